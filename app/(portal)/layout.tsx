@@ -1,0 +1,14 @@
+import { AppShell } from "@/components/shell/app-shell";
+import { requireUser } from "@/lib/auth/guards";
+import { env } from "@/lib/env";
+
+export const dynamic = "force-dynamic";
+
+export default async function PortalLayout({ children }: { children: React.ReactNode }) {
+  const user = await requireUser();
+  return (
+    <AppShell user={user} clinicName={env().CLINIC_NAME}>
+      {children}
+    </AppShell>
+  );
+}

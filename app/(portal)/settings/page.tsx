@@ -1,0 +1,67 @@
+import type { Metadata } from "next";
+import { getFormatter, getTranslations } from "next-intl/server";
+import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { requireArea } from "@/lib/auth/guards";
+import { listUsers } from "@/lib/auth/users";
+import { getDb } from "@/lib/db";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("nav"))("settings") };
+}
+
+export default async function SettingsPage() {
+  await requireArea("settings");
+  const [t, format] = [await getTranslations(), await getFormatter()];
+  const users = await listUsers(await getDb());
+  const now = new Date();
+  return (
+    <>
+      <PageHeader title={t("nav.settings")} description={t("settings.description")} />
+      <Card className="mb-6">
+        <div className="border-b border-slate-200 px-4 py-3">
+          <h2 className="font-semibold">{t("settings.usersTitle")}</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            {t("settings.usersHelp")} <code dir="ltr" className="rounded bg-slate-100 px-1 text-xs">npm run admin -- user:create --email … --role …</code>
+          </p>
+        </div>
+        <div className="overflow-x-auto">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
+              <tr>
+                <th scope="col" className="px-4 py-3 text-start">{t("settings.columns.user")}</th>
+                <th scope="col" className="px-4 py-3 text-start">{t("settings.columns.roles")}</th>
+                <th scope="col" className="px-4 py-3 text-start">{t("settings.columns.status")}</th>
+                <th scope="col" className="px-4 py-3 text-start">{t("settings.columns.created")}</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {users.map((u) => (
+                <tr key={u.id}>
+                  <td className="px-4 py-2">
+                    <span className="block font-medium">{u.name}</span>
+                    <span className="block text-xs text-slate-500" dir="ltr">{u.email}</span>
+                  </td>
+                  <td className="px-4 py-2">{u.roles.map((r) => t(`roles.${r}`)).join(" · ")}</td>
+                  <td className="px-4 py-2">
+                    {u.disabledAt ? (
+                      <Badge tone="red">{t("settings.status.disabled")}</Badge>
+                    ) : u.lockedUntil && u.lockedUntil > now ? (
+                      <Badge tone="amber">{t("settings.status.locked")}</Badge>
+                    ) : (
+                      <Badge tone="green">{t("settings.status.active")}</Badge>
+                    )}
+                  </td>
+                  <td className="px-4 py-2 tabular-nums">{format.dateTime(u.createdAt, { dateStyle: "medium" })}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Card>
+      <Card className="p-6">
+        <h2 className="font-semibold">{t("settings.platformTitle")}</h2>
+        <p role="status" className="mt-2 text-sm text-slate-700">{t("settings.platformPlanned")}</p>
+      </Card>
+    </>
+  );
+}

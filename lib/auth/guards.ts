@@ -1,0 +1,70 @@
+import { forbidden, redirect } from "next/navigation";
+import { cache } from "react";
+import { audit } from "@/lib/audit";
+import { getDb } from "@/lib/db";
+import { requestContext } from "@/lib/http/request-context";
+import { auth } from "./index";
+import { canAccess, type Area, type Role } from "./roles";
+
+export interface StaffUser {
+  id: string;
+  email: string;
+  name: string;
+  roles: Role[];
+  sessionId: string;
+}
+
+/** The signed-in user of this request, or null; checked against the database once per request. */
+export const currentUser = cache(async (): Promise<StaffUser | null> => {
+  const session = await auth();
+  if (!session?.user?.id || !session.sessionId) return null;
+  const { id, email, name, roles } = session.user;
+  return { id, email, name, roles, sessionId: session.sessionId };
+});
+
+/** For pages: the user, or a redirect to sign-in. */
+export async function requireUser(): Promise<StaffUser> {
+  const user = await currentUser();
+  if (!user) redirect("/sign-in");
+  return user;
+}
+
+async function auditDenied(user: StaffUser, area: string) {
+  const ctx = await requestContext();
+  await audit(await getDb(), {
+    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    action: "access.denied",
+    target: { type: "area", id: area },
+    outcome: "denied",
+    requestId: ctx.requestId,
+    ip: ctx.ip,
+  });
+}
+
+/** For pages of an area: the user, a redirect to sign-in, or the 403 page (audited). */
+export async function requireArea(area: Area): Promise<StaffUser> {
+  const user = await requireUser();
+  if (!canAccess(user.roles, area)) {
+    await auditDenied(user, area);
+    forbidden();
+  }
+  return user;
+}
+
+export class AccessError extends Error {
+  override name = "AccessError";
+  constructor(readonly status: 401 | 403) {
+    super(status === 401 ? "Sign in to continue." : "Your role does not allow this.");
+  }
+}
+
+/** For server actions and route handlers: the user if they hold one of the roles, else AccessError. */
+export async function authorize(roles: readonly Role[]): Promise<StaffUser> {
+  const user = await currentUser();
+  if (!user) throw new AccessError(401);
+  if (!user.roles.some((r) => roles.includes(r))) {
+    await auditDenied(user, roles.join("|"));
+    throw new AccessError(403);
+  }
+  return user;
+}

@@ -1,0 +1,39 @@
+import { ROLES, type Role } from "@/lib/db/schema";
+
+export { ROLES, type Role };
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/**
+ * The staff areas and who may open them. Navigation, page guards and server actions all read
+ * this one table, so what a role sees and what it may do cannot drift apart.
+ */
+export const AREAS = {
+  patients: { href: "/patients", roles: ["front_desk"] },
+  eligibility: { href: "/eligibility", roles: ["front_desk"] },
+  authorizations: { href: "/authorizations", roles: ["front_desk"] },
+  claims: { href: "/claims", roles: ["billing"] },
+  dashboard: { href: "/dashboard", roles: ["manager"] },
+  settings: { href: "/settings", roles: ["admin"] },
+  audit: { href: "/audit", roles: ["admin"] },
+} as const satisfies Record<string, { href: string; roles: readonly Role[] }>;
+
+export type Area = keyof typeof AREAS;
+
+export function canAccess(roles: readonly Role[], area: Area): boolean {
+  const allowed: readonly Role[] = AREAS[area].roles;
+  return roles.some((role) => allowed.includes(role));
+}
+
+/** The areas a user with these roles sees in the navigation, in display order. */
+export function areasFor(roles: readonly Role[]): Area[] {
+  return (Object.keys(AREAS) as Area[]).filter((area) => canAccess(roles, area));
+}
+
+/** Where a user lands after signing in: their first area. */
+export function homeFor(roles: readonly Role[]): string {
+  const first = areasFor(roles)[0];
+  return first ? AREAS[first].href : "/no-access";
+}

@@ -1,0 +1,44 @@
+import { dataDir, env } from "@/lib/env";
+import { openDatabase, type Database, type Db } from "./client";
+import { runMigrations } from "./migrate";
+
+export type { Database, Db } from "./client";
+export * as tables from "./schema";
+
+/**
+ * One connection per process, opened on first use and kept on globalThis: `next build` imports
+ * route modules without calling this (so no data dir is created or locked at build time), and
+ * dev-mode reloads reuse the open PGlite instead of opening a second one.
+ */
+const holder = globalThis as typeof globalThis & { __clinicDb?: Promise<Database> };
+
+export function getDatabase(): Promise<Database> {
+  holder.__clinicDb ??= (async () => {
+    const e = env();
+    const database = await openDatabase(
+      e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", dataDir: dataDir(e) },
+    );
+    try {
+      await runMigrations(database);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+    return database;
+  })().catch((error: unknown) => {
+    holder.__clinicDb = undefined;
+    throw error;
+  });
+  return holder.__clinicDb;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}
+
+/** Closes the process-wide connection (graceful shutdown, CLI exit). */
+export async function closeDatabase(): Promise<void> {
+  const pending = holder.__clinicDb;
+  holder.__clinicDb = undefined;
+  if (pending) await (await pending).close();
+}

@@ -1,0 +1,11 @@
+/**
+ * Public face of lib/fhir: resource schemas, code systems, the platform error table, money helpers
+ * and the national-ID validator. Shared by the portal and the platform sandbox; import from
+ * "lib/fhir" (or "@/lib/fhir"), never from the files behind it.
+ */
+export * from "./systems";
+export * from "./errors";
+export * from "./national-id";
+export * from "./money";
+export * from "./references";
+export * from "./schemas";

@@ -1,0 +1,149 @@
+/**
+ * Code systems, identifier systems and extension URLs used on the platform FHIR interface.
+ *
+ * The specification names the systems only in words ("the platform error-code system URI",
+ * "the standard benefit-category code system", "ICD-10-AM", "CPT"). Standard HL7 terminology
+ * keeps its canonical URL; platform-specific URIs live under `https://platform.example/` — a
+ * reserved, fictional host — until the production platform publishes its own. Changing one of
+ * these is a one-line edit here, and both the portal and the sandbox follow.
+ */
+
+/** Base of platform-specific URIs (fictional; replace with the platform's published base). */
+export const PLATFORM_URI_BASE = "https://platform.example/fhir";
+
+/** System of `OperationOutcome.issue[].details.coding[].code` values ERR-001…ERR-005. */
+export const PLATFORM_ERROR_SYSTEM = `${PLATFORM_URI_BASE}/CodeSystem/error-code`;
+
+/**
+ * Extension on Claim and ClaimResponse carrying the platform's processing status
+ * (`valueCode`, one of {@link CLAIM_PROCESSING_STATUSES}). FHIR's own `Claim.status` stays `active`.
+ */
+export const CLAIM_PROCESSING_STATUS_EXTENSION = `${PLATFORM_URI_BASE}/StructureDefinition/claim-processing-status`;
+
+export const CLAIM_PROCESSING_STATUSES = ["queued", "pended", "complete", "partial", "denied", "cancelled"] as const;
+export type ClaimProcessingStatus = (typeof CLAIM_PROCESSING_STATUSES)[number];
+
+/** Final statuses: nothing more will happen to the claim. */
+export const FINAL_CLAIM_PROCESSING_STATUSES: readonly ClaimProcessingStatus[] = ["complete", "partial", "denied", "cancelled"];
+
+export const IDENTIFIER_SYSTEMS = {
+  /** Saudi-style national ID (citizens, first digit 1) and Iqama (residents, first digit 2). */
+  nationalId: `${PLATFORM_URI_BASE}/identifier/national-id`,
+  /** Identifiers the platform assigns to its own responses. */
+  platformResponse: `${PLATFORM_URI_BASE}/identifier/response`,
+  /** Prior-authorization references issued by the platform (`ClaimResponse.preAuthRef`). */
+  preAuthRef: `${PLATFORM_URI_BASE}/identifier/pre-auth-ref`,
+} as const;
+
+export const CODE_SYSTEMS = {
+  /** HL7 benefit categories (CoverageEligibilityRequest.item.category, benefit items). */
+  benefitCategory: "http://terminology.hl7.org/CodeSystem/ex-benefitcategory",
+  /** Benefit types (CoverageEligibilityResponse.insurance.item.benefit.type). */
+  benefitType: "http://terminology.hl7.org/CodeSystem/benefit-type",
+  /** Adjudication categories (ClaimResponse.item.adjudication.category). */
+  adjudication: "http://terminology.hl7.org/CodeSystem/adjudication",
+  /** Adjudication reasons (ClaimResponse.item.adjudication.reason). */
+  adjudicationReason: "http://terminology.hl7.org/CodeSystem/adjudication-reason",
+  claimType: "http://terminology.hl7.org/CodeSystem/claim-type",
+  processPriority: "http://terminology.hl7.org/CodeSystem/processpriority",
+  paymentType: "http://terminology.hl7.org/CodeSystem/ex-paymenttype",
+  supportingInfoCategory: "http://terminology.hl7.org/CodeSystem/claiminformationcategory",
+  /** ICD-10-AM diagnoses (licensed code set; see docs). */
+  icd10am: "http://hl7.org/fhir/sid/icd-10-am",
+  /** CPT procedures and services (licensed code set; see docs). */
+  cpt: "http://www.ama-assn.org/go/cpt",
+  /** RFC 3986 URN for UUIDs — used by the platform for ids and X-Request-ID. */
+  urnUuid: "urn:ietf:rfc:3986",
+} as const;
+
+export interface BilingualDisplay {
+  en: string;
+  ar: string;
+}
+
+/** The standard HL7 benefit categories with English (HL7 display) and Arabic names. */
+export const BENEFIT_CATEGORIES = {
+  "1": { en: "Medical Care", ar: "الرعاية الطبية" },
+  "2": { en: "Surgical", ar: "الجراحة" },
+  "3": { en: "Consultation", ar: "الاستشارة" },
+  "4": { en: "Diagnostic XRay", ar: "الأشعة السينية التشخيصية" },
+  "5": { en: "Diagnostic Lab", ar: "المختبر التشخيصي" },
+  "14": { en: "Renal Supplies", ar: "مستلزمات الكلى" },
+  "23": { en: "Diagnostic Dental", ar: "تشخيص الأسنان" },
+  "24": { en: "Periodontics", ar: "علاج اللثة" },
+  "25": { en: "Restorative", ar: "ترميم الأسنان" },
+  "26": { en: "Endodontics", ar: "علاج جذور الأسنان" },
+  "27": { en: "Maxillofacial Prosthetics", ar: "التعويضات الفكية والوجهية" },
+  "28": { en: "Adjunctive Dental Services", ar: "خدمات الأسنان المساندة" },
+  "30": { en: "Health Benefit Plan Coverage", ar: "تغطية خطة المنافع الصحية" },
+  "35": { en: "Dental Care", ar: "رعاية الأسنان" },
+  "36": { en: "Dental Crowns", ar: "تيجان الأسنان" },
+  "37": { en: "Dental Accident", ar: "حوادث الأسنان" },
+  "49": { en: "Hospital Room and Board", ar: "الإقامة والإعاشة في المستشفى" },
+  "55": { en: "Major Medical", ar: "التغطية الطبية الكبرى" },
+  "56": { en: "Medically Related Transportation", ar: "النقل لأغراض طبية" },
+  "61": { en: "In-vitro Fertilization", ar: "التلقيح الصناعي (أطفال الأنابيب)" },
+  "62": { en: "MRI Scan", ar: "التصوير بالرنين المغناطيسي" },
+  "63": { en: "Donor Procedures", ar: "إجراءات المتبرعين" },
+  "69": { en: "Maternity", ar: "الأمومة" },
+  "76": { en: "Renal Dialysis", ar: "غسيل الكلى" },
+  F1: { en: "Medical Coverage", ar: "التغطية الطبية" },
+  F3: { en: "Dental Coverage", ar: "تغطية الأسنان" },
+  F4: { en: "Hearing Coverage", ar: "تغطية السمع" },
+  F6: { en: "Vision Coverage", ar: "تغطية البصر" },
+} as const satisfies Record<string, BilingualDisplay>;
+
+export type BenefitCategoryCode = keyof typeof BENEFIT_CATEGORIES;
+
+export function isBenefitCategoryCode(code: string): code is BenefitCategoryCode {
+  return Object.prototype.hasOwnProperty.call(BENEFIT_CATEGORIES, code);
+}
+
+/** Adjudication categories used by the platform, in the order they appear on an item. */
+export const ADJUDICATION_CATEGORIES = {
+  submitted: { en: "Submitted Amount", ar: "المبلغ المطالب به" },
+  eligible: { en: "Eligible Amount", ar: "المبلغ المستحق" },
+  copay: { en: "Patient Share", ar: "حصة المريض" },
+  benefit: { en: "Benefit Amount", ar: "مبلغ المنفعة" },
+} as const satisfies Record<string, BilingualDisplay>;
+export type AdjudicationCategoryCode = keyof typeof ADJUDICATION_CATEGORIES;
+
+/** Adjudication reasons: the HL7 codes plus the ones the platform adds for its own rules. */
+export const ADJUDICATION_REASONS = {
+  ar001: { en: "Not covered by the plan", ar: "غير مشمول بالتغطية" },
+  ar002: { en: "Plan limit reached", ar: "تم بلوغ حد المنفعة" },
+  "price-list": { en: "Reduced to the price list", ar: "خُفِّض إلى سعر القائمة" },
+  "preauth-required": { en: "Prior authorization required", ar: "يتطلب موافقة مسبقة" },
+  "coverage-inactive": { en: "Coverage not in force", ar: "التغطية غير سارية" },
+} as const satisfies Record<string, BilingualDisplay>;
+export type AdjudicationReasonCode = keyof typeof ADJUDICATION_REASONS;
+
+export const BENEFIT_TYPES = {
+  benefit: { en: "Benefit", ar: "المنفعة" },
+  "copay-percent": { en: "Copayment Percent per service", ar: "نسبة التحمل لكل خدمة" },
+} as const satisfies Record<string, BilingualDisplay>;
+
+export const CLAIM_TYPES = {
+  institutional: { en: "Institutional", ar: "مؤسسي" },
+  professional: { en: "Professional", ar: "مهني" },
+  oral: { en: "Oral", ar: "أسنان" },
+  pharmacy: { en: "Pharmacy", ar: "صيدلية" },
+  vision: { en: "Vision", ar: "بصريات" },
+} as const satisfies Record<string, BilingualDisplay>;
+
+export const PROCESS_PRIORITIES = {
+  stat: { en: "Immediate", ar: "فوري" },
+  normal: { en: "Normal", ar: "عادي" },
+  deferred: { en: "Deferred", ar: "مؤجل" },
+} as const satisfies Record<string, BilingualDisplay>;
+
+export const PAYMENT_TYPES = {
+  complete: { en: "Complete", ar: "كامل" },
+  partial: { en: "Partial", ar: "جزئي" },
+} as const satisfies Record<string, BilingualDisplay>;
+
+/** Currency of every Money on the platform. */
+export const PLATFORM_CURRENCY = "SAR";
+
+/** Media type required in Content-Type and Accept. */
+export const FHIR_JSON = "application/fhir+json";

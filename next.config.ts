@@ -1,0 +1,30 @@
+import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
+
+const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
+
+const nextConfig: NextConfig = {
+  // Native or WASM packages that must be loaded by Node at run time, not bundled.
+  serverExternalPackages: ["@electric-sql/pglite", "argon2", "pg"],
+  poweredByHeader: false,
+  experimental: {
+    // forbidden() renders app/forbidden.tsx with a real 403 status.
+    authInterrupts: true,
+  },
+  // The Content-Security-Policy carries a per-request nonce and is set in proxy.ts.
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
+        ],
+      },
+    ];
+  },
+};
+
+export default withNextIntl(nextConfig);

@@ -1,0 +1,173 @@
+import { percentOf, type AdjudicationReasonCode } from "../lib/fhir";
+import { isoDate } from "./clock";
+import { coveragePeriod, type BenefitLine, type CoverageDef, type ReferenceData } from "./reference-data";
+import type { ClaimRecord, Consumption } from "./store";
+import type { ValidatedClaim, ValidatedItem } from "./validation";
+
+/**
+ * Deterministic adjudication rules (documented in sandbox/README.md, "Adjudication"). All amounts
+ * are integer halalas.
+ *
+ * Per item, in order:
+ *   1. coverage not in force on the item's service date     → denied (coverage-inactive)
+ *   2. procedure excluded (cosmetic)                        → denied (ar001)
+ *   3. benefit category not in the plan                     → denied (ar001)
+ *   4. claims only: procedure needs prior authorization and
+ *      no matching approved authorization is referenced     → denied (preauth-required)
+ *   5. eligible = min(submitted, price list × quantity[, authorized amount]) → reason price-list if lower
+ *   6. patient share = copay% of eligible (rounded half up); benefit = eligible − share,
+ *      capped at the category's remaining annual benefit   → reason ar002 if capped
+ * Outcome: every item denied → denied; any item with a reason → partial; otherwise complete.
+ */
+
+export const PREAUTH_VALIDITY_DAYS = 90;
+
+export interface ItemResult {
+  sequence: number;
+  code: string;
+  category: string;
+  submitted: number;
+  eligible: number;
+  /** Patient share: eligible − benefit (copay plus anything above the remaining limit). */
+  copay: number;
+  benefit: number;
+  reason: AdjudicationReasonCode | undefined;
+  denied: boolean;
+}
+
+export interface AdjudicationResult {
+  status: "complete" | "partial" | "denied";
+  items: ItemResult[];
+  consumption: Consumption[];
+  disposition: string;
+  totals: { submitted: number; eligible: number; copay: number; benefit: number };
+}
+
+export interface AdjudicationContext {
+  now: number;
+  reference: ReferenceData;
+  consumed(coverageId: string, category: string, year: number): number;
+  findPreAuth(ref: string): ClaimRecord | undefined;
+}
+
+export function isCoverageInForce(coverage: CoverageDef, date: string, now: number): boolean {
+  const period = coveragePeriod(coverage, new Date(now));
+  return date >= period.start && date <= period.end;
+}
+
+function benefitLine(coverage: CoverageDef, category: string): BenefitLine | undefined {
+  return coverage.benefits.find((b) => b.category === category);
+}
+
+/** The approved amount of a matching prior authorization for this item, or undefined. */
+export function authorizedAmount(claim: ValidatedClaim, item: ValidatedItem, ctx: AdjudicationContext): number | undefined {
+  let best: number | undefined;
+  for (const ref of claim.preAuthRefs) {
+    const pa = ctx.findPreAuth(ref);
+    if (!pa || pa.use !== "preauthorization" || pa.patientId !== claim.patientId) continue;
+    if (pa.status !== "complete" && pa.status !== "partial") continue;
+    const period = pa.response.preAuthPeriod;
+    if (period?.start && item.servicedDate < period.start.slice(0, 10)) continue;
+    if (period?.end && item.servicedDate > period.end.slice(0, 10)) continue;
+    for (const paItem of pa.claim.item ?? []) {
+      if (paItem.productOrService.coding?.[0]?.code !== item.code) continue;
+      const adjudicated = pa.response.item?.find((r) => r.itemSequence === paItem.sequence);
+      const eligible = adjudicated?.adjudication.find((a) => a.category.coding?.[0]?.code === "eligible")?.amount?.value;
+      if (typeof eligible !== "number" || eligible <= 0) continue;
+      const minor = Math.round(eligible * 100);
+      best = best === undefined ? minor : Math.max(best, minor);
+    }
+  }
+  return best;
+}
+
+export function adjudicate(claim: ValidatedClaim, ctx: AdjudicationContext): AdjudicationResult {
+  const { coverage } = claim;
+  const year = new Date(ctx.now).getUTCFullYear();
+  // Benefit spent by earlier items of this same claim, per category.
+  const spentHere = new Map<string, number>();
+  const items: ItemResult[] = [];
+
+  for (const item of claim.items) {
+    const category = item.entry.category;
+    const deny = (reason: AdjudicationReasonCode): ItemResult => ({
+      sequence: item.sequence,
+      code: item.code,
+      category,
+      submitted: item.submitted,
+      eligible: 0,
+      copay: 0,
+      benefit: 0,
+      reason,
+      denied: true,
+    });
+    if (!isCoverageInForce(coverage, item.servicedDate, ctx.now)) {
+      items.push(deny("coverage-inactive"));
+      continue;
+    }
+    const line = benefitLine(coverage, category);
+    if (item.entry.excluded || !line) {
+      items.push(deny("ar001"));
+      continue;
+    }
+    let cap = item.entry.price * item.quantity;
+    if (claim.use === "claim" && item.entry.requiresPreauth) {
+      const authorized = authorizedAmount(claim, item, ctx);
+      if (authorized === undefined) {
+        items.push(deny("preauth-required"));
+        continue;
+      }
+      cap = Math.min(cap, authorized);
+    }
+    let reason: AdjudicationReasonCode | undefined;
+    const eligible = Math.min(item.submitted, cap);
+    if (eligible < item.submitted) reason = "price-list";
+    const share = percentOf(eligible, line.copayPercent);
+    let benefit = eligible - share;
+    const remaining = Math.max(0, line.allowed - line.used - ctx.consumed(coverage.id, category, year) - (spentHere.get(category) ?? 0));
+    if (benefit > remaining) {
+      benefit = remaining;
+      reason ??= "ar002";
+    }
+    spentHere.set(category, (spentHere.get(category) ?? 0) + benefit);
+    items.push({ sequence: item.sequence, code: item.code, category, submitted: item.submitted, eligible, copay: eligible - benefit, benefit, reason, denied: false });
+  }
+
+  const totals = items.reduce(
+    (t, i) => ({ submitted: t.submitted + i.submitted, eligible: t.eligible + i.eligible, copay: t.copay + i.copay, benefit: t.benefit + i.benefit }),
+    { submitted: 0, eligible: 0, copay: 0, benefit: 0 },
+  );
+  const deniedCount = items.filter((i) => i.denied).length;
+  const withReason = items.filter((i) => i.reason !== undefined).length;
+  const status: AdjudicationResult["status"] = items.length > 0 && deniedCount === items.length ? "denied" : withReason > 0 ? "partial" : "complete";
+
+  const consumption: Consumption[] =
+    claim.use === "claim"
+      ? [...spentHere.entries()].filter(([, amount]) => amount > 0).map(([category, amount]) => ({ coverageId: coverage.id, category, amount, year }))
+      : [];
+
+  return { status, items, consumption, disposition: disposition(claim.use, status, items), totals };
+}
+
+const REASON_TEXT: Record<AdjudicationReasonCode, string> = {
+  ar001: "not covered by the plan",
+  ar002: "annual benefit limit reached",
+  "price-list": "reduced to the price list",
+  "preauth-required": "prior authorization required",
+  "coverage-inactive": "coverage not in force on the service date",
+};
+
+function disposition(use: "claim" | "preauthorization", status: AdjudicationResult["status"], items: ItemResult[]): string {
+  const what = use === "preauthorization" ? "Authorization" : "Claim";
+  if (status === "complete") return use === "preauthorization" ? "Authorization approved in full" : "Claim adjudicated and paid according to the plan";
+  const reasons = [...new Set(items.map((i) => i.reason).filter((r): r is AdjudicationReasonCode => r !== undefined))].map((r) => REASON_TEXT[r]);
+  if (status === "denied") return `${what} denied: ${reasons.join("; ")}`;
+  const affected = items.filter((i) => i.reason !== undefined).length;
+  return `${what} partially approved: ${affected} of ${items.length} item(s) ${reasons.join("; ")}`;
+}
+
+export function preAuthPeriod(now: number): { start: string; end: string } {
+  const start = isoDate(now);
+  const end = isoDate(now + PREAUTH_VALIDITY_DAYS * 24 * 60 * 60 * 1000);
+  return { start, end };
+}

@@ -1,0 +1,178 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { Claim } from "@medplum/fhirtypes";
+import { adjudicate, type AdjudicationContext } from "./adjudication";
+import type { Clock } from "./clock";
+import { ApiError } from "./http";
+import type { Logger } from "./logger";
+import { REVIEW_THRESHOLD, type ReferenceData } from "./reference-data";
+import { adjudicatedClaimResponse, queuedClaimResponse } from "./resources";
+import { identifierKey, type ClaimRecord, type SandboxStore } from "./store";
+import { validateClaim, type ValidatedClaim } from "./validation";
+import type { WebhookDispatcher } from "./webhooks";
+
+/**
+ * Life cycle of submissions on the platform side:
+ *   preauthorization: adjudicated at once → complete | partial | denied
+ *   claim:            queued → (pended, when the total exceeds the review threshold) → complete | partial | denied
+ * Each step after `queued` runs `delayMs` after the previous one. Every status change is journaled
+ * and announced with a `claim.status.changed` webhook. Scheduled steps survive a restart (`dueAt`).
+ */
+export class ClaimsEngine {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(
+    private readonly deps: {
+      store: SandboxStore;
+      reference: ReferenceData;
+      clock: Clock;
+      webhooks: WebhookDispatcher;
+      logger: Logger;
+      delayMs: number;
+    },
+  ) {}
+
+  private context(now: number): AdjudicationContext {
+    return {
+      now,
+      reference: this.deps.reference,
+      consumed: (coverageId, category, year) => this.deps.store.consumed(coverageId, category, year),
+      findPreAuth: (ref) => this.deps.store.findByPreAuthRef(ref),
+    };
+  }
+
+  /** Stores a validated submission and returns its record (adjudicated already for authorizations). */
+  submit(v: ValidatedClaim, providerOrgId: string): ClaimRecord {
+    const { store, clock } = this.deps;
+    const now = clock.now();
+    const id = randomUUID();
+    const responseId = randomUUID();
+    const claim: Claim = { ...(v.claim as Claim), id };
+    const base = { responseId, claim, claimId: id, payerId: v.coverage.payerId, now, version: 1 };
+    const record: ClaimRecord = {
+      id,
+      use: v.use,
+      providerOrgId,
+      patientId: v.patientId,
+      coverageId: v.coverage.id,
+      identifierKey: identifierKey(providerOrgId, v.identifier.system, v.identifier.value),
+      receivedAt: new Date(now).toISOString(),
+      dueAt: undefined,
+      status: "queued",
+      version: 1,
+      lastUpdated: new Date(now).toISOString(),
+      claim,
+      response: queuedClaimResponse(base, "queued"),
+      consumption: [],
+      preAuthRef: undefined,
+    };
+    if (v.use === "preauthorization") {
+      const result = adjudicate(v, this.context(now));
+      const preAuthRef = result.status === "denied" ? undefined : `PA-${randomBytes(5).toString("hex").toUpperCase()}`;
+      record.status = result.status;
+      record.preAuthRef = preAuthRef;
+      record.response = adjudicatedClaimResponse(base, result, preAuthRef);
+    } else {
+      record.dueAt = now + this.deps.delayMs;
+    }
+    store.createClaim(record);
+    this.deps.webhooks.enqueue(id, record.status);
+    if (record.dueAt !== undefined) this.schedule(record);
+    return record;
+  }
+
+  /** Schedules every claim still waiting for a step (after a restart). */
+  resume(): void {
+    for (const record of this.deps.store.pendingClaims()) this.schedule(record);
+  }
+
+  private schedule(record: ClaimRecord): void {
+    if (this.closed || record.dueAt === undefined) return;
+    const delay = Math.max(0, record.dueAt - this.deps.clock.now());
+    const timer = setTimeout(() => {
+      this.timers.delete(record.id);
+      try {
+        this.step(record.id);
+      } catch (error) {
+        this.deps.logger.error(`claim step failed: ${(error as Error).message}`);
+      }
+    }, delay);
+    timer.unref?.();
+    this.timers.set(record.id, timer);
+  }
+
+  /** Runs the next processing step of a queued or pended claim. */
+  step(id: string): void {
+    const { store, clock, reference } = this.deps;
+    const record = store.getClaim(id);
+    if (!record || record.dueAt === undefined || this.closed) return;
+    const now = clock.now();
+    const base = {
+      responseId: record.response.id ?? randomUUID(),
+      claim: record.claim,
+      claimId: record.id,
+      payerId: reference.coverages.get(record.coverageId)?.payerId ?? "unknown",
+      now,
+      version: record.version + 1,
+    };
+    let validated: ValidatedClaim | undefined;
+    try {
+      validated = validateClaim(record.claim as unknown as Record<string, unknown>, reference, record.providerOrgId);
+    } catch (error) {
+      // Reference data changed under a stored claim: deny rather than crash.
+      const message = error instanceof ApiError ? error.message : String(error);
+      this.deps.logger.error(`stored claim no longer validates: ${message}`);
+    }
+    if (record.status === "queued" && validated && validated.totalSubmitted > REVIEW_THRESHOLD) {
+      store.updateClaim({
+        id,
+        at: new Date(now).toISOString(),
+        status: "pended",
+        dueAt: now + this.deps.delayMs,
+        response: queuedClaimResponse(base, "pended"),
+        consumption: [],
+        preAuthRef: undefined,
+      });
+      this.deps.webhooks.enqueue(id, "pended");
+      const updated = store.getClaim(id);
+      if (updated) this.schedule(updated);
+      return;
+    }
+    const result = validated
+      ? adjudicate(validated, this.context(now))
+      : {
+          status: "denied" as const,
+          items: [],
+          consumption: [],
+          disposition: "Claim denied: it no longer matches the platform's reference data",
+          totals: { submitted: 0, eligible: 0, copay: 0, benefit: 0 },
+        };
+    store.updateClaim({
+      id,
+      at: new Date(now).toISOString(),
+      status: result.status,
+      dueAt: undefined,
+      response: adjudicatedClaimResponse(base, result, undefined),
+      consumption: result.consumption,
+      preAuthRef: undefined,
+    });
+    this.deps.webhooks.enqueue(id, result.status);
+  }
+
+  /** Runs the next step of a queued or pended claim now instead of at its due time. */
+  runNow(id: string): boolean {
+    const record = this.deps.store.getClaim(id);
+    if (!record || record.dueAt === undefined) return false;
+    const timer = this.timers.get(id);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(id);
+    this.step(id);
+    return true;
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+}

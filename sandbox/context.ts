@@ -1,0 +1,30 @@
+import type { ClaimsEngine } from "./claims-engine";
+import type { Clock } from "./clock";
+import type { Faults } from "./faults";
+import type { Logger } from "./logger";
+import type { TokenKeys } from "./oauth";
+import type { RegisteredClientCertificate } from "./pki";
+import type { RateLimiter } from "./rate-limit";
+import type { ReferenceData } from "./reference-data";
+import type { SandboxSecrets } from "./secrets";
+import type { SandboxStore } from "./store";
+import type { WebhookDispatcher } from "./webhooks";
+
+/** Everything a route needs, built once by startSandbox. */
+export interface SandboxContext {
+  baseUrl: () => string;
+  providerOrgId: string;
+  reference: ReferenceData;
+  store: SandboxStore;
+  engine: ClaimsEngine;
+  webhooks: WebhookDispatcher;
+  faults: Faults;
+  limiter: RateLimiter;
+  rateWindowMs: number;
+  clock: Clock;
+  logger: Logger;
+  secrets: SandboxSecrets;
+  tokenKeys: TokenKeys;
+  registered: RegisteredClientCertificate;
+  maxBodyBytes: number;
+}

@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { DEFAULT_ADJUDICATION_DELAY_MS, DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT, type SandboxOptions } from "./server";
+
+const EnvSchema = z.object({
+  SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_SANDBOX_PORT),
+  SANDBOX_DATA_DIR: z.string().min(1).default(DEFAULT_SANDBOX_DATA_DIR),
+  SANDBOX_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SANDBOX_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must look like whsec_<base64>").optional(),
+  SANDBOX_ADJUDICATION_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(DEFAULT_ADJUDICATION_DELAY_MS),
+  PROVIDER_ORG_ID: z.string().regex(/^[A-Za-z0-9\-.]{1,64}$/, "must be a FHIR id").optional(),
+});
+
+/** Reads the sandbox's environment variables; throws a readable message when one is malformed. */
+export function parseSandboxEnv(env: NodeJS.ProcessEnv): SandboxOptions {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = EnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`invalid environment: ${lines.join("; ")}`);
+  }
+  const e = result.data;
+  return {
+    port: e.SANDBOX_PORT,
+    dataDir: e.SANDBOX_DATA_DIR,
+    webhookUrl: e.SANDBOX_WEBHOOK_URL,
+    webhookSecret: e.SANDBOX_WEBHOOK_SECRET,
+    adjudicationDelayMs: e.SANDBOX_ADJUDICATION_DELAY_MS,
+    providerOrgId: e.PROVIDER_ORG_ID,
+  };
+}

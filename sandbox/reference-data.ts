@@ -1,0 +1,296 @@
+import type { BenefitCategoryCode } from "../lib/fhir";
+
+/**
+ * Reference data of the sandbox: payers, the clinic, patients, coverages with benefit schedules, a
+ * price list over a small curated CPT subset and a curated ICD-10-AM subset.
+ *
+ * CPT descriptors (AMA) and ICD-10-AM descriptors (IHACPA) are licensed. The sandbox ships only code
+ * numbers, each with a short description written by us; a real deployment imports the licensed code
+ * sets. All names, organizations and identifiers are fictional.
+ *
+ * Amounts are integer halalas (1 SAR = 100 halalas). Coverage periods are relative to the sandbox
+ * clock (the current calendar year), so the scenarios behave the same whatever the date.
+ */
+
+export interface Organization {
+  id: string;
+  name: { en: string; ar: string };
+  kind: "payer" | "provider";
+}
+
+export const PAYERS: readonly Organization[] = [
+  { id: "payer-rimal", name: { en: "Rimal Cooperative Health Insurance", ar: "رمال للتأمين الصحي التعاوني" }, kind: "payer" },
+  { id: "payer-wadi", name: { en: "Wadi Takaful Health", ar: "وادي للتكافل الصحي" }, kind: "payer" },
+  { id: "payer-nakheel", name: { en: "Nakheel Mutual Health", ar: "نخيل للتأمين الصحي التبادلي" }, kind: "payer" },
+];
+
+export const DEFAULT_PROVIDER_ORG_ID = "clinic-001";
+
+export function providerOrganization(id: string): Organization {
+  return { id, name: { en: "Sandbox Family Clinic", ar: "عيادة الأسرة التجريبية" }, kind: "provider" };
+}
+
+export interface BenefitLine {
+  category: BenefitCategoryCode;
+  /** Annual limit for the category. */
+  allowed: number;
+  /** Already used this benefit period before the sandbox started (seed). */
+  used: number;
+  /** Patient share (copay) in whole percent. */
+  copayPercent: number;
+}
+
+export interface CoverageDef {
+  id: string;
+  patientId: string;
+  payerId: string;
+  plan: string;
+  /** `current`: the current calendar year; `lapsed`: the previous calendar year (not in force now). */
+  period: "current" | "lapsed";
+  benefits: readonly BenefitLine[];
+}
+
+export interface PatientDef {
+  id: string;
+  kind: "citizen" | "resident";
+  /** Fictional names for training screens. Never logged. */
+  name: { en: string; ar: string };
+  birthDate: string;
+  gender: "female" | "male";
+  scenario: string;
+}
+
+const SAR = (riyals: number) => riyals * 100;
+
+/**
+ * 1000000001–1000000003 are published sandbox test identities (reserved range, no check digit —
+ * docs/decisions/010). The others pass the Luhn check digit like real identifiers.
+ */
+export const PATIENTS: readonly PatientDef[] = [
+  {
+    id: "1000000001",
+    kind: "citizen",
+    name: { en: "Test Patient One", ar: "مريض تجريبي واحد" },
+    birthDate: "1985-03-14",
+    gender: "female",
+    scenario: "Coverage in force (Rimal Gold), benefits in several categories, some already used; X-ray nearly exhausted, vision exhausted.",
+  },
+  {
+    id: "1000000002",
+    kind: "citizen",
+    name: { en: "Test Patient Two", ar: "مريض تجريبي اثنان" },
+    birthDate: "1979-11-02",
+    gender: "male",
+    scenario: "Coverage exists (Wadi Silver) but lapsed at the end of last year: inforce false; claims are denied.",
+  },
+  {
+    id: "1000000003",
+    kind: "citizen",
+    name: { en: "Test Patient Three", ar: "مريض تجريبي ثلاثة" },
+    birthDate: "1992-07-21",
+    gender: "female",
+    scenario: "No coverage at all: eligibility and claims answer 404 ERR-002.",
+  },
+  {
+    id: "1048573628",
+    kind: "citizen",
+    name: { en: "Huda Al-Sandbox", ar: "هدى التجريبية" },
+    birthDate: "1990-01-09",
+    gender: "female",
+    scenario: "Realistic citizen ID. Coverage in force (Nakheel Basic), 20% copay, modest limits.",
+  },
+  {
+    id: "2087654311",
+    kind: "resident",
+    name: { en: "Omar Testresident", ar: "عمر المقيم التجريبي" },
+    birthDate: "1988-05-30",
+    gender: "male",
+    scenario: "Realistic resident (Iqama) ID. Coverage in force (Rimal Silver), nothing used yet.",
+  },
+  {
+    id: "1122334459",
+    kind: "citizen",
+    name: { en: "Nora Al-Example", ar: "نورة المثال" },
+    birthDate: "1975-12-12",
+    gender: "female",
+    scenario: "Realistic citizen ID. Coverage in force (Wadi Silver); consultation benefit exhausted (claims pay 0, reason ar002).",
+  },
+];
+
+export const COVERAGES: readonly CoverageDef[] = [
+  {
+    id: "cov-1000000001",
+    patientId: "1000000001",
+    payerId: "payer-rimal",
+    plan: "Gold",
+    period: "current",
+    benefits: [
+      { category: "1", allowed: SAR(50_000), used: SAR(12_500), copayPercent: 10 },
+      { category: "2", allowed: SAR(100_000), used: 0, copayPercent: 0 },
+      { category: "3", allowed: SAR(5_000), used: SAR(1_250), copayPercent: 20 },
+      { category: "4", allowed: SAR(8_000), used: SAR(7_800), copayPercent: 10 },
+      { category: "5", allowed: SAR(6_000), used: SAR(600), copayPercent: 10 },
+      { category: "62", allowed: SAR(10_000), used: 0, copayPercent: 20 },
+      { category: "69", allowed: SAR(15_000), used: 0, copayPercent: 0 },
+      { category: "F6", allowed: SAR(1_500), used: SAR(1_500), copayPercent: 0 },
+    ],
+  },
+  {
+    id: "cov-1000000002",
+    patientId: "1000000002",
+    payerId: "payer-wadi",
+    plan: "Silver",
+    period: "lapsed",
+    benefits: [
+      { category: "1", allowed: SAR(30_000), used: SAR(4_000), copayPercent: 15 },
+      { category: "3", allowed: SAR(3_000), used: SAR(300), copayPercent: 20 },
+      { category: "5", allowed: SAR(4_000), used: 0, copayPercent: 15 },
+    ],
+  },
+  {
+    id: "cov-1048573628",
+    patientId: "1048573628",
+    payerId: "payer-nakheel",
+    plan: "Basic",
+    period: "current",
+    benefits: [
+      { category: "1", allowed: SAR(20_000), used: SAR(2_000), copayPercent: 20 },
+      { category: "3", allowed: SAR(2_000), used: SAR(500), copayPercent: 20 },
+      { category: "4", allowed: SAR(3_000), used: 0, copayPercent: 20 },
+      { category: "5", allowed: SAR(3_000), used: SAR(150), copayPercent: 20 },
+    ],
+  },
+  {
+    id: "cov-2087654311",
+    patientId: "2087654311",
+    payerId: "payer-rimal",
+    plan: "Silver",
+    period: "current",
+    benefits: [
+      { category: "1", allowed: SAR(40_000), used: 0, copayPercent: 10 },
+      { category: "2", allowed: SAR(60_000), used: 0, copayPercent: 10 },
+      { category: "3", allowed: SAR(4_000), used: 0, copayPercent: 10 },
+      { category: "4", allowed: SAR(5_000), used: 0, copayPercent: 10 },
+      { category: "5", allowed: SAR(5_000), used: 0, copayPercent: 10 },
+      { category: "62", allowed: SAR(8_000), used: 0, copayPercent: 10 },
+    ],
+  },
+  {
+    id: "cov-1122334459",
+    patientId: "1122334459",
+    payerId: "payer-wadi",
+    plan: "Silver",
+    period: "current",
+    benefits: [
+      { category: "1", allowed: SAR(30_000), used: SAR(1_000), copayPercent: 15 },
+      { category: "3", allowed: SAR(3_000), used: SAR(3_000), copayPercent: 20 },
+      { category: "5", allowed: SAR(4_000), used: SAR(250), copayPercent: 15 },
+    ],
+  },
+];
+
+export interface PriceListEntry {
+  code: string;
+  /** Our own short wording, not the licensed CPT descriptor. */
+  description: string;
+  category: BenefitCategoryCode;
+  /** Contracted price per unit. */
+  price: number;
+  /** Needs an approved prior authorization before it can be claimed. */
+  requiresPreauth: boolean;
+  /** Never covered (e.g. cosmetic): always denied. */
+  excluded: boolean;
+}
+
+const cpt = (
+  code: string,
+  description: string,
+  category: BenefitCategoryCode,
+  riyals: number,
+  flags: { preauth?: boolean; excluded?: boolean } = {},
+): PriceListEntry => ({
+  code,
+  description,
+  category,
+  price: SAR(riyals),
+  requiresPreauth: flags.preauth ?? false,
+  excluded: flags.excluded ?? false,
+});
+
+export const PRICE_LIST: readonly PriceListEntry[] = [
+  cpt("99202", "Clinic visit, new patient, short", "3", 200),
+  cpt("99203", "Clinic visit, new patient, standard", "3", 300),
+  cpt("99213", "Clinic visit, returning patient, standard", "3", 250),
+  cpt("99214", "Clinic visit, returning patient, extended", "3", 350),
+  cpt("36415", "Blood sample from a vein", "5", 15),
+  cpt("81001", "Urine test with microscopy", "5", 40),
+  cpt("85025", "Full blood count", "5", 60),
+  cpt("80053", "Blood chemistry panel, extended", "5", 120),
+  cpt("83036", "Long-term blood sugar marker (HbA1c)", "5", 90),
+  cpt("71046", "Chest X-ray, two views", "4", 180),
+  cpt("73030", "Shoulder X-ray", "4", 150),
+  cpt("96372", "Injection under the skin or into a muscle", "1", 50),
+  cpt("12001", "Stitching of a small simple wound", "1", 400),
+  cpt("92004", "Full eye examination, new patient", "F6", 200),
+  cpt("70553", "Brain MRI, with and without contrast", "62", 2_500, { preauth: true }),
+  cpt("72148", "Lower back MRI, without contrast", "62", 2_000, { preauth: true }),
+  cpt("29881", "Knee keyhole surgery on the meniscus", "2", 9_000, { preauth: true }),
+  cpt("47562", "Keyhole gallbladder removal", "2", 12_000, { preauth: true }),
+  cpt("59400", "Pregnancy care and delivery package", "69", 8_000, { preauth: true }),
+  cpt("15823", "Upper eyelid lift (cosmetic)", "2", 4_000, { excluded: true }),
+  cpt("58970", "Egg retrieval for IVF", "61", 6_000, { preauth: true }),
+];
+
+export interface DiagnosisDef {
+  code: string;
+  /** Our own short wording, not the licensed ICD-10-AM descriptor. */
+  description: string;
+}
+
+export const DIAGNOSES: readonly DiagnosisDef[] = [
+  { code: "J06.9", description: "Upper airway infection, unspecified" },
+  { code: "J18.9", description: "Chest infection (pneumonia), unspecified" },
+  { code: "E11.9", description: "Type 2 diabetes without complications" },
+  { code: "I10", description: "High blood pressure" },
+  { code: "M54.5", description: "Low back pain" },
+  { code: "M23.2", description: "Knee meniscus problem" },
+  { code: "K80.2", description: "Gallstones without inflammation" },
+  { code: "R51", description: "Headache" },
+  { code: "S61.0", description: "Open wound of a finger" },
+  { code: "Z34.9", description: "Routine pregnancy check" },
+  { code: "H52.1", description: "Short-sightedness" },
+  { code: "N97.9", description: "Female infertility, unspecified" },
+  { code: "H02.8", description: "Other eyelid condition" },
+];
+
+export const REVIEW_THRESHOLD = SAR(10_000);
+
+export interface ReferenceData {
+  payers: readonly Organization[];
+  provider: Organization;
+  patients: ReadonlyMap<string, PatientDef>;
+  coverages: ReadonlyMap<string, CoverageDef>;
+  coveragesByPatient: ReadonlyMap<string, CoverageDef[]>;
+  priceList: ReadonlyMap<string, PriceListEntry>;
+  diagnoses: ReadonlyMap<string, DiagnosisDef>;
+}
+
+export function buildReferenceData(providerOrgId: string): ReferenceData {
+  const coveragesByPatient = new Map<string, CoverageDef[]>();
+  for (const c of COVERAGES) coveragesByPatient.set(c.patientId, [...(coveragesByPatient.get(c.patientId) ?? []), c]);
+  return {
+    payers: PAYERS,
+    provider: providerOrganization(providerOrgId),
+    patients: new Map(PATIENTS.map((p) => [p.id, p])),
+    coverages: new Map(COVERAGES.map((c) => [c.id, c])),
+    coveragesByPatient,
+    priceList: new Map(PRICE_LIST.map((p) => [p.code, p])),
+    diagnoses: new Map(DIAGNOSES.map((d) => [d.code, d])),
+  };
+}
+
+/** Coverage period in UTC dates for the calendar year of `now`. */
+export function coveragePeriod(def: CoverageDef, now: Date): { start: string; end: string } {
+  const year = now.getUTCFullYear() - (def.period === "lapsed" ? 1 : 0);
+  return { start: `${year}-01-01`, end: `${year}-12-31` };
+}

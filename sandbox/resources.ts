@@ -1,0 +1,212 @@
+import type {
+  Bundle,
+  Claim,
+  ClaimResponse,
+  ClaimResponseItemAdjudication,
+  CoverageEligibilityResponse,
+  CoverageEligibilityResponseInsuranceItem,
+  Resource,
+} from "@medplum/fhirtypes";
+import {
+  ADJUDICATION_CATEGORIES,
+  ADJUDICATION_REASONS,
+  BENEFIT_CATEGORIES,
+  BENEFIT_TYPES,
+  claimProcessingStatusExtension,
+  CODE_SYSTEMS,
+  IDENTIFIER_SYSTEMS,
+  money,
+  organizationReference,
+  PAYMENT_TYPES,
+  type AdjudicationCategoryCode,
+  type AdjudicationReasonCode,
+  type BenefitCategoryCode,
+  type ClaimProcessingStatus,
+} from "../lib/fhir";
+import { type AdjudicationResult, preAuthPeriod } from "./adjudication";
+import { isoDate } from "./clock";
+import { coveragePeriod, type ReferenceData } from "./reference-data";
+import type { ClaimRecord } from "./store";
+import type { ValidatedEligibility } from "./validation";
+
+/** Builders of the FHIR resources the sandbox answers with. */
+
+function categoryConcept(code: BenefitCategoryCode) {
+  return { coding: [{ system: CODE_SYSTEMS.benefitCategory, code, display: BENEFIT_CATEGORIES[code].en }], text: BENEFIT_CATEGORIES[code].en };
+}
+
+export function eligibilityResponse(
+  v: ValidatedEligibility,
+  ctx: { id: string; requestId: string; now: number; reference: ReferenceData; consumed: (category: string, year: number) => number },
+): CoverageEligibilityResponse {
+  const { coverage, request } = v;
+  const now = new Date(ctx.now);
+  const servicedDate = request.servicedDate ?? isoDate(ctx.now);
+  const period = coveragePeriod(coverage, now);
+  const inforce = servicedDate >= period.start && servicedDate <= period.end;
+  const year = Number(period.start.slice(0, 4));
+  const wantsBenefits = request.purpose.includes("benefits");
+
+  let items: CoverageEligibilityResponseInsuranceItem[] | undefined;
+  if (inforce && wantsBenefits) {
+    const categories = v.categories ?? coverage.benefits.map((b) => b.category);
+    items = categories.map((code) => {
+      const line = coverage.benefits.find((b) => b.category === code);
+      if (!line) return { category: categoryConcept(code), excluded: true, name: `${BENEFIT_CATEGORIES[code].en} (not covered)` };
+      const used = line.used + ctx.consumed(code, year);
+      return {
+        category: categoryConcept(code),
+        excluded: false,
+        name: BENEFIT_CATEGORIES[code].en,
+        authorizationRequired: [...ctx.reference.priceList.values()].some((p) => p.category === code && p.requiresPreauth),
+        benefit: [
+          {
+            type: { coding: [{ system: CODE_SYSTEMS.benefitType, code: "benefit", display: BENEFIT_TYPES.benefit.en }] },
+            allowedMoney: money(line.allowed),
+            usedMoney: money(Math.min(used, line.allowed)),
+          },
+          {
+            type: { coding: [{ system: CODE_SYSTEMS.benefitType, code: "copay-percent", display: BENEFIT_TYPES["copay-percent"].en }] },
+            allowedUnsignedInt: line.copayPercent,
+          },
+        ],
+      };
+    });
+  }
+
+  return {
+    resourceType: "CoverageEligibilityResponse",
+    id: ctx.id,
+    meta: { versionId: "1", lastUpdated: now.toISOString() },
+    identifier: [{ system: IDENTIFIER_SYSTEMS.platformResponse, value: ctx.id }],
+    status: "active",
+    purpose: request.purpose,
+    patient: { reference: request.patient.reference },
+    servicedDate,
+    created: now.toISOString(),
+    ...(request.provider ? { requestor: { reference: request.provider.reference } } : {}),
+    request: { reference: `CoverageEligibilityRequest/${ctx.requestId}` },
+    outcome: "complete",
+    disposition: inforce ? "Coverage in force" : "Coverage not in force on the service date",
+    insurer: organizationReference(coverage.payerId),
+    insurance: [
+      {
+        coverage: { reference: `Coverage/${coverage.id}` },
+        inforce,
+        benefitPeriod: { start: period.start, end: period.end },
+        ...(items ? { item: items } : {}),
+      },
+    ],
+  };
+}
+
+function adjudicationEntry(category: AdjudicationCategoryCode, amount: number, reason?: AdjudicationReasonCode): ClaimResponseItemAdjudication {
+  return {
+    category: { coding: [{ system: CODE_SYSTEMS.adjudication, code: category, display: ADJUDICATION_CATEGORIES[category].en }] },
+    ...(reason
+      ? { reason: { coding: [{ system: CODE_SYSTEMS.adjudicationReason, code: reason, display: ADJUDICATION_REASONS[reason].en }] } }
+      : {}),
+    amount: money(amount),
+  };
+}
+
+interface ResponseBase {
+  responseId: string;
+  claim: Claim;
+  claimId: string;
+  payerId: string;
+  now: number;
+  version: number;
+}
+
+function responseSkeleton(b: ResponseBase, status: ClaimProcessingStatus): ClaimResponse {
+  return {
+    resourceType: "ClaimResponse",
+    id: b.responseId,
+    meta: { versionId: String(b.version), lastUpdated: new Date(b.now).toISOString() },
+    extension: [claimProcessingStatusExtension(status)],
+    identifier: [{ system: IDENTIFIER_SYSTEMS.platformResponse, value: b.responseId }],
+    status: "active",
+    type: b.claim.type,
+    use: b.claim.use,
+    patient: { reference: b.claim.patient.reference },
+    created: new Date(b.now).toISOString(),
+    insurer: organizationReference(b.payerId),
+    requestor: { reference: b.claim.provider.reference },
+    request: { reference: `Claim/${b.claimId}` },
+    outcome: "queued",
+  };
+}
+
+export function queuedClaimResponse(b: ResponseBase, status: "queued" | "pended"): ClaimResponse {
+  return {
+    ...responseSkeleton(b, status),
+    outcome: "queued",
+    disposition: status === "queued" ? "Received; adjudication pending" : "Pended for manual review",
+  };
+}
+
+export function adjudicatedClaimResponse(b: ResponseBase, result: AdjudicationResult, preAuthRef: string | undefined): ClaimResponse {
+  const total = (category: AdjudicationCategoryCode, amount: number) => ({
+    category: { coding: [{ system: CODE_SYSTEMS.adjudication, code: category }] },
+    amount: money(amount),
+  });
+  const response: ClaimResponse = {
+    ...responseSkeleton(b, result.status),
+    outcome: result.status === "partial" ? "partial" : "complete",
+    disposition: result.disposition,
+    item: result.items.map((i) => ({
+      itemSequence: i.sequence,
+      adjudication: [
+        adjudicationEntry("submitted", i.submitted),
+        adjudicationEntry("eligible", i.eligible),
+        adjudicationEntry("copay", i.copay),
+        adjudicationEntry("benefit", i.benefit, i.reason),
+      ],
+    })),
+    total: [
+      total("submitted", result.totals.submitted),
+      total("eligible", result.totals.eligible),
+      total("copay", result.totals.copay),
+      total("benefit", result.totals.benefit),
+    ],
+  };
+  if (b.claim.use === "preauthorization") {
+    if (preAuthRef) {
+      response.preAuthRef = preAuthRef;
+      response.preAuthPeriod = preAuthPeriod(b.now);
+    }
+  } else {
+    response.payment = {
+      type: { coding: [{ system: CODE_SYSTEMS.paymentType, code: "complete", display: PAYMENT_TYPES.complete.en }] },
+      date: isoDate(b.now),
+      amount: money(result.totals.benefit),
+    };
+  }
+  return response;
+}
+
+/** The stored Claim as GET /Claim/{id} returns it: as received, with id, meta and processing status. */
+export function claimView(record: ClaimRecord): Claim {
+  const others = (record.claim.extension ?? []).filter((e) => e.url !== claimProcessingStatusExtension(record.status).url);
+  return {
+    ...record.claim,
+    id: record.id,
+    meta: { versionId: String(record.version), lastUpdated: record.lastUpdated },
+    extension: [...others, claimProcessingStatusExtension(record.status)],
+  };
+}
+
+export function searchset<T extends Resource>(baseUrl: string, selfUrl: string, resources: T[]): Bundle<T> {
+  return {
+    resourceType: "Bundle",
+    type: "searchset",
+    total: resources.length,
+    link: [{ relation: "self", url: selfUrl }],
+    entry: resources.map((resource) => ({
+      fullUrl: `${baseUrl}/${resource.resourceType}/${resource.id ?? ""}`,
+      resource,
+      search: { mode: "match" as const },
+    })),
+  };
+}

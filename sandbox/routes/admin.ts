@@ -1,0 +1,92 @@
+import type { IncomingMessage } from "node:http";
+import type { SandboxContext } from "../context";
+import { FaultPatchSchema } from "../faults";
+import { jsonReply, readBody, type Reply } from "../http";
+import { safeEqual } from "../oauth";
+
+/**
+ * Sandbox administration (not part of the platform): fault injection and inspection for tests and
+ * trainers. Same mTLS server; every call needs `X-Sandbox-Admin-Token`. Bodies are plain JSON.
+ *
+ *   GET    /_admin/faults                 current fault configuration
+ *   PUT    /_admin/faults                 merge a partial configuration, returns the result
+ *   DELETE /_admin/faults                 all faults off
+ *   GET    /_admin/claims                 receipts per business identifier and stored claims
+ *   POST   /_admin/claims/{id}/process    run the next step of a queued/pended claim now
+ *   GET    /_admin/webhooks               webhook deliveries and their state
+ */
+export function isAdminPath(pathname: string): boolean {
+  return pathname === "/_admin" || pathname.startsWith("/_admin/");
+}
+
+export function adminPattern(pathname: string): string {
+  return pathname.replace(/^\/_admin\/claims\/[^/]+\/process$/, "/_admin/claims/:id/process");
+}
+
+export async function handleAdmin(req: IncomingMessage, url: URL, ctx: SandboxContext): Promise<Reply> {
+  const token = req.headers["x-sandbox-admin-token"];
+  if (typeof token !== "string" || !safeEqual(token, ctx.secrets.adminToken)) {
+    req.resume();
+    return jsonReply(401, { error: "unauthorized", message: "X-Sandbox-Admin-Token header is missing or wrong" });
+  }
+  const method = req.method ?? "GET";
+  const path = url.pathname;
+
+  if (path === "/_admin/faults") {
+    if (method === "GET") return jsonReply(200, ctx.faults.get());
+    if (method === "DELETE") return jsonReply(200, ctx.faults.reset());
+    if (method === "PUT" || method === "PATCH") {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(await readBody(req, 16 * 1024));
+      } catch {
+        return jsonReply(400, { error: "invalid_json", message: "body must be a JSON object" });
+      }
+      const result = FaultPatchSchema.safeParse(parsed);
+      if (!result.success) {
+        const issue = result.error.issues[0];
+        return jsonReply(400, { error: "invalid_faults", message: `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}` });
+      }
+      const config = ctx.faults.update(result.data);
+      ctx.logger.info(`faults updated: ${JSON.stringify(config)}`);
+      return jsonReply(200, config);
+    }
+    return jsonReply(405, { error: "method_not_allowed" }, { Allow: "GET, PUT, PATCH, DELETE" });
+  }
+
+  if (path === "/_admin/claims" && method === "GET") {
+    const claims = ctx.store.allClaims().map((r) => ({
+      id: r.id,
+      use: r.use,
+      status: r.status,
+      identifier: JSON.parse(r.identifierKey)[2] as string,
+      receivedAt: r.receivedAt,
+      lastUpdated: r.lastUpdated,
+      dueAt: r.dueAt === undefined ? null : new Date(r.dueAt).toISOString(),
+      preAuthRef: r.preAuthRef ?? null,
+    }));
+    return jsonReply(200, { receipts: ctx.store.receiptCounts(), claims });
+  }
+
+  const process = /^\/_admin\/claims\/([^/]+)\/process$/.exec(path);
+  if (process?.[1] && method === "POST") {
+    req.resume();
+    const id = process[1];
+    const ran = ctx.engine.runNow(id);
+    if (!ran) return jsonReply(409, { error: "not_pending", message: "no queued or pended claim with this id" });
+    const record = ctx.store.getClaim(id);
+    return jsonReply(200, { id: record?.id, status: record?.status });
+  }
+
+  if (path === "/_admin/webhooks" && method === "GET") {
+    return jsonReply(200, {
+      deliveries: ctx.store.allWebhooks().map((w) => ({
+        ...w,
+        nextAttemptAt: w.nextAttemptAt === undefined ? null : new Date(w.nextAttemptAt).toISOString(),
+      })),
+    });
+  }
+
+  req.resume();
+  return jsonReply(404, { error: "not_found" });
+}

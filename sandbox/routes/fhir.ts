@@ -1,0 +1,267 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import { checkNationalId, parseReference, type PlatformIssueInput } from "../../lib/fhir";
+import { ApiError, acceptsFhirJson, fhirReply, isFhirJsonContentType, parseJsonObject, readBody, BodyTooLargeError, UUID_RE, type Reply } from "../http";
+import { verifyAccessToken } from "../oauth";
+import type { RateLimitGroup } from "../rate-limit";
+import { claimView, eligibilityResponse, searchset } from "../resources";
+import type { SandboxContext } from "../context";
+import { identifierKey, type ClaimRecord } from "../store";
+import { validateClaim, validateEligibilityRequest } from "../validation";
+
+/** The platform FHIR interface: endpoints 1–6 of the spec. */
+
+export type FhirRoute =
+  | { name: "eligibility"; group: "eligibility" }
+  | { name: "claim-create"; group: "claims" }
+  | { name: "claim-read"; group: "status"; id: string }
+  | { name: "claim-search"; group: "status" }
+  | { name: "claimresponse-search"; group: "status" };
+
+/** Matches method + path; `undefined` = not a FHIR path, `"method"` = path known, method not allowed. */
+export function matchFhirRoute(method: string, pathname: string): FhirRoute | { name: "method-not-allowed"; allow: string } | undefined {
+  if (pathname === "/CoverageEligibilityRequest") {
+    return method === "POST" ? { name: "eligibility", group: "eligibility" } : { name: "method-not-allowed", allow: "POST" };
+  }
+  if (pathname === "/Claim") {
+    if (method === "POST") return { name: "claim-create", group: "claims" };
+    if (method === "GET") return { name: "claim-search", group: "status" };
+    return { name: "method-not-allowed", allow: "GET, POST" };
+  }
+  const read = /^\/Claim\/([^/]+)$/.exec(pathname);
+  if (read?.[1]) {
+    return method === "GET" ? { name: "claim-read", group: "status", id: safeDecode(read[1]) } : { name: "method-not-allowed", allow: "GET" };
+  }
+  if (pathname === "/ClaimResponse") {
+    return method === "GET" ? { name: "claimresponse-search", group: "status" } : { name: "method-not-allowed", allow: "GET" };
+  }
+  return undefined;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // malformed %-escapes: no claim has such an id, so the read answers 404
+  }
+}
+
+/** Route pattern for logs (never the id or the query string). */
+export function routePattern(route: FhirRoute): string {
+  switch (route.name) {
+    case "eligibility":
+      return "/CoverageEligibilityRequest";
+    case "claim-create":
+    case "claim-search":
+      return "/Claim";
+    case "claim-read":
+      return "/Claim/:id";
+    case "claimresponse-search":
+      return "/ClaimResponse";
+  }
+}
+
+export async function handleFhir(
+  req: IncomingMessage,
+  url: URL,
+  route: FhirRoute,
+  thumbprint: string,
+  ctx: SandboxContext,
+): Promise<Reply> {
+  // 1. Authorization: a valid bearer token bound to this connection's certificate.
+  const token = await verifyAccessToken(ctx.tokenKeys, ctx.clock, req.headers.authorization, thumbprint, ctx.registered.thumbprint());
+  if (!token.ok) {
+    const error = token.reason === "missing" ? "" : `, error="invalid_token", error_description="${token.message}"`;
+    throw ApiError.plain(401, token.reason === "expired" ? "expired" : token.reason === "missing" ? "login" : "security", token.message, {
+      "WWW-Authenticate": `Bearer realm="platform-sandbox"${error}`,
+    });
+  }
+
+  // 2. Rate limit per client certificate and endpoint group.
+  const decision = ctx.limiter.take(thumbprint, route.group as RateLimitGroup);
+  const rateHeaders = {
+    "RateLimit-Limit": String(decision.limit),
+    "RateLimit-Remaining": String(decision.remaining),
+    "RateLimit-Reset": String(decision.resetSeconds),
+  };
+  if (!decision.allowed) {
+    throw ApiError.plain(
+      429,
+      "throttled",
+      `Rate limit exceeded: ${decision.limit} ${route.group} requests per ${Math.round(ctx.rateWindowMs / 1000)} s; retry after ${decision.resetSeconds} s`,
+      { ...rateHeaders, "Retry-After": String(decision.resetSeconds) },
+    );
+  }
+
+  try {
+    // 3. Required headers.
+    const requestId = req.headers["x-request-id"];
+    if (typeof requestId !== "string" || !UUID_RE.test(requestId.trim())) {
+      throw ApiError.plain(400, "required", "X-Request-ID header with a UUID is required");
+    }
+    if (!acceptsFhirJson(req.headers.accept)) {
+      throw ApiError.plain(406, "not-supported", "Accept must include application/fhir+json");
+    }
+    let body: Record<string, unknown> | undefined;
+    if (req.method === "POST") {
+      if (!isFhirJsonContentType(req.headers["content-type"])) {
+        throw ApiError.plain(415, "not-supported", "Content-Type must be application/fhir+json");
+      }
+      let text: string;
+      try {
+        text = await readBody(req, ctx.maxBodyBytes);
+      } catch (error) {
+        if (error instanceof BodyTooLargeError) {
+          throw ApiError.plain(413, "too-costly", `The request body exceeds ${ctx.maxBodyBytes} bytes`);
+        }
+        throw error;
+      }
+      body = parseJsonObject(text);
+    }
+
+    const reply = await dispatch(route, url, body ?? {}, token.providerOrgId, ctx);
+    return { ...reply, headers: { ...rateHeaders, ...reply.headers } };
+  } catch (error) {
+    if (error instanceof ApiError) throw new ApiError(error.status, error.issues, { ...rateHeaders, ...error.headers });
+    throw error;
+  }
+}
+
+async function dispatch(route: FhirRoute, url: URL, body: Record<string, unknown>, providerOrgId: string, ctx: SandboxContext): Promise<Reply> {
+  switch (route.name) {
+    case "eligibility":
+      return eligibility(body, providerOrgId, ctx);
+    case "claim-create":
+      return createClaim(body, providerOrgId, ctx);
+    case "claim-read":
+      return readClaim(route.id, providerOrgId, ctx);
+    case "claim-search":
+      return searchClaims(url, providerOrgId, ctx);
+    case "claimresponse-search":
+      return searchClaimResponses(url, providerOrgId, ctx);
+  }
+}
+
+function eligibility(body: Record<string, unknown>, providerOrgId: string, ctx: SandboxContext): Reply {
+  const v = validateEligibilityRequest(body, ctx.reference, providerOrgId);
+  const response = eligibilityResponse(v, {
+    id: randomUUID(),
+    requestId: randomUUID(),
+    now: ctx.clock.now(),
+    reference: ctx.reference,
+    consumed: (category, year) => ctx.store.consumed(v.coverage.id, category, year),
+  });
+  return fhirReply(200, response);
+}
+
+function createClaim(body: Record<string, unknown>, providerOrgId: string, ctx: SandboxContext): Reply {
+  // Every receipt of a business identifier is counted (GET /_admin/claims), valid or not.
+  const identifier = Array.isArray(body.identifier) ? (body.identifier[0] as Record<string, unknown> | undefined) : undefined;
+  const idValue = typeof identifier?.value === "string" ? identifier.value : undefined;
+  const idSystem = typeof identifier?.system === "string" ? identifier.system : undefined;
+  if (idValue) ctx.store.recordReceipt(providerOrgId, idSystem, idValue, new Date(ctx.clock.now()).toISOString());
+
+  const v = validateClaim(body, ctx.reference, providerOrgId);
+  const existing = ctx.store.findByIdentifier(identifierKey(providerOrgId, v.identifier.system, v.identifier.value));
+  if (existing) {
+    const issue: PlatformIssueInput = {
+      code: "ERR-005",
+      diagnostics: `Claim.identifier: a submission with identifier '${v.identifier.value}' was already received as Claim/${existing.id} (status ${existing.status})`,
+      expression: ["Claim.identifier"],
+    };
+    const error = ApiError.platform(issue);
+    throw new ApiError(error.status, error.issues, { Location: `Claim/${existing.id}` });
+  }
+  const record = ctx.engine.submit(v, providerOrgId);
+  return fhirReply(record.use === "preauthorization" ? 201 : 202, record.response, {
+    Location: `Claim/${record.id}`,
+    ETag: `W/"${record.version}"`,
+  });
+}
+
+function ownClaim(id: string, providerOrgId: string, ctx: SandboxContext): ClaimRecord | undefined {
+  const record = ctx.store.getClaim(id);
+  return record && record.providerOrgId === providerOrgId ? record : undefined;
+}
+
+function readClaim(id: string, providerOrgId: string, ctx: SandboxContext): Reply {
+  const record = ownClaim(id, providerOrgId, ctx);
+  if (!record) throw ApiError.plain(404, "not-found", "Claim not found");
+  return fhirReply(200, claimView(record), { ETag: `W/"${record.version}"`, "Last-Modified": new Date(record.lastUpdated).toUTCString() });
+}
+
+interface DateRange {
+  start: number;
+  end: number;
+}
+
+function parseFhirDateRange(value: string): DateRange | undefined {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const start = Date.parse(`${value}T00:00:00Z`);
+    return Number.isNaN(start) ? undefined : { start, end: start + 86_400_000 };
+  }
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) {
+    const start = Date.parse(value);
+    return Number.isNaN(start) ? undefined : { start, end: start + 1 };
+  }
+  return undefined;
+}
+
+type DateFilter = (created: DateRange) => boolean;
+
+function parseCreatedParam(raw: string): DateFilter {
+  const match = /^(eq|ne|ge|gt|le|lt)?(.+)$/.exec(raw);
+  const prefix = match?.[1] ?? "eq";
+  const range = match?.[2] ? parseFhirDateRange(match[2]) : undefined;
+  if (!range) {
+    throw ApiError.plain(400, "value", `Search parameter created: '${raw}' is not a date with an optional prefix (e.g. ge2025-01-31)`);
+  }
+  switch (prefix) {
+    case "ge":
+      return (c) => c.start >= range.start;
+    case "gt":
+      return (c) => c.start >= range.end;
+    case "le":
+      return (c) => c.start < range.end;
+    case "lt":
+      return (c) => c.start < range.start;
+    case "ne":
+      return (c) => c.start < range.start || c.start >= range.end;
+    default:
+      return (c) => c.start >= range.start && c.start < range.end;
+  }
+}
+
+function searchClaims(url: URL, providerOrgId: string, ctx: SandboxContext): Reply {
+  const patientParam = url.searchParams.get("patient");
+  if (!patientParam) {
+    throw ApiError.platform({ code: "ERR-004", diagnostics: "Missing required search parameter: patient", expression: ["patient"] });
+  }
+  const patientId = patientParam.startsWith("Patient/") ? patientParam.slice("Patient/".length) : patientParam;
+  const check = checkNationalId(patientId, { allowSandboxTestIds: true });
+  if (!check.valid) {
+    throw ApiError.platform({ code: "ERR-001", diagnostics: `Search parameter patient: invalid national ID / Iqama number (${check.problem})`, expression: ["patient"] });
+  }
+  const filters = url.searchParams.getAll("created").map(parseCreatedParam);
+  const matches = ctx.store
+    .allClaims()
+    .filter((r) => r.providerOrgId === providerOrgId && r.patientId === check.value)
+    .filter((r) => {
+      const created = parseFhirDateRange(r.claim.created) ?? parseFhirDateRange(r.claim.created.slice(0, 10));
+      return created !== undefined && filters.every((f) => f(created));
+    })
+    .sort((a, b) => a.receivedAt.localeCompare(b.receivedAt))
+    .map(claimView);
+  return fhirReply(200, searchset(ctx.baseUrl(), `${ctx.baseUrl()}${url.pathname}${url.search}`, matches));
+}
+
+function searchClaimResponses(url: URL, providerOrgId: string, ctx: SandboxContext): Reply {
+  const requestParam = url.searchParams.get("request");
+  if (!requestParam) {
+    throw ApiError.platform({ code: "ERR-004", diagnostics: "Missing required search parameter: request", expression: ["request"] });
+  }
+  const claimId = parseReference(requestParam, "Claim")?.id ?? requestParam;
+  const record = ownClaim(claimId, providerOrgId, ctx);
+  const responses = record ? [record.response] : [];
+  return fhirReply(200, searchset(ctx.baseUrl(), `${ctx.baseUrl()}${url.pathname}${url.search}`, responses));
+}

@@ -1,0 +1,140 @@
+/**
+ * `npm start`: builds the portal when its sources changed, prepares the data directory, starts
+ * the platform sandbox (unless a real platform is configured) and the portal, waits until the
+ * portal answers, and prints where to go. Ctrl-C stops everything it started.
+ */
+import { randomBytes } from "node:crypto";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { ConfigError, dataDir, parseEnv, usesSandbox, type Env } from "@/lib/env";
+import { DEMO_USERS } from "@/lib/auth/demo-users";
+import { buildIsCurrent, recordBuild } from "./lib/build-fingerprint";
+import { startManaged, stopAll, type Managed } from "./lib/processes";
+import { startSandboxProcess } from "./lib/sandbox-process";
+
+const root = process.cwd();
+const log = (line: string) => console.log(`[start] ${line}`);
+
+function loadEnv(): Env {
+  try {
+    return parseEnv(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+/** A stable AUTH_SECRET for this installation, kept in the data directory (mode 0600). */
+function authSecret(e: Env): string {
+  if (e.AUTH_SECRET) return e.AUTH_SECRET;
+  const file = path.join(dataDir(e), "auth-secret");
+  if (!fs.existsSync(file)) {
+    fs.writeFileSync(file, randomBytes(48).toString("base64url"), { mode: 0o600 });
+    log(`created a session signing secret in ${path.relative(root, file)}`);
+  }
+  return fs.readFileSync(file, "utf8").trim();
+}
+
+function buildIfNeeded() {
+  if (buildIsCurrent(root)) return;
+  log("building the portal (the first build takes a minute or two)…");
+  const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+  const result = spawnSync(process.execPath, [nextBin, "build"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (result.status !== 0) {
+    console.error("[start] the build failed; see the messages above.");
+    process.exit(1);
+  }
+  recordBuild(root);
+}
+
+async function waitForHealth(url: string, timeoutMs: number, portal: Managed): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (portal.child.exitCode !== null) throw new Error("the portal exited during start-up (see above)");
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`the portal did not answer ${url} within ${timeoutMs / 1000} s`);
+}
+
+async function main() {
+  const e = loadEnv();
+  fs.mkdirSync(dataDir(e), { recursive: true });
+  const secret = authSecret(e);
+  buildIfNeeded();
+
+  const running: Managed[] = [];
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log("stopping…");
+    await stopAll(running);
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+
+  const portalEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    AUTH_SECRET: secret,
+    AUTH_TRUST_HOST: "true",
+  };
+
+  let platformLine = `platform: ${e.PLATFORM_BASE_URL}`;
+  if (usesSandbox(e)) {
+    try {
+      const sandbox = await startSandboxProcess(root);
+      running.push(sandbox.process);
+      platformLine = `platform: the sandbox at ${sandbox.url}, data in ${path.relative(root, sandbox.dataDir) || "."} (set PLATFORM_BASE_URL to use a real platform)`;
+    } catch (error) {
+      console.error(`[start] ${(error as Error).message}`);
+      await shutdown(1);
+      return;
+    }
+  }
+
+  const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+  const portal = startManaged("portal", process.execPath, [nextBin, "start", "-p", String(e.PORT)], { stdio: "inherit", env: portalEnv });
+  running.push(portal);
+  for (const m of running) {
+    void m.exited.then((code) => {
+      if (!stopping) {
+        console.error(`[start] the ${m.name} stopped unexpectedly (exit ${code}); stopping everything.`);
+        void shutdown(code || 1);
+      }
+    });
+  }
+
+  const url = `http://localhost:${e.PORT}`;
+  try {
+    await waitForHealth(`${url}/api/health`, 120_000, portal);
+  } catch (error) {
+    console.error(`[start] ${(error as Error).message}`);
+    await shutdown(1);
+    return;
+  }
+  const lines = ["", `  Clinic Exchange is running at ${url}`, `  ${platformLine}`];
+  if (usesSandbox(e)) {
+    const password = e.DEMO_PASSWORD === "demo-pass-2026" ? "demo-pass-2026" : "the value of DEMO_PASSWORD";
+    lines.push("", `  Demo sign-ins (password: ${password}):`, ...DEMO_USERS.map((u) => `    ${u.email.padEnd(28)} ${u.roles.join(", ")}`));
+  }
+  lines.push("", "  Press Ctrl-C to stop.", "");
+  console.log(lines.join("\n"));
+}
+
+void main();
