@@ -28,7 +28,28 @@ const schema = z.object({
     .default("Asia/Riyadh")
     .refine(isTimeZone, "must be an IANA time zone such as Asia/Riyadh"),
   DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").default("demo-pass-2026"),
-  PLATFORM_BASE_URL: optionalString.pipe(z.url("must be an https:// URL").optional()),
+  /** The platform's FHIR base URL; with the embedded sandbox, `npm start` fills in all PLATFORM_* values. */
+  PLATFORM_BASE_URL: optionalString.pipe(z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional()),
+  PLATFORM_TOKEN_URL: optionalString.pipe(z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional()),
+  PLATFORM_CLIENT_ID: optionalString,
+  PLATFORM_CLIENT_SECRET: optionalString,
+  /** PEM file paths. */
+  PLATFORM_CLIENT_CERT: optionalString,
+  PLATFORM_CLIENT_KEY: optionalString,
+  PLATFORM_CA: optionalString,
+  PLATFORM_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
+  /** Set by `npm start` when it started the bundled sandbox for this portal. */
+  PLATFORM_EMBEDDED_SANDBOX: z
+    .enum(["true", "false", "1", "0", ""])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  PROVIDER_ORG_ID: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9\-.]{1,64}$/, "must be a FHIR id (letters, digits, - and .)")
+    .default("clinic-001"),
+  /** Standard Webhooks secret (`whsec_…`) shared with the platform. */
+  WEBHOOK_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must look like whsec_<base64>").optional()),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
@@ -70,7 +91,16 @@ export function dataDir(e: Env = env()): string {
   return path.resolve(e.DATA_DIR);
 }
 
-/** True when the portal talks to the bundled sandbox rather than a real platform. */
+/**
+ * True when the portal talks to the sandbox that `npm start` started beside it (demo users are
+ * seeded only then), false for any configured platform — including a platform's own test
+ * environment.
+ */
 export function usesSandbox(e: Env = env()): boolean {
+  return e.PLATFORM_EMBEDDED_SANDBOX;
+}
+
+/** `npm start` starts the bundled sandbox unless a platform is configured. */
+export function shouldStartSandbox(e: Env = env()): boolean {
   return e.PLATFORM_BASE_URL === undefined;
 }

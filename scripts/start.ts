@@ -7,13 +7,15 @@ import { randomBytes } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { ConfigError, dataDir, parseEnv, usesSandbox, type Env } from "@/lib/env";
+import { ConfigError, dataDir, parseEnv, shouldStartSandbox, type Env } from "@/lib/env";
 import { DEMO_USERS } from "@/lib/auth/demo-users";
 import { buildIsCurrent, recordBuild } from "./lib/build-fingerprint";
 import { startManaged, stopAll, type Managed } from "./lib/processes";
 import { startSandboxProcess } from "./lib/sandbox-process";
 
 const root = process.cwd();
+/** `npm run dev`: the same start-up with `next dev` (hot reload) instead of a production build. */
+const dev = process.argv.includes("--dev");
 const log = (line: string) => console.log(`[start] ${line}`);
 
 function loadEnv(): Env {
@@ -73,7 +75,7 @@ async function main() {
   const e = loadEnv();
   fs.mkdirSync(dataDir(e), { recursive: true });
   const secret = authSecret(e);
-  buildIfNeeded();
+  if (!dev) buildIfNeeded();
 
   const running: Managed[] = [];
   let stopping = false;
@@ -89,17 +91,19 @@ async function main() {
 
   const portalEnv: NodeJS.ProcessEnv = {
     ...process.env,
-    NODE_ENV: "production",
+    NODE_ENV: dev ? "development" : "production",
     NEXT_TELEMETRY_DISABLED: "1",
     AUTH_SECRET: secret,
     AUTH_TRUST_HOST: "true",
   };
 
-  let platformLine = `platform: ${e.PLATFORM_BASE_URL}`;
-  if (usesSandbox(e)) {
+  let platformLine = `platform: ${e.PLATFORM_BASE_URL} (${e.PLATFORM_ENV})`;
+  const embedded = shouldStartSandbox(e);
+  if (embedded) {
     try {
       const sandbox = await startSandboxProcess(root);
       running.push(sandbox.process);
+      Object.assign(portalEnv, sandbox.portalEnv, { PLATFORM_EMBEDDED_SANDBOX: "true" });
       platformLine = `platform: the sandbox at ${sandbox.url}, data in ${path.relative(root, sandbox.dataDir) || "."} (set PLATFORM_BASE_URL to use a real platform)`;
     } catch (error) {
       console.error(`[start] ${(error as Error).message}`);
@@ -109,7 +113,7 @@ async function main() {
   }
 
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-  const portal = startManaged("portal", process.execPath, [nextBin, "start", "-p", String(e.PORT)], { stdio: "inherit", env: portalEnv });
+  const portal = startManaged("portal", process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(e.PORT)], { stdio: "inherit", env: portalEnv });
   running.push(portal);
   for (const m of running) {
     void m.exited.then((code) => {
@@ -129,7 +133,7 @@ async function main() {
     return;
   }
   const lines = ["", `  Clinic Exchange is running at ${url}`, `  ${platformLine}`];
-  if (usesSandbox(e)) {
+  if (embedded) {
     const password = e.DEMO_PASSWORD === "demo-pass-2026" ? "demo-pass-2026" : "the value of DEMO_PASSWORD";
     lines.push("", `  Demo sign-ins (password: ${password}):`, ...DEMO_USERS.map((u) => `    ${u.email.padEnd(28)} ${u.roles.join(", ")}`));
   }

@@ -37,8 +37,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   logger: {
     // A failed sign-in is expected and already audited with its reason; log only real faults.
     error(error) {
-      if (error.name === "CredentialsSignin") return;
-      console.error(`[auth] ${error.name}: ${error.message}`);
+      // Match on `type`: class names are minified in the production bundle.
+      const type = (error as Error & { type?: string }).type ?? error.name;
+      if (type === "CredentialsSignin") return;
+      console.error(`[auth] ${type}: ${error.message}`);
     },
     warn(code) {
       console.warn(`[auth] warning ${code}`);

@@ -1,11 +1,14 @@
 import path from "node:path";
 import readline from "node:readline";
+import { sandboxCredentials } from "@/sandbox/credentials";
 import { startManaged, type Managed } from "./processes";
 
 export interface SandboxRun {
   process: Managed;
   url: string;
   dataDir: string;
+  /** The PLATFORM_* settings that point the portal at this sandbox. */
+  portalEnv: Record<string, string>;
 }
 
 /**
@@ -14,6 +17,10 @@ export interface SandboxRun {
  */
 export async function startSandboxProcess(root: string, timeoutMs = 60_000): Promise<SandboxRun> {
   const dataDir = path.resolve(process.env.SANDBOX_DATA_DIR || ".sandbox");
+  const port = Number(process.env.SANDBOX_PORT || 9443);
+  const providerOrgId = process.env.PROVIDER_ORG_ID || undefined;
+  // Creates the PKI and secrets on first start, so the portal and the sandbox share them.
+  const credentials = await sandboxCredentials(dataDir, port, { providerOrgId });
   const child = startManaged("sandbox", process.execPath, ["--import", "tsx", path.join(root, "sandbox", "main.ts")], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, SANDBOX_DATA_DIR: dataDir },
@@ -29,7 +36,23 @@ export async function startSandboxProcess(root: string, timeoutMs = 60_000): Pro
       const ready = /^sandbox ready on (\S+)/.exec(line);
       if (ready) {
         clearTimeout(timer);
-        resolve({ process: child, url: ready[1]!, dataDir });
+        resolve({
+          process: child,
+          url: ready[1]!,
+          dataDir,
+          portalEnv: {
+            PLATFORM_BASE_URL: credentials.baseUrl,
+            PLATFORM_TOKEN_URL: credentials.tokenUrl,
+            PLATFORM_CLIENT_ID: credentials.clientId,
+            PLATFORM_CLIENT_SECRET: credentials.clientSecret,
+            PLATFORM_CLIENT_CERT: credentials.cert,
+            PLATFORM_CLIENT_KEY: credentials.key,
+            PLATFORM_CA: credentials.ca,
+            PLATFORM_ENV: "sandbox",
+            PROVIDER_ORG_ID: credentials.providerOrgId,
+            WEBHOOK_SECRET: credentials.webhookSecret,
+          },
+        });
       }
     });
   });

@@ -1,0 +1,4 @@
+/** The database schema, one file per area. Migrations in drizzle/ are generated from all of them. */
+export * from "./staff";
+export * from "./platform";
+export * from "./exchange";
