@@ -101,7 +101,7 @@ async function main() {
   const embedded = shouldStartSandbox(e);
   if (embedded) {
     try {
-      const sandbox = await startSandboxProcess(root);
+      const sandbox = await startSandboxProcess(root, e.PORT);
       running.push(sandbox.process);
       Object.assign(portalEnv, sandbox.portalEnv, { PLATFORM_EMBEDDED_SANDBOX: "true" });
       platformLine = `platform: the sandbox at ${sandbox.url}, data in ${path.relative(root, sandbox.dataDir) || "."} (set PLATFORM_BASE_URL to use a real platform)`;

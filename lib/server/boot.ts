@@ -3,13 +3,15 @@ import { seedDemoUsers } from "@/lib/auth/demo-users";
 import { getDatabase, getDb } from "@/lib/db";
 import { DataDirBusyError } from "@/lib/db/pglite-lock";
 import { dataDir, env, usesSandbox } from "@/lib/env";
+import { startExchangeServices } from "@/lib/exchange";
+import { getPlatformClient } from "@/lib/platform";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Runs once when the server process starts (instrumentation.ts): validates the configuration,
- * opens and migrates the database, seeds the demo users on a new sandbox installation and, on
- * PGlite, opens the admin socket for the CLI.
+ * opens and migrates the database, seeds the demo data on a new sandbox installation, on PGlite
+ * opens the admin socket for the CLI, and starts the submission pipeline (outbox worker, poller).
  */
 export async function boot(): Promise<void> {
   const e = env();
@@ -28,6 +30,15 @@ export async function boot(): Promise<void> {
     if (await seedDemoUsers(database.db, e.DEMO_PASSWORD)) console.log("[boot] seeded the demo users");
   }
   if (database.kind === "pglite") await startAdminSocket(dataDir(e), getDb);
+
+  if (e.PLATFORM_BASE_URL) {
+    // A platform that is configured but unusable (missing certificate file, …) stops the start.
+    const client = await getPlatformClient();
+    startExchangeServices({ db: database.db, client });
+    console.log(`[boot] submission pipeline started (${e.PLATFORM_ENV} platform)`);
+  } else {
+    console.warn("[boot] no platform configured (PLATFORM_BASE_URL): submissions stay queued until one is");
+  }
 }
 
 /** A portal that cannot open its database must not half-run: say why and exit. */

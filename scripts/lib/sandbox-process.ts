@@ -15,7 +15,7 @@ export interface SandboxRun {
  * Starts the platform sandbox as its own process (its own store, never the portal's data
  * directory) and waits for its "ready" line. Its log lines are passed through with a prefix.
  */
-export async function startSandboxProcess(root: string, timeoutMs = 60_000): Promise<SandboxRun> {
+export async function startSandboxProcess(root: string, portalPort: number, timeoutMs = 60_000): Promise<SandboxRun> {
   const dataDir = path.resolve(process.env.SANDBOX_DATA_DIR || ".sandbox");
   const port = Number(process.env.SANDBOX_PORT || 9443);
   const providerOrgId = process.env.PROVIDER_ORG_ID || undefined;
@@ -23,7 +23,13 @@ export async function startSandboxProcess(root: string, timeoutMs = 60_000): Pro
   const credentials = await sandboxCredentials(dataDir, port, { providerOrgId });
   const child = startManaged("sandbox", process.execPath, ["--import", "tsx", path.join(root, "sandbox", "main.ts")], {
     stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, SANDBOX_DATA_DIR: dataDir },
+    // The sandbox signs its claim.status.changed webhooks with the secret the portal verifies.
+    env: {
+      ...process.env,
+      SANDBOX_DATA_DIR: dataDir,
+      SANDBOX_WEBHOOK_URL: process.env.SANDBOX_WEBHOOK_URL || `http://127.0.0.1:${portalPort}/api/webhooks/platform`,
+      SANDBOX_WEBHOOK_SECRET: credentials.webhookSecret,
+    },
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the sandbox did not start within ${timeoutMs / 1000} s`)), timeoutMs);

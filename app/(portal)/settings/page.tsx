@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { getFormatter, getTranslations } from "next-intl/server";
+import { PlatformCard } from "@/components/settings/platform-card";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { requireArea } from "@/lib/auth/guards";
 import { listUsers } from "@/lib/auth/users";
@@ -58,10 +59,7 @@ export default async function SettingsPage() {
           </table>
         </div>
       </Card>
-      <Card className="p-6">
-        <h2 className="font-semibold">{t("settings.platformTitle")}</h2>
-        <p role="status" className="mt-2 text-sm text-slate-700">{t("settings.platformPlanned")}</p>
-      </Card>
+      <PlatformCard />
     </>
   );
 }

@@ -1,0 +1,27 @@
+import { getDb } from "@/lib/db";
+import { env } from "@/lib/env";
+import { exchangeConfig, handlePlatformWebhook } from "@/lib/exchange";
+import { getPlatformClient, type PlatformClient } from "@/lib/platform";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** `claim.status.changed` from the platform: signature, dedupe and apply live in lib/exchange/webhooks.ts. */
+export async function POST(request: Request): Promise<Response> {
+  let client: PlatformClient;
+  try {
+    client = await getPlatformClient();
+  } catch {
+    // Not configured yet: a non-2xx makes the platform deliver again later.
+    return new Response(JSON.stringify({ error: "platform_not_configured" }), { status: 503, headers: { "content-type": "application/json" } });
+  }
+  const config = exchangeConfig();
+  return handlePlatformWebhook(request, {
+    db: await getDb(),
+    client,
+    secret: env().WEBHOOK_SECRET,
+    pollAfterMs: config.pollAfterMs,
+    fetchTimeoutMs: config.webhookFetchTimeoutMs,
+    log: (m) => console.warn(m),
+  });
+}

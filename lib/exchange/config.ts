@@ -1,0 +1,88 @@
+import { z } from "zod";
+
+/**
+ * Settings of the submission pipeline, read from the environment once (validated with zod; a bad
+ * value stops the start with a message naming it). Everything has a default that suits one
+ * clinic on one platform; tests pass their own values instead of using the environment.
+ *
+ * | variable | default | meaning |
+ * |---|---|---|
+ * | OUTBOX_POLL_MS | 1000 | how often an idle worker looks for due submissions |
+ * | OUTBOX_LEASE_MS | 60000 | how long a worker holds a submission it is sending (a crashed worker's rows return after this) |
+ * | OUTBOX_MAX_ATTEMPTS | 8 | sends before a submission is `failed` |
+ * | OUTBOX_CONCURRENCY | 8 | requests in flight per worker |
+ * | OUTBOX_BACKOFF_BASE_MS | 2000 | first retry delay; doubles per attempt, with jitter |
+ * | OUTBOX_BACKOFF_MAX_MS | 300000 | longest retry delay |
+ * | POLL_AFTER_MS | 60000 | a sent/pended submission with no news for this long is read from the platform |
+ * | WEBHOOK_FETCH_TIMEOUT_MS | 3000 | how long the webhook handler waits for the adjudication before leaving it to the poller |
+ * | LIVE_EVENTS_RETENTION_MS | 86400000 | live events older than this are deleted |
+ */
+export interface BackoffPolicy {
+  baseMs: number;
+  maxMs: number;
+  /** 0..1: the share of each delay that is randomised (full jitter = 1). */
+  jitter: number;
+}
+
+export interface ExchangeConfig {
+  pollMs: number;
+  leaseMs: number;
+  maxAttempts: number;
+  concurrency: number;
+  backoff: BackoffPolicy;
+  pollAfterMs: number;
+  webhookFetchTimeoutMs: number;
+  liveEventsRetentionMs: number;
+}
+
+const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
+
+const schema = z.object({
+  OUTBOX_POLL_MS: ms(1000, 10),
+  OUTBOX_LEASE_MS: ms(60_000, 1000),
+  OUTBOX_MAX_ATTEMPTS: ms(8, 1),
+  OUTBOX_CONCURRENCY: ms(8, 1).pipe(z.number().max(64)),
+  OUTBOX_BACKOFF_BASE_MS: ms(2000, 1),
+  OUTBOX_BACKOFF_MAX_MS: ms(300_000, 1),
+  POLL_AFTER_MS: ms(60_000, 100),
+  WEBHOOK_FETCH_TIMEOUT_MS: ms(3000, 100),
+  LIVE_EVENTS_RETENTION_MS: ms(86_400_000, 60_000),
+});
+
+export function parseExchangeConfig(source: Record<string, string | undefined>): ExchangeConfig {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v.trim() !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid exchange configuration:\n${lines.join("\n")}`);
+  }
+  const e = result.data;
+  return {
+    pollMs: e.OUTBOX_POLL_MS,
+    leaseMs: e.OUTBOX_LEASE_MS,
+    maxAttempts: e.OUTBOX_MAX_ATTEMPTS,
+    concurrency: e.OUTBOX_CONCURRENCY,
+    backoff: { baseMs: e.OUTBOX_BACKOFF_BASE_MS, maxMs: Math.max(e.OUTBOX_BACKOFF_MAX_MS, e.OUTBOX_BACKOFF_BASE_MS), jitter: 0.5 },
+    pollAfterMs: e.POLL_AFTER_MS,
+    webhookFetchTimeoutMs: e.WEBHOOK_FETCH_TIMEOUT_MS,
+    liveEventsRetentionMs: e.LIVE_EVENTS_RETENTION_MS,
+  };
+}
+
+let cached: ExchangeConfig | undefined;
+
+export function exchangeConfig(): ExchangeConfig {
+  cached ??= parseExchangeConfig(process.env);
+  return cached;
+}
+
+/**
+ * Delay before the next attempt after `attempts` failed ones: base × 2^(attempts−1), capped, with
+ * part of it randomised so that many submissions failing together do not retry together. A
+ * platform's Retry-After is a floor.
+ */
+export function backoffDelayMs(policy: BackoffPolicy, attempts: number, retryAfterMs = 0, random: () => number = Math.random): number {
+  const exp = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempts - 1));
+  const jittered = exp * (1 - policy.jitter) + exp * policy.jitter * random();
+  return Math.max(Math.round(jittered), retryAfterMs);
+}

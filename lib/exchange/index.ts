@@ -1,0 +1,115 @@
+/**
+ * The submission pipeline (issue #4): submissions and their states, the outbox worker that sends
+ * them, the poller that follows them up, the platform webhook and the live events. Other modules
+ * import only this file. See README.md beside it.
+ */
+import type { Database, Db } from "@/lib/db";
+import { exchangeConfig, type ExchangeConfig } from "./config";
+import { pruneLiveEvents } from "./live";
+import { startOutboxWorker, type OutboxWorker } from "./outbox";
+import type { ExchangePlatform } from "./platform-port";
+import type { PlatformClient } from "@/lib/platform";
+
+// The real client must fit the port the pipeline is written against.
+const _clientFits: (client: PlatformClient) => ExchangePlatform = (client) => client;
+void _clientFits;
+
+export { exchangeConfig, parseExchangeConfig, backoffDelayMs, type ExchangeConfig, type BackoffPolicy } from "./config";
+export { CLAIM_IDENTIFIER_SYSTEM_BASE, claimIdentifierSystem } from "./identifiers";
+export { claimTotalMinor } from "./money";
+export {
+  TRANSITIONS,
+  FINAL_STATUSES,
+  DECISION_STATUSES,
+  LIVE_CHANNEL,
+  IllegalTransitionError,
+  StaleSubmissionError,
+  audienceFor,
+  canTransition,
+  isFinal,
+  transition,
+  type DecisionStatus,
+  type Submission,
+  type SubmissionPatch,
+  type TransitionDetail,
+} from "./states";
+export {
+  SubmissionNotFoundError,
+  createDraft,
+  getSubmission,
+  queue,
+  retrySubmission,
+  submissionTimeline,
+  submit,
+  type DraftInput,
+  type PipelineDeps,
+  type TimelineEntry,
+} from "./submissions";
+export { applyPlatformNews, decisionOf, adjudicatedResponse, type PlatformNews, type PlatformStatus } from "./apply";
+export { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox";
+export { pollSubmission } from "./poller";
+export { leaseDue } from "./lease";
+export {
+  handlePlatformWebhook,
+  verifyWebhookSignature,
+  webhookKey,
+  ClaimStatusWebhookSchema,
+  WEBHOOK_TOLERANCE_SECONDS,
+  type WebhookDeps,
+  type ReceiptResult,
+} from "./webhooks";
+export { LiveHub, liveHub, liveEventStream, pruneLiveEvents, type LiveEvent } from "./live";
+export { classifyFailure, type ExchangePlatform } from "./platform-port";
+
+export interface ExchangeServices {
+  worker: OutboxWorker;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts what runs in the background of a portal instance: the outbox worker (which also runs the
+ * poller) and the hourly clean-up of old live events. Every instance may run it; they share the
+ * work through the database.
+ */
+export function startExchangeServices(deps: {
+  db: Db;
+  client: ExchangePlatform;
+  config?: Partial<ExchangeConfig>;
+  clock?: () => Date;
+  log?: (message: string) => void;
+}): ExchangeServices {
+  const config = { ...exchangeConfig(), ...deps.config };
+  const clock = deps.clock ?? (() => new Date());
+  const worker = startOutboxWorker({
+    db: deps.db,
+    client: deps.client,
+    clock,
+    pollMs: config.pollMs,
+    leaseMs: config.leaseMs,
+    maxAttempts: config.maxAttempts,
+    backoff: config.backoff,
+    concurrency: config.concurrency,
+    pollAfterMs: config.pollAfterMs,
+    log: deps.log,
+  });
+  const prune = async () => {
+    try {
+      await pruneLiveEvents({ db: deps.db }, new Date(clock().getTime() - config.liveEventsRetentionMs));
+    } catch (error) {
+      (deps.log ?? console.warn)(`[exchange] could not prune live events: ${(error as Error).message}`);
+    }
+  };
+  void prune();
+  const pruneTimer = setInterval(() => void prune(), 60 * 60_000);
+  pruneTimer.unref?.();
+  return {
+    worker,
+    async stop() {
+      clearInterval(pruneTimer);
+      await worker.stop();
+    },
+  };
+}
+
+/** For route handlers: the per-process hub of the portal database. */
+export type { Database };

@@ -1,0 +1,57 @@
+import { and, asc, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { submissions } from "@/lib/db/schema";
+import { appendTimeline, type Submission } from "./states";
+
+/** Statuses the worker acts on: `queued` is sent; `sent`/`pended` are followed up (poller). */
+export const WORKER_STATUSES = ["queued", "sent", "pended"] as const;
+
+/**
+ * Takes up to `limit` due submissions for `owner` until `now + leaseMs`: rows are picked with
+ * `FOR UPDATE SKIP LOCKED` (several workers never take the same row, and never wait on each
+ * other) and only when no live lease holds them (a crashed worker's rows come back when its lease
+ * runs out). A row to send gets its attempt counted and a fresh X-Request-ID before anything
+ * leaves, and the attempt is on the timeline — so even a worker killed mid-request leaves a trace.
+ */
+export async function leaseDue(db: Db, owner: string, now: Date, leaseMs: number, limit: number): Promise<Submission[]> {
+  if (limit <= 0) return [];
+  const leaseUntil = new Date(now.getTime() + leaseMs);
+  return db.transaction(async (tx) => {
+    const due = tx
+      .select({ id: submissions.id })
+      .from(submissions)
+      .where(
+        and(
+          lte(submissions.nextAttemptAt, now),
+          inArray(submissions.status, [...WORKER_STATUSES]),
+          or(isNull(submissions.leaseUntil), lt(submissions.leaseUntil, now)),
+        ),
+      )
+      .orderBy(asc(submissions.nextAttemptAt))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    const rows = await tx
+      .update(submissions)
+      .set({
+        leaseOwner: owner,
+        leaseUntil,
+        attempts: sql`${submissions.attempts} + case when ${submissions.status} = 'queued' then 1 else 0 end`,
+        lastRequestId: sql`gen_random_uuid()::text`,
+      })
+      .where(inArray(submissions.id, due))
+      .returning();
+    for (const row of rows) {
+      if (row.status !== "queued") continue;
+      await appendTimeline(tx, {
+        submissionId: row.id,
+        from: "queued",
+        to: "queued",
+        source: "system",
+        requestId: row.lastRequestId ?? undefined,
+        detail: { event: "attempt", attempt: row.attempts, worker: owner },
+        at: now,
+      });
+    }
+    return rows;
+  });
+}

@@ -1,0 +1,277 @@
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import type { Claim } from "@medplum/fhirtypes";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { submissions } from "@/lib/db/schema";
+import { claimProcessingStatus } from "@/lib/fhir";
+import { adjudicatedResponse, applyPlatformNews, decisionOf, isDecision, type PlatformStatus } from "./apply";
+import { auditPipeline } from "./audit";
+import { backoffDelayMs, type BackoffPolicy } from "./config";
+import { leaseDue } from "./lease";
+import { classifyFailure, claimIdFromLocation, type CallFailure, type ExchangePlatform } from "./platform-port";
+import { pollSubmission } from "./poller";
+import { appendTimeline, transition, type Submission } from "./states";
+
+export interface OutboxWorkerOptions {
+  db: Db;
+  client: ExchangePlatform;
+  /** Names this worker in leases and the timeline; default host:pid:random. */
+  owner?: string;
+  clock?: () => Date;
+  pollMs: number;
+  leaseMs: number;
+  maxAttempts: number;
+  backoff: BackoffPolicy;
+  /** Requests in flight at once (default 8). */
+  concurrency?: number;
+  /** Follow-up of sent/pended submissions after this much silence (default 60 s). */
+  pollAfterMs?: number;
+  random?: () => number;
+  /** Default: console.warn. Messages carry submission ids and codes, never patient data. */
+  log?: (message: string) => void;
+}
+
+export interface OutboxWorker {
+  readonly owner: string;
+  /** Resolves after the in-flight work has finished (requests are aborted after `graceMs`). */
+  stop(graceMs?: number): Promise<void>;
+  /** Looks for due work now instead of at the next poll. */
+  wake(): void;
+}
+
+type Failure = CallFailure;
+
+/**
+ * The outbox: sends queued submissions, and follows up sent ones (the poller), from the database.
+ * Several workers (processes, portal instances) may run on one database: leases taken with
+ * `FOR UPDATE SKIP LOCKED` keep them off each other's rows, and the business identifier fixed at
+ * queue time makes any unlucky double send land as ERR-005, which is reconciled.
+ */
+export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
+  const owner = options.owner ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const concurrency = options.concurrency ?? 8;
+  const pollAfterMs = options.pollAfterMs ?? 60_000;
+  const now = options.clock ?? (() => new Date());
+  const log = options.log ?? ((m: string) => console.warn(m));
+  const { db, client } = options;
+  const requestTimeoutMs = Math.max(1_000, Math.floor(options.leaseMs * 0.75));
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+  let timer: NodeJS.Timeout | undefined;
+  let ticking = false;
+  let again = false;
+  let stopped = false;
+
+  const signalFor = () => AbortSignal.any([stopping.signal, AbortSignal.timeout(requestTimeoutMs)]);
+
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void tick(), delay);
+  };
+
+  async function tick(): Promise<void> {
+    if (stopped) return;
+    if (ticking) {
+      again = true;
+      return;
+    }
+    ticking = true;
+    let full = false;
+    try {
+      const free = concurrency - inFlight.size;
+      if (free > 0) {
+        const rows = await leaseDue(db, owner, now(), options.leaseMs, free);
+        full = rows.length === free;
+        for (const row of rows) {
+          const job: Promise<void> = handle(row)
+            .catch((error: unknown) => log(`[outbox] submission ${row.id}: ${(error as Error).message}`))
+            .finally(() => {
+              inFlight.delete(job);
+              schedule(0);
+            });
+          inFlight.add(job);
+        }
+      }
+    } catch (error) {
+      log(`[outbox] could not read due submissions: ${(error as Error).message}`);
+    } finally {
+      ticking = false;
+    }
+    if (again || full) {
+      again = false;
+      if (inFlight.size < concurrency) schedule(0);
+      else schedule(options.pollMs);
+    } else {
+      schedule(options.pollMs);
+    }
+  }
+
+  async function handle(row: Submission): Promise<void> {
+    if (row.status === "queued") return send(row);
+    return pollSubmission({ db, client, clock: now, pollAfterMs, owner, signal: signalFor(), log }, row);
+  }
+
+  async function send(row: Submission): Promise<void> {
+    const requestId = row.lastRequestId ?? randomUUID();
+    const deps = { db, clock: now, pollAfterMs };
+    try {
+      const answer = await client.submitClaim(row.claim as unknown as Claim, { requestId, signal: signalFor(), waitForPermit: true });
+      const platformId = answer.platformId ?? claimIdFromLocation(answer.location) ?? claimIdFromLocation(answer.data.request?.reference);
+      if (!platformId) {
+        // Accepted but we cannot tell where: the retry (same identifier) meets ERR-005 with a Location.
+        return await retryLater(row, { kind: "transient", reason: "no_location", status: answer.status, retryAfterMs: 0, requestId });
+      }
+      const decision = row.kind === "preauthorization" ? decisionOf(answer.data) : undefined;
+      const status: PlatformStatus = decision ?? (claimProcessingStatus(answer.data) as PlatformStatus | undefined) ?? "queued";
+      await applyPlatformNews(deps, row.id, {
+        status,
+        platformId,
+        response: decision ? answer.data : undefined,
+        source: "platform",
+        detail: { requestId: answer.requestId || requestId, httpStatus: answer.status, attempt: row.attempts },
+      });
+      await auditPipeline(db, "outbox", "submission.send", row, "success", { requestId, httpStatus: answer.status, attempt: row.attempts, platformId, status }, log);
+    } catch (error) {
+      const failure = classifyFailure(error);
+      if (failure.kind === "rejected" && failure.code === "ERR-005") return reconcile(row, failure);
+      if (failure.kind === "rejected") return reject(row, failure, requestId);
+      return retryLater(row, { ...failure, requestId: failure.requestId ?? requestId });
+    }
+  }
+
+  /**
+   * ERR-005: the platform already holds a claim with our identifier — an earlier attempt got
+   * through (its answer was lost, or the worker died). Read the platform's copy and carry on as if
+   * this attempt had been answered.
+   */
+  async function reconcile(row: Submission, failure: Extract<Failure, { kind: "rejected" }>): Promise<void> {
+    try {
+      let platformId = claimIdFromLocation(failure.existingLocation);
+      if (!platformId) platformId = await findByIdentifier(row);
+      if (!platformId) {
+        return await retryLater(row, { kind: "transient", reason: "duplicate_unresolved", status: 409, retryAfterMs: 0, requestId: failure.requestId });
+      }
+      const read = await client.readClaim(platformId, { signal: signalFor(), waitForPermit: true });
+      const theirs = read.data.identifier ?? [];
+      if (!theirs.some((i) => i.system === row.identifierSystem && i.value === row.identifierValue)) {
+        // Not our claim after all: a genuine duplicate of someone else's identifier.
+        return await reject(row, failure, failure.requestId);
+      }
+      const status = (read.processingStatus as PlatformStatus | undefined) ?? claimProcessingStatus(read.data) ?? "queued";
+      let response;
+      if (isDecision(status)) response = adjudicatedResponse((await client.claimResponses(platformId, { signal: signalFor(), waitForPermit: true })).data);
+      await applyPlatformNews({ db, clock: now, pollAfterMs }, row.id, {
+        status,
+        platformId,
+        response,
+        source: "platform",
+        detail: { requestId: failure.requestId, reconciled: true, code: "ERR-005", attempt: row.attempts },
+      });
+      await auditPipeline(db, "outbox", "submission.send", row, "success", { requestId: failure.requestId, reconciled: true, attempt: row.attempts, platformId, status }, log);
+    } catch (error) {
+      const next = classifyFailure(error);
+      await retryLater(row, next.kind === "transient" ? next : { kind: "transient", reason: "reconcile_failed", status: next.status, retryAfterMs: 0 });
+    }
+  }
+
+  async function findByIdentifier(row: Submission): Promise<string | undefined> {
+    const created = typeof row.claim.created === "string" ? row.claim.created.slice(0, 10) : row.createdAt.toISOString().slice(0, 10);
+    const bundle = await client.searchClaims({ patient: row.patientId, createdOnOrAfter: created }, { signal: signalFor(), waitForPermit: true });
+    const match = (bundle.data.entry ?? [])
+      .map((e) => e.resource)
+      .find((c) => c?.identifier?.some((i) => i.system === row.identifierSystem && i.value === row.identifierValue));
+    return match?.id;
+  }
+
+  /** The platform said no (ERR-001…004 or another 4xx): `rejected` with its reasons; never retried. */
+  async function reject(row: Submission, failure: Extract<Failure, { kind: "rejected" }>, requestId: string | undefined): Promise<void> {
+    const at = now();
+    await db.transaction(async (tx) => {
+      const [current] = await tx.select().from(submissions).where(eq(submissions.id, row.id)).for("update");
+      if (!current || current.status !== "queued") return;
+      const reason = { code: failure.code, status: failure.status, diagnostics: failure.diagnostics, resolution: failure.resolution, field: failure.field };
+      await transition(
+        tx,
+        current,
+        "rejected",
+        "platform",
+        { requestId: failure.requestId ?? requestId, httpStatus: failure.status, code: failure.code, attempt: current.attempts },
+        { errors: [reason], nextAttemptAt: null, leaseOwner: null, leaseUntil: null, decidedAt: at },
+        at,
+      );
+    });
+    log(`[outbox] submission ${row.id} rejected by the platform (${failure.code ?? failure.status})`);
+    await auditPipeline(db, "outbox", "submission.send", row, "denied", { requestId: failure.requestId ?? requestId, httpStatus: failure.status, code: failure.code, attempt: row.attempts }, log);
+  }
+
+  /** Transient trouble: try again later with the same identifier, or give up after maxAttempts. */
+  async function retryLater(row: Submission, failure: Extract<Failure, { kind: "transient" }>): Promise<void> {
+    const at = now();
+    let gaveUp = false;
+    await db.transaction(async (tx) => {
+      const [current] = await tx.select().from(submissions).where(eq(submissions.id, row.id)).for("update");
+      // Someone else finished or took over the row meanwhile (our lease ran out): theirs wins.
+      if (!current || current.status !== "queued" || current.leaseOwner !== owner) return;
+      const error = {
+        status: failure.status,
+        code: undefined,
+        diagnostics: `platform unavailable (${failure.reason}${failure.status ? ` ${failure.status}` : ""})`,
+      };
+      if (current.attempts >= options.maxAttempts) {
+        gaveUp = true;
+        await transition(
+          tx,
+          current,
+          "failed",
+          "system",
+          { requestId: failure.requestId, reason: failure.reason, httpStatus: failure.status, attempt: current.attempts },
+          { errors: [error], nextAttemptAt: null, leaseOwner: null, leaseUntil: null },
+          at,
+        );
+        return;
+      }
+      const delay = backoffDelayMs(options.backoff, current.attempts, failure.retryAfterMs, options.random);
+      await tx
+        .update(submissions)
+        .set({ nextAttemptAt: new Date(at.getTime() + delay), leaseOwner: null, leaseUntil: null, errors: [error], updatedAt: at })
+        .where(eq(submissions.id, current.id));
+      await appendTimeline(tx, {
+        submissionId: current.id,
+        from: "queued",
+        to: "queued",
+        source: "system",
+        requestId: failure.requestId,
+        detail: { event: "retry", attempt: current.attempts, reason: failure.reason, httpStatus: failure.status, retryInMs: delay },
+        at,
+      });
+    });
+    if (gaveUp) log(`[outbox] submission ${row.id} failed after ${row.attempts} attempts (${failure.reason})`);
+    await auditPipeline(
+      db,
+      "outbox",
+      "submission.send",
+      row,
+      "failure",
+      { requestId: failure.requestId, reason: failure.reason, httpStatus: failure.status, attempt: row.attempts, gaveUp },
+      log,
+    );
+  }
+
+  schedule(0);
+
+  return {
+    owner,
+    wake: () => schedule(0),
+    async stop(graceMs = 10_000) {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      while (ticking) await new Promise((r) => setTimeout(r, 5));
+      const pending = Promise.allSettled([...inFlight]);
+      const abort = setTimeout(() => stopping.abort(), graceMs);
+      await pending;
+      clearTimeout(abort);
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { and, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/lib/db";
+import { submissions, webhookReceipts } from "@/lib/db/schema";
+import { auditPipeline } from "./audit";
+import { adjudicatedResponse, applyPlatformNews, isDecision, type ApplyResult } from "./apply";
+import { classifyFailure, type ExchangePlatform } from "./platform-port";
+
+/** Standard Webhooks: a delivery older or newer than this is refused (replay protection). */
+export const WEBHOOK_TOLERANCE_SECONDS = 5 * 60;
+
+export type SignatureProblem = "missing_headers" | "bad_timestamp" | "stale_timestamp" | "bad_secret" | "bad_signature";
+
+/** The HMAC key of a `whsec_<base64>` secret. */
+export function webhookKey(secret: string): Buffer | undefined {
+  const m = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(secret.trim());
+  if (!m) return undefined;
+  const key = Buffer.from(m[1]!, "base64");
+  return key.length > 0 ? key : undefined;
+}
+
+/**
+ * Verifies `webhook-signature` (one or more space-separated `v1,<base64>`) over
+ * `${webhook-id}.${webhook-timestamp}.${rawBody}` with HMAC-SHA256, comparing in constant time,
+ * and refuses timestamps more than five minutes away from now. Returns the problem, or null.
+ */
+export function verifyWebhookSignature(input: {
+  secret: string;
+  id: string | null | undefined;
+  timestamp: string | null | undefined;
+  signature: string | null | undefined;
+  rawBody: string;
+  now: Date;
+  toleranceSeconds?: number;
+}): SignatureProblem | null {
+  const { id, timestamp, signature } = input;
+  if (!id || !timestamp || !signature) return "missing_headers";
+  if (!/^\d{1,12}$/.test(timestamp)) return "bad_timestamp";
+  const ts = Number(timestamp);
+  if (Math.abs(input.now.getTime() / 1000 - ts) > (input.toleranceSeconds ?? WEBHOOK_TOLERANCE_SECONDS)) return "stale_timestamp";
+  const key = webhookKey(input.secret);
+  if (!key) return "bad_secret";
+  const expected = createHmac("sha256", key).update(`${id}.${timestamp}.${input.rawBody}`).digest();
+  for (const part of signature.split(" ")) {
+    const [version, value] = part.split(",", 2);
+    if (version !== "v1" || !value) continue;
+    const given = Buffer.from(value, "base64");
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return null;
+  }
+  return "bad_signature";
+}
+
+export const ClaimStatusWebhookSchema = z.object({
+  event: z.literal("claim.status.changed"),
+  claim_id: z.string().min(1).max(128),
+  status: z.enum(["queued", "pended", "complete", "partial", "denied", "cancelled"]),
+  timestamp: z.string().min(1).max(64),
+});
+export type ClaimStatusWebhook = z.infer<typeof ClaimStatusWebhookSchema>;
+
+export interface WebhookDeps {
+  db: Db;
+  client: ExchangePlatform;
+  /** WEBHOOK_SECRET (`whsec_…`). */
+  secret: string | undefined;
+  clock?: () => Date;
+  pollAfterMs: number;
+  /** How long to wait for the adjudication before leaving it to the poller. */
+  fetchTimeoutMs: number;
+  log?: (message: string) => void;
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+
+/** Receipt results: applied, unknown_claim, ignored (nothing new or out of order), deferred (left to the poller). */
+export type ReceiptResult = "applied" | "unknown_claim" | "ignored" | "deferred";
+
+/**
+ * `POST /api/webhooks/platform` — `claim.status.changed` from the platform.
+ *
+ * 1. Signature and timestamp (401, nothing stored otherwise). 2. Body (400). 3. The delivery is
+ * recorded by `webhook-id` — a second delivery of the same id answers `{duplicate: true}` and
+ * changes nothing. 4. The change is applied: `pended` at once; a decision together with its
+ * ClaimResponse, fetched inline within `fetchTimeoutMs`. If the fetch fails or is slow the
+ * submission is made due for the poller (same transaction as nothing else — the receipt says
+ * `deferred`), so the news is never lost and the platform still gets its 2xx quickly.
+ */
+export async function handlePlatformWebhook(request: Request, deps: WebhookDeps): Promise<Response> {
+  const now = (deps.clock ?? (() => new Date()))();
+  if (!deps.secret) return json(503, { error: "webhooks_not_configured" });
+  const rawBody = await request.text();
+  const problem = verifyWebhookSignature({
+    secret: deps.secret,
+    id: request.headers.get("webhook-id"),
+    timestamp: request.headers.get("webhook-timestamp"),
+    signature: request.headers.get("webhook-signature"),
+    rawBody,
+    now,
+  });
+  if (problem) return json(401, { error: "invalid_signature", reason: problem });
+  const webhookId = request.headers.get("webhook-id")!;
+  let body: ClaimStatusWebhook;
+  try {
+    const parsed = ClaimStatusWebhookSchema.safeParse(JSON.parse(rawBody));
+    if (!parsed.success) return json(400, { error: "invalid_body", issues: parsed.error.issues.map((i) => i.path.join(".") || "(root)") });
+    body = parsed.data;
+  } catch {
+    return json(400, { error: "invalid_json" });
+  }
+
+  const { db } = deps;
+  const recorded = await db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(webhookReceipts)
+      .values({ webhookId, receivedAt: now, event: body.event, claimId: body.claim_id, status: body.status, result: "ignored" })
+      .onConflictDoNothing()
+      .returning({ webhookId: webhookReceipts.webhookId });
+    if (inserted.length === 0) return { duplicate: true as const };
+    const [submission] = await tx.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(eq(submissions.platformId, body.claim_id));
+    if (!submission) {
+      await tx.update(webhookReceipts).set({ result: "unknown_claim" }).where(eq(webhookReceipts.webhookId, webhookId));
+      return { duplicate: false as const, submissionId: undefined, kind: undefined };
+    }
+    // Safety net, same transaction as the receipt: if this process dies before the change below is
+    // applied, the poller reads the claim in a few seconds (applying sets its own next look).
+    await tx
+      .update(submissions)
+      .set({ nextAttemptAt: new Date(now.getTime() + 2 * deps.fetchTimeoutMs) })
+      .where(and(eq(submissions.id, submission.id), inArray(submissions.status, ["sent", "pended"])));
+    return { duplicate: false as const, submissionId: submission.id, kind: submission.kind };
+  });
+  if (recorded.duplicate) return json(200, { duplicate: true });
+  if (!recorded.submissionId || !recorded.kind) return json(200, { result: "unknown_claim" });
+
+  let result: ReceiptResult;
+  const news = { status: body.status, source: "webhook" as const, detail: { webhookId, platformStatus: body.status } };
+  if (isDecision(body.status)) {
+    let response;
+    try {
+      const answer = await deps.client.claimResponses(body.claim_id, { signal: AbortSignal.timeout(deps.fetchTimeoutMs) });
+      response = adjudicatedResponse(answer.data);
+    } catch (error) {
+      const f = classifyFailure(error);
+      deps.log?.(`[webhook] adjudication fetch for submission ${recorded.submissionId} failed (${f.kind}); left to the poller`);
+    }
+    // Without a response this marks the submission due: the poller fetches it.
+    result = toReceipt(await applyPlatformNews(deps, recorded.submissionId, { ...news, response }));
+  } else {
+    result = toReceipt(await applyPlatformNews(deps, recorded.submissionId, news));
+  }
+  await db.update(webhookReceipts).set({ result }).where(eq(webhookReceipts.webhookId, webhookId));
+  if (result === "applied") {
+    await auditPipeline(db, "platform-webhook", "submission.status", { id: recorded.submissionId, kind: recorded.kind }, "success", { webhookId, status: body.status }, deps.log);
+  }
+  return json(200, { result });
+}
+
+function toReceipt(outcome: { result: ApplyResult }): ReceiptResult {
+  switch (outcome.result) {
+    case "applied":
+      return "applied";
+    case "needs_response":
+      return "deferred";
+    default:
+      return "ignored";
+  }
+}

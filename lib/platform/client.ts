@@ -1,0 +1,313 @@
+import { randomUUID } from "node:crypto";
+import type { Bundle, Claim, ClaimResponse, CoverageEligibilityRequest, CoverageEligibilityResponse } from "@medplum/fhirtypes";
+import { request } from "undici";
+import type { z } from "zod";
+import type { Db } from "@/lib/db";
+import {
+  ClaimResponseSchema,
+  ClaimResponseSearchBundleSchema,
+  ClaimSchema,
+  ClaimSearchBundleSchema,
+  CoverageEligibilityResponseSchema,
+  FHIR_JSON,
+  OperationOutcomeSchema,
+  claimProcessingStatus,
+  parseReference,
+} from "@/lib/fhir";
+import type { PlatformConfig } from "./config";
+import {
+  PlatformError,
+  PlatformProtocolError,
+  PlatformRateLimitedError,
+  PlatformUnavailableError,
+  type RateBucket,
+} from "./errors";
+import { Gate } from "./gate";
+import { headerValue, parseRetryAfter, transportError } from "./http";
+import { createLogger, type PlatformLogger } from "./logger";
+import { PlatformRateLimiter, type RateLimitConfig } from "./rate-limiter";
+import { TokenSource, type AccessToken } from "./token";
+import { PlatformTransport, type TransportStats } from "./transport";
+
+export interface CallOptions {
+  requestId?: string;
+  signal?: AbortSignal;
+  /** default true: wait for a rate-limit permit instead of throwing */
+  waitForPermit?: boolean;
+}
+
+export interface PlatformResult<T> {
+  data: T;
+  status: number;
+  requestId: string;
+  location?: string;
+}
+
+export interface PlatformClientStats extends TransportStats {
+  /** Calls to FHIR endpoints (each attempt counts). */
+  calls: number;
+  tokenRequests: number;
+  /** 429 answers received from the platform. */
+  rateLimited: number;
+}
+
+export interface PlatformClient {
+  checkEligibility(request: CoverageEligibilityRequest, options?: CallOptions): Promise<PlatformResult<CoverageEligibilityResponse>>;
+  /** POST /Claim (use claim or preauthorization). data = the ClaimResponse in the body; platformId parsed from Location (`Claim/{id}`) or response.request */
+  submitClaim(claim: Claim, options?: CallOptions): Promise<PlatformResult<ClaimResponse> & { platformId?: string }>;
+  /** GET /Claim/{id}; processingStatus from the sandbox's claim-processing-status extension */
+  readClaim(platformId: string, options?: CallOptions): Promise<PlatformResult<Claim> & { processingStatus?: string }>;
+  /** GET /Claim?patient=&created=ge{date} → the Bundle searchset */
+  searchClaims(query: { patient: string; createdOnOrAfter: string }, options?: CallOptions): Promise<PlatformResult<Bundle<Claim>>>;
+  /** GET /ClaimResponse?request={id} → the ClaimResponses in the searchset (may be empty) */
+  claimResponses(platformId: string, options?: CallOptions): Promise<PlatformResult<ClaimResponse[]>>;
+  close(): Promise<void>;
+
+  // ---- additions beyond the agreed interface ----
+  /** A valid access token (cached or fetched now); `fresh` forces a new one (connection test). */
+  accessToken(options?: { fresh?: boolean; signal?: AbortSignal }): Promise<Pick<AccessToken, "expiresAt" | "scope">>;
+  /** Counters: TLS handshakes, token requests, calls, 429s. */
+  stats(): PlatformClientStats;
+  readonly config: PlatformConfig;
+  readonly rateLimiter: PlatformRateLimiter;
+}
+
+export interface PlatformClientDeps {
+  db: Db;
+  /** Clock for token expiry (default: system time). */
+  clock?: () => Date;
+  limits?: Partial<RateLimitConfig>;
+  logger?: PlatformLogger;
+  /** Bounded self-retry of eligibility calls after a platform 429 (waitForPermit=true). Default 2. */
+  eligibility429Retries?: number;
+  /** How often the PEM files are checked for changes (default 2 s). */
+  tlsCheckIntervalMs?: number;
+  /**
+   * Requests in flight per endpoint group (default 16). Callers beyond it wait BEFORE taking a rate
+   * permit, so a permit is never held while the request sits in a socket queue. The agent's
+   * socket cap defaults to three times this, so the groups never wait for each other's sockets.
+   */
+  maxInFlightPerBucket?: number;
+  /**
+   * BENCHMARK ONLY — skips the database rate limiter (no permits, no blocks). The portal never
+   * sets it: without the limiter several instances together would exceed the platform's limits.
+   */
+  unsafeBypassRateLimiter?: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Send<S extends z.ZodType> {
+  method: "GET" | "POST";
+  /** For logs: `/Claim/{id}` — never ids or query values. */
+  template: string;
+  path: string;
+  body?: unknown;
+  bucket: RateBucket;
+  schema: S;
+  okStatuses?: readonly number[];
+}
+
+export function createPlatformClient(config: PlatformConfig, deps: PlatformClientDeps): PlatformClient {
+  const clock = deps.clock ?? (() => new Date());
+  const logger = deps.logger ?? createLogger();
+  const perBucket = deps.maxInFlightPerBucket ?? 16;
+  const transport = new PlatformTransport({ ...config, connections: config.connections ?? perBucket * 3 }, { logger, checkIntervalMs: deps.tlsCheckIntervalMs });
+  const gates: Record<RateBucket, Gate> = { eligibility: new Gate(perBucket), claims: new Gate(perBucket), status: new Gate(perBucket) };
+  const tokens = new TokenSource(config, transport, clock, logger);
+  const limiter = new PlatformRateLimiter(deps.db, deps.limits);
+  const counters = { calls: 0, rateLimited: 0 };
+  const eligibilityRetries = deps.eligibility429Retries ?? 2;
+
+  async function send<S extends z.ZodType>(spec: Send<S>, options: CallOptions = {}): Promise<PlatformResult<z.output<S>>> {
+    const requestId = options.requestId ?? randomUUID();
+    if (!UUID.test(requestId)) throw new TypeError("X-Request-ID must be a UUID");
+    const leave = await gates[spec.bucket].enter(options.signal);
+    try {
+      return await sendInGate(spec, options, requestId);
+    } finally {
+      leave();
+    }
+  }
+
+  async function sendInGate<S extends z.ZodType>(spec: Send<S>, options: CallOptions, requestId: string): Promise<PlatformResult<z.output<S>>> {
+    const wait = options.waitForPermit ?? true;
+    const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    let refreshedToken = false;
+    let retries429 = 0;
+    let networkRetried = false;
+    let needPermit = true;
+
+    for (;;) {
+      if (needPermit && !deps.unsafeBypassRateLimiter) await limiter.acquire(spec.bucket, { wait, signal: options.signal, requestId });
+      needPermit = true;
+      const token = await tokens.get(options.signal);
+      const started = performance.now();
+      let status = 0;
+      let text = "";
+      let headers: Record<string, string | string[] | undefined> = {};
+      counters.calls++;
+      try {
+        const res = await request(`${config.baseUrl}${spec.path}`, {
+          method: spec.method,
+          dispatcher: transport.dispatcher(),
+          signal: options.signal,
+          headers: {
+            authorization: `Bearer ${token.value}`,
+            accept: FHIR_JSON,
+            "x-request-id": requestId,
+            // The spec lists Content-Type among the headers of every FHIR request, GETs included.
+            "content-type": FHIR_JSON,
+          },
+          body: payload,
+        });
+        status = res.statusCode;
+        headers = res.headers;
+        text = await res.body.text();
+      } catch (error) {
+        logger.info(`${spec.method} ${spec.template} ${status || "-"} ${requestId} ${(performance.now() - started).toFixed(1)}ms ${(error as { code?: string }).code ?? "error"}`);
+        const mapped = transportError(error, requestId, `${spec.method} ${spec.template}`);
+        // A GET changes nothing: one retry when the connection failed before an answer (e.g. a
+        // kept-alive socket the server had just closed). POSTs are never repeated here.
+        if (mapped instanceof PlatformUnavailableError && mapped.reason === "network" && spec.method === "GET" && !networkRetried) {
+          networkRetried = true;
+          continue;
+        }
+        throw mapped;
+      }
+      logger.info(`${spec.method} ${spec.template} ${status} ${requestId} ${(performance.now() - started).toFixed(1)}ms`);
+      const location = headerValue(headers.location);
+
+      if (status >= 200 && status < 300) {
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          throw new PlatformProtocolError({ status, requestId, message: `${spec.method} ${spec.template}: the platform answered ${status} with a body that is not JSON` });
+        }
+        const parsed = spec.schema.safeParse(json);
+        if (!parsed.success) {
+          throw new PlatformProtocolError({
+            status,
+            requestId,
+            message: `${spec.method} ${spec.template}: the platform's ${status} answer does not match the expected resource`,
+            problems: parsed.error.issues.slice(0, 10).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`),
+          });
+        }
+        return { data: parsed.data as z.output<S>, status, requestId, ...(location ? { location } : {}) };
+      }
+
+      if (status === 401 && !refreshedToken) {
+        // Expired or refused token: fetch a new one and try once more. A 401 is answered before
+        // the platform counts the request, so the permit we hold is still unused.
+        refreshedToken = true;
+        tokens.invalidate(token.value);
+        needPermit = false;
+        continue;
+      }
+
+      if (status === 429) {
+        counters.rateLimited++;
+        const retryAfterMs = parseRetryAfter(headers["retry-after"], Date.now(), 1_000);
+        if (!deps.unsafeBypassRateLimiter) await limiter.block(spec.bucket, retryAfterMs);
+        logger.warn(`${spec.method} ${spec.template} 429: ${spec.bucket} paused for ${retryAfterMs} ms`);
+        if (spec.bucket === "eligibility" && wait && retries429 < eligibilityRetries) {
+          retries429++;
+          continue; // acquire() waits for the block to pass
+        }
+        throw new PlatformRateLimitedError({ bucket: spec.bucket, retryAfterMs, requestId, fromPlatform: true });
+      }
+
+      if (status >= 500) {
+        const retryAfter = headers["retry-after"] ? parseRetryAfter(headers["retry-after"], Date.now(), 0) : undefined;
+        throw new PlatformUnavailableError({
+          reason: "server",
+          status,
+          requestId,
+          message: `${spec.method} ${spec.template}: the platform answered HTTP ${status}`,
+          ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
+        });
+      }
+
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      const outcome = OperationOutcomeSchema.safeParse(json);
+      if (outcome.success) throw PlatformError.fromOutcome(outcome.data, status, requestId, location);
+      throw new PlatformError({ status, requestId, diagnostics: `HTTP ${status} without an OperationOutcome` });
+    }
+  }
+
+  const client: PlatformClient = {
+    config,
+    rateLimiter: limiter,
+
+    checkEligibility(resource, options) {
+      return send(
+        { method: "POST", template: "/CoverageEligibilityRequest", path: "/CoverageEligibilityRequest", body: resource, bucket: "eligibility", schema: CoverageEligibilityResponseSchema },
+        options,
+      );
+    },
+
+    async submitClaim(claim, options) {
+      const result = await send({ method: "POST", template: "/Claim", path: "/Claim", body: claim, bucket: "claims", schema: ClaimResponseSchema }, options);
+      const platformId = claimIdFromLocation(result.location) ?? parseReference(result.data.request?.reference, "Claim")?.id;
+      return { ...result, ...(platformId ? { platformId } : {}) };
+    },
+
+    async readClaim(platformId, options) {
+      const result = await send(
+        { method: "GET", template: "/Claim/{id}", path: `/Claim/${encodeURIComponent(platformId)}`, bucket: "status", schema: ClaimSchema },
+        options,
+      );
+      const processingStatus = claimProcessingStatus(result.data);
+      return { ...result, ...(processingStatus ? { processingStatus } : {}) };
+    },
+
+    searchClaims(query, options) {
+      const qs = `patient=${encodeURIComponent(query.patient)}&created=${encodeURIComponent(`ge${query.createdOnOrAfter}`)}`;
+      return send(
+        { method: "GET", template: "/Claim?patient=&created=", path: `/Claim?${qs}`, bucket: "status", schema: ClaimSearchBundleSchema },
+        options,
+      ) as Promise<PlatformResult<Bundle<Claim>>>;
+    },
+
+    async claimResponses(platformId, options) {
+      const result = await send(
+        {
+          method: "GET",
+          template: "/ClaimResponse?request=",
+          path: `/ClaimResponse?request=${encodeURIComponent(platformId)}`,
+          bucket: "status",
+          schema: ClaimResponseSearchBundleSchema,
+        },
+        options,
+      );
+      return { ...result, data: (result.data.entry ?? []).map((e) => e.resource) };
+    },
+
+    async accessToken(options = {}) {
+      if (options.fresh) tokens.invalidate();
+      const token = await tokens.get(options.signal);
+      return { expiresAt: token.expiresAt, ...(token.scope ? { scope: token.scope } : {}) };
+    },
+
+    stats() {
+      return { ...transport.stats, ...counters, tokenRequests: tokens.requests };
+    },
+
+    close: () => transport.close(),
+  };
+  return client;
+}
+
+/** `Claim/{id}`, `Claim/{id}/_history/1` or an absolute URL ending so → `{id}`. */
+export function claimIdFromLocation(location: string | undefined): string | undefined {
+  if (!location) return undefined;
+  const match = /(?:^|\/)Claim\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[^/]+)?\/?$/.exec(location);
+  return match?.[1];
+}
+

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/lib/db/client";
+import { testDatabases, type TestDatabase } from "@/lib/testing/databases";
+import { PlatformRateLimitedError } from "./errors";
+import { PlatformRateLimiter, type RateLimitConfig } from "./rate-limiter";
+
+const WINDOW_MS = 1_000;
+const LIMIT = 20;
+const config: Partial<RateLimitConfig> = { limits: { eligibility: LIMIT, claims: LIMIT, status: LIMIT }, windowMs: WINDOW_MS, cleanupEvery: 1_000_000 };
+
+/** Most permits inside any window of `windowMs` (half-open, like the platform's sliding window). */
+function busiestWindow(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while ((sorted[i] ?? 0) - (sorted[j] ?? 0) >= windowMs) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+describe.each(testDatabases().map((d) => [d.name, d] as [string, TestDatabase]))("rate limiter on %s", (_name, target) => {
+  let database: Awaited<ReturnType<TestDatabase["open"]>>;
+  beforeAll(async () => {
+    database = await target.open();
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  it("busiestWindow measures what it should (the check itself can fail)", () => {
+    expect(busiestWindow([0, 100, 999, 1000, 1001], 1000)).toBe(4);
+    expect(busiestWindow(Array.from({ length: 21 }, (_, i) => i * 10), 1000)).toBe(21);
+  });
+
+  it("100 concurrent acquires never exceed the limit in any window, and all are served", async () => {
+    const limiter = new PlatformRateLimiter(database.db, config);
+    const started = Date.now();
+    // When each caller actually got its permit (a batch-reserved permit may be handed out up to
+    // reserveTtlMs after its row was written).
+    const usedAt = await Promise.all(Array.from({ length: 100 }, () => limiter.acquire("claims").then(() => Date.now())));
+    const elapsed = Date.now() - started;
+    const rows = await database.query<{ at: Date | string }>("select at from platform_rate_permits where bucket = 'claims'");
+    const times = rows.map((r) => new Date(r.at).getTime());
+    // Every use has a row; reserved permits left unused still count (at most batch − 1 of them).
+    expect(times.length).toBeGreaterThanOrEqual(100);
+    expect(times.length).toBeLessThanOrEqual(100 + limiter.config.batch - 1);
+    expect(busiestWindow(times, WINDOW_MS)).toBeLessThanOrEqual(LIMIT);
+    expect(busiestWindow(usedAt, WINDOW_MS)).toBeLessThanOrEqual(LIMIT);
+    // limit − 1 per window + 250 ms: 100 permits need at least 5 full spans after the first batch.
+    expect(elapsed).toBeGreaterThanOrEqual(5 * (WINDOW_MS + 250) - 100);
+  });
+
+  it("two limiter instances (two connections) share one budget", async () => {
+    const second = database.kind === "postgres" && database.url ? await openDatabase({ kind: "postgres", url: database.url, poolSize: 4 }) : undefined;
+    try {
+      const a = new PlatformRateLimiter(database.db, config);
+      const b = new PlatformRateLimiter(second?.db ?? database.db, config);
+      const usedAt = await Promise.all([
+        ...Array.from({ length: 20 }, () => a.acquire("status").then(() => Date.now())),
+        ...Array.from({ length: 20 }, () => b.acquire("status").then(() => Date.now())),
+      ]);
+      expect(usedAt).toHaveLength(40);
+      const rows = await database.query<{ at: Date | string }>("select at from platform_rate_permits where bucket = 'status'");
+      expect(rows.length).toBeGreaterThanOrEqual(40);
+      expect(busiestWindow(rows.map((r) => new Date(r.at).getTime()), WINDOW_MS)).toBeLessThanOrEqual(LIMIT);
+      expect(busiestWindow(usedAt, WINDOW_MS)).toBeLessThanOrEqual(LIMIT);
+    } finally {
+      await second?.close();
+    }
+  });
+
+  it("a block pauses the bucket: no permit without waiting, and waiting callers resume after it", async () => {
+    const limiter = new PlatformRateLimiter(database.db, config);
+    const other = new PlatformRateLimiter(database.db, config);
+    await limiter.block("eligibility", 600);
+    const decision = await other.tryAcquire("eligibility");
+    expect(decision.granted).toBe(false);
+    expect(decision.granted === false && decision.blocked).toBe(true);
+    expect(decision.granted === false && decision.waitMs).toBeGreaterThan(300);
+
+    const error = await other.acquire("eligibility", { wait: false, requestId: "r-1" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformRateLimitedError);
+    expect(error).toMatchObject({ bucket: "eligibility", fromPlatform: false, requestId: "r-1" });
+
+    const started = Date.now();
+    await other.acquire("eligibility");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+
+    // A later, shorter block never shortens the current one; hits count the 429s.
+    await limiter.block("eligibility", 5_000);
+    await limiter.block("eligibility", 10);
+    const block = await limiter.blockedUntil("eligibility");
+    expect(block?.until.getTime()).toBeGreaterThan(Date.now() + 4_000);
+    expect(block?.hits).toBe(2);
+  });
+
+  it("a waiting caller can be aborted", async () => {
+    const limiter = new PlatformRateLimiter(database.db, config);
+    await limiter.block("eligibility", 5_000);
+    const controller = new AbortController();
+    const pending = limiter.acquire("eligibility", { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("stop")), 50);
+    await expect(pending).rejects.toThrow("stop");
+  });
+
+  it("cleanup deletes permits that left the window", async () => {
+    const limiter = new PlatformRateLimiter(database.db, { ...config, windowMs: 50, marginMs: 0 });
+    await limiter.acquire("claims");
+    await new Promise((r) => setTimeout(r, 150));
+    await limiter.cleanup();
+    const rows = await database.query<{ n: number }>("select count(*)::int as n from platform_rate_permits");
+    expect(Number(rows[0]?.n)).toBe(0);
+  });
+});

@@ -1,0 +1,297 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { PlatformRateLimitedError, type RateBucket } from "./errors";
+import { sleep } from "./http";
+
+/**
+ * The platform's rate limits, shared by every portal instance through the database
+ * (platform_rate_permits, platform_rate_blocks).
+ *
+ * One permit = one row. To take one, a transaction takes a per-bucket advisory lock, counts the
+ * permits of the last window and inserts one when below the limit; otherwise the caller learns how
+ * long until the oldest permit leaves the window. A platform 429 writes a block row (its
+ * Retry-After) that pauses the bucket for every instance.
+ *
+ * Safety margin: we allow `limit - 1` per `window + marginMs`, so clock skew between instances and
+ * the platform, and the network delay between taking a permit and the request arriving, cannot
+ * produce a 429. Time comes from the database (`clock_timestamp()`) by default, so every instance
+ * shares one clock; tests may inject a clock instead (then every instance must use the same one).
+ *
+ * Inside one process, callers of a bucket queue in FIFO order and only the head polls the
+ * database; without that, 2 000 waiting callers would all wake and hammer the lock at once.
+ */
+
+export interface RateLimitConfig {
+  limits: Record<RateBucket, number>;
+  /** Platform window (60 s). */
+  windowMs: number;
+  /** Added to the window (default 250 ms). */
+  marginMs: number;
+  /** Permits kept free below the platform's limit (default 1). */
+  headroom: number;
+  /** "database" (default): clock_timestamp(); or a function shared by every instance (tests). */
+  clock: "database" | (() => Date);
+  /** Delete expired permits on every Nth permit (default 50). */
+  cleanupEvery: number;
+  /**
+   * Permits one database round trip may take for a busy bucket (default 8). Only while the
+   * window is less than half used and this process asked for the same bucket within the last
+   * 100 ms; spare permits are used within `reserveTtlMs` or left unused (they still count, which
+   * errs on the safe side). 1 turns batching off.
+   */
+  batch: number;
+  /** How long reserved permits stay usable (default 150 ms; must stay below `marginMs`). */
+  reserveTtlMs: number;
+}
+
+export const PLATFORM_RATE_LIMITS: Record<RateBucket, number> = { eligibility: 100, claims: 500, status: 1000 };
+
+export const DEFAULT_RATE_LIMIT_CONFIG: RateLimitConfig = {
+  limits: PLATFORM_RATE_LIMITS,
+  windowMs: 60_000,
+  marginMs: 250,
+  headroom: 1,
+  clock: "database",
+  cleanupEvery: 50,
+  batch: 8,
+  reserveTtlMs: 150,
+};
+
+export type PermitDecision = { granted: true; at: Date } | { granted: false; waitMs: number; blocked: boolean };
+
+export interface AcquireOptions {
+  /** Wait for a permit (default) or throw PlatformRateLimitedError at once. */
+  wait?: boolean;
+  signal?: AbortSignal;
+  requestId?: string;
+}
+
+type Row = Record<string, unknown>;
+
+const BUCKETS: ReadonlySet<string> = new Set<RateBucket>(["eligibility", "claims", "status"]);
+
+/** PGlite (`exec`) or a node-postgres Pool (`query` without parameters): both run a multi-statement string. */
+interface MultiStatementClient {
+  exec?: (script: string) => Promise<{ rows: Row[] }[]>;
+  query?: (script: string) => Promise<unknown>;
+}
+
+async function rows(db: Db | Parameters<Parameters<Db["transaction"]>[0]>[0], query: ReturnType<typeof sql>): Promise<Row[]> {
+  const result = (await db.execute(query)) as unknown as { rows: Row[] };
+  return result.rows;
+}
+
+function toMs(value: unknown): number {
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === "number") return value;
+  return new Date(String(value)).getTime();
+}
+
+export class PlatformRateLimiter {
+  readonly config: RateLimitConfig;
+  private readonly queues = new Map<RateBucket, Promise<void>>();
+  private readonly reserved = new Map<RateBucket, { at: Date; left: number; until: number }>();
+  private readonly lastAsked = new Map<RateBucket, number>();
+  private granted = 0;
+
+  constructor(
+    private readonly db: Db,
+    config: Partial<RateLimitConfig> = {},
+  ) {
+    this.config = { ...DEFAULT_RATE_LIMIT_CONFIG, ...config, limits: { ...DEFAULT_RATE_LIMIT_CONFIG.limits, ...config.limits } };
+  }
+
+  /** How many permits a window may hold here (the platform's limit minus the headroom). */
+  effectiveLimit(bucket: RateBucket): number {
+    return Math.max(1, this.config.limits[bucket] - this.config.headroom);
+  }
+
+  private get spanMs(): number {
+    return this.config.windowMs + this.config.marginMs;
+  }
+
+  /** One attempt: a permit now, or how long to wait. */
+  async tryAcquire(bucket: RateBucket): Promise<PermitDecision> {
+    const nowMono = performance.now();
+    const reserve = this.reserved.get(bucket);
+    if (reserve && reserve.left > 0 && nowMono < reserve.until) {
+      reserve.left--;
+      return this.granted_(reserve.at);
+    }
+    const busy = nowMono - (this.lastAsked.get(bucket) ?? -Infinity) < 100;
+    this.lastAsked.set(bucket, nowMono);
+    const fast = await this.fastAcquire(bucket, busy ? Math.max(1, Math.trunc(this.config.batch)) : 1);
+    if (fast) {
+      if (fast.count > 1) this.reserved.set(bucket, { at: fast.at, left: fast.count - 1, until: performance.now() + this.config.reserveTtlMs });
+      return this.granted_(fast.at);
+    }
+    return this.slowAcquire(bucket);
+  }
+
+  private granted_(at: Date): PermitDecision {
+    if (++this.granted % this.config.cleanupEvery === 0) void this.cleanup().catch(() => undefined);
+    return { granted: true, at };
+  }
+
+  /**
+   * The common case in ONE round trip: a multi-statement simple query runs as one implicit
+   * transaction, so the advisory lock holds until the insert is done, and the insert (a later
+   * statement) sees every permit committed before the lock was granted. Values are inlined because
+   * the simple protocol takes no parameters: the bucket is checked against the known names and the
+   * numbers are integers. Returns undefined when no permit is free (the slow path then says how
+   * long to wait) or when the driver offers no multi-statement call.
+   */
+  private async fastAcquire(bucket: RateBucket, want: number): Promise<{ at: Date; count: number } | undefined> {
+    if (!BUCKETS.has(bucket)) throw new TypeError(`unknown rate bucket ${String(bucket)}`);
+    const client = (this.db as unknown as { $client?: MultiStatementClient }).$client;
+    if (!client) return undefined;
+    const limit = Math.trunc(this.effectiveLimit(bucket));
+    const span = Math.trunc(this.spanMs);
+    const clock = this.config.clock;
+    const now = clock === "database" ? "clock_timestamp()" : `'${clock().toISOString()}'::timestamptz`;
+    // avail = free permits in the window; take `want` of them only while more than half are free.
+    const insert = `insert into platform_rate_permits (bucket, at)
+select '${bucket}', n.t
+from (select ${now} as t) as n
+cross join lateral (select ${limit} - (select count(*) from platform_rate_permits p where p.bucket = '${bucket}' and p.at > n.t - interval '${span} milliseconds') as avail) as a
+cross join lateral generate_series(1, least(a.avail, case when a.avail * 2 > ${limit} then ${Math.trunc(want)} else 1 end)) as g
+where not exists (select 1 from platform_rate_blocks b where b.bucket = '${bucket}' and b.until > n.t)
+returning (extract(epoch from at) * 1000)::float8 as at_ms`;
+    let rows_: Row[] | undefined;
+    if (typeof client.exec === "function" && typeof client.query === "function") {
+      // PGlite runs one statement at a time inside one process (it cannot be shared between
+      // processes), so a single INSERT … WHERE count < limit is atomic without the lock.
+      rows_ = ((await client.query(insert)) as { rows: Row[] }).rows;
+    } else if (typeof client.query === "function") {
+      const results = (await client.query(`select pg_advisory_xact_lock(hashtext('cx-rate:${bucket}'));\n${insert};`)) as { rows: Row[] }[];
+      rows_ = Array.isArray(results) ? results[1]?.rows : undefined;
+    } else {
+      return undefined;
+    }
+    const first = rows_?.[0];
+    return first ? { at: new Date(Number(first.at_ms)), count: rows_?.length ?? 1 } : undefined;
+  }
+
+  private async slowAcquire(bucket: RateBucket): Promise<PermitDecision> {
+    const limit = this.effectiveLimit(bucket);
+    const key = `cx-rate:${bucket}`;
+    const clock = this.config.clock;
+    const decision = await this.db.transaction(async (tx) => {
+      const nowRows =
+        clock === "database"
+          ? await rows(tx, sql`select (extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms from (select pg_advisory_xact_lock(hashtext(${key}))) as l`)
+          : (await rows(tx, sql`select pg_advisory_xact_lock(hashtext(${key}))`), [{ now_ms: clock().getTime() }]);
+      const nowMs = Number(nowRows[0]?.now_ms);
+      const now = new Date(nowMs);
+      const since = new Date(nowMs - this.spanMs);
+      const inserted = await rows(
+        tx,
+        sql`insert into platform_rate_permits (bucket, at)
+            select ${bucket}, ${now.toISOString()}::timestamptz
+            where not exists (select 1 from platform_rate_blocks where bucket = ${bucket} and until > ${now.toISOString()}::timestamptz)
+              and (select count(*) from platform_rate_permits where bucket = ${bucket} and at > ${since.toISOString()}::timestamptz) < ${limit}
+            returning id`,
+      );
+      if (inserted.length > 0) return { granted: true as const, at: now };
+      const [block] = await rows(
+        tx,
+        sql`select until from platform_rate_blocks where bucket = ${bucket} and until > ${now.toISOString()}::timestamptz`,
+      );
+      if (block) return { granted: false as const, waitMs: Math.max(1, toMs(block.until) - nowMs), blocked: true };
+      const count = Number(
+        (await rows(tx, sql`select count(*)::int as n from platform_rate_permits where bucket = ${bucket} and at > ${since.toISOString()}::timestamptz`))[0]?.n ?? 0,
+      );
+      // The permit that must leave the window before there is room for one more.
+      const [oldest] = await rows(
+        tx,
+        sql`select at from platform_rate_permits where bucket = ${bucket} and at > ${since.toISOString()}::timestamptz
+            order by at asc offset ${Math.max(0, count - limit)} limit 1`,
+      );
+      const leavesAt = oldest ? toMs(oldest.at) + this.spanMs : nowMs + 1;
+      return { granted: false as const, waitMs: Math.max(1, leavesAt - nowMs + 1), blocked: false };
+    });
+    return decision.granted ? this.granted_(decision.at) : decision;
+  }
+
+  /**
+   * A permit for one request. Waits (abortable) in FIFO order with the other callers of this
+   * process, or — with `wait: false` — throws PlatformRateLimitedError when none is free now.
+   */
+  async acquire(bucket: RateBucket, options: AcquireOptions = {}): Promise<Date> {
+    if (options.wait === false) {
+      const decision = await this.tryAcquire(bucket);
+      if (decision.granted) return decision.at;
+      throw new PlatformRateLimitedError({ bucket, retryAfterMs: decision.waitMs, requestId: options.requestId ?? "", fromPlatform: false });
+    }
+    const previous = this.queues.get(bucket) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tail = previous.then(() => mine);
+    this.queues.set(bucket, tail);
+    try {
+      await abortable(previous, options.signal);
+      for (;;) {
+        options.signal?.throwIfAborted();
+        const decision = await this.tryAcquire(bucket);
+        if (decision.granted) return decision.at;
+        await sleep(decision.waitMs, options.signal);
+      }
+    } finally {
+      release();
+      if (this.queues.get(bucket) === tail) this.queues.delete(bucket);
+    }
+  }
+
+  /** Pauses the bucket for every instance until now + retryAfterMs (a platform 429). Never shortens a block. */
+  async block(bucket: RateBucket, retryAfterMs: number): Promise<Date> {
+    this.reserved.delete(bucket);
+    const clock = this.config.clock;
+    const nowExpr = clock === "database" ? sql`clock_timestamp()` : sql`${clock().toISOString()}::timestamptz`;
+    const [row] = await rows(
+      this.db,
+      sql`insert into platform_rate_blocks as b (bucket, until, hits)
+          values (${bucket}, ${nowExpr} + make_interval(secs => ${Math.max(0, retryAfterMs) / 1000}), 1)
+          on conflict (bucket) do update set
+            until = greatest(b.until, excluded.until),
+            hits = case when b.until > ${nowExpr} then b.hits + 1 else 1 end
+          returning until`,
+    );
+    return new Date(toMs(row?.until));
+  }
+
+  /** The active block of a bucket, if any. */
+  async blockedUntil(bucket: RateBucket): Promise<{ until: Date; hits: number } | undefined> {
+    const clock = this.config.clock;
+    const nowExpr = clock === "database" ? sql`clock_timestamp()` : sql`${clock().toISOString()}::timestamptz`;
+    const [row] = await rows(this.db, sql`select until, hits from platform_rate_blocks where bucket = ${bucket} and until > ${nowExpr}`);
+    return row ? { until: new Date(toMs(row.until)), hits: Number(row.hits) } : undefined;
+  }
+
+  /** Deletes permits that left the window (all buckets). */
+  async cleanup(): Promise<void> {
+    const clock = this.config.clock;
+    const nowExpr = clock === "database" ? sql`clock_timestamp()` : sql`${clock().toISOString()}::timestamptz`;
+    await this.db.execute(sql`delete from platform_rate_permits where at < ${nowExpr} - make_interval(secs => ${this.spanMs / 1000})`);
+  }
+}
+
+function abortable(promise: Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
