@@ -4,5 +4,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-chromium.sh
 export E2E_DATA_DIR="${E2E_DATA_DIR:-$PWD/.data-e2e}"
-rm -rf "$E2E_DATA_DIR"
-exec npx playwright test "$@"
+# One browser-test run at a time per checkout: runs share the port, the data directory and .next.
+LOCK="${TMPDIR:-/tmp}/clinic-exchange-e2e-$(printf '%s' "$PWD" | cksum | cut -d' ' -f1).lock"
+run() {
+  rm -rf "$E2E_DATA_DIR"
+  npx playwright test "$@"
+}
+if command -v flock >/dev/null; then
+  exec 9>"$LOCK"
+  flock 9
+fi
+run "$@"

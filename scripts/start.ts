@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { ConfigError, dataDir, parseEnv, shouldStartSandbox, type Env } from "@/lib/env";
 import { DEMO_USERS } from "@/lib/auth/demo-users";
@@ -45,7 +46,13 @@ function buildIfNeeded() {
   if (buildIsCurrent(root)) return;
   log("building the portal (the first build takes a minute or two)…");
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-  const result = spawnSync(process.execPath, [nextBin, "build"], {
+  // Two starts in one checkout must not build into .next at the same time: flock serialises them.
+  const lock = path.join(os.tmpdir(), `clinic-exchange-build-${Buffer.from(root).toString("hex").slice(-32)}.lock`);
+  const useFlock = spawnSync("flock", ["--version"]).status === 0;
+  const [command, args] = useFlock
+    ? ["flock", [lock, process.execPath, nextBin, "build"]]
+    : [process.execPath, [nextBin, "build"]];
+  const result = spawnSync(command, args, {
     stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
   });
