@@ -3,7 +3,7 @@ import { DEMO, adminCli, createUser, expect, navLabels, signIn, test } from "./f
 test.describe("roles and navigation", () => {
   const cases = [
     { email: DEMO.frontDesk, home: "/patients", nav: ["Patients", "Eligibility", "Authorizations"] },
-    { email: DEMO.billing, home: "/claims", nav: ["Claims"] },
+    { email: DEMO.billing, home: "/authorizations", nav: ["Authorizations", "Claims"] },
     { email: DEMO.manager, home: "/dashboard", nav: ["Dashboard"] },
     { email: DEMO.admin, home: "/settings", nav: ["Settings", "Audit log"] },
   ];
@@ -18,11 +18,12 @@ test.describe("roles and navigation", () => {
   test("a user with two roles sees both areas", async ({ page }) => {
     const user = createUser(["billing", "manager"]);
     await signIn(page, user.email, user.password);
-    expect(await navLabels(page)).toEqual(["Claims", "Dashboard"]);
+    expect(await navLabels(page)).toEqual(["Authorizations", "Claims", "Dashboard"]);
   });
 
   test("placeholders say plainly that the page is not built yet", async ({ page }) => {
     await signIn(page, DEMO.billing);
+    await page.goto("/claims");
     await expect(page.getByTestId("planned-notice")).toContainText("not built yet");
   });
 });
@@ -167,8 +168,20 @@ test.describe("keyboard and headers", () => {
     await page.keyboard.type("demo-pass-2026");
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL("/patients");
+    // The front desk lands in the patient search, ready to type.
+    await expect(page.getByRole("searchbox")).toBeFocused();
+    // On a page that does not start in a field, the first stop is the skip link, which moves focus
+    // to the content.
+    await page.goto("/authorizations");
     await page.keyboard.press("Tab");
-    await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await expect(skip).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.locator("#main")).toBeFocused();
+    // Navigation links are reachable by keyboard and open their page.
+    await page.getByRole("link", { name: "Eligibility", exact: true }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL("/eligibility");
   });
 
   test("pages carry the security headers", async ({ request }) => {

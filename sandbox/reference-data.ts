@@ -1,4 +1,4 @@
-import type { BenefitCategoryCode } from "../lib/fhir";
+import { CPT_CODES, ICD10AM_CODES, type BenefitCategoryCode } from "../lib/fhir";
 
 /**
  * Reference data of the sandbox: payers, the clinic, patients, coverages with benefit schedules, a
@@ -217,29 +217,39 @@ const cpt = (
   excluded: flags.excluded ?? false,
 });
 
-export const PRICE_LIST: readonly PriceListEntry[] = [
-  cpt("99202", "Clinic visit, new patient, short", "3", 200),
-  cpt("99203", "Clinic visit, new patient, standard", "3", 300),
-  cpt("99213", "Clinic visit, returning patient, standard", "3", 250),
-  cpt("99214", "Clinic visit, returning patient, extended", "3", 350),
-  cpt("36415", "Blood sample from a vein", "5", 15),
-  cpt("81001", "Urine test with microscopy", "5", 40),
-  cpt("85025", "Full blood count", "5", 60),
-  cpt("80053", "Blood chemistry panel, extended", "5", 120),
-  cpt("83036", "Long-term blood sugar marker (HbA1c)", "5", 90),
-  cpt("71046", "Chest X-ray, two views", "4", 180),
-  cpt("73030", "Shoulder X-ray", "4", 150),
-  cpt("96372", "Injection under the skin or into a muscle", "1", 50),
-  cpt("12001", "Stitching of a small simple wound", "1", 400),
-  cpt("92004", "Full eye examination, new patient", "F6", 200),
-  cpt("70553", "Brain MRI, with and without contrast", "62", 2_500, { preauth: true }),
-  cpt("72148", "Lower back MRI, without contrast", "62", 2_000, { preauth: true }),
-  cpt("29881", "Knee keyhole surgery on the meniscus", "2", 9_000, { preauth: true }),
-  cpt("47562", "Keyhole gallbladder removal", "2", 12_000, { preauth: true }),
-  cpt("59400", "Pregnancy care and delivery package", "69", 8_000, { preauth: true }),
-  cpt("15823", "Upper eyelid lift (cosmetic)", "2", 4_000, { excluded: true }),
-  cpt("58970", "Egg retrieval for IVF", "61", 6_000, { preauth: true }),
-];
+/**
+ * Contract prices and rules of the sandbox's payers, per code of the shared curated CPT list
+ * (`CPT_CODES` in lib/fhir/terminology.ts — one list for the portal's pickers and the sandbox).
+ */
+const PRICING: Readonly<Record<string, { riyals: number; preauth?: boolean; excluded?: boolean }>> = {
+  "99202": { riyals: 200 },
+  "99203": { riyals: 300 },
+  "99213": { riyals: 250 },
+  "99214": { riyals: 350 },
+  "36415": { riyals: 15 },
+  "81001": { riyals: 40 },
+  "85025": { riyals: 60 },
+  "80053": { riyals: 120 },
+  "83036": { riyals: 90 },
+  "71046": { riyals: 180 },
+  "73030": { riyals: 150 },
+  "96372": { riyals: 50 },
+  "12001": { riyals: 400 },
+  "92004": { riyals: 200 },
+  "70553": { riyals: 2_500, preauth: true },
+  "72148": { riyals: 2_000, preauth: true },
+  "29881": { riyals: 9_000, preauth: true },
+  "47562": { riyals: 12_000, preauth: true },
+  "59400": { riyals: 8_000, preauth: true },
+  "15823": { riyals: 4_000, excluded: true },
+  "58970": { riyals: 6_000, preauth: true },
+};
+
+export const PRICE_LIST: readonly PriceListEntry[] = CPT_CODES.map((entry) => {
+  const pricing = PRICING[entry.code];
+  if (!pricing) throw new Error(`sandbox price list: no price for CPT ${entry.code}`);
+  return cpt(entry.code, entry.display.en, entry.category, pricing.riyals, pricing);
+});
 
 export interface DiagnosisDef {
   code: string;
@@ -247,21 +257,8 @@ export interface DiagnosisDef {
   description: string;
 }
 
-export const DIAGNOSES: readonly DiagnosisDef[] = [
-  { code: "J06.9", description: "Upper airway infection, unspecified" },
-  { code: "J18.9", description: "Chest infection (pneumonia), unspecified" },
-  { code: "E11.9", description: "Type 2 diabetes without complications" },
-  { code: "I10", description: "High blood pressure" },
-  { code: "M54.5", description: "Low back pain" },
-  { code: "M23.2", description: "Knee meniscus problem" },
-  { code: "K80.2", description: "Gallstones without inflammation" },
-  { code: "R51", description: "Headache" },
-  { code: "S61.0", description: "Open wound of a finger" },
-  { code: "Z34.9", description: "Routine pregnancy check" },
-  { code: "H52.1", description: "Short-sightedness" },
-  { code: "N97.9", description: "Female infertility, unspecified" },
-  { code: "H02.8", description: "Other eyelid condition" },
-];
+/** The shared curated ICD-10-AM list (lib/fhir/terminology.ts). */
+export const DIAGNOSES: readonly DiagnosisDef[] = ICD10AM_CODES.map((d) => ({ code: d.code, description: d.display.en }));
 
 export const REVIEW_THRESHOLD = SAR(10_000);
 

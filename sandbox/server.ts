@@ -27,7 +27,8 @@ export const DEFAULT_SANDBOX_PORT = 9443;
 export const DEFAULT_SANDBOX_DATA_DIR = ".sandbox";
 export const DEFAULT_ADJUDICATION_DELAY_MS = 3000;
 /** Attachments up to 10 MB travel base64-encoded (~13.4 MB) inside the Claim. */
-export const DEFAULT_MAX_BODY_BYTES = 15 * 1024 * 1024;
+/** Room for the portal's largest authorization: 20 MB of attachments, base64-encoded (≈ 26.7 MB), plus the Claim. */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export interface SandboxOptions {
   /** TCP port; 0 picks a free one. Default 9443. */

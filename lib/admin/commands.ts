@@ -1,5 +1,8 @@
+import { orgKeyCommands } from "./org-key-commands";
+import { apiAccessCommands } from "./api-access-commands";
+import { gatewayCommands } from "./gateway-commands";
 import type { AdminCommand } from "./types";
 import { userCommands } from "./user-commands";
 
 /** Commands that act on the portal's database; the portal serves these over its admin socket. */
-export const databaseCommands: AdminCommand[] = [...userCommands];
+export const databaseCommands: AdminCommand[] = [...userCommands, ...orgKeyCommands, ...apiAccessCommands, ...gatewayCommands];

@@ -13,7 +13,8 @@ export function isRole(value: string): value is Role {
 export const AREAS = {
   patients: { href: "/patients", roles: ["front_desk"] },
   eligibility: { href: "/eligibility", roles: ["front_desk"] },
-  authorizations: { href: "/authorizations", roles: ["front_desk"] },
+  // Front desk and billing both request prior authorizations (issue #6); claims stay billing.
+  authorizations: { href: "/authorizations", roles: ["front_desk", "billing"] },
   claims: { href: "/claims", roles: ["billing"] },
   dashboard: { href: "/dashboard", roles: ["manager"] },
   settings: { href: "/settings", roles: ["admin"] },

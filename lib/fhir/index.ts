@@ -9,3 +9,7 @@ export * from "./national-id";
 export * from "./money";
 export * from "./references";
 export * from "./schemas";
+export * from "./builders/eligibility";
+export * from "./readers/benefits";
+export * from "./terminology";
+export * from "./builders/claim";

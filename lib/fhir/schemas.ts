@@ -83,6 +83,8 @@ export const AttachmentSchema = z.object({
   data: z.string().optional(),
   title: z.string().optional(),
   size: z.number().int().nonnegative().optional(),
+  /** When the document was made; the portal sends the upload time. */
+  creation: fhirDateTime.optional(),
 });
 
 export const ExtensionSchema = z.object({

@@ -10,8 +10,21 @@ export type RateBucket = "eligibility" | "claims" | "status";
  * The platform answered and said no (an OperationOutcome, or another 4xx). Retrying the same
  * request will not help: the caller fixes the data (ERR-001…004) or reconciles (ERR-005).
  */
+/**
+ * The process-wide client may be created in a different bundle from the code that catches its
+ * errors (Next.js compiles instrumentation, route handlers and server actions separately), so two
+ * copies of these classes can exist in one process. `instanceof` therefore checks the error's
+ * name, which both copies share, rather than class identity.
+ */
+function isNamedError(value: unknown, name: string): boolean {
+  return value instanceof Error && value.name === name;
+}
+
 export class PlatformError extends Error {
   override name = "PlatformError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isNamedError(value, "PlatformError");
+  }
   readonly retryable = false as const;
   readonly code?: PlatformErrorCode;
   readonly status: number;
@@ -79,6 +92,9 @@ function fieldFromDiagnostics(diagnostics: string | undefined): string | undefin
 /** The platform could not be reached or failed (network error, dropped connection, timeout, 5xx). Retry later. */
 export class PlatformUnavailableError extends Error {
   override name = "PlatformUnavailableError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isNamedError(value, "PlatformUnavailableError");
+  }
   readonly retryable = true as const;
   readonly status?: number;
   readonly requestId: string;
@@ -98,6 +114,9 @@ export class PlatformUnavailableError extends Error {
 /** A 429 from the platform, or no permit available when the caller chose not to wait. */
 export class PlatformRateLimitedError extends Error {
   override name = "PlatformRateLimitedError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isNamedError(value, "PlatformRateLimitedError");
+  }
   readonly retryable = true as const;
   readonly retryAfterMs: number;
   readonly requestId: string;
@@ -125,6 +144,9 @@ export class PlatformRateLimitedError extends Error {
  */
 export class PlatformProtocolError extends Error {
   override name = "PlatformProtocolError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isNamedError(value, "PlatformProtocolError");
+  }
   readonly retryable = false as const;
   readonly status: number;
   readonly requestId: string;
@@ -142,6 +164,9 @@ export class PlatformProtocolError extends Error {
 /** The PLATFORM_* configuration is missing or unusable; the message names the variable (and file). */
 export class PlatformConfigError extends Error {
   override name = "PlatformConfigError";
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isNamedError(value, "PlatformConfigError");
+  }
   constructor(
     message: string,
     readonly variable?: string,

@@ -5,6 +5,7 @@ import { DataDirBusyError } from "@/lib/db/pglite-lock";
 import { dataDir, env, usesSandbox } from "@/lib/env";
 import { startExchangeServices } from "@/lib/exchange";
 import { getPlatformClient } from "@/lib/platform";
+import { startMaintenance } from "./maintenance";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -28,8 +29,10 @@ export async function boot(): Promise<void> {
   const database = await getDatabase();
   if (usesSandbox(e)) {
     if (await seedDemoUsers(database.db, e.DEMO_PASSWORD)) console.log("[boot] seeded the demo users");
+    if (await (await import("@/lib/patients/demo-data")).seedDemoPatients(database.db)) console.log("[boot] seeded the demo patients");
   }
   if (database.kind === "pglite") await startAdminSocket(dataDir(e), getDb);
+  startMaintenance(database.db);
 
   if (e.PLATFORM_BASE_URL) {
     // A platform that is configured but unusable (missing certificate file, …) stops the start.

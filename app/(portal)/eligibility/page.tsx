@@ -1,13 +1,46 @@
 import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
-import { PlannedPage } from "@/components/shell/planned-page";
+import { EligibilityForm } from "@/components/eligibility/eligibility-form";
+import { PageHeader } from "@/components/ui/card";
 import { requireArea } from "@/lib/auth/guards";
+import { getDb } from "@/lib/db";
+import { env } from "@/lib/env";
+import { callerOf } from "@/lib/patients/caller";
+import { clinicToday } from "@/lib/patients/dates";
+import { listCoverages, type PatientSummary } from "@/lib/patients/registry";
+import { auditedView } from "@/lib/patients/service";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("nav"))("eligibility") };
 }
 
-export default async function EligibilityPage() {
-  await requireArea("eligibility");
-  return <PlannedPage area="eligibility" />;
+export default async function EligibilityPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requireArea("eligibility");
+  const t = await getTranslations("eligibility");
+  const params = await searchParams;
+  const patientParam = typeof params.patient === "string" ? params.patient : undefined;
+  const coverageParam = typeof params.coverage === "string" ? params.coverage : undefined;
+
+  // Opened from a patient's record: the patient (and coverage) come preselected.
+  let initialPatient: PatientSummary | undefined;
+  if (patientParam) {
+    const db = await getDb();
+    const patient = await auditedView(db, await callerOf(user), patientParam);
+    if (patient) {
+      const { id, nationalId, givenName, familyName, birthDate, gender } = patient;
+      initialPatient = { id, nationalId, givenName, familyName, birthDate, gender, coverages: await listCoverages(db, patient.id) };
+    }
+  }
+
+  return (
+    <>
+      <PageHeader title={t("title")} description={t("description")} />
+      <EligibilityForm
+        key={initialPatient?.id ?? "none"}
+        today={clinicToday(env().CLINIC_TIME_ZONE)}
+        initialPatient={initialPatient}
+        initialCoverageId={coverageParam}
+      />
+    </>
+  );
 }

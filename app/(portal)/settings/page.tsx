@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { PlatformCard } from "@/components/settings/platform-card";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
@@ -58,6 +59,23 @@ export default async function SettingsPage() {
             </tbody>
           </table>
         </div>
+      </Card>
+      <Card className="mb-6 p-4">
+        <h2 className="font-semibold">{t("settings.accessTitle")}</h2>
+        <p className="mt-1 text-sm text-slate-600">{t("settings.accessHelp")}</p>
+        <ul className="mt-4 grid gap-3 md:grid-cols-3">
+          {(["organizationKeys", "apiAccess", "gatewayTokens"] as const).map((key) => (
+            <li key={key}>
+              <Link
+                href={`/settings/${{ organizationKeys: "organization-keys", apiAccess: "api-access", gatewayTokens: "gateway-tokens" }[key]}`}
+                className="block h-full rounded-md border border-slate-200 p-3 hover:border-brand-600 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                <span className="block text-sm font-medium text-brand-800">{t(`settings.links.${key}`)}</span>
+                <span className="mt-1 block text-xs text-slate-600">{t(`settings.links.${key}Help`)}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
       </Card>
       <PlatformCard />
     </>

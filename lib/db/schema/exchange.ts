@@ -44,6 +44,8 @@ export const submissions = pgTable(
     insurerId: text("insurer_id"),
     /** The FHIR Claim exactly as sent (or to be sent). */
     claim: jsonb("claim").$type<Record<string, unknown>>().notNull(),
+    /** A draft's form values as the user left them (restored when the draft is reopened). */
+    form: jsonb("form").$type<Record<string, unknown>>(),
     /** The platform's Claim id, once it has accepted the claim. */
     platformId: text("platform_id"),
     /** The latest ClaimResponse. */

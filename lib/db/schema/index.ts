@@ -2,3 +2,6 @@
 export * from "./staff";
 export * from "./platform";
 export * from "./exchange";
+export * from "./patients";
+export * from "./attachments";
+export * from "./api-access";

@@ -1,0 +1,194 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { getFormatter, getTranslations } from "next-intl/server";
+import { CreateClaimButton } from "@/components/authorizations/create-claim-button";
+import { DecisionTable } from "@/components/authorizations/decision-table";
+import { LiveRefresh } from "@/components/authorizations/live-refresh";
+import { StatusBadge } from "@/components/authorizations/status-badge";
+import { Timeline } from "@/components/authorizations/timeline";
+import { formatAmount } from "@/components/coding/format";
+import { Card, PageHeader } from "@/components/ui/card";
+import { formatBytes } from "@/lib/attachments/limits";
+import { audit } from "@/lib/audit";
+import { getSubmissionView } from "@/lib/authorizations/queries";
+import { requireArea } from "@/lib/auth/guards";
+import { canAccess } from "@/lib/auth/roles";
+import { getDb } from "@/lib/db";
+import { requestContext } from "@/lib/http/request-context";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("authorizations"))("detail.title") };
+}
+
+export default async function AuthorizationPage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await requireArea("authorizations");
+  const { id } = await params;
+  const db = await getDb();
+  const ctx = await requestContext();
+  const view = await getSubmissionView(db, id, "preauthorization");
+  await audit(db, {
+    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    action: "authorization.view",
+    target: { type: "submission", id: view?.submission.id ?? "unknown" },
+    outcome: view ? "success" : "failure",
+    requestId: ctx.requestId,
+    ip: ctx.ip,
+    details: view ? { patientId: view.patient?.id ?? null } : { reason: "not_found" },
+  });
+  if (!view) notFound();
+  const { submission: s, decision } = view;
+  if (s.status === "draft") redirect(`/authorizations/new?draft=${s.id}`);
+  const [t, format] = [await getTranslations("authorizations"), await getFormatter()];
+  const decided = s.status === "complete" || s.status === "partial";
+  const canClaim = decided && !!decision?.preAuthRef && canAccess(user.roles, "claims");
+  const waiting = s.status === "queued" || s.status === "sent" || s.status === "pended";
+  const dl = "grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4";
+
+  return (
+    <>
+      <nav className="mb-3 text-sm">
+        <Link href="/authorizations" className="text-brand-800 underline-offset-2 hover:underline">
+          <span aria-hidden className="inline-block rtl:-scale-x-100">←</span> {t("backToList")}
+        </Link>
+      </nav>
+      <PageHeader
+        title={t("detail.title")}
+        description={view.patient ? `${view.patient.givenName} ${view.patient.familyName}` : undefined}
+        actions={
+          <div className="flex flex-col items-end gap-1">
+            <StatusBadge status={s.status} />
+            <LiveRefresh submissionId={s.id} />
+          </div>
+        }
+      />
+
+      {waiting && (
+        <p className="mb-4 rounded-md border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900" data-testid="waiting-note">
+          {t("detail.waiting")}
+        </p>
+      )}
+      {(s.status === "rejected" || s.status === "failed") && s.errors && (
+        <div role="alert" className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+          <p className="font-semibold">{t(`detail.${s.status}`)}</p>
+          <ul className="mt-1 list-disc ps-5">
+            {s.errors.map((e, i) => (
+              <li key={i}>
+                {e.resolution ?? e.diagnostics ?? t("detail.unknownError")}
+                {e.code && (
+                  <span dir="ltr" className="ms-2 font-mono text-xs">
+                    {e.code}
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+
+      <Card className="mb-6 p-5">
+        <dl className={dl}>
+          <div>
+            <dt className="text-slate-500">{t("detail.created")}</dt>
+            <dd className="font-medium">
+              <time dateTime={s.createdAt.toISOString()}>{format.dateTime(s.createdAt, { dateStyle: "medium", timeStyle: "short" })}</time>
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">{t("detail.total")}</dt>
+            <dd className="font-medium tabular-nums">
+              <bdi dir="ltr">{formatAmount(s.totalMinor)}</bdi> {t("decision.currency")}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">{t("detail.preAuthRef")}</dt>
+            <dd className="font-mono font-semibold" data-testid="preauth-ref">
+              <bdi dir="ltr">{decision?.preAuthRef ?? "—"}</bdi>
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">{t("detail.validUntil")}</dt>
+            <dd className="font-medium">{decision?.preAuthPeriod?.end ? format.dateTime(new Date(decision.preAuthPeriod.end), { dateStyle: "medium", timeZone: "UTC" }) : "—"}</dd>
+          </div>
+          <div className="sm:col-span-2 lg:col-span-4">
+            <dt className="text-slate-500">{t("detail.identifier")}</dt>
+            <dd className="break-all font-mono text-xs">
+              <bdi dir="ltr">{s.identifierValue ?? "—"}</bdi>
+            </dd>
+          </div>
+          {decision?.disposition && (
+            <div className="sm:col-span-2 lg:col-span-4">
+              <dt className="text-slate-500">{t("detail.disposition")}</dt>
+              <dd data-testid="disposition">
+                <bdi>{decision.disposition}</bdi>
+              </dd>
+            </div>
+          )}
+        </dl>
+        {canClaim && (
+          <div className="mt-5 border-t border-slate-100 pt-4">
+            <CreateClaimButton authorizationId={s.id} />
+          </div>
+        )}
+        {view.claims.length > 0 && (
+          <div className="mt-4 text-sm">
+            <p className="text-slate-500">{t("detail.claims")}</p>
+            <ul className="mt-1 space-y-1">
+              {view.claims.map((c) => (
+                <li key={c.id} className="flex items-center gap-2">
+                  <StatusBadge status={c.status} use="claim" />
+                  {c.status === "draft" && canAccess(user.roles, "claims") ? (
+                    <Link href={`/claims/new?draft=${c.id}`} className="text-brand-800 underline">
+                      {t("detail.openDraftClaim")}
+                    </Link>
+                  ) : (
+                    <time className="text-slate-600" dateTime={c.createdAt.toISOString()}>
+                      {format.dateTime(c.createdAt, { dateStyle: "medium", timeStyle: "short" })}
+                    </time>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </Card>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <Card className="p-5">
+            <h2 className="mb-3 text-base font-semibold">{t("decision.title")}</h2>
+            {decision ? <DecisionTable decision={decision} /> : <p className="text-sm text-slate-600">{t("decision.none")}</p>}
+          </Card>
+          <Card className="p-5">
+            <h2 className="mb-3 text-base font-semibold">{t("detail.attachments")}</h2>
+            {view.attachments.length === 0 ? (
+              <p className="text-sm text-slate-600">{t("detail.noAttachments")}</p>
+            ) : (
+              <ul className="divide-y divide-slate-100 text-sm" data-testid="attachment-list">
+                {view.attachments.map((a) => (
+                  <li key={a.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                    <span className="flex min-w-0 flex-wrap items-baseline gap-x-3">
+                      <a href={`/api/attachments/${a.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline" download>
+                        <bdi>{a.fileName}</bdi>
+                      </a>
+                      <bdi dir="ltr" className="text-xs text-slate-500">
+                        {a.contentType} · {formatBytes(a.size)}
+                      </bdi>
+                    </span>
+                    <span className="font-mono text-[11px] text-slate-500" dir="ltr" title={t("detail.sha256")}>
+                      SHA-256 {a.sha256.slice(0, 16)}…
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+        </div>
+        <Card className="p-5">
+          <h2 className="mb-3 text-base font-semibold">{t("detail.timeline")}</h2>
+          <Timeline entries={view.timeline} use="preauthorization" />
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,130 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getTranslations } from "next-intl/server";
+import { DecisionTable } from "@/components/authorizations/decision-table";
+import { LiveRefresh } from "@/components/authorizations/live-refresh";
+import { StatusBadge } from "@/components/authorizations/status-badge";
+import { SubmissionForm } from "@/components/authorizations/submission-form";
+import { formatAmount } from "@/components/coding/format";
+import { Card, PageHeader } from "@/components/ui/card";
+import { audit } from "@/lib/audit";
+import { loadDraftForForm } from "@/lib/authorizations/drafts";
+import { getSubmissionView } from "@/lib/authorizations/queries";
+import { requireArea } from "@/lib/auth/guards";
+import { getDb } from "@/lib/db";
+import { env } from "@/lib/env";
+import { requestContext } from "@/lib/http/request-context";
+import { clinicToday } from "@/lib/patients/dates";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("authorizations"))("claim.title") };
+}
+
+/**
+ * The claim form (issue #7 builds the claims list around it): a new claim, a draft (`?draft=`),
+ * e.g. one made from a prior authorization, or the confirmation of a submitted claim
+ * (`?submitted=`) with its live status.
+ */
+export default async function NewClaimPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requireArea("claims");
+  const { draft, submitted } = await searchParams;
+  const t = await getTranslations("authorizations");
+  const db = await getDb();
+  const ctx = await requestContext();
+  const actor = { kind: "user" as const, id: user.id, email: user.email, roles: user.roles };
+
+  if (typeof submitted === "string") {
+    const view = await getSubmissionView(db, submitted, "claim");
+    await audit(db, {
+      actor,
+      action: "claim.view",
+      target: { type: "submission", id: view?.submission.id ?? "unknown" },
+      outcome: view ? "success" : "failure",
+      requestId: ctx.requestId,
+      ip: ctx.ip,
+    });
+    if (view) {
+      const s = view.submission;
+      return (
+        <>
+          <PageHeader
+            title={t("claim.submittedTitle")}
+            actions={
+              <div className="flex flex-col items-end gap-1">
+                <StatusBadge status={s.status} use="claim" />
+                <LiveRefresh submissionId={s.id} use="claim" />
+              </div>
+            }
+          />
+          <Card className="p-5 text-sm">
+            <p>{t("claim.submittedText")}</p>
+            <dl className="mt-3 grid gap-2 sm:grid-cols-3">
+              <div>
+                <dt className="text-slate-500">{t("detail.identifier")}</dt>
+                <dd className="break-all font-mono text-xs"><bdi dir="ltr">{s.identifierValue ?? "—"}</bdi></dd>
+              </div>
+              <div>
+                <dt className="text-slate-500">{t("detail.total")}</dt>
+                <dd className="tabular-nums"><bdi dir="ltr">{formatAmount(s.totalMinor)}</bdi> {t("decision.currency")}</dd>
+              </div>
+              <div>
+                <dt className="text-slate-500">{t("detail.preAuthRef")}</dt>
+                <dd className="font-mono">
+                  <bdi dir="ltr">{((s.claim.insurance as { preAuthRef?: string[] }[] | undefined)?.[0]?.preAuthRef ?? []).join(", ") || "—"}</bdi>
+                </dd>
+              </div>
+            </dl>
+            {view.decision && (
+              <div className="mt-5">
+                <DecisionTable decision={view.decision} />
+              </div>
+            )}
+            <p className="mt-4">
+              <Link href="/claims/new" className="text-brand-800 underline">
+                {t("claim.another")}
+              </Link>
+            </p>
+          </Card>
+        </>
+      );
+    }
+  }
+
+  const today = clinicToday(env().CLINIC_TIME_ZONE);
+  let initial;
+  let authorizationId: string | null = null;
+  if (typeof draft === "string") {
+    const loaded = await loadDraftForForm(db, draft, "claim");
+    await audit(db, {
+      actor,
+      action: "claim.draft_open",
+      target: { type: "submission", id: typeof loaded === "string" ? "unknown" : loaded.id },
+      outcome: typeof loaded === "string" ? "failure" : "success",
+      requestId: ctx.requestId,
+      ip: ctx.ip,
+      ...(typeof loaded === "string" ? { details: { reason: loaded } } : { details: { patientId: loaded.patient?.id } }),
+    });
+    if (typeof loaded !== "string") {
+      authorizationId = loaded.authorizationId;
+      initial = {
+        draftId: loaded.id,
+        values: loaded.values,
+        patient: loaded.patient,
+        attachments: loaded.attachments.map((a) => ({ id: a.id, fileName: a.fileName, contentType: a.contentType, size: a.size })),
+      };
+    }
+  }
+  return (
+    <>
+      {authorizationId && (
+        <nav className="mb-3 text-sm">
+          <Link href={`/authorizations/${authorizationId}`} className="text-brand-800 underline-offset-2 hover:underline">
+            <span aria-hidden className="inline-block rtl:-scale-x-100">←</span> {t("claim.backToAuthorization")}
+          </Link>
+        </nav>
+      )}
+      <PageHeader title={t("claim.title")} description={authorizationId ? t("claim.fromAuthorization") : t("claim.description")} />
+      <SubmissionForm use="claim" today={today} initial={initial} />
+    </>
+  );
+}

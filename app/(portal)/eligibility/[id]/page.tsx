@@ -1,0 +1,67 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { EligibilityDetails, OutcomeBanner } from "@/components/eligibility/eligibility-result";
+import { PrintButton } from "@/components/eligibility/print-button";
+import { buttonClasses } from "@/components/ui/button";
+import { PageHeader } from "@/components/ui/card";
+import { audit } from "@/lib/audit";
+import { requireArea } from "@/lib/auth/guards";
+import { getDb } from "@/lib/db";
+import { getCheckView } from "@/lib/eligibility/store";
+import { callerOf } from "@/lib/patients/caller";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("eligibility"))("result.reopenTitle") };
+}
+
+export default async function EligibilityCheckPage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await requireArea("eligibility");
+  const { id } = await params;
+  const db = await getDb();
+  const check = await getCheckView(db, id);
+  const caller = await callerOf(user);
+  await audit(db, {
+    actor: caller.actor,
+    action: "eligibility.view",
+    target: { type: "eligibility_check", id: check?.id ?? "unknown" },
+    outcome: check ? "success" : "failure",
+    requestId: caller.requestId,
+    ip: caller.ip,
+    details: check ? { patientId: check.patient.id } : { reason: "not_found" },
+  });
+  if (!check) notFound();
+  const t = await getTranslations();
+
+  return (
+    <>
+      <nav className="no-print mb-3 text-sm">
+        <Link href={`/patients/${check.patient.id}`} className="text-brand-800 underline-offset-2 hover:underline">
+          <span aria-hidden className="rtl:hidden">← </span>
+          <span aria-hidden className="ltr:hidden">→ </span>
+          {t("eligibility.result.openPatient")}
+        </Link>
+      </nav>
+      <PageHeader
+        title={t("eligibility.result.reopenTitle")}
+        description={`${check.patient.givenName} ${check.patient.familyName}`}
+        actions={
+          <div className="no-print flex flex-wrap gap-2">
+            <PrintButton label={t("eligibility.result.print")} />
+            <Link href={`/eligibility?patient=${check.patient.id}${check.coverage ? `&coverage=${check.coverage.id}` : ""}`} className={buttonClasses("primary")}>
+              {t("eligibility.result.newCheck")}
+            </Link>
+          </div>
+        }
+      />
+      <div className="max-w-4xl space-y-5">
+        <div role="status" aria-live="polite">
+          <OutcomeBanner check={check} />
+        </div>
+        <EligibilityDetails check={check} />
+        <p className="hidden text-xs text-slate-500 print:block">{t("eligibility.result.printedFrom", { app: t("app.name") })}</p>
+      </div>
+    </>
+  );
+}

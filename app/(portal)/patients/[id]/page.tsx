@@ -1,0 +1,239 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
+import { formatMoney } from "@/components/eligibility/format";
+import { AddCoverageForm } from "@/components/patients/add-coverage-form";
+import { OutcomeBadge } from "@/components/eligibility/outcome-badge";
+import { buttonClasses } from "@/components/ui/button";
+import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { requireArea } from "@/lib/auth/guards";
+import { getDb } from "@/lib/db";
+import { env } from "@/lib/env";
+import { listChecksForPatient } from "@/lib/eligibility/store";
+import { callerOf } from "@/lib/patients/caller";
+import { ageOn, clinicToday, dayAsDate } from "@/lib/patients/dates";
+import { listCoverages, listInsurers, listSubmissionsForPatient, type SubmissionSummary } from "@/lib/patients/registry";
+import { formatSaudiMobile } from "@/lib/patients/schemas";
+import { auditedView } from "@/lib/patients/service";
+
+export async function generateMetadata(): Promise<Metadata> {
+  // The patient's name stays out of the title (browser history, shared screens).
+  return { title: (await getTranslations("patients"))("title") };
+}
+
+const STATUS_TONE = {
+  draft: "slate",
+  queued: "blue",
+  sent: "blue",
+  pended: "amber",
+  complete: "green",
+  partial: "amber",
+  denied: "red",
+  rejected: "red",
+  failed: "red",
+  cancelled: "slate",
+} as const;
+
+function Section({ id, title, actions, children }: { id: string; title: string; actions?: React.ReactNode; children: React.ReactNode }) {
+  return (
+    <Card className="overflow-hidden">
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-slate-100 px-5 py-3">
+        <h2 id={id} className="text-base font-semibold text-slate-900">
+          {title}
+        </h2>
+        {actions}
+      </div>
+      <div>{children}</div>
+    </Card>
+  );
+}
+
+export default async function PatientPage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await requireArea("patients");
+  const { id } = await params;
+  const db = await getDb();
+  const patient = await auditedView(db, await callerOf(user), id);
+  if (!patient) notFound();
+  const [t, te, format, locale] = [await getTranslations("patients"), await getTranslations("eligibility"), await getFormatter(), await getLocale()];
+  const [coverages, insurers, checks, submissions] = await Promise.all([
+    listCoverages(db, patient.id),
+    listInsurers(db),
+    listChecksForPatient(db, patient.id),
+    listSubmissionsForPatient(db, patient.nationalId),
+  ]);
+  const insurerName = (id: string | null, en?: string | null, ar?: string | null) => (locale === "ar" ? ar : en) ?? insurers.find((i) => i.id === id)?.[locale === "ar" ? "nameAr" : "nameEn"] ?? id ?? "—";
+  const name = `${patient.givenName} ${patient.familyName}`;
+  const today = clinicToday(env().CLINIC_TIME_ZONE);
+  const day = (d: string) => format.dateTime(dayAsDate(d), { dateStyle: "medium", timeZone: "UTC" });
+  const when = (d: Date) => format.dateTime(d, { dateStyle: "medium", timeStyle: "short" });
+  const th = "px-4 py-2.5 text-start text-xs font-semibold uppercase tracking-wide text-slate-600";
+
+  const submissionTable = (rows: SubmissionSummary[], empty: string, label: string) =>
+    rows.length === 0 ? (
+      <p className="px-5 py-6 text-sm text-slate-600">{empty}</p>
+    ) : (
+      <div className="overflow-x-auto">
+        <table className="min-w-full divide-y divide-slate-200 text-sm">
+          <caption className="sr-only">{label}</caption>
+          <thead className="bg-slate-50">
+            <tr>
+              {(["created", "status", "insurer", "amount"] as const).map((c) => (
+                <th key={c} scope="col" className={th}>
+                  {t(`submissionColumns.${c}`)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {rows.map((s) => (
+              <tr key={s.id}>
+                <td className="whitespace-nowrap px-4 py-2.5">{when(s.createdAt)}</td>
+                <td className="px-4 py-2.5">
+                  <Badge tone={STATUS_TONE[s.status as keyof typeof STATUS_TONE] ?? "slate"}>{t(`submissionStatus.${s.status as "draft"}`)}</Badge>
+                </td>
+                <td className="px-4 py-2.5">{insurerName(s.insurerId)}</td>
+                <td className="px-4 py-2.5 tabular-nums">{s.totalMinor === null ? "—" : formatMoney(s.totalMinor, s.currency ?? "SAR", locale)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+
+  return (
+    <>
+      <nav className="no-print mb-3 text-sm">
+        <Link href="/patients" className="text-brand-800 underline-offset-2 hover:underline">
+          <span aria-hidden className="rtl:hidden">← </span>
+          <span aria-hidden className="ltr:hidden">→ </span>
+          {t("new.back")}
+        </Link>
+      </nav>
+      <PageHeader
+        title={name}
+        actions={
+          coverages.length > 0 ? (
+            <Link href={`/eligibility?patient=${patient.id}`} className={buttonClasses("primary")}>
+              {t("checkEligibility")}
+            </Link>
+          ) : undefined
+        }
+      />
+      <Card className="mb-6 p-5">
+        <dl className="grid grid-cols-2 gap-x-6 gap-y-4 text-sm md:grid-cols-5">
+          <div>
+            <dt className="text-slate-500">{t("detail.nationalId")}</dt>
+            <dd className="mt-0.5 font-mono text-base font-medium tabular-nums">
+              <span dir="ltr">{patient.nationalId}</span>
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">{t("detail.birthDate")}</dt>
+            <dd className="mt-0.5 font-medium">
+              {day(patient.birthDate)} <span className="text-slate-500">({t("detail.age", { age: ageOn(patient.birthDate, today) })})</span>
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">{t("detail.gender")}</dt>
+            <dd className="mt-0.5 font-medium">{t(`genders.${patient.gender}`)}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">{t("detail.phone")}</dt>
+            <dd className="mt-0.5 font-medium tabular-nums">{patient.phone ? <span dir="ltr">{formatSaudiMobile(patient.phone)}</span> : t("detail.none")}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">{t("detail.registered")}</dt>
+            <dd className="mt-0.5 font-medium">{format.dateTime(patient.createdAt, { dateStyle: "medium" })}</dd>
+          </div>
+        </dl>
+      </Card>
+
+      <div className="space-y-6">
+        <Section id="coverages" title={t("detail.coverages")}>
+          {coverages.length === 0 ? (
+            <p className="px-5 py-4 text-sm text-slate-700">{t("detail.coveragesEmpty")}</p>
+          ) : (
+            <ul className="divide-y divide-slate-100" aria-labelledby="coverages">
+              {coverages.map((c) => (
+                <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 px-5 py-3">
+                  <div>
+                    <p className="font-medium text-slate-900">{locale === "ar" ? c.insurerNameAr : c.insurerNameEn}</p>
+                    <p className="mt-0.5 text-sm text-slate-600">
+                      {t("detail.memberId")}: <span dir="ltr" className="font-mono">{c.memberId}</span>
+                      <span className="mx-2 text-slate-300" aria-hidden>|</span>
+                      {t("detail.coverageRef")}: <span dir="ltr" className="font-mono">{c.coverageRef}</span>
+                    </p>
+                  </div>
+                  <Link href={`/eligibility?patient=${patient.id}&coverage=${c.id}`} className={buttonClasses("secondary", "px-3 py-1.5")}>
+                    {t("checkEligibility")}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+          <div className="border-t border-slate-100 bg-slate-50/60 px-5 py-4">
+            <h3 className="mb-3 text-sm font-semibold text-slate-800">{t("detail.addCoverage")}</h3>
+            <AddCoverageForm patientId={patient.id} insurers={insurers.map((i) => ({ id: i.id, nameEn: i.nameEn, nameAr: i.nameAr }))} />
+          </div>
+        </Section>
+
+        <Section id="checks" title={t("detail.checks")}>
+          {checks.length === 0 ? (
+            <p className="px-5 py-6 text-sm text-slate-600">{t("detail.checksEmpty")}</p>
+          ) : (
+            <div className="overflow-x-auto">
+              <table className="min-w-full divide-y divide-slate-200 text-sm">
+                <caption className="sr-only">{t("detail.checks")}</caption>
+                <thead className="bg-slate-50">
+                  <tr>
+                    {(["checkedAt", "servicedDate", "insurer", "result", "by", "open"] as const).map((c) => (
+                      <th key={c} scope="col" className={th}>
+                        {t(`checkColumns.${c}`)}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {checks.map((c) => (
+                    <tr key={c.id}>
+                      <td className="whitespace-nowrap px-4 py-2.5">{when(c.checkedAt)}</td>
+                      <td className="whitespace-nowrap px-4 py-2.5">{day(c.servicedDate)}</td>
+                      <td className="px-4 py-2.5">{insurerName(c.insurerId, c.insurerNameEn, c.insurerNameAr)}</td>
+                      <td className="px-4 py-2.5">
+                        <OutcomeBadge outcome={c.outcome} label={te(`outcomes.${c.outcome}`)} code={c.errorCode} />
+                      </td>
+                      <td className="px-4 py-2.5 text-slate-600">{c.checkedByName ?? "—"}</td>
+                      <td className="px-4 py-2.5">
+                        <Link href={`/eligibility/${c.id}`} aria-label={t("detail.openCheckNamed", { date: when(c.checkedAt) })} className="font-medium text-brand-800 underline underline-offset-2">
+                          {t("detail.openCheck")}
+                        </Link>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Section>
+
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+          <Section id="authorizations" title={t("detail.authorizations")}>
+            {submissionTable(
+              submissions.filter((s) => s.kind === "preauthorization"),
+              t("detail.authorizationsEmpty"),
+              t("detail.authorizations"),
+            )}
+          </Section>
+          <Section id="claims" title={t("detail.claims")}>
+            {submissionTable(
+              submissions.filter((s) => s.kind === "claim"),
+              t("detail.claimsEmpty"),
+              t("detail.claims"),
+            )}
+          </Section>
+        </div>
+      </div>
+    </>
+  );
+}

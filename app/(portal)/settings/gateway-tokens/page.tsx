@@ -1,0 +1,152 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getFormatter, getTranslations } from "next-intl/server";
+import { CreateTokenForm } from "@/components/gateway-tokens/create-token-form";
+import { RevokeTokenButton } from "@/components/gateway-tokens/revoke-token-button";
+import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { listGatewayTokens } from "@/lib/api-access/gateway-tokens";
+import { requireArea } from "@/lib/auth/guards";
+import { getDb } from "@/lib/db";
+import { AGENT_ROLES, AGENT_TASKS, GatewayConfigError, gatewayConfig, type GatewayConfig } from "@/lib/gateway";
+import { createGatewayTokenAction, revokeGatewayTokenAction } from "./actions";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("gatewayTokens"))("title") };
+}
+
+const th = "px-4 py-3 text-start";
+const code = "rounded bg-slate-100 px-1 font-mono text-xs";
+
+function readConfig(): { config?: GatewayConfig; error?: string } {
+  try {
+    return { config: gatewayConfig() };
+  } catch (error) {
+    if (error instanceof GatewayConfigError) return { error: error.message };
+    throw error;
+  }
+}
+
+export default async function GatewayTokensPage() {
+  await requireArea("settings");
+  const [t, format] = [await getTranslations("gatewayTokens"), await getFormatter()];
+  const tokens = await listGatewayTokens(await getDb());
+  const { config, error } = readConfig();
+  const when = (d: Date | null) => (d ? format.dateTime(d, { dateStyle: "medium", timeStyle: "short" }) : t("never"));
+
+  return (
+    <>
+      <PageHeader
+        title={t("title")}
+        description={t("description")}
+        actions={
+          <Link href="/settings" className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
+            {t("back")}
+          </Link>
+        }
+      />
+
+      <Card className="mb-6">
+        <div className="border-b border-slate-200 px-4 py-3">
+          <h2 className="font-semibold">{t("tokens.title")}</h2>
+          <p className="mt-1 text-sm text-slate-600">{t("tokens.help")}</p>
+        </div>
+        <div className="border-b border-slate-200 p-4">
+          <CreateTokenForm action={createGatewayTokenAction} />
+        </div>
+        <div className="overflow-x-auto">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <caption className="sr-only">{t("tokens.title")}</caption>
+            <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
+              <tr>
+                {(["name", "prefix", "created", "lastUsed", "status", "actions"] as const).map((c) => (
+                  <th key={c} scope="col" className={th}>
+                    {t(`columns.${c}`)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {tokens.length === 0 && (
+                <tr>
+                  <td colSpan={6} className="px-4 py-8 text-center text-slate-500">
+                    {t("tokens.empty")}
+                  </td>
+                </tr>
+              )}
+              {tokens.map((k) => (
+                <tr key={k.id} className="align-top">
+                  <td className="px-4 py-2 font-medium">
+                    {k.name}
+                    {k.createdBy && (
+                      <span className="block text-xs font-normal text-slate-500" dir="ltr">
+                        {k.createdBy}
+                      </span>
+                    )}
+                  </td>
+                  <td className="px-4 py-2" dir="ltr">
+                    <code className={code}>{k.prefix}…</code>
+                  </td>
+                  <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(k.createdAt)}</td>
+                  <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(k.lastUsedAt)}</td>
+                  <td className="px-4 py-2">{k.revokedAt ? <Badge tone="red">{t("status.revoked")}</Badge> : <Badge tone="green">{t("status.active")}</Badge>}</td>
+                  <td className="px-4 py-2">{!k.revokedAt && <RevokeTokenButton id={k.id} name={k.name} action={revokeGatewayTokenAction} />}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="border-t border-slate-200 px-4 py-3 text-xs text-slate-600">
+          {t("cli")} <code dir="ltr" className={code}>npm run admin -- gateway-token:create --name …</code>
+        </p>
+      </Card>
+
+      <Card>
+        <div className="border-b border-slate-200 px-4 py-3">
+          <h2 className="font-semibold">{t("agents.title")}</h2>
+          <p className="mt-1 text-sm text-slate-600">{t("agents.help")}</p>
+        </div>
+        {error && (
+          <p role="alert" className="border-b border-slate-200 px-4 py-3 text-sm text-red-800">
+            {t("agents.configError")} <span dir="ltr" className="font-mono text-xs">{error}</span>
+          </p>
+        )}
+        <div className="overflow-x-auto">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <caption className="sr-only">{t("agents.title")}</caption>
+            <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
+              <tr>
+                {(["role", "names", "tasks"] as const).map((c) => (
+                  <th key={c} scope="col" className={th}>
+                    {t(`agents.columns.${c}`)}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {AGENT_ROLES.map((role) => (
+                <tr key={role} className="align-top">
+                  <td className="px-4 py-2 font-medium">{t(`agents.roles.${role}`)}</td>
+                  <td className="px-4 py-2 font-mono text-xs" dir="ltr">
+                    {[...[...(config?.brands ?? new Map<string, string>())].filter(([, r]) => r === role).map(([brand]) => brand), role].join(", ")}
+                  </td>
+                  <td className="px-4 py-2 font-mono text-xs" dir="ltr">
+                    {Object.keys(AGENT_TASKS[role]).join(", ")}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div className="border-t border-slate-200 px-4 py-3 text-xs text-slate-600">
+          <p>{t("agents.endpoints")}</p>
+          <ul className="mt-1 space-y-1" dir="ltr">
+            <li className="text-start"><code className={code}>POST /query</code></li>
+            <li className="text-start"><code className={code}>GET /fhir/Patient/{"{id}"}</code></li>
+            <li className="text-start"><code className={code}>POST /fhir/Claim</code></li>
+          </ul>
+          {config && <p className="mt-2">{t("agents.rate", { limit: config.ratePerMinute })}</p>}
+        </div>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,56 @@
+import { audit } from "@/lib/audit";
+import { AccessError, authorize } from "@/lib/auth/guards";
+import { contentDisposition, getAttachment } from "@/lib/attachments";
+import { getDb } from "@/lib/db";
+import { requestContext } from "@/lib/http/request-context";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** Roles that may see a patient's documents. */
+const READERS = ["front_desk", "billing", "manager"] as const;
+
+const json = (status: number, body: Record<string, unknown>) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+
+/**
+ * Download of one attachment, as stored: its sniffed content type, `Content-Disposition:
+ * attachment` (never shown inline by the portal's origin), `nosniff`, no caching. An upload not yet
+ * attached to a saved form is only visible to whoever uploaded it. Audited.
+ */
+export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  let user;
+  try {
+    user = await authorize(READERS);
+  } catch (error) {
+    if (error instanceof AccessError) return json(error.status, { error: error.status === 401 ? "unauthenticated" : "forbidden", message: error.message });
+    throw error;
+  }
+  const { id } = await params;
+  const db = await getDb();
+  const ctx = await requestContext();
+  const row = await getAttachment(db, id);
+  const visible = row && (row.submissionId !== null || row.uploadedBy === user.id);
+  await audit(db, {
+    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    action: "attachment.download",
+    target: { type: "attachment", id: visible ? row.id : "unknown" },
+    outcome: visible ? "success" : "failure",
+    requestId: ctx.requestId,
+    ip: ctx.ip,
+    details: visible ? { submissionId: row.submissionId } : { reason: "not_found" },
+  });
+  if (!visible) return json(404, { error: "not_found", message: "No such attachment." });
+  return new Response(new Uint8Array(row.data), {
+    status: 200,
+    headers: {
+      "content-type": row.contentType,
+      "content-length": String(row.size),
+      "content-disposition": contentDisposition(row.fileName),
+      "x-content-type-options": "nosniff",
+      "cache-control": "private, no-store",
+      "content-security-policy": "default-src 'none'; sandbox",
+      "x-attachment-sha256": row.sha256,
+    },
+  });
+}

@@ -1,0 +1,71 @@
+import { audit } from "@/lib/audit";
+import { AccessError, authorize } from "@/lib/auth/guards";
+import { AREAS } from "@/lib/auth/roles";
+import { BodyTooLargeError, MAX_FILE_BYTES, deleteOrphans, readLimitedBody, storeAttachment } from "@/lib/attachments";
+import { getDb } from "@/lib/db";
+import { requestContext } from "@/lib/http/request-context";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+const json = (status: number, body: Record<string, unknown>) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+
+const MESSAGES = {
+  tooLarge: `The file is larger than ${MAX_FILE_BYTES / (1024 * 1024)} MB.`,
+  empty: "The file is empty.",
+  unsupported: "Only PDF, JPEG and PNG files are accepted (checked from the file's contents, not its name).",
+  truncated: "The file is incomplete or damaged (its end is missing).",
+} as const;
+
+/**
+ * Upload of one supporting attachment. The body is the file's bytes (any Content-Type; the name in
+ * `X-File-Name`, percent-encoded). Not a server action: those stop at 1 MB. The size is checked
+ * while streaming (413 as soon as it passes 10 MB), the type from the bytes, the name sanitised,
+ * the SHA-256 stored. Answers 201 {id, fileName, contentType, size, sha256}.
+ */
+export async function POST(request: Request): Promise<Response> {
+  let user;
+  try {
+    user = await authorize([...new Set([...AREAS.authorizations.roles, ...AREAS.claims.roles])]);
+  } catch (error) {
+    if (error instanceof AccessError) return json(error.status, { error: error.status === 401 ? "unauthenticated" : "forbidden", message: error.message });
+    throw error;
+  }
+  const ctx = await requestContext();
+  const db = await getDb();
+  const actor = { kind: "user" as const, id: user.id, email: user.email, roles: user.roles };
+  const refuse = async (status: number, reason: keyof typeof MESSAGES) => {
+    await audit(db, { actor, action: "attachment.upload", outcome: "failure", requestId: ctx.requestId, ip: ctx.ip, details: { reason } });
+    return json(status, { error: reason, message: MESSAGES[reason], maxBytes: MAX_FILE_BYTES });
+  };
+
+  let bytes: Uint8Array;
+  try {
+    bytes = await readLimitedBody(request, MAX_FILE_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return refuse(413, "tooLarge");
+    return json(400, { error: "bad_request", message: "The upload was interrupted." });
+  }
+  let fileName = "attachment";
+  try {
+    fileName = decodeURIComponent(request.headers.get("x-file-name") ?? "attachment");
+  } catch {
+    // A malformed name is replaced; the bytes decide everything that matters.
+  }
+  const stored = await storeAttachment(db, { bytes, fileName, uploadedBy: user.id });
+  if (!stored.ok) return refuse(stored.reason === "tooLarge" ? 413 : 415, stored.reason);
+  const a = stored.attachment;
+  await audit(db, {
+    actor,
+    action: "attachment.upload",
+    target: { type: "attachment", id: a.id },
+    outcome: "success",
+    requestId: ctx.requestId,
+    ip: ctx.ip,
+    details: { contentType: a.contentType, size: a.size, sha256: a.sha256 },
+  });
+  // Uploads never attached to a saved form go after a day.
+  void deleteOrphans(db, new Date(Date.now() - 24 * 60 * 60_000)).catch(() => {});
+  return json(201, { id: a.id, fileName: a.fileName, contentType: a.contentType, size: a.size, sha256: a.sha256 });
+}

@@ -1,0 +1,11 @@
+import { handleTokenRequest } from "@/lib/api-access/oauth";
+import { claimsApiRatePerMinute, portalEnvironment } from "@/lib/claims-api";
+import { getDb } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** OAuth 2.0 client credentials for the generic claims API (lib/api-access/oauth.ts). */
+export async function POST(request: Request): Promise<Response> {
+  return handleTokenRequest(request, { db: await getDb(), environment: portalEnvironment(), ratePerMinute: claimsApiRatePerMinute() });
+}

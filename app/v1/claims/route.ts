@@ -1,0 +1,10 @@
+import { claimsApiRatePerMinute, handleListClaims, portalEnvironment } from "@/lib/claims-api";
+import { getDb } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** The generic claims API: authentication, limits, paging and errors live in lib/claims-api. */
+export async function GET(request: Request): Promise<Response> {
+  return handleListClaims(request, { db: await getDb(), environment: portalEnvironment(), ratePerMinute: claimsApiRatePerMinute() });
+}

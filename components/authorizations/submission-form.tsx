@@ -1,0 +1,245 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { Controller, useForm, useWatch, type FieldPath } from "react-hook-form";
+import { AttachmentUploader, type UploadedAttachment } from "@/components/attachments/attachment-uploader";
+import { CodeMultiPicker } from "@/components/coding/code-multi-picker";
+import { ItemsEditor } from "@/components/coding/items-editor";
+import { PatientCoveragePicker } from "@/components/coding/patient-coverage-picker";
+import { FormAlert } from "@/components/patients/form-controls";
+import { Button } from "@/components/ui/button";
+import { saveDraftAction, submitAction } from "@/lib/authorizations/actions";
+import { emptyItem, submissionFormSchema, type SubmissionFormInput, type SubmissionUse } from "@/lib/authorizations/schema";
+import type { PatientSummary } from "@/lib/patients/registry";
+
+export interface SubmissionFormInitial {
+  draftId?: string;
+  values?: Partial<SubmissionFormInput>;
+  patient?: PatientSummary;
+  attachments?: UploadedAttachment[];
+}
+
+type Notice = { tone: "ok" | "error"; text: string } | undefined;
+
+/**
+ * The prior-authorization form (`use="preauthorization"`) and, with the same fields, the claim
+ * form (`use="claim"`, optionally carrying the authorization's preAuthRef): patient and coverage,
+ * diagnoses (ICD-10-AM), procedures (CPT), items with exact totals and supporting attachments.
+ * Saved as a draft at any time (only the patient is needed), submitted through the outbox.
+ */
+export function SubmissionForm({ use, today, initial }: { use: SubmissionUse; today: string; initial?: SubmissionFormInitial }) {
+  const t = useTranslations("authorizations.form");
+  const te = useTranslations("authorizations.errors");
+  const tc = useTranslations("coding");
+  const router = useRouter();
+  const [draftId, setDraftId] = useState(initial?.draftId);
+  const [patient, setPatient] = useState<PatientSummary | undefined>(initial?.patient);
+  const [attachments, setAttachments] = useState<UploadedAttachment[]>(initial?.attachments ?? []);
+  const [busy, setBusy] = useState<"draft" | "submit" | undefined>();
+  const [notice, setNotice] = useState<Notice>();
+
+  const form = useForm<SubmissionFormInput>({
+    resolver: zodResolver(submissionFormSchema),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    defaultValues: {
+      use,
+      patientId: initial?.patient?.id ?? "",
+      coverageId: initial?.values?.coverageId ?? "",
+      diagnoses: initial?.values?.diagnoses ?? [],
+      procedures: initial?.values?.procedures ?? [],
+      items: initial?.values?.items?.length ? initial.values.items : [emptyItem(today)],
+      attachmentIds: (initial?.attachments ?? []).map((a) => a.id),
+      ...(initial?.values?.preAuthRef ? { preAuthRef: initial.values.preAuthRef } : {}),
+    },
+  });
+  const { errors } = form.formState;
+  const preAuthRef = useWatch({ control: form.control, name: "preAuthRef" });
+  const coverageId = useWatch({ control: form.control, name: "coverageId" });
+
+  const tr = (key: string | undefined): React.ReactNode[] | undefined => {
+    if (!key) return undefined;
+    return [te.has(key as "patientRequired") ? te(key as "patientRequired") : te("invalid")];
+  };
+  const msg = (e: unknown): string | undefined => {
+    const err = e as { message?: string; root?: { message?: string } } | undefined;
+    return err?.message ?? err?.root?.message;
+  };
+
+  const applyServerErrors = (fieldErrors: Partial<Record<string, string[]>> | undefined) => {
+    for (const [path, keys] of Object.entries(fieldErrors ?? {})) {
+      if (!keys?.length) continue;
+      if (path === "form") setNotice({ tone: "error", text: te(keys[0] as "invalid") });
+      else form.setError(path as FieldPath<SubmissionFormInput>, { type: "server", message: keys[0] });
+    }
+  };
+
+  const rememberDraft = (id: string) => {
+    setDraftId(id);
+    const base = use === "preauthorization" ? "/authorizations/new" : "/claims/new";
+    // The URL names the draft, so a reload (or a bookmark) reopens it.
+    window.history.replaceState(null, "", `${base}?draft=${id}`);
+  };
+
+  const saveDraft = async () => {
+    setNotice(undefined);
+    form.clearErrors();
+    const values = form.getValues();
+    if (!values.patientId) {
+      form.setError("patientId", { type: "manual", message: "patientRequired" });
+      setNotice({ tone: "error", text: te("draftNeedsPatient") });
+      return;
+    }
+    setBusy("draft");
+    try {
+      const result = await saveDraftAction({ ...values, use }, draftId);
+      if (result.ok) {
+        rememberDraft(result.id);
+        setNotice({ tone: "ok", text: t("draftSaved", { time: new Date().toLocaleTimeString() }) });
+      } else if (result.error === "invalid") {
+        applyServerErrors(result.fieldErrors);
+        setNotice({ tone: "error", text: te("fixErrors") });
+      } else setNotice({ tone: "error", text: te(result.error === "unauthorized" || result.error === "forbidden" ? "forbidden" : "failed") });
+    } catch {
+      setNotice({ tone: "error", text: te("failed") });
+    } finally {
+      setBusy(undefined);
+    }
+  };
+
+  const submit = form.handleSubmit(
+    async (values) => {
+      setNotice(undefined);
+      setBusy("submit");
+      try {
+        const result = await submitAction({ ...values, use }, draftId);
+        if (result.ok) {
+          setNotice({ tone: "ok", text: t("submitted") });
+          router.push(use === "preauthorization" ? `/authorizations/${result.id}` : `/claims/new?submitted=${result.id}`);
+          return;
+        }
+        if (result.error === "invalid") {
+          applyServerErrors(result.fieldErrors);
+          setNotice({ tone: "error", text: te("fixErrors") });
+        } else setNotice({ tone: "error", text: te(result.error === "unauthorized" || result.error === "forbidden" ? "forbidden" : result.error === "not_draft" ? "notDraft" : "failed") });
+      } catch {
+        setNotice({ tone: "error", text: te("failed") });
+      }
+      setBusy(undefined);
+    },
+    () => setNotice({ tone: "error", text: te("fixErrors") }),
+  );
+
+  const disabled = busy !== undefined;
+  return (
+    <form onSubmit={submit} noValidate aria-busy={disabled || undefined} className="space-y-6" data-testid={`${use}-form`}>
+      <fieldset disabled={disabled} className="space-y-6">
+        <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-patient">
+          <h2 id="sec-patient" className="mb-4 text-base font-semibold text-slate-900">
+            {t("sections.patient")}
+          </h2>
+          <PatientCoveragePicker
+            patient={patient}
+            coverageId={coverageId}
+            onPatient={(p) => {
+              setPatient(p);
+              form.setValue("patientId", p?.id ?? "", { shouldValidate: form.formState.isSubmitted });
+            }}
+            onCoverage={(id) => form.setValue("coverageId", id, { shouldValidate: form.formState.isSubmitted })}
+            patientErrors={tr(msg(errors.patientId))}
+            coverageErrors={tr(msg(errors.coverageId))}
+          />
+          {use === "claim" && preAuthRef && (
+            <p className="mt-4 text-sm text-slate-700" data-testid="preauth-ref">
+              {t("preAuthRef")}:{" "}
+              <span dir="ltr" className="font-mono font-semibold">
+                {preAuthRef}
+              </span>
+            </p>
+          )}
+        </section>
+
+        <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-coding">
+          <h2 id="sec-coding" className="mb-4 text-base font-semibold text-slate-900">
+            {t("sections.coding")}
+          </h2>
+          <div className="grid gap-6 lg:grid-cols-2">
+            <Controller
+              control={form.control}
+              name="diagnoses"
+              render={({ field }) => (
+                <CodeMultiPicker
+                  kind="icd10am"
+                  label={tc("diagnoses")}
+                  hint={tc("diagnosesHint")}
+                  value={field.value}
+                  onChange={field.onChange}
+                  errors={tr(msg(errors.diagnoses) ?? msg((errors.diagnoses as unknown as Record<number, unknown>)?.[0]))}
+                  testId="diagnoses"
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="procedures"
+              render={({ field }) => (
+                <CodeMultiPicker
+                  kind="cpt"
+                  label={tc("procedures")}
+                  hint={tc("proceduresHint")}
+                  value={field.value}
+                  onChange={field.onChange}
+                  errors={tr(msg(errors.procedures))}
+                  testId="procedures"
+                />
+              )}
+            />
+          </div>
+        </section>
+
+        <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-items">
+          <h2 id="sec-items" className="mb-4 text-base font-semibold text-slate-900">
+            {use === "claim" ? t("sections.itemsClaim") : t("sections.items")}
+          </h2>
+          <ItemsEditor control={form.control} register={form.register} errors={errors.items} defaultDate={today} translateError={tr} />
+          {msg(errors.items) && <p className="mt-2 text-sm text-red-700">{tr(msg(errors.items))}</p>}
+        </section>
+
+        <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-files">
+          <h2 id="sec-files" className="mb-4 text-base font-semibold text-slate-900">
+            {t("sections.attachments")}
+          </h2>
+          <AttachmentUploader
+            value={attachments}
+            onChange={(next) => {
+              setAttachments(next);
+              form.setValue(
+                "attachmentIds",
+                next.map((a) => a.id),
+              );
+            }}
+            errors={tr(msg(errors.attachmentIds))}
+          />
+        </section>
+      </fieldset>
+
+      <div aria-live="polite" data-testid="form-status">
+        {notice?.tone === "error" && <FormAlert>{notice.text}</FormAlert>}
+        {notice?.tone === "ok" && <p className="rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">{notice.text}</p>}
+      </div>
+
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" busy={busy === "submit"} disabled={disabled}>
+          {use === "preauthorization" ? t("submitAuthorization") : t("submitClaim")}
+        </Button>
+        <Button type="button" variant="secondary" busy={busy === "draft"} disabled={disabled} onClick={() => void saveDraft()}>
+          {t("saveDraft")}
+        </Button>
+        {draftId && <span className="text-xs text-slate-500">{t("editingDraft")}</span>}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,70 @@
+"use client";
+
+import { useLocale, useTranslations } from "next-intl";
+import { CodeCombobox } from "./code-combobox";
+import { findCode, type TerminologyKind } from "@/lib/fhir/terminology";
+
+/**
+ * An ordered list of codes (diagnoses, procedures): chosen codes as removable chips in sequence
+ * order (sequence 1 is the principal one), and a combobox to add more.
+ */
+export function CodeMultiPicker({
+  kind,
+  label,
+  hint,
+  value,
+  onChange,
+  errors,
+  disabled,
+  testId,
+}: {
+  kind: TerminologyKind;
+  label: string;
+  hint?: string;
+  value: readonly string[];
+  onChange: (codes: string[]) => void;
+  errors?: React.ReactNode[];
+  disabled?: boolean;
+  testId?: string;
+}) {
+  const t = useTranslations("coding");
+  const locale = useLocale() === "ar" ? "ar" : "en";
+  return (
+    <fieldset className="min-w-0" data-testid={testId}>
+      <legend className="sr-only">{label}</legend>
+      <CodeCombobox
+        kind={kind}
+        label={label}
+        hint={hint}
+        value=""
+        clearOnSelect
+        exclude={value}
+        disabled={disabled}
+        errors={errors}
+        onChange={(code) => code && !value.includes(code) && onChange([...value, code])}
+      />
+      {value.length > 0 && (
+        <ol className="mt-2 flex flex-wrap gap-2" aria-label={t("chosen", { label })}>
+          {value.map((code, i) => (
+            <li key={code} className="inline-flex items-center gap-2 rounded-full border border-brand-600/30 bg-brand-50 ps-3 pe-1 py-1 text-sm">
+              <span className="text-xs text-slate-500">{i + 1}.</span>
+              <span dir="ltr" className="font-mono font-semibold">
+                {code}
+              </span>
+              <span className="text-slate-700">{findCode(kind, code)?.display[locale] ?? ""}</span>
+              <button
+                type="button"
+                disabled={disabled}
+                onClick={() => onChange(value.filter((c) => c !== code))}
+                className="rounded-full px-2 text-slate-600 hover:bg-white hover:text-red-700 focus-visible:outline-2 focus-visible:outline-brand-600"
+                aria-label={t("remove", { code })}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
+    </fieldset>
+  );
+}

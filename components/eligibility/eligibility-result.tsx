@@ -1,0 +1,243 @@
+import { useFormatter, useLocale, useTranslations } from "next-intl";
+import { benefitCategoryName, type BenefitCategoryView, type InsuranceView } from "@/lib/fhir";
+import type { EligibilityCheckView } from "@/lib/eligibility/store";
+import { formatMoney } from "./format";
+
+export const ERROR_KEYS: Record<string, "err001" | "err002" | "err003" | "err004" | "err005"> = {
+  "ERR-001": "err001",
+  "ERR-002": "err002",
+  "ERR-003": "err003",
+  "ERR-004": "err004",
+  "ERR-005": "err005",
+};
+
+function Icon({ kind }: { kind: "ok" | "no" | "warn" }) {
+  const paths = {
+    ok: "M7 12.5l3.2 3.2L17 9",
+    no: "M8.5 8.5l7 7m0-7l-7 7",
+    warn: "M12 7.5v6m0 3.2v.3",
+  };
+  return (
+    <svg aria-hidden viewBox="0 0 24 24" className="size-12 shrink-0 sm:size-14" fill="none">
+      <circle cx="12" cy="12" r="11" className="fill-current" />
+      <path d={paths[kind]} stroke="white" strokeWidth="2.6" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+/** The one-line outcome, for the aria-live announcement. */
+export function useAnnouncement(check: EligibilityCheckView): string {
+  const t = useTranslations("eligibility");
+  const format = useFormatter();
+  const locale = useLocale();
+  const insurer = locale === "ar" ? check.insurer.nameAr : check.insurer.nameEn;
+  const date = format.dateTime(new Date(`${check.servicedDate}T00:00:00Z`), { dateStyle: "long", timeZone: "UTC" });
+  if (check.outcome === "in_force") return t("result.announceInForce", { insurer, date });
+  if (check.outcome === "not_in_force") return t("result.announceNotInForce", { insurer, date });
+  const key = check.error?.code ? ERROR_KEYS[check.error.code] : undefined;
+  return t("result.announceRejected", { reason: key ? t(`errors.${key}`) : t("errors.errOther", { status: check.error?.status ?? 0 }) });
+}
+
+/** Big status banner: icon + words + colour, so it cannot be misread (nor rely on colour alone). */
+export function OutcomeBanner({ check }: { check: EligibilityCheckView }) {
+  const t = useTranslations("eligibility");
+  const format = useFormatter();
+  const locale = useLocale();
+  const insurer = locale === "ar" ? check.insurer.nameAr : check.insurer.nameEn;
+  const date = format.dateTime(new Date(`${check.servicedDate}T00:00:00Z`), { dateStyle: "long", timeZone: "UTC" });
+  const base = "flex items-start gap-4 rounded-xl border-2 p-5 [print-color-adjust:exact] print:border-4";
+  if (check.outcome === "in_force") {
+    return (
+      <div className={`${base} border-emerald-600 bg-emerald-50 text-emerald-700`} data-testid="eligibility-outcome" data-outcome="in_force">
+        <Icon kind="ok" />
+        <div className="text-emerald-950">
+          <p className="text-2xl font-bold tracking-tight sm:text-3xl">{t("result.inForce")}</p>
+          <p className="mt-1 text-sm sm:text-base">{t("result.inForceBody", { insurer, date })}</p>
+        </div>
+      </div>
+    );
+  }
+  if (check.outcome === "not_in_force") {
+    return (
+      <div className={`${base} border-red-700 bg-red-50 text-red-700`} data-testid="eligibility-outcome" data-outcome="not_in_force">
+        <Icon kind="no" />
+        <div className="text-red-950">
+          <p className="text-2xl font-extrabold uppercase tracking-tight sm:text-3xl">{t("result.notInForce")}</p>
+          <p className="mt-1 text-sm sm:text-base">{t("result.notInForceBody", { insurer, date })}</p>
+        </div>
+      </div>
+    );
+  }
+  const key = check.error?.code ? ERROR_KEYS[check.error.code] : undefined;
+  return (
+    <div className={`${base} border-amber-500 bg-amber-50 text-amber-600`} data-testid="eligibility-outcome" data-outcome="rejected">
+      <Icon kind="warn" />
+      <div className="text-amber-950">
+        <p className="text-2xl font-bold tracking-tight sm:text-3xl">{t("result.rejected")}</p>
+        <p className="mt-1 text-sm sm:text-base">{key ? t(`errors.${key}`) : t("errors.errOther", { status: check.error?.status ?? 0 })}</p>
+        {check.error?.code && (
+          <p className="mt-2 text-xs font-medium text-amber-900">
+            {t("result.errorCode")}: <span dir="ltr" className="font-mono">{check.error.code}</span>
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function barTone(c: BenefitCategoryView): string {
+  if (c.remaining && c.remaining.minor === 0) return "bg-red-600";
+  if ((c.usedPercent ?? 0) >= 90) return "bg-amber-500";
+  return "bg-brand-600";
+}
+
+function CategoryRow({ c }: { c: BenefitCategoryView }) {
+  const t = useTranslations("eligibility.result");
+  const locale = useLocale();
+  const name = benefitCategoryName(c.code, locale, c.payerName);
+  const money = (m: { minor: number; currency: string } | undefined) => (m ? formatMoney(m.minor, m.currency, locale) : "—");
+  const exhausted = c.remaining?.minor === 0 && (c.allowed?.minor ?? 0) > 0;
+  const nearly = !exhausted && (c.usedPercent ?? 0) >= 90;
+  return (
+    <tr className="align-top" data-category={c.code}>
+      <th scope="row" className="min-w-40 px-4 py-3 text-start font-medium text-slate-900">
+        <span className="block">{name}</span>
+        <span className="mt-1 flex flex-wrap gap-1 text-xs font-normal">
+          {c.excluded && <span className="rounded bg-slate-200 px-1.5 py-0.5 text-slate-800">⊘ {t("notCovered")}</span>}
+          {exhausted && <span className="rounded bg-red-100 px-1.5 py-0.5 font-medium text-red-800">✕ {t("exhausted")}</span>}
+          {nearly && <span className="rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-900">! {t("nearlyExhausted")}</span>}
+          {typeof c.copayPercent === "number" && c.copayPercent > 0 && <span className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-700">{t("copay", { percent: c.copayPercent })}</span>}
+          {c.authorizationRequired && <span className="rounded bg-sky-50 px-1.5 py-0.5 text-sky-900">{t("authRequired")}</span>}
+        </span>
+      </th>
+      {c.excluded ? (
+        <td colSpan={4} className="px-4 py-3 text-slate-600">
+          {t("notCovered")}
+        </td>
+      ) : (
+        <>
+          <td className="whitespace-nowrap px-4 py-3 text-end tabular-nums">{money(c.allowed)}</td>
+          <td className="whitespace-nowrap px-4 py-3 text-end tabular-nums">{money(c.used)}</td>
+          <td className={`whitespace-nowrap px-4 py-3 text-end font-semibold tabular-nums ${exhausted ? "text-red-700" : "text-slate-900"}`}>{money(c.remaining)}</td>
+          <td className="min-w-28 px-4 py-3">
+            {c.allowed && c.used && typeof c.usedPercent === "number" ? (
+              <div
+                role="meter"
+                aria-label={`${name}: ${t("usage")}`}
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={c.usedPercent}
+                aria-valuetext={t("usedOf", { used: money(c.used), allowed: money(c.allowed) })}
+                className="h-2.5 w-full overflow-hidden rounded-full bg-slate-200 [print-color-adjust:exact]"
+              >
+                <div className={`h-full rounded-full ${barTone(c)}`} style={{ width: `${c.usedPercent}%` }} />
+              </div>
+            ) : null}
+            {typeof c.usedPercent === "number" && (
+              <span className="mt-1 block text-xs text-slate-500 tabular-nums" aria-hidden>
+                {new Intl.NumberFormat(locale, { style: "percent" }).format(c.usedPercent / 100)}
+              </span>
+            )}
+          </td>
+        </>
+      )}
+    </tr>
+  );
+}
+
+function InsuranceBenefits({ insurance, single }: { insurance: InsuranceView; single: boolean }) {
+  const t = useTranslations("eligibility.result");
+  if (insurance.categories.length === 0) return <p className="px-5 py-4 text-sm text-slate-600">{insurance.inforce ? t("noBenefits") : t("noBenefitsNotInForce")}</p>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="benefits-table">
+        <caption className="sr-only">
+          {t("categories")}
+          {!single && insurance.coverageId ? ` — ${insurance.coverageId}` : ""}
+        </caption>
+        <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
+          <tr>
+            <th scope="col" className="px-4 py-2.5 text-start">
+              {t("category")}
+            </th>
+            <th scope="col" className="px-4 py-2.5 text-end">
+              {t("allowed")}
+            </th>
+            <th scope="col" className="px-4 py-2.5 text-end">
+              {t("used")}
+            </th>
+            <th scope="col" className="px-4 py-2.5 text-end">
+              {t("remaining")}
+            </th>
+            <th scope="col" className="px-4 py-2.5 text-start">
+              {t("usage")}
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {insurance.categories.map((c, i) => (
+            <CategoryRow key={`${c.code}-${i}`} c={c} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Everything below the banner: benefits per category and the facts of the check. */
+export function EligibilityDetails({ check }: { check: EligibilityCheckView }) {
+  const t = useTranslations("eligibility.result");
+  const format = useFormatter();
+  const locale = useLocale();
+  const insurances = check.benefits?.insurances ?? [];
+  const showBenefits = check.outcome !== "rejected" && check.purposes.includes("benefits");
+  const facts: [string, React.ReactNode][] = [
+    [t("patient"), `${check.patient.givenName} ${check.patient.familyName}`],
+    [t("nationalId"), <span key="n" dir="ltr" className="font-mono">{check.patient.nationalId}</span>],
+    [t("insurer"), locale === "ar" ? check.insurer.nameAr : check.insurer.nameEn],
+    ...(check.coverage
+      ? ([
+          [t("memberId"), <span key="m" dir="ltr" className="font-mono">{check.coverage.memberId}</span>],
+          [t("coverageRef"), <span key="c" dir="ltr" className="font-mono">{check.coverage.coverageRef}</span>],
+        ] as [string, React.ReactNode][])
+      : []),
+    [t("servicedDate"), format.dateTime(new Date(`${check.servicedDate}T00:00:00Z`), { dateStyle: "long", timeZone: "UTC" })],
+    [t("checkedAt"), format.dateTime(new Date(check.checkedAt), { dateStyle: "medium", timeStyle: "short" })],
+    ...(check.checkedByName ? ([[t("checkedBy"), check.checkedByName]] as [string, React.ReactNode][]) : []),
+    [t("requestId"), <span key="r" dir="ltr" className="font-mono text-xs break-all">{check.requestId}</span>],
+  ];
+  return (
+    <div className="space-y-5">
+      {showBenefits && (
+        <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
+          <h3 className="border-b border-slate-100 px-5 py-3 text-base font-semibold text-slate-900">{t("categories")}</h3>
+          {insurances.length === 0 ? (
+            <p className="px-5 py-4 text-sm text-slate-600">{check.outcome === "in_force" ? t("noBenefits") : t("noBenefitsNotInForce")}</p>
+          ) : (
+            insurances.map((insurance, i) => (
+              <div key={`${insurance.coverageId ?? ""}-${i}`}>
+                {insurances.length > 1 && (
+                  <p className="border-b border-slate-100 bg-slate-50 px-5 py-2 text-sm font-medium" dir="ltr">
+                    {insurance.coverageId}
+                  </p>
+                )}
+                <InsuranceBenefits insurance={insurance} single={insurances.length === 1} />
+              </div>
+            ))
+          )}
+        </div>
+      )}
+      <div className="rounded-lg border border-slate-200 bg-white p-5">
+        <h3 className="mb-3 text-base font-semibold text-slate-900">{t("details")}</h3>
+        <dl className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
+          {facts.map(([label, value]) => (
+            <div key={label}>
+              <dt className="text-slate-500">{label}</dt>
+              <dd className="mt-0.5 font-medium text-slate-900">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    </div>
+  );
+}

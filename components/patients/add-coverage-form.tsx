@@ -1,0 +1,99 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useRouter } from "next/navigation";
+import { useLocale, useTranslations } from "next-intl";
+import { useState, useTransition } from "react";
+import { useForm } from "react-hook-form";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { addCoverageAction } from "@/lib/patients/actions";
+import { addCoverageSchema, type AddCoverageInput } from "@/lib/patients/schemas";
+import { FormAlert, SelectField } from "./form-controls";
+
+type Field = keyof AddCoverageInput;
+
+export function AddCoverageForm({ patientId, insurers }: { patientId: string; insurers: { id: string; nameEn: string; nameAr: string }[] }) {
+  const t = useTranslations("patients");
+  const locale = useLocale();
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [status, setStatus] = useState<"added" | "checkFields" | "unauthorized" | "forbidden" | "failed">();
+  const form = useForm<AddCoverageInput>({
+    resolver: zodResolver(addCoverageSchema),
+    mode: "onTouched",
+    defaultValues: { patientId, insurerId: "", memberId: "", coverageRef: "" },
+  });
+  const errorsOf = (name: Field) => {
+    const message = form.formState.errors[name]?.message;
+    return message ? [t(`errors.${message}` as "errors.failed")] : undefined;
+  };
+
+  const onSubmit = form.handleSubmit(
+    (values) => {
+      setStatus(undefined);
+      startTransition(async () => {
+        let result;
+        try {
+          result = await addCoverageAction(values);
+        } catch {
+          setStatus("failed");
+          return;
+        }
+        if (result.ok) {
+          form.reset({ patientId, insurerId: "", memberId: "", coverageRef: "" });
+          setStatus("added");
+          router.refresh();
+          return;
+        }
+        if (result.error === "invalid" && result.fieldErrors) {
+          for (const [name, messages] of Object.entries(result.fieldErrors)) {
+            if (messages?.[0]) form.setError(name as Field, { type: "server", message: messages[0] });
+          }
+          setStatus("checkFields");
+          return;
+        }
+        setStatus(result.error === "invalid" ? "checkFields" : result.error);
+      });
+    },
+    () => setStatus("checkFields"),
+  );
+
+  if (insurers.length === 0) return <p className="text-sm text-slate-600">{t("detail.noInsurers")}</p>;
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label={t("detail.addCoverage")}>
+      <div aria-live="polite">
+        {status === "added" && <p className="mb-4 rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">✓ {t("detail.coverageAdded")}</p>}
+        {status && status !== "added" && (
+          <div className="mb-4">
+            <FormAlert>{t(`errors.${status}`)}</FormAlert>
+          </div>
+        )}
+      </div>
+      <input type="hidden" {...form.register("patientId")} />
+      <fieldset disabled={pending} className="grid grid-cols-1 gap-4 md:grid-cols-3">
+        <SelectField label={t("detail.insurer")} errors={errorsOf("insurerId")} {...form.register("insurerId")}>
+          <option value="">{t("detail.chooseInsurer")}</option>
+          {insurers.map((i) => (
+            <option key={i.id} value={i.id}>
+              {locale === "ar" ? i.nameAr : i.nameEn}
+            </option>
+          ))}
+        </SelectField>
+        <TextField label={t("detail.memberId")} autoComplete="off" dir="ltr" errors={errorsOf("memberId")} {...form.register("memberId")} />
+        <TextField
+          label={t("detail.coverageRef")}
+          hint={t("detail.coverageRefHint")}
+          autoComplete="off"
+          dir="ltr"
+          errors={errorsOf("coverageRef")}
+          {...form.register("coverageRef")}
+        />
+      </fieldset>
+      <Button type="submit" variant="secondary" busy={pending} className="mt-4">
+        {pending ? t("detail.savingCoverage") : t("detail.saveCoverage")}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,231 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { Agent, request as undiciRequest } from "undici";
+import { E2E_PORTAL_DATA_DIR } from "../playwright.config";
+import { DEMO, expect, signIn, test } from "./fixtures";
+
+/** Slows the sandbox down (its admin API over mTLS), so the decision arrives after the page is shown. */
+async function sandboxLatency(ms: number): Promise<void> {
+  const dir = path.join(path.dirname(E2E_PORTAL_DATA_DIR), "sandbox");
+  const { adminToken } = JSON.parse(fs.readFileSync(path.join(dir, "secrets.json"), "utf8")) as { adminToken: string };
+  const pem = (name: string) => fs.readFileSync(path.join(dir, "pki", name), "utf8");
+  const agent = new Agent({ connect: { ca: pem("ca.pem"), cert: pem("client.pem"), key: pem("client-key.pem") } });
+  try {
+    const res = await undiciRequest(`https://localhost:${Number(process.env.E2E_PORT ?? 3210) + 6000}/_admin/faults`, {
+      method: ms > 0 ? "PUT" : "DELETE",
+      dispatcher: agent,
+      headers: { "x-sandbox-admin-token": adminToken, "content-type": "application/json" },
+      body: ms > 0 ? JSON.stringify({ latencyMs: ms }) : undefined,
+    });
+    await res.body.text();
+    expect(res.statusCode).toBeLessThan(300);
+  } finally {
+    await agent.close();
+  }
+}
+
+/** Small valid files, generated here (nothing copied): a one-page PDF and a PNG. */
+function pdfBytes(text: string): Buffer {
+  const stream = `BT /F1 12 Tf 20 70 Td (${text}) Tj ET`;
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 144] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let body = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, "latin1");
+}
+
+/** A JPEG drawn by the browser itself (canvas), as bytes. */
+async function jpegFromCanvas(page: Page): Promise<number[]> {
+  return page.evaluate(async () => {
+    const canvas = document.createElement("canvas");
+    canvas.width = 64;
+    canvas.height = 48;
+    const ctx = canvas.getContext("2d")!;
+    ctx.fillStyle = "#1e78c8";
+    ctx.fillRect(0, 0, 64, 48);
+    ctx.fillStyle = "#fff";
+    ctx.fillRect(16, 12, 32, 24);
+    const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), "image/jpeg", 0.9));
+    return Array.from(new Uint8Array(await blob.arrayBuffer()));
+  });
+}
+
+/** Drops files on the drop zone the way a browser does (a real DataTransfer with File objects). */
+async function dropFile(page: Page, name: string, type: string, bytes: number[]) {
+  const dataTransfer = await page.evaluateHandle(
+    ({ name, type, bytes }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(bytes)], name, { type }));
+      return dt;
+    },
+    { name, type, bytes },
+  );
+  await page.getByTestId("dropzone").dispatchEvent("drop", { dataTransfer });
+}
+
+async function pickPatient(page: Page, query: string) {
+  const box = page.getByTestId("patient-search");
+  await box.fill(query);
+  await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
+  await box.press("Enter");
+  await expect(page.getByTestId("selected-patient")).toBeVisible();
+}
+
+async function pickCode(page: Page, combobox: ReturnType<Page["getByRole"]>, query: string) {
+  await combobox.click();
+  await combobox.fill(query);
+  await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
+  await combobox.press("Enter");
+}
+
+async function fillRequest(page: Page, price = "2000") {
+  await pickPatient(page, "1000000001");
+  await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
+  await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "m545");
+  await expect(page.getByTestId("diagnoses")).toContainText("M54.5");
+  await pickCode(page, page.getByRole("combobox", { name: "Procedures (CPT)" }), "lower back mri");
+  await expect(page.getByTestId("procedures")).toContainText("72148");
+  await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "72148");
+  await page.getByLabel("Quantity of line 1").fill("1");
+  await page.getByLabel("Unit price of line 1").fill(price);
+}
+
+let approvedId: string | undefined;
+
+test.describe.serial("prior authorization", () => {
+  test("front desk: upload a PDF and an image, submit, and see the decision arrive without reloading", async ({ page }) => {
+    await signIn(page, DEMO.frontDesk);
+    await page.goto("/authorizations/new");
+    await fillRequest(page);
+    // Totals are computed exactly.
+    await page.getByRole("button", { name: "+ Add service" }).click();
+    await pickCode(page, page.getByRole("combobox", { name: "Service of line 2" }), "85025");
+    await page.getByLabel("Quantity of line 2").fill("3");
+    await page.getByLabel("Unit price of line 2").fill("0.1");
+    await expect(page.getByTestId("item-1-total")).toHaveText("0.30");
+    await expect(page.getByTestId("items-total")).toHaveText("2,000.30");
+    await page.getByRole("button", { name: "Remove line 2" }).click();
+    await expect(page.getByTestId("items-total")).toHaveText("2,000.00");
+
+    await page.getByTestId("file-input").setInputFiles({ name: "MRI referral.pdf", mimeType: "application/pdf", buffer: pdfBytes("MRI referral") });
+    await dropFile(page, "knee photo.jpg", "image/jpeg", await jpegFromCanvas(page));
+    await expect(page.getByTestId("attachment-item")).toHaveCount(2);
+    await expect(page.getByTestId("attachments")).toContainText("MRI referral.pdf");
+    await expect(page.getByRole("img", { name: "Preview of knee photo.jpg" })).toBeVisible();
+    await expect(page.getByTestId("attachment-status")).toContainText("attached");
+
+    // The platform answers slowly this time: the page shows the request waiting first.
+    await sandboxLatency(4_000);
+    try {
+      await page.getByRole("button", { name: "Submit authorization request" }).click();
+      await page.waitForURL(/\/authorizations\/[0-9a-f-]{36}$/);
+      approvedId = page.url().split("/").pop();
+      // Mark this document: a reload would lose the mark.
+      await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+      await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", /queued|sent/);
+      await expect(page.getByTestId("waiting-note")).toBeVisible();
+      await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "open");
+      await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+    } finally {
+      await sandboxLatency(0);
+    }
+    await expect(page.getByTestId("status-badge")).toContainText("Approved");
+    expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+    await expect(page.getByTestId("preauth-ref")).toContainText(/PA-/);
+    await expect(page.getByTestId("decision-table")).toContainText("72148");
+    await expect(page.getByTestId("decision-benefit-total")).toHaveText("1,600.00");
+    await expect(page.getByTestId("attachment-list").getByRole("link")).toHaveCount(2);
+
+    // The download: attachment disposition, nosniff, the stored type.
+    const href = await page.getByTestId("attachment-list").getByRole("link").first().getAttribute("href");
+    const response = await page.request.get(href!);
+    expect(response.status()).toBe(200);
+    expect(response.headers()["content-type"]).toBe("application/pdf");
+    expect(response.headers()["content-disposition"]).toMatch(/^attachment; .*filename\*=UTF-8''MRI%20referral\.pdf/);
+    expect(response.headers()["x-content-type-options"]).toBe("nosniff");
+    expect((await response.body()).subarray(0, 5).toString()).toBe("%PDF-");
+  });
+
+  test("an 11 MB file and a text file renamed .pdf are refused clearly; nothing else in the form is lost", async ({ page }) => {
+    await signIn(page, DEMO.frontDesk);
+    await page.goto("/authorizations/new");
+    await fillRequest(page, "2500.50");
+    await page.getByTestId("file-input").setInputFiles({ name: "huge scan.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(11 * 1024 * 1024, 0x25) });
+    await expect(page.getByTestId("attachment-errors")).toContainText("“huge scan.pdf” is larger than 10.0 MB and was not attached.");
+    await page.getByTestId("file-input").setInputFiles({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("Just some notes, not a PDF.\n") });
+    await expect(page.getByTestId("attachment-errors")).toContainText("“notes.pdf” is not a PDF, JPEG or PNG file");
+    await expect(page.getByTestId("attachment-item")).toHaveCount(0);
+    // Everything typed is still there.
+    await expect(page.getByTestId("selected-patient")).toBeVisible();
+    await expect(page.getByTestId("diagnoses")).toContainText("M54.5");
+    await expect(page.getByLabel("Unit price of line 1")).toHaveValue("2500.50");
+    await expect(page.getByTestId("items-total")).toHaveText("2,500.50");
+    // The server refuses an oversized body by itself too (413 with a clear JSON message).
+    const res = await page.request.post("/api/attachments", { data: Buffer.alloc(10 * 1024 * 1024 + 1, 0x25), headers: { "content-type": "application/octet-stream" } });
+    expect(res.status()).toBe(413);
+    expect((await res.json()) as Record<string, unknown>).toMatchObject({ error: "tooLarge", message: expect.stringContaining("10 MB") });
+  });
+
+  test("a draft survives a reload", async ({ page }) => {
+    await signIn(page, DEMO.frontDesk);
+    await page.goto("/authorizations/new");
+    await pickPatient(page, "1000000001");
+    await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "R51");
+    await page.getByLabel("Unit price of line 1").fill("123.45");
+    await page.getByTestId("file-input").setInputFiles({ name: "letter.pdf", mimeType: "application/pdf", buffer: pdfBytes("Letter") });
+    await expect(page.getByTestId("attachment-item")).toHaveCount(1);
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await expect(page.getByTestId("form-status")).toContainText("Draft saved");
+    await expect(page).toHaveURL(/\/authorizations\/new\?draft=[0-9a-f-]{36}$/);
+    await page.reload();
+    await expect(page.getByTestId("selected-patient")).toContainText("Test Patient One");
+    await expect(page.getByTestId("diagnoses")).toContainText("R51");
+    await expect(page.getByLabel("Unit price of line 1")).toHaveValue("123.45");
+    await expect(page.getByTestId("attachment-item")).toHaveCount(1);
+    await expect(page.getByTestId("attachments")).toContainText("letter.pdf");
+    // It is listed as a draft.
+    await page.goto("/authorizations?status=draft");
+    await expect(page.getByTestId("authorizations-table").getByTestId("status-badge").first()).toHaveAttribute("data-status", "draft");
+  });
+
+  test("billing creates a claim from the approved authorization and submits it", async ({ page }) => {
+    expect(approvedId).toBeTruthy();
+    await signIn(page, DEMO.billing);
+    await page.goto(`/authorizations/${approvedId}`);
+    const ref = (await page.getByTestId("preauth-ref").textContent())?.trim();
+    expect(ref).toMatch(/^PA-/);
+    await page.getByRole("button", { name: "Create claim from this authorization" }).click();
+    await page.waitForURL(/\/claims\/new\?draft=[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("claim-form")).toBeVisible();
+    await expect(page.getByTestId("preauth-ref")).toContainText(ref!);
+    await expect(page.getByTestId("selected-patient")).toContainText("Test Patient One");
+    await expect(page.getByTestId("diagnoses")).toContainText("M54.5");
+    await expect(page.getByTestId("items-total")).toHaveText("2,000.00");
+    await page.getByRole("button", { name: "Submit claim" }).click();
+    await page.waitForURL(/\/claims\/new\?submitted=[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", /queued|sent|pended|complete/);
+    await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", "complete", { timeout: 45_000 });
+    await expect(page.getByText(ref!)).toBeVisible();
+  });
+
+  test("roles: the manager may download but not open the authorization pages; anonymous uploads are refused", async ({ page, request }) => {
+    const anonymous = await request.post("/api/attachments", { data: pdfBytes("x"), maxRedirects: 0 });
+    expect([401, 302, 303, 307]).toContain(anonymous.status());
+    await signIn(page, DEMO.manager);
+    const res = await page.goto("/authorizations");
+    expect(res?.status()).toBe(403);
+  });
+});

@@ -1,0 +1,224 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Agent, request } from "undici";
+import { nationalIdCheckDigit } from "../lib/fhir/national-id";
+import { E2E_PORTAL_DATA_DIR } from "../playwright.config";
+import { DEMO, expect, signIn, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+
+/** The sandbox's admin API (fault injection), over mTLS with the portal's client certificate. */
+async function sandboxFaults(method: "PUT" | "DELETE", body?: Record<string, unknown>): Promise<void> {
+  const dir = path.join(path.dirname(E2E_PORTAL_DATA_DIR), "sandbox");
+  const secrets = JSON.parse(fs.readFileSync(path.join(dir, "secrets.json"), "utf8")) as { adminToken: string };
+  const pem = (name: string) => fs.readFileSync(path.join(dir, "pki", name), "utf8");
+  const agent = new Agent({ connect: { ca: pem("ca.pem"), cert: pem("client.pem"), key: pem("client-key.pem") } });
+  const port = Number(process.env.E2E_PORT ?? 3210) + 6000;
+  try {
+    const res = await request(`https://localhost:${port}/_admin/faults`, {
+      method,
+      dispatcher: agent,
+      headers: { "x-sandbox-admin-token": secrets.adminToken, "content-type": "application/json" },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    await res.body.text();
+    expect(res.statusCode).toBeLessThan(300);
+  } finally {
+    await agent.close();
+  }
+}
+
+/** Picks a patient in the eligibility form with the keyboard only. */
+async function pickPatient(page: Page, query: string, label = /^patient$|^المريض$/i) {
+  const box = page.getByRole("combobox", { name: label });
+  await box.focus();
+  await page.keyboard.type(query);
+  await expect(page.getByRole("option").first()).toBeVisible();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("selected-patient")).toBeVisible();
+}
+
+function randomNationalId(): string {
+  const body = `1${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+  return `${body}${nationalIdCheckDigit(body)}`;
+}
+
+test.describe("front desk: eligibility", () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, DEMO.frontDesk);
+  });
+
+  test("1000000001: in force, benefits with amounts and meters; reopened from the patient page", async ({ page }) => {
+    await page.goto("/eligibility");
+    await pickPatient(page, "1000000001");
+    // The only coverage is preselected; the date of service defaults to today.
+    await expect(page.getByLabel("Insurer and coverage")).toHaveValue(/.+/);
+    await expect(page.getByLabel("Date of service")).toHaveValue(/^\d{4}-\d{2}-\d{2}$/);
+    await page.getByRole("button", { name: "Check eligibility" }).click();
+
+    const live = page.getByTestId("eligibility-live");
+    await expect(live).toContainText("Coverage in force");
+    await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "in_force");
+    const consult = page.locator('[data-category="3"]');
+    await expect(consult).toContainText("Consultation");
+    await expect(consult).toContainText("SAR 5,000.00");
+    await expect(consult).toContainText("SAR 1,250.00");
+    await expect(consult).toContainText("SAR 3,750.00");
+    await expect(consult.getByRole("meter")).toHaveAttribute("aria-valuenow", "25");
+    await expect(page.locator('[data-category="F6"]')).toContainText("Used up");
+    expect(await page.getByRole("meter").count()).toBe(8);
+
+    await page.getByRole("link", { name: "Open the printable result" }).click();
+    await expect(page).toHaveURL(/\/eligibility\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "in_force");
+    await page.getByRole("link", { name: "Patient record" }).click();
+    await expect(page.getByRole("heading", { name: "Eligibility checks" })).toBeVisible();
+    await page.getByRole("link", { name: /^Open the check of/ }).first().click();
+    await expect(page.locator('[data-category="3"]')).toContainText("SAR 3,750.00");
+  });
+
+  test("1000000002: NOT in force, impossible to miss", async ({ page }) => {
+    await page.goto("/eligibility");
+    await pickPatient(page, "Patient Two");
+    await page.getByRole("button", { name: "Check eligibility" }).click();
+    await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "not_in_force");
+    await expect(page.getByTestId("eligibility-live")).toContainText("NOT in force");
+    await expect(page.getByRole("meter")).toHaveCount(0);
+  });
+
+  test("1000000003: coverage not found, the resolution shown on the coverage field", async ({ page }) => {
+    await page.goto("/eligibility");
+    await pickPatient(page, "1000000003");
+    await page.getByRole("button", { name: "Check eligibility" }).click();
+    const coverage = page.getByLabel("Insurer and coverage");
+    await expect(coverage).toHaveAttribute("aria-invalid", "true");
+    const described = await coverage.getAttribute("aria-describedby");
+    const message = page.locator(`[id="${described!.split(" ").pop()}"]`);
+    await expect(message).toContainText("Verify the policy");
+    await expect(message).toContainText("ERR-002");
+    await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "rejected");
+  });
+
+  test("rate limited: a visible countdown, then the check goes through by itself", async ({ page }) => {
+    await page.goto("/eligibility");
+    await pickPatient(page, "1048573628");
+    await sandboxFaults("PUT", { force429: true, retryAfterSeconds: 3 });
+    try {
+      await page.getByRole("button", { name: "Check eligibility" }).click();
+      await expect(page.getByTestId("rate-limit-wait")).toContainText(/sent automatically in \d+ second/);
+    } finally {
+      await sandboxFaults("DELETE");
+    }
+    await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "in_force", { timeout: 20_000 });
+    await expect(page.getByTestId("rate-limit-wait")).toHaveCount(0);
+  });
+
+  test("platform down: a clear message and Retry, with what was typed kept", async ({ page }) => {
+    await page.goto("/eligibility");
+    await pickPatient(page, "2087654311");
+    await page.getByLabel("Consultation").check();
+    await sandboxFaults("PUT", { errorRate: 1, errorStatus: 503 });
+    try {
+      await page.getByRole("button", { name: "Check eligibility" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "not answering" })).toBeVisible();
+      await expect(page.getByTestId("selected-patient")).toContainText("Omar");
+      await expect(page.getByLabel("Consultation")).toBeChecked();
+    } finally {
+      await sandboxFaults("DELETE");
+    }
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "in_force");
+    await expect(page.locator("[data-category]")).toHaveCount(1);
+  });
+});
+
+test.describe("front desk: patients", () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, DEMO.frontDesk);
+  });
+
+  test("a malformed identifier gets a field error before anything is sent", async ({ page }) => {
+    await page.goto("/patients/new");
+    const posts: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST") posts.push(r.url());
+    });
+    const id = page.getByLabel("National ID or Iqama number");
+    await id.fill("1234567890");
+    await expect(id).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("This number is not valid")).toBeVisible();
+    await page.getByRole("button", { name: "Register patient" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Check the highlighted fields" })).toBeVisible();
+    await expect(page).toHaveURL("/patients/new");
+    expect(posts).toEqual([]);
+  });
+
+  test("register a patient, add a coverage, check them", async ({ page }) => {
+    const nationalId = randomNationalId();
+    await page.goto("/patients");
+    await page.getByRole("link", { name: "Register a patient" }).click();
+    await page.getByLabel("National ID or Iqama number").fill(nationalId);
+    await expect(page.getByText("Valid number")).toBeVisible();
+    await page.getByLabel("Given name").fill("Lamya");
+    await page.getByLabel("Family name").fill("Al-Dosari");
+    await page.getByLabel("Date of birth").fill("1994-06-17");
+    await page.getByLabel("Gender").selectOption("female");
+    await page.getByLabel("Mobile phone (optional)").fill("0551234567");
+    await page.getByRole("button", { name: "Register patient" }).click();
+    await expect(page).toHaveURL(/\/patients\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole("heading", { name: "Lamya Al-Dosari" })).toBeVisible();
+    await expect(page.getByText("055 123 4567")).toBeVisible();
+    await expect(page.getByText("No coverage recorded yet")).toBeVisible();
+    await expect(page.getByText("No claims for this patient.")).toBeVisible();
+
+    await page.getByLabel("Insurer", { exact: true }).selectOption("payer-nakheel");
+    await page.getByLabel("Member / policy number").fill("NKH-E2E-1");
+    await page.getByLabel("Coverage ID on the platform").fill(`cov-${nationalId}`);
+    await page.getByRole("button", { name: "Add coverage" }).click();
+    await expect(page.getByText("Coverage added.")).toBeVisible();
+    await expect(page.getByRole("list", { name: "Coverages" }).getByText("Nakheel Mutual Health")).toBeVisible();
+
+    // Search finds the new patient by name and by number.
+    await page.goto(`/patients?q=${nationalId.slice(0, 6)}`);
+    await expect(page.getByRole("link", { name: "Lamya Al-Dosari", exact: true })).toBeVisible();
+    await page.goto("/patients?q=lamya");
+    await page.getByRole("link", { name: "Check eligibility for Lamya Al-Dosari" }).click();
+    await expect(page.getByTestId("selected-patient")).toContainText("Lamya Al-Dosari");
+    await page.getByRole("button", { name: "Check eligibility" }).click();
+    // The platform does not know this person: the answer is shown on the coverage field.
+    await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "rejected");
+    await expect(page.getByText("Verify the policy").first()).toBeVisible();
+  });
+});
+
+test.describe("front desk: access", () => {
+  test("other roles cannot open the front desk's pages", async ({ page }) => {
+    await signIn(page, DEMO.billing);
+    for (const p of ["/patients", "/eligibility", "/patients/new"]) {
+      const response = await page.goto(p);
+      expect(response?.status()).toBe(403);
+    }
+  });
+});
+
+test.describe("front desk in Arabic", () => {
+  test("the same flow in Arabic: rtl, Arabic labels, Arabic result", async ({ page }) => {
+    await page.goto("/sign-in");
+    await page.getByRole("button", { name: "العربية" }).click();
+    await signIn(page, DEMO.frontDesk);
+    await page.goto("/eligibility");
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+    await expect(page.getByRole("heading", { name: "تحقق جديد" })).toBeVisible();
+    await pickPatient(page, "1000000001");
+    await expect(page.getByLabel("شركة التأمين والتغطية")).toHaveValue(/.+/);
+    await expect(page.getByText("الاستشارة")).toBeVisible();
+    await page.getByRole("button", { name: "تحقق من الأهلية" }).click();
+    await expect(page.getByTestId("eligibility-live")).toContainText("التغطية سارية");
+    await expect(page.locator('[data-category="3"] th')).toContainText("الاستشارة");
+    await expect(page.getByRole("columnheader", { name: "المتبقي" })).toBeVisible();
+
+    await page.goto("/patients/new");
+    await page.getByLabel("رقم الهوية الوطنية أو الإقامة").fill("3000000001");
+    await expect(page.getByText("يجب أن يبدأ الرقم بـ 1 (مواطن) أو 2 (مقيم).")).toBeVisible();
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * Limits on supporting attachments (README "Prior authorization"). The platform publishes none;
+ * these keep one request well inside what a clinic's connection and the platform handle.
+ */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const MAX_FILES = 5;
+export const MAX_TOTAL_BYTES = 20 * 1024 * 1024;
+
+/** The only types accepted — decided from the file's bytes, never its name. */
+export const ACCEPTED_TYPES = ["application/pdf", "image/jpeg", "image/png"] as const;
+export type AcceptedType = (typeof ACCEPTED_TYPES)[number];
+
+export type LimitProblem = "tooLarge" | "tooMany" | "totalTooLarge" | "empty";
+
+/**
+ * Whether one more file of `size` bytes may join files of `existingSizes`: the per-file limit, the
+ * number of files and the total.
+ */
+export function checkLimits(existingSizes: readonly number[], size: number): LimitProblem | undefined {
+  if (size <= 0) return "empty";
+  if (size > MAX_FILE_BYTES) return "tooLarge";
+  if (existingSizes.length + 1 > MAX_FILES) return "tooMany";
+  if (existingSizes.reduce((a, b) => a + b, 0) + size > MAX_TOTAL_BYTES) return "totalTooLarge";
+  return undefined;
+}
+
+/** A whole set of files (checked again on the server when a form is saved or submitted). */
+export function checkSet(sizes: readonly number[]): LimitProblem | undefined {
+  if (sizes.length > MAX_FILES) return "tooMany";
+  if (sizes.some((s) => s > MAX_FILE_BYTES)) return "tooLarge";
+  if (sizes.reduce((a, b) => a + b, 0) > MAX_TOTAL_BYTES) return "totalTooLarge";
+  return undefined;
+}
+
+/** "1.4 MB", "820 KB", "312 B" — sizes shown next to previews. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} B`;
+}

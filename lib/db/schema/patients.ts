@@ -1,0 +1,111 @@
+import { sql } from "drizzle-orm";
+import { boolean, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+const utc = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/**
+ * Front desk: the clinic's patient registry, their coverages, the insurers (payers) the clinic
+ * works with, and every eligibility check sent to the platform with its answer.
+ *
+ * Patient data (national ID, names, birth date, phone) lives only in these rows; logs and audit
+ * details refer to patients by their internal UUID.
+ */
+
+export const PATIENT_GENDERS = ["female", "male", "other", "unknown"] as const;
+export type PatientGender = (typeof PATIENT_GENDERS)[number];
+
+/** An insurer (payer) on the platform: its Organization id (`payer-…`) and display names. */
+export const insurers = pgTable("insurers", {
+  id: text("id").primaryKey(),
+  nameEn: text("name_en").notNull(),
+  nameAr: text("name_ar").notNull(),
+  active: boolean("active").notNull().default(true),
+  createdAt: utc("created_at").notNull().defaultNow(),
+});
+
+export const patients = pgTable(
+  "patients",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** National ID or Iqama number: the patient's id on the platform (`Patient/<nationalId>`). */
+    nationalId: text("national_id").notNull(),
+    givenName: text("given_name").notNull(),
+    familyName: text("family_name").notNull(),
+    birthDate: date("birth_date", { mode: "string" }).notNull(),
+    gender: text("gender").$type<PatientGender>().notNull(),
+    /** E.164, e.g. +966512345678; optional. */
+    phone: text("phone"),
+    createdBy: uuid("created_by"),
+    createdAt: utc("created_at").notNull().defaultNow(),
+    updatedAt: utc("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("patients_national_id_uq").on(t.nationalId),
+    index("patients_family_name_idx").on(sql`lower(${t.familyName})`),
+    index("patients_given_name_idx").on(sql`lower(${t.givenName})`),
+  ],
+);
+
+/** A patient's insurance with one insurer: the member/policy number and the platform's Coverage id. */
+export const coverages = pgTable(
+  "coverages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    patientId: uuid("patient_id")
+      .notNull()
+      .references(() => patients.id, { onDelete: "cascade" }),
+    insurerId: text("insurer_id")
+      .notNull()
+      .references(() => insurers.id),
+    /** Member / policy number as printed on the insurance card. */
+    memberId: text("member_id").notNull(),
+    /** The Coverage id used on the platform, e.g. `cov-1000000001` (`Coverage/<id>`). */
+    coverageRef: text("coverage_ref").notNull(),
+    createdBy: uuid("created_by"),
+    createdAt: utc("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("coverages_patient_idx").on(t.patientId),
+    uniqueIndex("coverages_patient_insurer_member_uq").on(t.patientId, t.insurerId, t.memberId),
+  ],
+);
+
+/**
+ * `in_force` / `not_in_force`: the platform answered with a CoverageEligibilityResponse;
+ * `rejected`: it answered with an OperationOutcome (error_code ERR-00x when it carried one).
+ */
+export const ELIGIBILITY_OUTCOMES = ["in_force", "not_in_force", "rejected"] as const;
+export type EligibilityOutcome = (typeof ELIGIBILITY_OUTCOMES)[number];
+
+/** One eligibility check as sent and as answered; reopened from the patient page. */
+export const eligibilityChecks = pgTable(
+  "eligibility_checks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    patientId: uuid("patient_id")
+      .notNull()
+      .references(() => patients.id, { onDelete: "cascade" }),
+    coverageId: uuid("coverage_id").references(() => coverages.id, { onDelete: "set null" }),
+    insurerId: text("insurer_id").notNull(),
+    servicedDate: date("serviced_date", { mode: "string" }).notNull(),
+    purposes: text("purposes").array().$type<string[]>().notNull(),
+    categories: text("categories").array().$type<string[]>().notNull().default(sql`'{}'::text[]`),
+    /** X-Request-ID of the call. */
+    requestId: text("request_id").notNull(),
+    /** CoverageEligibilityRequest.identifier[0].value. */
+    identifierValue: text("identifier_value").notNull(),
+    request: jsonb("request").$type<Record<string, unknown>>().notNull(),
+    /** The CoverageEligibilityResponse, or the OperationOutcome for a rejected check. */
+    response: jsonb("response").$type<Record<string, unknown>>(),
+    outcome: text("outcome").$type<EligibilityOutcome>().notNull(),
+    /** insurance[0].inforce; null when rejected. */
+    inforce: boolean("inforce"),
+    errorCode: text("error_code"),
+    /** The form field a refusal concerns (patientId, coverageId, categories …, or form). */
+    errorField: text("error_field"),
+    httpStatus: integer("http_status"),
+    checkedBy: uuid("checked_by"),
+    checkedAt: utc("checked_at").notNull().defaultNow(),
+  },
+  (t) => [index("eligibility_checks_patient_idx").on(t.patientId, t.checkedAt.desc())],
+);

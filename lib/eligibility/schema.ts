@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { BENEFIT_CATEGORIES, ELIGIBILITY_PURPOSES, isBenefitCategoryCode, type BenefitCategoryCode } from "@/lib/fhir";
+
+/**
+ * The eligibility form's input: parsed by the browser (zodResolver) and again by the server
+ * action. Messages are catalogue keys under `eligibility.errors`.
+ */
+export const eligibilityFormSchema = z.object({
+  patientId: z.uuid("patientRequired"),
+  coverageId: z.uuid("coverageRequired"),
+  servicedDate: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "servicedDateInvalid")
+    .refine((v) => {
+      const d = new Date(`${v}T00:00:00Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v && v >= "2000-01-01" && v <= "2100-12-31";
+    }, "servicedDateInvalid"),
+  purposes: z.array(z.enum(ELIGIBILITY_PURPOSES)).min(1, "purposeRequired").max(2),
+  /** Empty: every category of the plan. */
+  categories: z
+    .array(z.string().refine(isBenefitCategoryCode, "categoryInvalid"))
+    .max(Object.keys(BENEFIT_CATEGORIES).length)
+    .transform((codes) => [...new Set(codes)] as BenefitCategoryCode[]),
+});
+
+export type EligibilityFormInput = z.input<typeof eligibilityFormSchema>;
+export type EligibilityFormValues = z.output<typeof eligibilityFormSchema>;
+export type EligibilityField = keyof EligibilityFormInput;
+
+/** The categories a front desk usually asks about first (the rest stay one click away). */
+export const COMMON_BENEFIT_CATEGORIES: BenefitCategoryCode[] = ["1", "2", "3", "4", "5", "62", "69", "F6"];

@@ -1,0 +1,155 @@
+import { randomUUID } from "node:crypto";
+import type { CoverageEligibilityRequest } from "@medplum/fhirtypes";
+import { audit, type AuditActor } from "@/lib/audit";
+import type { Db } from "@/lib/db";
+import { buildEligibilityRequest, readBenefits } from "@/lib/fhir";
+import { getCoverage, getPatient } from "@/lib/patients/registry";
+import {
+  PlatformError,
+  PlatformRateLimitedError,
+  PlatformUnavailableError,
+  type PlatformClient,
+} from "@/lib/platform";
+import type { EligibilityField, EligibilityFormValues } from "./schema";
+import { errorField, saveCheck, toView, type EligibilityCheckView, type ErrorField } from "./store";
+
+/**
+ * Typed platform errors are recognised by name, not `instanceof`: in the Next.js server the
+ * process-wide client is created by the instrumentation bundle, whose copy of the error classes
+ * is not the one a server action's bundle imports, so `instanceof` fails there.
+ */
+function isError<T extends Error>(error: unknown, type: abstract new (...args: never[]) => T, name: string): error is T {
+  return error instanceof type || (error instanceof Error && error.name === name);
+}
+
+export interface EligibilityDeps {
+  db: Db;
+  client: Pick<PlatformClient, "checkEligibility">;
+  providerOrgId: string;
+  now?: () => Date;
+  /** Default console.warn; lines carry codes and ids of our own records only. */
+  warn?: (line: string) => void;
+}
+
+export interface CallerContext {
+  actor: AuditActor;
+  /** The staff member's user id (stored as checked_by). */
+  userId?: string;
+  /** Shown as "checked by" on the result. */
+  userName?: string;
+  requestId?: string;
+  ip?: string;
+}
+
+export type CheckOutcome =
+  /** The platform answered with a CoverageEligibilityResponse (in force or not): stored. */
+  | { kind: "answered"; check: EligibilityCheckView }
+  /** The platform refused (OperationOutcome): stored; shown on `field` with the code's resolution. */
+  | { kind: "rejected"; check: EligibilityCheckView; code?: string; status: number; field: ErrorField }
+  /** Our own checks failed (unknown patient, a coverage of someone else): nothing was sent. */
+  | { kind: "invalid"; fieldErrors: Partial<Record<EligibilityField, string[]>> }
+  /** Over the platform's rate limit: try again after `retryAfterMs`. Nothing was sent. */
+  | { kind: "rate_limited"; retryAfterMs: number }
+  /** The platform is slow or down (or answered nonsense): try again later. */
+  | { kind: "unavailable"; reason: string };
+
+/**
+ * Sends one eligibility check for a registered patient and one of their coverages, stores the
+ * request and the answer (in force, not in force, or the platform's refusal) and audits it.
+ * Never throws for platform trouble: every outcome is a value the form can show.
+ */
+export async function runEligibilityCheck(deps: EligibilityDeps, caller: CallerContext, input: EligibilityFormValues): Promise<CheckOutcome> {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const warn = deps.warn ?? ((line: string) => console.warn(line));
+  const patient = await getPatient(db, input.patientId);
+  if (!patient) return { kind: "invalid", fieldErrors: { patientId: ["patientUnknown"] } };
+  const coverage = await getCoverage(db, input.coverageId);
+  if (!coverage || coverage.patientId !== patient.id) return { kind: "invalid", fieldErrors: { coverageId: ["coverageUnknown"] } };
+
+  const requestId = randomUUID();
+  const identifierValue = randomUUID();
+  const request: CoverageEligibilityRequest = buildEligibilityRequest({
+    identifierValue,
+    nationalId: patient.nationalId,
+    insurerId: coverage.insurerId,
+    providerOrgId: deps.providerOrgId,
+    servicedDate: input.servicedDate,
+    purposes: input.purposes,
+    categories: input.categories,
+    created: now(),
+  });
+  const base = {
+    patientId: patient.id,
+    coverageId: coverage.id,
+    insurerId: coverage.insurerId,
+    servicedDate: input.servicedDate,
+    purposes: [...input.purposes],
+    categories: [...input.categories],
+    requestId,
+    identifierValue,
+    request: request as unknown as Record<string, unknown>,
+    checkedBy: caller.userId ?? null,
+  };
+  const related = {
+    patient: { id: patient.id, nationalId: patient.nationalId, givenName: patient.givenName, familyName: patient.familyName },
+    insurer: { id: coverage.insurerId, nameEn: coverage.insurerNameEn, nameAr: coverage.insurerNameAr },
+    coverage: { id: coverage.id, memberId: coverage.memberId, coverageRef: coverage.coverageRef },
+    ...(caller.userName ? { checkedByName: caller.userName } : {}),
+  };
+  const auditBase = { actor: caller.actor, requestId: caller.requestId, ip: caller.ip };
+
+  try {
+    const result = await deps.client.checkEligibility(request, { requestId, waitForPermit: false });
+    const benefits = readBenefits(result.data);
+    const row = await saveCheck(db, {
+      ...base,
+      response: result.data as unknown as Record<string, unknown>,
+      outcome: benefits.inforce ? "in_force" : "not_in_force",
+      inforce: benefits.inforce,
+      httpStatus: result.status,
+    });
+    await audit(db, {
+      ...auditBase,
+      action: "eligibility.check",
+      target: { type: "eligibility_check", id: row.id },
+      outcome: "success",
+      details: { patientId: patient.id, coverageId: coverage.id, result: row.outcome, platformRequestId: requestId },
+    });
+    return { kind: "answered", check: toView(row, related) };
+  } catch (error) {
+    if (isError(error, PlatformError, "PlatformError")) {
+      const field = errorField(error.code, error.field);
+      const row = await saveCheck(db, {
+        ...base,
+        response: (error.outcome as unknown as Record<string, unknown> | undefined) ?? null,
+        outcome: "rejected",
+        inforce: null,
+        errorCode: error.code ?? null,
+        errorField: field,
+        httpStatus: error.status,
+      });
+      await audit(db, {
+        ...auditBase,
+        action: "eligibility.check",
+        target: { type: "eligibility_check", id: row.id },
+        outcome: "failure",
+        details: { patientId: patient.id, coverageId: coverage.id, result: "rejected", code: error.code ?? null, status: error.status, platformRequestId: requestId },
+      });
+      return { kind: "rejected", check: toView(row, related), ...(error.code ? { code: error.code } : {}), status: error.status, field };
+    }
+    if (isError(error, PlatformRateLimitedError, "PlatformRateLimitedError")) {
+      return { kind: "rate_limited", retryAfterMs: Math.max(1000, Math.ceil(error.retryAfterMs)) };
+    }
+    const reason = isError(error, PlatformUnavailableError, "PlatformUnavailableError") ? error.reason : (error as Error).name || "error";
+    warn(`[eligibility] check not answered (${reason}) request ${requestId}: ${(error as Error).message}`);
+    await audit(db, {
+      ...auditBase,
+      action: "eligibility.check",
+      target: { type: "patient", id: patient.id },
+      outcome: "failure",
+      details: { coverageId: coverage.id, result: "unavailable", reason, platformRequestId: requestId },
+    });
+    return { kind: "unavailable", reason };
+  }
+}

@@ -1,0 +1,77 @@
+import { randomUUID } from "node:crypto";
+import type { Coverage } from "@medplum/fhirtypes";
+import { eq } from "drizzle-orm";
+import { coverages, insurers, patients } from "@/lib/db/schema";
+import { buildEligibilityRequest } from "@/lib/fhir";
+import { isUuid, type CallContext } from "./api";
+import { sendAndStore } from "./eligibility";
+import { ApiProblem, fhirResponse } from "./http";
+
+/** System of Coverage.identifier for the portal's own coverage record id. */
+export const PORTAL_COVERAGE_ID_SYSTEM = "https://clinic.example/fhir/portal-coverage-id";
+
+const COVERAGE_REF = /^[A-Za-z0-9\-.]{1,64}$/;
+
+/** The clinic's calendar day (YYYY-MM-DD) in its time zone. */
+export function clinicDay(now: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}
+
+/**
+ * GET /api/exchange/coverage/{id}: `id` is the portal's coverage record id (UUID) or the platform's
+ * Coverage id (`cov-…`). Verified with the platform (an eligibility check, purpose `validation`,
+ * for today), stored like any check, answered as a FHIR Coverage whose status follows `inforce`.
+ */
+export async function readCoverage(ctx: CallContext, rawId: string): Promise<Response> {
+  const id = rawId.startsWith("Coverage/") ? rawId.slice("Coverage/".length) : rawId;
+  if (!isUuid(id) && !COVERAGE_REF.test(id)) throw notFound();
+  const [row] = await ctx.db
+    .select({
+      coverageId: coverages.id,
+      coverageRef: coverages.coverageRef,
+      memberId: coverages.memberId,
+      insurerId: coverages.insurerId,
+      insurerName: insurers.nameEn,
+      patientId: patients.id,
+      nationalId: patients.nationalId,
+    })
+    .from(coverages)
+    .innerJoin(patients, eq(patients.id, coverages.patientId))
+    .leftJoin(insurers, eq(insurers.id, coverages.insurerId))
+    .where(isUuid(id) ? eq(coverages.id, id) : eq(coverages.coverageRef, id))
+    .limit(1);
+  if (!row) throw notFound();
+  ctx.audit.details.coverageId = row.coverageId;
+
+  const timeZone = ctx.deps.timeZone ?? process.env.CLINIC_TIME_ZONE ?? "Asia/Riyadh";
+  const request = buildEligibilityRequest({
+    identifierValue: randomUUID(),
+    nationalId: row.nationalId,
+    insurerId: row.insurerId,
+    providerOrgId: ctx.deps.config.providerOrgId,
+    servicedDate: clinicDay(ctx.now, timeZone),
+    purposes: ["validation"],
+    categories: [],
+    created: ctx.now,
+  });
+  const { response } = await sendAndStore(ctx, request, { patientId: row.patientId, coverageId: row.coverageId });
+  const insurance = response.insurance?.find((i) => i.coverage?.reference === `Coverage/${row.coverageRef}`) ?? response.insurance?.[0];
+  const inforce = insurance?.inforce === true;
+  const period = insurance?.benefitPeriod;
+  const coverage: Coverage = {
+    resourceType: "Coverage",
+    id: row.coverageRef,
+    meta: { lastUpdated: ctx.now.toISOString() },
+    identifier: [{ system: PORTAL_COVERAGE_ID_SYSTEM, value: row.coverageId }],
+    status: inforce ? "active" : "cancelled",
+    subscriberId: row.memberId,
+    beneficiary: { reference: `Patient/${row.nationalId}` },
+    payor: [{ reference: `Organization/${row.insurerId}`, ...(row.insurerName ? { display: row.insurerName } : {}) }],
+    ...(period && (period.start || period.end) ? { period: { ...(period.start ? { start: period.start } : {}), ...(period.end ? { end: period.end } : {}) } } : {}),
+  };
+  return fhirResponse(coverage, 200);
+}
+
+function notFound(): ApiProblem {
+  return ApiProblem.plain(404, "not-found", "No such coverage is known to this portal", undefined, "unknown_coverage");
+}

@@ -1,0 +1,145 @@
+import { randomUUID } from "node:crypto";
+import type { CoverageEligibilityRequest, CoverageEligibilityResponse } from "@medplum/fhirtypes";
+import { and, asc, eq } from "drizzle-orm";
+import { coverages, eligibilityChecks, patients } from "@/lib/db/schema";
+import {
+  CoverageEligibilityRequestSchema,
+  ELIGIBILITY_IDENTIFIER_SYSTEM_BASE,
+  parseReference,
+} from "@/lib/fhir";
+import { PlatformError } from "@/lib/platform";
+import type { CallContext } from "./api";
+import { fhirResponse, readJsonObject } from "./http";
+import { platformProblem } from "./platform-errors";
+import { expectResourceType, forceProvider, parseResource } from "./validation";
+
+const RT = "CoverageEligibilityRequest";
+
+/** Body → a CoverageEligibilityRequest the platform may receive (provider = this clinic, an identifier). */
+export function validateEligibilityRequest(body: Record<string, unknown>, providerOrgId: string): CoverageEligibilityRequest {
+  expectResourceType(body, RT);
+  const parsed = parseResource(CoverageEligibilityRequestSchema, forceProvider(body, RT, providerOrgId), RT);
+  const identifier = parsed.identifier?.some((i) => i.value)
+    ? parsed.identifier
+    : [{ system: `${ELIGIBILITY_IDENTIFIER_SYSTEM_BASE}/${providerOrgId}`, value: randomUUID() }, ...(parsed.identifier ?? [])];
+  return { ...parsed, identifier } as CoverageEligibilityRequest;
+}
+
+/** POST /api/exchange/eligibility/check */
+export async function eligibilityCheck(ctx: CallContext, request: Request): Promise<Response> {
+  const body = await readJsonObject(request, ctx.deps.config.maxBodyBytes);
+  const eligibilityRequest = validateEligibilityRequest(body, ctx.deps.config.providerOrgId);
+  const { response } = await sendAndStore(ctx, eligibilityRequest);
+  return fhirResponse(response, 200);
+}
+
+/**
+ * Sends a check to the platform and stores it in eligibility_checks like a check made in the portal
+ * (when the patient is registered in the portal: the table refers to the portal's patient record).
+ * Platform refusals are stored too, then answered as the platform's OperationOutcome.
+ */
+export async function sendAndStore(
+  ctx: CallContext,
+  eligibilityRequest: CoverageEligibilityRequest,
+  known?: { patientId: string; coverageId: string },
+): Promise<{ response: CoverageEligibilityResponse; checkId?: string }> {
+  const platform = await ctx.deps.platform();
+  const platformRequestId = randomUUID();
+  ctx.audit.details.platformRequestId = platformRequestId;
+  const subject = known ?? (await portalRecordsFor(ctx, eligibilityRequest));
+  const base = subject
+    ? {
+        patientId: subject.patientId,
+        coverageId: subject.coverageId ?? null,
+        insurerId: parseReference(eligibilityRequest.insurer?.reference, "Organization")?.id ?? "",
+        servicedDate: eligibilityRequest.servicedDate ?? ctx.now.toISOString().slice(0, 10),
+        purposes: [...(eligibilityRequest.purpose ?? [])],
+        categories: (eligibilityRequest.item ?? []).map((i) => i.category?.coding?.[0]?.code).filter((c): c is string => typeof c === "string"),
+        requestId: platformRequestId,
+        identifierValue: eligibilityRequest.identifier?.find((i) => i.value)?.value ?? platformRequestId,
+        request: eligibilityRequest as unknown as Record<string, unknown>,
+        checkedBy: null,
+      }
+    : undefined;
+  try {
+    const result = await platform.checkEligibility(eligibilityRequest, { requestId: platformRequestId, waitForPermit: false });
+    const inforce = result.data.insurance?.[0]?.inforce === true;
+    let checkId: string | undefined;
+    if (base) {
+      const [row] = await ctx.db
+        .insert(eligibilityChecks)
+        .values({
+          ...base,
+          response: result.data as unknown as Record<string, unknown>,
+          outcome: inforce ? "in_force" : "not_in_force",
+          inforce,
+          httpStatus: result.status,
+        })
+        .returning({ id: eligibilityChecks.id });
+      checkId = row?.id;
+    }
+    ctx.audit.target = checkId ? { type: "eligibility_check", id: checkId } : undefined;
+    ctx.audit.details.result = inforce ? "in_force" : "not_in_force";
+    ctx.audit.details.stored = Boolean(checkId);
+    return { response: result.data, checkId };
+  } catch (error) {
+    if (error instanceof PlatformError && base) {
+      const [row] = await ctx.db
+        .insert(eligibilityChecks)
+        .values({
+          ...base,
+          response: (error.outcome as unknown as Record<string, unknown> | undefined) ?? null,
+          outcome: "rejected",
+          inforce: null,
+          errorCode: error.code ?? null,
+          errorField: errorFieldOf(error.code, error.field),
+          httpStatus: error.status,
+        })
+        .returning({ id: eligibilityChecks.id });
+      if (row) ctx.audit.target = { type: "eligibility_check", id: row.id };
+      ctx.audit.details.stored = Boolean(row);
+    }
+    if (error instanceof PlatformError) ctx.audit.details.result = "rejected";
+    throw platformProblem(error);
+  }
+}
+
+/** The portal's patient (by national ID) and their coverage with the insurer, when registered. */
+async function portalRecordsFor(ctx: CallContext, request: CoverageEligibilityRequest): Promise<{ patientId: string; coverageId?: string } | undefined> {
+  const nationalId = parseReference(request.patient?.reference, "Patient")?.id;
+  const insurerId = parseReference(request.insurer?.reference, "Organization")?.id;
+  if (!nationalId) return undefined;
+  const [patient] = await ctx.db.select({ id: patients.id }).from(patients).where(eq(patients.nationalId, nationalId));
+  if (!patient) return undefined;
+  const [coverage] = insurerId
+    ? await ctx.db
+        .select({ id: coverages.id })
+        .from(coverages)
+        .where(and(eq(coverages.patientId, patient.id), eq(coverages.insurerId, insurerId)))
+        .orderBy(asc(coverages.createdAt))
+        .limit(1)
+    : [];
+  return { patientId: patient.id, coverageId: coverage?.id };
+}
+
+/** The eligibility form's field a refusal concerns (same vocabulary as checks made in the portal). */
+function errorFieldOf(code: string | undefined, field: string | undefined): string {
+  const path = (field ?? "").toLowerCase();
+  switch (code) {
+    case "ERR-001":
+      return "patientId";
+    case "ERR-002":
+      return "coverageId";
+    case "ERR-003":
+      return path.includes("purpose") ? "purposes" : "categories";
+    case "ERR-004":
+      if (path.includes("patient")) return "patientId";
+      if (path.includes("insurer") || path.includes("insurance") || path.includes("coverage")) return "coverageId";
+      if (path.includes("serviceddate")) return "servicedDate";
+      if (path.includes("purpose")) return "purposes";
+      if (path.includes("item") || path.includes("category")) return "categories";
+      return "form";
+    default:
+      return "form";
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The provider-side exchange API (issue #9): /api/exchange/** for the clinic's own systems,
+ * authenticated by organization-signed JWTs. Route files call `exchangeApi()` and stay thin.
+ * See README.md ("Provider-side exchange API") and docs/decisions/020-exchange-api-shapes.md.
+ */
+import { getDb } from "@/lib/db";
+import { operationOutcome, plainIssue } from "@/lib/fhir";
+import { getPlatformClient } from "@/lib/platform";
+import { runOperation, type ExchangeApiDeps } from "./api";
+import { claimStatus, submitClaim } from "./claims";
+import { exchangeApiConfig, type ExchangeApiConfig } from "./config";
+import { fhirResponse } from "./http";
+import { readCoverage } from "./coverage";
+import { eligibilityCheck } from "./eligibility";
+import { openApiDocument } from "./openapi";
+
+export { runOperation, type CallContext, type ExchangeApiDeps, type ExchangeOp } from "./api";
+export { authenticate, pruneJwtReplays, publicReason, type AuthFailure, type AuthResult, type PublicAuthReason } from "./auth";
+export { exchangeApiConfig, parseExchangeApiConfig, ExchangeApiConfigError, type ExchangeApiConfig } from "./config";
+export { openApiDocument } from "./openapi";
+export { EXCHANGE_API_CHANNEL, SUBMISSION_ID_SYSTEM, SUBMISSION_STATUS_SYSTEM, acknowledgement, statusParameters } from "./claims";
+
+export interface ExchangeApi {
+  eligibilityCheck(request: Request): Promise<Response>;
+  coverage(request: Request, id: string): Promise<Response>;
+  submitClaim(request: Request): Promise<Response>;
+  claimStatus(request: Request, id: string): Promise<Response>;
+  openApi(request: Request): Promise<Response>;
+}
+
+export function createExchangeApi(deps: ExchangeApiDeps): ExchangeApi {
+  return {
+    eligibilityCheck: (request) => runOperation("eligibility.check", request, deps, (ctx) => eligibilityCheck(ctx, request)),
+    coverage: (request, id) => runOperation("coverage.read", request, deps, (ctx) => readCoverage(ctx, id)),
+    submitClaim: (request) => runOperation("claim.submit", request, deps, (ctx) => submitClaim(ctx, request)),
+    claimStatus: (request, id) => runOperation("claim.status", request, deps, (ctx) => claimStatus(ctx, id)),
+    async openApi() {
+      return new Response(JSON.stringify(openApiDocument(deps.config), null, 2), {
+        status: 200,
+        headers: { "content-type": "application/json; charset=utf-8", "cache-control": "public, max-age=300" },
+      });
+    },
+  };
+}
+
+/** The process-wide API: the portal database and platform client, configuration from the environment. */
+export function exchangeApi(): ExchangeApi {
+  let config: ExchangeApiConfig;
+  try {
+    config = exchangeApiConfig();
+  } catch (error) {
+    // A bad PORTAL_URL / EXCHANGE_API_RATE_PER_MINUTE: say so in FHIR, and in the log.
+    console.error(`[exchange-api] ${(error as Error).message}`);
+    const unavailable = async () => fhirResponse(operationOutcome([plainIssue("exception", "The exchange API is not configured correctly")]), 503);
+    return { eligibilityCheck: unavailable, coverage: unavailable, submitClaim: unavailable, claimStatus: unavailable, openApi: unavailable };
+  }
+  return createExchangeApi({ db: getDb, platform: getPlatformClient, config });
+}

@@ -1,0 +1,134 @@
+import fs from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { coverages, insurers, patients } from "@/lib/db/schema";
+import { buildClaim, startTestSandbox, testClient, type SandboxHandle } from "@/lib/exchange/testing/harness";
+import type { PlatformClient } from "@/lib/platform";
+import { eligibilityRequest } from "@/lib/platform/test-support";
+import { testDatabases } from "@/lib/testing/databases";
+import { getFhir, newOrgKey, postFhir, registerOrg, signToken, testApi, testConfig, type TestOrgKey } from "./testing";
+import type { ExchangeApi } from "./index";
+
+type Operation = { operationId: string; security?: unknown[]; responses: Record<string, unknown>; requestBody?: unknown };
+type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, { scheme?: string }> } };
+
+const ROOT = path.resolve(__dirname, "../..");
+
+/** The route file serving an OpenAPI path: /api/exchange/coverage/{id} → app/api/exchange/coverage/[id]/route.ts */
+function routeFile(apiPath: string): string {
+  return path.join(ROOT, "app", ...apiPath.split("/").filter(Boolean).map((s) => s.replace(/^\{(.+)\}$/, "[$1]")), "route.ts");
+}
+
+describe("the OpenAPI document (on PGlite and the sandbox)", () => {
+  const [target] = testDatabases();
+  let database: Awaited<ReturnType<NonNullable<typeof target>["open"]>>;
+  let sb: SandboxHandle;
+  let client: PlatformClient;
+  let api: ExchangeApi;
+  let key: TestOrgKey;
+  let doc: Doc;
+  let coverageId: string;
+
+  beforeAll(async () => {
+    database = await target!.open();
+    sb = await startTestSandbox({ adjudicationDelayMs: 50 });
+    client = testClient(database.db, sb.config);
+    api = testApi(database.db, client, testConfig({}, sb.config.providerOrgId));
+    key = await newOrgKey("RS256");
+    await registerOrg(database.db, "openapi-client", key);
+    const patientId = randomUUID();
+    coverageId = randomUUID();
+    await database.db.insert(insurers).values({ id: "payer-rimal", nameEn: "Rimal", nameAr: "رمال" }).onConflictDoNothing();
+    await database.db.insert(patients).values({ id: patientId, nationalId: "1000000001", givenName: "T", familyName: "O", birthDate: "1985-03-14", gender: "female" });
+    await database.db.insert(coverages).values({ id: coverageId, patientId, insurerId: "payer-rimal", memberId: "M", coverageRef: "cov-1000000001" });
+    const res = await api.openApi(new Request("https://portal.test/api/exchange/openapi.json"));
+    expect(res.status).toBe(200);
+    doc = (await res.json()) as Doc;
+  });
+  afterAll(async () => {
+    await client?.close();
+    await sb?.close();
+    await database?.dispose();
+  });
+
+  /** Calls the handler behind a documented operation, with or without a valid token. */
+  async function call(operationId: string, authenticated: boolean, variant: "good" | "bad" = "good"): Promise<Response> {
+    const token = authenticated ? await signToken(key, "openapi-client") : undefined;
+    const provider = sb.config.providerOrgId;
+    switch (operationId) {
+      case "checkEligibility":
+        return api.eligibilityCheck(postFhir("/api/exchange/eligibility/check", variant === "good" ? eligibilityRequest("1000000001", "payer-rimal", provider) : { resourceType: "CoverageEligibilityRequest" }, token));
+      case "verifyCoverage":
+        return api.coverage(getFhir("/api/exchange/coverage/x", token), variant === "good" ? coverageId : randomUUID());
+      case "submitClaim": {
+        const claim = { ...buildClaim({ use: "claim", items: [{ code: "99213", price: 100 }] }), provider: { reference: `Organization/${provider}` }, identifier: [{ system: "urn:test", value: randomUUID() }] };
+        return api.submitClaim(postFhir("/api/exchange/claims/submit", variant === "good" ? claim : { resourceType: "Claim" }, token));
+      }
+      case "claimStatus": {
+        if (variant === "bad") return api.claimStatus(getFhir("/api/exchange/claims/x/status", token), randomUUID());
+        const submitted = await call("submitClaim", true);
+        const location = submitted.headers.get("location")!;
+        const id = location.split("/").at(-2)!;
+        return api.claimStatus(getFhir(location, token), id);
+      }
+      case "openApi":
+        return api.openApi(new Request("https://portal.test/api/exchange/openapi.json"));
+      default:
+        throw new Error(`no handler for ${operationId}`);
+    }
+  }
+
+  it("is OpenAPI 3.1 with a bearer JWT security scheme", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.components.securitySchemes.organizationJwt?.scheme).toBe("bearer");
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      "/api/exchange/claims/submit",
+      "/api/exchange/claims/{id}/status",
+      "/api/exchange/coverage/{id}",
+      "/api/exchange/eligibility/check",
+      "/api/exchange/openapi.json",
+    ]);
+  });
+
+  it("every documented path and method has a route file exporting that method", () => {
+    for (const [apiPath, methods] of Object.entries(doc.paths)) {
+      const file = routeFile(apiPath);
+      expect(fs.existsSync(file), file).toBe(true);
+      const source = fs.readFileSync(file, "utf8");
+      for (const method of Object.keys(methods)) {
+        expect(source, `${method.toUpperCase()} in ${file}`).toMatch(new RegExp(`export (async )?function ${method.toUpperCase()}\\b`));
+      }
+    }
+  });
+
+  it("every route file under app/api/exchange is documented", () => {
+    const found: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(path.join(dir, entry.name));
+        else if (entry.name === "route.ts") found.push(path.relative(path.join(ROOT, "app"), dir).split(path.sep).map((s) => s.replace(/^\[(.+)\]$/, "{$1}")).join("/"));
+      }
+    };
+    walk(path.join(ROOT, "app/api/exchange"));
+    expect(found.map((p) => `/${p}`).sort()).toEqual(Object.keys(doc.paths).sort());
+  });
+
+  it("every operation answers with documented statuses: authenticated (good and bad input) and without a token", async () => {
+    for (const [apiPath, methods] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const documented = Object.keys(op.responses);
+        const secured = op.security === undefined || op.security.length > 0;
+        const variants: ["good" | "bad", boolean][] = secured ? [["good", true], ["bad", true], ["good", false]] : [["good", false]];
+        for (const [variant, authenticated] of variants) {
+          const res = await call(op.operationId, authenticated, variant);
+          const label = `${method.toUpperCase()} ${apiPath} (${variant}, ${authenticated ? "token" : "no token"}) → ${res.status}`;
+          expect(documented, label).toContain(String(res.status));
+          if (variant === "good" && authenticated) expect(res.status, label).toBeLessThan(300);
+          if (!authenticated && secured) expect(res.status, label).toBe(401);
+          if (res.status >= 400) expect(res.headers.get("content-type"), label).toMatch(/^application\/fhir\+json/);
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,289 @@
+import type { ExchangeApiConfig } from "./config";
+
+/**
+ * The OpenAPI 3.1 description of /api/exchange, served at GET /api/exchange/openapi.json.
+ * openapi.test.ts walks it and calls every path and method to check the answers are documented.
+ */
+
+const FHIR = "application/fhir+json";
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const fhirContent = (schema: string) => ({ [FHIR]: { schema: ref(schema) } });
+
+const reference = { type: "object", properties: { reference: { type: "string", pattern: "^[A-Z][A-Za-z]+/[A-Za-z0-9\\-.]{1,64}$" }, display: { type: "string" } } };
+const identifier = { type: "object", properties: { system: { type: "string" }, value: { type: "string" } } };
+const coding = { type: "object", properties: { system: { type: "string" }, code: { type: "string" }, display: { type: "string" } } };
+const codeableConcept = { type: "object", properties: { coding: { type: "array", items: coding }, text: { type: "string" } } };
+const money = { type: "object", properties: { value: { type: "number" }, currency: { type: "string", pattern: "^[A-Z]{3}$" } } };
+
+function problem(description: string, extraHeaders: Record<string, unknown> = {}) {
+  return {
+    description,
+    headers: { "X-Request-ID": { $ref: "#/components/headers/X-Request-ID" }, ...extraHeaders },
+    content: fhirContent("OperationOutcome"),
+  };
+}
+
+const rateHeaders = {
+  "RateLimit-Limit": { $ref: "#/components/headers/RateLimit-Limit" },
+  "RateLimit-Remaining": { $ref: "#/components/headers/RateLimit-Remaining" },
+  "X-Request-ID": { $ref: "#/components/headers/X-Request-ID" },
+};
+
+const common = {
+  "401": { $ref: "#/components/responses/Unauthorized" },
+  "429": { $ref: "#/components/responses/TooManyRequests" },
+  "500": { $ref: "#/components/responses/InternalError" },
+};
+
+const platformFailures = {
+  "502": problem("The platform answered with something unexpected."),
+  "503": problem("The platform is unavailable; retry after `Retry-After` seconds.", { "Retry-After": { schema: { type: "integer" } } }),
+};
+
+const bodyProblems = {
+  "400": problem("Malformed input: not JSON, wrong resourceType, wrong type or format. `issue.expression` names the field."),
+  "413": problem("The body is larger than the limit."),
+  "415": problem("Content-Type is not application/fhir+json (application/json is accepted too)."),
+  "422": problem("Valid JSON but an invalid resource: missing required fields (ERR-004), another provider, an unsupported `use`. `issue.expression` names the field."),
+};
+
+export function openApiDocument(config: Pick<ExchangeApiConfig, "portalUrl" | "audience" | "ratePerMinute" | "providerOrgId">): Record<string, unknown> {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Clinic Exchange — provider-side exchange API",
+      version: "1.0.0",
+      description: [
+        "The clinic's own systems (HIS, lab, pharmacy) reach the national platform through the portal.",
+        "Bodies are FHIR R4 JSON (`application/fhir+json`); every error is an OperationOutcome.",
+        `Every request carries \`Authorization: Bearer <JWT>\` signed with the organization's private key (RS256 or ES256): iss = sub = the org client id, aud = \`${config.audience}\`, iat, exp (at most 300 s after iat), a unique jti, kid = the registered key id.`,
+        `Rate limit: ${config.ratePerMinute} requests per minute per organization (429 with Retry-After).`,
+      ].join("\n\n"),
+    },
+    servers: [{ url: config.portalUrl }],
+    security: [{ organizationJwt: [] }],
+    paths: {
+      "/api/exchange/eligibility/check": {
+        post: {
+          operationId: "checkEligibility",
+          summary: "Check eligibility with the platform",
+          description: `provider is set to Organization/${config.providerOrgId} when absent and refused when it names another organization. Platform refusals keep the platform's code (ERR-001…005) and HTTP status.`,
+          requestBody: { required: true, content: fhirContent("CoverageEligibilityRequest") },
+          responses: {
+            "200": { description: "The platform's answer.", headers: rateHeaders, content: fhirContent("CoverageEligibilityResponse") },
+            ...bodyProblems,
+            "404": problem("The platform found no coverage (ERR-002)."),
+            "409": problem("Refused by the platform as a duplicate (ERR-005)."),
+            ...common,
+            ...platformFailures,
+          },
+        },
+      },
+      "/api/exchange/coverage/{id}": {
+        get: {
+          operationId: "verifyCoverage",
+          summary: "Verify a coverage with the platform",
+          description: "`id` is the portal's coverage record id (UUID) or the platform's Coverage id. The portal sends an eligibility check (purpose validation, today) and answers a Coverage whose status is active when in force, cancelled otherwise.",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "200": { description: "The verified coverage.", headers: rateHeaders, content: fhirContent("Coverage") },
+            "400": problem("The platform refused the check (e.g. ERR-001)."),
+            "404": problem("Unknown coverage (or ERR-002 from the platform)."),
+            "422": problem("The platform refused the check (ERR-003/ERR-004)."),
+            ...common,
+            ...platformFailures,
+          },
+        },
+      },
+      "/api/exchange/claims/submit": {
+        post: {
+          operationId: "submitClaim",
+          summary: "Queue a claim or prior-authorization request",
+          description:
+            "The Claim (use claim or preauthorization) is stored and sent by the portal's outbox. Claim.identifier (your system + value) is required and makes the call idempotent: the same client sending the same identifier again gets the existing submission (`X-Idempotent-Replay: true`).",
+          requestBody: { required: true, content: fhirContent("Claim") },
+          responses: {
+            "202": {
+              description: "Accepted: a ClaimResponse with outcome `queued` (or the current outcome of an existing submission). `Location` is the status URL.",
+              headers: { ...rateHeaders, Location: { schema: { type: "string" }, description: "/api/exchange/claims/{id}/status" }, "X-Idempotent-Replay": { schema: { type: "string", enum: ["true"] } } },
+              content: fhirContent("ClaimResponse"),
+            },
+            ...bodyProblems,
+            ...common,
+          },
+        },
+      },
+      "/api/exchange/claims/{id}/status": {
+        get: {
+          operationId: "claimStatus",
+          summary: "Status of a submission",
+          description: "A Parameters resource: submission, use, status (portal status), outcome, identifier, clientIdentifier, platformClaim, created, updated, attempts, one `event` per timeline entry (at, from, to, source, code, httpStatus), `errors` (OperationOutcome) when rejected or failed, `claimResponse` once adjudicated. Only the calling organization's submissions exist for it.",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          responses: {
+            "200": { description: "The current status.", headers: rateHeaders, content: fhirContent("Parameters") },
+            "404": problem("No such submission for this organization."),
+            ...common,
+          },
+        },
+      },
+      "/api/exchange/openapi.json": {
+        get: {
+          operationId: "openApi",
+          summary: "This document",
+          security: [],
+          responses: { "200": { description: "OpenAPI 3.1", content: { "application/json": { schema: { type: "object" } } } } },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        organizationJwt: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: `A JWT signed with the organization's registered key, RS256 or ES256 only. Claims: iss = sub = org client id, aud = ${config.audience}, iat, exp ≤ iat + 300, jti (single use). Header kid = the registered key id. Failures: 401 with WWW-Authenticate: Bearer error="invalid_token", error_description = missing_token | malformed_token | unsupported_alg | expired | replayed | invalid_token.`,
+        },
+      },
+      headers: {
+        "X-Request-ID": { schema: { type: "string", format: "uuid" }, description: "The portal's id of this request (quote it when asking for help)." },
+        "RateLimit-Limit": { schema: { type: "integer" } },
+        "RateLimit-Remaining": { schema: { type: "integer" } },
+      },
+      responses: {
+        Unauthorized: problem("Missing or invalid JWT.", { "WWW-Authenticate": { schema: { type: "string" }, description: 'Bearer error="invalid_token", error_description="<reason>"' } }),
+        TooManyRequests: problem("Over the organization's rate limit (or the platform's).", {
+          "Retry-After": { schema: { type: "integer" } },
+          "RateLimit-Limit": { $ref: "#/components/headers/RateLimit-Limit" },
+          "RateLimit-Remaining": { $ref: "#/components/headers/RateLimit-Remaining" },
+        }),
+        InternalError: problem("An unexpected failure (never caused by the input); quote X-Request-ID."),
+      },
+      schemas: {
+        Reference: reference,
+        Identifier: identifier,
+        CodeableConcept: codeableConcept,
+        Money: money,
+        OperationOutcome: {
+          type: "object",
+          required: ["resourceType", "issue"],
+          properties: {
+            resourceType: { const: "OperationOutcome" },
+            issue: {
+              type: "array",
+              minItems: 1,
+              items: {
+                type: "object",
+                required: ["severity", "code"],
+                properties: {
+                  severity: { enum: ["fatal", "error", "warning", "information"] },
+                  code: { type: "string" },
+                  details: codeableConcept,
+                  diagnostics: { type: "string" },
+                  expression: { type: "array", items: { type: "string" } },
+                },
+              },
+            },
+          },
+        },
+        CoverageEligibilityRequest: {
+          type: "object",
+          required: ["resourceType", "status", "purpose", "patient", "created", "insurer"],
+          properties: {
+            resourceType: { const: "CoverageEligibilityRequest" },
+            identifier: { type: "array", items: identifier },
+            status: { enum: ["active", "cancelled", "draft", "entered-in-error"] },
+            purpose: { type: "array", minItems: 1, items: { enum: ["auth-requirements", "benefits", "discovery", "validation"] } },
+            patient: reference,
+            servicedDate: { type: "string", format: "date" },
+            created: { type: "string", format: "date-time" },
+            provider: reference,
+            insurer: reference,
+            item: { type: "array", items: { type: "object", properties: { category: codeableConcept } } },
+          },
+        },
+        CoverageEligibilityResponse: {
+          type: "object",
+          required: ["resourceType", "status", "purpose", "patient", "created", "request", "outcome", "insurer"],
+          properties: {
+            resourceType: { const: "CoverageEligibilityResponse" },
+            identifier: { type: "array", items: identifier },
+            status: { type: "string" },
+            purpose: { type: "array", items: { type: "string" } },
+            patient: reference,
+            created: { type: "string" },
+            request: reference,
+            outcome: { type: "string" },
+            insurer: reference,
+            insurance: {
+              type: "array",
+              items: { type: "object", properties: { coverage: reference, inforce: { type: "boolean" }, benefitPeriod: { type: "object" }, item: { type: "array", items: { type: "object" } } } },
+            },
+          },
+        },
+        Coverage: {
+          type: "object",
+          required: ["resourceType", "id", "status", "beneficiary", "payor"],
+          properties: {
+            resourceType: { const: "Coverage" },
+            id: { type: "string" },
+            identifier: { type: "array", items: identifier },
+            status: { enum: ["active", "cancelled"] },
+            subscriberId: { type: "string" },
+            beneficiary: reference,
+            payor: { type: "array", items: reference },
+            period: { type: "object", properties: { start: { type: "string" }, end: { type: "string" } } },
+          },
+        },
+        Claim: {
+          type: "object",
+          required: ["resourceType", "identifier", "status", "type", "use", "patient", "created", "priority", "insurance"],
+          properties: {
+            resourceType: { const: "Claim" },
+            identifier: { type: "array", minItems: 1, items: identifier },
+            status: { enum: ["active", "cancelled", "draft", "entered-in-error"] },
+            type: codeableConcept,
+            use: { enum: ["claim", "preauthorization"] },
+            patient: reference,
+            created: { type: "string", format: "date-time" },
+            provider: reference,
+            priority: codeableConcept,
+            insurance: { type: "array", items: { type: "object", required: ["sequence", "focal", "coverage"], properties: { sequence: { type: "integer" }, focal: { type: "boolean" }, coverage: reference } } },
+            diagnosis: { type: "array", items: { type: "object" } },
+            procedure: { type: "array", items: { type: "object" } },
+            item: {
+              type: "array",
+              items: { type: "object", required: ["sequence", "productOrService"], properties: { sequence: { type: "integer" }, productOrService: codeableConcept, servicedDate: { type: "string" }, quantity: { type: "object" }, unitPrice: money } },
+            },
+            supportingInfo: { type: "array", items: { type: "object" } },
+          },
+        },
+        ClaimResponse: {
+          type: "object",
+          required: ["resourceType", "status", "type", "use", "patient", "created", "insurer", "outcome"],
+          properties: {
+            resourceType: { const: "ClaimResponse" },
+            identifier: { type: "array", items: identifier, description: "[0] = the submission id (system https://clinic.example/fhir/submission-id); [1] = the business identifier the portal sends to the platform." },
+            status: { type: "string" },
+            use: { type: "string" },
+            patient: reference,
+            created: { type: "string" },
+            insurer: reference,
+            request: { type: "object", properties: { identifier } },
+            outcome: { enum: ["queued", "complete", "error", "partial"] },
+            disposition: { type: "string" },
+          },
+        },
+        Parameters: {
+          type: "object",
+          required: ["resourceType", "parameter"],
+          properties: {
+            resourceType: { const: "Parameters" },
+            id: { type: "string" },
+            parameter: { type: "array", items: { type: "object", required: ["name"], properties: { name: { type: "string" }, part: { type: "array" }, resource: { type: "object" } } } },
+          },
+        },
+      },
+    },
+  };
+}

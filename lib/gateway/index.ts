@@ -1,0 +1,37 @@
+/**
+ * The agent gateway (issue #11): `POST /query` routed to the claim, record, authorization and
+ * notification agents, plus `GET /fhir/Patient/{id}` and `POST /fhir/Claim`, all authenticated by
+ * gateway bearer tokens. Route files call `gateway()` and stay thin. See README.md ("Agent
+ * gateway") and docs/decisions/022-gateway.md.
+ */
+import { getDb } from "@/lib/db";
+import { gatewayConfig } from "./config";
+import { createClaim, readPatient } from "./fhir";
+import { handleQuery } from "./query";
+import { runGateway, type GatewayDeps } from "./run";
+
+export { AGENT_ROLES, GatewayConfigError, agentNames, gatewayConfig, parseGatewayAgents, parseGatewayConfig, resolveAgent, type AgentRole, type GatewayConfig } from "./config";
+export { GATEWAY_ERROR_CODES, GatewayError, type GatewayErrorCode } from "./http";
+export { GATEWAY_ERROR_SYSTEM, runGateway, type GatewayContext, type GatewayDeps } from "./run";
+export { AGENT_TASKS, GatewayQuerySchema } from "./query";
+export { GATEWAY_CHANNEL } from "./submissions";
+export { PORTAL_PATIENT_ID_SYSTEM, GATEWAY_SUBMISSION_ID_SYSTEM } from "./fhir";
+
+export interface Gateway {
+  query(request: Request): Promise<Response>;
+  fhirPatient(request: Request, id: string): Promise<Response>;
+  fhirClaim(request: Request): Promise<Response>;
+}
+
+export function createGateway(deps: GatewayDeps): Gateway {
+  return {
+    query: (request) => runGateway("gateway.query", "json", request, deps, (ctx) => handleQuery(ctx, request)),
+    fhirPatient: (request, id) => runGateway("gateway.fhir.patient.read", "fhir", request, deps, (ctx) => readPatient(ctx, id)),
+    fhirClaim: (request) => runGateway("gateway.fhir.claim.create", "fhir", request, deps, (ctx) => createClaim(ctx, request)),
+  };
+}
+
+/** The process-wide gateway: the portal database, configuration from the environment. */
+export function gateway(): Gateway {
+  return createGateway({ db: getDb, config: gatewayConfig });
+}

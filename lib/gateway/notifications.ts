@@ -1,0 +1,92 @@
+import { and, asc, eq, gt, max, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/lib/db";
+import { auditEvents, submissionEvents, submissions } from "@/lib/db/schema";
+import { GatewayError } from "./http";
+import { GATEWAY_CHANNEL, createdByToken } from "./submissions";
+
+/*
+ * The notification agent: status changes of authorization requests and claims, read from
+ * `submission_events` (the permanent timeline; `live_events` is pruned after a day). Event ids
+ * increase, so an event id is the cursor.
+ *
+ * Acknowledgements are kept per token WITHOUT a new table: the audit entry of each successful
+ * `notification.acknowledge` call carries `details.acknowledgedUpTo`, and the token's position is
+ * the largest such value (docs/decisions/022-gateway.md). `list` without a cursor starts there.
+ */
+
+export const ACK_ACTION = "gateway.notification.acknowledge";
+
+export const listDataSchema = z.strictObject({
+  /** Events after this event id; default: after the token's acknowledged position. */
+  cursor: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+  kind: z.enum(["claim", "authorization"]).optional(),
+  /** Only submissions this token created. */
+  mine: z.boolean().default(false),
+});
+
+export const acknowledgeDataSchema = z.strictObject({
+  upTo: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+
+/** The largest event id this token acknowledged (0 when none). */
+export async function acknowledgedPosition(db: Db, tokenId: string): Promise<number> {
+  const [row] = await db
+    .select({ upTo: max(sql<number>`(${auditEvents.details} ->> 'acknowledgedUpTo')::bigint`) })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.action, ACK_ACTION), eq(auditEvents.actorKind, "api"), eq(auditEvents.actorId, tokenId), eq(auditEvents.outcome, "success")));
+  return Number(row?.upTo ?? 0);
+}
+
+export async function listNotifications(db: Db, tokenId: string, data: z.infer<typeof listDataSchema>) {
+  const acknowledgedUpTo = await acknowledgedPosition(db, tokenId);
+  const after = data.cursor ?? acknowledgedUpTo;
+  const where: SQL[] = [gt(submissionEvents.id, after)];
+  if (data.kind) where.push(eq(submissions.kind, data.kind === "claim" ? "claim" : "preauthorization"));
+  if (data.mine) where.push(and(eq(submissions.channel, GATEWAY_CHANNEL), eq(submissions.createdBy, createdByToken(tokenId)))!);
+  const rows = await db
+    .select({
+      id: submissionEvents.id,
+      at: submissionEvents.at,
+      submissionId: submissionEvents.submissionId,
+      kind: submissions.kind,
+      from: submissionEvents.fromStatus,
+      to: submissionEvents.toStatus,
+      source: submissionEvents.source,
+      detail: submissionEvents.detail,
+    })
+    .from(submissionEvents)
+    .innerJoin(submissions, eq(submissions.id, submissionEvents.submissionId))
+    .where(and(...where))
+    .orderBy(asc(submissionEvents.id))
+    .limit(data.limit + 1);
+  const page = rows.slice(0, data.limit);
+  return {
+    events: page.map((e) => ({
+      eventId: e.id,
+      at: e.at.toISOString(),
+      submissionId: e.submissionId,
+      kind: e.kind === "claim" ? "claim" : "authorization",
+      from: e.from,
+      to: e.to,
+      source: e.source,
+      ...(typeof e.detail?.code === "string" ? { code: e.detail.code } : {}),
+    })),
+    /** Pass as `cursor` for the next page, or acknowledge up to it. */
+    cursor: page.length ? page[page.length - 1]!.id : after,
+    hasMore: rows.length > data.limit,
+    acknowledgedUpTo,
+  };
+}
+
+/** Moves the token's acknowledged position forward (never back). The caller's audit entry stores it. */
+export async function acknowledgeNotifications(db: Db, tokenId: string, data: z.infer<typeof acknowledgeDataSchema>) {
+  const [latest] = await db.select({ id: max(submissionEvents.id) }).from(submissionEvents);
+  const newest = Number(latest?.id ?? 0);
+  if (data.upTo > newest) {
+    throw new GatewayError(422, "invalid_data", `upTo ${data.upTo} is after the newest event (${newest}).`, { issues: [{ path: "data.upTo", message: `at most ${newest}` }] });
+  }
+  const previous = await acknowledgedPosition(db, tokenId);
+  return { previous, acknowledgedUpTo: Math.max(previous, data.upTo) };
+}

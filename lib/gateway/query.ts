@@ -1,0 +1,137 @@
+import { z } from "zod";
+import type { SubmissionKind } from "@/lib/db/schema";
+import { agentNames, resolveAgent, type AgentRole } from "./config";
+import { GatewayError, issuePath, jsonResponse, readJsonObject } from "./http";
+import { acknowledgeDataSchema, acknowledgeNotifications, listDataSchema, listNotifications } from "./notifications";
+import { lookupDataSchema, recordLookup, recordSummary, summaryDataSchema } from "./record";
+import type { GatewayContext } from "./run";
+import { findSubmission, pipelineError, statusDataSchema, statusResult, submitThroughPipeline, submittedResult, validateClaim } from "./submissions";
+
+/** The body of `POST /query` (platform spec, "Gateway task body"). */
+export const GatewayQuerySchema = z.object({
+  agent: z.string().min(1).max(100),
+  task: z.string().min(1).max(100),
+  data: z.record(z.string(), z.unknown()).default({}),
+});
+
+interface TaskResult {
+  status: number;
+  result: unknown;
+}
+
+interface Task {
+  /** Validates `data`; failures are answered 422 `invalid_data`. */
+  schema: z.ZodType;
+  run(ctx: GatewayContext, data: never, agentName: string): Promise<TaskResult>;
+}
+
+const claimData = z.object({ claim: z.unknown() });
+
+function submitTask(kind: SubmissionKind): Task {
+  return {
+    schema: claimData,
+    async run(ctx, data: z.infer<typeof claimData>, agentName) {
+      const claim = validateClaim(data.claim, kind, ctx.config.providerOrgId, ctx.config.allowSandboxTestIds, "data.claim");
+      const { submission, replay } = await submitThroughPipeline(ctx, claim, kind, "data.claim");
+      ctx.audit.target = { type: "submission", id: submission.id };
+      ctx.audit.details.kind = kind;
+      ctx.audit.details.replay = replay;
+      return { status: replay ? 200 : 202, result: submittedResult(submission, replay, agentName) };
+    },
+  };
+}
+
+function statusTask(kind: SubmissionKind): Task {
+  return {
+    schema: statusDataSchema,
+    async run(ctx, data: z.infer<typeof statusDataSchema>) {
+      const submission = await findSubmission(ctx, kind, data);
+      if (!submission) throw new GatewayError(404, "not_found", kind === "claim" ? "No claim with this id or identifier." : "No authorization request with this id or identifier.");
+      ctx.audit.target = { type: "submission", id: submission.id };
+      ctx.audit.details.submissionStatus = submission.status;
+      return { status: 200, result: await statusResult(ctx.db, submission) };
+    },
+  };
+}
+
+/** Every agent role and its tasks. */
+export const AGENT_TASKS: Record<AgentRole, Record<string, Task>> = {
+  claim: { submit: submitTask("claim"), status: statusTask("claim") },
+  authorization: { request: submitTask("preauthorization"), status: statusTask("preauthorization") },
+  record: {
+    lookup: {
+      schema: lookupDataSchema,
+      async run(ctx, data: z.infer<typeof lookupDataSchema>) {
+        const result = await recordLookup(ctx.db, data, ctx.config.allowSandboxTestIds);
+        ctx.audit.details.found = result.found;
+        if (result.patient) ctx.audit.target = { type: "patient", id: result.patient.patientId };
+        return { status: 200, result };
+      },
+    },
+    summary: {
+      schema: summaryDataSchema,
+      async run(ctx, data: z.infer<typeof summaryDataSchema>) {
+        const result = await recordSummary(ctx.db, data, ctx.config.allowSandboxTestIds);
+        ctx.audit.target = { type: "patient", id: result.patient.patientId };
+        return { status: 200, result };
+      },
+    },
+  },
+  notification: {
+    list: {
+      schema: listDataSchema,
+      async run(ctx, data: z.infer<typeof listDataSchema>) {
+        const result = await listNotifications(ctx.db, ctx.token.id, data);
+        ctx.audit.details.events = result.events.length;
+        return { status: 200, result };
+      },
+    },
+    acknowledge: {
+      schema: acknowledgeDataSchema,
+      async run(ctx, data: z.infer<typeof acknowledgeDataSchema>) {
+        const result = await acknowledgeNotifications(ctx.db, ctx.token.id, data);
+        // This audit entry IS the stored acknowledgement (see notifications.ts).
+        ctx.audit.details.acknowledgedUpTo = result.acknowledgedUpTo;
+        return { status: 200, result };
+      },
+    },
+  },
+};
+
+/** The body of POST /query, after authentication: route to the agent's task. */
+export async function handleQuery(ctx: GatewayContext, request: Request): Promise<Response> {
+  const body = await readJsonObject(request, ctx.config.maxBodyBytes);
+  const envelope = GatewayQuerySchema.safeParse(body);
+  if (!envelope.success) {
+    throw new GatewayError(400, "invalid_body", "The body must be {agent, task, data} with agent and task as strings and data an object.", {
+      issues: envelope.error.issues.slice(0, 20).map((i) => ({ path: issuePath("", i.path), message: i.message })),
+    });
+  }
+  const { agent, task, data } = envelope.data;
+  const role = resolveAgent(ctx.config, agent);
+  if (!role) {
+    ctx.audit.details.agent = agent.slice(0, 64);
+    throw new GatewayError(400, "unknown_agent", `Unknown agent "${agent.slice(0, 64)}".`, { valid: agentNames(ctx.config) });
+  }
+  ctx.audit.details.agent = agent;
+  const tasks = AGENT_TASKS[role];
+  const handler = Object.hasOwn(tasks, task) ? tasks[task] : undefined;
+  if (!handler) {
+    ctx.audit.action = `gateway.${role}`;
+    throw new GatewayError(400, "unknown_task", `Unknown task "${task.slice(0, 64)}" for the ${role} agent.`, { valid: Object.keys(tasks) });
+  }
+  ctx.audit.action = `gateway.${role}.${task}`;
+  const parsed = handler.schema.safeParse(data);
+  if (!parsed.success) {
+    throw new GatewayError(422, "invalid_data", `data does not fit the ${role} agent's ${task} task.`, {
+      issues: parsed.error.issues.slice(0, 20).map((i) => ({ path: issuePath("data", i.path), message: i.message })),
+    });
+  }
+  let outcome: TaskResult;
+  try {
+    outcome = await handler.run(ctx, parsed.data as never, agent);
+  } catch (error) {
+    throw pipelineError(error) ?? error;
+  }
+  return jsonResponse({ agent, role, task, result: outcome.result }, outcome.status);
+}

@@ -1,0 +1,103 @@
+import { and, count, desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/lib/db";
+import { eligibilityChecks, submissions } from "@/lib/db/schema";
+import { checkNationalId } from "@/lib/fhir";
+import { findPatientByNationalId, getPatient, listCoverages, type Patient } from "@/lib/patients/registry";
+import { GatewayError } from "./http";
+
+/*
+ * The record agent: the portal's patient registry (lib/patients) seen by an automation. Answers
+ * carry the portal's patient id, the display name, gender and birth YEAR — never the phone number
+ * or the full birth date (docs/decisions/022-gateway.md).
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const lookupDataSchema = z.strictObject({ nationalId: z.string().trim().min(1).max(20) });
+export const summaryDataSchema = z.union([
+  z.strictObject({ patientId: z.string().regex(UUID, "expected the portal's patient id (UUID)") }),
+  z.strictObject({ nationalId: z.string().trim().min(1).max(20) }),
+]);
+
+function validNationalId(value: string, allowSandboxTestIds: boolean, path: string): string {
+  const check = checkNationalId(value, { allowSandboxTestIds });
+  if (!check.valid) throw new GatewayError(422, "invalid_data", check.message.en, { issues: [{ path, message: check.message.en }] });
+  return check.value;
+}
+
+function basics(p: Patient) {
+  return {
+    patientId: p.id,
+    name: `${p.givenName} ${p.familyName}`,
+    gender: p.gender,
+    birthYear: Number(p.birthDate.slice(0, 4)),
+  };
+}
+
+/** `record.lookup`: is this national ID registered, and under which portal id. */
+export async function recordLookup(db: Db, data: z.infer<typeof lookupDataSchema>, allowSandboxTestIds: boolean) {
+  const nationalId = validNationalId(data.nationalId, allowSandboxTestIds, "data.nationalId");
+  const patient = await findPatientByNationalId(db, nationalId);
+  if (!patient) return { found: false as const, patient: null };
+  const covs = await listCoverages(db, patient.id);
+  return {
+    found: true as const,
+    patient: { ...basics(patient), coverages: covs.length, insurers: [...new Set(covs.map((c) => c.insurerId))] },
+  };
+}
+
+/** `record.summary`: coverages, latest eligibility outcome, authorization and claim counts by status. */
+export async function recordSummary(db: Db, data: z.infer<typeof summaryDataSchema>, allowSandboxTestIds: boolean) {
+  const patient =
+    "patientId" in data ? await getPatient(db, data.patientId) : await findPatientByNationalId(db, validNationalId(data.nationalId, allowSandboxTestIds, "data.nationalId"));
+  if (!patient) throw new GatewayError(404, "not_found", "No patient with this id is registered in the portal.");
+  const [covs, [latest], byStatus] = await Promise.all([
+    listCoverages(db, patient.id),
+    db
+      .select({
+        outcome: eligibilityChecks.outcome,
+        inforce: eligibilityChecks.inforce,
+        insurerId: eligibilityChecks.insurerId,
+        servicedDate: eligibilityChecks.servicedDate,
+        errorCode: eligibilityChecks.errorCode,
+        checkedAt: eligibilityChecks.checkedAt,
+        id: eligibilityChecks.id,
+      })
+      .from(eligibilityChecks)
+      .where(eq(eligibilityChecks.patientId, patient.id))
+      .orderBy(desc(eligibilityChecks.checkedAt))
+      .limit(1),
+    db
+      .select({ kind: submissions.kind, status: submissions.status, n: count() })
+      .from(submissions)
+      .where(and(eq(submissions.patientId, patient.nationalId)))
+      .groupBy(submissions.kind, submissions.status),
+  ]);
+  const tally = (kind: "claim" | "preauthorization") => {
+    const rows = byStatus.filter((r) => r.kind === kind);
+    return { total: rows.reduce((s, r) => s + Number(r.n), 0), byStatus: Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])) };
+  };
+  return {
+    patient: basics(patient),
+    coverages: covs.map((c) => ({
+      coverageId: c.id,
+      platformCoverageId: c.coverageRef,
+      insurerId: c.insurerId,
+      insurerName: { en: c.insurerNameEn, ar: c.insurerNameAr },
+    })),
+    latestEligibility: latest
+      ? {
+          checkId: latest.id,
+          outcome: latest.outcome,
+          inforce: latest.inforce,
+          insurerId: latest.insurerId,
+          servicedDate: latest.servicedDate,
+          errorCode: latest.errorCode,
+          checkedAt: latest.checkedAt.toISOString(),
+        }
+      : null,
+    authorizations: tally("preauthorization"),
+    claims: tally("claim"),
+  };
+}

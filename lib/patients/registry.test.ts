@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listAuditEvents } from "@/lib/audit";
+import { submissions } from "@/lib/db/schema";
+import { testDatabases, type TestDatabase } from "@/lib/testing/databases";
+import { DEMO_PATIENTS, seedDemoPatients } from "./demo-data";
+import { addCoverage, getPatient, listCoverages, listSubmissionsForPatient, registerPatient, searchKind, searchPatients } from "./registry";
+import { registerPatientSchema } from "./schemas";
+import { auditedRegister, auditedSearch, auditedView } from "./service";
+
+const parse = registerPatientSchema({ allowSandboxTestIds: true }).parse;
+const caller = { actor: { kind: "user" as const, id: "00000000-0000-4000-8000-000000000001", email: "fd@clinic.example", roles: ["front_desk"] }, userId: "00000000-0000-4000-8000-000000000001", userName: "Front Desk", requestId: "11111111-1111-4111-8111-111111111111" };
+
+describe.each(testDatabases().map((d): [string, TestDatabase] => [d.name, d]))("patient registry on %s", (_name, target) => {
+  let database: Awaited<ReturnType<TestDatabase["open"]>>;
+  beforeAll(async () => {
+    database = await target.open();
+  }, 60_000);
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  it("seeds the demo insurers, patients and coverages once", async () => {
+    expect(await seedDemoPatients(database.db)).toBe(true);
+    expect(await seedDemoPatients(database.db)).toBe(false);
+    const found = await searchPatients(database.db, "1000000001");
+    expect(found).toHaveLength(1);
+    expect(found[0]!.coverages.map((c) => [c.insurerId, c.coverageRef, c.insurerNameEn])).toEqual([["payer-rimal", "cov-1000000001", "Rimal Cooperative Health Insurance"]]);
+    expect((await searchPatients(database.db, "10000000")).map((p) => p.nationalId).sort()).toEqual(["1000000001", "1000000002", "1000000003"]);
+    expect(DEMO_PATIENTS).toHaveLength(6);
+  });
+
+  it("registers a patient once per national ID, with the phone in E.164", async () => {
+    const first = await registerPatient(database.db, parse({ nationalId: "2087654329", givenName: "Salma", familyName: "Al-Qurashi", birthDate: "2001-04-05", gender: "female", phone: "055 123 4567" }));
+    expect(first.ok).toBe(true);
+    if (!first.ok) return;
+    expect(first.patient.phone).toBe("+966551234567");
+    const again = await registerPatient(database.db, parse({ nationalId: "2087654329", givenName: "S", familyName: "Q", birthDate: "2001-04-05", gender: "female", phone: "" }));
+    expect(again).toEqual({ ok: false, reason: "duplicate", existingId: first.patient.id });
+    expect((await getPatient(database.db, first.patient.id))?.givenName).toBe("Salma");
+    expect(await getPatient(database.db, "not-a-uuid")).toBeUndefined();
+  });
+
+  it("searches by national ID prefix or by every word of the name, any case, wildcards inert", async () => {
+    expect(searchKind(" 208 ")).toBe("national_id");
+    expect(searchKind("Salma")).toBe("name");
+    expect(searchKind("  ")).toBe("empty");
+    expect((await searchPatients(database.db, "2087")).map((p) => p.nationalId).sort()).toEqual(["2087654311", "2087654329"]);
+    expect((await searchPatients(database.db, "salma qurashi")).map((p) => p.nationalId)).toEqual(["2087654329"]);
+    expect((await searchPatients(database.db, "SALMA")).map((p) => p.nationalId)).toEqual(["2087654329"]);
+    expect(await searchPatients(database.db, "salma omar")).toEqual([]);
+    expect(await searchPatients(database.db, "%")).toEqual([]);
+    expect(await searchPatients(database.db, "_")).toEqual([]);
+    expect(await searchPatients(database.db, "")).toEqual([]);
+    expect(await searchPatients(database.db, "patient", 2)).toHaveLength(2);
+  });
+
+  it("adds coverages; refuses unknown insurers and duplicates", async () => {
+    const [salma] = await searchPatients(database.db, "2087654329");
+    const input = { patientId: salma!.id, insurerId: "payer-nakheel", memberId: "NKH-77", coverageRef: "cov-2087654329" };
+    const added = await addCoverage(database.db, input);
+    expect(added.ok && added.coverage.insurerNameAr).toBe("نخيل للتأمين الصحي التبادلي");
+    expect(await addCoverage(database.db, input)).toEqual({ ok: false, reason: "duplicate" });
+    expect(await addCoverage(database.db, { ...input, insurerId: "payer-unknown" })).toEqual({ ok: false, reason: "unknown_insurer" });
+    expect(await addCoverage(database.db, { ...input, patientId: "5b0f4a36-9d4e-4d43-9a55-0f0f6d9f1a10" })).toEqual({ ok: false, reason: "unknown_patient" });
+    expect((await listCoverages(database.db, salma!.id)).map((c) => c.coverageRef)).toEqual(["cov-2087654329"]);
+  });
+
+  it("lists a patient's authorizations and claims from submissions, newest first", async () => {
+    await database.db.insert(submissions).values([
+      { kind: "preauthorization", status: "complete", patientId: "1000000001", insurerId: "payer-rimal", claim: {}, totalMinor: 250_000, currency: "SAR", createdAt: new Date("2026-01-01T00:00:00Z") },
+      { kind: "claim", status: "queued", patientId: "1000000001", claim: {}, createdAt: new Date("2026-02-01T00:00:00Z") },
+      { kind: "claim", status: "queued", patientId: "1000000002", claim: {} },
+    ]);
+    expect((await listSubmissionsForPatient(database.db, "1000000001")).map((s) => [s.kind, s.status])).toEqual([
+      ["claim", "queued"],
+      ["preauthorization", "complete"],
+    ]);
+    expect(await listSubmissionsForPatient(database.db, "1000000003")).toEqual([]);
+  });
+
+  it("audits search, view and register by internal id — never the national ID, name or query", async () => {
+    await auditedSearch(database.db, caller, "1048573628");
+    const [huda] = await searchPatients(database.db, "1048573628");
+    await auditedView(database.db, caller, huda!.id);
+    await auditedView(database.db, caller, "5b0f4a36-9d4e-4d43-9a55-0f0f6d9f1a10");
+    const reg = await auditedRegister(database.db, caller, parse({ nationalId: "1000000050", givenName: "Audit", familyName: "Probe", birthDate: "1999-09-09", gender: "male", phone: "" }));
+    const { rows } = await listAuditEvents(database.db, { limit: 20 });
+    const mine = rows.filter((r) => r.action.startsWith("patient.") && r.action !== "patient.seed_demo");
+    expect(mine.map((r) => [r.action, r.outcome, r.targetType]).sort()).toEqual(
+      [
+        ["patient.register", "success", "patient"],
+        ["patient.search", "success", null],
+        ["patient.view", "failure", "patient"],
+        ["patient.view", "success", "patient"],
+      ].sort(),
+    );
+    expect(mine.find((r) => r.action === "patient.view" && r.outcome === "success")?.targetId).toBe(huda!.id);
+    expect(mine.find((r) => r.action === "patient.register")?.targetId).toBe(reg.ok ? reg.patient.id : "");
+    expect(mine.find((r) => r.action === "patient.search")?.details).toEqual({ by: "national_id", results: 1 });
+    const text = JSON.stringify(mine);
+    for (const secret of ["1048573628", "1000000050", "Huda", "Probe"]) expect(text).not.toContain(secret);
+  });
+});

@@ -1,0 +1,209 @@
+import { and, asc, desc, eq, ilike, inArray, like, or, type SQL } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { coverages, insurers, patients, submissions } from "@/lib/db/schema";
+import { normalizeSaudiMobile, type AddCoverageInput, type RegisterPatientInput } from "./schemas";
+
+export type Patient = typeof patients.$inferSelect;
+export type Insurer = typeof insurers.$inferSelect;
+
+export interface CoverageView {
+  id: string;
+  patientId: string;
+  insurerId: string;
+  insurerNameEn: string;
+  insurerNameAr: string;
+  memberId: string;
+  coverageRef: string;
+  createdAt: Date;
+}
+
+export interface PatientSummary {
+  id: string;
+  nationalId: string;
+  givenName: string;
+  familyName: string;
+  birthDate: string;
+  gender: Patient["gender"];
+  coverages: CoverageView[];
+}
+
+export type RegisterResult = { ok: true; patient: Patient } | { ok: false; reason: "duplicate"; existingId: string };
+
+/** Registers a patient (input already parsed by registerPatientSchema). One row per national ID. */
+export async function registerPatient(db: Db, input: RegisterPatientInput, createdBy?: string): Promise<RegisterResult> {
+  const phone = input.phone ? normalizeSaudiMobile(input.phone) : undefined;
+  const [row] = await db
+    .insert(patients)
+    .values({
+      nationalId: input.nationalId,
+      givenName: input.givenName,
+      familyName: input.familyName,
+      birthDate: input.birthDate,
+      gender: input.gender,
+      phone: phone ?? null,
+      createdBy: createdBy ?? null,
+    })
+    .onConflictDoNothing({ target: patients.nationalId })
+    .returning();
+  if (row) return { ok: true, patient: row };
+  const existing = await findPatientByNationalId(db, input.nationalId);
+  if (!existing) throw new Error("patient insert conflicted but no row was found");
+  return { ok: false, reason: "duplicate", existingId: existing.id };
+}
+
+export async function getPatient(db: Db, id: string): Promise<Patient | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const [row] = await db.select().from(patients).where(eq(patients.id, id));
+  return row;
+}
+
+export async function findPatientByNationalId(db: Db, nationalId: string): Promise<Patient | undefined> {
+  const [row] = await db.select().from(patients).where(eq(patients.nationalId, nationalId));
+  return row;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, "\\$&");
+
+/** How a query is read: digits → national ID (prefix), anything else → name words. */
+export function searchKind(query: string): "national_id" | "name" | "empty" {
+  const q = query.trim();
+  if (!q) return "empty";
+  return /^\d+$/.test(q) ? "national_id" : "name";
+}
+
+/**
+ * Finds patients by national ID (whole number or its beginning) or by name (every word must
+ * appear in the given or family name, any case). At most `limit` rows, with their coverages.
+ */
+export async function searchPatients(db: Db, query: string, limit = 20): Promise<PatientSummary[]> {
+  const q = query.trim().slice(0, 100);
+  const kind = searchKind(q);
+  if (kind === "empty") return [];
+  let where: SQL | undefined;
+  if (kind === "national_id") {
+    where = like(patients.nationalId, `${escapeLike(q)}%`);
+  } else {
+    const words = q.split(/\s+/).filter(Boolean).slice(0, 5);
+    where = and(
+      ...words.map((w) => or(ilike(patients.givenName, `%${escapeLike(w)}%`), ilike(patients.familyName, `%${escapeLike(w)}%`))!),
+    );
+  }
+  const rows = await db
+    .select()
+    .from(patients)
+    .where(where)
+    .orderBy(asc(patients.familyName), asc(patients.givenName), asc(patients.nationalId))
+    .limit(Math.min(Math.max(limit, 1), 50));
+  const byPatient = await coveragesFor(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    nationalId: r.nationalId,
+    givenName: r.givenName,
+    familyName: r.familyName,
+    birthDate: r.birthDate,
+    gender: r.gender,
+    coverages: byPatient.get(r.id) ?? [],
+  }));
+}
+
+async function coveragesFor(db: Db, patientIds: string[]): Promise<Map<string, CoverageView[]>> {
+  const map = new Map<string, CoverageView[]>();
+  if (patientIds.length === 0) return map;
+  const rows = await db
+    .select({
+      id: coverages.id,
+      patientId: coverages.patientId,
+      insurerId: coverages.insurerId,
+      insurerNameEn: insurers.nameEn,
+      insurerNameAr: insurers.nameAr,
+      memberId: coverages.memberId,
+      coverageRef: coverages.coverageRef,
+      createdAt: coverages.createdAt,
+    })
+    .from(coverages)
+    .innerJoin(insurers, eq(insurers.id, coverages.insurerId))
+    .where(inArray(coverages.patientId, patientIds))
+    .orderBy(asc(coverages.createdAt));
+  for (const row of rows) map.set(row.patientId, [...(map.get(row.patientId) ?? []), row]);
+  return map;
+}
+
+export async function listCoverages(db: Db, patientId: string): Promise<CoverageView[]> {
+  return (await coveragesFor(db, [patientId])).get(patientId) ?? [];
+}
+
+export async function getCoverage(db: Db, coverageId: string): Promise<CoverageView | undefined> {
+  if (!UUID.test(coverageId)) return undefined;
+  const [row] = await db
+    .select({
+      id: coverages.id,
+      patientId: coverages.patientId,
+      insurerId: coverages.insurerId,
+      insurerNameEn: insurers.nameEn,
+      insurerNameAr: insurers.nameAr,
+      memberId: coverages.memberId,
+      coverageRef: coverages.coverageRef,
+      createdAt: coverages.createdAt,
+    })
+    .from(coverages)
+    .innerJoin(insurers, eq(insurers.id, coverages.insurerId))
+    .where(eq(coverages.id, coverageId));
+  return row;
+}
+
+export async function listInsurers(db: Db): Promise<Insurer[]> {
+  return db.select().from(insurers).where(eq(insurers.active, true)).orderBy(asc(insurers.nameEn));
+}
+
+export type AddCoverageResult =
+  | { ok: true; coverage: CoverageView }
+  | { ok: false; reason: "unknown_patient" | "unknown_insurer" | "duplicate" };
+
+/** Adds a coverage to a patient (input parsed by addCoverageSchema). */
+export async function addCoverage(db: Db, input: AddCoverageInput, createdBy?: string): Promise<AddCoverageResult> {
+  if (!(await getPatient(db, input.patientId))) return { ok: false, reason: "unknown_patient" };
+  const [insurer] = await db.select().from(insurers).where(and(eq(insurers.id, input.insurerId), eq(insurers.active, true)));
+  if (!insurer) return { ok: false, reason: "unknown_insurer" };
+  const [row] = await db
+    .insert(coverages)
+    .values({ patientId: input.patientId, insurerId: input.insurerId, memberId: input.memberId, coverageRef: input.coverageRef, createdBy: createdBy ?? null })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) return { ok: false, reason: "duplicate" };
+  return {
+    ok: true,
+    coverage: { ...row, insurerNameEn: insurer.nameEn, insurerNameAr: insurer.nameAr },
+  };
+}
+
+export interface SubmissionSummary {
+  id: string;
+  kind: "preauthorization" | "claim";
+  status: string;
+  insurerId: string | null;
+  totalMinor: number | null;
+  currency: string | null;
+  createdAt: Date;
+}
+
+/** Authorizations and claims of a patient (submissions are keyed by the platform's patient id). Read-only. */
+export async function listSubmissionsForPatient(db: Db, nationalId: string, limit = 50): Promise<SubmissionSummary[]> {
+  return db
+    .select({
+      id: submissions.id,
+      kind: submissions.kind,
+      status: submissions.status,
+      insurerId: submissions.insurerId,
+      totalMinor: submissions.totalMinor,
+      currency: submissions.currency,
+      createdAt: submissions.createdAt,
+    })
+    .from(submissions)
+    .where(eq(submissions.patientId, nationalId))
+    .orderBy(desc(submissions.createdAt))
+    .limit(limit);
+}

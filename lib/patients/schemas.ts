@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { checkNationalId, type NationalIdProblem } from "@/lib/fhir";
+import type { PatientGender } from "@/lib/db/schema/patients";
+
+/** Same list as the database's (type-checked); kept here so the browser bundle needs no drizzle. */
+export const GENDERS = ["female", "male", "other", "unknown"] as const satisfies readonly PatientGender[];
+
+/**
+ * The front desk's inputs, parsed by the browser form (zodResolver) and again on the server.
+ * Messages are catalogue keys under `patients.errors`, translated where they are shown.
+ */
+
+const NATIONAL_ID_KEYS: Record<NationalIdProblem, string> = {
+  empty: "nationalIdEmpty",
+  "non-digit": "nationalIdNonDigit",
+  length: "nationalIdLength",
+  "first-digit": "nationalIdFirstDigit",
+  "check-digit": "nationalIdCheckDigit",
+};
+
+/** National ID / Iqama with format and check digit; the sandbox test range only when asked. */
+export function nationalIdSchema(options: { allowSandboxTestIds: boolean }) {
+  return z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      const result = checkNationalId(value, { allowSandboxTestIds: options.allowSandboxTestIds });
+      if (!result.valid) ctx.addIssue({ code: "custom", message: NATIONAL_ID_KEYS[result.problem] });
+    });
+}
+
+/**
+ * Saudi mobile numbers: 05XXXXXXXX, 5XXXXXXXX, +9665XXXXXXXX or 009665XXXXXXXX, with spaces or
+ * dashes allowed while typing. Returns the E.164 form (+9665XXXXXXXX) or undefined.
+ */
+export function normalizeSaudiMobile(input: string): string | undefined {
+  const compact = input.replace(/[\s\-().]/g, "");
+  const match = /^(?:\+966|00966|966|0)?(5\d{8})$/.exec(compact);
+  return match ? `+966${match[1]}` : undefined;
+}
+
+/** +966512345678 → 051 234 5678 (how the front desk reads it back to the patient). */
+export function formatSaudiMobile(e164: string): string {
+  const m = /^\+966(5\d)(\d{3})(\d{4})$/.exec(e164);
+  return m ? `0${m[1]} ${m[2]} ${m[3]}` : e164;
+}
+
+const name = (required: string) => z.string().trim().min(1, required).max(80, "nameTooLong");
+
+/** YYYY-MM-DD that is a real day, not in the future and not before 1900. */
+const birthDate = z
+  .string()
+  .trim()
+  .min(1, "birthDateRequired")
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "birthDateInvalid")
+  .refine((v) => {
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, "birthDateInvalid")
+  .refine((v) => v >= "1900-01-01", "birthDateInvalid")
+  // A day ahead of UTC's today tolerates time zones east of UTC (the clinic's "today").
+  .refine((v) => v <= new Date(Date.now() + 86_400_000).toISOString().slice(0, 10), "birthDateFuture");
+
+export function registerPatientSchema(options: { allowSandboxTestIds: boolean }) {
+  return z.object({
+    nationalId: nationalIdSchema(options),
+    givenName: name("givenNameRequired"),
+    familyName: name("familyNameRequired"),
+    birthDate,
+    gender: z.enum(GENDERS, { error: "genderRequired" }),
+    phone: z
+      .string()
+      .trim()
+      .max(30, "phoneInvalid")
+      .refine((v) => v === "" || normalizeSaudiMobile(v) !== undefined, "phoneInvalid"),
+  });
+}
+export type RegisterPatientInput = z.infer<ReturnType<typeof registerPatientSchema>>;
+
+export const addCoverageSchema = z.object({
+  patientId: z.uuid("patientRequired"),
+  insurerId: z.string().trim().min(1, "insurerRequired").max(64, "insurerRequired"),
+  memberId: z
+    .string()
+    .trim()
+    .min(1, "memberIdRequired")
+    .max(40, "memberIdInvalid")
+    .regex(/^[A-Za-z0-9][A-Za-z0-9\-/.]*$/, "memberIdInvalid"),
+  coverageRef: z
+    .string()
+    .trim()
+    .min(1, "coverageRefRequired")
+    .max(64, "coverageRefInvalid")
+    // A FHIR id, as used in `Coverage/<id>`.
+    .regex(/^[A-Za-z0-9\-.]{1,64}$/, "coverageRefInvalid"),
+});
+export type AddCoverageInput = z.infer<typeof addCoverageSchema>;
+
+export const patientSearchSchema = z.object({ q: z.string().trim().max(100).default("") });
