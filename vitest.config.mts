@@ -8,7 +8,8 @@ export default defineConfig({
     environment: "node",
     // Two cores: database tests open PGlite (2-4 s each); keep the pool small.
     maxWorkers: 2,
-    testTimeout: 30_000,
+    // Generous: the pipeline suites wait for real adjudication over mTLS, and CI machines are shared.
+    testTimeout: 120_000,
     hookTimeout: 60_000,
   },
 });

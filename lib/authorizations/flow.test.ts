@@ -59,7 +59,7 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
       pollAfterMs: 1_000,
       log: () => {},
     });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await worker?.stop();
     await client?.close();
@@ -73,7 +73,7 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
     waitFor(async () => {
       const row = await getSubmission(database.db, id);
       return row && ["complete", "partial", "denied", "rejected", "failed"].includes(row.status) ? row : undefined;
-    }, 20_000, `submission ${id} decided`);
+    }, 60_000, `submission ${id} decided`);
 
   it("a draft saved with attachments reopens with them; submitted, it reaches the sandbox byte-for-byte and is decided", async () => {
     const pdf = tinyPdf("MRI request");
@@ -153,7 +153,7 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
     expect(claimView?.decision?.items[0]).toMatchObject({ benefitMinor: 160_000 });
     const [row] = await database.db.select().from(submissions).where(eq(submissions.id, made.id));
     expect(row?.authorizationId).toBe(draft.id);
-  }, 60_000);
+  }, 180_000);
 
   it("a denied procedure is decided denied without preAuthRef; an undecided authorization cannot become a claim", async () => {
     const sent = await submitForm(deps(), caller, {
@@ -172,7 +172,7 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
     expect(view?.decision?.preAuthRef).toBeUndefined();
     expect(view?.decision?.items[0]).toMatchObject({ approved: false, reasons: ["ar001"] });
     expect(await createClaimFromAuthorization(deps(), billing, sent.id)).toEqual({ ok: false, error: "not_approved" });
-  }, 30_000);
+  }, 120_000);
 
   it("refuses attachments of another user and more than the limits", async () => {
     const other = await storeAttachment(database.db, { bytes: tinyPdf(), fileName: "x.pdf", uploadedBy: "someone-else" });

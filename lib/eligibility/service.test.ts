@@ -44,7 +44,7 @@ beforeAll(async () => {
   client = createPlatformClient(config, { db: database.db });
   await seedDemoPatients(database.db);
   for (const id of ["1000000001", "1000000002", "1000000003", "1048573628"]) patients.set(id, (await searchPatients(database.db, id))[0]!);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await client?.close();

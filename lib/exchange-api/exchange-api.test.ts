@@ -256,7 +256,7 @@ describe.each(testDatabases())("provider-side exchange API against the sandbox o
         await waitFor(async () => {
           const row = await getSubmission(database.db, id);
           return row && ["complete", "partial", "denied"].includes(row.status);
-        }, 15_000, "preauthorization decided");
+        }, 60_000, "preauthorization decided");
       } finally {
         await worker.stop();
       }

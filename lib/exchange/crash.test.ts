@@ -69,7 +69,7 @@ describe.skipIf(!postgres)("outbox on PostgreSQL: crashes and several workers", 
       const counts = await sb.identifierCounts();
       if (child!.exitCode !== null) throw new Error(`child exited: ${stderr}`);
       return counts.receipts.size >= 50;
-    }, 30_000, "the child to send 50 claims");
+    }, 120_000, "the child to send 50 claims");
     child.kill("SIGKILL");
     await new Promise<void>((resolve) => child!.once("exit", () => resolve()));
 
@@ -82,7 +82,7 @@ describe.skipIf(!postgres)("outbox on PostgreSQL: crashes and several workers", 
       await waitFor(async () => {
         const rows = await database.db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));
         return rows.every((r) => DECIDED.includes(r.status));
-      }, 60_000, "every claim decided after the crash");
+      }, 120_000, "every claim decided after the crash");
     } finally {
       await worker?.stop();
       await sb.setFaults({});
@@ -115,7 +115,7 @@ describe.skipIf(!postgres)("outbox on PostgreSQL: crashes and several workers", 
       await waitFor(async () => {
         const rows = await database.db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));
         return rows.every((r) => DECIDED.includes(r.status));
-      }, 60_000, "every claim decided");
+      }, 120_000, "every claim decided");
     } finally {
       await Promise.all([a.stop(), b.stop()]);
       await secondClient.close();
@@ -136,5 +136,5 @@ describe.skipIf(!postgres)("outbox on PostgreSQL: crashes and several workers", 
     }
     expect(byOwner.get("instance-a")).toBeGreaterThan(10);
     expect(byOwner.get("instance-b")).toBeGreaterThan(10);
-  }, 90_000);
+  }, 300_000);
 });

@@ -56,7 +56,7 @@ describe.each(testDatabases())("pipeline under sandbox faults on $name", (target
       await waitFor(async () => {
         const rows = await database.db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));
         return rows.every((r) => DECIDED.includes(r.status));
-      }, 60_000, "every submission decided");
+      }, 150_000, "every submission decided");
     } finally {
       await worker.stop();
       await sb.setFaults({});
@@ -73,5 +73,5 @@ describe.each(testDatabases())("pipeline under sandbox faults on $name", (target
     expect(retried.length).toBeGreaterThan(10);
     expect(reconciled.length).toBeGreaterThan(0);
     expect([...counts.receipts.values()].some((n) => n > 1)).toBe(true);
-  });
+  }, 240_000);
 });

@@ -70,7 +70,7 @@ describe.each(testDatabases())("submission pipeline against the sandbox on $name
   const send = (use: "claim" | "preauthorization", items: ItemSpec[]) =>
     submit({ db: database.db }, { kind: use, patientId: "1000000001", claim: buildClaim({ use, items }), channel: "ui" });
 
-  const settled = (id: string, statuses = FINAL, timeoutMs = 15_000) =>
+  const settled = (id: string, statuses = FINAL, timeoutMs = 60_000) =>
     waitFor(async () => {
       const row = await getSubmission(database.db, id);
       return row && statuses.includes(row.status) ? row : undefined;
@@ -166,7 +166,7 @@ describe.each(testDatabases())("submission pipeline against the sandbox on $name
     await waitFor(async () => {
       const { body } = await sb.admin("GET", "/_admin/claims");
       return (body.claims as { id: string; status: string }[]).some((c) => c.id === s.platformId && ["complete", "partial", "denied"].includes(c.status));
-    }, 10_000, "sandbox adjudication");
+    }, 60_000, "sandbox adjudication");
 
     const deps = { db: database.db, client, secret, pollAfterMs: 60_000, fetchTimeoutMs: 3000 };
     const body = JSON.stringify({ event: "claim.status.changed", claim_id: s.platformId, status: "complete", timestamp: new Date().toISOString() });
@@ -214,9 +214,11 @@ describe.each(testDatabases())("submission pipeline against the sandbox on $name
 
     const unknownBody = JSON.stringify({ event: "claim.status.changed", claim_id: "no-such-claim", status: "complete", timestamp: new Date().toISOString() });
     const unknown = await deliver("msg_unknown", now, signWebhook(secret, "msg_unknown", now, unknownBody), unknownBody);
-    expect(unknown.status).toBe(200);
-    const [receipt] = await database.db.select().from(webhookReceipts).where(eq(webhookReceipts.webhookId, "msg_unknown"));
-    expect(receipt!.result).toBe("unknown_claim");
+    // Not known (yet): no receipt is kept and the platform is asked to deliver again.
+    expect(unknown.status).toBe(409);
+    expect(await database.db.select().from(webhookReceipts).where(eq(webhookReceipts.webhookId, "msg_unknown"))).toHaveLength(0);
+    const again = await deliver("msg_unknown", now, signWebhook(secret, "msg_unknown", now, unknownBody), unknownBody);
+    expect(again.status).toBe(409);
   }
 
   it("retry exhaustion → failed (visible), then retrySubmission completes it with the same identifier", async () => {

@@ -74,8 +74,11 @@ export interface WebhookDeps {
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
 
-/** Receipt results: applied, unknown_claim, ignored (nothing new or out of order), deferred (left to the poller). */
-export type ReceiptResult = "applied" | "unknown_claim" | "ignored" | "deferred";
+/**
+ * Receipt results: applied, ignored (nothing new or out of order), deferred (left to the poller).
+ * A delivery for an unknown claim keeps no receipt and is answered 409, so the platform retries it.
+ */
+export type ReceiptResult = "applied" | "ignored" | "deferred";
 
 /**
  * `POST /api/webhooks/platform` — `claim.status.changed` from the platform.
@@ -120,7 +123,10 @@ export async function handlePlatformWebhook(request: Request, deps: WebhookDeps)
     if (inserted.length === 0) return { duplicate: true as const };
     const [submission] = await tx.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(eq(submissions.platformId, body.claim_id));
     if (!submission) {
-      await tx.update(webhookReceipts).set({ result: "unknown_claim" }).where(eq(webhookReceipts.webhookId, webhookId));
+      // Usually the platform decided faster than our worker saved its answer (the platform id).
+      // Forget the delivery and ask for it again: the platform's retry arrives once we know the
+      // claim, instead of the news waiting for the poller.
+      await tx.delete(webhookReceipts).where(eq(webhookReceipts.webhookId, webhookId));
       return { duplicate: false as const, submissionId: undefined, kind: undefined };
     }
     // Safety net, same transaction as the receipt: if this process dies before the change below is
@@ -132,7 +138,10 @@ export async function handlePlatformWebhook(request: Request, deps: WebhookDeps)
     return { duplicate: false as const, submissionId: submission.id, kind: submission.kind };
   });
   if (recorded.duplicate) return json(200, { duplicate: true });
-  if (!recorded.submissionId || !recorded.kind) return json(200, { result: "unknown_claim" });
+  if (!recorded.submissionId || !recorded.kind) {
+    deps.log?.("[webhook] a claim this portal does not know (yet); asked the platform to deliver again");
+    return json(409, { error: "unknown_claim", message: "This claim is not known here yet; deliver again later." });
+  }
 
   let result: ReceiptResult;
   const news = { status: body.status, source: "webhook" as const, detail: { webhookId, platformStatus: body.status } };

@@ -194,7 +194,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       const decided = await waitFor(async () => {
         const s = await getSubmission(db, id);
         return s && DECIDED.includes(s.status) ? s : undefined;
-      }, 20_000, "claim decided");
+      }, 60_000, "claim decided");
       const status = await json(await q({ agent: "claim", task: "status", data: { submissionId: id } }));
       const sr = status.result as Json;
       expect(sr).toMatchObject({ submissionId: id, kind: "claim", status: decided.status, channel: "gateway", platformClaimId: expect.any(String) });
@@ -231,7 +231,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       const final = await waitFor(async () => {
         const s = await getSubmission(db, id);
         return s && [...DECIDED, "rejected", "failed"].includes(s.status) ? s : undefined;
-      }, 20_000, "authorization decided");
+      }, 60_000, "authorization decided");
       expect(final.status).toBe("complete");
       const status = await json(await q({ agent: "authorization", task: "status", data: { submissionId: id } }));
       expect(status.result).toMatchObject({ kind: "preauthorization", decision: { outcome: expect.any(String) } });

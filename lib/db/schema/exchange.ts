@@ -110,7 +110,7 @@ export const webhookReceipts = pgTable("webhook_receipts", {
   event: text("event").notNull(),
   claimId: text("claim_id"),
   status: text("status"),
-  /** applied, unknown_claim, ignored. */
+  /** applied, ignored, deferred (see lib/exchange/webhooks.ts). */
   result: text("result").notNull(),
 });
 
