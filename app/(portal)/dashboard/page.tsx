@@ -1,13 +1,63 @@
 import type { Metadata } from "next";
-import { getTranslations } from "next-intl/server";
-import { PlannedPage } from "@/components/shell/planned-page";
+import Link from "next/link";
+import { Suspense } from "react";
+import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
+import { LiveRefresh } from "@/components/dashboard/live-refresh";
+import { RangeForm } from "@/components/dashboard/range-form";
+import { DashboardWidget, WidgetSkeleton } from "@/components/dashboard/widget";
+import { buttonClasses } from "@/components/ui/button";
+import { PageHeader } from "@/components/ui/card";
+import { audit } from "@/lib/audit";
 import { requireArea } from "@/lib/auth/guards";
+import { parseRange, rangeSearch, type TableName } from "@/lib/dashboard";
+import { getDb } from "@/lib/db";
+import { insurers as insurersTable } from "@/lib/db/schema";
+import { requestContext } from "@/lib/http/request-context";
+
+export const dynamic = "force-dynamic";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("nav"))("dashboard") };
 }
 
-export default async function DashboardPage() {
-  await requireArea("dashboard");
-  return <PlannedPage area="dashboard" />;
+const WIDGETS: TableName[] = ["insurers", "categories", "authorizations", "reasons", "timing", "trend"];
+
+export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await requireArea("dashboard");
+  const [t, locale, timeZone, db, ctx] = [await getTranslations("dashboard"), await getLocale(), await getTimeZone(), await getDb(), await requestContext()];
+  const range = parseRange(await searchParams, timeZone);
+  const insurers = (await db.select().from(insurersTable)).map((i) => ({ id: i.id, name: locale === "ar" ? i.nameAr : i.nameEn }));
+  await audit(db, {
+    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    action: "dashboard.view",
+    outcome: "success",
+    requestId: ctx.requestId,
+    ip: ctx.ip,
+    details: { from: range.from, to: range.to, bucket: range.bucket, insurer: range.insurerId ?? null },
+  });
+  return (
+    <>
+      <PageHeader
+        title={t("title")}
+        description={t("description")}
+        actions={
+          <Link href="/dashboard/live" className={buttonClasses("secondary")}>
+            {t("liveLink")}
+          </Link>
+        }
+      />
+      <LiveRefresh />
+      <RangeForm range={range} insurers={insurers} />
+      {/* The key makes every widget show its skeleton again when the range changes. */}
+      <div key={rangeSearch(range)} className="grid gap-6 lg:grid-cols-2">
+        {WIDGETS.map((name) => (
+          <div key={name} className={name === "trend" || name === "insurers" ? "lg:col-span-2" : undefined}>
+            <Suspense fallback={<WidgetSkeleton name={name} />}>
+              <DashboardWidget name={name} range={range} />
+            </Suspense>
+          </div>
+        ))}
+      </div>
+    </>
+  );
 }

@@ -5,3 +5,4 @@ export * from "./exchange";
 export * from "./patients";
 export * from "./attachments";
 export * from "./api-access";
+export * from "./dashboard";

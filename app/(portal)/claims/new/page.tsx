@@ -5,6 +5,7 @@ import { DecisionTable } from "@/components/authorizations/decision-table";
 import { LiveRefresh } from "@/components/authorizations/live-refresh";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { SubmissionForm } from "@/components/authorizations/submission-form";
+import { DuplicateWarning } from "@/components/claims/duplicate-warning";
 import { formatAmount } from "@/components/coding/format";
 import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
@@ -124,6 +125,7 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
         </nav>
       )}
       <PageHeader title={t("claim.title")} description={authorizationId ? t("claim.fromAuthorization") : t("claim.description")} />
+      {initial?.draftId && <DuplicateWarning db={db} draftId={initial.draftId} />}
       <SubmissionForm use="claim" today={today} initial={initial} />
     </>
   );

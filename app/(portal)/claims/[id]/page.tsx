@@ -1,0 +1,212 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { getFormatter, getTranslations } from "next-intl/server";
+import { LiveRefresh } from "@/components/authorizations/live-refresh";
+import { StatusBadge } from "@/components/authorizations/status-badge";
+import { Timeline } from "@/components/authorizations/timeline";
+import { ClaimActions } from "@/components/claims/claim-actions";
+import { PlatformErrors } from "@/components/claims/platform-errors";
+import { RawJson } from "@/components/claims/raw-json";
+import { formatAmount } from "@/components/coding/format";
+import { Card, PageHeader } from "@/components/ui/card";
+import { audit } from "@/lib/audit";
+import { requireArea } from "@/lib/auth/guards";
+import { getSubmissionView } from "@/lib/authorizations/queries";
+import { replacementLinks } from "@/lib/claims/queries";
+import { getDb } from "@/lib/db";
+import { toMinorUnits } from "@/lib/fhir";
+import { requestContext } from "@/lib/http/request-context";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("claims"))("detail.title") };
+}
+
+/** One claim: adjudication per item, patient share, payment, live timeline, request ids, raw FHIR. */
+export default async function ClaimDetailPage({ params }: { params: Promise<{ id: string }> }) {
+  const user = await requireArea("claims");
+  const { id } = await params;
+  const [t, format, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getDb(), await requestContext()];
+  const view = await getSubmissionView(db, id, "claim");
+  await audit(db, {
+    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    action: "claim.view",
+    target: { type: "submission", id: view?.submission.id ?? "unknown" },
+    outcome: view ? "success" : "failure",
+    requestId: ctx.requestId,
+    ip: ctx.ip,
+  });
+  if (!view) notFound();
+  const s = view.submission;
+  const links = await replacementLinks(db, s.id, s.replacesId);
+  const d = view.decision;
+  const payment = s.response?.payment as { date?: string; amount?: { value?: number; currency?: string } } | undefined;
+  const requestIds = [...new Set([...view.timeline.map((e) => e.requestId), s.lastRequestId].filter((x): x is string => Boolean(x)))];
+  const dt = (label: string, value: React.ReactNode, testId?: string) => (
+    <div>
+      <dt className="text-slate-500">{label}</dt>
+      <dd data-testid={testId}>{value}</dd>
+    </div>
+  );
+
+  return (
+    <>
+      <nav className="mb-3 text-sm">
+        <Link href="/claims" className="text-brand-800 underline-offset-2 hover:underline">
+          <span aria-hidden className="inline-block rtl:-scale-x-100">←</span> {t("detail.back")}
+        </Link>
+      </nav>
+      <PageHeader
+        title={t("detail.title")}
+        description={view.patient ? `${view.patient.givenName} ${view.patient.familyName}` : undefined}
+        actions={
+          <div className="flex flex-col items-end gap-2">
+            <div className="flex items-center gap-3">
+              <StatusBadge status={s.status} use="claim" />
+              <LiveRefresh submissionId={s.id} use="claim" />
+            </div>
+            <ClaimActions id={s.id} status={s.status} />
+          </div>
+        }
+      />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="space-y-6 lg:col-span-2">
+          <Card className="p-5 text-sm">
+            <dl className="grid gap-3 sm:grid-cols-3">
+              {dt(t("detail.identifier"), <bdi dir="ltr" className="break-all font-mono text-xs">{s.identifierValue ?? "—"}</bdi>)}
+              {dt(t("detail.platformId"), <bdi dir="ltr" className="font-mono text-xs">{s.platformId ?? "—"}</bdi>)}
+              {dt(t("detail.insurer"), <bdi dir="ltr" className="font-mono text-xs">{s.insurerId ?? "—"}</bdi>)}
+              {dt(t("detail.total"), <span className="tabular-nums"><bdi dir="ltr">{formatAmount(s.totalMinor)}</bdi> {s.currency ?? ""}</span>, "claim-total")}
+              {dt(t("detail.disposition"), d?.disposition ?? "—", "disposition")}
+              {dt(
+                t("detail.payment"),
+                payment ? (
+                  <span className="tabular-nums">
+                    <bdi dir="ltr">{typeof payment.amount?.value === "number" ? formatAmount(toMinorUnits(payment.amount.value)) : "—"}</bdi> {payment.amount?.currency ?? ""}
+                    {payment.date ? ` · ${payment.date}` : ""}
+                  </span>
+                ) : (
+                  "—"
+                ),
+                "payment",
+              )}
+            </dl>
+            {(links.replaces || links.replacedBy.length > 0) && (
+              <div className="mt-4 space-y-1" data-testid="replacement-links">
+                {links.replaces && (
+                  <p>
+                    {t("detail.replaces")}{" "}
+                    <Link className="text-brand-800 underline" href={`/claims/${links.replaces.id}`}>
+                      {format.dateTime(links.replaces.createdAt, { dateStyle: "medium", timeStyle: "short" })} ({t(`status.${links.replaces.status}`)})
+                    </Link>
+                  </p>
+                )}
+                {links.replacedBy.map((r) => (
+                  <p key={r.id}>
+                    {t("detail.replacedBy")}{" "}
+                    <Link className="text-brand-800 underline" href={r.status === "draft" ? `/claims/new?draft=${r.id}` : `/claims/${r.id}`}>
+                      {format.dateTime(r.createdAt, { dateStyle: "medium", timeStyle: "short" })} ({t(`status.${r.status}`)})
+                    </Link>
+                  </p>
+                ))}
+              </div>
+            )}
+            {(s.status === "rejected" || s.status === "failed") && (
+              <div className="mt-4 rounded-md border border-red-200 bg-red-50 p-3">
+                <h2 className="mb-1 font-medium text-red-900">{t("detail.reasons")}</h2>
+                <PlatformErrors errors={s.errors} />
+              </div>
+            )}
+          </Card>
+          <Card className="overflow-x-auto">
+            <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="adjudication-table">
+              <caption className="px-4 py-3 text-start font-medium">{t("detail.items")}</caption>
+              <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
+                <tr>
+                  {(["code", "date", "quantity", "submitted", "eligible", "benefit", "share", "reasons"] as const).map((c) => (
+                    <th key={c} scope="col" className={`px-3 py-2 ${["submitted", "eligible", "benefit", "share", "quantity"].includes(c) ? "text-end" : "text-start"}`}>
+                      {t(`detail.col.${c}`)}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {(d?.items.length ? d.items : itemsOfClaim(s.claim)).map((i) => (
+                  <tr key={i.sequence} data-testid="adjudication-row">
+                    <td className="px-3 py-2 font-mono" dir="ltr">{i.code ?? "—"}</td>
+                    <td className="px-3 py-2 tabular-nums" dir="ltr">{i.servicedDate ?? "—"}</td>
+                    <td className="px-3 py-2 text-end tabular-nums">{i.quantity ?? "—"}</td>
+                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr">{formatAmount(i.submittedMinor)}</td>
+                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr" data-testid="eligible">{formatAmount(i.eligibleMinor)}</td>
+                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr" data-testid="benefit">{formatAmount(i.benefitMinor)}</td>
+                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr" data-testid="share">
+                      {i.eligibleMinor !== undefined && i.benefitMinor !== undefined ? formatAmount(i.eligibleMinor - i.benefitMinor) : "—"}
+                    </td>
+                    <td className="px-3 py-2 font-mono text-xs" dir="ltr">{i.reasons.join(", ")}</td>
+                  </tr>
+                ))}
+              </tbody>
+              {d && (
+                <tfoot className="bg-slate-50 font-medium">
+                  <tr>
+                    <th scope="row" colSpan={3} className="px-3 py-2 text-start">{t("detail.totals")}</th>
+                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr">{formatAmount(d.totals.submittedMinor)}</td>
+                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr">{formatAmount(d.totals.eligibleMinor)}</td>
+                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr" data-testid="benefit-total">{formatAmount(d.totals.benefitMinor)}</td>
+                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr" data-testid="share-total">{formatAmount(d.totals.eligibleMinor - d.totals.benefitMinor)}</td>
+                    <td />
+                  </tr>
+                </tfoot>
+              )}
+            </table>
+            <p className="px-4 py-2 text-xs text-slate-500">{t("detail.shareNote")}</p>
+          </Card>
+          <Card className="space-y-3 p-5">
+            <h2 className="font-medium">{t("detail.raw")}</h2>
+            <RawJson title={t("detail.rawClaim")} value={s.claim} testId="raw-claim" />
+            {s.response && <RawJson title={t("detail.rawResponse")} value={s.response} testId="raw-response" />}
+          </Card>
+        </div>
+        <div className="space-y-6">
+          <Card className="p-5">
+            <h2 className="mb-3 font-medium">{t("detail.timeline")}</h2>
+            <Timeline entries={view.timeline} use="claim" />
+          </Card>
+          <Card className="p-5 text-sm">
+            <h2 className="mb-2 font-medium">{t("detail.requestIds")}</h2>
+            {requestIds.length ? (
+              <ul className="space-y-1 font-mono text-xs" dir="ltr" data-testid="request-ids">
+                {requestIds.map((r) => (
+                  <li key={r} className="break-all">{r}</li>
+                ))}
+              </ul>
+            ) : (
+              <p className="text-slate-500">—</p>
+            )}
+          </Card>
+        </div>
+      </div>
+    </>
+  );
+}
+
+type Json = Record<string, unknown>;
+/** Items of the Claim itself, before any adjudication. */
+function itemsOfClaim(claim: Json) {
+  const items = Array.isArray(claim.item) ? (claim.item as Json[]) : [];
+  return items.map((item) => {
+    const unit = (item.unitPrice as Json | undefined)?.value;
+    const qty = (item.quantity as Json | undefined)?.value as number | undefined;
+    const net = (item.net as Json | undefined)?.value;
+    return {
+      sequence: Number(item.sequence),
+      code: ((item.productOrService as Json | undefined)?.coding as Json[] | undefined)?.[0]?.code as string | undefined,
+      servicedDate: item.servicedDate as string | undefined,
+      quantity: qty,
+      submittedMinor: typeof net === "number" ? toMinorUnits(net) : typeof unit === "number" ? (toMinorUnits(unit) ?? 0) * (qty ?? 1) : undefined,
+      eligibleMinor: undefined as number | undefined,
+      benefitMinor: undefined as number | undefined,
+      reasons: [] as string[],
+    };
+  });
+}

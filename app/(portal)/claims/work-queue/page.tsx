@@ -1,0 +1,81 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getFormatter, getTranslations } from "next-intl/server";
+import { ClaimActions } from "@/components/claims/claim-actions";
+import { ClaimsLiveRefresh } from "@/components/claims/list-live";
+import { PlatformErrors } from "@/components/claims/platform-errors";
+import { formatAmount } from "@/components/coding/format";
+import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { audit } from "@/lib/audit";
+import { requireArea } from "@/lib/auth/guards";
+import { workQueue } from "@/lib/claims/queries";
+import { getDb } from "@/lib/db";
+import { patients } from "@/lib/db/schema";
+import { requestContext } from "@/lib/http/request-context";
+import { inArray } from "drizzle-orm";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("claims"))("workQueue.title") };
+}
+
+/** Rejected and failed claims not yet replaced: the platform's reasons, fix and resubmit, retry. */
+export default async function WorkQueuePage() {
+  const user = await requireArea("claims");
+  const [t, format, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getDb(), await requestContext()];
+  const rows = await workQueue(db);
+  const nids = [...new Set(rows.map((r) => r.patientId))];
+  const people = nids.length ? await db.select().from(patients).where(inArray(patients.nationalId, nids)) : [];
+  const byNid = new Map(people.map((p) => [p.nationalId, p]));
+  await audit(db, {
+    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    action: "claim.work_queue",
+    outcome: "success",
+    requestId: ctx.requestId,
+    ip: ctx.ip,
+    details: { ids: rows.map((r) => r.id) },
+  });
+  return (
+    <>
+      <nav className="mb-3 text-sm">
+        <Link href="/claims" className="text-brand-800 underline-offset-2 hover:underline">
+          <span aria-hidden className="inline-block rtl:-scale-x-100">←</span> {t("detail.back")}
+        </Link>
+      </nav>
+      <PageHeader title={t("workQueue.title")} description={t("workQueue.description")} actions={<ClaimsLiveRefresh />} />
+      {rows.length === 0 ? (
+        <Card className="p-8 text-center text-sm text-slate-500">{t("workQueue.empty")}</Card>
+      ) : (
+        <ul className="space-y-3" data-testid="work-queue">
+          {rows.map((r) => {
+            const p = byNid.get(r.patientId);
+            return (
+              <li key={r.id} data-testid="work-item" data-id={r.id} data-status={r.status}>
+                <Card className="p-4">
+                  <div className="flex flex-wrap items-start justify-between gap-3">
+                    <div className="space-y-1 text-sm">
+                      <p className="flex flex-wrap items-center gap-2">
+                        <Badge tone="red">{t(`status.${r.status}`)}</Badge>
+                        <Link href={`/claims/${r.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
+                          {p ? `${p.givenName} ${p.familyName}` : t("workQueue.claim")}
+                        </Link>
+                        <span className="text-slate-500">
+                          <time dateTime={r.updatedAt.toISOString()}>{format.dateTime(r.updatedAt, { dateStyle: "medium", timeStyle: "short" })}</time>
+                        </span>
+                        <span className="tabular-nums" dir="ltr">
+                          {formatAmount(r.totalMinor)} {r.currency ?? ""}
+                        </span>
+                      </p>
+                      <PlatformErrors errors={r.errors} />
+                      <p className="text-xs text-slate-500">{r.status === "rejected" ? t("workQueue.fixHint") : t("workQueue.retryHint")}</p>
+                    </div>
+                    <ClaimActions id={r.id} status={r.status} compact />
+                  </div>
+                </Card>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
+import { audit } from "@/lib/audit";
+import { AccessError, authorize } from "@/lib/auth/guards";
+import { buildTable, insurerNames, loadTable, parseRange, TABLES, toCsv, type TableName } from "@/lib/dashboard";
+import { getDb } from "@/lib/db";
+import { requestContext } from "@/lib/http/request-context";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+const json = (status: number, body: Record<string, unknown>) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+
+/**
+ * CSV of one dashboard table for the same range and filters as the page (`?from&to&bucket&insurer&table`),
+ * built from the same cells as the table on screen. Managers only; audited.
+ */
+export async function GET(request: Request): Promise<Response> {
+  let user;
+  try {
+    user = await authorize(["manager"]);
+  } catch (error) {
+    if (error instanceof AccessError) return json(error.status, { error: error.status === 401 ? "unauthenticated" : "forbidden", message: error.message });
+    throw error;
+  }
+  const url = new URL(request.url);
+  const params = Object.fromEntries(url.searchParams);
+  const name = params.table as TableName;
+  if (!TABLES.includes(name)) return json(400, { error: "bad_table", message: `table must be one of ${TABLES.join(", ")}` });
+  const [t, locale, timeZone, db, ctx] = [await getTranslations("dashboard"), await getLocale(), await getTimeZone(), await getDb(), await requestContext()];
+  const range = parseRange(params, timeZone);
+  const [data, insurerName] = await Promise.all([loadTable(name, db, range), insurerNames(db, locale)]);
+  const table = buildTable(name, data, { t: (k, v) => t(k as never, v as never), locale, insurerName });
+  await audit(db, {
+    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    action: "dashboard.export",
+    target: { type: "dashboard_table", id: name },
+    outcome: "success",
+    requestId: ctx.requestId,
+    ip: ctx.ip,
+    details: { from: range.from, to: range.to, bucket: range.bucket, insurer: range.insurerId ?? null, rows: table.rows.length },
+  });
+  const filename = `dashboard-${name}-${range.from}-${range.to}.csv`;
+  return new Response(toCsv(table), {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${filename}"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}

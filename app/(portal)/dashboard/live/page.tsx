@@ -1,0 +1,39 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getLocale, getTranslations } from "next-intl/server";
+import { LiveBoard, type BoardCounts } from "@/components/dashboard/live-board";
+import { buttonClasses } from "@/components/ui/button";
+import { PageHeader } from "@/components/ui/card";
+import { requireArea } from "@/lib/auth/guards";
+import { liveBoardSince, recentLiveEvents, statusCounts } from "@/lib/dashboard";
+import { getDb } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("dashboard.live"))("title") };
+}
+
+export default async function LiveBoardPage() {
+  await requireArea("dashboard");
+  const [t, locale, db] = [await getTranslations("dashboard"), await getLocale(), await getDb()];
+  const [counts, feed] = await Promise.all([statusCounts(db, liveBoardSince()), recentLiveEvents(db, 20)]);
+  const groups: BoardCounts[] = (["claim", "preauthorization"] as const).map((kind) => ({
+    kind,
+    statuses: counts.filter((c) => c.kind === kind).map((c) => ({ status: c.status, count: c.count })),
+  }));
+  return (
+    <>
+      <PageHeader
+        title={t("live.title")}
+        description={t("live.description")}
+        actions={
+          <Link href="/dashboard" className={buttonClasses("secondary")}>
+            {t("backLink")}
+          </Link>
+        }
+      />
+      <LiveBoard counts={groups} feed={feed} locale={locale} />
+    </>
+  );
+}

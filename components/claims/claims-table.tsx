@@ -1,0 +1,171 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { useState, useTransition } from "react";
+import { Button } from "@/components/ui/button";
+import { submitSelectedAction } from "@/lib/claims/actions";
+
+export interface ClaimTableRow {
+  id: string;
+  status: string;
+  statusLabel: string;
+  created: string;
+  createdIso: string;
+  patient: string;
+  insurer: string;
+  total: string;
+  identifier: string;
+  replaces: boolean;
+}
+
+const TONE: Record<string, string> = {
+  complete: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+  partial: "bg-amber-50 text-amber-900 ring-amber-200",
+  pended: "bg-amber-50 text-amber-900 ring-amber-200",
+  denied: "bg-red-50 text-red-800 ring-red-200",
+  rejected: "bg-red-50 text-red-800 ring-red-200",
+  failed: "bg-red-50 text-red-800 ring-red-200",
+  queued: "bg-sky-50 text-sky-800 ring-sky-200",
+  sent: "bg-sky-50 text-sky-800 ring-sky-200",
+};
+
+/**
+ * The claims table with selection of drafts and "submit selected". Drafts that look already
+ * claimed come back as a warning; the user may send them anyway (same batch).
+ */
+export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
+  const t = useTranslations("claims");
+  const router = useRouter();
+  const pathname = usePathname();
+  const params = useSearchParams();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [pending, start] = useTransition();
+  const [message, setMessage] = useState("");
+  const [duplicates, setDuplicates] = useState<{ batchId: string; ids: string[] } | null>(null);
+  const drafts = rows.filter((r) => r.status === "draft");
+  const allSelected = drafts.length > 0 && drafts.every((r) => selected.has(r.id));
+
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const goToBatch = (batchId: string) => {
+    const qs = new URLSearchParams(params.toString());
+    qs.set("batch", batchId);
+    qs.delete("cursor");
+    router.push(`${pathname}?${qs.toString()}`);
+    router.refresh();
+  };
+
+  const submit = (ids: string[], confirmDuplicates: boolean, batchId?: string) =>
+    start(async () => {
+      setMessage("");
+      const result = await submitSelectedAction({ ids, confirmDuplicates, ...(batchId ? { batchId } : {}) });
+      if (!result.ok) {
+        setMessage(t("batch.error"));
+        return;
+      }
+      setSelected(new Set());
+      setDuplicates(result.duplicates.length ? { batchId: result.batchId, ids: result.duplicates } : null);
+      const parts = [t("batch.submitted", { n: result.submitted.length })];
+      if (result.invalid.length) parts.push(t("batch.invalid", { n: result.invalid.length }));
+      setMessage(parts.join(" "));
+      if (result.submitted.length) goToBatch(result.batchId);
+    });
+
+  return (
+    <>
+      <div className="mb-3 flex flex-wrap items-center gap-3">
+        <Button type="button" disabled={selected.size === 0} busy={pending} onClick={() => submit([...selected], false)} data-testid="submit-selected">
+          {t("batch.submitSelected", { n: selected.size })}
+        </Button>
+        <p className="text-sm text-slate-700" role="status" aria-live="polite" data-testid="batch-message">
+          {message}
+        </p>
+      </div>
+      {duplicates && (
+        <div role="alert" className="mb-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="duplicate-warning">
+          <p className="font-medium">{t("duplicate.batchTitle", { n: duplicates.ids.length })}</p>
+          <p className="mt-1">{t("duplicate.text")}</p>
+          <div className="mt-2 flex gap-2">
+            <Button type="button" busy={pending} onClick={() => submit(duplicates.ids, true, duplicates.batchId)} data-testid="confirm-duplicates">
+              {t("duplicate.confirm")}
+            </Button>
+            <Button type="button" variant="secondary" onClick={() => setDuplicates(null)}>
+              {t("duplicate.skip")}
+            </Button>
+          </div>
+        </div>
+      )}
+      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+        <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="claims-table">
+          <caption className="sr-only">{t("title")}</caption>
+          <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
+            <tr>
+              <th scope="col" className="px-3 py-3 text-start">
+                <input
+                  type="checkbox"
+                  aria-label={t("batch.selectAll")}
+                  checked={allSelected}
+                  disabled={drafts.length === 0}
+                  onChange={() => setSelected(allSelected ? new Set() : new Set(drafts.map((d) => d.id)))}
+                  data-testid="select-all"
+                />
+              </th>
+              {(["created", "patient", "insurer", "status", "identifier", "total"] as const).map((c) => (
+                <th key={c} scope="col" className={`px-3 py-3 ${c === "total" ? "text-end" : "text-start"}`}>
+                  {t(`columns.${c}`)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {rows.length === 0 && (
+              <tr>
+                <td colSpan={7} className="px-4 py-8 text-center text-slate-500">
+                  {t("empty")}
+                </td>
+              </tr>
+            )}
+            {rows.map((row) => (
+              <tr key={row.id} className="hover:bg-slate-50" data-testid="claim-row" data-id={row.id} data-status={row.status}>
+                <td className="px-3 py-2">
+                  {row.status === "draft" && (
+                    <input type="checkbox" aria-label={t("batch.select", { created: row.created })} checked={selected.has(row.id)} onChange={() => toggle(row.id)} />
+                  )}
+                </td>
+                <td className="whitespace-nowrap px-3 py-2 tabular-nums">
+                  <Link href={row.status === "draft" ? `/claims/new?draft=${row.id}` : `/claims/${row.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
+                    <time dateTime={row.createdIso}>{row.created}</time>
+                  </Link>
+                  {row.replaces && <span className="ms-2 text-xs text-slate-500">{t("columns.resubmission")}</span>}
+                </td>
+                <td className="px-3 py-2">{row.patient}</td>
+                <td className="px-3 py-2 font-mono text-xs" dir="ltr">
+                  {row.insurer}
+                </td>
+                <td className="px-3 py-2">
+                  <span data-testid="status-badge" data-status={row.status} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE[row.status] ?? "bg-slate-100 text-slate-700 ring-slate-200"}`}>
+                    {row.statusLabel}
+                  </span>
+                </td>
+                <td className="max-w-40 truncate px-3 py-2 font-mono text-xs" dir="ltr" title={row.identifier}>
+                  {row.identifier}
+                </td>
+                <td className="px-3 py-2 text-end tabular-nums" dir="ltr">
+                  {row.total}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}

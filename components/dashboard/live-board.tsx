@@ -1,0 +1,103 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { useEffect, useRef, useState } from "react";
+import { Card } from "@/components/ui/card";
+import { useLiveEvents, type LiveStatusEvent } from "@/components/live/use-live-events";
+
+export interface BoardCounts {
+  kind: "claim" | "preauthorization";
+  statuses: { status: string; count: number }[];
+}
+
+export interface FeedItem {
+  id: number;
+  at: string;
+  submissionKind: string | null;
+  submissionId: string | null;
+  status: string | null;
+}
+
+const STATUS_ORDER = ["draft", "queued", "sent", "pended", "complete", "partial", "denied", "rejected", "failed", "cancelled"];
+
+/**
+ * The live status board: counts per status come from the server (re-read on every event, at most
+ * once a second); the feed shows the latest events as they arrive.
+ */
+export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: BoardCounts[]; feed: FeedItem[]; locale: string }) {
+  const t = useTranslations("dashboard");
+  const router = useRouter();
+  const [feed, setFeed] = useState(initialFeed);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const connection = useLiveEvents((event: LiveStatusEvent) => {
+    setFeed((items) =>
+      items.some((i) => i.id === event.id)
+        ? items
+        : [{ id: event.id, at: event.at, submissionKind: event.submissionKind, submissionId: event.submissionId, status: event.status }, ...items].slice(0, 30),
+    );
+    if (!timer.current)
+      timer.current = setTimeout(() => {
+        timer.current = null;
+        router.refresh();
+      }, 1000);
+  });
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  const number = new Intl.NumberFormat(locale);
+  const time = new Intl.DateTimeFormat(locale, { timeStyle: "medium", dateStyle: "short" });
+  const tone = connection === "open" ? "bg-emerald-500" : connection === "connecting" ? "bg-amber-400" : "bg-red-500";
+  return (
+    <div className="space-y-6">
+      <p className="flex items-center gap-2 text-sm text-slate-700" data-testid="live-connection">
+        <span className={`inline-block h-2.5 w-2.5 rounded-full ${tone}`} aria-hidden="true" />
+        {t(`live.connection.${connection}`)}
+      </p>
+      <div className="grid gap-6 lg:grid-cols-2">
+        {counts.map((group) => (
+          <Card key={group.kind} className="p-4">
+            <h2 className="mb-3 text-base font-semibold text-slate-900">{t(group.kind === "claim" ? "live.claims" : "live.authorizations")}</h2>
+            <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3" data-testid={`live-counts-${group.kind}`}>
+              {STATUS_ORDER.map((status) => {
+                const count = group.statuses.find((s) => s.status === status)?.count ?? 0;
+                return (
+                  <div key={status} className="rounded-md border border-slate-200 px-3 py-2" data-testid={`live-count-${group.kind}-${status}`} data-count={count}>
+                    <dt className="text-xs text-slate-500">{t(`status.${status}`)}</dt>
+                    <dd className="text-xl font-semibold tabular-nums text-slate-900">{number.format(count)}</dd>
+                  </div>
+                );
+              })}
+            </dl>
+          </Card>
+        ))}
+      </div>
+      <Card className="p-4">
+        <h2 className="mb-3 text-base font-semibold text-slate-900">{t("live.feed")}</h2>
+        {feed.length === 0 ? (
+          <p className="text-sm text-slate-600">{t("live.noEvents")}</p>
+        ) : (
+          <ol className="divide-y divide-slate-100 text-sm" aria-live="polite" data-testid="live-feed">
+            {feed.map((item) => (
+              <li key={item.id} className="flex flex-wrap items-center justify-between gap-2 py-1.5">
+                <span>
+                  {t("live.event", {
+                    kind: item.submissionKind === "preauthorization" ? t("live.kind.preauthorization") : t("live.kind.claim"),
+                    id: (item.submissionId ?? "").slice(0, 8),
+                    status: item.status ? t(`status.${item.status}`) : "—",
+                  })}
+                </span>
+                <time dateTime={item.at} className="text-xs tabular-nums text-slate-500">
+                  {time.format(new Date(item.at))}
+                </time>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Card>
+    </div>
+  );
+}

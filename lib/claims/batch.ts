@@ -1,0 +1,45 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { submissions, type SubmissionStatus } from "@/lib/db/schema";
+
+/**
+ * Batches of "submit selected". No table: each claim of a batch carries the batch id in its
+ * `form` (`form.batch`), and the page keeps the id in its URL (`?batch=`), so the progress bar is
+ * read from the database and survives a reload. Progress = how many of the batch have left
+ * `queued` (reached `sent` or any later / final state).
+ */
+export interface BatchProgress {
+  total: number;
+  done: number;
+  byStatus: Partial<Record<SubmissionStatus, number>>;
+}
+
+const PENDING: readonly SubmissionStatus[] = ["draft", "queued"];
+
+export function progressOf(byStatus: Partial<Record<SubmissionStatus, number>>): BatchProgress {
+  let total = 0;
+  let done = 0;
+  for (const [status, n] of Object.entries(byStatus) as [SubmissionStatus, number][]) {
+    total += n;
+    if (!PENDING.includes(status)) done += n;
+  }
+  return { total, done, byStatus };
+}
+
+export async function batchProgress(db: Db, batchId: string): Promise<BatchProgress> {
+  if (!/^[0-9a-f-]{36}$/i.test(batchId)) return { total: 0, done: 0, byStatus: {} };
+  const rows = await db
+    .select({ status: submissions.status, n: sql<number>`count(*)::int` })
+    .from(submissions)
+    .where(and(eq(submissions.kind, "claim"), sql`${submissions.form}->>'batch' = ${batchId}`))
+    .groupBy(submissions.status);
+  return progressOf(Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])));
+}
+
+/** Tags a submission as part of a batch (kept in its form). */
+export async function tagBatch(db: Db, id: string, batchId: string): Promise<void> {
+  await db
+    .update(submissions)
+    .set({ form: sql`coalesce(${submissions.form}, '{}'::jsonb) || jsonb_build_object('batch', ${batchId}::text)` })
+    .where(eq(submissions.id, id));
+}

@@ -1,0 +1,198 @@
+import { and, asc, desc, eq, gte, ilike, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { patients, submissions, SUBMISSION_STATUSES, type SubmissionStatus } from "@/lib/db/schema";
+import { startOfZonedDay, addDays } from "@/lib/time";
+
+/**
+ * The claims list: filters, sorting, keyset pagination and counts per status. Only ids, statuses,
+ * totals and the registered patient's name leave this module.
+ */
+export const CLAIM_SORTS = ["created", "total", "status"] as const;
+export type ClaimSort = (typeof CLAIM_SORTS)[number];
+
+export interface ClaimFilters {
+  status?: SubmissionStatus;
+  /** National ID (exact) or part of the registered patient's name. */
+  patient?: string;
+  insurer?: string;
+  /** Days (YYYY-MM-DD) in the clinic's time zone, both inclusive. */
+  from?: string;
+  to?: string;
+}
+
+export interface ClaimListQuery extends ClaimFilters {
+  sort?: ClaimSort;
+  dir?: "asc" | "desc";
+  cursor?: string;
+  limit?: number;
+  timeZone: string;
+}
+
+export interface ClaimRow {
+  id: string;
+  status: SubmissionStatus;
+  createdAt: Date;
+  totalMinor: number | null;
+  currency: string | null;
+  insurerId: string | null;
+  identifierValue: string | null;
+  replacesId: string | null;
+  patient?: { id: string; givenName: string; familyName: string };
+}
+
+/** The sort key as one comparable SQL expression (nulls folded so keyset comparisons hold). */
+function sortExpr(sort: ClaimSort): SQL {
+  if (sort === "total") return sql`coalesce(${submissions.totalMinor}, -1)`;
+  if (sort === "status") return sql`${submissions.status}`;
+  return sql`${submissions.createdAt}`;
+}
+
+interface Cursor {
+  v: string | number;
+  id: string;
+}
+
+export function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify(c)).toString("base64url");
+}
+export function decodeCursor(value: string | undefined): Cursor | undefined {
+  if (!value) return undefined;
+  try {
+    const c = JSON.parse(Buffer.from(value, "base64url").toString()) as Cursor;
+    if ((typeof c.v === "string" || typeof c.v === "number") && typeof c.id === "string" && /^[0-9a-f-]{36}$/i.test(c.id)) return c;
+  } catch {
+    // fall through
+  }
+  return undefined;
+}
+
+export function isStatus(value: unknown): value is SubmissionStatus {
+  return typeof value === "string" && (SUBMISSION_STATUSES as readonly string[]).includes(value);
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Where-conditions of the filters (the status one optional: counts ignore it). */
+function filterWhere(f: ClaimFilters, timeZone: string, withStatus: boolean): SQL[] {
+  const where: SQL[] = [eq(submissions.kind, "claim")];
+  if (withStatus && f.status) where.push(eq(submissions.status, f.status));
+  if (f.insurer) where.push(eq(submissions.insurerId, f.insurer));
+  const p = f.patient?.trim();
+  if (p) {
+    const like = `%${p.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
+    where.push(
+      or(
+        eq(submissions.patientId, p),
+        inArray(
+          submissions.patientId,
+          sql`(select ${patients.nationalId} from ${patients} where ${ilike(patients.givenName, like)} or ${ilike(patients.familyName, like)})`,
+        ),
+      )!,
+    );
+  }
+  if (f.from && DAY.test(f.from)) {
+    const start = startOfZonedDay(f.from, timeZone);
+    if (start) where.push(gte(submissions.createdAt, start));
+  }
+  if (f.to && DAY.test(f.to)) {
+    const end = startOfZonedDay(addDays(f.to, 1), timeZone);
+    if (end) where.push(lt(submissions.createdAt, end));
+  }
+  return where;
+}
+
+/** One page of claims; `next` is the cursor of the following page (each row appears exactly once). */
+export async function listClaims(db: Db, q: ClaimListQuery): Promise<{ rows: ClaimRow[]; next?: string }> {
+  const limit = Math.min(Math.max(q.limit ?? 25, 1), 200);
+  const sort = q.sort ?? "created";
+  const dir = q.dir ?? "desc";
+  const key = sortExpr(sort);
+  const where = filterWhere(q, q.timeZone, true);
+  const cursor = decodeCursor(q.cursor);
+  if (cursor) {
+    const v = sort === "created" ? sql`${new Date(String(cursor.v)).toISOString()}::timestamptz` : sort === "total" ? sql`${Number(cursor.v)}::integer` : sql`${String(cursor.v)}`;
+    const cmp = dir === "desc" ? sql`(${key}, ${submissions.id}) < (${v}, ${cursor.id}::uuid)` : sql`(${key}, ${submissions.id}) > (${v}, ${cursor.id}::uuid)`;
+    where.push(cmp);
+  }
+  const order = dir === "desc" ? [desc(key), desc(submissions.id)] : [asc(key), asc(submissions.id)];
+  const rows = await db
+    .select()
+    .from(submissions)
+    .where(and(...where))
+    .orderBy(...order)
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const ids = [...new Set(page.map((r) => r.patientId))];
+  const people = ids.length
+    ? await db
+        .select({ id: patients.id, nationalId: patients.nationalId, givenName: patients.givenName, familyName: patients.familyName })
+        .from(patients)
+        .where(inArray(patients.nationalId, ids))
+    : [];
+  const byNid = new Map(people.map((p) => [p.nationalId, p]));
+  const last = page[page.length - 1];
+  const next =
+    rows.length > limit && last
+      ? encodeCursor({ v: sort === "created" ? last.createdAt.toISOString() : sort === "total" ? (last.totalMinor ?? -1) : last.status, id: last.id })
+      : undefined;
+  return {
+    rows: page.map((r) => {
+      const p = byNid.get(r.patientId);
+      return {
+        id: r.id,
+        status: r.status,
+        createdAt: r.createdAt,
+        totalMinor: r.totalMinor,
+        currency: r.currency,
+        insurerId: r.insurerId,
+        identifierValue: r.identifierValue,
+        replacesId: r.replacesId,
+        ...(p ? { patient: { id: p.id, givenName: p.givenName, familyName: p.familyName } } : {}),
+      };
+    }),
+    ...(next ? { next } : {}),
+  };
+}
+
+/** How many claims per status under the filters (status filter ignored: the chips choose it). */
+export async function countClaimsByStatus(db: Db, f: ClaimFilters, timeZone: string): Promise<Partial<Record<SubmissionStatus, number>>> {
+  const rows = await db
+    .select({ status: submissions.status, n: sql<number>`count(*)::int` })
+    .from(submissions)
+    .where(and(...filterWhere(f, timeZone, false)))
+    .groupBy(submissions.status);
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
+/** The insurers that occur in claims (for the filter). */
+export async function claimInsurers(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ insurerId: submissions.insurerId })
+    .from(submissions)
+    .where(and(eq(submissions.kind, "claim"), sql`${submissions.insurerId} is not null`))
+    .orderBy(asc(submissions.insurerId));
+  return rows.map((r) => r.insurerId!).filter(Boolean);
+}
+
+/** Rejected and failed claims, oldest problem first, not yet replaced by a newer claim. */
+export async function workQueue(db: Db, limit = 100) {
+  const replaced = sql`(select ${submissions.replacesId} from ${submissions} where ${submissions.replacesId} is not null)`;
+  return db
+    .select()
+    .from(submissions)
+    .where(and(eq(submissions.kind, "claim"), inArray(submissions.status, ["rejected", "failed"]), notInArray(submissions.id, replaced)))
+    .orderBy(asc(submissions.updatedAt), asc(submissions.id))
+    .limit(limit);
+}
+
+/** Claims linked by fix-and-resubmit: the one this replaces and the ones that replace it. */
+export async function replacementLinks(db: Db, id: string, replacesId: string | null) {
+  const [replacedBy, replaces] = await Promise.all([
+    db.select({ id: submissions.id, status: submissions.status, createdAt: submissions.createdAt }).from(submissions).where(eq(submissions.replacesId, id)),
+    replacesId
+      ? db.select({ id: submissions.id, status: submissions.status, createdAt: submissions.createdAt }).from(submissions).where(eq(submissions.id, replacesId))
+      : Promise.resolve([]),
+  ]);
+  return { replacedBy, replaces: replaces[0] };
+}
+

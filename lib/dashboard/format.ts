@@ -1,0 +1,40 @@
+/** Exact money display: integer minor units (as a decimal string) → localized currency text. */
+export function minorToDecimal(minor: string | number | bigint, digits = 2): string {
+  const value = BigInt(minor);
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  const scale = 10n ** BigInt(digits);
+  const whole = abs / scale;
+  const fraction = (abs % scale).toString().padStart(digits, "0");
+  return `${negative ? "-" : ""}${whole}${digits ? `.${fraction}` : ""}`;
+}
+
+export function formatMoney(minor: string | number | bigint, locale: string, currency = "SAR"): string {
+  // Intl formats a decimal string exactly (no float on the way).
+  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(minorToDecimal(minor) as Intl.StringNumericLiteral);
+}
+
+export function formatCount(n: number, locale: string): string {
+  return new Intl.NumberFormat(locale).format(n);
+}
+
+/** A share as a percentage with one decimal; "—" when there is nothing to divide by. */
+export function formatRate(part: number, whole: number, locale: string): string {
+  if (!whole) return "—";
+  return new Intl.NumberFormat(locale, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(part / whole);
+}
+
+/** Seconds as the largest sensible units: "2 d 4 h", "3 h 12 min", "45 s". */
+export function formatDuration(seconds: number | null, locale: string): string {
+  if (seconds == null) return "—";
+  const unit = (value: number, u: "day" | "hour" | "minute" | "second") =>
+    new Intl.NumberFormat(locale, { style: "unit", unit: u, unitDisplay: "narrow" }).format(value);
+  const d = Math.floor(seconds / 86_400);
+  const hh = Math.floor((seconds % 86_400) / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (d) return `${unit(d, "day")} ${unit(hh, "hour")}`;
+  if (hh) return `${unit(hh, "hour")} ${unit(m, "minute")}`;
+  if (m) return `${unit(m, "minute")} ${unit(s, "second")}`;
+  return unit(s, "second");
+}

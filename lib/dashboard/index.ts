@@ -1,0 +1,6 @@
+/** Managers' dashboards (issue #8): the public face. See README "Dashboards". */
+export * from "./format";
+export * from "./queries";
+export * from "./range";
+export * from "./tables";
+export { insurerNames } from "./insurers";

@@ -1,0 +1,148 @@
+import { BENEFIT_CATEGORIES, isBenefitCategoryCode } from "@/lib/fhir";
+import { formatCount, formatDuration, formatMoney, formatRate } from "./format";
+import type { Db } from "@/lib/db";
+import {
+  authorizationRates,
+  medianDecisionSeconds,
+  rejectionReasons,
+  totalsByCategory,
+  totalsByInsurer,
+  trend,
+  type DashboardData,
+  type TotalsRow,
+} from "./queries";
+import type { DashboardRange } from "./range";
+
+/*
+ * One model per dashboard table: the page renders it and the CSV export serializes the very same
+ * cells, so the download always matches what is on screen.
+ */
+
+export const TABLES = ["insurers", "categories", "authorizations", "reasons", "trend", "timing"] as const;
+export type TableName = (typeof TABLES)[number];
+
+export interface TableModel {
+  name: TableName;
+  columns: string[];
+  /** How many leading columns hold text (labels); the rest are numbers, aligned to the end. */
+  textColumns: number;
+  rows: string[][];
+  /** Numbers behind the first numeric column, for the chart (same order as rows). */
+  chart?: { label: string; value: number }[];
+}
+
+export type Translate = (key: string, values?: Record<string, string | number>) => string;
+
+export interface TableContext {
+  t: Translate;
+  locale: string;
+  insurerName: (id: string) => string;
+}
+
+const moneyColumns = (t: Translate) => [t("columns.count"), t("columns.submitted"), t("columns.eligible"), t("columns.benefit"), t("columns.patientShare")];
+
+function moneyCells(r: TotalsRow | DashboardData["trend"][number], locale: string): string[] {
+  return [
+    formatCount(r.count, locale),
+    formatMoney(r.submittedMinor, locale),
+    formatMoney(r.eligibleMinor, locale),
+    formatMoney(r.benefitMinor, locale),
+    formatMoney(r.copayMinor, locale),
+  ];
+}
+
+/** Minor units as a number for bar lengths only (never for money shown as text). */
+const forChart = (minor: string) => Number(minor) / 100;
+
+export function categoryName(code: string, locale: string, t: Translate): string {
+  if (!code) return t("unknownCategory");
+  if (isBenefitCategoryCode(code)) return `${code} · ${BENEFIT_CATEGORIES[code][locale === "ar" ? "ar" : "en"]}`;
+  return code;
+}
+
+/** Loads only what one table needs (each widget streams on its own). */
+export async function loadTable(name: TableName, db: Db, range: DashboardRange): Promise<DashboardData> {
+  const data: DashboardData = { byInsurer: [], byCategory: [], rates: [], reasons: [], median: { median: null, count: 0 }, trend: [] };
+  if (name === "insurers") data.byInsurer = await totalsByInsurer(db, range);
+  if (name === "categories") data.byCategory = await totalsByCategory(db, range);
+  if (name === "authorizations") data.rates = await authorizationRates(db, range);
+  if (name === "reasons") data.reasons = await rejectionReasons(db, range);
+  if (name === "trend") data.trend = await trend(db, range);
+  if (name === "timing") data.median = await medianDecisionSeconds(db, range);
+  return data;
+}
+
+export function buildTable(name: TableName, data: DashboardData, ctx: TableContext): TableModel {
+  const { t, locale } = ctx;
+  switch (name) {
+    case "insurers":
+      return {
+        name,
+        textColumns: 1,
+        columns: [t("columns.insurer"), ...moneyColumns(t)],
+        rows: data.byInsurer.map((r) => [ctx.insurerName(r.key), ...moneyCells(r, locale)]),
+        chart: data.byInsurer.map((r) => ({ label: ctx.insurerName(r.key), value: forChart(r.submittedMinor) })),
+      };
+    case "categories":
+      return {
+        name,
+        textColumns: 1,
+        columns: [t("columns.category"), ...moneyColumns(t)],
+        rows: data.byCategory.map((r) => [categoryName(r.key, locale, t), ...moneyCells(r, locale)]),
+        chart: data.byCategory.map((r) => ({ label: categoryName(r.key, locale, t), value: forChart(r.submittedMinor) })),
+      };
+    case "authorizations": {
+      const total = data.rates.reduce(
+        (a, r) => ({ key: "", decided: a.decided + r.decided, approved: a.approved + r.approved, partial: a.partial + r.partial, denied: a.denied + r.denied }),
+        { key: "", decided: 0, approved: 0, partial: 0, denied: 0 },
+      );
+      const rows = data.rates.length ? [...data.rates, total] : [];
+      return {
+        name,
+        textColumns: 1,
+        columns: [t("columns.insurer"), t("columns.decided"), t("columns.approvalRate"), t("columns.partialRate"), t("columns.denialRate")],
+        rows: rows.map((r) => [
+          r === total ? t("allInsurers") : ctx.insurerName(r.key),
+          formatCount(r.decided, locale),
+          formatRate(r.approved, r.decided, locale),
+          formatRate(r.partial, r.decided, locale),
+          formatRate(r.denied, r.decided, locale),
+        ]),
+        chart: data.rates.map((r) => ({ label: ctx.insurerName(r.key), value: r.decided ? (100 * r.approved) / r.decided : 0 })),
+      };
+    }
+    case "reasons":
+      return {
+        name,
+        columns: [t("columns.reason"), t("columns.status"), t("columns.count"), t("columns.rank")],
+        textColumns: 2,
+        rows: data.reasons.map((r, i) => [r.reason, t(`status.${r.status}`), formatCount(r.count, locale), formatCount(i + 1, locale)]),
+        chart: data.reasons.map((r) => ({ label: r.reason, value: r.count })),
+      };
+    case "trend":
+      return {
+        name,
+        textColumns: 1,
+        columns: [t("columns.period"), ...moneyColumns(t)],
+        rows: data.trend.map((r) => [r.period, ...moneyCells(r, locale)]),
+        chart: data.trend.map((r) => ({ label: r.period, value: forChart(r.submittedMinor) })),
+      };
+    case "timing":
+      return {
+        name,
+        columns: [t("columns.decidedClaims"), t("columns.medianDecision")],
+        textColumns: 0,
+        rows: [[formatCount(data.median.count, locale), formatDuration(data.median.median, locale)]],
+      };
+  }
+}
+
+/** RFC 4180 CSV (CRLF, quotes doubled), with a BOM so spreadsheet programs read UTF-8 (Arabic). */
+export function toCsv(table: Pick<TableModel, "columns" | "rows">): string {
+  // Cells are labels and formatted numbers; one starting like a formula is neutralized with a quote.
+  const cell = (raw: string) => {
+    const v = /^[=+@\t]/.test(raw) ? `'${raw}` : raw;
+    return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  };
+  return "\uFEFF" + [table.columns, ...table.rows].map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
+}
