@@ -246,7 +246,7 @@ describe.each(testDatabases())("provider-side exchange API against the sandbox o
         db: database.db,
         client,
         pollMs: 30,
-        leaseMs: 5000,
+        leaseMs: 30_000,
         maxAttempts: 3,
         backoff: { baseMs: 20, maxMs: 200, jitter: 0.5 },
         pollAfterMs: 60_000,

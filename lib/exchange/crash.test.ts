@@ -108,7 +108,10 @@ describe.skipIf(!postgres)("outbox on PostgreSQL: crashes and several workers", 
     // A second portal instance: its own pool and its own platform client on the same database.
     const second = await openDatabase({ kind: "postgres", url: database.url!, poolSize: 4 });
     const secondClient = testClient(second.db, sb.config);
-    const common = { pollMs: 20, leaseMs: 10_000, maxAttempts: 5, backoff: { baseMs: 10, maxMs: 100, jitter: 0.5 }, pollAfterMs: 1000, concurrency: 8, log: () => {} };
+    // A long lease: this test proves that two instances never hold the same row at once. With a
+    // short one, a request slowed past 75 % of the lease on a loaded machine is (rightly) aborted
+    // and sent again, reconciled through ERR-005 — tested elsewhere, and not what is measured here.
+    const common = { pollMs: 20, leaseMs: 60_000, maxAttempts: 5, backoff: { baseMs: 10, maxMs: 100, jitter: 0.5 }, pollAfterMs: 1000, concurrency: 8, log: () => {} };
     const a = startOutboxWorker({ ...common, db: database.db, client, owner: "instance-a" });
     const b = startOutboxWorker({ ...common, db: second.db, client: secondClient, owner: "instance-b" });
     try {

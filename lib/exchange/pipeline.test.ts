@@ -58,7 +58,7 @@ describe.each(testDatabases())("submission pipeline against the sandbox on $name
       db: database.db,
       client: c,
       pollMs: 30,
-      leaseMs: 5000,
+      leaseMs: 30_000,
       maxAttempts: 3,
       backoff: { baseMs: 20, maxMs: 200, jitter: 0.5 },
       pollAfterMs: 60_000,

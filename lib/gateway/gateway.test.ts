@@ -55,7 +55,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       db,
       client,
       pollMs: 30,
-      leaseMs: 5000,
+      leaseMs: 30_000,
       maxAttempts: 3,
       backoff: { baseMs: 20, maxMs: 200, jitter: 0.5 },
       pollAfterMs: 300,
