@@ -136,6 +136,10 @@ test.describe.serial("claims", () => {
     await page.reload();
     await expect(page.getByTestId("batch-progress")).toHaveAttribute("data-done", "20");
     await page.goto("/claims");
+    // Insurers appear by their names, in the list and in the filter, never as platform ids.
+    await expect(page.getByTestId("claim-row").first()).toBeVisible();
+    await expect(page.getByTestId("claim-row").filter({ hasText: "payer-" })).toHaveCount(0);
+    await expect(page.locator('select[name="insurer"] option', { hasText: "payer-" })).toHaveCount(0);
     await shot(page, "list-en.png");
     await inArabic(page, async () => {
       await page.reload();

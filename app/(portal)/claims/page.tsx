@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getFormatter, getTranslations } from "next-intl/server";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { BatchProgressBar } from "@/components/claims/batch-progress";
 import { ClaimsTable, type ClaimTableRow } from "@/components/claims/claims-table";
 import { ClaimsLiveRefresh } from "@/components/claims/list-live";
@@ -14,6 +14,7 @@ import { getDb } from "@/lib/db";
 import { SUBMISSION_STATUSES } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { requestContext } from "@/lib/http/request-context";
+import { insurerNames } from "@/lib/patients/insurer-names";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("nav"))("claims") };
@@ -32,10 +33,11 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
   const cursor = str(params.cursor);
   const timeZone = env().CLINIC_TIME_ZONE;
   const [t, format, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getDb(), await requestContext()];
-  const [{ rows, next }, counts, insurers] = await Promise.all([
+  const [{ rows, next }, counts, insurers, insurerName] = await Promise.all([
     listClaims(db, { ...filters, sort, dir, cursor, limit: 50, timeZone }),
     countClaimsByStatus(db, filters, timeZone),
     claimInsurers(db),
+    insurerNames(db, await getLocale()),
   ]);
   await audit(db, {
     actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
@@ -60,7 +62,7 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
     created: format.dateTime(r.createdAt, { dateStyle: "medium", timeStyle: "short" }),
     createdIso: r.createdAt.toISOString(),
     patient: r.patient ? `${r.patient.givenName} ${r.patient.familyName}` : "—",
-    insurer: r.insurerId ?? "—",
+    insurer: r.insurerId ? insurerName(r.insurerId) : "—",
     total: formatAmount(r.totalMinor),
     identifier: r.identifierValue ?? "—",
     replaces: Boolean(r.replacesId),
@@ -126,7 +128,7 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
               <option value="">{t("filters.anyInsurer")}</option>
               {insurers.map((i) => (
                 <option key={i} value={i}>
-                  {i}
+                  {insurerName(i)}
                 </option>
               ))}
             </select>

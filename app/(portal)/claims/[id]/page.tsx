@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { getFormatter, getTranslations } from "next-intl/server";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { LiveRefresh } from "@/components/authorizations/live-refresh";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
@@ -17,6 +17,7 @@ import { replacementLinks } from "@/lib/claims/queries";
 import { getDb } from "@/lib/db";
 import { toMinorUnits } from "@/lib/fhir";
 import { requestContext } from "@/lib/http/request-context";
+import { insurerNames } from "@/lib/patients/insurer-names";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("claims"))("detail.title") };
@@ -27,6 +28,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
   const user = await requireArea("claims");
   const { id } = await params;
   const [t, format, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getDb(), await requestContext()];
+  const insurerName = await insurerNames(db, await getLocale());
   const view = await getSubmissionView(db, id, "claim");
   await audit(db, {
     actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
@@ -75,7 +77,16 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
             <dl className="grid gap-3 sm:grid-cols-3">
               {dt(t("detail.identifier"), <bdi dir="ltr" className="break-all font-mono text-xs">{s.identifierValue ?? "—"}</bdi>)}
               {dt(t("detail.platformId"), <bdi dir="ltr" className="font-mono text-xs">{s.platformId ?? "—"}</bdi>)}
-              {dt(t("detail.insurer"), <bdi dir="ltr" className="font-mono text-xs">{s.insurerId ?? "—"}</bdi>)}
+              {dt(
+                t("detail.insurer"),
+                s.insurerId ? (
+                  <span>
+                    {insurerName(s.insurerId)} <bdi dir="ltr" className="font-mono text-xs text-slate-500">{s.insurerId}</bdi>
+                  </span>
+                ) : (
+                  "—"
+                ),
+              )}
               {dt(t("detail.total"), <span className="tabular-nums"><bdi dir="ltr">{formatAmount(s.totalMinor)}</bdi> {s.currency ?? ""}</span>, "claim-total")}
               {dt(t("detail.disposition"), d?.disposition ?? "—", "disposition")}
               {dt(
