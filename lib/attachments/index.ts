@@ -2,5 +2,4 @@
 export * from "./limits";
 export * from "./sniff";
 export * from "./names";
-export * from "./body";
 export * from "./store";

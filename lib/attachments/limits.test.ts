@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BodyTooLargeError, readLimitedBody } from "./body";
+import { BodyTooLargeError, readLimitedBody } from "@/lib/http/body";
 import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, checkLimits, checkSet, formatBytes } from "./limits";
 
 const MB = 1024 * 1024;

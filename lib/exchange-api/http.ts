@@ -1,5 +1,6 @@
 import type { OperationOutcome, OperationOutcomeIssue } from "@medplum/fhirtypes";
 import { FHIR_JSON, operationOutcome, plainIssue } from "@/lib/fhir";
+import { BodyReadError, BodyTooLargeError, readLimitedBody, unstorableTextPath } from "@/lib/http/body";
 
 /** FHIR JSON answers and the request-body reader of the exchange API. */
 
@@ -50,9 +51,14 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
   if (!JSON_TYPES.test(type)) {
     throw ApiProblem.plain(415, "not-supported", "Content-Type must be application/fhir+json", undefined, "content_type");
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const bytes = await readLimited(request, maxBytes);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readLimitedBody(request, maxBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw tooLarge(maxBytes);
+    if (error instanceof BodyReadError) throw ApiProblem.plain(400, "structure", "The body could not be read", undefined, "body_read");
+    throw error;
+  }
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -68,7 +74,7 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw ApiProblem.plain(400, "structure", "The body must be a FHIR resource (a JSON object)", undefined, "not_object");
   }
-  const bad = unstorableText(value, "");
+  const bad = unstorableTextPath(value);
   if (bad !== undefined) {
     throw ApiProblem.plain(400, "structure", `${bad || "(body)"}: text contains characters that are not allowed (NUL or unpaired surrogates)`, bad ? [bad] : undefined, "characters");
   }
@@ -79,55 +85,3 @@ function tooLarge(maxBytes: number): ApiProblem {
   return ApiProblem.plain(413, "too-costly", `The request body exceeds ${maxBytes} bytes`, undefined, "too_large");
 }
 
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      next = await reader.read();
-    } catch {
-      throw ApiProblem.plain(400, "structure", "The body could not be read", undefined, "body_read");
-    }
-    if (next.done) break;
-    size += next.value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(next.value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
-}
-
-const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** The path of the first string (or key) PostgreSQL's jsonb would refuse, else undefined. */
-function unstorableText(value: unknown, path: string, depth = 0): string | undefined {
-  if (depth > 64) return path;
-  if (typeof value === "string") return BAD_TEXT.test(value) ? path : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = unstorableText(value[i], `${path}[${i}]`, depth + 1);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [k, v] of Object.entries(value)) {
-      const child = path ? `${path}.${k}` : k;
-      if (BAD_TEXT.test(k)) return path;
-      const found = unstorableText(v, child, depth + 1);
-      if (found !== undefined) return found;
-    }
-  }
-  return undefined;
-}

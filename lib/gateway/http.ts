@@ -1,4 +1,5 @@
 import { FHIR_JSON } from "@/lib/fhir";
+import { BodyReadError, BodyTooLargeError, readLimitedBody, unstorableTextPath } from "@/lib/http/body";
 
 /** JSON answers, stable error codes and the bounded body reader of the gateway. */
 
@@ -64,9 +65,14 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
   const type = request.headers.get("content-type") ?? "";
   // No Content-Type is read as JSON (some automation clients omit it); another type is refused.
   if (type.trim() !== "" && !JSON_TYPES.test(type)) throw new GatewayError(415, "unsupported_media_type", "Content-Type must be application/json (or application/fhir+json).");
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const bytes = await readLimited(request, maxBytes);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readLimitedBody(request, maxBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw tooLarge(maxBytes);
+    if (error instanceof BodyReadError) throw new GatewayError(400, "invalid_body", "The body could not be read.");
+    throw error;
+  }
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -80,7 +86,7 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
     throw new GatewayError(400, "invalid_json", "The body is not valid JSON.");
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new GatewayError(400, "invalid_body", "The body must be a JSON object.");
-  const bad = unstorableText(value, "", 0);
+  const bad = unstorableTextPath(value);
   if (bad !== undefined) {
     throw new GatewayError(400, "invalid_body", "Text contains characters that are not allowed (NUL or unpaired surrogates).", { issues: [{ path: bad || "(body)", message: "characters not allowed" }] });
   }
@@ -89,57 +95,6 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
 
 function tooLarge(maxBytes: number): GatewayError {
   return new GatewayError(413, "payload_too_large", `The request body exceeds ${maxBytes} bytes.`);
-}
-
-async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    let next: ReadableStreamReadResult<Uint8Array>;
-    try {
-      next = await reader.read();
-    } catch {
-      throw new GatewayError(400, "invalid_body", "The body could not be read.");
-    }
-    if (next.done) break;
-    size += next.value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(next.value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
-}
-
-const BAD_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function unstorableText(value: unknown, path: string, depth: number): string | undefined {
-  if (depth > 64) return path;
-  if (typeof value === "string") return BAD_TEXT.test(value) ? path : undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = unstorableText(value[i], `${path}[${i}]`, depth + 1);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [k, v] of Object.entries(value)) {
-      if (BAD_TEXT.test(k)) return path;
-      const found = unstorableText(v, path ? `${path}.${k}` : k, depth + 1);
-      if (found !== undefined) return found;
-    }
-  }
-  return undefined;
 }
 
 /** zod issue path → `a.b[0].c` under `prefix`. */

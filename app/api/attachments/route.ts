@@ -1,7 +1,8 @@
 import { audit } from "@/lib/audit";
 import { AccessError, authorize } from "@/lib/auth/guards";
 import { AREAS } from "@/lib/auth/roles";
-import { BodyTooLargeError, MAX_FILE_BYTES, deleteOrphans, readLimitedBody, storeAttachment } from "@/lib/attachments";
+import { MAX_FILE_BYTES, deleteOrphans, storeAttachment } from "@/lib/attachments";
+import { BodyTooLargeError, readLimitedBody } from "@/lib/http/body";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
 
