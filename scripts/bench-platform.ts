@@ -2,14 +2,13 @@
  * Benchmark of the platform client: how much latency it adds over a bare undici call, and how
  * many TLS handshakes it makes. Starts its own sandbox (temporary folder, port 0, high limits).
  *
- *   npm run bench:platform -- [--n=2000] [--bypass-limiter] [--batch=8] [--database-url=postgres://…]
+ *   npm run bench:platform -- [--n=2000] [--batch=8] [--database-url=postgres://…]
  *
  * Each of N rounds sends one eligibility check through the portal's client (token cache, database
- * rate limiter on an in-memory PGlite, headers, zod parsing) and one straight to the sandbox with
+ * rate limiter on an in-memory PGlite, headers, FHIR reader) and one straight to the sandbox with
  * a bare undici request over the same kind of kept-alive mTLS agent; the order alternates every
  * round. Added latency = client − bare, per round. The client's log lines are at "warn" here (a
- * line per call to a terminal would measure the terminal). `--bypass-limiter` skips the database
- * limiter to show its share — never a production setting.
+ * line per call to a terminal would measure the terminal).
  * Targets: added p50 ≤ 1 ms; ≤ 2 TLS handshakes per 1 000 calls. Timing never fails the script.
  */
 import fs from "node:fs";
@@ -36,7 +35,6 @@ const fmt = (ms: number) => `${ms.toFixed(3)} ms`;
 
 async function main() {
   const n = Number(arg("n") ?? 2000);
-  const bypass = arg("bypass-limiter") !== undefined;
   const batch = Number(arg("batch") ?? 8);
   const warmup = 100;
   const high = { eligibility: 1_000_000, claims: 1_000_000, status: 1_000_000 };
@@ -60,7 +58,6 @@ async function main() {
     db: database.db,
     limits: { limits: high, batch },
     logger: createLogger("warn"),
-    unsafeBypassRateLimiter: bypass,
   });
 
   // The bare side: the same kind of agent (kept-alive mTLS, pipelining 1), counting its handshakes too.
@@ -140,7 +137,7 @@ async function main() {
   const p50 = percentile(sAdded, 50);
 
   console.log(`platform client benchmark — ${n} eligibility checks each way, alternating (after ${warmup} warm-up rounds)`);
-  console.log(`rate limiter: ${bypass ? "BYPASSED (--bypass-limiter; benchmark only)" : `database (${databaseUrl ? "PostgreSQL" : "in-memory PGlite"}), one permit per call, up to ${batch} per round trip (--batch=N)`}`);
+  console.log(`rate limiter: database (${databaseUrl ? "PostgreSQL" : "in-memory PGlite"}), one permit per call, up to ${batch} per round trip (--batch=N)`);
   console.log(`bare undici:  p50 ${fmt(percentile(sBare, 50))}  p99 ${fmt(percentile(sBare, 99))}`);
   console.log(`client:       p50 ${fmt(percentile(sClient, 50))}  p99 ${fmt(percentile(sClient, 99))}`);
   console.log(`added:        p50 ${fmt(p50)}  p99 ${fmt(percentile(sAdded, 99))}  (per round: client − bare)`);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { CoverageEligibilityRequest } from "@medplum/fhirtypes";
 import { audit, type AuditActor } from "@/lib/audit";
 import type { Db } from "@/lib/db";
-import { buildEligibilityRequest, readBenefits } from "@/lib/fhir";
+import { buildEligibilityRequest } from "@/lib/fhir";
 import { getCoverage, getPatient } from "@/lib/patients/registry";
 import {
   PlatformError,
@@ -101,10 +101,11 @@ export async function runEligibilityCheck(deps: EligibilityDeps, caller: CallerC
 
   try {
     const result = await deps.client.checkEligibility(request, { requestId, waitForPermit: false });
-    const benefits = readBenefits(result.data);
+    const benefits = result.view;
     const row = await saveCheck(db, {
       ...base,
       response: result.data as unknown as Record<string, unknown>,
+      responseView: benefits as unknown as Record<string, unknown>,
       outcome: benefits.inforce ? "in_force" : "not_in_force",
       inforce: benefits.inforce,
       httpStatus: result.status,

@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { coverages, eligibilityChecks, insurers, patients, users, type EligibilityOutcome } from "@/lib/db/schema";
-import { CoverageEligibilityResponseSchema, readBenefits, type BenefitsView } from "@/lib/fhir";
+import { isFhirReadError, readCoverageEligibilityResponse, type BenefitsView } from "@/lib/fhir";
 import type { EligibilityField } from "./schema";
 
 export type EligibilityCheckRow = typeof eligibilityChecks.$inferSelect;
@@ -88,8 +88,12 @@ export function toView(
 ): EligibilityCheckView {
   let benefits: BenefitsView | undefined;
   if (check.outcome !== "rejected" && check.response) {
-    const parsed = CoverageEligibilityResponseSchema.safeParse(check.response);
-    if (parsed.success) benefits = readBenefits(parsed.data);
+    // Read again from the answer as received, so every stored check shows what the reader makes of it now.
+    try {
+      benefits = readCoverageEligibilityResponse(check.response).view;
+    } catch (error) {
+      if (!isFhirReadError(error)) throw error;
+    }
   }
   const view: EligibilityCheckView = {
     id: check.id,

@@ -2,32 +2,43 @@ import type { ClaimResponse } from "@medplum/fhirtypes";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { submissions, type TransitionSource } from "@/lib/db/schema";
-import { claimProcessingStatus, CODE_SYSTEMS } from "@/lib/fhir";
+import { isFhirReadError, readClaimResponse, type ClaimResponseView, type Decision } from "@/lib/fhir";
 import { DECISION_STATUSES, isFinal, transition, type DecisionStatus, type Submission, type TransitionDetail } from "./states";
 
 /** Processing statuses the platform reports (Claim extension, webhook `status`). */
-export type PlatformStatus = "queued" | "pended" | "complete" | "partial" | "denied" | "cancelled";
+export type PlatformStatus = "queued" | "pended" | "complete" | "partial" | "denied" | "cancelled" | "rejected";
 
 export function isDecision(status: string | undefined): status is DecisionStatus {
   return (DECISION_STATUSES as readonly string[]).includes(status ?? "");
 }
 
+/** The reader's decision → the submission's state. `pended` is no decision yet; `error` is a rejection. */
+const DECISION_STATUS: Record<Decision, DecisionStatus | "rejected" | undefined> = {
+  approved: "complete",
+  "partly-approved": "partial",
+  denied: "denied",
+  pended: undefined,
+  error: "rejected",
+};
+
+/** Reads a stored or received ClaimResponse; undefined when it is not valid R4 (never stored as a decision). */
+export function responseView(response: ClaimResponse | Record<string, unknown> | null | undefined): ClaimResponseView | undefined {
+  if (!response) return undefined;
+  try {
+    return readClaimResponse(response).view;
+  } catch (error) {
+    if (isFhirReadError(error)) return undefined;
+    throw error;
+  }
+}
+
 /**
- * The decision a ClaimResponse carries: the platform's processing-status extension when present
- * (the sandbox marks denials there; `outcome` stays `complete`), else `outcome: partial`, else
- * `denied` when no item got any benefit, else `complete`. Undefined while still queued/pended.
+ * The state a ClaimResponse decides (lib/fhir readClaimResponse: per-item and overall decisions by
+ * R4 semantics and the national-exchange outcome extensions). Undefined while queued or pended.
  */
-export function decisionOf(response: ClaimResponse): DecisionStatus | undefined {
-  const ext = claimProcessingStatus(response);
-  if (ext) return isDecision(ext) ? ext : undefined;
-  if (response.outcome === "queued") return undefined;
-  if (response.outcome === "partial") return "partial";
-  if (response.outcome !== "complete") return undefined;
-  const benefits = (response.item ?? []).flatMap((item) =>
-    (item.adjudication ?? []).filter((a) => a.category?.coding?.some((c) => c.system === CODE_SYSTEMS.adjudication && c.code === "benefit")),
-  );
-  if (benefits.length > 0 && benefits.every((a) => (a.amount?.value ?? 0) === 0)) return "denied";
-  return "complete";
+export function decisionOf(response: ClaimResponse): DecisionStatus | "rejected" | undefined {
+  const view = responseView(response);
+  return view ? DECISION_STATUS[view.decision] : undefined;
 }
 
 /** Picks the adjudicated response of a claim from `GET /ClaimResponse?request=` (newest wins). */
@@ -85,8 +96,9 @@ export async function applyPlatformNews(
       row = await transition(tx, row, "pended", news.source, news.detail, { nextAttemptAt: followUp, ...release }, at);
       return { result: "applied" as const, submission: row };
     }
-    if (isDecision(news.status)) {
-      const decision = news.response ? (decisionOf(news.response) ?? news.status) : undefined;
+    if (isDecision(news.status) || news.status === "rejected") {
+      const view = responseView(news.response);
+      const decision = view ? (DECISION_STATUS[view.decision] ?? news.status) : undefined;
       if (!news.response || !decision) {
         // Known outcome, adjudication not fetched yet: let the poller fetch it now.
         const [due] = await tx
@@ -102,7 +114,15 @@ export async function applyPlatformNews(
         decision,
         news.source,
         news.detail,
-        { response: news.response as unknown as Record<string, unknown>, decidedAt: at, nextAttemptAt: null, ...release },
+        {
+          response: news.response as unknown as Record<string, unknown>,
+          responseView: view as unknown as Record<string, unknown>,
+          decidedAt: at,
+          nextAttemptAt: null,
+          ...release,
+          // A ClaimResponse with outcome `error`: its errors are the reasons of the rejection.
+          ...(decision === "rejected" ? { errors: rejectionReasons(view!) } : {}),
+        },
         at,
       );
       return { result: "applied" as const, submission: row };
@@ -111,4 +131,14 @@ export async function applyPlatformNews(
     const [touched] = await tx.update(submissions).set({ nextAttemptAt: followUp, ...release }).where(eq(submissions.id, row.id)).returning();
     return { result: changed ? ("applied" as const) : ("unchanged" as const), submission: touched };
   });
+}
+
+/** ClaimResponse.error[] → the stored reasons of a rejection (code, the element it names, words). */
+function rejectionReasons(view: ClaimResponseView): NonNullable<Submission["errors"]> {
+  const reasons = view.errors.map((e) => ({
+    ...(e.code?.code ? { code: e.code.code } : {}),
+    ...(e.element ? { field: e.element } : {}),
+    diagnostics: e.code?.display ?? e.code?.text ?? view.disposition ?? "The platform could not process this submission",
+  }));
+  return reasons.length > 0 ? reasons : [{ diagnostics: view.disposition ?? "The platform could not process this submission" }];
 }

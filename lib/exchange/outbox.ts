@@ -123,7 +123,9 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         // Accepted but we cannot tell where: the retry (same identifier) meets ERR-005 with a Location.
         return await retryLater(row, { kind: "transient", reason: "no_location", status: answer.status, retryAfterMs: 0, requestId });
       }
-      const decision = row.kind === "preauthorization" ? decisionOf(answer.data) : undefined;
+      // Authorizations are decided in the answer; a platform may decide claims there too (the
+      // sandbox acknowledges them `queued` and decides later).
+      const decision = decisionOf(answer.data);
       const status: PlatformStatus = decision ?? (claimProcessingStatus(answer.data) as PlatformStatus | undefined) ?? "queued";
       await applyPlatformNews(deps, row.id, {
         status,

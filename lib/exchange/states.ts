@@ -18,7 +18,7 @@ export const TRANSITIONS: Readonly<Record<SubmissionStatus, readonly SubmissionS
   draft: ["queued", "cancelled"],
   queued: ["sent", "rejected", "failed"],
   sent: ["pended", "complete", "partial", "denied", "rejected", "failed"],
-  pended: ["complete", "partial", "denied"],
+  pended: ["complete", "partial", "denied", "rejected"],
   complete: ["cancelled"],
   partial: ["cancelled"],
   denied: [],

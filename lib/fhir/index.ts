@@ -10,6 +10,6 @@ export * from "./money";
 export * from "./references";
 export * from "./schemas";
 export * from "./builders/eligibility";
-export * from "./readers/benefits";
+export * from "./read";
 export * from "./terminology";
 export * from "./builders/claim";

@@ -23,8 +23,42 @@ export const CLAIM_PROCESSING_STATUS_EXTENSION = `${PLATFORM_URI_BASE}/Structure
 export const CLAIM_PROCESSING_STATUSES = ["queued", "pended", "complete", "partial", "denied", "cancelled"] as const;
 export type ClaimProcessingStatus = (typeof CLAIM_PROCESSING_STATUSES)[number];
 
-/** Final statuses: nothing more will happen to the claim. */
-export const FINAL_CLAIM_PROCESSING_STATUSES: readonly ClaimProcessingStatus[] = ["complete", "partial", "denied", "cancelled"];
+/**
+ * The platform sandbox's own adjudication reasons (`price-list`, `preauth-required`,
+ * `coverage-inactive`). HL7's adjudication-reason system defines only ar001 and ar002, so the
+ * sandbox's rules get a system of their own.
+ */
+export const SANDBOX_ADJUDICATION_REASON_SYSTEM = `${PLATFORM_URI_BASE}/CodeSystem/adjudication-reason`;
+
+/**
+ * Terminology of the national exchange (NPHIES implementation guide, portal.nphies.sa/ig) that the
+ * readers understand in any platform's answers: the per-item adjudication outcome, the extra
+ * adjudication categories (approved quantity …) and the licence identifier systems.
+ */
+export const NATIONAL_EXCHANGE = {
+  /** Extension on ClaimResponse, .item and .addItem: valueCodeableConcept from {@link NATIONAL_EXCHANGE.adjudicationOutcomeSystem}. */
+  adjudicationOutcomeExtension: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/extension-adjudication-outcome",
+  /** approved | rejected | partial | pended | not-required */
+  adjudicationOutcomeSystem: "http://nphies.sa/terminology/CodeSystem/adjudication-outcome",
+  /** Adjudication categories added to HL7's: discount, rejected, patientShare, approved-quantity … */
+  adjudicationSystem: "http://nphies.sa/terminology/CodeSystem/ksa-adjudication",
+  adjudicationReasonSystem: "http://nphies.sa/terminology/CodeSystem/adjudication-reason",
+  providerLicense: "http://nphies.sa/license/provider-license",
+  payerLicense: "http://nphies.sa/license/payer-license",
+} as const;
+
+export const ADJUDICATION_OUTCOMES = ["approved", "rejected", "partial", "pended", "not-required"] as const;
+export type AdjudicationOutcome = (typeof ADJUDICATION_OUTCOMES)[number];
+
+/**
+ * Identifier systems and extensions of the portal itself (its own answers on /api/exchange and
+ * /fhir). `clinic.example` is the portal's fictional base, as `platform.example` is the platform's.
+ */
+export const PORTAL_URI_BASE = "https://clinic.example/fhir";
+/** Extension on the ClaimResponse the portal answers with: valueCode = the submission's state. */
+export const PORTAL_SUBMISSION_STATUS_EXTENSION = `${PORTAL_URI_BASE}/StructureDefinition/submission-status`;
+/** Base of the portal's Claim business identifier system (`…/claim-id/<provider org id>`). */
+export const PORTAL_CLAIM_IDENTIFIER_SYSTEM_BASE = `${PORTAL_URI_BASE}/claim-id`;
 
 export const IDENTIFIER_SYSTEMS = {
   /** Saudi-style national ID (citizens, first digit 1) and Iqama (residents, first digit 2). */
@@ -52,6 +86,14 @@ export const CODE_SYSTEMS = {
   icd10am: "http://hl7.org/fhir/sid/icd-10-am",
   /** CPT procedures and services (licensed code set; see docs). */
   cpt: "http://www.ama-assn.org/go/cpt",
+  /** Eligibility benefit qualifiers (CoverageEligibilityResponse.insurance.item.network/unit/term). */
+  benefitNetwork: "http://terminology.hl7.org/CodeSystem/benefit-network",
+  benefitUnit: "http://terminology.hl7.org/CodeSystem/benefit-unit",
+  benefitTerm: "http://terminology.hl7.org/CodeSystem/benefit-term",
+  /** ClaimResponse.processNote.type and similar (display | print | printoper). */
+  noteType: "http://hl7.org/fhir/note-type",
+  /** ClaimResponse.error.code (HL7 example adjudication errors). */
+  adjudicationError: "http://terminology.hl7.org/CodeSystem/adjudication-error",
   /** RFC 3986 URN for UUIDs — used by the platform for ids and X-Request-ID. */
   urnUuid: "urn:ietf:rfc:3986",
 } as const;

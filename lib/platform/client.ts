@@ -1,18 +1,21 @@
 import { randomUUID } from "node:crypto";
 import type { Bundle, Claim, ClaimResponse, CoverageEligibilityRequest, CoverageEligibilityResponse } from "@medplum/fhirtypes";
 import { request } from "undici";
-import type { z } from "zod";
 import type { Db } from "@/lib/db";
 import {
-  ClaimResponseSchema,
-  ClaimResponseSearchBundleSchema,
-  ClaimSchema,
-  ClaimSearchBundleSchema,
-  CoverageEligibilityResponseSchema,
   FHIR_JSON,
-  OperationOutcomeSchema,
+  bundleResources,
   claimProcessingStatus,
-  parseReference,
+  isFhirReadError,
+  readBundle,
+  readClaimResponse,
+  readCoverageEligibilityResponse,
+  readOperationOutcome,
+  readResource,
+  referenceId,
+  type BenefitsView,
+  type ClaimResponseView,
+  type Read,
 } from "@/lib/fhir";
 import type { PlatformConfig } from "./config";
 import {
@@ -37,6 +40,7 @@ export interface CallOptions {
 }
 
 export interface PlatformResult<T> {
+  /** The answer exactly as received (checked against FHIR R4). */
   data: T;
   status: number;
   requestId: string;
@@ -52,15 +56,15 @@ export interface PlatformClientStats extends TransportStats {
 }
 
 export interface PlatformClient {
-  checkEligibility(request: CoverageEligibilityRequest, options?: CallOptions): Promise<PlatformResult<CoverageEligibilityResponse>>;
+  checkEligibility(request: CoverageEligibilityRequest, options?: CallOptions): Promise<PlatformResult<CoverageEligibilityResponse> & { view: BenefitsView }>;
   /** POST /Claim (use claim or preauthorization). data = the ClaimResponse in the body; platformId parsed from Location (`Claim/{id}`) or response.request */
-  submitClaim(claim: Claim, options?: CallOptions): Promise<PlatformResult<ClaimResponse> & { platformId?: string }>;
+  submitClaim(claim: Claim, options?: CallOptions): Promise<PlatformResult<ClaimResponse> & { view: ClaimResponseView; platformId?: string }>;
   /** GET /Claim/{id}; processingStatus from the sandbox's claim-processing-status extension */
   readClaim(platformId: string, options?: CallOptions): Promise<PlatformResult<Claim> & { processingStatus?: string }>;
   /** GET /Claim?patient=&created=ge{date} → the Bundle searchset */
   searchClaims(query: { patient: string; createdOnOrAfter: string }, options?: CallOptions): Promise<PlatformResult<Bundle<Claim>>>;
   /** GET /ClaimResponse?request={id} → the ClaimResponses in the searchset (may be empty) */
-  claimResponses(platformId: string, options?: CallOptions): Promise<PlatformResult<ClaimResponse[]>>;
+  claimResponses(platformId: string, options?: CallOptions): Promise<PlatformResult<ClaimResponse[]> & { views: ClaimResponseView[] }>;
   close(): Promise<void>;
 
   // ---- additions beyond the agreed interface ----
@@ -88,24 +92,19 @@ export interface PlatformClientDeps {
    * socket cap defaults to three times this, so the groups never wait for each other's sockets.
    */
   maxInFlightPerBucket?: number;
-  /**
-   * BENCHMARK ONLY — skips the database rate limiter (no permits, no blocks). The portal never
-   * sets it: without the limiter several instances together would exceed the platform's limits.
-   */
-  unsafeBypassRateLimiter?: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface Send<S extends z.ZodType> {
+interface Send<V, R> {
   method: "GET" | "POST";
   /** For logs: `/Claim/{id}` — never ids or query values. */
   template: string;
   path: string;
   body?: unknown;
   bucket: RateBucket;
-  schema: S;
-  okStatuses?: readonly number[];
+  /** Reads a 2xx answer (lib/fhir readers); a FhirReadError becomes a PlatformProtocolError. */
+  read: (json: unknown) => Read<V, R>;
 }
 
 export function createPlatformClient(config: PlatformConfig, deps: PlatformClientDeps): PlatformClient {
@@ -119,7 +118,7 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
   const counters = { calls: 0, rateLimited: 0 };
   const eligibilityRetries = deps.eligibility429Retries ?? 2;
 
-  async function send<S extends z.ZodType>(spec: Send<S>, options: CallOptions = {}): Promise<PlatformResult<z.output<S>>> {
+  async function send<V, R>(spec: Send<V, R>, options: CallOptions = {}): Promise<PlatformResult<R> & { view: V }> {
     const requestId = options.requestId ?? randomUUID();
     if (!UUID.test(requestId)) throw new TypeError("X-Request-ID must be a UUID");
     const leave = await gates[spec.bucket].enter(options.signal);
@@ -130,7 +129,7 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
     }
   }
 
-  async function sendInGate<S extends z.ZodType>(spec: Send<S>, options: CallOptions, requestId: string): Promise<PlatformResult<z.output<S>>> {
+  async function sendInGate<V, R>(spec: Send<V, R>, options: CallOptions, requestId: string): Promise<PlatformResult<R> & { view: V }> {
     const wait = options.waitForPermit ?? true;
     const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     let refreshedToken = false;
@@ -139,7 +138,7 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
     let needPermit = true;
 
     for (;;) {
-      if (needPermit && !deps.unsafeBypassRateLimiter) await limiter.acquire(spec.bucket, { wait, signal: options.signal, requestId });
+      if (needPermit) await limiter.acquire(spec.bucket, { wait, signal: options.signal, requestId });
       needPermit = true;
       const token = await tokens.get(options.signal);
       const started = performance.now();
@@ -185,16 +184,19 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
         } catch {
           throw new PlatformProtocolError({ status, requestId, message: `${spec.method} ${spec.template}: the platform answered ${status} with a body that is not JSON` });
         }
-        const parsed = spec.schema.safeParse(json);
-        if (!parsed.success) {
+        let read: Read<V, R>;
+        try {
+          read = spec.read(json);
+        } catch (error) {
+          if (!isFhirReadError(error)) throw error;
           throw new PlatformProtocolError({
             status,
             requestId,
-            message: `${spec.method} ${spec.template}: the platform's ${status} answer does not match the expected resource`,
-            problems: parsed.error.issues.slice(0, 10).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`),
+            message: `${spec.method} ${spec.template}: the platform's ${status} answer is not the expected FHIR R4 resource`,
+            problems: [`${error.path}: ${error.reason}`],
           });
         }
-        return { data: parsed.data as z.output<S>, status, requestId, ...(location ? { location } : {}) };
+        return { data: read.raw, view: read.view, status, requestId, ...(location ? { location } : {}) };
       }
 
       if (status === 401 && !refreshedToken) {
@@ -209,7 +211,7 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
       if (status === 429) {
         counters.rateLimited++;
         const retryAfterMs = parseRetryAfter(headers["retry-after"], Date.now(), 1_000);
-        if (!deps.unsafeBypassRateLimiter) await limiter.block(spec.bucket, retryAfterMs);
+        await limiter.block(spec.bucket, retryAfterMs);
         logger.warn(`${spec.method} ${spec.template} 429: ${spec.bucket} paused for ${retryAfterMs} ms`);
         if (spec.bucket === "eligibility" && wait && retries429 < eligibilityRetries) {
           retries429++;
@@ -235,8 +237,13 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
       } catch {
         json = undefined;
       }
-      const outcome = OperationOutcomeSchema.safeParse(json);
-      if (outcome.success) throw PlatformError.fromOutcome(outcome.data, status, requestId, location);
+      let outcome: ReturnType<typeof readOperationOutcome> | undefined;
+      try {
+        outcome = json === undefined ? undefined : readOperationOutcome(json);
+      } catch (error) {
+        if (!isFhirReadError(error)) throw error;
+      }
+      if (outcome) throw PlatformError.fromOutcome(outcome.raw, status, requestId, location);
       throw new PlatformError({ status, requestId, diagnostics: `HTTP ${status} without an OperationOutcome` });
     }
   }
@@ -247,32 +254,30 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
 
     checkEligibility(resource, options) {
       return send(
-        { method: "POST", template: "/CoverageEligibilityRequest", path: "/CoverageEligibilityRequest", body: resource, bucket: "eligibility", schema: CoverageEligibilityResponseSchema },
+        { method: "POST", template: "/CoverageEligibilityRequest", path: "/CoverageEligibilityRequest", body: resource, bucket: "eligibility", read: readCoverageEligibilityResponse },
         options,
       );
     },
 
     async submitClaim(claim, options) {
-      const result = await send({ method: "POST", template: "/Claim", path: "/Claim", body: claim, bucket: "claims", schema: ClaimResponseSchema }, options);
-      const platformId = claimIdFromLocation(result.location) ?? parseReference(result.data.request?.reference, "Claim")?.id;
+      const result = await send({ method: "POST", template: "/Claim", path: "/Claim", body: claim, bucket: "claims", read: readClaimResponse }, options);
+      const platformId = claimIdFromLocation(result.location) ?? referenceId(result.view.request, "Claim");
       return { ...result, ...(platformId ? { platformId } : {}) };
     },
 
     async readClaim(platformId, options) {
       const result = await send(
-        { method: "GET", template: "/Claim/{id}", path: `/Claim/${encodeURIComponent(platformId)}`, bucket: "status", schema: ClaimSchema },
+        { method: "GET", template: "/Claim/{id}", path: `/Claim/${encodeURIComponent(platformId)}`, bucket: "status", read: (json) => readResource<Claim>(json, "Claim") },
         options,
       );
       const processingStatus = claimProcessingStatus(result.data);
       return { ...result, ...(processingStatus ? { processingStatus } : {}) };
     },
 
-    searchClaims(query, options) {
+    async searchClaims(query, options) {
       const qs = `patient=${encodeURIComponent(query.patient)}&created=${encodeURIComponent(`ge${query.createdOnOrAfter}`)}`;
-      return send(
-        { method: "GET", template: "/Claim?patient=&created=", path: `/Claim?${qs}`, bucket: "status", schema: ClaimSearchBundleSchema },
-        options,
-      ) as Promise<PlatformResult<Bundle<Claim>>>;
+      const result = await send({ method: "GET", template: "/Claim?patient=&created=", path: `/Claim?${qs}`, bucket: "status", read: readBundle }, options);
+      return { ...result, data: result.data as Bundle<Claim> };
     },
 
     async claimResponses(platformId, options) {
@@ -282,11 +287,25 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
           template: "/ClaimResponse?request=",
           path: `/ClaimResponse?request=${encodeURIComponent(platformId)}`,
           bucket: "status",
-          schema: ClaimResponseSearchBundleSchema,
+          read: readBundle,
         },
         options,
       );
-      return { ...result, data: (result.data.entry ?? []).map((e) => e.resource) };
+      // Each ClaimResponse of the searchset is read on its own: one we cannot read is a protocol error.
+      const responses = bundleResources<ClaimResponse>(result.view, "ClaimResponse").map((json, i) => {
+        try {
+          return readClaimResponse(json);
+        } catch (error) {
+          if (!isFhirReadError(error)) throw error;
+          throw new PlatformProtocolError({
+            status: result.status,
+            requestId: result.requestId,
+            message: "GET /ClaimResponse?request=: an entry is not a valid FHIR R4 ClaimResponse",
+            problems: [`Bundle.entry[${i}].resource ${error.path}: ${error.reason}`],
+          });
+        }
+      });
+      return { status: result.status, requestId: result.requestId, data: responses.map((r) => r.raw), views: responses.map((r) => r.view) };
     },
 
     async accessToken(options = {}) {

@@ -48,8 +48,10 @@ export const submissions = pgTable(
     form: jsonb("form").$type<Record<string, unknown>>(),
     /** The platform's Claim id, once it has accepted the claim. */
     platformId: text("platform_id"),
-    /** The latest ClaimResponse. */
+    /** The latest ClaimResponse, exactly as received. */
     response: jsonb("response").$type<Record<string, unknown>>(),
+    /** What the portal read from it (lib/fhir readClaimResponse view): decisions, amounts, reasons. */
+    responseView: jsonb("response_view").$type<Record<string, unknown>>(),
     /** The platform's reasons for `rejected`, or the last error for `failed`. */
     errors: jsonb("errors").$type<{ code?: string; status?: number; diagnostics?: string; resolution?: string; field?: string }[]>(),
     /** Money in minor units (halalas), for lists and dashboards; the Claim holds the exact values too. */

@@ -95,8 +95,10 @@ export const eligibilityChecks = pgTable(
     /** CoverageEligibilityRequest.identifier[0].value. */
     identifierValue: text("identifier_value").notNull(),
     request: jsonb("request").$type<Record<string, unknown>>().notNull(),
-    /** The CoverageEligibilityResponse, or the OperationOutcome for a rejected check. */
+    /** The CoverageEligibilityResponse exactly as received, or the OperationOutcome for a rejected check. */
     response: jsonb("response").$type<Record<string, unknown>>(),
+    /** What the portal read from it when it arrived (lib/fhir readCoverageEligibilityResponse view). */
+    responseView: jsonb("response_view").$type<Record<string, unknown>>(),
     outcome: text("outcome").$type<EligibilityOutcome>().notNull(),
     /** insurance[0].inforce; null when rejected. */
     inforce: boolean("inforce"),

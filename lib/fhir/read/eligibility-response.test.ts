@@ -1,6 +1,8 @@
 import type { CoverageEligibilityResponse, CoverageEligibilityResponseInsuranceItem } from "@medplum/fhirtypes";
 import { describe, expect, it } from "vitest";
-import { benefitCategoryName, readBenefits } from "./benefits";
+import { benefitCategoryName, readCoverageEligibilityResponse } from "./eligibility-response";
+
+const readBenefits = (response: CoverageEligibilityResponse) => readCoverageEligibilityResponse(response).view;
 
 const CAT = "http://terminology.hl7.org/CodeSystem/ex-benefitcategory";
 const TYPE = "http://terminology.hl7.org/CodeSystem/benefit-type";
@@ -36,7 +38,7 @@ function response(insurance: CoverageEligibilityResponse["insurance"]): Coverage
   };
 }
 
-describe("readBenefits", () => {
+describe("readCoverageEligibilityResponse: benefits", () => {
   it("reads exact minor units: allowed, used, remaining (no float drift)", () => {
     const view = readBenefits(response([{ coverage: { reference: "Coverage/cov-1000000001" }, inforce: true, item: [item("3", 5000, 1250.1), item("4", 0.3, 0.1)] }]));
     expect(view.inforce).toBe(true);

@@ -1,0 +1,227 @@
+import type { CoverageEligibilityResponse } from "@medplum/fhirtypes";
+import { BENEFIT_CATEGORIES, CODE_SYSTEMS, PLATFORM_CURRENCY, isBenefitCategoryCode } from "../systems";
+import { type Read } from "./errors";
+import { collectExtensions, type ExtensionView } from "./extensions";
+import { readIdentifier, readReference, referenceId, type IdentifierView, type ReferenceView } from "./reference";
+import { checkStructure } from "./structure";
+import { list, num, readCoded, readMoney, readPeriod, text, type CodedView, type MoneyView, type PeriodView } from "./values";
+
+/** An amount in minor units (halalas) with its currency. */
+export interface MinorMoney {
+  minor: number;
+  currency: string;
+}
+
+/** allowed[x] / used[x] of a benefit as given: Money, unsignedInt or string ("unlimited", "as needed"). */
+export interface BenefitValueView {
+  money?: MoneyView;
+  count?: number;
+  text?: string;
+}
+
+export interface BenefitView {
+  type?: CodedView;
+  allowed?: BenefitValueView;
+  used?: BenefitValueView;
+}
+
+export interface BenefitCategoryView {
+  /** Standard benefit-category code (`1`, `3`, `F6` …); unknown codes are kept as they came. */
+  code: string;
+  /** True when the code is one of the standard categories (a name in both languages exists). */
+  known: boolean;
+  /** The payer's own label, when it sent one. */
+  payerName?: string;
+  description?: string;
+  /** A specific service rather than a category. */
+  productOrService?: CodedView;
+  /** in | out (benefit-network), as given. */
+  network?: string;
+  /** individual | family */
+  unit?: string;
+  /** annual | day | lifetime … */
+  term?: string;
+  /** The plan does not cover this category. */
+  excluded: boolean;
+  authorizationRequired: boolean;
+  /** What must accompany an authorization request. */
+  authorizationSupporting: CodedView[];
+  authorizationUrl?: string;
+  /** Every benefit of the item, as given. */
+  benefits: BenefitView[];
+  allowed?: MinorMoney;
+  used?: MinorMoney;
+  /** allowed − used, never below zero; absent when allowed is unknown. */
+  remaining?: MinorMoney;
+  /** Share of the allowed amount already used, 0–100 (rounded down); absent without an allowed amount. */
+  usedPercent?: number;
+  /** The headline benefit is "unlimited" or another text rather than an amount. */
+  allowedText?: string;
+  copayPercent?: number;
+}
+
+export interface InsuranceView {
+  /** The Coverage id on the platform (`cov-…`), from `insurance[].coverage`. */
+  coverageId?: string;
+  coverage?: ReferenceView;
+  inforce: boolean;
+  benefitPeriod?: PeriodView;
+  categories: BenefitCategoryView[];
+}
+
+export interface EligibilityErrorView {
+  code?: CodedView;
+}
+
+export interface BenefitsView {
+  /** Response identifier (the platform's). */
+  responseId?: string;
+  identifiers: IdentifierView[];
+  outcome: string;
+  disposition?: string;
+  insurerId?: string;
+  insurer?: ReferenceView;
+  patient?: ReferenceView;
+  request?: ReferenceView;
+  servicedDate?: string;
+  servicedPeriod?: PeriodView;
+  created: string;
+  purpose: string[];
+  /** True when at least one insurance is in force. */
+  inforce: boolean;
+  insurances: InsuranceView[];
+  preAuthRef?: string;
+  errors: EligibilityErrorView[];
+  otherExtensions: ExtensionView[];
+  notes: string[];
+}
+
+const toMinor = (m: MoneyView | undefined): MinorMoney | undefined =>
+  m?.minor !== undefined && m.minor >= 0 ? { minor: m.minor, currency: m.currency ?? PLATFORM_CURRENCY } : undefined;
+
+function benefitValue(node: Record<string, unknown>, prefix: "allowed" | "used"): BenefitValueView | undefined {
+  const money = readMoney(node[`${prefix}Money`]);
+  if (money) return { money };
+  const count = num(node[`${prefix}UnsignedInt`]);
+  if (count !== undefined) return { count };
+  const given = text(node[`${prefix}String`]);
+  if (given) return { text: given };
+  return undefined;
+}
+
+function codeIn(concept: unknown, system: string): string | undefined {
+  const coded = readCoded(concept, system);
+  return coded?.code ?? coded?.text;
+}
+
+function readCategory(item: Record<string, unknown>): BenefitCategoryView {
+  const category = readCoded(item.category, CODE_SYSTEMS.benefitCategory);
+  const code = category?.code ?? "";
+  const benefits: BenefitView[] = list(item.benefit).map((b) => {
+    const view: BenefitView = {};
+    const type = readCoded(b.type, CODE_SYSTEMS.benefitType);
+    if (type) view.type = type;
+    const allowed = benefitValue(b, "allowed");
+    if (allowed) view.allowed = allowed;
+    const used = benefitValue(b, "used");
+    if (used) view.used = used;
+    return view;
+  });
+  const view: BenefitCategoryView = {
+    code,
+    known: isBenefitCategoryCode(code),
+    excluded: item.excluded === true,
+    authorizationRequired: item.authorizationRequired === true,
+    authorizationSupporting: list(item.authorizationSupporting).flatMap((c) => readCoded(c) ?? []),
+    benefits,
+  };
+  if (text(item.name)) view.payerName = item.name as string;
+  if (text(item.description)) view.description = item.description as string;
+  const service = readCoded(item.productOrService);
+  if (service) view.productOrService = service;
+  const network = codeIn(item.network, CODE_SYSTEMS.benefitNetwork);
+  if (network) view.network = network;
+  const unit = codeIn(item.unit, CODE_SYSTEMS.benefitUnit);
+  if (unit) view.unit = unit;
+  const term = codeIn(item.term, CODE_SYSTEMS.benefitTerm);
+  if (term) view.term = term;
+  if (text(item.authorizationUrl)) view.authorizationUrl = item.authorizationUrl as string;
+
+  // The headline amount: the "benefit" type, else the first benefit with an allowed amount.
+  const isType = (b: BenefitView, c: string) => b.type?.code === c;
+  const headline = benefits.find((b) => isType(b, "benefit")) ?? benefits.find((b) => b.allowed?.money) ?? benefits.find((b) => b.allowed);
+  const allowed = toMinor(headline?.allowed?.money);
+  const used = toMinor(headline?.used?.money) ?? (allowed ? { minor: 0, currency: allowed.currency } : undefined);
+  if (allowed) view.allowed = allowed;
+  if (used) view.used = used;
+  if (!allowed && headline?.allowed?.text) view.allowedText = headline.allowed.text;
+  if (allowed && used && allowed.currency === used.currency) {
+    view.remaining = { minor: Math.max(0, allowed.minor - used.minor), currency: allowed.currency };
+    view.usedPercent = allowed.minor === 0 ? (used.minor > 0 ? 100 : 0) : Math.min(100, Math.floor((used.minor * 100) / allowed.minor));
+  }
+  const copay = benefits.find((b) => isType(b, "copay-percent"));
+  if (copay?.allowed?.count !== undefined) view.copayPercent = copay.allowed.count;
+  return view;
+}
+
+/**
+ * Reads a CoverageEligibilityResponse: in force per insurance; per item its category, network,
+ * unit, term and benefits (allowed/used as Money, counts or text); errors. Throws FhirReadError
+ * when it is not valid R4.
+ */
+export function readCoverageEligibilityResponse(json: unknown): Read<BenefitsView, CoverageEligibilityResponse> {
+  const report = checkStructure(json, "CoverageEligibilityResponse");
+  const r = json as Record<string, unknown>;
+  const insurances: InsuranceView[] = list(r.insurance).map((insurance) => {
+    const coverage = readReference(insurance.coverage);
+    const view: InsuranceView = { inforce: insurance.inforce === true, categories: list(insurance.item).map(readCategory) };
+    if (coverage) {
+      view.coverage = coverage;
+      const id = referenceId(coverage, "Coverage") ?? coverage.identifier?.value;
+      if (id) view.coverageId = id;
+    }
+    const period = readPeriod(insurance.benefitPeriod);
+    if (period) view.benefitPeriod = period;
+    return view;
+  });
+  const identifiers = list(r.identifier).flatMap((i) => readIdentifier(i) ?? []);
+  const view: BenefitsView = {
+    identifiers,
+    outcome: String(r.outcome),
+    created: String(r.created),
+    purpose: (Array.isArray(r.purpose) ? r.purpose : []).filter((p): p is string => typeof p === "string"),
+    inforce: insurances.some((i) => i.inforce),
+    insurances,
+    errors: list(r.error).map((e) => {
+      const code = readCoded(e.code);
+      return code ? { code } : {};
+    }),
+    otherExtensions: collectExtensions(r, "CoverageEligibilityResponse"),
+    notes: report.notes,
+  };
+  const responseId = identifiers[0]?.value ?? text(r.id);
+  if (responseId) view.responseId = responseId;
+  if (text(r.disposition)) view.disposition = r.disposition as string;
+  const insurer = readReference(r.insurer);
+  if (insurer) {
+    view.insurer = insurer;
+    const id = referenceId(insurer, "Organization") ?? insurer.identifier?.value;
+    if (id) view.insurerId = id;
+  }
+  const patient = readReference(r.patient);
+  if (patient) view.patient = patient;
+  const request = readReference(r.request);
+  if (request) view.request = request;
+  if (text(r.servicedDate)) view.servicedDate = r.servicedDate as string;
+  const servicedPeriod = readPeriod(r.servicedPeriod);
+  if (servicedPeriod) view.servicedPeriod = servicedPeriod;
+  if (text(r.preAuthRef)) view.preAuthRef = r.preAuthRef as string;
+  return { view, raw: json as CoverageEligibilityResponse };
+}
+
+/** Name of a benefit category in the UI language (standard names), else the payer's label or the code. */
+export function benefitCategoryName(code: string, locale: string, payerName?: string): string {
+  if (isBenefitCategoryCode(code)) return BENEFIT_CATEGORIES[code][locale === "ar" ? "ar" : "en"];
+  return payerName ?? code;
+}
+
