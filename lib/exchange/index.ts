@@ -60,6 +60,7 @@ export {
 } from "./webhooks";
 export { LiveHub, liveHub, liveEventStream, pruneLiveEvents, type LiveEvent } from "./live";
 export { classifyFailure, type ExchangePlatform } from "./platform-port";
+export { resolveReference, type ResolvedReference, type ReferenceTarget } from "./references";
 
 export interface ExchangeServices {
   worker: OutboxWorker;
