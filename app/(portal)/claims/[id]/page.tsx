@@ -77,7 +77,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
         <div className="space-y-6 lg:col-span-2">
           <Card className="p-5 text-sm">
             <dl className="grid gap-3 sm:grid-cols-3">
-              {dt(t("detail.identifier"), <bdi dir="ltr" className="break-all font-mono text-xs">{s.identifierValue ?? "—"}</bdi>)}
+              {dt(t("detail.identifier"), <bdi dir="ltr" className="break-all font-mono text-xs">{s.identifierValue ?? "—"}</bdi>, "claim-identifier")}
               {dt(t("detail.platformId"), <bdi dir="ltr" className="font-mono text-xs">{s.platformId ?? "—"}</bdi>)}
               {dt(
                 t("detail.insurer"),
