@@ -109,7 +109,12 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await expect(lifetime.getByTestId("allowed")).toHaveText("Unlimited");
     await expect(table.locator('[data-category="62"]')).toContainText("Send with an authorization request: Medical report");
     await shot(page, "eligibility-national-en.png");
+    // The stored check (its own page) in Arabic: the same qualifiers, right to left.
+    await page.getByRole("link", { name: "Open the printable result" }).click();
+    await expect(page).toHaveURL(/\/eligibility\/[0-9a-f-]{36}$/);
+    await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "in_force");
     await inArabic(page, async () => {
+      await expect(page.getByTestId("benefits-table").locator('[data-network="out"]')).toContainText("خارج الشبكة");
       await expect(page.getByTestId("benefits-table").locator('[data-category="30"]').getByTestId("allowed")).toHaveText("غير محدود");
       await shot(page, "eligibility-national-ar.png");
     });
@@ -144,8 +149,10 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await expect(added).toContainText("72148");
     await expect(added.getByTestId("line-decision")).toContainText("Approved");
     await expect(added.getByTestId("eligible")).toHaveText("2,000.00");
-    await expect(added.getByTestId("benefit")).toHaveText("2,000.00");
-    await expect(page.getByTestId("decision-benefit-total")).toHaveText("2,000.00");
+    // MRI on Rimal Gold: 20% copay.
+    await expect(added.getByTestId("share")).toHaveText("400.00");
+    await expect(added.getByTestId("benefit")).toHaveText("1,600.00");
+    await expect(page.getByTestId("decision-benefit-total")).toHaveText("1,600.00");
     await expect(page.getByTestId("process-note").first()).toContainText("Item 1: Reduced to the price list");
     await expect(page.getByTestId("process-notes").locator('[lang="ar"]')).toHaveCount(1);
     await expect(page.getByTestId("other-data")).toContainText("https://platform.example/fhir/StructureDefinition/episode");

@@ -62,7 +62,9 @@ export async function ResponseDetails({ decision, show }: { decision: DecisionVi
             {r.processNotes.map((n, i) => (
               <li key={i} className="rounded-md border border-slate-100 bg-slate-50 px-3 py-2">
                 <p lang={n.language?.code} dir="auto" data-testid="process-note">
-                  {n.number !== undefined && <span className="me-2 font-mono text-xs text-slate-500">{n.number}.</span>}
+                  {n.number !== undefined && (
+                    <span className="me-2 inline-block min-w-5 rounded bg-white px-1 text-center font-mono text-xs text-slate-500 ring-1 ring-slate-200">{n.number}</span>
+                  )}
                   {n.text}
                 </p>
                 <p className="mt-1 text-xs text-slate-500">
@@ -153,8 +155,11 @@ function ExtensionList({ extensions, labels }: { extensions: ExtensionView[]; la
             {e.url} <span aria-hidden>→</span> <span className="font-semibold text-slate-900">{e.value ?? ""}</span>
           </p>
           <p className="mt-1 text-xs text-slate-500">
-            {labels.where} <bdi dir="ltr" className="font-mono">{e.path}</bdi>
-            {e.valueType && <span dir="ltr" className="ms-2 font-mono">({e.valueType})</span>}
+            {labels.where}{" "}
+            <bdi dir="ltr" className="font-mono">
+              {e.path}
+              {e.valueType ? ` (${e.valueType})` : ""}
+            </bdi>
             {e.modifier && <span className="ms-2 font-medium text-amber-800">{labels.modifier}</span>}
           </p>
           {e.children && <div className="mt-2 ps-4"><ExtensionList extensions={e.children} labels={labels} /></div>}
