@@ -5,8 +5,10 @@ import {
   ClaimResponseSearchBundleSchema,
   ClaimSchema,
   ClaimSearchBundleSchema,
+  CODE_SYSTEMS,
   CoverageEligibilityResponseSchema,
   OperationOutcomeSchema,
+  SANDBOX_ADJUDICATION_REASON_SYSTEM,
 } from "../lib/fhir";
 import {
   adjudicationAmount,
@@ -50,6 +52,11 @@ async function responseFor(id: string) {
   return resource as unknown as Record<string, unknown>;
 }
 
+function reasonCoding(response: Record<string, unknown>, itemSequence: number): { system?: string; code?: string } | undefined {
+  const items = (response.item ?? []) as { itemSequence: number; adjudication: { reason?: { coding?: { system?: string; code?: string }[] } }[] }[];
+  return items.find((i) => i.itemSequence === itemSequence)?.adjudication.map((a) => a.reason?.coding?.[0]).find((c) => c !== undefined);
+}
+
 function claimIdFrom(location: unknown): string {
   const match = /^Claim\/([\w-]+)$/.exec(String(location));
   if (!match?.[1]) throw new Error(`bad Location ${String(location)}`);
@@ -85,6 +92,8 @@ describe("POST /Claim use=preauthorization (synchronous)", () => {
     expect(adjudicationAmount(res.body, 1, "eligible")).toBe(9000);
     expect(adjudicationAmount(res.body, 1, "benefit")).toBe(9000);
     expect(adjudicationReason(res.body, 1)).toBe("price-list");
+    // The sandbox's own reasons are coded in its own system; HL7's defines only ar001/ar002.
+    expect(reasonCoding(res.body, 1)?.system).toBe(SANDBOX_ADJUDICATION_REASON_SYSTEM);
     expect(response.disposition).toMatch(/partially approved/);
   });
 
@@ -106,6 +115,7 @@ describe("POST /Claim use=preauthorization (synchronous)", () => {
     expect(adjudicationAmount(res.body, 1, "benefit")).toBe(0);
     expect(adjudicationAmount(res.body, 2, "eligible")).toBe(0);
     expect(adjudicationReason(res.body, 2)).toBe("ar001");
+    expect(reasonCoding(res.body, 2)?.system).toBe(CODE_SYSTEMS.adjudicationReason);
     // GET /Claim/{id} carries the same status.
     const claim = await t.call("GET", `/${res.headers.location}`);
     expect(processingStatus(claim.body)).toBe("denied");

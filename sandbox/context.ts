@@ -1,3 +1,4 @@
+import type { AnswerStyleSetting } from "./answer-style";
 import type { ClaimsEngine } from "./claims-engine";
 import type { Clock } from "./clock";
 import type { Faults } from "./faults";
@@ -19,6 +20,8 @@ export interface SandboxContext {
   engine: ClaimsEngine;
   webhooks: WebhookDispatcher;
   faults: Faults;
+  /** default | national: the form of the answers (sandbox/answer-style.ts). */
+  answerStyle: AnswerStyleSetting;
   limiter: RateLimiter;
   rateWindowMs: number;
   clock: Clock;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ANSWER_STYLES } from "./answer-style";
 import { DEFAULT_ADJUDICATION_DELAY_MS, DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT, type SandboxOptions } from "./server";
 
 const EnvSchema = z.object({
@@ -8,6 +9,7 @@ const EnvSchema = z.object({
   SANDBOX_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must look like whsec_<base64>").optional(),
   SANDBOX_ADJUDICATION_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(DEFAULT_ADJUDICATION_DELAY_MS),
   PROVIDER_ORG_ID: z.string().regex(/^[A-Za-z0-9\-.]{1,64}$/, "must be a FHIR id").optional(),
+  SANDBOX_ANSWER_STYLE: z.enum(ANSWER_STYLES).default("default"),
 });
 
 /** Reads the sandbox's environment variables; throws a readable message when one is malformed. */
@@ -26,5 +28,6 @@ export function parseSandboxEnv(env: NodeJS.ProcessEnv): SandboxOptions {
     webhookSecret: e.SANDBOX_WEBHOOK_SECRET,
     adjudicationDelayMs: e.SANDBOX_ADJUDICATION_DELAY_MS,
     providerOrgId: e.PROVIDER_ORG_ID,
+    answerStyle: e.SANDBOX_ANSWER_STYLE,
   };
 }

@@ -18,6 +18,7 @@ import {
   money,
   organizationReference,
   PAYMENT_TYPES,
+  SANDBOX_ADJUDICATION_REASON_SYSTEM,
   type AdjudicationCategoryCode,
   type AdjudicationReasonCode,
   type BenefitCategoryCode,
@@ -100,12 +101,18 @@ export function eligibilityResponse(
   };
 }
 
+/**
+ * HL7's adjudication-reason system defines only ar001 and ar002; the sandbox's own rules
+ * (price-list, preauth-required, coverage-inactive) are coded in the platform's own system.
+ */
+export function reasonSystem(reason: AdjudicationReasonCode): string {
+  return reason === "ar001" || reason === "ar002" ? CODE_SYSTEMS.adjudicationReason : SANDBOX_ADJUDICATION_REASON_SYSTEM;
+}
+
 function adjudicationEntry(category: AdjudicationCategoryCode, amount: number, reason?: AdjudicationReasonCode): ClaimResponseItemAdjudication {
   return {
     category: { coding: [{ system: CODE_SYSTEMS.adjudication, code: category, display: ADJUDICATION_CATEGORIES[category].en }] },
-    ...(reason
-      ? { reason: { coding: [{ system: CODE_SYSTEMS.adjudicationReason, code: reason, display: ADJUDICATION_REASONS[reason].en }] } }
-      : {}),
+    ...(reason ? { reason: { coding: [{ system: reasonSystem(reason), code: reason, display: ADJUDICATION_REASONS[reason].en }] } } : {}),
     amount: money(amount),
   };
 }

@@ -5,6 +5,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { TLSSocket } from "node:tls";
+import { AnswerStyleSetting, type AnswerStyle } from "./answer-style";
 import { ClaimsEngine } from "./claims-engine";
 import { systemClock, type Clock } from "./clock";
 import type { SandboxContext } from "./context";
@@ -54,6 +55,8 @@ export interface SandboxOptions {
   /** Random source for fault injection (tests). */
   random?: () => number;
   maxBodyBytes?: number;
+  /** Form of the answers at start (`SANDBOX_ANSWER_STYLE`); changed at run time via /_admin/answer-style. */
+  answerStyle?: AnswerStyle;
 }
 
 export interface RunningSandbox {
@@ -157,6 +160,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       engine,
       webhooks,
       faults: new Faults(options.random),
+      answerStyle: new AnswerStyleSetting(options.answerStyle ?? "default"),
       limiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...options.limits }, rateWindowMs, clock),
       rateWindowMs,
       clock,

@@ -109,6 +109,7 @@ function CategoryRow({ c }: { c: BenefitCategoryView }) {
           {typeof c.copayPercent === "number" && c.copayPercent > 0 && <span className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-700">{t("copay", { percent: c.copayPercent })}</span>}
           {c.authorizationRequired && <span className="rounded bg-sky-50 px-1.5 py-0.5 text-sky-900">{t("authRequired")}</span>}
         </span>
+        <Qualifiers c={c} />
       </th>
       {c.excluded ? (
         <td colSpan={4} className="px-4 py-3 text-slate-600">
@@ -116,7 +117,9 @@ function CategoryRow({ c }: { c: BenefitCategoryView }) {
         </td>
       ) : (
         <>
-          <td className="whitespace-nowrap px-4 py-3 text-end tabular-nums">{money(c.allowed)}</td>
+          <td className="whitespace-nowrap px-4 py-3 text-end tabular-nums" data-testid="allowed">
+            {c.allowed ? money(c.allowed) : c.allowedText ? <AllowedText text={c.allowedText} /> : "—"}
+          </td>
           <td className="whitespace-nowrap px-4 py-3 text-end tabular-nums">{money(c.used)}</td>
           <td className={`whitespace-nowrap px-4 py-3 text-end font-semibold tabular-nums ${exhausted ? "text-red-700" : "text-slate-900"}`}>{money(c.remaining)}</td>
           <td className="min-w-28 px-4 py-3">
@@ -142,6 +145,59 @@ function CategoryRow({ c }: { c: BenefitCategoryView }) {
         </>
       )}
     </tr>
+  );
+}
+
+const NETWORKS = ["in", "out"] as const;
+const UNITS = ["individual", "family"] as const;
+const TERMS = ["annual", "day", "lifetime"] as const;
+const known = <T extends string>(list: readonly T[], code: string | undefined): code is T => list.includes(code as T);
+
+/** "unlimited" in the UI language; any other text exactly as the payer gave it. */
+function AllowedText({ text }: { text: string }) {
+  const t = useTranslations("eligibility.result");
+  return text.trim().toLowerCase() === "unlimited" ? <span className="font-medium">{t("unlimited")}</span> : <bdi>{text}</bdi>;
+}
+
+/**
+ * Network (in/out), unit (individual/family) and term (per year, lifetime …) where the payer gave
+ * them — out of network stands out, since its amounts are not the in-network ones — plus benefits
+ * counted rather than priced (visits …) and what must accompany an authorization request.
+ */
+function Qualifiers({ c }: { c: BenefitCategoryView }) {
+  const t = useTranslations("eligibility.result");
+  const counts = c.benefits.filter((b) => b.allowed?.count !== undefined && b.type?.code !== "copay-percent");
+  const typeName = (code: string | undefined, fallback: string | undefined) =>
+    code === "visit" || code === "room" || code === "benefit" ? t(`benefitType.${code}`) : (fallback ?? code ?? "");
+  if (!c.network && !c.unit && !c.term && counts.length === 0 && c.authorizationSupporting.length === 0) return null;
+  return (
+    <span className="mt-1 block space-y-1 text-xs font-normal" data-testid="benefit-qualifiers">
+      <span className="flex flex-wrap gap-1" aria-label={t("qualifiers")}>
+        {c.network && (
+          <span
+            className={c.network === "out" ? "rounded bg-amber-100 px-1.5 py-0.5 font-semibold text-amber-950" : "rounded bg-emerald-50 px-1.5 py-0.5 text-emerald-900"}
+            data-testid="network"
+            data-network={c.network}
+          >
+            {c.network === "out" && <span aria-hidden>! </span>}
+            {known(NETWORKS, c.network) ? t(`network.${c.network}`) : c.network}
+          </span>
+        )}
+        {c.unit && <span className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-700" data-testid="unit">{known(UNITS, c.unit) ? t(`unit.${c.unit}`) : c.unit}</span>}
+        {c.term && <span className="rounded bg-slate-100 px-1.5 py-0.5 text-slate-700" data-testid="term">{known(TERMS, c.term) ? t(`term.${c.term}`) : c.term}</span>}
+      </span>
+      {counts.map((b, i) => {
+        const type = typeName(b.type?.code, b.type?.display ?? b.type?.text);
+        return (
+          <span key={i} className="block text-slate-700" data-testid="benefit-count">
+            {b.used?.count !== undefined ? t("countUsed", { type, used: b.used.count, allowed: b.allowed!.count! }) : t("countAllowed", { type, allowed: b.allowed!.count! })}
+          </span>
+        );
+      })}
+      {c.authorizationSupporting.length > 0 && (
+        <span className="block text-sky-900">{t("supporting", { items: c.authorizationSupporting.map((s) => s.text ?? s.display ?? s.code ?? "").join(", ") })}</span>
+      )}
+    </span>
   );
 }
 

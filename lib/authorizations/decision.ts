@@ -1,79 +1,134 @@
-import { CODE_SYSTEMS, toMinorUnits } from "@/lib/fhir";
+import {
+  isFhirReadError,
+  readClaimResponse,
+  type AmountCategory,
+  type ClaimResponseErrorView,
+  type ClaimResponseLineView,
+  type ClaimResponseView,
+  type CodedView,
+  type Decision,
+  type MoneyView,
+  type AdjudicationOutcome,
+  type ProcessNoteView,
+} from "@/lib/fhir";
 
-/** One item of an adjudication, in halalas. */
-export interface DecisionItem {
-  sequence: number;
+/**
+ * The stored ClaimResponse as the screens show it, taken from the tolerant reader
+ * (`readClaimResponse(response).view`, lib/fhir/read): one line per item and per item the payer
+ * added, with its decision, reasons, notes and exact amounts (halalas), joined with what the clinic
+ * asked for (service, date, quantity) from the Claim as sent. Pure and cheap: pages call it on
+ * every render.
+ */
+
+export interface DecisionLine {
+  kind: "item" | "addItem";
+  /** Claim item sequence (items); the claim items an added item relates to (added items). */
+  sequence?: number;
+  relatesTo: number[];
+  /** The service: from the Claim for items, from the answer for added items. */
   code?: string;
+  codeSystem?: string;
+  /** The platform's own words for the service (added items). */
+  serviceText?: string;
   servicedDate?: string;
   quantity?: number;
+  approvedQuantity?: number;
   submittedMinor?: number;
   eligibleMinor?: number;
   copayMinor?: number;
   benefitMinor?: number;
-  /** Adjudication reason codes (ar001, price-list …). */
-  reasons: string[];
-  /** Approved (benefit > 0), or denied. */
-  approved: boolean;
+  /** What the patient pays of the eligible amount: eligible − benefit (absent without both). */
+  shareMinor?: number;
+  decision: Decision;
+  /** Granted, yet the payer pays nothing (benefit 0): shown as "not paid", never as "approved". */
+  zeroBenefit: boolean;
+  /** The national-exchange outcome extension as sent, when present. */
+  outcome?: AdjudicationOutcome;
+  reasons: CodedView[];
+  errors: ClaimResponseErrorView[];
+  notes: ProcessNoteView[];
 }
 
 export interface DecisionView {
-  outcome?: string;
+  /** The reader's whole view (process notes, errors, payment, insurance, other extensions …). */
+  response: ClaimResponseView;
+  decision: Decision;
+  outcome: string;
   disposition?: string;
   preAuthRef?: string;
   preAuthPeriod?: { start?: string; end?: string };
-  items: DecisionItem[];
-  totals: { submittedMinor: number; eligibleMinor: number; benefitMinor: number };
+  lines: DecisionLine[];
+  totals: { submittedMinor?: number; eligibleMinor?: number; copayMinor?: number; benefitMinor?: number; shareMinor?: number };
 }
 
 type Json = Record<string, unknown>;
-const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
-const codeOf = (concept: unknown, system?: string): string | undefined =>
-  arr((concept as Json | undefined)?.coding).find((c) => !system || c.system === system)?.code as string | undefined;
+const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]).filter((x) => typeof x === "object" && x !== null) : []);
+const minor = (m: MoneyView | undefined): number | undefined => m?.minor;
 
-/**
- * The stored ClaimResponse as a table: per claim item its submitted / eligible / benefit amounts
- * (exact, in halalas), reasons, plus disposition and preAuthRef. Reads loosely: anything missing is
- * left out rather than failing the page.
- */
+function amounts(a: Partial<Record<AmountCategory, MoneyView>>) {
+  const eligibleMinor = minor(a.eligible);
+  const benefitMinor = minor(a.benefit);
+  return {
+    submittedMinor: minor(a.submitted),
+    eligibleMinor,
+    copayMinor: minor(a.copay) ?? minor(a.patientShare),
+    benefitMinor,
+    shareMinor: eligibleMinor !== undefined && benefitMinor !== undefined ? eligibleMinor - benefitMinor : undefined,
+  };
+}
+
+/** Decision of a stored ClaimResponse, or undefined when there is none or it is not R4. */
 export function readDecision(response: Json | null | undefined, claim: Json | null | undefined): DecisionView | undefined {
   if (!response) return undefined;
-  const claimItems = new Map(arr(claim?.item).map((i) => [i.sequence as number, i]));
-  const totals = { submittedMinor: 0, eligibleMinor: 0, benefitMinor: 0 };
-  const items = arr(response.item).map((entry): DecisionItem => {
-    const sequence = Number(entry.itemSequence);
-    const source = claimItems.get(sequence);
-    const amounts: Record<string, number | undefined> = {};
-    const reasons: string[] = [];
-    for (const adj of arr(entry.adjudication)) {
-      const category = codeOf(adj.category, CODE_SYSTEMS.adjudication) ?? codeOf(adj.category);
-      const value = (adj.amount as Json | undefined)?.value;
-      if (category && typeof value === "number") amounts[category] = toMinorUnits(value);
-      const reason = codeOf(adj.reason);
-      if (reason && !reasons.includes(reason)) reasons.push(reason);
-    }
-    totals.submittedMinor += amounts.submitted ?? 0;
-    totals.eligibleMinor += amounts.eligible ?? 0;
-    totals.benefitMinor += amounts.benefit ?? 0;
-    return {
-      sequence,
-      code: codeOf(source?.productOrService),
-      servicedDate: source?.servicedDate as string | undefined,
-      quantity: (source?.quantity as Json | undefined)?.value as number | undefined,
-      submittedMinor: amounts.submitted,
-      eligibleMinor: amounts.eligible,
-      copayMinor: amounts.copay,
-      benefitMinor: amounts.benefit,
-      reasons,
-      approved: (amounts.benefit ?? 0) > 0 || ((amounts.eligible ?? 0) > 0 && !reasons.some((r) => r === "ar001" || r === "coverage-inactive" || r === "preauth-required")),
+  let view: ClaimResponseView;
+  try {
+    view = readClaimResponse(response).view;
+  } catch (error) {
+    // Stored answers were read when they arrived; one that no longer reads is shown raw only.
+    if (isFhirReadError(error)) return undefined;
+    throw error;
+  }
+  const claimItems = new Map(arr(claim?.item).map((i) => [Number(i.sequence), i]));
+  const notesOf = (numbers: number[]) => view.processNotes.filter((n) => n.number !== undefined && numbers.includes(n.number));
+  const line = (l: ClaimResponseLineView): DecisionLine => {
+    const source = l.kind === "item" && l.sequence !== undefined ? claimItems.get(l.sequence) : undefined;
+    const coding = arr((source?.productOrService as Json | undefined)?.coding)[0];
+    const out: DecisionLine = {
+      kind: l.kind === "addItem" ? "addItem" : "item",
+      relatesTo: l.itemSequences ?? [],
+      decision: l.decision,
+      zeroBenefit: l.zeroBenefit,
+      reasons: l.reasons,
+      errors: l.errors,
+      notes: notesOf(l.noteNumbers),
+      ...amounts(l.amounts),
     };
-  });
-  const period = response.preAuthPeriod as Json | undefined;
-  return {
-    outcome: response.outcome as string | undefined,
-    disposition: response.disposition as string | undefined,
-    preAuthRef: response.preAuthRef as string | undefined,
-    preAuthPeriod: period ? { start: period.start as string | undefined, end: period.end as string | undefined } : undefined,
-    items,
-    totals,
+    if (l.sequence !== undefined) out.sequence = l.sequence;
+    const code = typeof coding?.code === "string" ? coding.code : l.service?.code;
+    if (code) out.code = code;
+    const system = typeof coding?.system === "string" ? coding.system : l.service?.system;
+    if (system) out.codeSystem = system;
+    const serviceText = l.service?.display ?? l.service?.text;
+    if (serviceText) out.serviceText = serviceText;
+    const date = typeof source?.servicedDate === "string" ? source.servicedDate : (l.servicedDate ?? l.servicedPeriod?.start);
+    if (date) out.servicedDate = date;
+    const quantity = typeof (source?.quantity as Json | undefined)?.value === "number" ? ((source!.quantity as Json).value as number) : l.quantity;
+    if (quantity !== undefined) out.quantity = quantity;
+    if (l.approvedQuantity !== undefined) out.approvedQuantity = l.approvedQuantity;
+    if (l.outcome) out.outcome = l.outcome;
+    return out;
   };
+  const lines = [...view.items.map(line), ...view.addItems.map(line)];
+  const total = amounts(view.total);
+  const result: DecisionView = {
+    response: view,
+    decision: view.decision,
+    outcome: view.outcome,
+    lines,
+    totals: total,
+  };
+  if (view.disposition) result.disposition = view.disposition;
+  if (view.preAuthRef) result.preAuthRef = view.preAuthRef;
+  if (view.preAuthPeriod) result.preAuthPeriod = view.preAuthPeriod;
+  return result;
 }

@@ -121,9 +121,10 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
     // The decision per item, with exact amounts and the authorization reference.
     const view = await getSubmissionView(database.db, draft.id, "preauthorization");
     expect(view?.decision?.preAuthRef).toMatch(/^PA-/);
-    expect(view?.decision?.items).toEqual([
-      expect.objectContaining({ sequence: 1, code: "72148", submittedMinor: 200_000, eligibleMinor: 200_000, benefitMinor: 160_000, approved: true }),
+    expect(view?.decision?.lines).toEqual([
+      expect.objectContaining({ kind: "item", sequence: 1, code: "72148", submittedMinor: 200_000, eligibleMinor: 200_000, benefitMinor: 160_000, decision: "approved", zeroBenefit: false }),
     ]);
+    expect(view?.decision?.decision).toBe("approved");
     expect(view?.attachments.map((x) => x.sha256)).toEqual([sha(pdf), sha(png)]);
     const steps = [...new Set(view?.timeline.map((e) => e.toStatus))];
     expect(steps).toEqual(["draft", "queued", "sent", "complete"]);
@@ -150,7 +151,7 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
     expect(claimDone.status).toBe("complete");
     expect((claimDone.claim.insurance as { preAuthRef?: string[] }[])[0]?.preAuthRef).toEqual([view?.decision?.preAuthRef]);
     const claimView = await getSubmissionView(database.db, made.id, "claim");
-    expect(claimView?.decision?.items[0]).toMatchObject({ benefitMinor: 160_000 });
+    expect(claimView?.decision?.lines[0]).toMatchObject({ benefitMinor: 160_000, decision: "approved" });
     const [row] = await database.db.select().from(submissions).where(eq(submissions.id, made.id));
     expect(row?.authorizationId).toBe(draft.id);
   }, 180_000);
@@ -170,7 +171,7 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
     expect(done.status).toBe("denied");
     const view = await getSubmissionView(database.db, sent.id, "preauthorization");
     expect(view?.decision?.preAuthRef).toBeUndefined();
-    expect(view?.decision?.items[0]).toMatchObject({ approved: false, reasons: ["ar001"] });
+    expect(view?.decision?.lines[0]).toMatchObject({ decision: "denied", reasons: [expect.objectContaining({ code: "ar001" })] });
     expect(await createClaimFromAuthorization(deps(), billing, sent.id)).toEqual({ ok: false, error: "not_approved" });
   }, 120_000);
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { AnswerStylePatchSchema } from "../answer-style";
 import type { SandboxContext } from "../context";
 import { FaultPatchSchema } from "../faults";
 import { jsonReply, readBody, type Reply } from "../http";
@@ -14,6 +15,9 @@ import { safeEqual } from "../oauth";
  *   GET    /_admin/claims                 receipts per business identifier and stored claims
  *   POST   /_admin/claims/{id}/process    run the next step of a queued/pended claim now
  *   GET    /_admin/webhooks               webhook deliveries and their state
+ *   GET    /_admin/answer-style           {style}: default | national (sandbox/answer-style.ts)
+ *   PUT    /_admin/answer-style           {"style": "national"} switches the form of the answers
+ *   DELETE /_admin/answer-style           back to the default form
  */
 export function isAdminPath(pathname: string): boolean {
   return pathname === "/_admin" || pathname.startsWith("/_admin/");
@@ -52,6 +56,31 @@ export async function handleAdmin(req: IncomingMessage, url: URL, ctx: SandboxCo
       return jsonReply(200, config);
     }
     return jsonReply(405, { error: "method_not_allowed" }, { Allow: "GET, PUT, PATCH, DELETE" });
+  }
+
+  if (path === "/_admin/answer-style") {
+    if (method === "GET") return jsonReply(200, { style: ctx.answerStyle.get() });
+    if (method === "DELETE") {
+      req.resume();
+      return jsonReply(200, { style: ctx.answerStyle.set("default") });
+    }
+    if (method === "PUT") {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(await readBody(req, 1024));
+      } catch {
+        return jsonReply(400, { error: "invalid_json", message: "body must be a JSON object" });
+      }
+      const result = AnswerStylePatchSchema.safeParse(parsed);
+      if (!result.success) {
+        return jsonReply(400, { error: "invalid_style", message: 'body must be {"style": "default"} or {"style": "national"}' });
+      }
+      const style = ctx.answerStyle.set(result.data.style);
+      ctx.logger.info(`answer style: ${style}`);
+      return jsonReply(200, { style });
+    }
+    req.resume();
+    return jsonReply(405, { error: "method_not_allowed" }, { Allow: "GET, PUT, DELETE" });
   }
 
   if (path === "/_admin/claims" && method === "GET") {

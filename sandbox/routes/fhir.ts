@@ -8,6 +8,7 @@ import { claimView, eligibilityResponse, searchset } from "../resources";
 import type { SandboxContext } from "../context";
 import { identifierKey, type ClaimRecord } from "../store";
 import { validateClaim, validateEligibilityRequest } from "../validation";
+import { nationalClaimResponse, nationalEligibilityResponse, type NationalContext } from "../national-style";
 
 /** The platform FHIR interface: endpoints 1–6 of the spec. */
 
@@ -142,6 +143,30 @@ async function dispatch(route: FhirRoute, url: URL, body: Record<string, unknown
   }
 }
 
+const national = (ctx: SandboxContext) => ctx.answerStyle.get() === "national";
+
+/** The context of the national answer style: its FHIR base and the payer as a national exchange names it. */
+function nationalContext(ctx: SandboxContext, payerId: string): NationalContext {
+  const payer = ctx.reference.payers.find((p) => p.id === payerId);
+  return {
+    base: `${ctx.baseUrl()}/fhir`,
+    payer: { id: payerId, ...(payer?.license ? { license: payer.license } : {}), ...(payer ? { name: payer.name.en } : {}) },
+    providerOrgId: ctx.providerOrgId,
+  };
+}
+
+/** A claim's ClaimResponse in the current answer style (stored in the default form). */
+function claimResponseOf(record: ClaimRecord, ctx: SandboxContext) {
+  if (!national(ctx)) return record.response;
+  const payerId = ctx.reference.coverages.get(record.coverageId)?.payerId ?? "unknown";
+  return nationalClaimResponse(record.response, record.claim, nationalContext(ctx, payerId));
+}
+
+/** `Location` of a claim: `Claim/{id}` by default; absolute with its version in the national style. */
+function claimLocation(record: ClaimRecord, ctx: SandboxContext): string {
+  return national(ctx) ? `${ctx.baseUrl()}/Claim/${record.id}/_history/${record.version}` : `Claim/${record.id}`;
+}
+
 function eligibility(body: Record<string, unknown>, providerOrgId: string, ctx: SandboxContext): Reply {
   const v = validateEligibilityRequest(body, ctx.reference, providerOrgId);
   const response = eligibilityResponse(v, {
@@ -151,7 +176,9 @@ function eligibility(body: Record<string, unknown>, providerOrgId: string, ctx: 
     reference: ctx.reference,
     consumed: (category, year) => ctx.store.consumed(v.coverage.id, category, year),
   });
-  return fhirReply(200, response);
+  if (!national(ctx)) return fhirReply(200, response);
+  const preauthCategories = new Set([...ctx.reference.priceList.values()].filter((p) => p.requiresPreauth).map((p) => p.category as string));
+  return fhirReply(200, nationalEligibilityResponse(response, { ...nationalContext(ctx, v.coverage.payerId), preauthCategories }));
 }
 
 function createClaim(body: Record<string, unknown>, providerOrgId: string, ctx: SandboxContext): Reply {
@@ -170,11 +197,11 @@ function createClaim(body: Record<string, unknown>, providerOrgId: string, ctx: 
       expression: ["Claim.identifier"],
     };
     const error = ApiError.platform(issue);
-    throw new ApiError(error.status, error.issues, { Location: `Claim/${existing.id}` });
+    throw new ApiError(error.status, error.issues, { Location: claimLocation(existing, ctx) });
   }
   const record = ctx.engine.submit(v, providerOrgId);
-  return fhirReply(record.use === "preauthorization" ? 201 : 202, record.response, {
-    Location: `Claim/${record.id}`,
+  return fhirReply(record.use === "preauthorization" ? 201 : 202, claimResponseOf(record, ctx), {
+    Location: claimLocation(record, ctx),
     ETag: `W/"${record.version}"`,
   });
 }
@@ -262,6 +289,6 @@ function searchClaimResponses(url: URL, providerOrgId: string, ctx: SandboxConte
   }
   const claimId = parseReference(requestParam, "Claim")?.id ?? requestParam;
   const record = ownClaim(claimId, providerOrgId, ctx);
-  const responses = record ? [record.response] : [];
+  const responses = record ? [claimResponseOf(record, ctx)] : [];
   return fhirReply(200, searchset(ctx.baseUrl(), `${ctx.baseUrl()}${url.pathname}${url.search}`, responses));
 }

@@ -4,6 +4,8 @@ import { notFound, redirect } from "next/navigation";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { CreateClaimButton } from "@/components/authorizations/create-claim-button";
 import { DecisionTable } from "@/components/authorizations/decision-table";
+import { OverallDecision } from "@/components/claims/decision-lines";
+import { ResponseDetails } from "@/components/claims/response-details";
 import { LiveRefresh } from "@/components/authorizations/live-refresh";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
@@ -156,9 +158,17 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <Card className="p-5">
-            <h2 className="mb-3 text-base font-semibold">{t("decision.title")}</h2>
+            <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+              <h2 className="text-base font-semibold">{t("decision.title")}</h2>
+              {decision && <OverallDecision decision={decision} />}
+            </div>
             {decision ? <DecisionTable decision={decision} /> : <p className="text-sm text-slate-600">{t("decision.none")}</p>}
           </Card>
+          {decision && (
+            <Card className="p-5">
+              <ResponseDetails decision={decision} show={{ payment: true, preAuth: true }} />
+            </Card>
+          )}
           <Card className="p-5">
             <h2 className="mb-3 text-base font-semibold">{t("detail.attachments")}</h2>
             {view.attachments.length === 0 ? (

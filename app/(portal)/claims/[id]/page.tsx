@@ -6,6 +6,8 @@ import { LiveRefresh } from "@/components/authorizations/live-refresh";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
 import { ClaimActions } from "@/components/claims/claim-actions";
+import { DecisionLines, OverallDecision } from "@/components/claims/decision-lines";
+import { ResponseDetails } from "@/components/claims/response-details";
 import { PlatformErrors } from "@/components/claims/platform-errors";
 import { RawJson } from "@/components/claims/raw-json";
 import { formatAmount } from "@/components/coding/format";
@@ -42,7 +44,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
   const s = view.submission;
   const links = await replacementLinks(db, s.id, s.replacesId);
   const d = view.decision;
-  const payment = s.response?.payment as { date?: string; amount?: { value?: number; currency?: string } } | undefined;
+  const payment = d?.response.payment;
   const requestIds = [...new Set([...view.timeline.map((e) => e.requestId), s.lastRequestId].filter((x): x is string => Boolean(x)))];
   const dt = (label: string, value: React.ReactNode, testId?: string) => (
     <div>
@@ -75,7 +77,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
         <div className="space-y-6 lg:col-span-2">
           <Card className="p-5 text-sm">
             <dl className="grid gap-3 sm:grid-cols-3">
-              {dt(t("detail.identifier"), <bdi dir="ltr" className="break-all font-mono text-xs">{s.identifierValue ?? "—"}</bdi>)}
+              {dt(t("detail.identifier"), <bdi dir="ltr" className="break-all font-mono text-xs">{s.identifierValue ?? "—"}</bdi>, "claim-identifier")}
               {dt(t("detail.platformId"), <bdi dir="ltr" className="font-mono text-xs">{s.platformId ?? "—"}</bdi>)}
               {dt(
                 t("detail.insurer"),
@@ -93,7 +95,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                 t("detail.payment"),
                 payment ? (
                   <span className="tabular-nums">
-                    <bdi dir="ltr">{typeof payment.amount?.value === "number" ? formatAmount(toMinorUnits(payment.amount.value)) : "—"}</bdi> {payment.amount?.currency ?? ""}
+                    <bdi dir="ltr">{formatAmount(payment.amount?.minor)}</bdi> {payment.amount?.currency ?? ""}
                     {payment.date ? ` · ${payment.date}` : ""}
                   </span>
                 ) : (
@@ -129,49 +131,45 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
               </div>
             )}
           </Card>
-          <Card className="overflow-x-auto">
-            <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="adjudication-table">
-              <caption className="px-4 py-3 text-start font-medium">{t("detail.items")}</caption>
-              <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-                <tr>
-                  {(["code", "date", "quantity", "submitted", "eligible", "benefit", "share", "reasons"] as const).map((c) => (
-                    <th key={c} scope="col" className={`px-3 py-2 ${["submitted", "eligible", "benefit", "share", "quantity"].includes(c) ? "text-end" : "text-start"}`}>
-                      {t(`detail.col.${c}`)}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {(d?.items.length ? d.items : itemsOfClaim(s.claim)).map((i) => (
-                  <tr key={i.sequence} data-testid="adjudication-row">
-                    <td className="px-3 py-2 font-mono" dir="ltr">{i.code ?? "—"}</td>
-                    <td className="px-3 py-2 tabular-nums" dir="ltr">{i.servicedDate ?? "—"}</td>
-                    <td className="px-3 py-2 text-end tabular-nums">{i.quantity ?? "—"}</td>
-                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr">{formatAmount(i.submittedMinor)}</td>
-                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr" data-testid="eligible">{formatAmount(i.eligibleMinor)}</td>
-                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr" data-testid="benefit">{formatAmount(i.benefitMinor)}</td>
-                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr" data-testid="share">
-                      {i.eligibleMinor !== undefined && i.benefitMinor !== undefined ? formatAmount(i.eligibleMinor - i.benefitMinor) : "—"}
-                    </td>
-                    <td className="px-3 py-2 font-mono text-xs" dir="ltr">{i.reasons.join(", ")}</td>
-                  </tr>
-                ))}
-              </tbody>
-              {d && (
-                <tfoot className="bg-slate-50 font-medium">
+          {d ? (
+            <>
+              <Card className="overflow-x-auto">
+                <div className="flex flex-wrap items-center justify-between gap-2 px-4 pt-3 text-sm">
+                  <h2 className="font-medium">{t("detail.items")}</h2>
+                  <OverallDecision decision={d} />
+                </div>
+                <DecisionLines decision={d} variant="claim" />
+              </Card>
+              <Card className="p-5">
+                <ResponseDetails decision={d} show={{ payment: true, preAuth: true }} />
+              </Card>
+            </>
+          ) : (
+            <Card className="overflow-x-auto">
+              <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="adjudication-table">
+                <caption className="px-4 py-3 text-start font-medium">{t("detail.items")}</caption>
+                <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
                   <tr>
-                    <th scope="row" colSpan={3} className="px-3 py-2 text-start">{t("detail.totals")}</th>
-                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr">{formatAmount(d.totals.submittedMinor)}</td>
-                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr">{formatAmount(d.totals.eligibleMinor)}</td>
-                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr" data-testid="benefit-total">{formatAmount(d.totals.benefitMinor)}</td>
-                    <td className="px-3 py-2 text-end tabular-nums" dir="ltr" data-testid="share-total">{formatAmount(d.totals.eligibleMinor - d.totals.benefitMinor)}</td>
-                    <td />
+                    {(["code", "date", "quantity", "submitted"] as const).map((c) => (
+                      <th key={c} scope="col" className={`px-3 py-2 ${["submitted", "quantity"].includes(c) ? "text-end" : "text-start"}`}>
+                        {t(`detail.col.${c}`)}
+                      </th>
+                    ))}
                   </tr>
-                </tfoot>
-              )}
-            </table>
-            <p className="px-4 py-2 text-xs text-slate-500">{t("detail.shareNote")}</p>
-          </Card>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {itemsOfClaim(s.claim).map((i) => (
+                    <tr key={i.sequence} data-testid="adjudication-row">
+                      <td className="px-3 py-2 font-mono" dir="ltr">{i.code ?? "—"}</td>
+                      <td className="px-3 py-2 tabular-nums" dir="ltr">{i.servicedDate ?? "—"}</td>
+                      <td className="px-3 py-2 text-end tabular-nums">{i.quantity ?? "—"}</td>
+                      <td className="px-3 py-2 text-end tabular-nums" dir="ltr">{formatAmount(i.submittedMinor)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </Card>
+          )}
           <Card className="space-y-3 p-5">
             <h2 className="font-medium">{t("detail.raw")}</h2>
             <RawJson title={t("detail.rawClaim")} value={s.claim} testId="raw-claim" />
@@ -215,9 +213,6 @@ function itemsOfClaim(claim: Json) {
       servicedDate: item.servicedDate as string | undefined,
       quantity: qty,
       submittedMinor: typeof net === "number" ? toMinorUnits(net) : typeof unit === "number" ? (toMinorUnits(unit) ?? 0) * (qty ?? 1) : undefined,
-      eligibleMinor: undefined as number | undefined,
-      benefitMinor: undefined as number | undefined,
-      reasons: [] as string[],
     };
   });
 }
