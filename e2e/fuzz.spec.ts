@@ -50,6 +50,9 @@ interface Credentials {
 // ---------------------------------------------------------------------------------------------
 // Building blocks
 
+/** encodeURIComponent that cannot throw: lone surrogates become U+FFFD first. */
+const enc = (s: string) => encodeURIComponent(s.toWellFormed());
+
 const IMPOSSIBLE_DATES = ["2026-02-30", "2026-04-31", "2026-02-29", "2025-13-01", "2026-00-10", "2026-11-21T25:00:00Z", "2026-11-21T10:61:00+03:00", "2026-06-31T00:00:00Z"];
 const SEEDED_IDS = ["1000000001", "1000000002", "1048573628", "2087654311", "1122334459"];
 
@@ -62,7 +65,7 @@ const segment = fc.oneof(
   fc.uuid().map((u) => u),
   fc.constantFrom("%zz", "%c3%28", "%", "%e0%80", "%ff", "%00", "%2e%2e", "..", "cov-1000000001", "1000000001", "2087654311", "a%20b", "%F0%9F%98%80"),
   fc.string({ unit: fc.constantFrom(..."abcdef0123456789-%zZ."), minLength: 1, maxLength: 50 }),
-  fc.string({ unit: "binary", minLength: 1, maxLength: 12 }).map((s) => encodeURIComponent(s)),
+  fc.string({ unit: "binary", minLength: 1, maxLength: 12 }).map((s) => enc(s)),
 );
 
 /** A query string: known and unknown names, nasty values, repeated names, malformed encodings. */
@@ -78,7 +81,7 @@ const queryString = fc
     fc.constantFrom("plain", "raw").map((mode) =>
       pairs.length === 0
         ? ""
-        : `?${pairs.map(([k, v]) => (mode === "plain" ? `${encodeURIComponent(k)}=${encodeURIComponent(v)}` : `${k.replace(/[#\s]/g, "")}=${v.replace(/[#\s]/g, "")}`)).join("&")}`,
+        : `?${pairs.map(([k, v]) => (mode === "plain" ? `${enc(k)}=${enc(v)}` : `${k.replace(/[#\s]/g, "")}=${v.replace(/[#\s]/g, "")}`)).join("&")}`,
     ),
   );
 
@@ -333,7 +336,7 @@ const ENDPOINTS: Endpoint[] = [
         method,
         path: `/api/auth/${seg}${q}`,
         headers: { ...extra, ...(method === "POST" ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
-        body: method === "POST" ? `csrfToken=${encodeURIComponent(body)}&email=${encodeURIComponent(body)}&password=x` : undefined,
+        body: method === "POST" ? `csrfToken=${enc(body)}&email=${enc(body)}&password=x` : undefined,
       })),
   },
   {

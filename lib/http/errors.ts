@@ -75,3 +75,15 @@ export function guarded<A extends unknown[]>(
     }
   };
 }
+
+/**
+ * Handlers for a catch-all route under a machine API (`app/api/exchange/[...path]/route.ts` …): an
+ * unknown path is a 404 in the family's shape, not the HTML page a browser would get.
+ */
+export function unknownPathRoutes(family: ErrorFamily) {
+  const answer = async (request: Request) => {
+    const requestId = requestIdOf(request);
+    return familyError(family, 404, "not_found", "No such endpoint; see the API's OpenAPI description.", requestId);
+  };
+  return { GET: answer, POST: answer, PUT: answer, PATCH: answer, DELETE: answer };
+}
