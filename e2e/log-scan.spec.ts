@@ -29,6 +29,18 @@ function seededSecrets(): { kind: string; value: string }[] {
   return [...new Map(out.map((s) => [s.value, s])).values()];
 }
 
+/** Whether a log line holds a seeded value (an ID only as a whole number, not inside a longer one). */
+function holds(line: string, value: string): boolean {
+  return /^\d+$/.test(value) ? new RegExp(`(?<![0-9])${value}(?![0-9])`).test(line) : line.includes(value);
+}
+
+test("the matcher finds what it looks for", () => {
+  expect(holds("[x] lookup 1000000001 failed", "1000000001")).toBe(true);
+  expect(holds("[x] request 21000000001 done", "1000000001")).toBe(false);
+  expect(holds('{"name":"Huda Al-Sandbox"}', "Huda Al-Sandbox")).toBe(true);
+  expect(seededSecrets().map((s) => s.value)).toEqual(expect.arrayContaining(["1000000001", "2087654311", "Huda Al-Sandbox"]));
+});
+
 test("the server's log of the whole browser-test and fuzz run holds no seeded patient data", () => {
   expect(fs.existsSync(E2E_SERVER_LOG), `${E2E_SERVER_LOG} (written by the webServer command)`).toBe(true);
   const log = fs.readFileSync(E2E_SERVER_LOG, "utf8");
@@ -37,9 +49,7 @@ test("the server's log of the whole browser-test and fuzz run holds no seeded pa
   const hits: string[] = [];
   for (const { kind, value } of secrets) {
     lines.forEach((line, i) => {
-      // Digits only match as a whole number, so an ID inside a longer number or uuid is not a hit.
-      const found = /^\d+$/.test(value) ? new RegExp(`(?<![0-9])${value}(?![0-9])`).test(line) : line.includes(value);
-      if (found) hits.push(`line ${i + 1}: ${kind} — ${line.replace(value, "«…»").slice(0, 200)}`);
+      if (holds(line, value)) hits.push(`line ${i + 1}: ${kind} — ${line.replace(value, "«…»").slice(0, 200)}`);
     });
   }
   console.log(`[log-scan] ${lines.length} lines (${(log.length / 1024).toFixed(0)} KiB) scanned for ${secrets.length} seeded values: ${hits.length} hits`);

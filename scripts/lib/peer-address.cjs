@@ -5,6 +5,7 @@
  * so without this the audit log could only believe what the client said (lib/http/client-address.ts).
  */
 "use strict";
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS preload (node --require) */
 const http = require("node:http");
 const https = require("node:https");
 
