@@ -140,6 +140,15 @@ test.describe("body limits: just under is accepted whole, just over is 413 namin
       expect(stored.size).toBe(under.length);
       expect(stored.sha256).toBe(createHash("sha256").update(under).digest("hex"));
       rows.push({ family: "POST /api/attachments", limit, size: under.length, chunked, status: ok.status, note: "stored whole (size and SHA-256 match)" });
+      if (!chunked) {
+        // The download keeps its own CSP (the pages' one from proxy.ts must not replace it), and a
+        // client's own X-Forwarded-Proto does not make plain HTTP look like TLS (no HSTS).
+        const download = await fetch(`http://localhost:${PORT}/api/attachments/${(stored as unknown as { id: string }).id}`, { headers: { cookie: staffCookie, "x-forwarded-proto": "https" } });
+        expect(download.status).toBe(200);
+        expect(download.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+        expect(download.headers.get("strict-transport-security")).toBeNull();
+        expect(createHash("sha256").update(Buffer.from(await download.arrayBuffer())).digest("hex")).toBe(stored.sha256);
+      }
       for (const size of [limit + MARGIN, ...(chunked ? [PROXY_BODY_LIMIT_BYTES + 4 * MARGIN * MARGIN] : [])]) {
         const over = await send("POST", "/api/attachments", { cookie: staffCookie, "x-file-name": "limit.pdf" }, pdfOfSize(size), chunked);
         expect(over.status, over.body).toBe(413);
