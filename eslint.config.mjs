@@ -12,5 +12,31 @@ const config = [
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  {
+    // One configuration (lib/env.ts): production code reads env(), never process.env.
+    files: ["**/*.{ts,tsx,mts,cts,js,mjs}"],
+    ignores: [
+      "lib/env.ts", // the one place that reads and validates the portal's variables
+      "next.config.ts", // build-time settings, read by Next.js before any app code
+      "instrumentation.ts", // NEXT_RUNTIME/NEXT_PHASE are inlined by Next.js to drop Node-only code
+      "sandbox/env.ts", // the sandbox process's own configuration
+      "sandbox/main.ts", // …handed process.env at its entry point
+      "sandbox/process-env.ts", // …and the sandbox CLI's view of the same variables
+      "scripts/**", // command-line tools set up child processes' environments
+      "e2e/**",
+      "playwright.config.ts",
+      "vitest.config.mts",
+      "**/*.test.ts",
+      "**/*.test.tsx",
+      "**/testing/**", // test helpers (worker children, throw-away databases)
+      "sandbox/test-support.ts",
+    ],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read configuration with env() from lib/env.ts (declare the variable there)." },
+      ],
+    },
+  },
 ];
 export default config;

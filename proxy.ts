@@ -1,6 +1,7 @@
 import NextAuth from "next-auth";
 import { NextResponse } from "next/server";
 import { authConfig, needsStaffSession } from "@/lib/auth/config";
+import { isDevelopment } from "@/lib/env";
 import { contentSecurityPolicy } from "@/lib/security/csp";
 
 const { auth } = NextAuth(authConfig);
@@ -12,7 +13,7 @@ const { auth } = NextAuth(authConfig);
  */
 export const proxy = auth((req) => {
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
-  const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development");
+  const csp = contentSecurityPolicy(nonce, isDevelopment());
   const requestId = crypto.randomUUID();
   const { pathname, search } = req.nextUrl;
 

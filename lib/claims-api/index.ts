@@ -1,5 +1,5 @@
 /** Public face of the generic claims API (`GET /v1/claims`, `GET /v1/openapi.json`). */
-export { claimsApiRatePerMinute, portalEnvironment, DEFAULT_RATE_PER_MINUTE } from "./config";
+export { claimsApiRatePerMinute, portalEnvironment } from "./config";
 export { encodeCursor, decodeCursor, type CursorKey } from "./cursor";
 export { CLAIMS_API_ERRORS, ClaimsApiError, type ClaimsApiErrorCode } from "./errors";
 export { handleListClaims, type ClaimsApiDeps } from "./handler";

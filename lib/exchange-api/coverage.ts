@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Coverage } from "@medplum/fhirtypes";
 import { eq } from "drizzle-orm";
 import { coverages, insurers, patients } from "@/lib/db/schema";
+import { env } from "@/lib/env";
 import { buildEligibilityRequest } from "@/lib/fhir";
 import { isUuid, type CallContext } from "./api";
 import { sendAndStore } from "./eligibility";
@@ -43,7 +44,7 @@ export async function readCoverage(ctx: CallContext, rawId: string): Promise<Res
   if (!row) throw notFound();
   ctx.audit.details.coverageId = row.coverageId;
 
-  const timeZone = ctx.deps.timeZone ?? process.env.CLINIC_TIME_ZONE ?? "Asia/Riyadh";
+  const timeZone = ctx.deps.timeZone ?? env().CLINIC_TIME_ZONE;
   const request = buildEligibilityRequest({
     identifierValue: randomUUID(),
     nationalId: row.nationalId,
