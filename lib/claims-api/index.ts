@@ -6,4 +6,4 @@ export { handleListClaims, type ClaimsApiDeps } from "./handler";
 export { openApiDocument } from "./openapi";
 export { parseClaimsQuery, CLAIMS_PARAMETERS, DEFAULT_LIMIT, MAX_LIMIT, type ClaimsQuery } from "./params";
 export { listClaims, type ClaimsPage, type ClaimRow } from "./query";
-export { toApiClaim, formatMinor, type ApiClaim, type ApiMoney } from "./serialize";
+export { toApiClaim, type ApiClaim, type ApiMoney } from "./serialize";

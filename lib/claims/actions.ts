@@ -105,7 +105,7 @@ export async function reconcileAction(input: unknown): Promise<ClaimActionResult
       const code = (error as { code?: string }).code;
       return { ok: false, error: code && /^ERR-00\d$/.test(code) ? code : "platform" };
     }
-    const claims = (bundle.data.entry ?? []).flatMap((e) => (e.resource ? [e.resource as unknown as Record<string, unknown>] : []));
+    const claims = (bundle.data.entry ?? []).flatMap((e) => (e.resource ? [{ ...e.resource }] : []));
     const rows = await reconcile(db, claims);
     await audit(db, {
       actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },

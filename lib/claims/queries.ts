@@ -1,4 +1,6 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { decodeCursor, encodeCursor } from "@/lib/cursor";
 import type { Db } from "@/lib/db";
 import { patients, submissions, SUBMISSION_STATUSES, type SubmissionStatus } from "@/lib/db/schema";
 import { startOfZonedDay, addDays } from "@/lib/time";
@@ -52,18 +54,14 @@ interface Cursor {
   id: string;
 }
 
-export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify(c)).toString("base64url");
+const cursorKey = z.tuple([z.union([z.string(), z.number()]), z.uuid()]);
+
+function toCursor(c: Cursor): string {
+  return encodeCursor([c.v, c.id]);
 }
-export function decodeCursor(value: string | undefined): Cursor | undefined {
-  if (!value) return undefined;
-  try {
-    const c = JSON.parse(Buffer.from(value, "base64url").toString()) as Cursor;
-    if ((typeof c.v === "string" || typeof c.v === "number") && typeof c.id === "string" && /^[0-9a-f-]{36}$/i.test(c.id)) return c;
-  } catch {
-    // fall through
-  }
-  return undefined;
+function fromCursor(value: string | undefined): Cursor | undefined {
+  const key = decodeCursor(value, cursorKey);
+  return key && { v: key[0], id: key[1] };
 }
 
 export function isStatus(value: unknown): value is SubmissionStatus {
@@ -108,7 +106,7 @@ export async function listClaims(db: Db, q: ClaimListQuery): Promise<{ rows: Cla
   const dir = q.dir ?? "desc";
   const key = sortExpr(sort);
   const where = filterWhere(q, q.timeZone, true);
-  const cursor = decodeCursor(q.cursor);
+  const cursor = fromCursor(q.cursor);
   if (cursor) {
     const v = sort === "created" ? sql`${new Date(String(cursor.v)).toISOString()}::timestamptz` : sort === "total" ? sql`${Number(cursor.v)}::integer` : sql`${String(cursor.v)}`;
     const cmp = dir === "desc" ? sql`(${key}, ${submissions.id}) < (${v}, ${cursor.id}::uuid)` : sql`(${key}, ${submissions.id}) > (${v}, ${cursor.id}::uuid)`;
@@ -133,7 +131,7 @@ export async function listClaims(db: Db, q: ClaimListQuery): Promise<{ rows: Cla
   const last = page[page.length - 1];
   const next =
     rows.length > limit && last
-      ? encodeCursor({ v: sort === "created" ? last.createdAt.toISOString() : sort === "total" ? (last.totalMinor ?? -1) : last.status, id: last.id })
+      ? toCursor({ v: sort === "created" ? last.createdAt.toISOString() : sort === "total" ? (last.totalMinor ?? -1) : last.status, id: last.id })
       : undefined;
   return {
     rows: page.map((r) => {

@@ -8,9 +8,8 @@ import { audit } from "@/lib/audit";
 import { loadDraftForForm } from "@/lib/authorizations/drafts";
 import { requireArea } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
-import { env } from "@/lib/env";
 import { requestContext } from "@/lib/http/request-context";
-import { clinicToday } from "@/lib/patients/dates";
+import { clinicToday } from "@/lib/time";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("newTitle") };
@@ -20,7 +19,7 @@ export default async function NewAuthorizationPage({ searchParams }: { searchPar
   const user = await requireArea("authorizations");
   const { draft } = await searchParams;
   const t = await getTranslations("authorizations");
-  const today = clinicToday(env().CLINIC_TIME_ZONE);
+  const today = clinicToday();
   let initial;
   if (typeof draft === "string") {
     const db = await getDb();

@@ -13,9 +13,8 @@ import { loadDraftForForm } from "@/lib/authorizations/drafts";
 import { getSubmissionView } from "@/lib/authorizations/queries";
 import { requireArea } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
-import { env } from "@/lib/env";
 import { requestContext } from "@/lib/http/request-context";
-import { clinicToday } from "@/lib/patients/dates";
+import { clinicToday } from "@/lib/time";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("claim.title") };
@@ -91,7 +90,7 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
     }
   }
 
-  const today = clinicToday(env().CLINIC_TIME_ZONE);
+  const today = clinicToday();
   let initial;
   let authorizationId: string | null = null;
   if (typeof draft === "string") {
