@@ -97,7 +97,7 @@ export function SubmissionForm({ use, today, initial }: { use: SubmissionUse; to
     }
     setBusy("draft");
     try {
-      const result = await saveDraftAction({ ...values, use }, draftId);
+      const result = await saveDraftAction({ form: { ...values, use }, draftId });
       if (result.ok) {
         rememberDraft(result.id);
         setNotice({ tone: "ok", text: t("draftSaved", { time: new Date().toLocaleTimeString() }) });
@@ -117,7 +117,7 @@ export function SubmissionForm({ use, today, initial }: { use: SubmissionUse; to
       setNotice(undefined);
       setBusy("submit");
       try {
-        const result = await submitAction({ ...values, use }, draftId);
+        const result = await submitAction({ form: { ...values, use }, draftId });
         if (result.ok) {
           setNotice({ tone: "ok", text: t("submitted") });
           router.push(use === "preauthorization" ? `/authorizations/${result.id}` : `/claims/new?submitted=${result.id}`);

@@ -1,4 +1,4 @@
-import { ApiAccessInputError, createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-access/api-keys";
+import { ApiAccessInputError, createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-access/credentials";
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "@/lib/api-access/oauth";
 import { audit } from "@/lib/audit";
 import type { Db } from "@/lib/db";

@@ -1,4 +1,4 @@
-import { ApiAccessInputError, createGatewayToken, listGatewayTokens, revokeGatewayToken } from "@/lib/api-access/gateway-tokens";
+import { ApiAccessInputError, createGatewayToken, listGatewayTokens, revokeGatewayToken } from "@/lib/api-access/credentials";
 import { audit } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import { single, CommandInputError, type AdminCommand } from "./types";

@@ -4,7 +4,7 @@ import { audit, type AuditActor } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import { oauthClients, oauthTokens, type ApiEnvironment } from "@/lib/db/schema";
 import { contextFromHeaders } from "@/lib/http/request-context";
-import { ApiAccessInputError, validateEnvironment, validateName, validateScopes } from "./api-keys";
+import { ApiAccessInputError, validateEnvironment, validateName, validateScopes } from "./credentials";
 import { consumeRate, rateHeaders } from "./rate-limit";
 import { hashSecret, randomBase62, sameHash } from "./secrets";
 

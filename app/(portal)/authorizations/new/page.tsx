@@ -6,7 +6,7 @@ import { SubmissionForm } from "@/components/authorizations/submission-form";
 import { PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { loadDraftForForm } from "@/lib/authorizations/drafts";
-import { requireArea } from "@/lib/auth/guards";
+import { actorOf, requireArea } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
 import { clinicToday } from "@/lib/time";
@@ -26,7 +26,7 @@ export default async function NewAuthorizationPage({ searchParams }: { searchPar
     const ctx = await requestContext();
     const loaded = await loadDraftForForm(db, draft, "preauthorization");
     await audit(db, {
-      actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+      actor: actorOf(user),
       action: "authorization.draft_open",
       target: { type: "submission", id: typeof loaded === "string" ? "unknown" : loaded.id },
       outcome: typeof loaded === "string" ? "failure" : "success",

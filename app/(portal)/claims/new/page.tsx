@@ -11,7 +11,7 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { loadDraftForForm } from "@/lib/authorizations/drafts";
 import { getSubmissionView } from "@/lib/authorizations/queries";
-import { requireArea } from "@/lib/auth/guards";
+import { actorOf, requireArea } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
 import { clinicToday } from "@/lib/time";
@@ -31,7 +31,7 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
   const t = await getTranslations("authorizations");
   const db = await getDb();
   const ctx = await requestContext();
-  const actor = { kind: "user" as const, id: user.id, email: user.email, roles: user.roles };
+  const actor = actorOf(user);
 
   if (typeof submitted === "string") {
     const view = await getSubmissionView(db, submitted, "claim");
