@@ -12,6 +12,44 @@ const config = [
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  // Dependencies point one way (docs/decisions/027-one-way-to-do-each-thing.md): app → components → lib,
+  // and the sandbox shares only lib/fhir with the portal. A violation fails `npm run lint`
+  // (lib/boundaries.test.ts proves it on a fixture).
+  {
+    files: ["components/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["@/app/*", "@/app/**", "**/app/**"], message: "components/ may not import from app/ (app → components → lib)." }] }],
+    },
+  },
+  {
+    files: ["lib/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/app/*", "@/app/**", "@/components/*", "@/components/**"], message: "lib/ may not import from app/ or components/ (app → components → lib)." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["sandbox/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/*", "!@/lib", "@/lib/*", "!@/lib/fhir", "**/lib/*", "!**/lib/fhir", "**/lib/fhir/*", "**/app/**", "**/components/**"],
+              message: "The sandbox shares only lib/fhir (through its index) with the portal.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     // One configuration (lib/env.ts): production code reads env(), never process.env.
     files: ["**/*.{ts,tsx,mts,cts,js,mjs}"],
