@@ -12,7 +12,7 @@ const config = [
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
-  // Dependencies point one way (docs/decisions/027-one-way-to-do-each-thing.md): app → components → lib,
+  // Dependencies point one way (docs/decisions/027-boundaries-and-remaining-debt.md): app → components → lib,
   // and the sandbox shares only lib/fhir with the portal. A violation fails `npm run lint`
   // (lib/boundaries.test.ts proves it on a fixture).
   {

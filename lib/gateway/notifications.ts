@@ -12,7 +12,7 @@ import { GATEWAY_CHANNEL, createdByToken } from "./submissions";
  *
  * Each token's acknowledged position is kept in `gateway_notification_positions` (it only moves
  * forward); `list` without a cursor starts there. The audit log still records every
- * acknowledgement, but is no longer where the position is read from (docs/decisions/027).
+ * acknowledgement, but is no longer where the position is read from (docs/decisions/026).
  */
 
 export const ACK_ACTION = "gateway.notification.acknowledge";
