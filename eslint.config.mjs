@@ -12,5 +12,71 @@ const config = [
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  // Dependencies point one way (docs/decisions/027-boundaries-and-remaining-debt.md): app → components → lib,
+  // and the sandbox shares only lib/fhir with the portal. A violation fails `npm run lint`
+  // (lib/boundaries.test.ts proves it on a fixture).
+  {
+    files: ["components/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["@/app/*", "@/app/**", "**/app/**"], message: "components/ may not import from app/ (app → components → lib)." }] }],
+    },
+  },
+  {
+    files: ["lib/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/app/*", "@/app/**", "@/components/*", "@/components/**"], message: "lib/ may not import from app/ or components/ (app → components → lib)." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["sandbox/**/*.ts"],
+    // Tests may check that the portal reads what the sandbox answers (that is their point).
+    ignores: ["sandbox/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/*", "!@/lib", "@/lib/*", "!@/lib/fhir", "**/lib/*", "!**/lib/fhir", "**/lib/fhir/*", "**/app/**", "**/components/**"],
+              message: "The sandbox shares only lib/fhir (through its index) with the portal.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // One configuration (lib/env.ts): production code reads env(), never process.env.
+    files: ["**/*.{ts,tsx,mts,cts,js,mjs}"],
+    ignores: [
+      "lib/env.ts", // the one place that reads and validates the portal's variables
+      "next.config.ts", // build-time settings, read by Next.js before any app code
+      "instrumentation.ts", // NEXT_RUNTIME/NEXT_PHASE are inlined by Next.js to drop Node-only code
+      "sandbox/env.ts", // the sandbox process's own configuration
+      "sandbox/main.ts", // …handed process.env at its entry point
+      "sandbox/process-env.ts", // …and the sandbox CLI's view of the same variables
+      "scripts/**", // command-line tools set up child processes' environments
+      "e2e/**",
+      "playwright.config.ts",
+      "vitest.config.mts",
+      "**/*.test.ts",
+      "**/*.test.tsx",
+      "**/testing/**", // test helpers (worker children, throw-away databases)
+      "sandbox/test-support.ts",
+    ],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read configuration with env() from lib/env.ts (declare the variable there)." },
+      ],
+    },
+  },
 ];
 export default config;

@@ -1,7 +1,7 @@
 import NextAuth from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { authConfig, needsStaffSession } from "@/lib/auth/config";
-import { env } from "@/lib/env";
+import { env, isDevelopment } from "@/lib/env";
 import { isSecureRequest, type TrustedProxies } from "@/lib/http/client-address";
 import { familyError, type ErrorFamily } from "@/lib/http/errors";
 import { isDecodablePath } from "@/lib/http/input";
@@ -39,7 +39,7 @@ function trust(): TrustedProxies {
  */
 const withSession = auth((req) => {
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
-  const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === "development");
+  const csp = contentSecurityPolicy(nonce, isDevelopment());
   const requestId = crypto.randomUUID();
   const { pathname, search } = req.nextUrl;
 

@@ -29,4 +29,28 @@ describe("parseEnv", () => {
     expect(message).toContain("CLINIC_TIME_ZONE: must be an IANA time zone");
     expect(message).toContain("AUTH_SECRET: must be at least 32 characters");
   });
+
+  // One policy for every area: the feature settings once handled a bad value three ways (stop,
+  // warn and default, 503 at the first request); now each one stops the start, named.
+  it.each([
+    ["OUTBOX_LEASE_MS", "soon"],
+    ["OUTBOX_CONCURRENCY", "65"],
+    ["EXCHANGE_API_RATE_PER_MINUTE", "0"],
+    ["CLAIMS_API_RATE_PER_MINUTE", "lots"],
+    ["GATEWAY_RATE_PER_MINUTE", "-1"],
+    ["GATEWAY_AGENTS", "ClaimLinc=billing"],
+    ["PORTAL_URL", "ftp://portal"],
+    ["LOG_LEVEL", "loud"],
+  ])("stops on a bad %s and names it", (name, value) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(ConfigError);
+    expect(() => parseEnv({ [name]: value })).toThrow(new RegExp(`- ${name}: `));
+  });
+
+  it("maps the feature sections", () => {
+    const e = parseEnv({ GATEWAY_AGENTS: "ClaimLinc=claim", CLAIMS_API_RATE_PER_MINUTE: "60", OUTBOX_MAX_ATTEMPTS: "3" });
+    expect(e.GATEWAY_AGENTS.get("ClaimLinc")).toBe("claim");
+    expect(e.CLAIMS_API_RATE_PER_MINUTE).toBe(60);
+    expect(e.OUTBOX_MAX_ATTEMPTS).toBe(3);
+    expect(e.EXCHANGE_API_RATE_PER_MINUTE).toBe(120);
+  });
 });

@@ -3,55 +3,56 @@ import { z } from "zod";
 import { parseTrustedProxies } from "@/lib/http/client-address";
 
 /**
- * Server configuration, validated once. Every variable is documented in README.md
- * ("Configuration"); keep the two in step.
+ * The portal's whole configuration: every environment variable production code reads is declared
+ * here, in one section per area, and validated once with one policy — a blank value counts as
+ * unset, and any bad value stops the start with a message naming the variable (boot and
+ * `npm start` both parse it before anything else runs). Every variable is documented in
+ * README.md ("Configuration"); keep the two in step.
+ *
+ * Adding a variable: put it in its area's section below (or add a section and list it in
+ * `schema`), with a default where one suits a single clinic, then add a README row. Read it with
+ * `env().NAME`; never read `process.env` elsewhere (ESLint forbids it outside this file, scripts,
+ * tests, the sandbox's own config, next.config.ts and instrumentation.ts).
+ *
+ * The feature views (`exchangeConfig()`, `exchangeApiConfig()`, `gatewayConfig()`, …) only map
+ * these values into the shapes their modules use; they parse nothing themselves.
  */
-const optionalString = z
+
+const optionalString = z.string().trim().optional();
+const httpsUrl = z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional();
+const wholeNumber = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce
+    .number({ error: `must be a whole number from ${min} to ${max}` })
+    .int(`must be a whole number from ${min} to ${max}`)
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`)
+    .default(fallback);
+const fhirId = z
   .string()
   .trim()
-  .transform((v) => (v === "" ? undefined : v))
-  .optional();
+  .regex(/^[A-Za-z0-9\-.]{1,64}$/, "must be a FHIR id (letters, digits, - and .)");
 
-const schema = z.object({
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ── Server: process, database, logging ──────────────────────────────────────────────────────────
+const serverSection = {
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PORT: wholeNumber(3000, 1, 65535),
   DATA_DIR: z.string().trim().min(1).default(".data"),
-  DATABASE_URL: optionalString.pipe(
-    z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
-      .optional(),
-  ),
-  AUTH_SECRET: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
-  CLINIC_NAME: z.string().trim().min(1).max(120).default("Clinic Exchange Demo Clinic"),
-  CLINIC_TIME_ZONE: z
-    .string()
-    .default("Asia/Riyadh")
-    .refine(isTimeZone, "must be an IANA time zone such as Asia/Riyadh"),
-  DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").default("demo-pass-2026"),
-  /** The platform's FHIR base URL; with the embedded sandbox, `npm start` fills in all PLATFORM_* values. */
-  PLATFORM_BASE_URL: optionalString.pipe(z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional()),
-  PLATFORM_TOKEN_URL: optionalString.pipe(z.url({ protocol: /^https$/, error: "must be an https:// URL" }).optional()),
-  PLATFORM_CLIENT_ID: optionalString,
-  PLATFORM_CLIENT_SECRET: optionalString,
-  /** PEM file paths. */
-  PLATFORM_CLIENT_CERT: optionalString,
-  PLATFORM_CLIENT_KEY: optionalString,
-  PLATFORM_CA: optionalString,
-  PLATFORM_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
-  /** Set by `npm start` when it started the bundled sandbox for this portal. */
-  PLATFORM_EMBEDDED_SANDBOX: z
-    .enum(["true", "false", "1", "0", ""])
-    .default("false")
-    .transform((v) => v === "true" || v === "1"),
-  PROVIDER_ORG_ID: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9\-.]{1,64}$/, "must be a FHIR id (letters, digits, - and .)")
-    .default("clinic-001"),
-  /** Standard Webhooks secret (`whsec_…`) shared with the platform. */
-  WEBHOOK_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must look like whsec_<base64>").optional()),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://").optional(),
+  /** Where the SQL migrations are (the standalone build copies them next to server.js). */
+  MIGRATIONS_DIR: optionalString,
+  /** Unset: `info`, or `silent` under tests. */
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).optional(),
+  /** The portal's public address; default `http://localhost:$PORT`. */
+  PORTAL_URL: z.url({ protocol: /^https?$/, error: "must be an http(s):// URL" }).optional(),
   /** Which peers' X-Forwarded-For is believed: none (default), a hop count, or CIDR ranges. */
   TRUSTED_PROXIES: z
     .string()
@@ -64,26 +65,99 @@ const schema = z.object({
         return z.NEVER;
       }
     }),
+};
+
+// ── Staff sign-in ───────────────────────────────────────────────────────────────────────────────
+const authSection = {
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  DEMO_PASSWORD: z.string().min(8, "must be at least 8 characters").default("demo-pass-2026"),
+};
+
+// ── The clinic ──────────────────────────────────────────────────────────────────────────────────
+const clinicSection = {
+  CLINIC_NAME: z.string().trim().min(1).max(120).default("Clinic Exchange Demo Clinic"),
+  CLINIC_TIME_ZONE: z.string().default("Asia/Riyadh").refine(isTimeZone, "must be an IANA time zone such as Asia/Riyadh"),
+  /** The clinic's Organization id at the platform (`provider` of every request). */
+  PROVIDER_ORG_ID: fhirId.default("clinic-001"),
+};
+
+// ── The platform connection ─────────────────────────────────────────────────────────────────────
+const platformSection = {
+  /** The platform's FHIR base URL; with the embedded sandbox, `npm start` fills in all PLATFORM_* values. */
+  PLATFORM_BASE_URL: httpsUrl,
+  PLATFORM_TOKEN_URL: httpsUrl,
+  PLATFORM_CLIENT_ID: optionalString,
+  PLATFORM_CLIENT_SECRET: optionalString,
+  /** PEM file paths. */
+  PLATFORM_CLIENT_CERT: optionalString,
+  PLATFORM_CLIENT_KEY: optionalString,
+  PLATFORM_CA: optionalString,
+  PLATFORM_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
+  /** Set by `npm start` when it started the bundled sandbox for this portal. */
+  PLATFORM_EMBEDDED_SANDBOX: z
+    .enum(["true", "false", "1", "0"])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  /** Standard Webhooks secret (`whsec_…`) shared with the platform. */
+  WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must look like whsec_<base64>").optional(),
+};
+
+// ── The submission pipeline (lib/exchange: outbox worker, poller, webhooks, live events) ─────────
+const pipelineSection = {
+  OUTBOX_POLL_MS: wholeNumber(1000, 10),
+  /** A worker renews its lease every third of it (heartbeat); a crashed worker's rows return after it. */
+  OUTBOX_LEASE_MS: wholeNumber(15_000, 1000),
+  OUTBOX_MAX_ATTEMPTS: wholeNumber(8, 1),
+  OUTBOX_CONCURRENCY: wholeNumber(8, 1, 64),
+  OUTBOX_BACKOFF_BASE_MS: wholeNumber(2000, 1),
+  OUTBOX_BACKOFF_MAX_MS: wholeNumber(300_000, 1),
+  POLL_AFTER_MS: wholeNumber(60_000, 100),
+  WEBHOOK_FETCH_TIMEOUT_MS: wholeNumber(3000, 100),
+  LIVE_EVENTS_RETENTION_MS: wholeNumber(86_400_000, 60_000),
+};
+
+// ── Machine APIs: provider-side exchange API, generic claims API, agent gateway ─────────────────
+/** The gateway's agent roles; GATEWAY_AGENTS maps brand names onto them. */
+export const AGENT_ROLES = ["claim", "record", "authorization", "notification"] as const;
+export type AgentRole = (typeof AGENT_ROLES)[number];
+
+const apiSection = {
+  EXCHANGE_API_RATE_PER_MINUTE: wholeNumber(120, 1, 100_000),
+  CLAIMS_API_RATE_PER_MINUTE: wholeNumber(600, 1, 1_000_000),
+  GATEWAY_AGENTS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const { brands, problems } = readGatewayAgents(value);
+      for (const problem of problems) ctx.addIssue({ code: "custom", message: problem });
+      return brands;
+    }),
+  GATEWAY_RATE_PER_MINUTE: wholeNumber(300, 1, 100_000),
+};
+
+const schema = z.object({
+  ...serverSection,
+  ...authSection,
+  ...clinicSection,
+  ...platformSection,
+  ...pipelineSection,
+  ...apiSection,
 });
 
 export type Env = z.infer<typeof schema>;
 
-function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Thrown when the configuration is unusable; the message lists every bad variable. */
+/** Thrown when the configuration is unusable; the message names every bad variable. */
 export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
+/** The one policy: blank means unset; any issue throws ConfigError listing `VARIABLE: problem`. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = schema.safeParse(source);
+  const cleaned: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source)) {
+    if (value !== undefined && value.trim() !== "") cleaned[key] = value;
+  }
+  const result = schema.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  - ${issue.path.join(".") || "(root)"}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
@@ -116,4 +190,51 @@ export function usesSandbox(e: Env = env()): boolean {
 /** `npm start` starts the bundled sandbox unless a platform is configured. */
 export function shouldStartSandbox(e: Env = env()): boolean {
   return e.PLATFORM_BASE_URL === undefined;
+}
+
+/** The portal's public base URL, without a trailing slash. */
+export function portalUrl(e: Env = env()): string {
+  return (e.PORTAL_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+}
+
+/**
+ * Whether the Next.js dev server runs this code. Read literally from `process.env.NODE_ENV`, which
+ * Next.js inlines at build time, so the proxy does not parse the whole configuration per request.
+ */
+export function isDevelopment(): boolean {
+  return process.env.NODE_ENV === "development";
+}
+
+const BRAND = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+
+function isAgentRole(value: string): value is AgentRole {
+  return (AGENT_ROLES as readonly string[]).includes(value);
+}
+
+/**
+ * `GATEWAY_AGENTS="ClaimLinc=claim,RecordLinc=record,AuthLinc=authorization,NotifyLinc=notification"`:
+ * comma-separated `Brand=role` pairs. Several brands may name one role; a brand may not be given
+ * twice, may not be a role name, and must be a plain name (letter first, then letters, digits, `_.-`).
+ */
+export function readGatewayAgents(value: string | undefined): { brands: Map<string, AgentRole>; problems: string[] } {
+  const brands = new Map<string, AgentRole>();
+  const problems: string[] = [];
+  if (value === undefined || value.trim() === "") return { brands, problems };
+  for (const raw of value.split(",")) {
+    const pair = raw.trim();
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    if (eq < 0) {
+      problems.push(`"${pair}" is not Brand=role`);
+      continue;
+    }
+    const brand = pair.slice(0, eq).trim();
+    const role = pair.slice(eq + 1).trim();
+    if (!BRAND.test(brand)) problems.push(`"${brand}" is not a valid agent name (letter first, then letters, digits, _ . -; at most 64)`);
+    else if (isAgentRole(brand)) problems.push(`"${brand}" is a role name; role names are always accepted and cannot be remapped`);
+    else if (brands.has(brand)) problems.push(`"${brand}" is given twice`);
+    if (!isAgentRole(role)) problems.push(`"${role}" is not a role (one of ${AGENT_ROLES.join(", ")})`);
+    if (problems.length === 0) brands.set(brand, role as AgentRole);
+  }
+  return { brands, problems };
 }

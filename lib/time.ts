@@ -1,3 +1,16 @@
+import { env } from "@/lib/env";
+
+/**
+ * Days and instants in the clinic's time zone (CLINIC_TIME_ZONE): the one place that answers
+ * "what day is it at the clinic" and "when does that day begin", for pages, filters, the
+ * dashboard and the APIs alike.
+ */
+
+/** The calendar day (YYYY-MM-DD) it is at an instant (default now) in the clinic's time zone. */
+export function clinicToday(timeZone: string = env().CLINIC_TIME_ZONE, now: Date = new Date()): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}
+
 /** Offset of a time zone from UTC at a given instant, in milliseconds (east positive). */
 export function zoneOffsetMs(instant: Date, timeZone: string): number {
   const parts = new Intl.DateTimeFormat("en-US", {

@@ -1,5 +1,6 @@
 import { sandboxCredentials } from "./credentials";
 import { renewClientCertificate } from "./pki";
+import { sandboxVariable } from "./process-env";
 import { DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT } from "./server";
 
 /** Shape of an admin CLI command (mirrors the CLI registry's interface; reconciled there). */
@@ -24,13 +25,13 @@ function rejectUnknown(flags: Record<string, string[]>, allowed: string[]): void
 }
 
 function dataDirFrom(flags: Record<string, string[]>): string {
-  const value = single(flags, "data-dir") ?? process.env.SANDBOX_DATA_DIR ?? DEFAULT_SANDBOX_DATA_DIR;
+  const value = single(flags, "data-dir") ?? sandboxVariable("SANDBOX_DATA_DIR") ?? DEFAULT_SANDBOX_DATA_DIR;
   if (value.trim() === "") throw new Error("--data-dir must not be empty");
   return value;
 }
 
 function portFrom(flags: Record<string, string[]>): number {
-  const raw = single(flags, "port") ?? process.env.SANDBOX_PORT ?? String(DEFAULT_SANDBOX_PORT);
+  const raw = single(flags, "port") ?? sandboxVariable("SANDBOX_PORT") ?? String(DEFAULT_SANDBOX_PORT);
   const port = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isInteger(port) || port < 1 || port > 65535) {
     throw new Error(`--port / SANDBOX_PORT must be a port number from 1 to 65535 (got '${raw}')`);

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { ensureSandboxPki, pkiPaths } from "./pki";
 import { DEFAULT_PROVIDER_ORG_ID } from "./reference-data";
+import { sandboxVariable } from "./process-env";
 import { ensureSandboxSecrets } from "./secrets";
 
 /** What the portal needs to talk to the sandbox. Paths are absolute. */
@@ -53,7 +54,7 @@ export function readSandboxCredentials(dataDir: string, port: number, options: C
 export async function sandboxCredentials(dataDir: string, port: number, options: CredentialOptions = {}): Promise<SandboxCredentials> {
   await ensureSandboxPki(dataDir);
   return readSandboxCredentials(dataDir, port, {
-    providerOrgId: options.providerOrgId ?? (process.env.PROVIDER_ORG_ID || undefined),
-    webhookSecret: options.webhookSecret ?? (process.env.SANDBOX_WEBHOOK_SECRET || undefined),
+    providerOrgId: options.providerOrgId ?? sandboxVariable("PROVIDER_ORG_ID"),
+    webhookSecret: options.webhookSecret ?? sandboxVariable("SANDBOX_WEBHOOK_SECRET"),
   });
 }

@@ -35,10 +35,6 @@ export function sendFhir(res: ServerResponse, status: number, resource: Resource
   send(res, status, FHIR_CONTENT_TYPE, JSON.stringify(resource), headers);
 }
 
-export function sendOutcome(res: ServerResponse, error: ApiError): void {
-  sendFhir(res, error.status, operationOutcome(error.issues), error.headers);
-}
-
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   send(res, status, "application/json; charset=utf-8", JSON.stringify(body), headers);
 }

@@ -11,7 +11,7 @@ import { writeFileAtomic } from "./fs-util";
  * `<dataDir>/pki/` and kept; keys are written with mode 0600.
  */
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+x509.cryptoProvider.set(globalThis.crypto);
 
 const EC_PARAMS: EcKeyGenParams = { name: "ECDSA", namedCurve: "P-256" };
 const SIGNING: EcdsaParams = { name: "ECDSA", hash: "SHA-256" };
@@ -69,7 +69,7 @@ async function importKeyPair(certPem: string, keyPem: string): Promise<CryptoKey
   const der = x509.PemConverter.decode(keyPem)[0];
   if (!der) throw new Error("empty private key PEM");
   const privateKey = await webcrypto.subtle.importKey("pkcs8", der, EC_PARAMS, true, ["sign"]);
-  const publicKey = await new x509.X509Certificate(certPem).publicKey.export(EC_PARAMS, ["verify"], webcrypto as unknown as Crypto);
+  const publicKey = await new x509.X509Certificate(certPem).publicKey.export(EC_PARAMS, ["verify"], globalThis.crypto);
   return { privateKey, publicKey };
 }
 

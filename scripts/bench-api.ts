@@ -13,7 +13,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createApiKey } from "@/lib/api-access/api-keys";
+import { createApiKey } from "@/lib/api-access/credentials";
 import { decodeCursor, encodeCursor, handleListClaims, listClaims, type ClaimsQuery } from "@/lib/claims-api";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";

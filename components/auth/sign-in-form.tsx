@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { useForm } from "react-hook-form";
-import { signInAction } from "@/app/(auth)/sign-in/actions";
+import { signInAction } from "@/lib/auth/actions";
 import { signInSchema, type SignInInput } from "@/lib/auth/schemas";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";

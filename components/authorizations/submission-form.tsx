@@ -68,6 +68,8 @@ export function SubmissionForm({ use, today, initial }: { use: SubmissionUse; to
     const err = e as { message?: string; root?: { message?: string } } | undefined;
     return err?.message ?? err?.root?.message;
   };
+  /** react-hook-form keeps an array field's per-item errors under numeric keys. */
+  const firstItem = (e: unknown): unknown => (e && typeof e === "object" ? (e as Record<number, unknown>)[0] : undefined);
 
   const applyServerErrors = (fieldErrors: Partial<Record<string, string[]>> | undefined) => {
     for (const [path, keys] of Object.entries(fieldErrors ?? {})) {
@@ -95,7 +97,7 @@ export function SubmissionForm({ use, today, initial }: { use: SubmissionUse; to
     }
     setBusy("draft");
     try {
-      const result = await saveDraftAction({ ...values, use }, draftId);
+      const result = await saveDraftAction({ form: { ...values, use }, draftId });
       if (result.ok) {
         rememberDraft(result.id);
         setNotice({ tone: "ok", text: t("draftSaved", { time: new Date().toLocaleTimeString() }) });
@@ -115,7 +117,7 @@ export function SubmissionForm({ use, today, initial }: { use: SubmissionUse; to
       setNotice(undefined);
       setBusy("submit");
       try {
-        const result = await submitAction({ ...values, use }, draftId);
+        const result = await submitAction({ form: { ...values, use }, draftId });
         if (result.ok) {
           setNotice({ tone: "ok", text: t("submitted") });
           router.push(use === "preauthorization" ? `/authorizations/${result.id}` : `/claims/new?submitted=${result.id}`);
@@ -177,7 +179,7 @@ export function SubmissionForm({ use, today, initial }: { use: SubmissionUse; to
                   hint={tc("diagnosesHint")}
                   value={field.value}
                   onChange={field.onChange}
-                  errors={tr(msg(errors.diagnoses) ?? msg((errors.diagnoses as unknown as Record<number, unknown>)?.[0]))}
+                  errors={tr(msg(errors.diagnoses) ?? msg(firstItem(errors.diagnoses)))}
                   testId="diagnoses"
                 />
               )}

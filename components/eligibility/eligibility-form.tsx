@@ -92,13 +92,27 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
     async (values: EligibilityFormInput) => {
       setStatus({ kind: "sending" });
       setResult(undefined);
-      let res;
+      let answer;
       try {
-        res = await checkEligibilityAction(values);
+        answer = await checkEligibilityAction(values);
       } catch {
         setStatus({ kind: "unavailable" });
         return;
       }
+      if (!answer.ok) {
+        if (answer.error === "invalid") {
+          for (const [name, messages] of Object.entries(answer.fieldErrors ?? {})) {
+            if (messages?.[0]) form.setError(name as EligibilityField, { type: "server", message: messages[0] });
+          }
+          setStatus({ kind: "form-error", message: "checkFields" });
+        } else if (answer.error === "unauthorized" || answer.error === "forbidden") {
+          setStatus({ kind: "form-error", message: answer.error });
+        } else {
+          setStatus({ kind: "unavailable" });
+        }
+        return;
+      }
+      const res = answer.outcome;
       switch (res.kind) {
         case "answered":
           setResult(res.check);
@@ -124,9 +138,6 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
         case "rate_limited":
           setNow(Date.now());
           setStatus({ kind: "waiting", until: Date.now() + res.retryAfterMs });
-          return;
-        case "denied":
-          setStatus({ kind: "form-error", message: res.status === 401 ? "unauthorized" : "forbidden" });
           return;
         default:
           setStatus({ kind: "unavailable" });

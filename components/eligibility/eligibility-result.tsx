@@ -1,7 +1,7 @@
 import { useFormatter, useLocale, useTranslations } from "next-intl";
 import { benefitCategoryName, type BenefitCategoryView, type InsuranceView } from "@/lib/fhir";
 import type { EligibilityCheckView } from "@/lib/eligibility/store";
-import { formatMoney } from "./format";
+import { formatMoney } from "@/lib/money";
 
 export const ERROR_KEYS: Record<string, "err001" | "err002" | "err003" | "err004" | "err005"> = {
   "ERR-001": "err001",
@@ -95,7 +95,7 @@ function CategoryRow({ c }: { c: BenefitCategoryView }) {
   const t = useTranslations("eligibility.result");
   const locale = useLocale();
   const name = benefitCategoryName(c.code, locale, c.payerName);
-  const money = (m: { minor: number; currency: string } | undefined) => (m ? formatMoney(m.minor, m.currency, locale) : "—");
+  const money = (m: { minor: number; currency: string } | undefined) => (m ? formatMoney(m.minor, locale, m.currency) : "—");
   const exhausted = c.remaining?.minor === 0 && (c.allowed?.minor ?? 0) > 0;
   const nearly = !exhausted && (c.usedPercent ?? 0) >= 90;
   return (

@@ -9,24 +9,27 @@ import {
   createOrgClientAction,
   revokeOrgKeyAction,
   setOrgClientDisabledAction,
-  type OrgKeyActionState,
-} from "@/lib/exchange-api/admin-actions";
+  type OrgKeyMessage,
+} from "@/lib/api-access/actions";
+import type { ActionResult as Result } from "@/lib/auth/staff-action";
 
-const idle: OrgKeyActionState = { status: "idle" };
+type OrgKeyActionState = Result<{ message: OrgKeyMessage; detail?: string }> | undefined;
+const idle: OrgKeyActionState = undefined;
 
 /** The result of an action, announced to screen readers. */
 function ActionResult({ state }: { state: OrgKeyActionState }) {
   const t = useTranslations("organizationKeys");
+  if (!state) return <div aria-live="polite" className="min-h-5 text-sm" />;
   return (
     <div aria-live="polite" className="min-h-5 text-sm">
-      {state.status === "done" && (
+      {state.ok && (
         <p className="text-emerald-800">
           {t(`done.${state.message}`)} {state.detail && <code dir="ltr" className="font-mono text-xs">{state.detail}</code>}
         </p>
       )}
-      {state.status === "error" && (
+      {!state.ok && (
         <p role="alert" className="text-red-800">
-          {t(`errors.${state.error}`)}
+          {t(`errors.${state.error === "unauthorized" || state.error === "forbidden" || state.error === "invalid" ? state.error : "failed"}`)}
           {state.detail && (
             <span dir="ltr" className="mt-1 block text-start">
               {state.detail}
@@ -74,7 +77,7 @@ export function AddKeyForm({ clientId }: { clientId: string }) {
           dir="ltr"
           spellCheck={false}
           aria-describedby={`${id}-hint`}
-          aria-invalid={state.status === "error" && state.error === "invalid" ? true : undefined}
+          aria-invalid={state?.ok === false && state.error === "invalid" ? true : undefined}
           placeholder='{"kty":"EC","crv":"P-256","x":"…","y":"…","kid":"…"}'
           className="mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 font-mono text-xs shadow-sm"
         />
@@ -105,7 +108,7 @@ export function RevokeKeyButton({ clientId, kid }: { clientId: string; kid: stri
       <Button type="submit" variant="danger" className="px-2 py-1 text-xs" busy={pending} aria-label={t("revokeLabel", { kid })}>
         {t("revoke")}
       </Button>
-      {state.status === "error" && <ActionResult state={state} />}
+      {state?.ok === false && <ActionResult state={state} />}
     </form>
   );
 }
@@ -120,7 +123,7 @@ export function ToggleClientButton({ clientId, disabled }: { clientId: string; d
       <Button type="submit" variant={disabled ? "secondary" : "ghost"} className="px-2 py-1 text-xs" busy={pending}>
         {disabled ? t("enableClient") : t("disableClient")}
       </Button>
-      {state.status === "error" && <ActionResult state={state} />}
+      {state?.ok === false && <ActionResult state={state} />}
     </form>
   );
 }

@@ -53,7 +53,7 @@ export function AddCoverageForm({ patientId, insurers }: { patientId: string; in
           setStatus("checkFields");
           return;
         }
-        setStatus(result.error === "invalid" ? "checkFields" : result.error);
+        setStatus(result.error === "invalid" ? "checkFields" : result.error === "unauthorized" ? "unauthorized" : result.error === "forbidden" ? "forbidden" : "failed");
       });
     },
     () => setStatus("checkFields"),

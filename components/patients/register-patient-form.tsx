@@ -85,7 +85,7 @@ export function RegisterPatientForm({ allowSandboxTestIds }: { allowSandboxTestI
           form.setFocus((Object.keys(result.fieldErrors)[0] as Field | undefined) ?? "nationalId");
           return;
         }
-        setFailure(result.error === "invalid" ? "checkFields" : result.error);
+        setFailure(result.error === "invalid" ? "checkFields" : result.error === "unauthorized" ? "unauthorized" : result.error === "forbidden" ? "forbidden" : "failed");
       });
     },
     () => setFailure("checkFields"),

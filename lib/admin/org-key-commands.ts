@@ -1,37 +1,19 @@
 import fs from "node:fs";
 import path from "node:path";
-import { audit } from "@/lib/audit";
 import {
-  OrgKeyInputError,
   addOrgKey,
   ensureOrgClient,
   listOrgClients,
   parsePublicJwk,
   revokeOrgKey,
 } from "@/lib/api-access/org-keys";
-import type { Db } from "@/lib/db";
+import { dbCommand } from "./db-command";
 import { CommandInputError, single, type AdminCommand } from "./types";
 
 /**
  * Organization keys of the provider-side exchange API (/api/exchange): register a public JWK for
  * an organization client (created when missing), list them, revoke one. Every change is audited.
  */
-
-const cli = { kind: "system", name: "admin-cli" } as const;
-
-function needDb(db: Db | undefined): Db {
-  if (!db) throw new Error("This command needs the database.");
-  return db;
-}
-
-async function input<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof OrgKeyInputError) throw new CommandInputError(error.message);
-    throw error;
-  }
-}
 
 function readJwkFile(file: string): unknown {
   // Through the admin socket the portal reads the file: relative paths are taken from its working directory.
@@ -52,25 +34,23 @@ function readJwkFile(file: string): unknown {
 const fmt = (d: Date | null) => (d ? d.toISOString() : "");
 
 export const orgKeyCommands: AdminCommand[] = [
-  {
+  dbCommand({
     name: "org-key:add",
     summary: "Register an organization's public key (JWK, RS256 or ES256) for /api/exchange; creates the org client if missing.",
     usage: "org-key:add --org ID --jwk-file PATH [--name N]",
-    needsDb: true,
-    async run({ flags, db }) {
+    async run({ flags, db, audit }) {
       const clientId = single(flags, "org")!;
       const file = single(flags, "jwk-file")!;
       const jwk = readJwkFile(file);
       // Check the key before creating anything, so a refused key leaves no empty client behind.
-      await input(() => parsePublicJwk(jwk));
-      const database = needDb(db);
-      const { client, created } = await input(() => ensureOrgClient(database, { clientId, name: single(flags, "name", false), createdBy: "admin-cli" }));
+      await parsePublicJwk(jwk);
+      const database = db;
+      const { client, created } = await ensureOrgClient(database, { clientId, name: single(flags, "name", false), createdBy: "admin-cli" });
       if (created) {
-        await audit(database, { actor: cli, action: "org_client.create", target: { type: "org_client", id: client.id }, outcome: "success", details: { clientId: client.clientId, name: client.name } });
+        await audit({ action: "org_client.create", target: { type: "org_client", id: client.id }, outcome: "success", details: { clientId: client.clientId, name: client.name } });
       }
-      const { key } = await input(() => addOrgKey(database, { clientId: client.clientId, jwk, createdBy: "admin-cli" }));
-      await audit(database, {
-        actor: cli,
+      const { key } = await addOrgKey(database, { clientId: client.clientId, jwk, createdBy: "admin-cli" });
+      await audit({
         action: "org_key.add",
         target: { type: "org_key", id: key.id },
         outcome: "success",
@@ -81,14 +61,13 @@ export const orgKeyCommands: AdminCommand[] = [
         json: { clientId: client.clientId, clientCreated: created, kid: key.kid, alg: key.alg, thumbprint: key.thumbprint, createdAt: key.createdAt },
       };
     },
-  },
-  {
+  }),
+  dbCommand({
     name: "org-key:list",
     summary: "List organization clients of /api/exchange and their keys.",
     usage: "org-key:list",
-    needsDb: true,
     async run({ db }) {
-      const clients = await listOrgClients(needDb(db));
+      const clients = await listOrgClients(db);
       const lines = clients.flatMap((c) => [
         `${c.clientId}  ${c.name}${c.disabledAt ? "  (disabled)" : ""}`,
         ...(c.keys.length
@@ -106,24 +85,23 @@ export const orgKeyCommands: AdminCommand[] = [
         })),
       };
     },
-  },
-  {
+  }),
+  dbCommand({
     name: "org-key:revoke",
     summary: "Revoke one key of an organization client (JWTs signed with it are refused at once).",
     usage: "org-key:revoke --org ID --kid K",
-    needsDb: true,
-    async run({ flags, db }) {
+    async run({ flags, db, audit }) {
       const clientId = single(flags, "org")!;
       const kid = single(flags, "kid")!;
-      const database = needDb(db);
-      const { client, key, alreadyRevoked } = await input(() => revokeOrgKey(database, { clientId, kid }));
+      const database = db;
+      const { client, key, alreadyRevoked } = await revokeOrgKey(database, { clientId, kid });
       if (!alreadyRevoked) {
-        await audit(database, { actor: cli, action: "org_key.revoke", target: { type: "org_key", id: key.id }, outcome: "success", details: { clientId: client.clientId, kid: key.kid } });
+        await audit({ action: "org_key.revoke", target: { type: "org_key", id: key.id }, outcome: "success", details: { clientId: client.clientId, kid: key.kid } });
       }
       return {
         text: alreadyRevoked ? `Key ${key.kid} of ${client.clientId} was already revoked.` : `Revoked key ${key.kid} of ${client.clientId}.`,
         json: { clientId: client.clientId, kid: key.kid, revokedAt: key.revokedAt, alreadyRevoked },
       };
     },
-  },
+  }),
 ];

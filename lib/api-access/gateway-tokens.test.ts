@@ -8,7 +8,7 @@ import {
   createGatewayToken,
   listGatewayTokens,
   revokeGatewayToken,
-} from "./gateway-tokens";
+} from "./credentials";
 import { hashSecret } from "./secrets";
 
 describe.each(testDatabases())("gateway tokens on $name", (target) => {

@@ -8,7 +8,7 @@ import { describeError } from "@/lib/http/errors";
 import { OAUTH_BODY_LIMIT_BYTES } from "@/lib/http/limits";
 import { hasControlCharacters } from "@/lib/http/input";
 import { contextFromHeaders } from "@/lib/http/request-context";
-import { ApiAccessInputError, validateEnvironment, validateName, validateScopes } from "./api-keys";
+import { ApiAccessInputError, validateEnvironment, validateName, validateScopes } from "./credentials";
 import { consumeRate, rateHeaders } from "./rate-limit";
 import { hashSecret, randomBase62, sameHash } from "./secrets";
 

@@ -6,6 +6,7 @@ import type { AcceptedType } from "./limits";
 import { MAX_FILE_BYTES } from "./limits";
 import { sanitizeFileName } from "./names";
 import { sniffContentType } from "./sniff";
+import { isUuid } from "@/lib/ids";
 
 export type AttachmentRow = typeof attachments.$inferSelect;
 
@@ -64,13 +65,13 @@ export async function storeAttachment(db: Db, input: { bytes: Uint8Array; fileNa
 }
 
 export async function getAttachment(db: Db, id: string): Promise<AttachmentRow | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const [row] = await db.select().from(attachments).where(eq(attachments.id, id));
   return row;
 }
 
 export async function getAttachmentMeta(db: Db, ids: readonly string[]): Promise<AttachmentMeta[]> {
-  const valid = ids.filter((id) => UUID.test(id));
+  const valid = ids.filter(isUuid);
   if (valid.length === 0) return [];
   const rows = (await db.select(META).from(attachments).where(inArray(attachments.id, valid))) as AttachmentMeta[];
   const order = new Map(valid.map((id, i) => [id, i]));
@@ -128,4 +129,3 @@ export async function deleteOrphans(db: Db, olderThan: Date): Promise<number> {
   return rows.length;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { AUDIT_OUTCOMES } from "@/lib/db/schema";
+import { decodeCursor, encodeCursor } from "@/lib/cursor";
 import { hasControlCharacters } from "@/lib/http/input";
-import { addDays, isCalendarDate, startOfZonedDay } from "@/lib/time";
+import { addDays, isCalendarDate, isPossibleDateText, startOfZonedDay } from "@/lib/time";
 import type { AuditQuery } from "./index";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine(isCalendarDate);
@@ -16,7 +17,7 @@ export const auditFilterSchema = z.object({
   outcome: z.preprocess(empty, z.enum(AUDIT_OUTCOMES).optional()),
   from: z.preprocess(empty, day.optional()),
   to: z.preprocess(empty, day.optional()),
-  before: z.preprocess(empty, z.string().regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z_\d{1,15}$/).optional()),
+  before: z.preprocess(empty, z.string().regex(/^[A-Za-z0-9_-]{1,400}$/).optional()),
 });
 
 export type AuditFilters = z.infer<typeof auditFilterSchema>;
@@ -44,14 +45,16 @@ export function parseAuditFilters(
     if (!query.to) invalid.push("to");
   }
   if (filters.before) {
-    const [at, id] = filters.before.split("_");
-    const date = new Date(at!);
-    if (Number.isNaN(date.getTime())) invalid.push("before");
-    else query.before = { at: date, id: Number(id) };
+    const key = decodeCursor(filters.before, cursorKey);
+    if (!key) invalid.push("before");
+    else query.before = { at: new Date(key[0]), id: key[1] };
   }
   return { filters, query, invalid };
 }
 
+/** (at, id) of a page's last row ⇄ the `before` parameter (lib/cursor). */
+const cursorKey = z.tuple([z.iso.datetime().refine(isPossibleDateText), z.number().int().positive()]);
+
 export function cursorParam(cursor: { at: Date; id: number }): string {
-  return `${cursor.at.toISOString()}_${cursor.id}`;
+  return encodeCursor([cursor.at.toISOString(), cursor.id]);
 }

@@ -10,6 +10,11 @@ export type AuditActor =
   | { kind: "api"; id: string; name: string }
   | { kind: "anonymous"; label?: string };
 
+/** The audit actor of a staff user — the one place this literal is written. */
+export function actorOf(user: { id: string; email: string; roles: readonly string[] }): AuditActor {
+  return { kind: "user", id: user.id, email: user.email, roles: user.roles };
+}
+
 export interface AuditEntry {
   actor: AuditActor;
   /** Dotted verb, e.g. `auth.sign_in`, `user.create`, `claim.submit`. */

@@ -1,11 +1,18 @@
 "use server";
 
-import { audit } from "@/lib/audit";
+import { AuthError } from "next-auth";
+import { actorOf, audit } from "@/lib/audit";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
 import { currentUser } from "./guards";
-import { signOut } from "./index";
+import { signIn, signOut } from "./index";
+import { safeCallbackPath, signInSchema } from "./schemas";
 import { endSession } from "./sessions";
+
+/*
+ * The two actions open to anyone: signing in (no session yet) and signing out (any session). They
+ * are not staff actions — there is no role to check — and the action × role matrix lists them so.
+ */
 
 /** Ends the server-side session first, so the old cookie is worthless even if it was copied. */
 export async function signOutAction(): Promise<void> {
@@ -15,7 +22,7 @@ export async function signOutAction(): Promise<void> {
     await endSession(db, user.sessionId, "sign_out");
     const ctx = await requestContext();
     await audit(db, {
-      actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+      actor: actorOf(user),
       action: "auth.sign_out",
       outcome: "success",
       requestId: ctx.requestId,
@@ -23,4 +30,24 @@ export async function signOutAction(): Promise<void> {
     });
   }
   await signOut({ redirectTo: "/sign-in" });
+}
+
+export type SignInState = { error?: "invalid" | "failed" };
+
+/**
+ * Every failure — unknown email, wrong password, locked or disabled account — gets the same
+ * answer, so the form cannot be used to discover accounts. The audit log has the real reason.
+ */
+export async function signInAction(input: unknown): Promise<SignInState> {
+  const parsed = signInSchema.safeParse(input);
+  if (!parsed.success) return { error: "invalid" };
+  const { email, password, callbackUrl } = parsed.data;
+  try {
+    // On success this throws Next's redirect, which the client follows.
+    await signIn("credentials", { email, password, redirectTo: safeCallbackPath(callbackUrl) ?? "/" });
+  } catch (error) {
+    if (error instanceof AuthError) return { error: "failed" };
+    throw error;
+  }
+  return {};
 }

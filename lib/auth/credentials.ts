@@ -1,5 +1,5 @@
 import { and, count, eq, gt, isNull, lte, or } from "drizzle-orm";
-import { audit } from "@/lib/audit";
+import { actorOf, audit } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import { signInFailures, users } from "@/lib/db/schema";
 import { burnVerification, verifyPassword } from "./password";
@@ -41,7 +41,7 @@ export async function signInWithPassword(
     const reason = user ? "disabled" : "unknown_email";
     await audit(db, {
       ...base,
-      actor: user ? { kind: "user", id: user.id, email: user.email, roles: user.roles } : { kind: "anonymous", label: email.slice(0, 200) },
+      actor: user ? actorOf(user) : { kind: "anonymous", label: email.slice(0, 200) },
       action: "auth.sign_in",
       outcome: "failure",
       details: { reason },
@@ -49,7 +49,7 @@ export async function signInWithPassword(
     return { ok: false, reason };
   }
 
-  const actor = { kind: "user", id: user.id, email: user.email, roles: user.roles } as const;
+  const actor = actorOf(user);
   const slot = await reservePasswordCheck(db, user.id, now);
   if (!slot.ok) {
     await burnVerification(input.password);

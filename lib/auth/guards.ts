@@ -1,6 +1,6 @@
 import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
-import { audit } from "@/lib/audit";
+import { actorOf, audit } from "@/lib/audit";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
 import { auth } from "./index";
@@ -13,6 +13,8 @@ export interface StaffUser {
   roles: Role[];
   sessionId: string;
 }
+
+export { actorOf };
 
 /** The signed-in user of this request, or null; checked against the database once per request. */
 export const currentUser = cache(async (): Promise<StaffUser | null> => {
@@ -32,7 +34,7 @@ export async function requireUser(): Promise<StaffUser> {
 async function auditDenied(user: StaffUser, area: string) {
   const ctx = await requestContext();
   await audit(await getDb(), {
-    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    actor: actorOf(user),
     action: "access.denied",
     target: { type: "area", id: area },
     outcome: "denied",

@@ -1,89 +1,63 @@
 "use server";
 
 import { z } from "zod";
-import { AccessError, authorize, type StaffUser } from "@/lib/auth/guards";
+import { staffAction, type ActionResult, type StaffActionContext } from "@/lib/auth/staff-action";
 import { AREAS } from "@/lib/auth/roles";
-import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
-import { requestContext } from "@/lib/http/request-context";
 import { auditedSearch } from "@/lib/patients/service";
 import type { PatientSummary } from "@/lib/patients/registry";
 import type { SubmissionUse } from "./schema";
-import { createClaimFromAuthorization, saveDraft, submitForm, type Caller, type FieldErrors, type ServiceDeps } from "./service";
+import { createClaimFromAuthorization, saveDraft, submitForm, type ServiceDeps } from "./service";
 
-export type ActionResult<T> = ({ ok: true } & T) | { ok: false; error: "unauthorized" | "forbidden" | "invalid" | "not_found" | "not_draft" | "not_approved" | "failed"; fieldErrors?: FieldErrors };
+export type { ActionResult };
 
 /** Who may act on each kind: authorizations — front desk and billing; claims — billing. */
 const rolesFor = (use: SubmissionUse) => (use === "preauthorization" ? AREAS.authorizations.roles : AREAS.claims.roles);
-
-async function callerOf(user: StaffUser): Promise<Caller> {
-  const ctx = await requestContext();
-  return { actor: { kind: "user", id: user.id, email: user.email, roles: user.roles }, userId: user.id, requestId: ctx.requestId, ...(ctx.ip ? { ip: ctx.ip } : {}) };
-}
-
-async function deps(): Promise<ServiceDeps> {
-  return { db: await getDb(), providerOrgId: env().PROVIDER_ORG_ID };
-}
-
-function failure(error: unknown): ActionResult<never> {
-  if (error instanceof AccessError) return { ok: false, error: error.status === 401 ? "unauthorized" : "forbidden" };
-  // Never the message: it could carry request data. The name is enough to look further.
-  console.error(`[authorizations] action failed: ${(error as Error)?.name ?? "unknown"}`);
-  return { ok: false, error: "failed" };
-}
-
-const useSchema = z.enum(["preauthorization", "claim"]);
-const idSchema = z.uuid().optional();
+/** Anyone who fills one of these forms (the narrower rule follows once `use` is known). */
+const formRoles = [...new Set([...AREAS.authorizations.roles, ...AREAS.claims.roles])];
+const deps = (ctx: StaffActionContext): ServiceDeps => ({ db: ctx.db, providerOrgId: env().PROVIDER_ORG_ID });
 
 /** The form's patient search (front desk and billing both fill these forms); audited. */
-export async function searchPatientsForFormAction(query: unknown): Promise<ActionResult<{ patients: PatientSummary[] }>> {
-  try {
-    const user = await authorize([...new Set([...AREAS.authorizations.roles, ...AREAS.claims.roles])]);
-    const q = z.string().max(100).safeParse(query);
-    if (!q.success) return { ok: false, error: "invalid" };
-    if (!q.data.trim()) return { ok: true, patients: [] };
-    const caller = await callerOf(user);
-    return { ok: true, patients: await auditedSearch((await deps()).db, { ...caller, requestId: caller.requestId ?? "" }, q.data, 8) };
-  } catch (error) {
-    return failure(error);
-  }
-}
+export const searchPatientsForFormAction = staffAction(
+  formRoles,
+  z.string().max(100),
+  async (query, ctx): Promise<ActionResult<{ patients: PatientSummary[] }>> => {
+    if (!query.trim()) return { ok: true, patients: [] };
+    return { ok: true, patients: await auditedSearch(ctx.db, ctx.caller, query, 8) };
+  },
+  { name: "authorizations" },
+);
 
-export async function saveDraftAction(input: unknown, draftId?: unknown): Promise<ActionResult<{ id: string }>> {
-  try {
-    const use = useSchema.safeParse((input as { use?: unknown } | null)?.use);
-    const id = idSchema.safeParse(draftId ?? undefined);
-    if (!use.success || !id.success) return { ok: false, error: "invalid" };
-    const user = await authorize(rolesFor(use.data));
-    const result = await saveDraft(await deps(), await callerOf(user), input, id.data);
+/** The form's values (parsed again by the service with the draft or submit schema) and the draft it updates. */
+const formInput = z.object({ form: z.looseObject({ use: z.enum(["preauthorization", "claim"]) }), draftId: z.uuid().optional() });
+
+export const saveDraftAction = staffAction(
+  formRoles,
+  formInput,
+  async ({ form, draftId }, ctx): Promise<ActionResult<{ id: string }>> => {
+    const result = await saveDraft(deps(ctx), ctx.caller, form, draftId);
     return result.ok ? { ok: true, id: result.id } : result;
-  } catch (error) {
-    return failure(error);
-  }
-}
+  },
+  { name: "authorizations", rolesFor: (input) => rolesFor(input.form.use) },
+);
 
-export async function submitAction(input: unknown, draftId?: unknown): Promise<ActionResult<{ id: string; status: string }>> {
-  try {
-    const use = useSchema.safeParse((input as { use?: unknown } | null)?.use);
-    const id = idSchema.safeParse(draftId ?? undefined);
-    if (!use.success || !id.success) return { ok: false, error: "invalid" };
-    const user = await authorize(rolesFor(use.data));
-    const result = await submitForm(await deps(), await callerOf(user), input, id.data);
+export const submitAction = staffAction(
+  formRoles,
+  formInput,
+  async ({ form, draftId }, ctx): Promise<ActionResult<{ id: string; status: string }>> => {
+    const result = await submitForm(deps(ctx), ctx.caller, form, draftId);
     return result.ok ? { ok: true, id: result.id, status: result.status } : result;
-  } catch (error) {
-    return failure(error);
-  }
-}
+  },
+  { name: "authorizations", rolesFor: (input) => rolesFor(input.form.use) },
+);
 
 /** Billing: a draft claim from an approved authorization (then opened at /claims/new?draft=…). */
-export async function createClaimFromAuthorizationAction(authorizationId: unknown): Promise<ActionResult<{ id: string }>> {
-  try {
-    const user = await authorize(AREAS.claims.roles);
-    const id = z.uuid().safeParse(authorizationId);
-    if (!id.success) return { ok: false, error: "not_found" };
-    const result = await createClaimFromAuthorization(await deps(), await callerOf(user), id.data);
+export const createClaimFromAuthorizationAction = staffAction(
+  AREAS.claims.roles,
+  z.uuid(),
+  async (authorizationId, ctx): Promise<ActionResult<{ id: string }>> => {
+    const result = await createClaimFromAuthorization(deps(ctx), ctx.caller, authorizationId);
     return result.ok ? { ok: true, id: result.id } : result;
-  } catch (error) {
-    return failure(error);
-  }
-}
+  },
+  { name: "authorizations", invalid: () => ({ ok: false, error: "not_found" }) },
+);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { lineTotalMinor, minorToAmount, parseAmountMinor, parseQuantity } from "./money";
+import { minorToDecimal } from "@/lib/money";
+import { lineTotalMinor, parseAmountMinor, parseQuantity } from "./money";
 
 describe("form money (exact)", () => {
   it("parses decimal strings to halalas without floats", () => {
@@ -22,7 +23,7 @@ describe("form money (exact)", () => {
     expect(lineTotalMinor("3", "19.99")).toBe(5_997);
     expect(lineTotalMinor("7", "1999999.99")).toBe(1_399_999_993);
     expect(lineTotalMinor("0", "1")).toBeUndefined();
-    expect(minorToAmount(5_997)).toBe("59.97");
-    expect(minorToAmount(5)).toBe("0.05");
+    expect(minorToDecimal(5_997)).toBe("59.97");
+    expect(minorToDecimal(5)).toBe("0.05");
   });
 });

@@ -29,7 +29,3 @@ export function lineTotalMinor(quantity: string, unitPrice: string): number | un
   return q === undefined || p === undefined ? undefined : q * p;
 }
 
-/** Halalas → "2500.00" (the decimal string a form field holds). */
-export function minorToAmount(minor: number): string {
-  return `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
-}

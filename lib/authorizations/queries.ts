@@ -1,5 +1,8 @@
 import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { decodeCursor, encodeCursor } from "@/lib/cursor";
 import type { Db } from "@/lib/db";
+import { isPossibleDateText } from "@/lib/time";
 import { patients, submissions, SUBMISSION_STATUSES, type SubmissionStatus } from "@/lib/db/schema";
 import { submissionTimeline, type Submission, type TimelineEntry } from "@/lib/exchange";
 import { listAttachments, type AttachmentMeta } from "@/lib/attachments";
@@ -30,16 +33,15 @@ export function isSubmissionStatus(value: unknown): value is SubmissionStatus {
   return typeof value === "string" && (SUBMISSION_STATUSES as readonly string[]).includes(value);
 }
 
-/** "2026-11-21T10:00:00.123Z_<uuid>" ⇄ cursor. */
+const cursorKey = z.tuple([z.iso.datetime().refine(isPossibleDateText), z.uuid()]);
+
+/** (createdAt, id) of a page's last row ⇄ the `before` parameter (lib/cursor). */
 export function cursorParam(cursor: { createdAt: Date; id: string }): string {
-  return `${cursor.createdAt.toISOString()}_${cursor.id}`;
+  return encodeCursor([cursor.createdAt.toISOString(), cursor.id]);
 }
 export function parseCursor(value: unknown): { createdAt: Date; id: string } | undefined {
-  if (typeof value !== "string") return undefined;
-  const m = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(value);
-  if (!m) return undefined;
-  const createdAt = new Date(m[1]!);
-  return Number.isNaN(createdAt.getTime()) ? undefined : { createdAt, id: m[2]! };
+  const key = decodeCursor(value, cursorKey);
+  return key && { createdAt: new Date(key[0]), id: key[1] };
 }
 
 /** Newest first, keyset-paginated on (created_at, id). */

@@ -91,7 +91,7 @@ async function claimOf(deps: ServiceDeps, values: SubmissionFormValues, resolved
     attachments: files.map((f) => ({ contentType: f.contentType, data: f.data, title: f.fileName, creation: f.createdAt })),
     preAuthRefs: values.use === "claim" && values.preAuthRef ? [values.preAuthRef] : [],
   };
-  return buildClaim(input) as unknown as Record<string, unknown>;
+  return { ...buildClaim(input) };
 }
 
 /**
@@ -106,7 +106,7 @@ function draftClaimOf(deps: ServiceDeps, values: DraftFormValues, resolved: Reso
       ? [{ code: item.code, servicedDate: item.servicedDate, quantity, unitPriceMinor }]
       : [];
   });
-  const claim = buildClaim({
+  const claim: Record<string, unknown> = { ...buildClaim({
     use: values.use,
     nationalId: resolved.patient.nationalId,
     coverageRef: resolved.coverage?.coverageRef ?? "",
@@ -116,7 +116,7 @@ function draftClaimOf(deps: ServiceDeps, values: DraftFormValues, resolved: Reso
     procedures: values.procedures.filter(isCptCode),
     items,
     preAuthRefs: values.use === "claim" && values.preAuthRef ? [values.preAuthRef] : [],
-  }) as unknown as Record<string, unknown>;
+  }) };
   if (!resolved.coverage) delete claim.insurance;
   return claim;
 }
@@ -166,7 +166,7 @@ export async function saveDraft(deps: ServiceDeps, caller: Caller, input: unknow
   if (attachmentErrors) return { ok: false, error: "invalid", fieldErrors: attachmentErrors };
 
   const claim = draftClaimOf(deps, values, resolved);
-  const form = values as unknown as Record<string, unknown>;
+  const form = { ...values };
   const at = now(deps);
   let id: string;
   if (existing) {
@@ -211,7 +211,7 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   if (attachmentErrors) return { ok: false, error: "invalid", fieldErrors: attachmentErrors };
 
   const claim = await claimOf(deps, values, { patient: resolved.patient, coverage });
-  const form = values as unknown as Record<string, unknown>;
+  const form = { ...values };
   const at = now(deps);
   let id: string;
   if (existing) {
@@ -298,7 +298,7 @@ export async function createClaimFromAuthorization(deps: ServiceDeps, caller: Ca
       authorizationId: auth.id,
     },
   );
-  await deps.db.update(submissions).set({ form: values as unknown as Record<string, unknown> }).where(eq(submissions.id, row.id));
+  await deps.db.update(submissions).set({ form: { ...values } }).where(eq(submissions.id, row.id));
   await record(deps.db, caller, "claim.create_from_authorization", row.id, "success", { authorizationId: auth.id });
   return { ok: true, id: row.id, reused: false };
 }

@@ -1,4 +1,4 @@
-import { authenticateApiKey } from "@/lib/api-access/api-keys";
+import { authenticateApiKey } from "@/lib/api-access/credentials";
 import { authenticateBearer } from "@/lib/api-access/oauth";
 import type { ApiScope } from "@/lib/api-access/secrets";
 import type { Db } from "@/lib/db";

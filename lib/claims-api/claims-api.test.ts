@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { createApiKey, revokeApiKey } from "@/lib/api-access/api-keys";
+import { createApiKey, revokeApiKey } from "@/lib/api-access/credentials";
 import { createOAuthClient, handleTokenRequest } from "@/lib/api-access/oauth";
 import { hashSecret } from "@/lib/api-access/secrets";
 import { apiKeys, auditEvents, oauthClients, SUBMISSION_STATUSES } from "@/lib/db/schema";

@@ -28,7 +28,7 @@ export interface ClaimsApiDeps {
 export async function consumeRateFast(db: Db, bucket: string, perMinute: number, now: Date): Promise<RateDecision> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`set local synchronous_commit = off`);
-    return consumeRate(tx as unknown as Db, bucket, { limit: perMinute, windowMs: 60_000 }, now);
+    return consumeRate(tx, bucket, { limit: perMinute, windowMs: 60_000 }, now);
   });
 }
 

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import { queryRows, type Db } from "@/lib/db";
 import type { SubmissionStatus } from "@/lib/db/schema";
 import { encodeCursor } from "./cursor";
 import type { ClaimsQuery } from "./params";
@@ -64,9 +64,9 @@ export async function listClaims(db: Db, q: ClaimsQuery): Promise<ClaimsPage> {
     const branches = q.statuses.map((s) => sql`(${select([sql`s.status = ${s}`])})`);
     query = sql`select * from (${sql.join(branches, sql` union all `)}) page ${ORDER} limit ${take}`;
   }
-  const result = (await db.execute(query)) as unknown as { rows: ClaimRow[] };
-  const rows = result.rows.slice(0, q.limit);
-  const hasMore = result.rows.length > q.limit;
+  const found = await queryRows<ClaimRow>(db, query);
+  const rows = found.slice(0, q.limit);
+  const hasMore = found.length > q.limit;
   const last = rows.at(-1);
   return { rows, hasMore, nextCursor: hasMore && last ? encodeCursor({ createdAt: last.created_key, id: last.id }) : null };
 }

@@ -1,4 +1,5 @@
 import { toMinorUnits } from "@/lib/fhir";
+import { minorToDecimal } from "@/lib/money";
 import type { ClaimRow } from "./query";
 
 /** A claim as `GET /v1/claims` shows it. Field names are stable: see the OpenAPI document. */
@@ -25,20 +26,13 @@ export interface ApiMoney {
   currency: string;
 }
 
-/** Minor units (halalas) → `"250.00"`, exactly, with integers only. */
-export function formatMinor(minor: number): string {
-  const sign = minor < 0 ? "-" : "";
-  const abs = Math.abs(minor);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
-}
-
 function money(value: unknown, fallbackCurrency: string | null): ApiMoney | null {
   if (typeof value !== "object" || value === null) return null;
   const { value: amount, currency } = value as { value?: unknown; currency?: unknown };
   const minor = typeof amount === "number" ? toMinorUnits(amount) : undefined;
   if (minor === undefined) return null;
   const c = typeof currency === "string" ? currency : fallbackCurrency;
-  return c ? { value: formatMinor(minor), currency: c } : null;
+  return c ? { value: minorToDecimal(minor), currency: c } : null;
 }
 
 /** ClaimResponse.total entry of one adjudication category (`benefit`, `copay`). */
@@ -64,7 +58,7 @@ export function toApiClaim(row: ClaimRow): ApiClaim {
     created: `${row.created_key.slice(0, 23)}Z`,
     submitted_at: iso(row.sent_at),
     decided_at: iso(row.decided_at),
-    total: row.total_minor !== null && row.currency ? { value: formatMinor(row.total_minor), currency: row.currency } : null,
+    total: row.total_minor !== null && row.currency ? { value: minorToDecimal(row.total_minor), currency: row.currency } : null,
     benefit: categoryTotal(row.adjudication_total, "benefit", row.currency),
     patient_share: categoryTotal(row.adjudication_total, "copay", row.currency),
     payment: payment

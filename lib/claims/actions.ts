@@ -1,123 +1,73 @@
 "use server";
 
 import { z } from "zod";
-import { AccessError, authorize, type StaffUser } from "@/lib/auth/guards";
-import { getDb } from "@/lib/db";
+import { staffAction, type ActionFailure, type ActionResult, type StaffActionContext } from "@/lib/auth/staff-action";
+import { AREAS } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
-import { requestContext } from "@/lib/http/request-context";
 import { getPlatformClient } from "@/lib/platform";
-import { audit } from "@/lib/audit";
 import { batchProgress, type BatchProgress } from "./batch";
 import { reconcile, type ReconcileRow } from "./reconcile";
-import { copyClaim, fixRejectedClaim, retryClaim, submitBatch, type BatchResult, type Caller, type ServiceDeps } from "./service";
+import { copyClaim, fixRejectedClaim, retryClaim, submitBatch, type BatchResult, type ServiceDeps } from "./service";
 
-/** Server actions of the claims area: every one checks the billing role itself. */
-export type ClaimActionResult<T> = ({ ok: true } & T) | { ok: false; error: string };
+/** Server actions of the claims area (billing). */
+export type ClaimActionResult<T extends object> = ActionResult<T>;
 
-async function callerOf(user: StaffUser): Promise<Caller> {
-  const ctx = await requestContext();
-  return { actor: { kind: "user", id: user.id, email: user.email, roles: user.roles }, userId: user.id, requestId: ctx.requestId, ...(ctx.ip ? { ip: ctx.ip } : {}) };
-}
-async function deps(): Promise<ServiceDeps> {
-  return { db: await getDb(), providerOrgId: env().PROVIDER_ORG_ID };
-}
-function failure(error: unknown): { ok: false; error: string } {
-  if (error instanceof AccessError) return { ok: false, error: error.status === 401 ? "unauthorized" : "forbidden" };
-  console.error(`[claims] action failed: ${(error as Error)?.name ?? "unknown"}`);
-  return { ok: false, error: "failed" };
-}
+const billing = AREAS.claims.roles;
+const deps = (ctx: StaffActionContext): ServiceDeps => ({ db: ctx.db, providerOrgId: env().PROVIDER_ORG_ID });
+const claimId = z.uuid();
+/** A malformed claim id is a claim that does not exist. */
+const notFound = (): ActionFailure => ({ ok: false, error: "not_found" });
+const byId = { name: "claims", invalid: notFound };
 
-const id = z.uuid();
+export const copyClaimAction = staffAction(billing, claimId, (id, ctx) => copyClaim(deps(ctx), ctx.caller, id), byId);
 
-export async function copyClaimAction(claimId: unknown): Promise<ClaimActionResult<{ id: string }>> {
-  try {
-    const user = await authorize(["billing"]);
-    const parsed = id.safeParse(claimId);
-    if (!parsed.success) return { ok: false, error: "not_found" };
-    return await copyClaim(await deps(), await callerOf(user), parsed.data);
-  } catch (error) {
-    return failure(error);
-  }
-}
+export const fixClaimAction = staffAction(billing, claimId, (id, ctx) => fixRejectedClaim(deps(ctx), ctx.caller, id), byId);
 
-export async function fixClaimAction(claimId: unknown): Promise<ClaimActionResult<{ id: string }>> {
-  try {
-    const user = await authorize(["billing"]);
-    const parsed = id.safeParse(claimId);
-    if (!parsed.success) return { ok: false, error: "not_found" };
-    return await fixRejectedClaim(await deps(), await callerOf(user), parsed.data);
-  } catch (error) {
-    return failure(error);
-  }
-}
-
-export async function retryClaimAction(claimId: unknown): Promise<ClaimActionResult<object>> {
-  try {
-    const user = await authorize(["billing"]);
-    const parsed = id.safeParse(claimId);
-    if (!parsed.success) return { ok: false, error: "not_found" };
-    return await retryClaim(await deps(), await callerOf(user), parsed.data);
-  } catch (error) {
-    return failure(error);
-  }
-}
+export const retryClaimAction = staffAction(billing, claimId, (id, ctx): Promise<ActionResult> => retryClaim(deps(ctx), ctx.caller, id), byId);
 
 const batchInput = z.object({ ids: z.array(z.uuid()).min(1).max(500), confirmDuplicates: z.boolean().optional(), batchId: z.uuid().optional() });
 
-export async function submitSelectedAction(input: unknown): Promise<ClaimActionResult<BatchResult>> {
-  try {
-    const user = await authorize(["billing"]);
-    const parsed = batchInput.safeParse(input);
-    if (!parsed.success) return { ok: false, error: "invalid" };
-    const result = await submitBatch(await deps(), await callerOf(user), [...new Set(parsed.data.ids)], { confirmDuplicates: parsed.data.confirmDuplicates, batchId: parsed.data.batchId });
+export const submitSelectedAction = staffAction(
+  billing,
+  batchInput,
+  async (input, ctx): Promise<ActionResult<BatchResult>> => {
+    const result = await submitBatch(deps(ctx), ctx.caller, [...new Set(input.ids)], { confirmDuplicates: input.confirmDuplicates, batchId: input.batchId });
     return { ok: true, ...result };
-  } catch (error) {
-    return failure(error);
-  }
-}
+  },
+  { name: "claims" },
+);
 
-export async function batchProgressAction(batchId: unknown): Promise<ClaimActionResult<BatchProgress>> {
-  try {
-    await authorize(["billing"]);
-    const parsed = id.safeParse(batchId);
-    if (!parsed.success) return { ok: false, error: "invalid" };
-    return { ok: true, ...(await batchProgress(await getDb(), parsed.data)) };
-  } catch (error) {
-    return failure(error);
-  }
-}
+export const batchProgressAction = staffAction(
+  billing,
+  z.uuid(),
+  async (batchId, ctx): Promise<ActionResult<BatchProgress>> => ({ ok: true, ...(await batchProgress(ctx.db, batchId)) }),
+  { name: "claims" },
+);
 
 const reconcileInput = z.object({ patient: z.string().regex(/^\d{10}$/, "patient"), since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "since") });
 
 /** Endpoint 5 through the platform client, compared with the portal's records. Audited (ids only). */
-export async function reconcileAction(input: unknown): Promise<ClaimActionResult<{ rows: ReconcileRow[] }>> {
-  try {
-    const user = await authorize(["billing"]);
-    const parsed = reconcileInput.safeParse(input);
-    if (!parsed.success) return { ok: false, error: "invalid" };
-    const db = await getDb();
+export const reconcileAction = staffAction(
+  billing,
+  reconcileInput,
+  async (input, ctx): Promise<ActionResult<{ rows: ReconcileRow[] }>> => {
     const client = await getPlatformClient();
-    const ctx = await requestContext();
     let bundle;
     try {
-      bundle = await client.searchClaims({ patient: parsed.data.patient, createdOnOrAfter: parsed.data.since });
+      bundle = await client.searchClaims({ patient: input.patient, createdOnOrAfter: input.since });
     } catch (error) {
       const code = (error as { code?: string }).code;
       return { ok: false, error: code && /^ERR-00\d$/.test(code) ? code : "platform" };
     }
-    const claims = (bundle.data.entry ?? []).flatMap((e) => (e.resource ? [e.resource as unknown as Record<string, unknown>] : []));
-    const rows = await reconcile(db, claims);
-    await audit(db, {
-      actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    const claims = (bundle.data.entry ?? []).flatMap((e) => (e.resource ? [{ ...e.resource }] : []));
+    const rows = await reconcile(ctx.db, claims);
+    await ctx.audit({
       action: "claim.reconcile",
       target: { type: "platform_search", id: "claims" },
       outcome: "success",
-      requestId: ctx.requestId,
-      ip: ctx.ip,
       details: { found: rows.length, portalIds: rows.flatMap((r) => (r.portal ? [r.portal.id] : [])) },
     });
     return { ok: true, rows };
-  } catch (error) {
-    return failure(error);
-  }
-}
+  },
+  { name: "claims" },
+);

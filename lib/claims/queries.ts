@@ -1,4 +1,6 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { decodeCursor, encodeCursor } from "@/lib/cursor";
 import type { Db } from "@/lib/db";
 import { patients, submissions, SUBMISSION_STATUSES, type SubmissionStatus } from "@/lib/db/schema";
 import { hasControlCharacters } from "@/lib/http/input";
@@ -53,24 +55,22 @@ interface Cursor {
   id: string;
 }
 
-export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify(c)).toString("base64url");
+// Checked before it reaches SQL: a forged cursor (not a uuid, an impossible date, NUL) is ignored, never a 500.
+const cursorValue = z.union([
+  z.number().refine(Number.isSafeInteger),
+  z
+    .string()
+    .max(200)
+    .refine((v) => !hasControlCharacters(v) && (!/^\d{4}-/.test(v) || (isPossibleDateText(v) && !Number.isNaN(Date.parse(v))))),
+]);
+const cursorKey = z.tuple([cursorValue, z.uuid()]);
+
+function toCursor(c: Cursor): string {
+  return encodeCursor([c.v, c.id]);
 }
-export function decodeCursor(value: string | undefined): Cursor | undefined {
-  if (!value) return undefined;
-  try {
-    const c = JSON.parse(Buffer.from(value, "base64url").toString()) as Cursor;
-    // Checked before it reaches SQL: a forged cursor (not a uuid, an impossible date, NUL) is ignored, never a 500.
-    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-    const v = c.v;
-    const validV =
-      (typeof v === "number" && Number.isSafeInteger(v)) ||
-      (typeof v === "string" && v.length <= 200 && !hasControlCharacters(v) && (!/^\d{4}-/.test(v) || (isPossibleDateText(v) && !Number.isNaN(Date.parse(v)))));
-    if (validV && typeof c.id === "string" && uuid.test(c.id)) return c;
-  } catch {
-    // fall through
-  }
-  return undefined;
+function fromCursor(value: string | undefined): Cursor | undefined {
+  const key = decodeCursor(value, cursorKey);
+  return key && { v: key[0], id: key[1] };
 }
 
 export function isStatus(value: unknown): value is SubmissionStatus {
@@ -116,7 +116,7 @@ export async function listClaims(db: Db, q: ClaimListQuery): Promise<{ rows: Cla
   const dir = q.dir ?? "desc";
   const key = sortExpr(sort);
   const where = filterWhere(q, q.timeZone, true);
-  const cursor = decodeCursor(q.cursor);
+  const cursor = fromCursor(q.cursor);
   if (cursor) {
     const created = sort === "created" ? new Date(String(cursor.v)) : undefined;
     if (created && Number.isNaN(created.getTime())) return listClaims(db, { ...q, cursor: undefined });
@@ -143,7 +143,7 @@ export async function listClaims(db: Db, q: ClaimListQuery): Promise<{ rows: Cla
   const last = page[page.length - 1];
   const next =
     rows.length > limit && last
-      ? encodeCursor({ v: sort === "created" ? last.createdAt.toISOString() : sort === "total" ? (last.totalMinor ?? -1) : last.status, id: last.id })
+      ? toCursor({ v: sort === "created" ? last.createdAt.toISOString() : sort === "total" ? (last.totalMinor ?? -1) : last.status, id: last.id })
       : undefined;
   return {
     rows: page.map((r) => {

@@ -1,18 +1,4 @@
-/** Exact money display: integer minor units (as a decimal string) → localized currency text. */
-export function minorToDecimal(minor: string | number | bigint, digits = 2): string {
-  const value = BigInt(minor);
-  const negative = value < 0n;
-  const abs = negative ? -value : value;
-  const scale = 10n ** BigInt(digits);
-  const whole = abs / scale;
-  const fraction = (abs % scale).toString().padStart(digits, "0");
-  return `${negative ? "-" : ""}${whole}${digits ? `.${fraction}` : ""}`;
-}
-
-export function formatMoney(minor: string | number | bigint, locale: string, currency = "SAR"): string {
-  // Intl formats a decimal string exactly (no float on the way).
-  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(minorToDecimal(minor) as Intl.StringNumericLiteral);
-}
+export { formatMoney, minorToDecimal } from "@/lib/money";
 
 export function formatCount(n: number, locale: string): string {
   return new Intl.NumberFormat(locale).format(n);

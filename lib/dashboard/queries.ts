@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import { queryRows, type Db } from "@/lib/db";
 import { adjudicationHourly as h, liveEvents } from "@/lib/db/schema";
 import type { DashboardRange } from "./range";
 
@@ -125,12 +125,11 @@ export async function rejectionReasons(db: Db, range: DashboardRange, limit = 10
  */
 export async function medianDecisionSeconds(db: Db, range: DashboardRange): Promise<{ median: number | null; count: number }> {
   const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
-  const result = await db.execute<{ median: string | null; count: string }>(sql`
+  const [row] = await queryRows<{ median: string | null; count: string }>(db, sql`
     select percentile_cont(0.5) within group (order by extract(epoch from decided_at - sent_at))::text as median, count(*)::text as count
     from submissions
     where sent_at is not null and decided_at is not null and kind = 'claim'
       and created_at >= ${range.start.toISOString()}::timestamptz and created_at < ${range.end.toISOString()}::timestamptz ${insurer}`);
-  const row = (result as unknown as { rows: { median: string | null; count: string }[] }).rows[0];
   return { median: row?.median == null ? null : Math.round(Number(row.median)), count: Number(row?.count ?? 0) };
 }
 

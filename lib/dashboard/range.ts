@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isCalendarDate } from "@/lib/time";
+import { addDays, clinicToday, isCalendarDate, startOfZonedDay } from "@/lib/time";
 
 /**
  * The dashboard's date range: whole days in the clinic's time zone, `from` and `to` inclusive
@@ -25,43 +25,6 @@ export const DashboardQuerySchema = z.object({
   insurer: z.string().trim().min(1).max(100).optional(),
 });
 
-/** The calendar date (YYYY-MM-DD) of an instant in a time zone. */
-export function localDate(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(at);
-}
-
-/** Offset (ms) of a time zone from UTC at an instant. */
-function offsetMs(at: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(at);
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const asUtc = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
-  return asUtc - Math.floor(at.getTime() / 1000) * 1000;
-}
-
-/** The UTC instant at which a local calendar date begins in a time zone. */
-export function startOfLocalDay(day: string, timeZone: string): Date {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  const guess = Date.UTC(y, m - 1, d);
-  // Two passes settle the offset around DST changes.
-  let at = guess - offsetMs(new Date(guess), timeZone);
-  at = guess - offsetMs(new Date(at), timeZone);
-  return new Date(at);
-}
-
-function addDays(day: string, n: number): string {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
-}
-
 /** Parses search params (invalid values fall back to the defaults); at most 366 days. */
 export function parseRange(params: Record<string, string | string[] | undefined>, timeZone: string, now = new Date()): DashboardRange {
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
@@ -70,8 +33,13 @@ export function parseRange(params: Record<string, string | string[] | undefined>
     const parsed = DashboardQuerySchema.shape[key].safeParse(one(params[key]));
     return parsed.success ? (parsed.data as z.infer<typeof DashboardQuerySchema>[K]) : undefined;
   };
-  const input = { from: field("from"), to: field("to"), bucket: field("bucket"), insurer: field("insurer") };
-  const today = localDate(now, timeZone);
+  // A day that does not exist (2026-02-31) falls back like any other bad value.
+  const day = (key: "from" | "to") => {
+    const value = field(key);
+    return value && startOfZonedDay(value, timeZone) ? value : undefined;
+  };
+  const input = { from: day("from"), to: day("to"), bucket: field("bucket"), insurer: field("insurer") };
+  const today = clinicToday(timeZone, now);
   let to = input.to ?? today;
   let from = input.from ?? addDays(to, -29);
   if (from > to) [from, to] = [to, from];
@@ -82,8 +50,8 @@ export function parseRange(params: Record<string, string | string[] | undefined>
     bucket: input.bucket ?? "day",
     insurerId: input.insurer,
     timeZone,
-    start: startOfLocalDay(from, timeZone),
-    end: startOfLocalDay(addDays(to, 1), timeZone),
+    start: startOfZonedDay(from, timeZone) as Date,
+    end: startOfZonedDay(addDays(to, 1), timeZone) as Date,
   };
 }
 

@@ -1,10 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import { acquireDataDirLock } from "./pglite-lock";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/**
+ * A transaction on the portal's database. It is a Db as well, so the one executor type is `Db`:
+ * every function that takes `db: Db` runs inside a transaction when given `tx` (no cast). A
+ * parameter typed `tx: Tx` says the function must run inside one.
+ */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export interface Database {
   db: Db;
@@ -31,7 +38,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     const pool = new Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
     // An idle client that loses its server must not crash the process.
     pool.on("error", (error) => console.error(`[db] idle PostgreSQL client error: ${error.message}`));
-    const db = drizzle(pool, { schema }) as unknown as Db;
+    const db: Db = drizzle(pool, { schema });
     return {
       db,
       kind: "postgres",
@@ -63,7 +70,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   } else {
     client = await PGlite.create();
   }
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const db: Db = drizzle(client, { schema });
   return {
     db,
     kind: "pglite",
@@ -75,4 +82,19 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       release();
     },
   };
+}
+
+/** Rows of a raw SQL query on a database or transaction (node-postgres and PGlite both answer `{ rows }`). */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  return (result as { rows?: T[] }).rows ?? [];
+}
+
+/**
+ * The driver's own client behind a drizzle database (the pg Pool or the PGlite instance), for what
+ * drizzle does not offer: LISTEN on PGlite, multi-statement scripts. Undefined when there is none.
+ */
+export function driverClient<T>(db: Db): T | undefined {
+  // drizzle's driver databases carry `$client`; the shared PgDatabase type does not declare it.
+  return Reflect.get(db, "$client") as T | undefined;
 }

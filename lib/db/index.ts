@@ -1,8 +1,9 @@
 import { dataDir, env } from "@/lib/env";
 import { openDatabase, type Database, type Db } from "./client";
+export { driverClient, queryRows } from "./client";
 import { runMigrations } from "./migrate";
 
-export type { Database, Db } from "./client";
+export type { Database, Db, Tx } from "./client";
 export * as tables from "./schema";
 
 /**

@@ -1,11 +1,12 @@
 import path from "node:path";
+import { env } from "@/lib/env";
 import type { Database } from "./client";
 
 /** Arbitrary constant: the advisory lock that serialises migrations across portal instances. */
 const MIGRATION_LOCK_KEY = 7_402_219_001;
 
 export function migrationsFolder(): string {
-  return process.env.MIGRATIONS_DIR ?? path.join(process.cwd(), "drizzle");
+  return env().MIGRATIONS_DIR ?? path.join(process.cwd(), "drizzle");
 }
 
 /**

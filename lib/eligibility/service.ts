@@ -89,7 +89,7 @@ export async function runEligibilityCheck(deps: EligibilityDeps, caller: CallerC
     categories: [...input.categories],
     requestId,
     identifierValue,
-    request: request as unknown as Record<string, unknown>,
+    request: { ...request },
     checkedBy: caller.userId ?? null,
   };
   const related = {
@@ -105,8 +105,8 @@ export async function runEligibilityCheck(deps: EligibilityDeps, caller: CallerC
     const benefits = result.view;
     const row = await saveCheck(db, {
       ...base,
-      response: result.data as unknown as Record<string, unknown>,
-      responseView: benefits as unknown as Record<string, unknown>,
+      response: { ...result.data },
+      responseView: { ...benefits },
       outcome: benefits.inforce ? "in_force" : "not_in_force",
       inforce: benefits.inforce,
       httpStatus: result.status,
@@ -124,7 +124,7 @@ export async function runEligibilityCheck(deps: EligibilityDeps, caller: CallerC
       const field = errorField(error.code, error.field);
       const row = await saveCheck(db, {
         ...base,
-        response: (error.outcome as unknown as Record<string, unknown> | undefined) ?? null,
+        response: error.outcome ? { ...error.outcome } : null,
         outcome: "rejected",
         inforce: null,
         errorCode: error.code ?? null,

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db";
 import { coverages, eligibilityChecks, insurers, patients, users, type EligibilityOutcome } from "@/lib/db/schema";
 import { isFhirReadError, readCoverageEligibilityResponse, type BenefitsView } from "@/lib/fhir";
 import type { EligibilityField } from "./schema";
+import { isUuid } from "@/lib/ids";
 
 export type EligibilityCheckRow = typeof eligibilityChecks.$inferSelect;
 export type NewEligibilityCheck = typeof eligibilityChecks.$inferInsert;
@@ -58,7 +59,7 @@ export function errorField(code: string | undefined, field: string | undefined):
 
 /** One check with everything the result screen needs, or undefined. */
 export async function getCheckView(db: Db, id: string): Promise<EligibilityCheckView | undefined> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const [row] = await db
     .select({
       check: eligibilityChecks,

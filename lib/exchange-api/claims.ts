@@ -62,7 +62,7 @@ export async function submitClaim(ctx: CallContext, request: Request): Promise<R
   }
   const patientId = parseReference(claim.patient.reference, "Patient")?.id;
   if (!patientId) throw ApiProblem.plain(422, "value", "Claim.patient must reference a Patient", ["Claim.patient"], "patient");
-  const money = claimTotalMinor(claim as unknown as Record<string, unknown>);
+  const money = claimTotalMinor({ ...claim });
   if (money && Math.abs(money.totalMinor) > MAX_TOTAL_MINOR) {
     throw ApiProblem.plain(422, "value", "Claim.item: the total is too large", ["Claim.item"], "total");
   }
@@ -85,12 +85,12 @@ export async function submitClaim(ctx: CallContext, request: Request): Promise<R
       .limit(1);
     if (existing) return { submission: existing, replay: true };
     const created = await submit(
-      { db: tx as unknown as Db, clock: () => ctx.now },
+      { db: tx, clock: () => ctx.now },
       {
         kind: claim.use as "claim" | "preauthorization",
         patientId,
         insurerId,
-        claim: claim as unknown as Record<string, unknown>,
+        claim: { ...claim },
         channel: EXCHANGE_API_CHANNEL,
         createdBy,
         source: "api",

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Coverage } from "@medplum/fhirtypes";
 import { eq } from "drizzle-orm";
 import { coverages, insurers, patients } from "@/lib/db/schema";
+import { env } from "@/lib/env";
+import { clinicToday } from "@/lib/time";
 import { buildEligibilityRequest } from "@/lib/fhir";
 import { isUuid, type CallContext } from "./api";
 import { sendAndStore } from "./eligibility";
@@ -11,11 +13,6 @@ import { ApiProblem, fhirResponse } from "./http";
 export const PORTAL_COVERAGE_ID_SYSTEM = "https://clinic.example/fhir/portal-coverage-id";
 
 const COVERAGE_REF = /^[A-Za-z0-9\-.]{1,64}$/;
-
-/** The clinic's calendar day (YYYY-MM-DD) in its time zone. */
-export function clinicDay(now: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
-}
 
 /**
  * GET /api/exchange/coverage/{id}: `id` is the portal's coverage record id (UUID) or the platform's
@@ -43,13 +40,13 @@ export async function readCoverage(ctx: CallContext, rawId: string): Promise<Res
   if (!row) throw notFound();
   ctx.audit.details.coverageId = row.coverageId;
 
-  const timeZone = ctx.deps.timeZone ?? process.env.CLINIC_TIME_ZONE ?? "Asia/Riyadh";
+  const timeZone = ctx.deps.timeZone ?? env().CLINIC_TIME_ZONE;
   const request = buildEligibilityRequest({
     identifierValue: randomUUID(),
     nationalId: row.nationalId,
     insurerId: row.insurerId,
     providerOrgId: ctx.deps.config.providerOrgId,
-    servicedDate: clinicDay(ctx.now, timeZone),
+    servicedDate: clinicToday(timeZone, ctx.now),
     purposes: ["validation"],
     categories: [],
     created: ctx.now,

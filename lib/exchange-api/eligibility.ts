@@ -57,7 +57,7 @@ export async function sendAndStore(
         categories: (eligibilityRequest.item ?? []).map((i) => i.category?.coding?.[0]?.code).filter((c): c is string => typeof c === "string"),
         requestId: platformRequestId,
         identifierValue: eligibilityRequest.identifier?.find((i) => i.value)?.value ?? platformRequestId,
-        request: eligibilityRequest as unknown as Record<string, unknown>,
+        request: { ...eligibilityRequest },
         checkedBy: null,
       }
     : undefined;
@@ -70,7 +70,7 @@ export async function sendAndStore(
         .insert(eligibilityChecks)
         .values({
           ...base,
-          response: result.data as unknown as Record<string, unknown>,
+          response: { ...result.data },
           outcome: inforce ? "in_force" : "not_in_force",
           inforce,
           httpStatus: result.status,
@@ -88,7 +88,7 @@ export async function sendAndStore(
         .insert(eligibilityChecks)
         .values({
           ...base,
-          response: (error.outcome as unknown as Record<string, unknown> | undefined) ?? null,
+          response: error.outcome ? { ...error.outcome } : null,
           outcome: "rejected",
           inforce: null,
           errorCode: error.code ?? null,

@@ -4,19 +4,17 @@
  * See README.md ("Provider-side exchange API") and docs/decisions/020-exchange-api-shapes.md.
  */
 import { getDb } from "@/lib/db";
-import { operationOutcome, plainIssue } from "@/lib/fhir";
 import { getPlatformClient } from "@/lib/platform";
 import { runOperation, type ExchangeApiDeps } from "./api";
 import { claimStatus, submitClaim } from "./claims";
-import { exchangeApiConfig, type ExchangeApiConfig } from "./config";
-import { fhirResponse } from "./http";
+import { exchangeApiConfig } from "./config";
 import { readCoverage } from "./coverage";
 import { eligibilityCheck } from "./eligibility";
 import { openApiDocument } from "./openapi";
 
 export { runOperation, type CallContext, type ExchangeApiDeps, type ExchangeOp } from "./api";
 export { authenticate, pruneJwtReplays, publicReason, type AuthFailure, type AuthResult, type PublicAuthReason } from "./auth";
-export { exchangeApiConfig, parseExchangeApiConfig, ExchangeApiConfigError, type ExchangeApiConfig } from "./config";
+export { exchangeApiConfig, parseExchangeApiConfig, type ExchangeApiConfig } from "./config";
 export { openApiDocument } from "./openapi";
 export { EXCHANGE_API_CHANNEL, SUBMISSION_ID_SYSTEM, SUBMISSION_STATUS_SYSTEM, acknowledgement, statusParameters } from "./claims";
 
@@ -45,14 +43,6 @@ export function createExchangeApi(deps: ExchangeApiDeps): ExchangeApi {
 
 /** The process-wide API: the portal database and platform client, configuration from the environment. */
 export function exchangeApi(): ExchangeApi {
-  let config: ExchangeApiConfig;
-  try {
-    config = exchangeApiConfig();
-  } catch (error) {
-    // A bad PORTAL_URL / EXCHANGE_API_RATE_PER_MINUTE: say so in FHIR, and in the log.
-    console.error(`[exchange-api] ${(error as Error).message}`);
-    const unavailable = async () => fhirResponse(operationOutcome([plainIssue("exception", "The exchange API is not configured correctly")]), 503);
-    return { eligibilityCheck: unavailable, coverage: unavailable, submitClaim: unavailable, claimStatus: unavailable, openApi: unavailable };
-  }
-  return createExchangeApi({ db: getDb, platform: getPlatformClient, config });
+  // The configuration was validated at boot (lib/env.ts): a bad value never gets this far.
+  return createExchangeApi({ db: getDb, platform: getPlatformClient, config: exchangeApiConfig() });
 }

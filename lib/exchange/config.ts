@@ -1,7 +1,7 @@
-import { z } from "zod";
+import { env, parseEnv, type Env } from "@/lib/env";
 
 /**
- * Settings of the submission pipeline, read from the environment once (validated with zod; a bad
+ * Settings of the submission pipeline (variables declared and validated in lib/env.ts; a bad
  * value stops the start with a message naming it). Everything has a default that suits one
  * clinic on one platform; tests pass their own values instead of using the environment.
  *
@@ -35,28 +35,8 @@ export interface ExchangeConfig {
   liveEventsRetentionMs: number;
 }
 
-const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
-
-const schema = z.object({
-  OUTBOX_POLL_MS: ms(1000, 10),
-  OUTBOX_LEASE_MS: ms(15_000, 1000),
-  OUTBOX_MAX_ATTEMPTS: ms(8, 1),
-  OUTBOX_CONCURRENCY: ms(8, 1).pipe(z.number().max(64)),
-  OUTBOX_BACKOFF_BASE_MS: ms(2000, 1),
-  OUTBOX_BACKOFF_MAX_MS: ms(300_000, 1),
-  POLL_AFTER_MS: ms(60_000, 100),
-  WEBHOOK_FETCH_TIMEOUT_MS: ms(3000, 100),
-  LIVE_EVENTS_RETENTION_MS: ms(86_400_000, 60_000),
-});
-
-export function parseExchangeConfig(source: Record<string, string | undefined>): ExchangeConfig {
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v.trim() !== ""));
-  const result = schema.safeParse(cleaned);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`);
-    throw new Error(`Invalid exchange configuration:\n${lines.join("\n")}`);
-  }
-  const e = result.data;
+/** The pipeline's view of the configuration (the variables are validated in lib/env.ts). */
+export function exchangeConfigFrom(e: Env): ExchangeConfig {
   return {
     pollMs: e.OUTBOX_POLL_MS,
     leaseMs: e.OUTBOX_LEASE_MS,
@@ -69,11 +49,13 @@ export function parseExchangeConfig(source: Record<string, string | undefined>):
   };
 }
 
-let cached: ExchangeConfig | undefined;
+/** For tests: the view of a given set of variables (throws ConfigError naming a bad one). */
+export function parseExchangeConfig(source: Record<string, string | undefined>): ExchangeConfig {
+  return exchangeConfigFrom(parseEnv(source));
+}
 
 export function exchangeConfig(): ExchangeConfig {
-  cached ??= parseExchangeConfig(process.env);
-  return cached;
+  return exchangeConfigFrom(env());
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { env } from "@/lib/env";
 
 /**
  * The clinic's business identifier of a Claim (`Claim.identifier[0]`). The platform refuses a
@@ -8,7 +9,7 @@ import { randomUUID } from "node:crypto";
  */
 export const CLAIM_IDENTIFIER_SYSTEM_BASE = "https://clinic.example/fhir/claim-id";
 
-export function claimIdentifierSystem(providerOrgId: string = process.env.PROVIDER_ORG_ID || "clinic-001"): string {
+export function claimIdentifierSystem(providerOrgId: string = env().PROVIDER_ORG_ID): string {
   return `${CLAIM_IDENTIFIER_SYSTEM_BASE}/${providerOrgId}`;
 }
 

@@ -1,5 +1,5 @@
 import { and, arrayOverlaps, asc, gt, lt, max } from "drizzle-orm";
-import type { Database } from "@/lib/db";
+import { driverClient, type Database } from "@/lib/db";
 import { liveEvents } from "@/lib/db/schema";
 import { LIVE_CHANNEL } from "./states";
 
@@ -119,7 +119,8 @@ export class LiveHub {
 
   private async listen(): Promise<void> {
     if (this.database.kind === "pglite") {
-      const client = (this.database.db as unknown as { $client: { listen(channel: string, cb: (payload: string) => void): Promise<() => Promise<void>> } }).$client;
+      const client = driverClient<{ listen(channel: string, cb: (payload: string) => void): Promise<() => Promise<void>> }>(this.database.db);
+      if (!client) throw new Error("PGlite client missing: cannot listen for live events");
       this.unlisten = await client.listen(LIVE_CHANNEL, () => void this.read());
       return;
     }

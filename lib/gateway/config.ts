@@ -1,11 +1,13 @@
+import { AGENT_ROLES, ConfigError, env, parseEnv, readGatewayAgents, type AgentRole, type Env } from "@/lib/env";
 import { GATEWAY_BODY_LIMIT_BYTES } from "@/lib/http/limits";
+
 /**
- * Settings of the agent gateway, read from the environment here (kept in this folder, like the
- * other machine interfaces). A bad value throws GatewayConfigError naming the variable.
+ * The agent gateway's view of the configuration (GATEWAY_AGENTS, GATEWAY_RATE_PER_MINUTE,
+ * PROVIDER_ORG_ID, PLATFORM_ENV: declared and validated in lib/env.ts, so a bad value stops the
+ * start and names the variable).
  */
 
-export const AGENT_ROLES = ["claim", "record", "authorization", "notification"] as const;
-export type AgentRole = (typeof AGENT_ROLES)[number];
+export { AGENT_ROLES, type AgentRole };
 
 export interface GatewayConfig {
   /** Brand name → role, as configured in GATEWAY_AGENTS (role names are always accepted too). */
@@ -20,63 +22,33 @@ export interface GatewayConfig {
   maxBodyBytes: number;
 }
 
-export class GatewayConfigError extends Error {
-  override name = "GatewayConfigError";
-}
-
-const BRAND = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+/** The configuration's one error type, under the name the gateway's callers know. */
+export { ConfigError as GatewayConfigError };
 
 export function isAgentRole(value: string): value is AgentRole {
   return (AGENT_ROLES as readonly string[]).includes(value);
 }
 
-/**
- * `GATEWAY_AGENTS="ClaimLinc=claim,RecordLinc=record,AuthLinc=authorization,NotifyLinc=notification"`:
- * comma-separated `Brand=role` pairs. Several brands may name one role; a brand may not be given
- * twice, may not be a role name, and must be a plain name (letter first, then letters, digits, `_.-`).
- */
+/** GATEWAY_AGENTS alone: brand → role (throws ConfigError naming the variable on a bad value). */
 export function parseGatewayAgents(value: string | undefined): Map<string, AgentRole> {
-  const brands = new Map<string, AgentRole>();
-  if (value === undefined || value.trim() === "") return brands;
-  const problems: string[] = [];
-  for (const raw of value.split(",")) {
-    const pair = raw.trim();
-    if (pair === "") continue;
-    const eq = pair.indexOf("=");
-    if (eq < 0) {
-      problems.push(`"${pair}" is not Brand=role`);
-      continue;
-    }
-    const brand = pair.slice(0, eq).trim();
-    const role = pair.slice(eq + 1).trim();
-    if (!BRAND.test(brand)) problems.push(`"${brand}" is not a valid agent name (letter first, then letters, digits, _ . -; at most 64)`);
-    else if (isAgentRole(brand)) problems.push(`"${brand}" is a role name; role names are always accepted and cannot be remapped`);
-    else if (brands.has(brand)) problems.push(`"${brand}" is given twice`);
-    if (!isAgentRole(role)) problems.push(`"${role}" is not a role (one of ${AGENT_ROLES.join(", ")})`);
-    if (problems.length === 0) brands.set(brand, role as AgentRole);
-  }
-  if (problems.length) throw new GatewayConfigError(`GATEWAY_AGENTS: ${problems.join("; ")}`);
+  const { brands, problems } = readGatewayAgents(value);
+  if (problems.length) throw new ConfigError(`GATEWAY_AGENTS: ${problems.join("; ")}`);
   return brands;
 }
 
-function positiveInt(name: string, value: string | undefined, fallback: number, max: number): number {
-  if (value === undefined || value.trim() === "") return fallback;
-  const n = Number(value.trim());
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new GatewayConfigError(`${name}: expected a whole number from 1 to ${max}, got "${value}"`);
-  return n;
-}
-
-export function parseGatewayConfig(source: Record<string, string | undefined>): GatewayConfig {
-  const providerOrgId = (source.PROVIDER_ORG_ID ?? "").trim() || "clinic-001";
-  if (!/^[A-Za-z0-9\-.]{1,64}$/.test(providerOrgId)) throw new GatewayConfigError(`PROVIDER_ORG_ID: "${providerOrgId}" is not a valid Organization id`);
-  const platformEnv = (source.PLATFORM_ENV ?? "").trim() || "sandbox";
+export function gatewayConfigFrom(e: Env): GatewayConfig {
   return {
-    brands: parseGatewayAgents(source.GATEWAY_AGENTS),
-    ratePerMinute: positiveInt("GATEWAY_RATE_PER_MINUTE", source.GATEWAY_RATE_PER_MINUTE, 300, 100_000),
-    providerOrgId,
-    allowSandboxTestIds: platformEnv === "sandbox",
+    brands: e.GATEWAY_AGENTS,
+    ratePerMinute: e.GATEWAY_RATE_PER_MINUTE,
+    providerOrgId: e.PROVIDER_ORG_ID,
+    allowSandboxTestIds: e.PLATFORM_ENV === "sandbox",
     maxBodyBytes: GATEWAY_BODY_LIMIT_BYTES,
   };
+}
+
+/** For tests: the view of a given set of variables (throws ConfigError naming a bad one). */
+export function parseGatewayConfig(source: Record<string, string | undefined>): GatewayConfig {
+  return gatewayConfigFrom(parseEnv(source));
 }
 
 /** Every name a caller may use, brands first (for 400 answers and the settings page). */
@@ -90,10 +62,7 @@ export function resolveAgent(config: GatewayConfig, name: string): AgentRole | u
   return config.brands.get(name);
 }
 
-let cached: GatewayConfig | undefined;
-
-/** The configuration from process.env, parsed once (throws GatewayConfigError on a bad value). */
+/** The configuration of this process. */
 export function gatewayConfig(): GatewayConfig {
-  cached ??= parseGatewayConfig(process.env);
-  return cached;
+  return gatewayConfigFrom(env());
 }

@@ -5,6 +5,7 @@ import { findPatientByNationalId, getPatient } from "@/lib/patients/registry";
 import { GatewayError, fhirJsonResponse, readJsonObject } from "./http";
 import type { GatewayContext } from "./run";
 import { pipelineError, submitThroughPipeline, validateClaim } from "./submissions";
+import { isUuid } from "@/lib/ids";
 
 /** System of the identifier that carries the portal's own patient id (UUID). */
 export const PORTAL_PATIENT_ID_SYSTEM = "https://clinic.example/fhir/patient-id";
@@ -14,7 +15,6 @@ export const GATEWAY_SUBMISSION_ID_SYSTEM = "https://clinic.example/fhir/submiss
 /** CodeSystem of the portal's submission states (the extension itself is PORTAL_SUBMISSION_STATUS_EXTENSION). */
 export const GATEWAY_SUBMISSION_STATUS_SYSTEM = "https://clinic.example/fhir/CodeSystem/submission-status";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NATIONAL_ID = /^[12]\d{9}$/;
 
 /**
@@ -23,7 +23,7 @@ const NATIONAL_ID = /^[12]\d{9}$/;
  * always the national ID; the portal UUID is carried as a second identifier.
  */
 export async function readPatient(ctx: GatewayContext, id: string): Promise<Response> {
-  const patient = UUID.test(id) ? await getPatient(ctx.db, id) : NATIONAL_ID.test(id) ? await findPatientByNationalId(ctx.db, id) : undefined;
+  const patient = isUuid(id) ? await getPatient(ctx.db, id) : NATIONAL_ID.test(id) ? await findPatientByNationalId(ctx.db, id) : undefined;
   if (!patient) throw new GatewayError(404, "not_found", "No patient with this id is registered in the portal.");
   ctx.audit.target = { type: "patient", id: patient.id };
   const resource: FhirPatient = {

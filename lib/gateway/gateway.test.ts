@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGatewayToken, revokeGatewayToken } from "@/lib/api-access/gateway-tokens";
+import { createGatewayToken, revokeGatewayToken } from "@/lib/api-access/credentials";
 import type { Db } from "@/lib/db";
 import { auditEvents, coverages, eligibilityChecks, insurers, patients, submissions } from "@/lib/db/schema";
 import { getSubmission, startOutboxWorker, type OutboxWorker } from "@/lib/exchange";

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, max, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { auditEvents, submissionEvents, submissions } from "@/lib/db/schema";
+import { gatewayNotificationPositions, submissionEvents, submissions } from "@/lib/db/schema";
 import { GatewayError } from "./http";
 import { GATEWAY_CHANNEL, createdByToken } from "./submissions";
 
@@ -10,9 +10,9 @@ import { GATEWAY_CHANNEL, createdByToken } from "./submissions";
  * `submission_events` (the permanent timeline; `live_events` is pruned after a day). Event ids
  * increase, so an event id is the cursor.
  *
- * Acknowledgements are kept per token WITHOUT a new table: the audit entry of each successful
- * `notification.acknowledge` call carries `details.acknowledgedUpTo`, and the token's position is
- * the largest such value (docs/decisions/022-gateway.md). `list` without a cursor starts there.
+ * Each token's acknowledged position is kept in `gateway_notification_positions` (it only moves
+ * forward); `list` without a cursor starts there. The audit log still records every
+ * acknowledgement, but is no longer where the position is read from (docs/decisions/026).
  */
 
 export const ACK_ACTION = "gateway.notification.acknowledge";
@@ -33,10 +33,10 @@ export const acknowledgeDataSchema = z.strictObject({
 /** The largest event id this token acknowledged (0 when none). */
 export async function acknowledgedPosition(db: Db, tokenId: string): Promise<number> {
   const [row] = await db
-    .select({ upTo: max(sql<number>`(${auditEvents.details} ->> 'acknowledgedUpTo')::bigint`) })
-    .from(auditEvents)
-    .where(and(eq(auditEvents.action, ACK_ACTION), eq(auditEvents.actorKind, "api"), eq(auditEvents.actorId, tokenId), eq(auditEvents.outcome, "success")));
-  return Number(row?.upTo ?? 0);
+    .select({ upTo: gatewayNotificationPositions.acknowledgedUpTo })
+    .from(gatewayNotificationPositions)
+    .where(eq(gatewayNotificationPositions.tokenId, tokenId));
+  return row?.upTo ?? 0;
 }
 
 export async function listNotifications(db: Db, tokenId: string, data: z.infer<typeof listDataSchema>) {
@@ -88,5 +88,14 @@ export async function acknowledgeNotifications(db: Db, tokenId: string, data: z.
     throw new GatewayError(422, "invalid_data", `upTo ${data.upTo} is after the newest event (${newest}).`, { issues: [{ path: "data.upTo", message: `at most ${newest}` }] });
   }
   const previous = await acknowledgedPosition(db, tokenId);
-  return { previous, acknowledgedUpTo: Math.max(previous, data.upTo) };
+  // Forward only, also against a concurrent acknowledgement of the same token.
+  const [row] = await db
+    .insert(gatewayNotificationPositions)
+    .values({ tokenId, acknowledgedUpTo: data.upTo })
+    .onConflictDoUpdate({
+      target: gatewayNotificationPositions.tokenId,
+      set: { acknowledgedUpTo: sql`greatest(${gatewayNotificationPositions.acknowledgedUpTo}, excluded.acknowledged_up_to)`, updatedAt: sql`now()` },
+    })
+    .returning({ upTo: gatewayNotificationPositions.acknowledgedUpTo });
+  return { previous, acknowledgedUpTo: row?.upTo ?? Math.max(previous, data.upTo) };
 }

@@ -5,6 +5,7 @@ import { eligibilityChecks, submissions } from "@/lib/db/schema";
 import { checkNationalId } from "@/lib/fhir";
 import { findPatientByNationalId, getPatient, listCoverages, type Patient } from "@/lib/patients/registry";
 import { GatewayError } from "./http";
+import { isUuid } from "@/lib/ids";
 
 /*
  * The record agent: the portal's patient registry (lib/patients) seen by an automation. Answers
@@ -12,11 +13,10 @@ import { GatewayError } from "./http";
  * or the full birth date (docs/decisions/022-gateway.md).
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const lookupDataSchema = z.strictObject({ nationalId: z.string().trim().min(1).max(20) });
 export const summaryDataSchema = z.union([
-  z.strictObject({ patientId: z.string().regex(UUID, "expected the portal's patient id (UUID)") }),
+  z.strictObject({ patientId: z.string().refine(isUuid, "expected the portal's patient id (UUID)") }),
   z.strictObject({ nationalId: z.string().trim().min(1).max(20) }),
 ]);
 

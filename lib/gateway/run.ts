@@ -1,5 +1,5 @@
 import type { OperationOutcome, OperationOutcomeIssue } from "@medplum/fhirtypes";
-import { authenticateGatewayToken, type GatewayTokenSummary } from "@/lib/api-access/gateway-tokens";
+import { authenticateGatewayToken, type GatewayTokenSummary } from "@/lib/api-access/credentials";
 import { consumeRate, rateHeaders } from "@/lib/api-access/rate-limit";
 import { audit, type AuditActor } from "@/lib/audit";
 import type { Db } from "@/lib/db";

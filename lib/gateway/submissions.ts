@@ -12,15 +12,15 @@ import {
   submit,
   type Submission,
 } from "@/lib/exchange";
-import { ClaimSchema, checkNationalId, parseReference, type ClaimParsed } from "@/lib/fhir";
+import { ClaimSchema, PLATFORM_CURRENCY, checkNationalId, fromMinorUnits, parseReference, toMinorUnits, type ClaimParsed } from "@/lib/fhir";
 import { GatewayError, issuePath, type FieldIssue } from "./http";
 import type { GatewayContext } from "./run";
+import { isUuid } from "@/lib/ids";
 
 /** The channel every gateway submission carries (`submissions.channel`). */
 export const GATEWAY_CHANNEL = "gateway";
 /** The largest total a submission row holds (minor units in a 32-bit integer column). */
 const MAX_TOTAL_MINOR = 2_147_483_647;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `submissions.created_by` of a gateway submission: the token, never its secret. */
 export function createdByToken(tokenId: string): string {
@@ -66,7 +66,7 @@ export function validateClaim(input: unknown, kind: SubmissionKind, providerOrgI
       issues: [{ path: issuePath(prefix, ["patient", "reference"]), message: "must be Patient/<valid national ID or Iqama>" }],
     });
   }
-  const money = claimTotalMinor(claim as unknown as Record<string, unknown>);
+  const money = claimTotalMinor({ ...claim });
   if (money && Math.abs(money.totalMinor) > MAX_TOTAL_MINOR) {
     throw new GatewayError(422, "invalid_data", "The claim's total is too large.", { issues: [{ path: issuePath(prefix, ["item"]), message: "total too large" }] });
   }
@@ -126,8 +126,8 @@ export async function submitThroughPipeline(ctx: GatewayContext, claim: ClaimPar
       if (existing) return { submission: existing, replay: true };
     }
     const created = await submit(
-      { db: tx as unknown as Db, clock: () => ctx.now },
-      { kind, patientId, insurerId, claim: claim as unknown as Record<string, unknown>, channel: GATEWAY_CHANNEL, createdBy, source: "api" },
+      { db: tx, clock: () => ctx.now },
+      { kind, patientId, insurerId, claim: { ...claim }, channel: GATEWAY_CHANNEL, createdBy, source: "api" },
     );
     return { submission: created, replay: false };
   });
@@ -146,7 +146,7 @@ export function submittedResult(submission: Submission, replay: boolean, agent: 
 }
 
 export const statusDataSchema = z.union([
-  z.strictObject({ submissionId: z.string().regex(UUID, "expected a submission id (UUID)") }),
+  z.strictObject({ submissionId: z.string().refine(isUuid, "expected a submission id (UUID)") }),
   z.strictObject({ identifier: z.string().trim().min(1).max(200) }),
 ]);
 
@@ -193,13 +193,16 @@ function adjudicationTotals(response: Record<string, unknown>): Record<string, {
   const add = (a: Adjudication) => {
     const code = a.category?.coding?.[0]?.code;
     if (!code || typeof a.amount?.value !== "number") return;
-    const t = (totals[code] ??= { minor: 0, currency: a.amount.currency ?? "SAR" });
-    t.minor += Math.round(a.amount.value * 100);
+    // Exact conversion (never value × 100 on a float): an amount with more than two decimals is left out.
+    const minor = toMinorUnits(a.amount.value);
+    if (minor === undefined) return;
+    const t = (totals[code] ??= { minor: 0, currency: a.amount.currency ?? PLATFORM_CURRENCY });
+    t.minor += minor;
   };
   const total = response.total as Adjudication[] | undefined;
   if (Array.isArray(total) && total.length) total.forEach(add);
   else for (const item of (response.item as { adjudication?: Adjudication[] }[] | undefined) ?? []) (item.adjudication ?? []).forEach(add);
-  return Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, { value: v.minor / 100, currency: v.currency }]));
+  return Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, { value: fromMinorUnits(v.minor), currency: v.currency }]));
 }
 
 /** The status answer: state, decision, platform errors (with their resolution) and the timeline. */

@@ -1,3 +1,5 @@
+import { env } from "@/lib/env";
+
 /**
  * Unauthenticated junk — forged or stale session cookies, missing CSRF tokens, malformed URLs —
  * is counted, not logged line by line: thousands of such requests must not bury real faults (or
@@ -9,7 +11,13 @@ const counts = new Map<string, number>();
 const totals = new Map<string, number>();
 let windowStart = Date.now();
 
-const debugEnabled = () => (process.env.LOG_LEVEL ?? "").trim().toLowerCase() === "debug";
+const debugEnabled = () => {
+  try {
+    return env().LOG_LEVEL === "debug";
+  } catch {
+    return false;
+  }
+};
 
 export function noteJunk(kind: string, now = Date.now()): void {
   const key = kind.replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 60) || "unknown";

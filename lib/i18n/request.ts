@@ -1,5 +1,6 @@
 import { cookies, headers } from "next/headers";
 import { getRequestConfig } from "next-intl/server";
+import { env } from "@/lib/env";
 import { DEFAULT_LOCALE, isLocale, LOCALE_COOKIE, type Locale } from "./config";
 
 /** A saved choice wins; otherwise the browser's first supported language; otherwise English. */
@@ -17,5 +18,5 @@ async function resolveLocale(): Promise<Locale> {
 export default getRequestConfig(async () => {
   const locale = await resolveLocale();
   const messages = (await import(`./messages/${locale}.json`)).default;
-  return { locale, messages, timeZone: process.env.CLINIC_TIME_ZONE || "Asia/Riyadh" };
+  return { locale, messages, timeZone: env().CLINIC_TIME_ZONE };
 });

@@ -1,63 +1,52 @@
 "use server";
 
 import { z } from "zod";
-import { AccessError, authorize } from "@/lib/auth/guards";
-import { getDb } from "@/lib/db";
+import { staffAction, type ActionResult } from "@/lib/auth/staff-action";
+import { AREAS } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
-import { callerOf } from "./caller";
 import type { PatientSummary } from "./registry";
 import { addCoverageSchema, registerPatientSchema } from "./schemas";
 import { auditedAddCoverage, auditedRegister, auditedSearch } from "./service";
 
-export type FieldErrors = Record<string, string[] | undefined>;
-export type ActionFailure = { ok: false; error: "unauthorized" | "forbidden" | "invalid" | "failed"; fieldErrors?: FieldErrors };
+export type { ActionResult };
 
-function denied(error: unknown): ActionFailure {
-  if (error instanceof AccessError) return { ok: false, error: error.status === 401 ? "unauthorized" : "forbidden" };
-  console.error(`[patients] action failed: ${(error as Error).name}`);
-  return { ok: false, error: "failed" };
-}
+const frontDesk = AREAS.patients.roles;
 
 /** Register a patient: front desk only; the same schema as the form, parsed again here. */
-export async function registerPatientAction(input: unknown): Promise<{ ok: true; id: string } | ActionFailure> {
-  try {
-    const user = await authorize(["front_desk"]);
-    const parsed = registerPatientSchema({ allowSandboxTestIds: env().PLATFORM_ENV === "sandbox" }).safeParse(input);
-    if (!parsed.success) return { ok: false, error: "invalid", fieldErrors: z.flattenError(parsed.error).fieldErrors };
-    const result = await auditedRegister(await getDb(), await callerOf(user), parsed.data);
+export const registerPatientAction = staffAction(
+  frontDesk,
+  // Built per call: sandbox test identities are accepted only when PLATFORM_ENV is sandbox.
+  z.lazy(() => registerPatientSchema({ allowSandboxTestIds: env().PLATFORM_ENV === "sandbox" })),
+  async (input, ctx): Promise<ActionResult<{ id: string }>> => {
+    const result = await auditedRegister(ctx.db, ctx.caller, input);
     if (!result.ok) return { ok: false, error: "invalid", fieldErrors: { nationalId: [`duplicate:${result.existingId}`] } };
     return { ok: true, id: result.patient.id };
-  } catch (error) {
-    return denied(error);
-  }
-}
+  },
+  { name: "patients" },
+);
 
-export async function addCoverageAction(input: unknown): Promise<{ ok: true; id: string } | ActionFailure> {
-  try {
-    const user = await authorize(["front_desk"]);
-    const parsed = addCoverageSchema.safeParse(input);
-    if (!parsed.success) return { ok: false, error: "invalid", fieldErrors: z.flattenError(parsed.error).fieldErrors };
-    const result = await auditedAddCoverage(await getDb(), await callerOf(user), parsed.data);
+export const addCoverageAction = staffAction(
+  frontDesk,
+  addCoverageSchema,
+  async (input, ctx): Promise<ActionResult<{ id: string }>> => {
+    const result = await auditedAddCoverage(ctx.db, ctx.caller, input);
     if (!result.ok) {
       const field = result.reason === "unknown_insurer" ? "insurerId" : result.reason === "duplicate" ? "memberId" : "patientId";
       const key = result.reason === "duplicate" ? "coverageDuplicate" : result.reason === "unknown_insurer" ? "insurerRequired" : "patientRequired";
       return { ok: false, error: "invalid", fieldErrors: { [field]: [key] } };
     }
     return { ok: true, id: result.coverage.id };
-  } catch (error) {
-    return denied(error);
-  }
-}
+  },
+  { name: "patients" },
+);
 
 /** The patient picker's search (audited like the Patients page's). */
-export async function searchPatientsAction(query: unknown): Promise<{ ok: true; patients: PatientSummary[] } | ActionFailure> {
-  try {
-    const user = await authorize(["front_desk"]);
-    const q = z.string().max(100).safeParse(query);
-    if (!q.success) return { ok: false, error: "invalid" };
-    if (!q.data.trim()) return { ok: true, patients: [] };
-    return { ok: true, patients: await auditedSearch(await getDb(), await callerOf(user), q.data, 8) };
-  } catch (error) {
-    return denied(error);
-  }
-}
+export const searchPatientsAction = staffAction(
+  frontDesk,
+  z.string().max(100),
+  async (query, ctx): Promise<ActionResult<{ patients: PatientSummary[] }>> => {
+    if (!query.trim()) return { ok: true, patients: [] };
+    return { ok: true, patients: await auditedSearch(ctx.db, ctx.caller, query, 8) };
+  },
+  { name: "patients" },
+);

@@ -1,12 +1,13 @@
 import type { AuditActor } from "@/lib/audit";
 import type { StaffUser } from "@/lib/auth/guards";
 import { requestContext } from "@/lib/http/request-context";
+import { actorOf } from "@/lib/auth/guards";
 
 /** Who is acting and from where, for audit entries of server actions and pages. */
 export async function callerOf(user: StaffUser): Promise<{ actor: AuditActor; userId: string; userName?: string; requestId: string; ip?: string }> {
   const ctx = await requestContext();
   return {
-    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    actor: actorOf(user),
     userId: user.id,
     userName: user.name,
     requestId: ctx.requestId,

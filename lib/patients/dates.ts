@@ -1,10 +1,3 @@
-/** The calendar day (YYYY-MM-DD) it is now in the clinic's time zone. */
-export function clinicToday(timeZone: string, now: Date = new Date()): string {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${get("year")}-${get("month")}-${get("day")}`;
-}
-
 /** Whole years between a birth date and a day (both YYYY-MM-DD). */
 export function ageOn(birthDate: string, day: string): number {
   const [by, bm, bd] = birthDate.split("-").map(Number) as [number, number, number];

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, ilike, inArray, like, or, type SQL } from "drizzle-
 import type { Db } from "@/lib/db";
 import { coverages, insurers, patients, submissions } from "@/lib/db/schema";
 import { normalizeSaudiMobile, type AddCoverageInput, type RegisterPatientInput } from "./schemas";
+import { isUuid } from "@/lib/ids";
 
 export type Patient = typeof patients.$inferSelect;
 export type Insurer = typeof insurers.$inferSelect;
@@ -52,7 +53,7 @@ export async function registerPatient(db: Db, input: RegisterPatientInput, creat
 }
 
 export async function getPatient(db: Db, id: string): Promise<Patient | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const [row] = await db.select().from(patients).where(eq(patients.id, id));
   return row;
 }
@@ -62,7 +63,6 @@ export async function findPatientByNationalId(db: Db, nationalId: string): Promi
   return row;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, "\\$&");
 
 /** How a query is read: digits → national ID (prefix), anything else → name words. */
@@ -137,7 +137,7 @@ export async function listCoverages(db: Db, patientId: string): Promise<Coverage
 }
 
 export async function getCoverage(db: Db, coverageId: string): Promise<CoverageView | undefined> {
-  if (!UUID.test(coverageId)) return undefined;
+  if (!isUuid(coverageId)) return undefined;
   const [row] = await db
     .select({
       id: coverages.id,

@@ -1,39 +1,25 @@
 "use server";
 
-import { audit } from "@/lib/audit";
-import { AccessError, authorize } from "@/lib/auth/guards";
-import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http/request-context";
+import { z } from "zod";
+import { staffAction, type ActionResult } from "@/lib/auth/staff-action";
+import { AREAS } from "@/lib/auth/roles";
 import { testConnection, type ConnectionStep } from "./status";
 
-export type TestConnectionResult = { ok: true; steps: ConnectionStep[] } | { ok: false; error: "unauthorized" | "forbidden" | "failed" };
+export type TestConnectionResult = ActionResult<{ steps: ConnectionStep[] }>;
 
 /** Settings → "Test connection": administrators only; audited with the outcome of each step. */
-export async function testPlatformConnectionAction(): Promise<TestConnectionResult> {
-  let user;
-  try {
-    user = await authorize(["admin"]);
-  } catch (error) {
-    if (error instanceof AccessError) return { ok: false, error: error.status === 401 ? "unauthorized" : "forbidden" };
-    throw error;
-  }
-  const db = await getDb();
-  const ctx = await requestContext();
-  let steps: ConnectionStep[];
-  try {
-    steps = await testConnection({ db });
-  } catch (error) {
-    console.error(`[platform] connection test failed: ${(error as Error).message}`);
-    return { ok: false, error: "failed" };
-  }
-  await audit(db, {
-    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
-    action: "platform.connection_test",
-    target: { type: "platform", id: "connection" },
-    outcome: steps.every((s) => s.ok) && steps.length === 3 ? "success" : "failure",
-    requestId: ctx.requestId,
-    ip: ctx.ip,
-    details: { steps: steps.map((s) => ({ step: s.step, ok: s.ok, ms: s.ms })) },
-  });
-  return { ok: true, steps };
-}
+export const testPlatformConnectionAction = staffAction(
+  AREAS.settings.roles,
+  z.undefined(),
+  async (_none, ctx): Promise<TestConnectionResult> => {
+    const steps = await testConnection({ db: ctx.db });
+    await ctx.audit({
+      action: "platform.connection_test",
+      target: { type: "platform", id: "connection" },
+      outcome: steps.every((s) => s.ok) && steps.length === 3 ? "success" : "failure",
+      details: { steps: steps.map((s) => ({ step: s.step, ok: s.ok, ms: s.ms })) },
+    });
+    return { ok: true, steps };
+  },
+  { name: "platform" },
+);

@@ -1,7 +1,9 @@
+import { env, type Env } from "@/lib/env";
+
 /**
  * A tiny leveled logger for the platform client: one line per platform call. It never receives
  * bodies, query strings or patient ids — callers pass path templates such as `/Claim/{id}`.
- * Level: LOG_LEVEL (debug|info|warn|error|silent); silent by default under tests (VITEST / NODE_ENV=test).
+ * Level: LOG_LEVEL (debug|info|warn|error|silent); silent by default under tests (NODE_ENV=test).
  */
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
@@ -14,11 +16,8 @@ export interface PlatformLogger {
   error(message: string): void;
 }
 
-export function defaultLogLevel(source: Record<string, string | undefined> = process.env): LogLevel {
-  const given = source.LOG_LEVEL?.trim().toLowerCase();
-  if (given && given in ORDER) return given as LogLevel;
-  if (source.VITEST || source.NODE_ENV === "test") return "silent";
-  return "info";
+export function defaultLogLevel(e: Pick<Env, "LOG_LEVEL" | "NODE_ENV"> = env()): LogLevel {
+  return e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info");
 }
 
 export function createLogger(level: LogLevel = defaultLogLevel(), write: (line: string) => void = (line) => console.log(line)): PlatformLogger {

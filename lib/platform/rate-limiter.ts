@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import { driverClient, queryRows, type Db } from "@/lib/db";
 import { PlatformRateLimitedError, type RateBucket } from "./errors";
 import { sleep } from "./http";
 
@@ -76,9 +76,8 @@ interface MultiStatementClient {
   query?: (script: string) => Promise<unknown>;
 }
 
-async function rows(db: Db | Parameters<Parameters<Db["transaction"]>[0]>[0], query: ReturnType<typeof sql>): Promise<Row[]> {
-  const result = (await db.execute(query)) as unknown as { rows: Row[] };
-  return result.rows;
+function rows(db: Db, query: ReturnType<typeof sql>): Promise<Row[]> {
+  return queryRows<Row>(db, query);
 }
 
 function toMs(value: unknown): number {
@@ -143,7 +142,7 @@ export class PlatformRateLimiter {
    */
   private async fastAcquire(bucket: RateBucket, want: number): Promise<{ at: Date; count: number } | undefined> {
     if (!BUCKETS.has(bucket)) throw new TypeError(`unknown rate bucket ${String(bucket)}`);
-    const client = (this.db as unknown as { $client?: MultiStatementClient }).$client;
+    const client = driverClient<MultiStatementClient>(this.db);
     if (!client) return undefined;
     const limit = Math.trunc(this.effectiveLimit(bucket));
     const span = Math.trunc(this.spanMs);

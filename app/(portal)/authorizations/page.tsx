@@ -7,7 +7,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { cursorParam, isSubmissionStatus, listSubmissions, parseCursor } from "@/lib/authorizations/queries";
-import { requireArea } from "@/lib/auth/guards";
+import { actorOf, requireArea } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
 import { SUBMISSION_STATUSES } from "@/lib/db/schema";
 import { requestContext } from "@/lib/http/request-context";
@@ -24,7 +24,7 @@ export default async function AuthorizationsPage({ searchParams }: { searchParam
   const [t, format, db, ctx] = [await getTranslations("authorizations"), await getFormatter(), await getDb(), await requestContext()];
   const { rows, next } = await listSubmissions(db, { use: "preauthorization", status, before, limit: 25 });
   await audit(db, {
-    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    actor: actorOf(user),
     action: "authorization.list",
     outcome: "success",
     requestId: ctx.requestId,

@@ -8,7 +8,7 @@ import { formatAmount } from "@/components/coding/format";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
-import { requireArea } from "@/lib/auth/guards";
+import { actorOf, requireArea } from "@/lib/auth/guards";
 import { CLAIM_SORTS, claimInsurers, countClaimsByStatus, isStatus, listClaims, type ClaimSort } from "@/lib/claims/queries";
 import { getDb } from "@/lib/db";
 import { SUBMISSION_STATUSES } from "@/lib/db/schema";
@@ -40,7 +40,7 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
     insurerNames(db, await getLocale()),
   ]);
   await audit(db, {
-    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    actor: actorOf(user),
     action: "claim.list",
     outcome: "success",
     requestId: ctx.requestId,

@@ -8,7 +8,7 @@ import { DashboardWidget, WidgetSkeleton } from "@/components/dashboard/widget";
 import { buttonClasses } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
-import { requireArea } from "@/lib/auth/guards";
+import { actorOf, requireArea } from "@/lib/auth/guards";
 import { parseRange, rangeSearch, type TableName } from "@/lib/dashboard";
 import { getDb } from "@/lib/db";
 import { insurers as insurersTable } from "@/lib/db/schema";
@@ -28,7 +28,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   const range = parseRange(await searchParams, timeZone);
   const insurers = (await db.select().from(insurersTable)).map((i) => ({ id: i.id, name: locale === "ar" ? i.nameAr : i.nameEn }));
   await audit(db, {
-    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    actor: actorOf(user),
     action: "dashboard.view",
     outcome: "success",
     requestId: ctx.requestId,

@@ -4,9 +4,8 @@ import { EligibilityForm } from "@/components/eligibility/eligibility-form";
 import { PageHeader } from "@/components/ui/card";
 import { requireArea } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
-import { env } from "@/lib/env";
 import { callerOf } from "@/lib/patients/caller";
-import { clinicToday } from "@/lib/patients/dates";
+import { clinicToday } from "@/lib/time";
 import { listCoverages, type PatientSummary } from "@/lib/patients/registry";
 import { auditedView } from "@/lib/patients/service";
 
@@ -37,7 +36,7 @@ export default async function EligibilityPage({ searchParams }: { searchParams: 
       <PageHeader title={t("title")} description={t("description")} />
       <EligibilityForm
         key={initialPatient?.id ?? "none"}
-        today={clinicToday(env().CLINIC_TIME_ZONE)}
+        today={clinicToday()}
         initialPatient={initialPatient}
         initialCoverageId={coverageParam}
       />

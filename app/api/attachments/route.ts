@@ -1,5 +1,5 @@
 import { audit } from "@/lib/audit";
-import { AccessError, authorize } from "@/lib/auth/guards";
+import { AccessError, actorOf, authorize } from "@/lib/auth/guards";
 import { AREAS } from "@/lib/auth/roles";
 import { MAX_FILE_BYTES, deleteOrphans, storeAttachment } from "@/lib/attachments";
 import { BodyTooLargeError, readLimitedBody } from "@/lib/http/body";
@@ -36,7 +36,7 @@ export const POST = guarded("json", "attachments", async (request: Request): Pro
   }
   const ctx = await requestContext();
   const db = await getDb();
-  const actor = { kind: "user" as const, id: user.id, email: user.email, roles: user.roles };
+  const actor = actorOf(user);
   const refuse = async (status: number, reason: keyof typeof MESSAGES) => {
     await audit(db, { actor, action: "attachment.upload", outcome: "failure", requestId: ctx.requestId, ip: ctx.ip, details: { reason } });
     return json(status, { error: reason, message: MESSAGES[reason], maxBytes: MAX_FILE_BYTES });

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 const utc = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -114,6 +114,19 @@ export const gatewayTokens = pgTable("gateway_tokens", {
   createdAt: utc("created_at").notNull().defaultNow(),
   lastUsedAt: utc("last_used_at"),
   revokedAt: utc("revoked_at"),
+});
+
+/**
+ * How far each gateway token has read the notification feed: the largest `submission_events.id`
+ * it acknowledged. Business state of the gateway, kept here rather than derived from the audit
+ * log (which records that an acknowledgement happened, not where a reader stands).
+ */
+export const gatewayNotificationPositions = pgTable("gateway_notification_positions", {
+  tokenId: uuid("token_id")
+    .primaryKey()
+    .references(() => gatewayTokens.id, { onDelete: "cascade" }),
+  acknowledgedUpTo: bigint("acknowledged_up_to", { mode: "number" }).notNull().default(0),
+  updatedAt: utc("updated_at").notNull().defaultNow(),
 });
 
 /**

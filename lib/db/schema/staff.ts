@@ -85,6 +85,6 @@ export const auditEvents = pgTable(
 /** Small key/value facts about this installation (e.g. when demo data was seeded). */
 export const appMeta = pgTable("app_meta", {
   key: text("key").primaryKey(),
-  value: jsonb("value").notNull(),
+  value: jsonb("value").$type<Record<string, unknown>>().notNull(),
   updatedAt: utc("updated_at").notNull().defaultNow(),
 });

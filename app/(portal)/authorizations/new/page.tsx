@@ -6,11 +6,10 @@ import { SubmissionForm } from "@/components/authorizations/submission-form";
 import { PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { loadDraftForForm } from "@/lib/authorizations/drafts";
-import { requireArea } from "@/lib/auth/guards";
+import { actorOf, requireArea } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
-import { env } from "@/lib/env";
 import { requestContext } from "@/lib/http/request-context";
-import { clinicToday } from "@/lib/patients/dates";
+import { clinicToday } from "@/lib/time";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("newTitle") };
@@ -20,14 +19,14 @@ export default async function NewAuthorizationPage({ searchParams }: { searchPar
   const user = await requireArea("authorizations");
   const { draft } = await searchParams;
   const t = await getTranslations("authorizations");
-  const today = clinicToday(env().CLINIC_TIME_ZONE);
+  const today = clinicToday();
   let initial;
   if (typeof draft === "string") {
     const db = await getDb();
     const ctx = await requestContext();
     const loaded = await loadDraftForForm(db, draft, "preauthorization");
     await audit(db, {
-      actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+      actor: actorOf(user),
       action: "authorization.draft_open",
       target: { type: "submission", id: typeof loaded === "string" ? "unknown" : loaded.id },
       outcome: typeof loaded === "string" ? "failure" : "success",

@@ -11,11 +11,10 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { loadDraftForForm } from "@/lib/authorizations/drafts";
 import { getSubmissionView } from "@/lib/authorizations/queries";
-import { requireArea } from "@/lib/auth/guards";
+import { actorOf, requireArea } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
-import { env } from "@/lib/env";
 import { requestContext } from "@/lib/http/request-context";
-import { clinicToday } from "@/lib/patients/dates";
+import { clinicToday } from "@/lib/time";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("claim.title") };
@@ -32,7 +31,7 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
   const t = await getTranslations("authorizations");
   const db = await getDb();
   const ctx = await requestContext();
-  const actor = { kind: "user" as const, id: user.id, email: user.email, roles: user.roles };
+  const actor = actorOf(user);
 
   if (typeof submitted === "string") {
     const view = await getSubmissionView(db, submitted, "claim");
@@ -91,7 +90,7 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
     }
   }
 
-  const today = clinicToday(env().CLINIC_TIME_ZONE);
+  const today = clinicToday();
   let initial;
   let authorizationId: string | null = null;
   if (typeof draft === "string") {

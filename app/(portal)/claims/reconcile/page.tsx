@@ -4,9 +4,7 @@ import { getTranslations } from "next-intl/server";
 import { ReconcileForm } from "@/components/claims/reconcile-form";
 import { PageHeader } from "@/components/ui/card";
 import { requireArea } from "@/lib/auth/guards";
-import { env } from "@/lib/env";
-import { clinicToday } from "@/lib/patients/dates";
-import { addDays } from "@/lib/time";
+import { addDays, clinicToday } from "@/lib/time";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("claims"))("reconcile.title") };
@@ -24,7 +22,7 @@ export default async function ReconcilePage() {
         </Link>
       </nav>
       <PageHeader title={t("reconcile.title")} description={t("reconcile.description")} />
-      <ReconcileForm defaultSince={addDays(clinicToday(env().CLINIC_TIME_ZONE), -30)} />
+      <ReconcileForm defaultSince={addDays(clinicToday(), -30)} />
     </>
   );
 }

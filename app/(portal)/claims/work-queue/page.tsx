@@ -7,7 +7,7 @@ import { PlatformErrors } from "@/components/claims/platform-errors";
 import { formatAmount } from "@/components/coding/format";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
-import { requireArea } from "@/lib/auth/guards";
+import { actorOf, requireArea } from "@/lib/auth/guards";
 import { workQueue } from "@/lib/claims/queries";
 import { getDb } from "@/lib/db";
 import { patients } from "@/lib/db/schema";
@@ -27,7 +27,7 @@ export default async function WorkQueuePage() {
   const people = nids.length ? await db.select().from(patients).where(inArray(patients.nationalId, nids)) : [];
   const byNid = new Map(people.map((p) => [p.nationalId, p]));
   await audit(db, {
-    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    actor: actorOf(user),
     action: "claim.work_queue",
     outcome: "success",
     requestId: ctx.requestId,

@@ -1,6 +1,6 @@
 import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
 import { audit } from "@/lib/audit";
-import { AccessError, authorize } from "@/lib/auth/guards";
+import { AccessError, actorOf, authorize } from "@/lib/auth/guards";
 import { buildTable, insurerNames, loadTable, parseRange, TABLES, toCsv, type TableName } from "@/lib/dashboard";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
@@ -33,7 +33,7 @@ export const GET = guarded("json", "dashboard-export", async (request: Request):
   const [data, insurerName] = await Promise.all([loadTable(name, db, range), insurerNames(db, locale)]);
   const table = buildTable(name, data, { t: (k, v) => t(k as never, v as never), locale, insurerName });
   await audit(db, {
-    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    actor: actorOf(user),
     action: "dashboard.export",
     target: { type: "dashboard_table", id: name },
     outcome: "success",

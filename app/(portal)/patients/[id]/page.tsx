@@ -2,17 +2,17 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
-import { formatMoney } from "@/components/eligibility/format";
+import { formatMoney } from "@/lib/money";
 import { AddCoverageForm } from "@/components/patients/add-coverage-form";
 import { OutcomeBadge } from "@/components/eligibility/outcome-badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { requireArea } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
-import { env } from "@/lib/env";
 import { listChecksForPatient } from "@/lib/eligibility/store";
 import { callerOf } from "@/lib/patients/caller";
-import { ageOn, clinicToday, dayAsDate } from "@/lib/patients/dates";
+import { ageOn, dayAsDate } from "@/lib/patients/dates";
+import { clinicToday } from "@/lib/time";
 import { listCoverages, listInsurers, listSubmissionsForPatient, type SubmissionSummary } from "@/lib/patients/registry";
 import { formatSaudiMobile } from "@/lib/patients/schemas";
 import { auditedView } from "@/lib/patients/service";
@@ -64,7 +64,7 @@ export default async function PatientPage({ params }: { params: Promise<{ id: st
   ]);
   const insurerName = (id: string | null, en?: string | null, ar?: string | null) => (locale === "ar" ? ar : en) ?? insurers.find((i) => i.id === id)?.[locale === "ar" ? "nameAr" : "nameEn"] ?? id ?? "—";
   const name = `${patient.givenName} ${patient.familyName}`;
-  const today = clinicToday(env().CLINIC_TIME_ZONE);
+  const today = clinicToday();
   const day = (d: string) => format.dateTime(dayAsDate(d), { dateStyle: "medium", timeZone: "UTC" });
   const when = (d: Date) => format.dateTime(d, { dateStyle: "medium", timeStyle: "short" });
   const th = "px-4 py-2.5 text-start text-xs font-semibold uppercase tracking-wide text-slate-600";
@@ -93,7 +93,7 @@ export default async function PatientPage({ params }: { params: Promise<{ id: st
                   <Badge tone={STATUS_TONE[s.status as keyof typeof STATUS_TONE] ?? "slate"}>{t(`submissionStatus.${s.status as "draft"}`)}</Badge>
                 </td>
                 <td className="px-4 py-2.5">{insurerName(s.insurerId)}</td>
-                <td className="px-4 py-2.5 tabular-nums">{s.totalMinor === null ? "—" : formatMoney(s.totalMinor, s.currency ?? "SAR", locale)}</td>
+                <td className="px-4 py-2.5 tabular-nums">{s.totalMinor === null ? "—" : formatMoney(s.totalMinor, locale, s.currency ?? undefined)}</td>
               </tr>
             ))}
           </tbody>

@@ -2,14 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { CreateCredentialForm } from "@/components/api-access/create-credential-form";
-import { RevokeButton } from "@/components/api-access/revoke-button";
+import { RevokeButton } from "@/components/credentials/revoke-button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
-import { listApiKeys } from "@/lib/api-access/api-keys";
+import { listApiKeys } from "@/lib/api-access/credentials";
 import { listOAuthClients } from "@/lib/api-access/oauth";
 import { requireArea } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
-import { createApiKeyAction, createOAuthClientAction, revokeApiKeyAction, revokeOAuthClientAction } from "./actions";
+import { createApiKeyAction, createOAuthClientAction, revokeApiKeyAction, revokeOAuthClientAction } from "@/lib/api-access/actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("apiAccess"))("title") };
@@ -92,7 +92,7 @@ export default async function ApiAccessPage() {
                   <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(k.createdAt)}</td>
                   <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(k.lastUsedAt)}</td>
                   <td className="px-4 py-2">{status(k.revokedAt)}</td>
-                  <td className="px-4 py-2">{!k.revokedAt && <RevokeButton id={k.id} name={k.name} action={revokeApiKeyAction} />}</td>
+                  <td className="px-4 py-2">{!k.revokedAt && <RevokeButton id={k.id} name={k.name} action={revokeApiKeyAction} namespace="apiAccess" />}</td>
                 </tr>
               ))}
             </tbody>
@@ -144,7 +144,7 @@ export default async function ApiAccessPage() {
                   <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(c.createdAt)}</td>
                   <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(c.lastUsedAt)}</td>
                   <td className="px-4 py-2">{status(c.revokedAt)}</td>
-                  <td className="px-4 py-2">{!c.revokedAt && <RevokeButton id={c.id} name={c.name} action={revokeOAuthClientAction} />}</td>
+                  <td className="px-4 py-2">{!c.revokedAt && <RevokeButton id={c.id} name={c.name} action={revokeOAuthClientAction} namespace="apiAccess" />}</td>
                 </tr>
               ))}
             </tbody>

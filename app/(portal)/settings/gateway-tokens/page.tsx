@@ -2,13 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { CreateTokenForm } from "@/components/gateway-tokens/create-token-form";
-import { RevokeTokenButton } from "@/components/gateway-tokens/revoke-token-button";
+import { RevokeButton } from "@/components/credentials/revoke-button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
-import { listGatewayTokens } from "@/lib/api-access/gateway-tokens";
+import { listGatewayTokens } from "@/lib/api-access/credentials";
 import { requireArea } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
 import { AGENT_ROLES, AGENT_TASKS, GatewayConfigError, gatewayConfig, type GatewayConfig } from "@/lib/gateway";
-import { createGatewayTokenAction, revokeGatewayTokenAction } from "./actions";
+import { createGatewayTokenAction, revokeGatewayTokenAction } from "@/lib/api-access/actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("gatewayTokens"))("title") };
@@ -89,7 +89,7 @@ export default async function GatewayTokensPage() {
                   <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(k.createdAt)}</td>
                   <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(k.lastUsedAt)}</td>
                   <td className="px-4 py-2">{k.revokedAt ? <Badge tone="red">{t("status.revoked")}</Badge> : <Badge tone="green">{t("status.active")}</Badge>}</td>
-                  <td className="px-4 py-2">{!k.revokedAt && <RevokeTokenButton id={k.id} name={k.name} action={revokeGatewayTokenAction} />}</td>
+                  <td className="px-4 py-2">{!k.revokedAt && <RevokeButton id={k.id} name={k.name} action={revokeGatewayTokenAction} namespace="gatewayTokens" />}</td>
                 </tr>
               ))}
             </tbody>

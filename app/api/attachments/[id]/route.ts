@@ -1,5 +1,5 @@
 import { audit } from "@/lib/audit";
-import { AccessError, authorize } from "@/lib/auth/guards";
+import { AccessError, actorOf, authorize } from "@/lib/auth/guards";
 import { contentDisposition, getAttachment } from "@/lib/attachments";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
@@ -33,7 +33,7 @@ export const GET = guarded("json", "attachments", async (_request: Request, { pa
   const row = await getAttachment(db, id);
   const visible = row && (row.submissionId !== null || row.uploadedBy === user.id);
   await audit(db, {
-    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
+    actor: actorOf(user),
     action: "attachment.download",
     target: { type: "attachment", id: visible ? row.id : "unknown" },
     outcome: visible ? "success" : "failure",

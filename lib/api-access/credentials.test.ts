@@ -3,7 +3,7 @@ import { apiAccessCommands } from "@/lib/admin/api-access-commands";
 import { CommandInputError } from "@/lib/admin/types";
 import { apiKeys } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
-import { ApiAccessInputError, authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from "./api-keys";
+import { ApiAccessInputError, authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from "./credentials";
 import { hashSecret, randomBase62 } from "./secrets";
 
 describe("secrets", () => {

@@ -3,12 +3,13 @@
 import { useTranslations } from "next-intl";
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
-import type { ApiAccessAction, ApiAccessActionState } from "./types";
+import type { ActionResult } from "@/lib/auth/staff-action";
+import type { CredentialsNamespace, RevokeAction } from "./types";
 
-/** Revokes one key or client after a confirmation; effective for the very next API request. */
-export function RevokeButton({ id, name, action }: { id: string; name: string; action: ApiAccessAction }) {
-  const t = useTranslations("apiAccess");
-  const [state, formAction, pending] = useActionState<ApiAccessActionState, FormData>(action, { status: "idle" });
+/** Revokes one credential after a confirmation; effective for the very next API request. */
+export function RevokeButton({ id, name, action, namespace }: { id: string; name: string; action: RevokeAction; namespace: CredentialsNamespace }) {
+  const t = useTranslations(namespace);
+  const [state, formAction, pending] = useActionState<ActionResult | undefined, FormData>(action, undefined);
   return (
     <form
       action={formAction}
@@ -20,7 +21,7 @@ export function RevokeButton({ id, name, action }: { id: string; name: string; a
       <Button type="submit" variant="danger" className="px-3 py-1 text-xs" busy={pending} aria-label={`${t("revoke")} — ${name}`}>
         {pending ? t("revoking") : t("revoke")}
       </Button>
-      {state.status === "error" && (
+      {state && !state.ok && (
         <p role="alert" className="mt-1 text-xs text-red-800">
           {t(state.error === "unauthorized" || state.error === "forbidden" ? "errors.forbidden" : "errors.failed")}
         </p>

@@ -1,0 +1,38 @@
+import path from "node:path";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+/*
+ * The boundaries are rules of `npm run lint` (eslint.config.mjs). This runs ESLint's own API on
+ * small fixtures placed (virtually) in each layer: each deliberate violation must be reported, and
+ * the allowed direction must not be.
+ */
+const eslint = new ESLint({ cwd: path.resolve(__dirname, "..") });
+
+async function problems(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.resolve(__dirname, "..", file) });
+  return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe("lint boundaries", () => {
+  it.each([
+    ["lib/claims/fixture.ts", 'import { Button } from "@/components/ui/button";\nexport const x = Button;\n', /lib\/ may not import from app\/ or components\//],
+    ["lib/claims/fixture.ts", 'import page from "@/app/(portal)/claims/page";\nexport const x = page;\n', /lib\/ may not import from app\//],
+    ["components/claims/fixture.tsx", 'import page from "@/app/(portal)/claims/page";\nexport const x = page;\n', /components\/ may not import from app\//],
+    ["sandbox/fixture.ts", 'import { getDb } from "../lib/db";\nexport const x = getDb;\n', /shares only lib\/fhir/],
+    ["sandbox/fixture.ts", 'import { env } from "@/lib/env";\nexport const x = env;\n', /shares only lib\/fhir/],
+    ["sandbox/fixture.ts", 'import { money } from "../lib/fhir/money";\nexport const x = money;\n', /shares only lib\/fhir/],
+    ["lib/claims/fixture.ts", "export const port = process.env.PORT;\n", /Read configuration with env\(\)/],
+  ])("%s: refuses %j", async (file, code, expected) => {
+    expect((await problems(file, code)).join("\n")).toMatch(expected);
+  });
+
+  it.each([
+    ["components/claims/fixture.tsx", 'import { formatMoney } from "@/lib/money";\nexport const x = formatMoney;\n'],
+    ["app/(portal)/fixture.tsx", 'import { Button } from "@/components/ui/button";\nexport const x = Button;\n'],
+    ["sandbox/fixture.ts", 'import { money } from "../lib/fhir";\nexport const x = money;\n'],
+    ["lib/claims/fixture.ts", 'import { env } from "@/lib/env";\nexport const x = env().PORT;\n'],
+  ])("%s: allows %j", async (file, code) => {
+    expect(await problems(file, code)).toEqual([]);
+  });
+});
