@@ -50,7 +50,16 @@ const schema = z.object({
     .default("clinic-001"),
   /** Standard Webhooks secret (`whsec_…`) shared with the platform. */
   WEBHOOK_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must look like whsec_<base64>").optional()),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Unset: `info`, or `silent` under tests. */
+  LOG_LEVEL: optionalString.pipe(z.enum(["debug", "info", "warn", "error", "silent"]).optional()),
+  /** `json`: one JSON object a line (for log collectors); `pretty`: for people; `auto`: pretty in a terminal, JSON otherwise. */
+  LOG_FORMAT: z.enum(["auto", "json", "pretty"]).default("auto"),
+  /** Graceful shutdown (SIGTERM): how long in-flight platform calls may take to finish before they are aborted. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  /** Set by `npm start`: the portal, not Next.js, handles SIGTERM/SIGINT (lib/server/shutdown.ts). */
+  NEXT_MANUAL_SIG_HANDLE: optionalString,
+  /** The build version shown on System status; `npm start` fills in package.json's version and the git commit. */
+  BUILD_VERSION: optionalString,
 });
 
 export type Env = z.infer<typeof schema>;
@@ -98,6 +107,11 @@ export function dataDir(e: Env = env()): string {
  */
 export function usesSandbox(e: Env = env()): boolean {
   return e.PLATFORM_EMBEDDED_SANDBOX;
+}
+
+/** The logger's threshold: LOG_LEVEL, else `silent` under tests and `info` otherwise. */
+export function logLevel(e: Env = env()): "debug" | "info" | "warn" | "error" | "silent" {
+  return e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info");
 }
 
 /** `npm start` starts the bundled sandbox unless a platform is configured. */

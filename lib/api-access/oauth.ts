@@ -7,6 +7,7 @@ import { contextFromHeaders } from "@/lib/http/request-context";
 import { ApiAccessInputError, validateEnvironment, validateName, validateScopes } from "./api-keys";
 import { consumeRate, rateHeaders } from "./rate-limit";
 import { hashSecret, randomBase62, sameHash } from "./secrets";
+import { log } from "@/lib/log";
 
 /*
  * OAuth 2.0 client credentials (RFC 6749 §4.4) for the generic claims API. Client ids read
@@ -141,7 +142,7 @@ export async function handleTokenRequest(request: Request, deps: TokenEndpointDe
   let usedBasic = false;
   const record = (outcome: "success" | "failure" | "denied", details: Record<string, unknown>) =>
     audit(deps.db, { actor, action: "oauth.token", outcome, requestId: ctx.requestId, ip: ctx.ip, details }).catch((e: unknown) =>
-      console.error(`[oauth] audit failed: ${(e as Error).message}`),
+      log("oauth").error(`audit failed: ${(e as Error).message}`),
     );
   try {
     const basic = basicCredentials(request.headers.get("authorization"));
@@ -202,7 +203,7 @@ export async function handleTokenRequest(request: Request, deps: TokenEndpointDe
       await record(error.status === 429 ? "denied" : "failure", { error: error.code, basic: usedBasic });
       return oauthError(error.status, error.code, error.message, error.headers);
     }
-    console.error(`[oauth] token request failed: ${(error as Error).message}`);
+    log("oauth").error(`token request failed: ${(error as Error).message}`);
     await record("failure", { error: "server_error" });
     return oauthError(500, "server_error", "The token could not be issued; try again.");
   }

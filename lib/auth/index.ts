@@ -7,6 +7,7 @@ import { signInWithPassword } from "./credentials";
 import { signInSchema } from "./schemas";
 import { checkSession } from "./sessions";
 import type { Role } from "./roles";
+import { log } from "@/lib/log";
 
 declare module "next-auth" {
   interface User {
@@ -40,10 +41,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       // Match on `type`: class names are minified in the production bundle.
       const type = (error as Error & { type?: string }).type ?? error.name;
       if (type === "CredentialsSignin") return;
-      console.error(`[auth] ${type}: ${error.message}`);
+      log("auth").error(`${type}: ${error.message}`);
     },
     warn(code) {
-      console.warn(`[auth] warning ${code}`);
+      log("auth").warn(`warning ${code}`);
     },
   },
   providers: [

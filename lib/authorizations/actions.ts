@@ -10,6 +10,7 @@ import { auditedSearch } from "@/lib/patients/service";
 import type { PatientSummary } from "@/lib/patients/registry";
 import type { SubmissionUse } from "./schema";
 import { createClaimFromAuthorization, saveDraft, submitForm, type Caller, type FieldErrors, type ServiceDeps } from "./service";
+import { log } from "@/lib/log";
 
 export type ActionResult<T> = ({ ok: true } & T) | { ok: false; error: "unauthorized" | "forbidden" | "invalid" | "not_found" | "not_draft" | "not_approved" | "failed"; fieldErrors?: FieldErrors };
 
@@ -28,7 +29,7 @@ async function deps(): Promise<ServiceDeps> {
 function failure(error: unknown): ActionResult<never> {
   if (error instanceof AccessError) return { ok: false, error: error.status === 401 ? "unauthorized" : "forbidden" };
   // Never the message: it could carry request data. The name is enough to look further.
-  console.error(`[authorizations] action failed: ${(error as Error)?.name ?? "unknown"}`);
+  log("authorizations").error(`action failed: ${(error as Error)?.name ?? "unknown"}`);
   return { ok: false, error: "failed" };
 }
 

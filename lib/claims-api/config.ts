@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ApiEnvironment } from "@/lib/db/schema";
 import { env } from "@/lib/env";
+import { log } from "@/lib/log";
 
 export const DEFAULT_RATE_PER_MINUTE = 600;
 
@@ -16,7 +17,7 @@ export function claimsApiRatePerMinute(source: Record<string, string | undefined
   if (raw === undefined || raw.trim() === "") return DEFAULT_RATE_PER_MINUTE;
   const parsed = rate.safeParse(raw);
   if (parsed.success) return parsed.data;
-  console.warn(`[claims-api] CLAIMS_API_RATE_PER_MINUTE="${raw}" is not a whole number from 1 to 1000000; using ${DEFAULT_RATE_PER_MINUTE}.`);
+  log("claims-api").warn(`CLAIMS_API_RATE_PER_MINUTE="${raw}" is not a whole number from 1 to 1000000; using ${DEFAULT_RATE_PER_MINUTE}.`);
   return DEFAULT_RATE_PER_MINUTE;
 }
 

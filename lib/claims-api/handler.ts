@@ -9,6 +9,7 @@ import { ClaimsApiError, errorResponse, JSON_HEADERS } from "./errors";
 import { parseClaimsQuery, refuseCredentialsInUrl, type ClaimsQuery } from "./params";
 import { listClaims } from "./query";
 import { toApiClaim } from "./serialize";
+import { log } from "@/lib/log";
 
 export interface ClaimsApiDeps {
   db: Db;
@@ -57,7 +58,7 @@ export async function handleListClaims(request: Request, deps: ClaimsApiDeps): P
   const record = (outcome: "success" | "failure" | "denied", details: Record<string, unknown>) => {
     const actor: AuditActor = caller ? { kind: "api", id: caller.id, name: caller.label } : { kind: "anonymous", label: "claims-api" };
     return audit(deps.db, { actor, action: "claims_api.list", outcome, requestId: ctx.requestId, ip: ctx.ip, details }).catch((e: unknown) =>
-      console.error(`[claims-api] audit failed: ${(e as Error).message}`),
+      log("claims-api").error(`audit failed: ${(e as Error).message}`),
     );
   };
   try {
@@ -83,7 +84,7 @@ export async function handleListClaims(request: Request, deps: ClaimsApiDeps): P
     });
   } catch (error) {
     const known = error instanceof ClaimsApiError ? error : undefined;
-    if (!known) console.error(`[claims-api] request ${ctx.requestId} failed: ${(error as Error).message}`);
+    if (!known) log("claims-api").error(`request ${ctx.requestId} failed: ${(error as Error).message}`);
     const failure = known ?? new ClaimsApiError("internal_error", "The claims could not be read; try again later.");
     await record(failure.status === 401 || failure.status === 403 || failure.status === 429 ? "denied" : "failure", {
       via: caller?.via,

@@ -10,6 +10,7 @@ import { audit } from "@/lib/audit";
 import { batchProgress, type BatchProgress } from "./batch";
 import { reconcile, type ReconcileRow } from "./reconcile";
 import { copyClaim, fixRejectedClaim, retryClaim, submitBatch, type BatchResult, type Caller, type ServiceDeps } from "./service";
+import { log } from "@/lib/log";
 
 /** Server actions of the claims area: every one checks the billing role itself. */
 export type ClaimActionResult<T> = ({ ok: true } & T) | { ok: false; error: string };
@@ -23,7 +24,7 @@ async function deps(): Promise<ServiceDeps> {
 }
 function failure(error: unknown): { ok: false; error: string } {
   if (error instanceof AccessError) return { ok: false, error: error.status === 401 ? "unauthorized" : "forbidden" };
-  console.error(`[claims] action failed: ${(error as Error)?.name ?? "unknown"}`);
+  log("claims").error(`action failed: ${(error as Error)?.name ?? "unknown"}`);
   return { ok: false, error: "failed" };
 }
 

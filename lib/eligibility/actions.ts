@@ -8,6 +8,7 @@ import { getPlatformClient } from "@/lib/platform";
 import { callerOf } from "@/lib/patients/caller";
 import { eligibilityFormSchema } from "./schema";
 import { runEligibilityCheck, type CheckOutcome } from "./service";
+import { log } from "@/lib/log";
 
 export type CheckActionResult = CheckOutcome | { kind: "denied"; status: 401 | 403 };
 
@@ -30,7 +31,7 @@ export async function checkEligibilityAction(input: unknown): Promise<CheckActio
     const client = await getPlatformClient();
     return await runEligibilityCheck({ db, client, providerOrgId: env().PROVIDER_ORG_ID }, await callerOf(user), parsed.data);
   } catch (error) {
-    console.error(`[eligibility] check failed: ${(error as Error).name}`);
+    log("eligibility").error(`check failed: ${(error as Error).name}`);
     return { kind: "unavailable", reason: "error" };
   }
 }

@@ -13,6 +13,7 @@ import { audit } from "@/lib/audit";
 import { AccessError, authorize, type StaffUser } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
+import { log } from "@/lib/log";
 
 /**
  * Settings → Organization keys (administrators): create or disable an organization client, add a
@@ -37,7 +38,7 @@ async function adminCall(work: (user: StaffUser, ctx: { requestId: string; ip?: 
   } catch (error) {
     if (error instanceof AccessError) return { status: "error", error: error.status === 401 ? "unauthorized" : "forbidden" };
     if (error instanceof OrgKeyInputError) return { status: "error", error: "invalid", detail: error.message };
-    console.error(`[organization-keys] action failed: ${(error as Error).name}`);
+    log("organization-keys").error(`action failed: ${(error as Error).name}`);
     return { status: "error", error: "failed" };
   }
 }

@@ -13,6 +13,7 @@ import { fhirResponse } from "./http";
 import { readCoverage } from "./coverage";
 import { eligibilityCheck } from "./eligibility";
 import { openApiDocument } from "./openapi";
+import { log } from "@/lib/log";
 
 export { runOperation, type CallContext, type ExchangeApiDeps, type ExchangeOp } from "./api";
 export { authenticate, pruneJwtReplays, publicReason, type AuthFailure, type AuthResult, type PublicAuthReason } from "./auth";
@@ -50,7 +51,7 @@ export function exchangeApi(): ExchangeApi {
     config = exchangeApiConfig();
   } catch (error) {
     // A bad PORTAL_URL / EXCHANGE_API_RATE_PER_MINUTE: say so in FHIR, and in the log.
-    console.error(`[exchange-api] ${(error as Error).message}`);
+    log("exchange-api").error(`${(error as Error).message}`);
     const unavailable = async () => fhirResponse(operationOutcome([plainIssue("exception", "The exchange API is not configured correctly")]), 503);
     return { eligibilityCheck: unavailable, coverage: unavailable, submitClaim: unavailable, claimStatus: unavailable, openApi: unavailable };
   }

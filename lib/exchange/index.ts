@@ -9,6 +9,7 @@ import { pruneLiveEvents } from "./live";
 import { startOutboxWorker, type OutboxWorker } from "./outbox";
 import type { ExchangePlatform } from "./platform-port";
 import type { PlatformClient } from "@/lib/platform";
+import { lineWriter } from "@/lib/log";
 
 // The real client must fit the port the pipeline is written against.
 const _clientFits: (client: PlatformClient) => ExchangePlatform = (client) => client;
@@ -96,7 +97,7 @@ export function startExchangeServices(deps: {
     try {
       await pruneLiveEvents({ db: deps.db }, new Date(clock().getTime() - config.liveEventsRetentionMs));
     } catch (error) {
-      (deps.log ?? console.warn)(`[exchange] could not prune live events: ${(error as Error).message}`);
+      (deps.log ?? lineWriter("warn"))(`[exchange] could not prune live events: ${(error as Error).message}`);
     }
   };
   void prune();

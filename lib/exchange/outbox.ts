@@ -12,6 +12,7 @@ import { leaseDue } from "./lease";
 import { classifyFailure, claimIdFromLocation, type CallFailure, type ExchangePlatform } from "./platform-port";
 import { pollSubmission } from "./poller";
 import { appendTimeline, transition, type Submission } from "./states";
+import { lineWriter } from "@/lib/log";
 
 export interface OutboxWorkerOptions {
   db: Db;
@@ -28,7 +29,7 @@ export interface OutboxWorkerOptions {
   /** Follow-up of sent/pended submissions after this much silence (default 60 s). */
   pollAfterMs?: number;
   random?: () => number;
-  /** Default: console.warn. Messages carry submission ids and codes, never patient data. */
+  /** Default: the portal log (lib/log). Messages carry submission ids and codes, never patient data. */
   log?: (message: string) => void;
 }
 
@@ -53,7 +54,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const concurrency = options.concurrency ?? 8;
   const pollAfterMs = options.pollAfterMs ?? 60_000;
   const now = options.clock ?? (() => new Date());
-  const log = options.log ?? ((m: string) => console.warn(m));
+  const log = options.log ?? lineWriter("warn");
   const { db, client } = options;
   const requestTimeoutMs = Math.max(1_000, Math.floor(options.leaseMs * 0.75));
   const stopping = new AbortController();

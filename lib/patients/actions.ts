@@ -8,13 +8,14 @@ import { callerOf } from "./caller";
 import type { PatientSummary } from "./registry";
 import { addCoverageSchema, registerPatientSchema } from "./schemas";
 import { auditedAddCoverage, auditedRegister, auditedSearch } from "./service";
+import { log } from "@/lib/log";
 
 export type FieldErrors = Record<string, string[] | undefined>;
 export type ActionFailure = { ok: false; error: "unauthorized" | "forbidden" | "invalid" | "failed"; fieldErrors?: FieldErrors };
 
 function denied(error: unknown): ActionFailure {
   if (error instanceof AccessError) return { ok: false, error: error.status === 401 ? "unauthorized" : "forbidden" };
-  console.error(`[patients] action failed: ${(error as Error).name}`);
+  log("patients").error(`action failed: ${(error as Error).name}`);
   return { ok: false, error: "failed" };
 }
 

@@ -5,6 +5,7 @@ import { AccessError, authorize } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
 import { testConnection, type ConnectionStep } from "./status";
+import { log } from "@/lib/log";
 
 export type TestConnectionResult = { ok: true; steps: ConnectionStep[] } | { ok: false; error: "unauthorized" | "forbidden" | "failed" };
 
@@ -23,7 +24,7 @@ export async function testPlatformConnectionAction(): Promise<TestConnectionResu
   try {
     steps = await testConnection({ db });
   } catch (error) {
-    console.error(`[platform] connection test failed: ${(error as Error).message}`);
+    log("platform").error(`connection test failed: ${(error as Error).message}`);
     return { ok: false, error: "failed" };
   }
   await audit(db, {

@@ -6,6 +6,7 @@ import { dataDir, env, usesSandbox } from "@/lib/env";
 import { startExchangeServices } from "@/lib/exchange";
 import { getPlatformClient } from "@/lib/platform";
 import { startMaintenance } from "./maintenance";
+import { log } from "@/lib/log";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -28,8 +29,8 @@ export async function boot(): Promise<void> {
   }
   const database = await getDatabase();
   if (usesSandbox(e)) {
-    if (await seedDemoUsers(database.db, e.DEMO_PASSWORD)) console.log("[boot] seeded the demo users");
-    if (await (await import("@/lib/patients/demo-data")).seedDemoPatients(database.db)) console.log("[boot] seeded the demo patients");
+    if (await seedDemoUsers(database.db, e.DEMO_PASSWORD)) log("boot").info("seeded the demo users");
+    if (await (await import("@/lib/patients/demo-data")).seedDemoPatients(database.db)) log("boot").info("seeded the demo patients");
   }
   if (database.kind === "pglite") await startAdminSocket(dataDir(e), getDb);
   startMaintenance(database.db);
@@ -38,9 +39,9 @@ export async function boot(): Promise<void> {
     // A platform that is configured but unusable (missing certificate file, …) stops the start.
     const client = await getPlatformClient();
     startExchangeServices({ db: database.db, client });
-    console.log(`[boot] submission pipeline started (${e.PLATFORM_ENV} platform)`);
+    log("boot").info(`submission pipeline started (${e.PLATFORM_ENV} platform)`);
   } else {
-    console.warn("[boot] no platform configured (PLATFORM_BASE_URL): submissions stay queued until one is");
+    log("boot").warn("no platform configured (PLATFORM_BASE_URL): submissions stay queued until one is");
   }
 }
 
@@ -49,7 +50,7 @@ export async function bootOrExit(): Promise<void> {
   try {
     await boot();
   } catch (error) {
-    console.error(`[boot] the portal cannot start: ${(error as Error).message}`);
+    log("boot").error(`the portal cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
 }

@@ -9,6 +9,7 @@ import { AccessError, authorize, type StaffUser } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
 import type { ApiAccessActionState } from "@/components/api-access/types";
+import { log } from "@/lib/log";
 
 /**
  * Settings → API access (administrators): create and revoke API keys and OAuth clients of the
@@ -35,7 +36,7 @@ async function adminCall(work: (user: StaffUser, ctx: { requestId: string; ip?: 
   } catch (error) {
     if (error instanceof AccessError) return { status: "error", error: error.status === 401 ? "unauthorized" : "forbidden" };
     if (error instanceof ApiAccessInputError) return { status: "error", error: "invalid", detail: error.message };
-    console.error(`[api-access] action failed: ${(error as Error).name}`);
+    log("api-access").error(`action failed: ${(error as Error).name}`);
     return { status: "error", error: "failed" };
   }
 }

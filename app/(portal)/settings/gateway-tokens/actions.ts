@@ -8,6 +8,7 @@ import { AccessError, authorize, type StaffUser } from "@/lib/auth/guards";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
 import type { GatewayTokenActionState } from "@/components/gateway-tokens/types";
+import { log } from "@/lib/log";
 
 /**
  * Settings → Gateway tokens (administrators): create a token (shown once) or revoke one. Both are
@@ -26,7 +27,7 @@ async function adminCall(work: (user: StaffUser, ctx: { requestId: string; ip?: 
   } catch (error) {
     if (error instanceof AccessError) return { status: "error", error: error.status === 401 ? "unauthorized" : "forbidden" };
     if (error instanceof ApiAccessInputError) return { status: "error", error: "invalid" };
-    console.error(`[gateway-tokens] action failed: ${(error as Error).name}`);
+    log("gateway-tokens").error(`action failed: ${(error as Error).name}`);
     return { status: "error", error: "failed" };
   }
 }

@@ -2,6 +2,7 @@ import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { exchangeConfig, handlePlatformWebhook } from "@/lib/exchange";
 import { getPlatformClient, type PlatformClient } from "@/lib/platform";
+import { lineWriter } from "@/lib/log";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -22,6 +23,6 @@ export async function POST(request: Request): Promise<Response> {
     secret: env().WEBHOOK_SECRET,
     pollAfterMs: config.pollAfterMs,
     fetchTimeoutMs: config.webhookFetchTimeoutMs,
-    log: (m) => console.warn(m),
+    log: lineWriter("warn"),
   });
 }
