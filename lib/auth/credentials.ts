@@ -5,6 +5,8 @@ import { signInFailures, users } from "@/lib/db/schema";
 import { burnVerification, verifyPassword } from "./password";
 import { createSession, type SessionUser } from "./sessions";
 import { normaliseEmail } from "./users";
+import { log } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
 
 /** 10 failed sign-ins on one account within 15 minutes lock it for 15 minutes. */
 export const LOCKOUT_THRESHOLD = 10;
@@ -46,6 +48,7 @@ export async function signInWithPassword(
       outcome: "failure",
       details: { reason },
     });
+    metrics().signInFailures.inc({ reason });
     return { ok: false, reason };
   }
 
@@ -53,6 +56,7 @@ export async function signInWithPassword(
   if (user.lockedUntil && user.lockedUntil > now) {
     await burnVerification(input.password);
     await audit(db, { ...base, actor, action: "auth.sign_in", outcome: "denied", details: { reason: "locked", lockedUntil: user.lockedUntil.toISOString() } });
+    metrics().signInFailures.inc({ reason: "locked" });
     return { ok: false, reason: "locked" };
   }
 
@@ -69,7 +73,10 @@ export async function signInWithPassword(
       const lockedUntil = new Date(now.getTime() + LOCKOUT_DURATION_MS);
       await db.update(users).set({ lockedUntil, updatedAt: now }).where(eq(users.id, user.id));
       await audit(db, { ...base, actor, action: "auth.lockout", outcome: "success", target: { type: "user", id: user.id }, details: { failures, lockedUntil: lockedUntil.toISOString() } });
+      metrics().lockouts.inc();
+      log("auth").warn({ actorId: user.id, failures }, "account locked after repeated failed sign-ins");
     }
+    metrics().signInFailures.inc({ reason: "bad_password" });
     return { ok: false, reason: "bad_password" };
   }
 

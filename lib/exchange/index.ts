@@ -49,7 +49,7 @@ export {
 export { applyPlatformNews, decisionOf, adjudicatedResponse, type PlatformNews, type PlatformStatus } from "./apply";
 export { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox";
 export { pollSubmission } from "./poller";
-export { leaseDue } from "./lease";
+export { leaseDue, releaseLeases } from "./lease";
 export {
   handlePlatformWebhook,
   verifyWebhookSignature,
@@ -59,12 +59,12 @@ export {
   type WebhookDeps,
   type ReceiptResult,
 } from "./webhooks";
-export { LiveHub, liveHub, liveEventStream, pruneLiveEvents, type LiveEvent } from "./live";
+export { LiveHub, liveHub, liveEventStream, pruneLiveEvents, closeLiveStreams, type LiveEvent } from "./live";
 export { classifyFailure, type ExchangePlatform } from "./platform-port";
 
 export interface ExchangeServices {
   worker: OutboxWorker;
-  stop(): Promise<void>;
+  stop(graceMs?: number): Promise<{ inFlight: number; aborted: boolean }>;
 }
 
 /**
@@ -105,9 +105,9 @@ export function startExchangeServices(deps: {
   pruneTimer.unref?.();
   return {
     worker,
-    async stop() {
+    async stop(graceMs?: number) {
       clearInterval(pruneTimer);
-      await worker.stop();
+      return worker.stop(graceMs);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { submissions } from "@/lib/db/schema";
 import { appendTimeline, type Submission } from "./states";
@@ -54,4 +54,17 @@ export async function leaseDue(db: Db, owner: string, now: Date, leaseMs: number
     }
     return rows;
   });
+}
+
+/**
+ * Graceful shutdown: hands back every lease `owner` still holds, due now, so another instance
+ * takes the rows at once instead of waiting for the leases to run out. Returns how many.
+ */
+export async function releaseLeases(db: Db, owner: string, now = new Date()): Promise<number> {
+  const released = await db
+    .update(submissions)
+    .set({ leaseOwner: null, leaseUntil: null, nextAttemptAt: now })
+    .where(eq(submissions.leaseOwner, owner))
+    .returning({ id: submissions.id });
+  return released.length;
 }

@@ -35,8 +35,11 @@ export interface OutboxWorkerOptions {
 
 export interface OutboxWorker {
   readonly owner: string;
-  /** Resolves after the in-flight work has finished (requests are aborted after `graceMs`). */
-  stop(graceMs?: number): Promise<void>;
+  /**
+   * Stops taking work and resolves after the in-flight work has finished (requests are aborted
+   * after `graceMs`): how many were in flight, and whether the grace ran out.
+   */
+  stop(graceMs?: number): Promise<{ inFlight: number; aborted: boolean }>;
   /** Looks for due work now instead of at the next poll. */
   wake(): void;
 }
@@ -269,10 +272,16 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       stopped = true;
       if (timer) clearTimeout(timer);
       while (ticking) await new Promise((r) => setTimeout(r, 5));
+      const count = inFlight.size;
       const pending = Promise.allSettled([...inFlight]);
-      const abort = setTimeout(() => stopping.abort(), graceMs);
+      let aborted = false;
+      const abort = setTimeout(() => {
+        aborted = true;
+        stopping.abort();
+      }, graceMs);
       await pending;
       clearTimeout(abort);
+      return { inFlight: count, aborted };
     },
   };
 }

@@ -6,6 +6,7 @@
  */
 import { logLevel } from "@/lib/env";
 import { log } from "@/lib/log";
+import { observePlatformCall, type CallGroup } from "@/lib/metrics";
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
@@ -34,7 +35,10 @@ export function createLogger(level: LogLevel = defaultLogLevel(), write?: (line:
     target.level = level;
     return {
       debug: (m) => target.debug(m),
-      info: (m) => target.info(m),
+      info: (m) => {
+        observeCallLine(m);
+        target.info(m);
+      },
       warn: (m) => target.warn(m),
       error: (m) => target.error(m),
     };
@@ -43,6 +47,22 @@ export function createLogger(level: LogLevel = defaultLogLevel(), write?: (line:
     if (ORDER[lvl] >= min) write(`${new Date().toISOString()} ${lvl.toUpperCase()} [platform] ${message}`);
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
+}
+
+const CALL_LINE = /^(GET|POST|PUT|DELETE|PATCH) (\S+) (\d{3}|-) \S+ ([\d.]+)ms/;
+
+/** Which of the platform's rate-limit groups a path template belongs to. */
+export function callGroup(method: string, template: string): CallGroup {
+  if (template.includes("CoverageEligibility")) return "eligibility";
+  if (method === "POST" && /^\/?(Claim|\$process-message)/.test(template.replace(/^\//, ""))) return "claims";
+  return "status";
+}
+
+/** The client logs one line per call (`POST /Claim 201 <request id> 12.3ms`): that line feeds the metrics. */
+function observeCallLine(message: string): void {
+  const match = CALL_LINE.exec(message);
+  if (!match) return;
+  observePlatformCall(callGroup(match[1]!, match[2]!), match[3] === "-" ? 0 : Number(match[3]), Number(match[4]));
 }
 
 const noop = () => {};
