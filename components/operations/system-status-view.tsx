@@ -67,8 +67,12 @@ export function SystemStatusView({ initial }: { initial: SystemStatus }) {
                 <td className="py-2 text-end tabular-nums">
                   {c.failed > 0 ? <Badge tone={TONE_BADGE[c.tone]}>{format.number(c.failed)}</Badge> : format.number(0)}
                 </td>
-                <td className="py-2 text-end tabular-nums" dir="ltr">{ms(c.p50Ms)}</td>
-                <td className="py-2 text-end tabular-nums" dir="ltr">{ms(c.p95Ms)}</td>
+                <td className="py-2 text-end tabular-nums">
+                  <span dir="ltr">{ms(c.p50Ms)}</span>
+                </td>
+                <td className="py-2 text-end tabular-nums">
+                  <span dir="ltr">{ms(c.p95Ms)}</span>
+                </td>
               </tr>
             ))}
           </tbody>
@@ -125,7 +129,7 @@ export function SystemStatusView({ initial }: { initial: SystemStatus }) {
       <Section title={t("system.title")} tone="ok">
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
           <Figure label={t("system.database")} value={s.database.kind === "pglite" ? t("system.embedded") : "PostgreSQL"} />
-          <Figure label={t("system.size")} value={s.database.sizeBytes === null ? "—" : `${format.number(s.database.sizeBytes / 1_048_576, { maximumFractionDigits: 1 })} MB`} />
+          <Figure label={t("system.size")} value={s.database.sizeBytes === null ? "—" : `${format.number(s.database.sizeBytes / 1_048_576, { maximumFractionDigits: 1 })} MB`} ltr />
           <Figure label={t("system.migrations")} value={format.number(s.database.migrations)} />
           <Figure label={t("system.version")} value={s.build.version} ltr />
         </dl>
@@ -156,7 +160,7 @@ function Figure({ label, value, ltr }: { label: string; value: string; ltr?: boo
   return (
     <div>
       <dt className="text-xs text-slate-600">{label}</dt>
-      <dd className="text-lg font-semibold tabular-nums" dir={ltr ? "ltr" : undefined}>{value}</dd>
+      <dd className="text-lg font-semibold tabular-nums">{ltr ? <span dir="ltr">{value}</span> : value}</dd>
     </div>
   );
 }

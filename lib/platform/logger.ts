@@ -61,7 +61,8 @@ export function callGroup(method: string, template: string): CallGroup {
 /** The client logs one line per call (`POST /Claim 201 <request id> 12.3ms`): that line feeds the metrics. */
 function observeCallLine(message: string): void {
   const match = CALL_LINE.exec(message);
-  if (!match) return;
+  // Token requests count against no rate-limit group.
+  if (!match || match[2]!.startsWith("/oauth")) return;
   observePlatformCall(callGroup(match[1]!, match[2]!), match[3] === "-" ? 0 : Number(match[3]), Number(match[4]));
 }
 

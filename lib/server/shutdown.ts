@@ -40,15 +40,20 @@ export async function shutdown(deps: ShutdownDeps): Promise<ShutdownReport> {
   return { inFlight: stopped.inFlight, inFlightAborted: stopped.aborted, leasesReleased, streamsClosed, ms: Math.round(performance.now() - started) };
 }
 
-/** Installs the SIGTERM/SIGINT handler once; a second signal during shutdown exits at once. */
+/**
+ * Installs the SIGTERM/SIGINT handler once. A signal that arrives during shutdown forces an exit
+ * only when it comes more than 2 s after the first: Ctrl-C reaches the whole process group and
+ * `npm start` forwards a SIGTERM too, so two signals at once are one request to stop.
+ */
 export function onShutdownSignal(deps: () => ShutdownDeps, exit: (code: number) => void = (code) => process.exit(code)): void {
-  let running = false;
+  let startedAt: number | undefined;
   const handler = (signal: NodeJS.Signals) => {
-    if (running) {
+    if (startedAt !== undefined) {
+      if (Date.now() - startedAt < 2_000) return;
       log("shutdown").warn(`${signal} again: exiting now`);
       return exit(1);
     }
-    running = true;
+    startedAt = Date.now();
     log("shutdown").info(`${signal}: stopping — no new work, letting in-flight platform calls finish`);
     shutdown(deps())
       .then((report) => {
