@@ -6,7 +6,7 @@ const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
 
 const nextConfig: NextConfig = {
   // Native or WASM packages that must be loaded by Node at run time, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "argon2", "pg", "undici"],
+  serverExternalPackages: ["@electric-sql/pglite", "argon2", "pg", "undici", "pino", "prom-client"],
   poweredByHeader: false,
   experimental: {
     // forbidden() renders app/forbidden.tsx with a real 403 status.

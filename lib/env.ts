@@ -51,6 +51,14 @@ const serverSection = {
   MIGRATIONS_DIR: optionalString,
   /** Unset: `info`, or `silent` under tests. */
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).optional(),
+  /** `json`: one JSON object a line (for log collectors); `pretty`: for people; `auto`: pretty in a terminal, JSON otherwise. */
+  LOG_FORMAT: z.enum(["auto", "json", "pretty"]).default("auto"),
+  /** Graceful shutdown (SIGTERM): how long in-flight platform calls may take to finish before they are aborted. */
+  SHUTDOWN_GRACE_MS: wholeNumber(10_000, 0, 120_000),
+  /** Set by `npm start`: the portal, not Next.js, handles SIGTERM/SIGINT (lib/server/shutdown.ts). */
+  NEXT_MANUAL_SIG_HANDLE: optionalString,
+  /** The build version shown on System status; `npm start` fills in package.json's version and the git commit. */
+  BUILD_VERSION: optionalString,
   /** The portal's public address; default `http://localhost:$PORT`. */
   PORTAL_URL: z.url({ protocol: /^https?$/, error: "must be an http(s):// URL" }).optional(),
   /** Which peers' X-Forwarded-For is believed: none (default), a hop count, or CIDR ranges. */
@@ -185,6 +193,11 @@ export function dataDir(e: Env = env()): string {
  */
 export function usesSandbox(e: Env = env()): boolean {
   return e.PLATFORM_EMBEDDED_SANDBOX;
+}
+
+/** The logger's threshold: LOG_LEVEL, else `silent` under tests and `info` otherwise. */
+export function logLevel(e: Env = env()): "debug" | "info" | "warn" | "error" | "silent" {
+  return e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info");
 }
 
 /** `npm start` starts the bundled sandbox unless a platform is configured. */

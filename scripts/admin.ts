@@ -2,6 +2,7 @@
  * The admin command line: `npm run admin -- <command> [options] [--json]`.
  * Works while the portal runs (PGlite: through the portal's admin socket) and while it does not.
  */
+import path from "node:path";
 import { parseArgv } from "@/lib/admin/argv";
 import { databaseCommands } from "@/lib/admin/commands";
 import { runAdminCommand } from "@/lib/admin/run";
@@ -49,6 +50,11 @@ async function main(): Promise<number> {
     if (argv.help) {
       console.log(`${command.summary}\nUsage: npm run admin -- ${command.usage} [--json]`);
       return 0;
+    }
+    // File paths are resolved here: on PGlite the command may run inside the portal, in another folder.
+    for (const name of ["out", "from"]) {
+      const values = argv.flags[name];
+      if (values) argv.flags[name] = values.map((v) => (v === "true" ? v : path.resolve(v)));
     }
     const result = await runAdminCommand(command, { flags: argv.flags, stdin: readStdin });
     console.log(json ? JSON.stringify(result.json, null, 2) : result.text);

@@ -63,6 +63,13 @@ function buildIfNeeded() {
   recordBuild(root);
 }
 
+/** package.json's version and the git commit, when there is one. */
+function buildVersion(): string {
+  const version = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
+  const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" });
+  return commit.status === 0 && commit.stdout.trim() ? `${version}+${commit.stdout.trim()}` : version;
+}
+
 async function waitForHealth(url: string, timeoutMs: number, portal: Managed): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -90,7 +97,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log("stopping…");
-    await stopAll(running);
+    await stopAll(running, e.SHUTDOWN_GRACE_MS + 5_000);
     process.exit(code);
   };
   process.on("SIGINT", () => void shutdown(0));
@@ -102,6 +109,9 @@ async function main() {
     NEXT_TELEMETRY_DISABLED: "1",
     AUTH_SECRET: secret,
     AUTH_TRUST_HOST: "true",
+    // The portal's own handler (lib/server/shutdown.ts) drains work on SIGTERM; Next.js's would exit at once.
+    NEXT_MANUAL_SIG_HANDLE: "true",
+    BUILD_VERSION: process.env.BUILD_VERSION ?? buildVersion(),
   };
 
   let platformLine = `platform: ${e.PLATFORM_BASE_URL} (${e.PLATFORM_ENV})`;

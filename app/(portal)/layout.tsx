@@ -1,3 +1,4 @@
+import { QueryProvider } from "@/components/query/query-provider";
 import { AppShell } from "@/components/shell/app-shell";
 import { requireUser } from "@/lib/auth/guards";
 import { env } from "@/lib/env";
@@ -8,7 +9,7 @@ export default async function PortalLayout({ children }: { children: React.React
   const user = await requireUser();
   return (
     <AppShell user={user} clinicName={env().CLINIC_NAME}>
-      {children}
+      <QueryProvider>{children}</QueryProvider>
     </AppShell>
   );
 }

@@ -2,7 +2,9 @@ import { orgKeyCommands } from "./org-key-commands";
 import { apiAccessCommands } from "./api-access-commands";
 import { gatewayCommands } from "./gateway-commands";
 import type { AdminCommand } from "./types";
+import { metricsCommands } from "./metrics-commands";
+import { operationsCommands } from "./operations-commands";
 import { userCommands } from "./user-commands";
 
 /** Commands that act on the portal's database; the portal serves these over its admin socket. */
-export const databaseCommands: AdminCommand[] = [...userCommands, ...orgKeyCommands, ...apiAccessCommands, ...gatewayCommands];
+export const databaseCommands: AdminCommand[] = [...userCommands, ...orgKeyCommands, ...apiAccessCommands, ...gatewayCommands, ...metricsCommands, ...operationsCommands];

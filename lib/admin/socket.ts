@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Db } from "@/lib/db";
 import { databaseCommands } from "./commands";
 import { CommandInputError, type CommandResult } from "./types";
+import { log } from "@/lib/log";
 
 /**
  * PGlite lets one process open a data directory. While the portal runs, it holds the database,
@@ -58,7 +59,7 @@ async function answer(line: string, getDb: () => Promise<Db>): Promise<SocketRes
     return { ok: true, result };
   } catch (error) {
     const inputError = error instanceof CommandInputError;
-    if (!inputError) console.error(`[admin] command failed: ${(error as Error).message}`);
+    if (!inputError) log("admin").error(`command failed: ${(error as Error).message}`);
     return { ok: false, inputError, message: inputError ? (error as Error).message : `The portal could not run the command: ${(error as Error).message}` };
   }
 }

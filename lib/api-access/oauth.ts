@@ -11,6 +11,7 @@ import { contextFromHeaders } from "@/lib/http/request-context";
 import { ApiAccessInputError, validateEnvironment, validateName, validateScopes } from "./credentials";
 import { consumeRate, rateHeaders } from "./rate-limit";
 import { hashSecret, randomBase62, sameHash } from "./secrets";
+import { log } from "@/lib/log";
 
 /*
  * OAuth 2.0 client credentials (RFC 6749 §4.4) for the generic claims API. Client ids read
@@ -157,7 +158,7 @@ export async function handleTokenRequest(request: Request, deps: TokenEndpointDe
   let usedBasic = false;
   const record = (outcome: "success" | "failure" | "denied", details: Record<string, unknown>) =>
     audit(deps.db, { actor, action: "oauth.token", outcome, requestId: ctx.requestId, ip: ctx.ip, details }).catch((e: unknown) =>
-      console.error(`[oauth] audit failed: ${describeError(e)}`),
+      log("oauth").error(`audit failed: ${describeError(e)}`),
     );
   try {
     const basic = basicCredentials(request.headers.get("authorization"));
@@ -219,7 +220,7 @@ export async function handleTokenRequest(request: Request, deps: TokenEndpointDe
       return oauthError(error.status, error.code, error.message, error.headers);
     }
     // Name and database code only: a failed query's message quotes its parameters.
-    console.error(`[oauth] token request ${ctx.requestId} failed: ${describeError(error)}`);
+    log("oauth").error(`token request ${ctx.requestId} failed: ${describeError(error)}`);
     await record("failure", { error: "server_error" });
     return oauthError(500, "server_error", `The token could not be issued; try again (request id ${ctx.requestId}).`);
   }

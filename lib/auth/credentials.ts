@@ -5,6 +5,8 @@ import { signInFailures, users } from "@/lib/db/schema";
 import { burnVerification, verifyPassword } from "./password";
 import { createSession, type SessionUser } from "./sessions";
 import { normaliseEmail } from "./users";
+import { log } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
 
 /** 10 failed sign-ins on one account within 15 minutes lock it for 15 minutes. */
 export const LOCKOUT_THRESHOLD = 10;
@@ -46,6 +48,7 @@ export async function signInWithPassword(
       outcome: "failure",
       details: { reason },
     });
+    metrics().signInFailures.inc({ reason });
     return { ok: false, reason };
   }
 
@@ -57,6 +60,7 @@ export async function signInWithPassword(
     if (slot.lockedNow) {
       await audit(db, { ...base, actor, action: "auth.lockout", outcome: "success", target: { type: "user", id: user.id }, details: { failures: slot.failures, lockedUntil: slot.lockedUntil.toISOString() } });
     }
+    metrics().signInFailures.inc({ reason: "locked" });
     return { ok: false, reason: "locked" };
   }
 
@@ -74,8 +78,11 @@ export async function signInWithPassword(
         .returning({ id: users.id });
       if (locked) {
         await audit(db, { ...base, actor, action: "auth.lockout", outcome: "success", target: { type: "user", id: user.id }, details: { failures, lockedUntil: lockedUntil.toISOString() } });
+        metrics().lockouts.inc();
+        log("auth").warn({ actorId: user.id, failures }, "account locked after repeated failed sign-ins");
       }
     }
+    metrics().signInFailures.inc({ reason: "bad_password" });
     return { ok: false, reason: "bad_password" };
   }
 

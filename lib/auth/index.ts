@@ -7,6 +7,7 @@ import { signInWithPassword } from "./credentials";
 import { signInSchema } from "./schemas";
 import { checkSession } from "./sessions";
 import type { Role } from "./roles";
+import { log } from "@/lib/log";
 
 declare module "next-auth" {
   interface User {
@@ -34,6 +35,18 @@ declare module "@auth/core/jwt" {
  */
 export const { handlers, auth, signIn, signOut } = NextAuth({
   ...authConfig,
+  logger: {
+    // A failed sign-in is expected and already audited with its reason; log only real faults.
+    error(error) {
+      // Match on `type`: class names are minified in the production bundle.
+      const type = (error as Error & { type?: string }).type ?? error.name;
+      if (type === "CredentialsSignin") return;
+      log("auth").error(`${type}: ${error.message}`);
+    },
+    warn(code) {
+      log("auth").warn(`warning ${code}`);
+    },
+  },
   providers: [
     Credentials({
       credentials: { email: {}, password: {} },

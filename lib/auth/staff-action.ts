@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { audit, type AuditActor, type AuditEntry } from "@/lib/audit";
+import { log } from "@/lib/log";
 import { getDb, type Db } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
 import { actorOf, AccessError, authorize, type StaffUser } from "./guards";
@@ -78,7 +79,7 @@ function failure(error: unknown, options: StaffActionOptions<never>): ActionFail
   if (refused) return refused;
   // Next.js control flow (redirect, notFound) must pass through untouched.
   if (isNextControlFlow(error)) throw error;
-  console.error(`[${options.name}] action failed: ${(error as Error)?.name ?? "unknown"}`);
+  log(options.name).error(`action failed: ${(error as Error)?.name ?? "unknown"}`);
   return { ok: false, error: "failed" };
 }
 

@@ -10,6 +10,7 @@ import { ClaimsApiError, errorResponse, JSON_HEADERS } from "./errors";
 import { parseClaimsQuery, refuseCredentialsInUrl, type ClaimsQuery } from "./params";
 import { listClaims } from "./query";
 import { toApiClaim } from "./serialize";
+import { log } from "@/lib/log";
 
 export interface ClaimsApiDeps {
   db: Db;
@@ -58,7 +59,7 @@ export async function handleListClaims(request: Request, deps: ClaimsApiDeps): P
   const record = (outcome: "success" | "failure" | "denied", details: Record<string, unknown>) => {
     const actor: AuditActor = caller ? { kind: "api", id: caller.id, name: caller.label } : { kind: "anonymous", label: "claims-api" };
     return audit(deps.db, { actor, action: "claims_api.list", outcome, requestId: ctx.requestId, ip: ctx.ip, details }).catch((e: unknown) =>
-      console.error(`[claims-api] audit failed: ${describeError(e)}`),
+      log("claims-api").error(`audit failed: ${describeError(e)}`),
     );
   };
   try {
@@ -85,7 +86,7 @@ export async function handleListClaims(request: Request, deps: ClaimsApiDeps): P
   } catch (error) {
     const known = error instanceof ClaimsApiError ? error : undefined;
     // Name and database code only: a failed query's message quotes its parameters (a national ID).
-    if (!known) console.error(`[claims-api] request ${ctx.requestId} failed: ${describeError(error)}`);
+    if (!known) log("claims-api").error(`request ${ctx.requestId} failed: ${describeError(error)}`);
     const failure = known ?? new ClaimsApiError("internal_error", "The claims could not be read; try again later.");
     await record(failure.status === 401 || failure.status === 403 || failure.status === 429 ? "denied" : "failure", {
       via: caller?.via,

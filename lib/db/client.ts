@@ -4,6 +4,7 @@ import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import { acquireDataDirLock } from "./pglite-lock";
+import { log } from "@/lib/log";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /**
@@ -37,7 +38,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     const [{ Pool }, { drizzle }] = await Promise.all([import("pg"), import("drizzle-orm/node-postgres")]);
     const pool = new Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
     // An idle client that loses its server must not crash the process.
-    pool.on("error", (error) => console.error(`[db] idle PostgreSQL client error: ${error.message}`));
+    pool.on("error", (error) => log("db").error(`idle PostgreSQL client error: ${error.message}`));
     const db: Db = drizzle(pool, { schema });
     return {
       db,

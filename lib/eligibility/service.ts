@@ -13,6 +13,7 @@ import {
 } from "@/lib/platform";
 import type { EligibilityField, EligibilityFormValues } from "./schema";
 import { errorField, saveCheck, toView, type EligibilityCheckView, type ErrorField } from "./store";
+import { lineWriter } from "@/lib/log";
 
 /**
  * Typed platform errors are recognised by name, not `instanceof`: in the Next.js server the
@@ -28,7 +29,7 @@ export interface EligibilityDeps {
   client: Pick<PlatformClient, "checkEligibility">;
   providerOrgId: string;
   now?: () => Date;
-  /** Default console.warn; lines carry codes and ids of our own records only. */
+  /** Default: the portal log (lib/log); lines carry codes and ids of our own records only. */
   warn?: (line: string) => void;
 }
 
@@ -62,7 +63,7 @@ export type CheckOutcome =
 export async function runEligibilityCheck(deps: EligibilityDeps, caller: CallerContext, input: EligibilityFormValues): Promise<CheckOutcome> {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
-  const warn = deps.warn ?? ((line: string) => console.warn(line));
+  const warn = deps.warn ?? lineWriter("warn");
   const patient = await getPatient(db, input.patientId);
   if (!patient) return { kind: "invalid", fieldErrors: { patientId: ["patientUnknown"] } };
   const coverage = await getCoverage(db, input.coverageId);

@@ -9,6 +9,7 @@ import type { PlatformClient } from "@/lib/platform";
 import { authenticate, publicReason } from "./auth";
 import type { ExchangeApiConfig } from "./config";
 import { ApiProblem, fhirResponse } from "./http";
+import { lineWriter } from "@/lib/log";
 
 /** What the exchange API needs; route files pass the process-wide ones, tests their own. */
 export interface ExchangeApiDeps {
@@ -16,7 +17,7 @@ export interface ExchangeApiDeps {
   platform: () => Promise<Pick<PlatformClient, "checkEligibility">>;
   config: ExchangeApiConfig;
   now?: () => Date;
-  /** Default console.warn; lines carry ids and codes only. */
+  /** Default: the portal log (lib/log); lines carry ids and codes only. */
   warn?: (line: string) => void;
   /** Time zone of the clinic's calendar day (service date of coverage checks); default CLINIC_TIME_ZONE or Asia/Riyadh. */
   timeZone?: string;
@@ -61,7 +62,7 @@ export async function runOperation(
   const { requestId, ip } = requestMeta(request);
   const baseHeaders: Record<string, string> = { "X-Request-ID": requestId };
   const action = `exchange.${op}`;
-  const warn = deps.warn ?? ((line: string) => console.warn(line));
+  const warn = deps.warn ?? lineWriter("warn");
   let db: Db | undefined;
   let ctx: CallContext | undefined;
   try {

@@ -10,6 +10,7 @@ import { pruneLiveEvents } from "./live";
 import { startOutboxWorker, type OutboxWorker } from "./outbox";
 import type { ExchangePlatform } from "./platform-port";
 import type { PlatformClient } from "@/lib/platform";
+import { lineWriter } from "@/lib/log";
 
 // The real client must fit the port the pipeline is written against.
 const _clientFits: (client: PlatformClient) => ExchangePlatform = (client) => client;
@@ -49,7 +50,7 @@ export {
 export { applyPlatformNews, decisionOf, adjudicatedResponse, type PlatformNews, type PlatformStatus } from "./apply";
 export { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox";
 export { pollSubmission } from "./poller";
-export { leaseDue } from "./lease";
+export { leaseDue, releaseLeases } from "./lease";
 export {
   handlePlatformWebhook,
   verifyWebhookSignature,
@@ -59,13 +60,13 @@ export {
   type WebhookDeps,
   type ReceiptResult,
 } from "./webhooks";
-export { LiveHub, liveHub, liveEventStream, pruneLiveEvents, type LiveEvent } from "./live";
+export { LiveHub, liveHub, liveEventStream, pruneLiveEvents, closeLiveStreams, type LiveEvent } from "./live";
 export { classifyFailure, type ExchangePlatform } from "./platform-port";
 export { resolveReference, type ResolvedReference, type ReferenceTarget } from "./references";
 
 export interface ExchangeServices {
   worker: OutboxWorker;
-  stop(): Promise<void>;
+  stop(graceMs?: number): Promise<{ inFlight: number; aborted: boolean }>;
 }
 
 /**
@@ -98,7 +99,7 @@ export function startExchangeServices(deps: {
     try {
       await pruneLiveEvents({ db: deps.db }, new Date(clock().getTime() - config.liveEventsRetentionMs));
     } catch (error) {
-      (deps.log ?? console.warn)(`[exchange] could not prune live events: ${describeError(error)}`);
+      (deps.log ?? lineWriter("warn"))(`[exchange] could not prune live events: ${describeError(error)}`);
     }
   };
   void prune();
@@ -106,9 +107,9 @@ export function startExchangeServices(deps: {
   pruneTimer.unref?.();
   return {
     worker,
-    async stop() {
+    async stop(graceMs?: number) {
       clearInterval(pruneTimer);
-      await worker.stop();
+      return worker.stop(graceMs);
     },
   };
 }

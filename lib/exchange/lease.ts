@@ -77,3 +77,16 @@ export async function renewLeases(db: Db, owner: string, ids: readonly string[],
 export function heartbeatMs(leaseMs: number): number {
   return Math.max(250, Math.floor(leaseMs / 3));
 }
+
+/**
+ * Graceful shutdown: hands back every lease `owner` still holds, due now, so another instance
+ * takes the rows at once instead of waiting for the leases to run out. Returns how many.
+ */
+export async function releaseLeases(db: Db, owner: string, now = new Date()): Promise<number> {
+  const released = await db
+    .update(submissions)
+    .set({ leaseOwner: null, leaseUntil: null, nextAttemptAt: now })
+    .where(eq(submissions.leaseOwner, owner))
+    .returning({ id: submissions.id });
+  return released.length;
+}

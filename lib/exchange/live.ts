@@ -1,3 +1,4 @@
+import { metrics } from "@/lib/metrics";
 import { and, arrayOverlaps, asc, gt, lt, max } from "drizzle-orm";
 import { driverClient, type Database } from "@/lib/db";
 import { liveEvents } from "@/lib/db/schema";
@@ -241,11 +242,20 @@ export function liveEventStream(options: LiveStreamOptions): Response {
         }
       };
       write(`retry: 3000\n: connected\n\n`);
+      metrics().eventStreams.inc();
+      const closer = (retryMs: number) => {
+        // The browser's EventSource reconnects after `retry` ms — to another instance, or to this one restarted.
+        write(`retry: ${retryMs}\nevent: shutdown\ndata: {}\n\n`);
+        cleanup();
+      };
+      openStreams().add(closer);
       const heartbeat = setInterval(() => write(`: ping\n\n`), options.heartbeatMs ?? 15_000);
       let unsubscribe: (() => void) | undefined;
       cleanup = () => {
         if (!open) return;
         open = false;
+        openStreams().delete(closer);
+        metrics().eventStreams.dec();
         clearInterval(heartbeat);
         unsubscribe?.();
         options.signal?.removeEventListener("abort", cleanup);
@@ -278,6 +288,25 @@ export function liveEventStream(options: LiveStreamOptions): Response {
       "x-accel-buffering": "no",
     },
   });
+}
+
+const STREAMS = Symbol.for("clinic-exchange.live-streams");
+
+/** The event streams open in this process (on globalThis: shared by every Next.js bundle). */
+function openStreams(): Set<(retryMs: number) => void> {
+  const holder = globalThis as { [STREAMS]?: Set<(retryMs: number) => void> };
+  holder[STREAMS] ??= new Set();
+  return holder[STREAMS];
+}
+
+/**
+ * Graceful shutdown: ends every open event stream with a `retry` hint, so browsers reconnect
+ * (to another instance behind the load balancer) after `retryMs`. Returns how many were closed.
+ */
+export function closeLiveStreams(retryMs: number): number {
+  const closers = [...openStreams()];
+  for (const close of closers) close(retryMs);
+  return closers.length;
 }
 
 /** Deletes live events older than the retention (the timeline keeps the history). */

@@ -13,6 +13,7 @@ import { heartbeatMs, leaseDue, renewLeases } from "./lease";
 import { classifyFailure, claimIdFromLocation, type CallFailure, type ExchangePlatform } from "./platform-port";
 import { pollSubmission } from "./poller";
 import { appendTimeline, transition, type Submission } from "./states";
+import { lineWriter } from "@/lib/log";
 
 export interface OutboxWorkerOptions {
   db: Db;
@@ -29,14 +30,17 @@ export interface OutboxWorkerOptions {
   /** Follow-up of sent/pended submissions after this much silence (default 60 s). */
   pollAfterMs?: number;
   random?: () => number;
-  /** Default: console.warn. Messages carry submission ids and codes, never patient data. */
+  /** Default: the portal log (lib/log). Messages carry submission ids and codes, never patient data. */
   log?: (message: string) => void;
 }
 
 export interface OutboxWorker {
   readonly owner: string;
-  /** Resolves after the in-flight work has finished (requests are aborted after `graceMs`). */
-  stop(graceMs?: number): Promise<void>;
+  /**
+   * Stops taking work and resolves after the in-flight work has finished (requests are aborted
+   * after `graceMs`): how many were in flight, and whether the grace ran out.
+   */
+  stop(graceMs?: number): Promise<{ inFlight: number; aborted: boolean }>;
   /** Looks for due work now instead of at the next poll. */
   wake(): void;
 }
@@ -54,7 +58,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const concurrency = options.concurrency ?? 8;
   const pollAfterMs = options.pollAfterMs ?? 60_000;
   const now = options.clock ?? (() => new Date());
-  const log = options.log ?? ((m: string) => console.warn(m));
+  const log = options.log ?? lineWriter("warn");
   const { db, client } = options;
   const requestTimeoutMs = Math.max(1_000, Math.floor(options.leaseMs * 0.75));
   const stopping = new AbortController();
@@ -287,11 +291,17 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       // Leases of work still finishing stay alive until it has finished.
       const stopBeating = () => clearInterval(heartbeat);
       while (ticking) await new Promise((r) => setTimeout(r, 5));
+      const count = inFlight.size;
       const pending = Promise.allSettled([...inFlight]);
-      const abort = setTimeout(() => stopping.abort(), graceMs);
+      let aborted = false;
+      const abort = setTimeout(() => {
+        aborted = true;
+        stopping.abort();
+      }, graceMs);
       await pending;
       clearTimeout(abort);
       stopBeating();
+      return { inFlight: count, aborted };
     },
   };
 }

@@ -5,6 +5,7 @@ import { auditPipeline } from "./audit";
 import { adjudicatedResponse, applyPlatformNews, isDecision, type PlatformStatus } from "./apply";
 import { classifyFailure, type ExchangePlatform } from "./platform-port";
 import type { Submission } from "./states";
+import { metrics } from "@/lib/metrics";
 import { CLAIM_PROCESSING_STATUSES, claimProcessingStatus } from "@/lib/fhir";
 
 export interface PollDeps {
@@ -46,11 +47,13 @@ export async function pollSubmission(deps: PollDeps, row: Submission): Promise<v
       detail: { requestId: read.requestId, platformStatus: status },
       retryResponseAt: new Date(now().getTime() + Math.min(deps.pollAfterMs, 5_000)),
     });
+    metrics().polls.inc({ result: applied.result === "applied" ? "changed" : "unchanged" });
     if (applied.result === "applied") {
       await auditPipeline(deps.db, "poller", "submission.status", row, "success", { requestId: read.requestId, status }, deps.log);
     }
   } catch (error) {
     const failure = classifyFailure(error);
+    metrics().polls.inc({ result: "failed" });
     deps.log?.(`[poller] submission ${row.id}: follow-up failed (${failure.kind}${failure.status ? ` ${failure.status}` : ""}); trying again later`);
     const retryIn = failure.kind === "transient" ? Math.max(failure.retryAfterMs, Math.min(deps.pollAfterMs, 5_000)) : deps.pollAfterMs;
     await deps.db

@@ -6,6 +6,7 @@ import type { Db } from "@/lib/db";
 import { contextFromHeaders } from "@/lib/http/request-context";
 import { GatewayConfigError, type GatewayConfig } from "./config";
 import { GatewayError, fhirJsonResponse, jsonResponse } from "./http";
+import { lineWriter } from "@/lib/log";
 
 /** What the gateway needs; route files pass the process-wide ones, tests their own. */
 export interface GatewayDeps {
@@ -13,7 +14,7 @@ export interface GatewayDeps {
   /** A function so that a bad GATEWAY_AGENTS is answered 503 with its message, not a crash. */
   config: () => GatewayConfig;
   now?: () => Date;
-  /** Default console.warn; lines carry ids and codes only. */
+  /** Default: the portal log (lib/log); lines carry ids and codes only. */
   warn?: (line: string) => void;
 }
 
@@ -90,7 +91,7 @@ export async function runGateway(
 ): Promise<Response> {
   const { requestId, ip } = requestMeta(request);
   const baseHeaders: Record<string, string> = { "X-Request-ID": requestId };
-  const warn = deps.warn ?? ((line: string) => console.warn(line));
+  const warn = deps.warn ?? lineWriter("warn");
   let db: Db | undefined;
   let ctx: GatewayContext | undefined;
   try {

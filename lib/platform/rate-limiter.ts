@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { driverClient, queryRows, type Db } from "@/lib/db";
 import { PlatformRateLimitedError, type RateBucket } from "./errors";
 import { sleep } from "./http";
+import { metrics } from "@/lib/metrics";
 
 /**
  * The platform's rate limits, shared by every portal instance through the database
@@ -219,7 +220,11 @@ returning (extract(epoch from at) * 1000)::float8 as at_ms`;
   async acquire(bucket: RateBucket, options: AcquireOptions = {}): Promise<Date> {
     if (options.wait === false) {
       const decision = await this.tryAcquire(bucket);
-      if (decision.granted) return decision.at;
+      if (decision.granted) {
+        metrics().ratePermits.inc({ group: bucket });
+        return decision.at;
+      }
+      metrics().rateWaits.inc({ group: bucket });
       throw new PlatformRateLimitedError({ bucket, retryAfterMs: decision.waitMs, requestId: options.requestId ?? "", fromPlatform: false });
     }
     const previous = this.queues.get(bucket) ?? Promise.resolve();
@@ -234,7 +239,11 @@ returning (extract(epoch from at) * 1000)::float8 as at_ms`;
       for (;;) {
         options.signal?.throwIfAborted();
         const decision = await this.tryAcquire(bucket);
-        if (decision.granted) return decision.at;
+        if (decision.granted) {
+          metrics().ratePermits.inc({ group: bucket });
+          return decision.at;
+        }
+        metrics().rateWaits.inc({ group: bucket });
         await sleep(decision.waitMs, options.signal);
       }
     } finally {

@@ -1,11 +1,14 @@
 import { startAdminSocket } from "@/lib/admin/socket";
 import { seedDemoUsers } from "@/lib/auth/demo-users";
-import { getDatabase, getDb } from "@/lib/db";
+import { closeDatabase, getDatabase, getDb } from "@/lib/db";
 import { DataDirBusyError } from "@/lib/db/pglite-lock";
 import { dataDir, env, usesSandbox } from "@/lib/env";
-import { startExchangeServices } from "@/lib/exchange";
+import { startExchangeServices, type ExchangeServices } from "@/lib/exchange";
+import { startHttpObserver } from "@/lib/http/observe";
 import { getPlatformClient } from "@/lib/platform";
 import { startMaintenance } from "./maintenance";
+import { onShutdownSignal } from "./shutdown";
+import { log } from "@/lib/log";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -16,6 +19,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function boot(): Promise<void> {
   const e = env();
+  startHttpObserver();
   // The admin CLI may hold the PGlite directory for a moment; wait for it rather than fail.
   for (let attempt = 0; ; attempt++) {
     try {
@@ -28,19 +32,32 @@ export async function boot(): Promise<void> {
   }
   const database = await getDatabase();
   if (usesSandbox(e)) {
-    if (await seedDemoUsers(database.db, e.DEMO_PASSWORD)) console.log("[boot] seeded the demo users");
-    if (await (await import("@/lib/patients/demo-data")).seedDemoPatients(database.db)) console.log("[boot] seeded the demo patients");
+    if (await seedDemoUsers(database.db, e.DEMO_PASSWORD)) log("boot").info("seeded the demo users");
+    if (await (await import("@/lib/patients/demo-data")).seedDemoPatients(database.db)) log("boot").info("seeded the demo patients");
   }
-  if (database.kind === "pglite") await startAdminSocket(dataDir(e), getDb);
-  startMaintenance(database.db);
+  const adminSocket = database.kind === "pglite" ? await startAdminSocket(dataDir(e), getDb) : undefined;
+  const maintenance = startMaintenance(database.db);
+
+  let services: ExchangeServices | undefined;
+  onShutdownSignal(() => ({
+    db: database.db,
+    services,
+    graceMs: e.SHUTDOWN_GRACE_MS,
+    close: async () => {
+      maintenance.stop();
+      adminSocket?.close();
+      await closeDatabase();
+    },
+  }));
+  if (!e.NEXT_MANUAL_SIG_HANDLE) log("boot").warn("NEXT_MANUAL_SIG_HANDLE is not set: Next.js may exit on SIGTERM before in-flight work finishes");
 
   if (e.PLATFORM_BASE_URL) {
     // A platform that is configured but unusable (missing certificate file, …) stops the start.
     const client = await getPlatformClient();
-    startExchangeServices({ db: database.db, client });
-    console.log(`[boot] submission pipeline started (${e.PLATFORM_ENV} platform)`);
+    services = startExchangeServices({ db: database.db, client });
+    log("boot").info(`submission pipeline started (${e.PLATFORM_ENV} platform)`);
   } else {
-    console.warn("[boot] no platform configured (PLATFORM_BASE_URL): submissions stay queued until one is");
+    log("boot").warn("no platform configured (PLATFORM_BASE_URL): submissions stay queued until one is");
   }
 }
 
@@ -49,7 +66,7 @@ export async function bootOrExit(): Promise<void> {
   try {
     await boot();
   } catch (error) {
-    console.error(`[boot] the portal cannot start: ${(error as Error).message}`);
+    log("boot").error(`the portal cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
 }

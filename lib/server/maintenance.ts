@@ -2,6 +2,7 @@ import { and, isNotNull, lt, or } from "drizzle-orm";
 import { pruneRateCounters } from "@/lib/api-access/rate-limit";
 import type { Db } from "@/lib/db";
 import { jwtReplays, oauthTokens } from "@/lib/db/schema";
+import { log } from "@/lib/log";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -22,7 +23,7 @@ export async function pruneExpired(db: Db, now = new Date()): Promise<void> {
 /** Runs pruneExpired now and every hour; failures are logged and retried next time. */
 export function startMaintenance(db: Db): { stop(): void } {
   const run = () =>
-    pruneExpired(db).catch((error: unknown) => console.warn(`[maintenance] pruning failed: ${(error as Error).name}`));
+    pruneExpired(db).catch((error: unknown) => log("maintenance").warn(`pruning failed: ${(error as Error).name}`));
   void run();
   const timer = setInterval(run, HOUR);
   timer.unref();

@@ -3,6 +3,7 @@ import { env } from "@/lib/env";
 import { exchangeConfig, handlePlatformWebhook } from "@/lib/exchange";
 import { getPlatformClient, type PlatformClient } from "@/lib/platform";
 import { guarded } from "@/lib/http/errors";
+import { lineWriter } from "@/lib/log";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -23,6 +24,6 @@ export const POST = guarded("json", "webhooks", async (request: Request): Promis
     secret: env().WEBHOOK_SECRET,
     pollAfterMs: config.pollAfterMs,
     fetchTimeoutMs: config.webhookFetchTimeoutMs,
-    log: (m) => console.warn(m),
+    log: lineWriter("warn"),
   });
 });

@@ -1,0 +1,21 @@
+import { verifyMetricsToken } from "@/lib/api-access/metrics-token";
+import { getDb } from "@/lib/db";
+import { metrics } from "@/lib/metrics";
+import { refreshGauges } from "@/lib/operations/status";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** Prometheus text format; bearer token from `npm run admin -- metrics-token:create`. */
+export async function GET(request: Request): Promise<Response> {
+  const db = await getDb();
+  if (!(await verifyMetricsToken(db, request.headers.get("authorization")))) {
+    return Response.json(
+      { error: "unauthorized", message: "Send Authorization: Bearer <token>; create the token with npm run admin -- metrics-token:create." },
+      { status: 401, headers: { "www-authenticate": 'Bearer realm="metrics"', "cache-control": "no-store" } },
+    );
+  }
+  await refreshGauges(db);
+  const registry = metrics().registry;
+  return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType, "cache-control": "no-store" } });
+}
