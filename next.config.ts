@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
 import createNextIntlPlugin from "next-intl/plugin";
+import { PROXY_BODY_LIMIT_BYTES } from "./lib/http/limits";
 
 const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
 
@@ -10,6 +11,11 @@ const nextConfig: NextConfig = {
   experimental: {
     // forbidden() renders app/forbidden.tsx with a real 403 status.
     authInterrupts: true,
+    // proxy.ts buffers request bodies for the routes it runs on and silently cuts them at this
+    // size. It stays above every route's own limit (attachments 10 MB, exchange API and gateway
+    // 12 MiB; lib/http/limits.ts), so a cut body is always already over the route's limit and
+    // answered 413 there — never stored or parsed truncated.
+    proxyClientMaxBodySize: PROXY_BODY_LIMIT_BYTES,
   },
   // The Content-Security-Policy carries a per-request nonce and is set in proxy.ts.
   async headers() {

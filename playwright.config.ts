@@ -5,6 +5,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3210);
 const E2E_DIR = process.env.E2E_DATA_DIR ?? path.join(__dirname, ".data-e2e");
 /** The portal's and the sandbox's stores are separate folders, as in production. */
 export const E2E_PORTAL_DATA_DIR = path.join(E2E_DIR, "portal");
+/** Everything the portal and the sandbox print during the run; e2e/log-scan.spec.ts reads it last. */
+export const E2E_SERVER_LOG = path.join(__dirname, "test-results", "server.log");
 
 export default defineConfig({
   testDir: "e2e",
@@ -33,18 +35,30 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: "browser", testIgnore: /log-scan\.spec\.ts$/ },
+    // Runs after every other spec (and the fuzz suite), against the log they produced.
+    { name: "log-scan", testMatch: /log-scan\.spec\.ts$/, dependencies: ["browser"] },
+  ],
   webServer: {
-    // The same script as `npm start`: builds when needed, seeds the demo users, starts everything.
-    command: "node --import tsx scripts/start.ts",
+    // The same script as `npm start` (builds when needed, seeds the demo users, starts everything),
+    // its output copied to test-results/server.log for the log scan.
+    command: `mkdir -p test-results && node --import tsx scripts/start.ts 2>&1 | tee "${E2E_SERVER_LOG}"`,
     url: `http://localhost:${PORT}/api/health`,
     timeout: 300_000,
-    reuseExistingServer: false,
+    // E2E_REUSE_SERVER=1: run specs against a portal already started on E2E_PORT (while developing).
+    reuseExistingServer: process.env.E2E_REUSE_SERVER === "1",
     stdout: "pipe",
     env: {
       PORT: String(PORT),
       DATA_DIR: E2E_PORTAL_DATA_DIR,
       SANDBOX_DATA_DIR: path.join(E2E_DIR, "sandbox"),
       SANDBOX_PORT: String(PORT + 6000),
+      // The fuzz suite sends thousands of authenticated requests in a minute: the machine APIs'
+      // own per-client limits would answer most of them 429 before any input was read.
+      EXCHANGE_API_RATE_PER_MINUTE: "100000",
+      CLAIMS_API_RATE_PER_MINUTE: "100000",
+      GATEWAY_RATE_PER_MINUTE: "100000",
     },
   },
 });

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseTrustedProxies } from "@/lib/http/client-address";
 
 /**
  * Server configuration, validated once. Every variable is documented in README.md
@@ -51,6 +52,18 @@ const schema = z.object({
   /** Standard Webhooks secret (`whsec_…`) shared with the platform. */
   WEBHOOK_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must look like whsec_<base64>").optional()),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Which peers' X-Forwarded-For is believed: none (default), a hop count, or CIDR ranges. */
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((v, ctx) => {
+      try {
+        return parseTrustedProxies(v);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `must be empty, a hop count (e.g. 1) or comma-separated CIDRs (e.g. 10.0.0.0/8): ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Env = z.infer<typeof schema>;

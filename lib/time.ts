@@ -40,3 +40,48 @@ export function addDays(day: string, n: number): string {
   date.setUTCDate(date.getUTCDate() + n);
   return date.toISOString().slice(0, 10);
 }
+
+/** Whether year, month (1–12) and day form a day that exists (2026-02-29 and 2026-04-31 do not). */
+export function isRealDay(year: number, month: number, day: number): boolean {
+  if (!Number.isInteger(year) || !Number.isInteger(month) || !Number.isInteger(day)) return false;
+  if (year < 1 || year > 9999 || month < 1 || month > 12 || day < 1) return false;
+  const days = [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  return day <= days;
+}
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+/** `YYYY-MM-DD` that is a real calendar day. */
+export function isCalendarDate(text: string): boolean {
+  const m = DAY.exec(text);
+  return !!m && isRealDay(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
+/**
+ * Text shaped like a FHIR date, dateTime or instant (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`, or a
+ * date-time with hours and minutes) — the shapes PostgreSQL and the platform would read as a time.
+ */
+const DATE_LIKE = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?)?)?$/;
+
+/**
+ * For text shaped like a date or date-time: whether it names a moment that exists (month 1–12,
+ * a day the month has, hours 0–23, minutes and seconds 0–59, a zone offset within ±23:59).
+ * Text of any other shape is not a date and is reported as fine.
+ */
+export function isPossibleDateText(text: string): boolean {
+  if (text.length < 7 || text.length > 40) return true;
+  const m = DATE_LIKE.exec(text);
+  if (!m) return true;
+  const [, y, mo, d, hh, mi, ss, zone] = m;
+  if (mo === undefined) return true;
+  if (Number(mo) < 1 || Number(mo) > 12) return false;
+  if (d !== undefined && !isRealDay(Number(y), Number(mo), Number(d))) return false;
+  if (hh !== undefined && (Number(hh) > 23 || Number(mi) > 59 || (ss !== undefined && Number(ss) > 59))) return false;
+  if (zone && zone !== "Z") {
+    const digits = zone.replace(":", "");
+    if (Number(digits.slice(1, 3)) > 23 || Number(digits.slice(3, 5)) > 59) return false;
+  }
+  return true;
+}

@@ -63,7 +63,7 @@ describe("national answers", () => {
     expect(view.patient).toMatchObject({ kind: "absolute", type: "Patient", id: "1000000001" });
     expect(view.requestor).toMatchObject({ kind: "absolute", type: "Organization", version: "1" });
     expect(view.request).toMatchObject({ kind: "identifier", identifier: { value: (body.identifier as { value: string }[])[0]!.value } });
-    expect(view.insurer).toMatchObject({ kind: "identifier", identifier: { system: NATIONAL_EXCHANGE.payerLicense, value: "7001000101" } });
+    expect(view.insurer).toMatchObject({ kind: "identifier", identifier: { system: NATIONAL_EXCHANGE.payerLicense, value: "7000000101" } });
     expect(view.decision).toBe("partly-approved");
     expect(view.decisionFrom).toBe("outcome-extension");
     expect(view.items.map((i) => [i.sequence, i.outcome, i.decision])).toEqual([

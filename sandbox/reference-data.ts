@@ -16,14 +16,14 @@ export interface Organization {
   id: string;
   name: { en: string; ar: string };
   kind: "payer" | "provider";
-  /** Payer licence number: how a national exchange names the insurer (identifier-only `insurer`). */
+  /** Licence number on the national exchange (payer-license / provider-license identifier systems). */
   license?: string;
 }
 
 export const PAYERS: readonly Organization[] = [
-  { id: "payer-rimal", name: { en: "Rimal Cooperative Health Insurance", ar: "رمال للتأمين الصحي التعاوني" }, kind: "payer", license: "7001000101" },
-  { id: "payer-wadi", name: { en: "Wadi Takaful Health", ar: "وادي للتكافل الصحي" }, kind: "payer", license: "7001000102" },
-  { id: "payer-nakheel", name: { en: "Nakheel Mutual Health", ar: "نخيل للتأمين الصحي التبادلي" }, kind: "payer", license: "7001000103" },
+  { id: "payer-rimal", name: { en: "Rimal Cooperative Health Insurance", ar: "رمال للتأمين الصحي التعاوني" }, kind: "payer", license: "7000000101" },
+  { id: "payer-wadi", name: { en: "Wadi Takaful Health", ar: "وادي للتكافل الصحي" }, kind: "payer", license: "7000000102" },
+  { id: "payer-nakheel", name: { en: "Nakheel Mutual Health", ar: "نخيل للتأمين الصحي التبادلي" }, kind: "payer", license: "7000000103" },
 ];
 
 export const DEFAULT_PROVIDER_ORG_ID = "clinic-001";

@@ -120,7 +120,9 @@ async function main() {
   }
 
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
-  const portal = startManaged("portal", process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(e.PORT)], { stdio: "inherit", env: portalEnv });
+  // The preload records each connection's own address, so X-Forwarded-For is believed only from TRUSTED_PROXIES.
+  const peerPreload = path.join(root, "scripts", "lib", "peer-address.cjs");
+  const portal = startManaged("portal", process.execPath, ["--require", peerPreload, nextBin, dev ? "dev" : "start", "-p", String(e.PORT)], { stdio: "inherit", env: portalEnv });
   running.push(portal);
   for (const m of running) {
     void m.exited.then((code) => {

@@ -1,9 +1,10 @@
 import { gateway } from "@/lib/gateway";
+import { guarded } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** The agent gateway: authentication, routing, limits and errors live in lib/gateway. */
-export async function POST(request: Request): Promise<Response> {
+export const POST = guarded("json", "gateway", async (request: Request): Promise<Response> => {
   return gateway().query(request);
-}
+});

@@ -3,6 +3,10 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import { audit, type AuditActor } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import { oauthClients, oauthTokens, type ApiEnvironment } from "@/lib/db/schema";
+import { BodyTooLargeError, readLimitedBody } from "@/lib/http/body";
+import { describeError } from "@/lib/http/errors";
+import { OAUTH_BODY_LIMIT_BYTES } from "@/lib/http/limits";
+import { hasControlCharacters } from "@/lib/http/input";
 import { contextFromHeaders } from "@/lib/http/request-context";
 import { ApiAccessInputError, validateEnvironment, validateName, validateScopes } from "./api-keys";
 import { consumeRate, rateHeaders } from "./rate-limit";
@@ -107,24 +111,36 @@ function basicCredentials(header: string | null): { clientId: string; clientSecr
   const colon = decoded.indexOf(":");
   if (colon < 0) return "malformed";
   try {
-    return { clientId: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " ")), clientSecret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " ")) };
+    const clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " "));
+    const clientSecret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " "));
+    if (hasControlCharacters(clientId) || hasControlCharacters(clientSecret)) return "malformed";
+    return { clientId, clientSecret };
   } catch {
     return "malformed";
   }
 }
 
-const MAX_BODY = 4096;
+const MAX_BODY = OAUTH_BODY_LIMIT_BYTES;
 
 async function readForm(request: Request): Promise<URLSearchParams> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") {
     throw new OAuthFailure(400, "invalid_request", "The body must be application/x-www-form-urlencoded.");
   }
-  const text = await request.text().catch(() => "");
-  if (text.length > MAX_BODY) throw new OAuthFailure(400, "invalid_request", "The request body is too large.");
-  const form = new URLSearchParams(text);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readLimitedBody(request, MAX_BODY);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new OAuthFailure(413, "invalid_request", `The request body exceeds the limit of ${MAX_BODY} bytes.`);
+    throw new OAuthFailure(400, "invalid_request", "The request body could not be read.");
+  }
+  const form = new URLSearchParams(new TextDecoder().decode(bytes));
   for (const name of new Set(form.keys())) {
-    if (form.getAll(name).length > 1) throw new OAuthFailure(400, "invalid_request", `The parameter ${name} is repeated.`);
+    // Before any database call: PostgreSQL refuses NUL, and the failed query would carry the value.
+    if (hasControlCharacters(name) || form.getAll(name).some((v) => hasControlCharacters(v))) {
+      throw new OAuthFailure(400, "invalid_request", "A parameter contains control characters.");
+    }
+    if (form.getAll(name).length > 1) throw new OAuthFailure(400, "invalid_request", `The parameter ${name.slice(0, 40)} is repeated.`);
   }
   return form;
 }
@@ -141,7 +157,7 @@ export async function handleTokenRequest(request: Request, deps: TokenEndpointDe
   let usedBasic = false;
   const record = (outcome: "success" | "failure" | "denied", details: Record<string, unknown>) =>
     audit(deps.db, { actor, action: "oauth.token", outcome, requestId: ctx.requestId, ip: ctx.ip, details }).catch((e: unknown) =>
-      console.error(`[oauth] audit failed: ${(e as Error).message}`),
+      console.error(`[oauth] audit failed: ${describeError(e)}`),
     );
   try {
     const basic = basicCredentials(request.headers.get("authorization"));
@@ -202,9 +218,10 @@ export async function handleTokenRequest(request: Request, deps: TokenEndpointDe
       await record(error.status === 429 ? "denied" : "failure", { error: error.code, basic: usedBasic });
       return oauthError(error.status, error.code, error.message, error.headers);
     }
-    console.error(`[oauth] token request failed: ${(error as Error).message}`);
+    // Name and database code only: a failed query's message quotes its parameters.
+    console.error(`[oauth] token request ${ctx.requestId} failed: ${describeError(error)}`);
     await record("failure", { error: "server_error" });
-    return oauthError(500, "server_error", "The token could not be issued; try again.");
+    return oauthError(500, "server_error", `The token could not be issued; try again (request id ${ctx.requestId}).`);
   }
 }
 

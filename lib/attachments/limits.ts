@@ -1,8 +1,9 @@
+import { ATTACHMENT_BODY_LIMIT_BYTES } from "@/lib/http/limits";
 /**
  * Limits on supporting attachments (README "Prior authorization"). The platform publishes none;
  * these keep one request well inside what a clinic's connection and the platform handle.
  */
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const MAX_FILE_BYTES = ATTACHMENT_BODY_LIMIT_BYTES;
 export const MAX_FILES = 5;
 export const MAX_TOTAL_BYTES = 20 * 1024 * 1024;
 

@@ -1,19 +1,22 @@
 import { z } from "zod";
 import { AUDIT_OUTCOMES } from "@/lib/db/schema";
-import { addDays, startOfZonedDay } from "@/lib/time";
+import { hasControlCharacters } from "@/lib/http/input";
+import { addDays, isCalendarDate, startOfZonedDay } from "@/lib/time";
 import type { AuditQuery } from "./index";
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).refine(isCalendarDate);
+/** Free text that goes into a query: no control characters (PostgreSQL refuses NUL). */
+const line = (max: number) => z.string().max(max).refine((v) => !hasControlCharacters(v));
 const empty = (v: unknown) => (v === "" ? undefined : v);
 
 /** The audit page's query string. Bad values are reported and ignored, never a server error. */
 export const auditFilterSchema = z.object({
-  action: z.preprocess(empty, z.string().max(100).optional()),
-  actor: z.preprocess(empty, z.string().max(200).optional()),
+  action: z.preprocess(empty, line(100).optional()),
+  actor: z.preprocess(empty, line(200).optional()),
   outcome: z.preprocess(empty, z.enum(AUDIT_OUTCOMES).optional()),
   from: z.preprocess(empty, day.optional()),
   to: z.preprocess(empty, day.optional()),
-  before: z.preprocess(empty, z.string().regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z_\d+$/).optional()),
+  before: z.preprocess(empty, z.string().regex(/^\d{4}-\d{2}-\d{2}T[\d:.]+Z_\d{1,15}$/).optional()),
 });
 
 export type AuditFilters = z.infer<typeof auditFilterSchema>;

@@ -64,6 +64,30 @@ describe.each(testDatabases())("auth on $name", (target) => {
     expect(open.ok).toBe(true);
   });
 
+  it("50 concurrent wrong passwords: at most 10 are checked, then the right one is refused while locked", async () => {
+    const email = "burst@clinic.example";
+    await createUser(database.db, { email, roles: ["billing"], password: PASSWORD });
+    const started = Date.now();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => signInWithPassword(database.db, { email, password: `wrong-${i}` }, { requestId: `burst-${i}` })),
+    );
+    const right = await signInWithPassword(database.db, { email, password: PASSWORD }, { requestId: "burst-right" });
+    const { rows } = await listAuditEvents(database.db, { action: "auth.sign_in", actor: email, limit: 200 });
+    const checked = rows.filter((r) => (r.details as { passwordChecked?: boolean } | null)?.passwordChecked);
+    const locked = rows.filter((r) => (r.details as { reason?: string } | null)?.reason === "locked");
+    const lockouts = (await listAuditEvents(database.db, { action: "auth.lockout", actor: email })).rows;
+    // The figures of issue 15's closing note.
+    console.log(
+      `[lockout on ${target.name}] 50 concurrent attempts in ${Date.now() - started} ms: ${checked.length} passwords checked, ` +
+        `${results.filter((r) => !r.ok && r.reason === "locked").length} refused as locked, ${lockouts.length} lockout; right password after: ${right.ok ? "signed in" : right.reason}`,
+    );
+    expect(checked.length).toBeLessThanOrEqual(10);
+    expect(checked.length).toBe(results.filter((r) => !r.ok && r.reason === "bad_password").length);
+    expect(locked.length).toBe(50 - checked.length + 1);
+    expect(right).toEqual({ ok: false, reason: "locked" });
+    expect(lockouts).toHaveLength(1);
+  });
+
   it("spreads-out failures (more than 15 minutes apart) do not lock", async () => {
     await createUser(database.db, { email: "slow@clinic.example", roles: ["billing"], password: PASSWORD });
     const start = new Date("2026-11-21T12:00:00Z");

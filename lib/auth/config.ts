@@ -1,4 +1,5 @@
 import type { NextAuthConfig } from "next-auth";
+import { noteJunk } from "@/lib/http/junk";
 import { SESSION_ABSOLUTE_MS } from "./session-limits";
 
 /**
@@ -17,8 +18,47 @@ export function needsStaffSession(pathname: string): boolean {
   return !PUBLIC_PAGES.some((p) => under(pathname, p)) && !SELF_AUTHENTICATED.some((p) => under(pathname, p));
 }
 
+/** Errors a client causes (bad cookies, missing CSRF token, junk URLs): counted, never a log line each. */
+const CLIENT_CAUSED = new Set([
+  "CredentialsSignin",
+  "MissingCSRF",
+  "JWTSessionError",
+  "InvalidCheck",
+  "UnknownAction",
+  "UnsupportedStrategy",
+  "InvalidCallbackUrl",
+  "InvalidProvider",
+  "MissingAdapter",
+  "CallbackRouteError",
+]);
+
+/**
+ * Auth.js' logger for both instances (proxy and full). Its default prints messages that may quote
+ * the request (cookies, URLs); here only the error's type is ever printed, and client-caused
+ * errors are counted at debug level instead.
+ */
+export const authLogger: NonNullable<NextAuthConfig["logger"]> = {
+  error(error) {
+    // Match on `type`: class names are minified in the production bundle.
+    const type = (error as Error & { type?: string }).type ?? error.name;
+    if (CLIENT_CAUSED.has(type) || /invalid url/i.test(error.message)) {
+      // A failed sign-in is expected and already audited with its reason.
+      if (type !== "CredentialsSignin") noteJunk(/invalid url/i.test(error.message) ? "InvalidURL" : type);
+      return;
+    }
+    console.error(`[auth] ${type}`);
+  },
+  warn(code) {
+    console.warn(`[auth] warning ${code}`);
+  },
+  debug() {
+    // Auth.js' debug output carries tokens and cookies: never printed.
+  },
+};
+
 export const authConfig = {
   pages: { signIn: "/sign-in" },
+  logger: authLogger,
   session: { strategy: "jwt", maxAge: SESSION_ABSOLUTE_MS / 1000 },
   trustHost: true,
   providers: [],

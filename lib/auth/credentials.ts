@@ -1,4 +1,4 @@
-import { and, count, eq, gt } from "drizzle-orm";
+import { and, count, eq, gt, isNull, lte, or } from "drizzle-orm";
 import { audit } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import { signInFailures, users } from "@/lib/db/schema";
@@ -50,34 +50,73 @@ export async function signInWithPassword(
   }
 
   const actor = { kind: "user", id: user.id, email: user.email, roles: user.roles } as const;
-  if (user.lockedUntil && user.lockedUntil > now) {
+  const slot = await reservePasswordCheck(db, user.id, now);
+  if (!slot.ok) {
     await burnVerification(input.password);
-    await audit(db, { ...base, actor, action: "auth.sign_in", outcome: "denied", details: { reason: "locked", lockedUntil: user.lockedUntil.toISOString() } });
+    await audit(db, { ...base, actor, action: "auth.sign_in", outcome: "denied", details: { reason: "locked", lockedUntil: slot.lockedUntil.toISOString() } });
+    if (slot.lockedNow) {
+      await audit(db, { ...base, actor, action: "auth.lockout", outcome: "success", target: { type: "user", id: user.id }, details: { failures: slot.failures, lockedUntil: slot.lockedUntil.toISOString() } });
+    }
     return { ok: false, reason: "locked" };
   }
 
   if (!(await verifyPassword(user.passwordHash, input.password))) {
-    await db.insert(signInFailures).values({ userId: user.id, at: now });
-    // Failures before the end of an earlier lock do not count again.
-    const windowStart = new Date(Math.max(now.getTime() - LOCKOUT_WINDOW_MS, user.lockedUntil?.getTime() ?? 0));
-    const [{ failures } = { failures: 0 }] = await db
-      .select({ failures: count() })
-      .from(signInFailures)
-      .where(and(eq(signInFailures.userId, user.id), gt(signInFailures.at, windowStart)));
-    await audit(db, { ...base, actor, action: "auth.sign_in", outcome: "failure", details: { reason: "bad_password", recentFailures: failures } });
+    // The failure was recorded when the check was reserved; `passwordChecked` marks real checks.
+    const failures = slot.failuresBefore + 1;
+    await audit(db, { ...base, actor, action: "auth.sign_in", outcome: "failure", details: { reason: "bad_password", recentFailures: failures, passwordChecked: true } });
     if (failures >= LOCKOUT_THRESHOLD) {
       const lockedUntil = new Date(now.getTime() + LOCKOUT_DURATION_MS);
-      await db.update(users).set({ lockedUntil, updatedAt: now }).where(eq(users.id, user.id));
-      await audit(db, { ...base, actor, action: "auth.lockout", outcome: "success", target: { type: "user", id: user.id }, details: { failures, lockedUntil: lockedUntil.toISOString() } });
+      // A concurrent attempt may have found the threshold reached and locked the account already.
+      const [locked] = await db
+        .update(users)
+        .set({ lockedUntil, updatedAt: now })
+        .where(and(eq(users.id, user.id), or(isNull(users.lockedUntil), lte(users.lockedUntil, now))))
+        .returning({ id: users.id });
+      if (locked) {
+        await audit(db, { ...base, actor, action: "auth.lockout", outcome: "success", target: { type: "user", id: user.id }, details: { failures, lockedUntil: lockedUntil.toISOString() } });
+      }
     }
     return { ok: false, reason: "bad_password" };
   }
 
   await db.delete(signInFailures).where(eq(signInFailures.userId, user.id));
   const session = await createSession(db, user.id, ctx, now);
-  await audit(db, { ...base, actor, action: "auth.sign_in", outcome: "success", details: { session: session.id.slice(0, 8) } });
+  await audit(db, { ...base, actor, action: "auth.sign_in", outcome: "success", details: { session: session.id.slice(0, 8), passwordChecked: true } });
   return {
     ok: true,
     user: { id: user.id, email: user.email, name: user.name, roles: user.roles, sessionId: session.id },
   };
+}
+
+type Reservation =
+  | { ok: true; failuresBefore: number }
+  | { ok: false; lockedUntil: Date; lockedNow: boolean; failures: number };
+
+/**
+ * Reserves one password check on an account, atomically: under a lock on the user's row, the
+ * account's lock and its failures in the window are read, and — when another check is allowed —
+ * this attempt is recorded as a failure *before* the (slow) password check runs. Concurrent
+ * attempts queue on the row lock and each sees the ones before it, so however many arrive at
+ * once, at most LOCKOUT_THRESHOLD passwords are checked per window; a correct password removes
+ * the failures again. The attempt that finds the threshold reached locks the account.
+ */
+async function reservePasswordCheck(db: Db, userId: string, now: Date): Promise<Reservation> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select({ lockedUntil: users.lockedUntil }).from(users).where(eq(users.id, userId)).for("update");
+    const lockedUntil = row?.lockedUntil ?? null;
+    if (lockedUntil && lockedUntil > now) return { ok: false, lockedUntil, lockedNow: false, failures: LOCKOUT_THRESHOLD };
+    // Failures before the end of an earlier lock do not count again.
+    const windowStart = new Date(Math.max(now.getTime() - LOCKOUT_WINDOW_MS, lockedUntil?.getTime() ?? 0));
+    const [{ failures } = { failures: 0 }] = await tx
+      .select({ failures: count() })
+      .from(signInFailures)
+      .where(and(eq(signInFailures.userId, userId), gt(signInFailures.at, windowStart)));
+    if (failures >= LOCKOUT_THRESHOLD) {
+      const until = new Date(now.getTime() + LOCKOUT_DURATION_MS);
+      await tx.update(users).set({ lockedUntil: until, updatedAt: now }).where(eq(users.id, userId));
+      return { ok: false, lockedUntil: until, lockedNow: true, failures };
+    }
+    await tx.insert(signInFailures).values({ userId, at: now });
+    return { ok: true, failuresBefore: failures };
+  });
 }

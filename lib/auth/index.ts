@@ -34,18 +34,6 @@ declare module "@auth/core/jwt" {
  */
 export const { handlers, auth, signIn, signOut } = NextAuth({
   ...authConfig,
-  logger: {
-    // A failed sign-in is expected and already audited with its reason; log only real faults.
-    error(error) {
-      // Match on `type`: class names are minified in the production bundle.
-      const type = (error as Error & { type?: string }).type ?? error.name;
-      if (type === "CredentialsSignin") return;
-      console.error(`[auth] ${type}: ${error.message}`);
-    },
-    warn(code) {
-      console.warn(`[auth] warning ${code}`);
-    },
-  },
   providers: [
     Credentials({
       credentials: { email: {}, password: {} },

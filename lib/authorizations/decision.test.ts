@@ -21,7 +21,7 @@ const response = {
   use: "claim",
   patient: { reference: "https://payer.example/fhir/Patient/1000000001" },
   created: "2026-11-21T10:00:00Z",
-  insurer: { identifier: { system: NATIONAL_EXCHANGE.payerLicense, value: "7001000101" } },
+  insurer: { identifier: { system: NATIONAL_EXCHANGE.payerLicense, value: "7000000101" } },
   request: { identifier: { system: "https://clinic.example/fhir/claim-id/clinic-001", value: "c-1" } },
   outcome: "complete",
   extension: [outcome("partial"), { url: "https://payer.example/StructureDefinition/batch", valueString: "B-7" }],

@@ -36,7 +36,7 @@ export function cursorParam(cursor: { createdAt: Date; id: string }): string {
 }
 export function parseCursor(value: unknown): { createdAt: Date; id: string } | undefined {
   if (typeof value !== "string") return undefined;
-  const m = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)_([0-9a-f-]{36})$/i.exec(value);
+  const m = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(value);
   if (!m) return undefined;
   const createdAt = new Date(m[1]!);
   return Number.isNaN(createdAt.getTime()) ? undefined : { createdAt, id: m[2]! };

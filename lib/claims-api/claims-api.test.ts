@@ -130,6 +130,18 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
     }
   });
 
+  it("refuses control characters and forged impossible cursors with an audited 400, never a 500", async () => {
+    const forged = Buffer.from("1|2026-02-30T00:00:00.000000Z|8d0c6a7e-2f8b-4c1e-9a57-0d7c1f2b3a4e").toString("base64url");
+    for (const query of ["?%00limit=5", "?patient=1000000001%00", "?status=complete%01", `?cursor=${forged}`]) {
+      const before = await deps.db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.action, "claims_api.list"));
+      const response = await get(query);
+      expect(response.status, query).toBe(400);
+      expect(((await response.json()) as { error: string }).error).toBe("invalid_parameter");
+      const after = await deps.db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.action, "claims_api.list"));
+      expect(after.length, `${query} audited`).toBe(before.length + 1);
+    }
+  });
+
   it("refuses a key in the URL, explaining why", async () => {
     for (const name of ["api_key", "key", "access_token"]) {
       const response = await get(`?${name}=${key}`, {});

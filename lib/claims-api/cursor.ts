@@ -3,6 +3,8 @@
  * keeps PostgreSQL's microseconds (a JS Date would round them away and skip or repeat rows that
  * share a millisecond), so it travels as the database's own text, never through Date.
  */
+import { isPossibleDateText } from "@/lib/time";
+
 export interface CursorKey {
   /** `YYYY-MM-DDTHH:MM:SS.ffffffZ` (UTC, microseconds). */
   createdAt: string;
@@ -21,6 +23,7 @@ export function decodeCursor(cursor: string): CursorKey | undefined {
   if (cursor.length > 120 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
   const [version, createdAt, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   if (version !== "1" || rest.length || !createdAt || !id || !TIMESTAMP.test(createdAt) || !UUID.test(id)) return undefined;
-  if (Number.isNaN(Date.parse(createdAt))) return undefined;
+  // A forged cursor with 2026-02-30 would otherwise reach PostgreSQL (and fail there).
+  if (!isPossibleDateText(createdAt)) return undefined;
   return { createdAt, id };
 }

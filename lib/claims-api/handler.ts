@@ -3,6 +3,7 @@ import { consumeRate, rateHeaders, type RateDecision } from "@/lib/api-access/ra
 import { audit, type AuditActor } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import type { ApiEnvironment } from "@/lib/db/schema";
+import { describeError } from "@/lib/http/errors";
 import { contextFromHeaders } from "@/lib/http/request-context";
 import { authenticateCaller, type ApiCaller } from "./auth";
 import { ClaimsApiError, errorResponse, JSON_HEADERS } from "./errors";
@@ -57,7 +58,7 @@ export async function handleListClaims(request: Request, deps: ClaimsApiDeps): P
   const record = (outcome: "success" | "failure" | "denied", details: Record<string, unknown>) => {
     const actor: AuditActor = caller ? { kind: "api", id: caller.id, name: caller.label } : { kind: "anonymous", label: "claims-api" };
     return audit(deps.db, { actor, action: "claims_api.list", outcome, requestId: ctx.requestId, ip: ctx.ip, details }).catch((e: unknown) =>
-      console.error(`[claims-api] audit failed: ${(e as Error).message}`),
+      console.error(`[claims-api] audit failed: ${describeError(e)}`),
     );
   };
   try {
@@ -83,7 +84,8 @@ export async function handleListClaims(request: Request, deps: ClaimsApiDeps): P
     });
   } catch (error) {
     const known = error instanceof ClaimsApiError ? error : undefined;
-    if (!known) console.error(`[claims-api] request ${ctx.requestId} failed: ${(error as Error).message}`);
+    // Name and database code only: a failed query's message quotes its parameters (a national ID).
+    if (!known) console.error(`[claims-api] request ${ctx.requestId} failed: ${describeError(error)}`);
     const failure = known ?? new ClaimsApiError("internal_error", "The claims could not be read; try again later.");
     await record(failure.status === 401 || failure.status === 403 || failure.status === 429 ? "denied" : "failure", {
       via: caller?.via,

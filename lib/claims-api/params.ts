@@ -1,4 +1,5 @@
 import { SUBMISSION_STATUSES, type SubmissionStatus } from "@/lib/db/schema";
+import { hasControlCharacters } from "@/lib/http/input";
 import { decodeCursor, type CursorKey } from "./cursor";
 import { ClaimsApiError } from "./errors";
 
@@ -23,6 +24,9 @@ export const CREDENTIAL_PARAMETERS = ["api_key", "apikey", "key", "x-api-key", "
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/;
 const PATIENT = /^[A-Za-z0-9.-]{1,64}$/;
+
+/** A name safe to echo and to audit: control characters shown as U+FFFD, at most 40 characters. */
+const printable = (name: string) => name.slice(0, 40).replace(/[\u0000-\u001F\u007F-\u009F]/g, "\uFFFD");
 
 const invalid = (parameter: string, message: string) => new ClaimsApiError("invalid_parameter", message, { parameter });
 
@@ -62,6 +66,11 @@ export function refuseCredentialsInUrl(params: URLSearchParams): void {
 export function parseClaimsQuery(params: URLSearchParams): ClaimsQuery {
   refuseCredentialsInUrl(params);
   const names = [...new Set(params.keys())];
+  for (const name of names) {
+    // Refused before anything else reads them: PostgreSQL cannot store NUL, and the name is echoed.
+    if (hasControlCharacters(name)) throw invalid(printable(name), "A parameter name contains control characters.");
+    if (params.getAll(name).some((v) => hasControlCharacters(v))) throw invalid(printable(name), `${printable(name)} contains control characters.`);
+  }
   for (const name of names) {
     if (!(CLAIMS_PARAMETERS as readonly string[]).includes(name)) {
       throw invalid(name, `Unknown parameter "${name.slice(0, 40)}". Known parameters: ${CLAIMS_PARAMETERS.join(", ")}.`);

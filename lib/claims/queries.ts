@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { patients, submissions, SUBMISSION_STATUSES, type SubmissionStatus } from "@/lib/db/schema";
-import { startOfZonedDay, addDays } from "@/lib/time";
+import { hasControlCharacters } from "@/lib/http/input";
+import { startOfZonedDay, addDays, isCalendarDate, isPossibleDateText } from "@/lib/time";
 
 /**
  * The claims list: filters, sorting, keyset pagination and counts per status. Only ids, statuses,
@@ -59,7 +60,13 @@ export function decodeCursor(value: string | undefined): Cursor | undefined {
   if (!value) return undefined;
   try {
     const c = JSON.parse(Buffer.from(value, "base64url").toString()) as Cursor;
-    if ((typeof c.v === "string" || typeof c.v === "number") && typeof c.id === "string" && /^[0-9a-f-]{36}$/i.test(c.id)) return c;
+    // Checked before it reaches SQL: a forged cursor (not a uuid, an impossible date, NUL) is ignored, never a 500.
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    const v = c.v;
+    const validV =
+      (typeof v === "number" && Number.isSafeInteger(v)) ||
+      (typeof v === "string" && v.length <= 200 && !hasControlCharacters(v) && (!/^\d{4}-/.test(v) || (isPossibleDateText(v) && !Number.isNaN(Date.parse(v)))));
+    if (validV && typeof c.id === "string" && uuid.test(c.id)) return c;
   } catch {
     // fall through
   }
@@ -70,7 +77,8 @@ export function isStatus(value: unknown): value is SubmissionStatus {
   return typeof value === "string" && (SUBMISSION_STATUSES as readonly string[]).includes(value);
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A real calendar day (2026-02-30 is ignored like any other bad filter, not rolled over). */
+const DAY = { test: (v: string) => isCalendarDate(v) };
 
 /** Where-conditions of the filters (the status one optional: counts ignore it). */
 function filterWhere(f: ClaimFilters, timeZone: string, withStatus: boolean): SQL[] {
@@ -110,7 +118,9 @@ export async function listClaims(db: Db, q: ClaimListQuery): Promise<{ rows: Cla
   const where = filterWhere(q, q.timeZone, true);
   const cursor = decodeCursor(q.cursor);
   if (cursor) {
-    const v = sort === "created" ? sql`${new Date(String(cursor.v)).toISOString()}::timestamptz` : sort === "total" ? sql`${Number(cursor.v)}::integer` : sql`${String(cursor.v)}`;
+    const created = sort === "created" ? new Date(String(cursor.v)) : undefined;
+    if (created && Number.isNaN(created.getTime())) return listClaims(db, { ...q, cursor: undefined });
+    const v = created ? sql`${created.toISOString()}::timestamptz` : sort === "total" ? sql`${Number(cursor.v)}::integer` : sql`${String(cursor.v)}`;
     const cmp = dir === "desc" ? sql`(${key}, ${submissions.id}) < (${v}, ${cursor.id}::uuid)` : sql`(${key}, ${submissions.id}) > (${v}, ${cursor.id}::uuid)`;
     where.push(cmp);
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isCalendarDate } from "@/lib/time";
 
 /**
  * The dashboard's date range: whole days in the clinic's time zone, `from` and `to` inclusive
@@ -18,8 +19,8 @@ export interface DashboardRange {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export const DashboardQuerySchema = z.object({
-  from: z.string().regex(DAY).optional(),
-  to: z.string().regex(DAY).optional(),
+  from: z.string().regex(DAY).refine(isCalendarDate).optional(),
+  to: z.string().regex(DAY).refine(isCalendarDate).optional(),
   bucket: z.enum(["day", "week"]).optional(),
   insurer: z.string().trim().min(1).max(100).optional(),
 });

@@ -1,3 +1,4 @@
+import { describeError } from "@/lib/http/errors";
 import { randomUUID } from "node:crypto";
 import type { CoverageEligibilityRequest } from "@medplum/fhirtypes";
 import { audit, type AuditActor } from "@/lib/audit";
@@ -143,7 +144,7 @@ export async function runEligibilityCheck(deps: EligibilityDeps, caller: CallerC
       return { kind: "rate_limited", retryAfterMs: Math.max(1000, Math.ceil(error.retryAfterMs)) };
     }
     const reason = isError(error, PlatformUnavailableError, "PlatformUnavailableError") ? error.reason : (error as Error).name || "error";
-    warn(`[eligibility] check not answered (${reason}) request ${requestId}: ${(error as Error).message}`);
+    warn(`[eligibility] check not answered (${reason}) request ${requestId}: ${describeError(error)}`);
     await audit(db, {
       ...auditBase,
       action: "eligibility.check",

@@ -1,9 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { audit, type AuditActor } from "@/lib/audit";
 import { consumeRate, rateHeaders } from "@/lib/api-access/rate-limit";
 import type { OrgClient } from "@/lib/api-access/org-keys";
 import type { Db } from "@/lib/db";
 import { plainIssue } from "@/lib/fhir";
+import { describeError } from "@/lib/http/errors";
+import { contextFromHeaders } from "@/lib/http/request-context";
 import type { PlatformClient } from "@/lib/platform";
 import { authenticate, publicReason } from "./auth";
 import type { ExchangeApiConfig } from "./config";
@@ -43,9 +44,8 @@ export function isUuid(value: string): boolean {
 }
 
 function requestMeta(request: Request): { requestId: string; ip?: string } {
-  const given = request.headers.get("x-request-id");
-  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return { requestId: given && UUID.test(given) ? given : randomUUID(), ip: forwarded || request.headers.get("x-real-ip") || undefined };
+  const { requestId, ip } = contextFromHeaders(request.headers);
+  return { requestId, ip };
 }
 
 /**
@@ -115,7 +115,8 @@ export async function runOperation(
     });
     return response;
   } catch (error) {
-    warn(`[exchange-api] ${op} failed, request ${requestId}: ${(error as Error)?.name ?? "Error"}: ${(error as Error)?.message ?? String(error)}`);
+    // Name and database code only: a failed query's message quotes its parameters (patient data).
+    warn(`[exchange-api] ${op} failed, request ${requestId}: ${describeError(error)}`);
     if (db) {
       await audit(db, {
         actor: ctx?.actor ?? { kind: "anonymous", label: "exchange-api" },

@@ -11,7 +11,7 @@ import {
   submit,
   type Submission,
 } from "@/lib/exchange";
-import { ClaimSchema, PLATFORM_ERROR_SYSTEM, parseReference, platformIssue } from "@/lib/fhir";
+import { ClaimSchema, PLATFORM_ERROR_SYSTEM, PORTAL_SUBMISSION_STATUS_EXTENSION, parseReference, platformIssue } from "@/lib/fhir";
 import { isUuid, type CallContext } from "./api";
 import { ApiProblem, fhirResponse, readJsonObject } from "./http";
 import { expectResourceType, forceProvider, parseResource } from "./validation";
@@ -137,7 +137,7 @@ export function acknowledgement(submission: Submission, now: Date): ClaimRespons
     request: { identifier: clientIdentifier(claim.identifier?.filter((i) => i.system !== submission.identifierSystem)) },
     outcome,
     disposition: `Submission ${submission.status}`,
-    extension: [{ url: SUBMISSION_STATUS_SYSTEM, valueCode: submission.status }],
+    extension: [{ url: PORTAL_SUBMISSION_STATUS_EXTENSION, valueCode: submission.status }],
   };
 }
 

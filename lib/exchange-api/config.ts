@@ -1,3 +1,4 @@
+import { EXCHANGE_API_BODY_LIMIT_BYTES } from "@/lib/http/limits";
 import { z } from "zod";
 
 /**
@@ -61,7 +62,7 @@ export function parseExchangeApiConfig(source: Record<string, string | undefined
     audience: `${portalUrl}/api/exchange`,
     ratePerMinute: e.EXCHANGE_API_RATE_PER_MINUTE,
     providerOrgId: e.PROVIDER_ORG_ID,
-    maxBodyBytes: 12 * 1024 * 1024,
+    maxBodyBytes: EXCHANGE_API_BODY_LIMIT_BYTES,
     maxTokenLifetimeSeconds: 300,
     clockSkewSeconds: 30,
   };

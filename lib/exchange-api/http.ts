@@ -1,6 +1,7 @@
 import type { OperationOutcome, OperationOutcomeIssue } from "@medplum/fhirtypes";
 import { FHIR_JSON, operationOutcome, plainIssue } from "@/lib/fhir";
 import { BodyReadError, BodyTooLargeError, readLimitedBody, unstorableTextPath } from "@/lib/http/body";
+import { impossibleDatePath } from "@/lib/http/input";
 
 /** FHIR JSON answers and the request-body reader of the exchange API. */
 
@@ -78,10 +79,15 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
   if (bad !== undefined) {
     throw ApiProblem.plain(400, "structure", `${bad || "(body)"}: text contains characters that are not allowed (NUL or unpaired surrogates)`, bad ? [bad] : undefined, "characters");
   }
+  // Before the platform or the database sees it: 2026-02-30 is refused here, not rolled over or failed on insert.
+  const badDate = impossibleDatePath(value);
+  if (badDate !== undefined) {
+    throw ApiProblem.plain(400, "value", `${badDate || "(body)"}: not a real calendar date or time (use YYYY-MM-DD of a day that exists)`, badDate ? [badDate] : undefined, "impossible_date");
+  }
   return value as Record<string, unknown>;
 }
 
 function tooLarge(maxBytes: number): ApiProblem {
-  return ApiProblem.plain(413, "too-costly", `The request body exceeds ${maxBytes} bytes`, undefined, "too_large");
+  return ApiProblem.plain(413, "too-costly", `The request body exceeds the limit of ${maxBytes} bytes (${maxBytes / (1024 * 1024)} MiB)`, undefined, "too_large");
 }
 

@@ -3,6 +3,7 @@
  * requests, and an API wired to a test database and platform client.
  */
 import { randomUUID } from "node:crypto";
+import { assertReadableByPortal } from "@/lib/fhir/read/testing/own-answers";
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWTPayload } from "jose";
 import { addOrgKey, ensureOrgClient } from "@/lib/api-access/org-keys";
 import type { Db } from "@/lib/db";
@@ -106,6 +107,9 @@ export function getFhir(path: string, token?: string, headers: Record<string, st
   });
 }
 
+/** The JSON body; a FHIR resource in it must also parse in the portal's own readers. */
 export async function json(response: Response): Promise<Record<string, unknown>> {
-  return (await response.json()) as Record<string, unknown>;
+  const body = (await response.json()) as Record<string, unknown>;
+  assertReadableByPortal(body);
+  return body;
 }

@@ -1,3 +1,4 @@
+import { describeError } from "@/lib/http/errors";
 import { audit, type AuditOutcome } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import type { Submission } from "./states";
@@ -20,6 +21,6 @@ export async function auditPipeline(
   try {
     await audit(db, { actor: { kind: "system", name: actor }, action, target: { type: row.kind, id: row.id }, outcome, requestId, details: rest });
   } catch (error) {
-    log?.(`[exchange] audit write failed for submission ${row.id}: ${(error as Error).message}`);
+    log?.(`[exchange] audit write failed for submission ${row.id}: ${describeError(error)}`);
   }
 }

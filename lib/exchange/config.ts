@@ -8,7 +8,7 @@ import { z } from "zod";
  * | variable | default | meaning |
  * |---|---|---|
  * | OUTBOX_POLL_MS | 1000 | how often an idle worker looks for due submissions |
- * | OUTBOX_LEASE_MS | 60000 | how long a worker holds a submission it is sending (a crashed worker's rows return after this) |
+ * | OUTBOX_LEASE_MS | 15000 | how long a worker's hold on a submission lasts without renewal; a live worker renews it every third of it (heartbeat), a crashed worker's rows return after it |
  * | OUTBOX_MAX_ATTEMPTS | 8 | sends before a submission is `failed` |
  * | OUTBOX_CONCURRENCY | 8 | requests in flight per worker |
  * | OUTBOX_BACKOFF_BASE_MS | 2000 | first retry delay; doubles per attempt, with jitter |
@@ -39,7 +39,7 @@ const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).defau
 
 const schema = z.object({
   OUTBOX_POLL_MS: ms(1000, 10),
-  OUTBOX_LEASE_MS: ms(60_000, 1000),
+  OUTBOX_LEASE_MS: ms(15_000, 1000),
   OUTBOX_MAX_ATTEMPTS: ms(8, 1),
   OUTBOX_CONCURRENCY: ms(8, 1).pipe(z.number().max(64)),
   OUTBOX_BACKOFF_BASE_MS: ms(2000, 1),

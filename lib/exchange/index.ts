@@ -1,3 +1,4 @@
+import { describeError } from "@/lib/http/errors";
 /**
  * The submission pipeline (issue #4): submissions and their states, the outbox worker that sends
  * them, the poller that follows them up, the platform webhook and the live events. Other modules
@@ -60,6 +61,7 @@ export {
 } from "./webhooks";
 export { LiveHub, liveHub, liveEventStream, pruneLiveEvents, type LiveEvent } from "./live";
 export { classifyFailure, type ExchangePlatform } from "./platform-port";
+export { resolveReference, type ResolvedReference, type ReferenceTarget } from "./references";
 
 export interface ExchangeServices {
   worker: OutboxWorker;
@@ -96,7 +98,7 @@ export function startExchangeServices(deps: {
     try {
       await pruneLiveEvents({ db: deps.db }, new Date(clock().getTime() - config.liveEventsRetentionMs));
     } catch (error) {
-      (deps.log ?? console.warn)(`[exchange] could not prune live events: ${(error as Error).message}`);
+      (deps.log ?? console.warn)(`[exchange] could not prune live events: ${describeError(error)}`);
     }
   };
   void prune();

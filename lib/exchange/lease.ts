@@ -1,4 +1,4 @@
-import { and, asc, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { submissions } from "@/lib/db/schema";
 import { appendTimeline, type Submission } from "./states";
@@ -54,4 +54,26 @@ export async function leaseDue(db: Db, owner: string, now: Date, leaseMs: number
     }
     return rows;
   });
+}
+
+/**
+ * The heartbeat: extends this worker's leases on the rows it is still working on to `now +
+ * leaseMs`. Run every leaseMs / 3 while work is in flight, so a lease can be short (15 s) —
+ * a crashed worker's rows come back within one lease — yet never runs out under a live worker
+ * that is merely slow. Rows released or taken over meanwhile are left alone. Returns how many
+ * leases were extended.
+ */
+export async function renewLeases(db: Db, owner: string, ids: readonly string[], now: Date, leaseMs: number): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await db
+    .update(submissions)
+    .set({ leaseUntil: new Date(now.getTime() + leaseMs) })
+    .where(and(inArray(submissions.id, [...ids]), eq(submissions.leaseOwner, owner), inArray(submissions.status, [...WORKER_STATUSES])))
+    .returning({ id: submissions.id });
+  return rows.length;
+}
+
+/** How often the heartbeat renews leases: a third of the lease, so two beats may be missed. */
+export function heartbeatMs(leaseMs: number): number {
+  return Math.max(250, Math.floor(leaseMs / 3));
 }

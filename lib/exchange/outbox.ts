@@ -8,7 +8,8 @@ import { claimProcessingStatus } from "@/lib/fhir";
 import { adjudicatedResponse, applyPlatformNews, decisionOf, isDecision, type PlatformStatus } from "./apply";
 import { auditPipeline } from "./audit";
 import { backoffDelayMs, type BackoffPolicy } from "./config";
-import { leaseDue } from "./lease";
+import { describeError } from "@/lib/http/errors";
+import { heartbeatMs, leaseDue, renewLeases } from "./lease";
 import { classifyFailure, claimIdFromLocation, type CallFailure, type ExchangePlatform } from "./platform-port";
 import { pollSubmission } from "./poller";
 import { appendTimeline, transition, type Submission } from "./states";
@@ -58,6 +59,8 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const requestTimeoutMs = Math.max(1_000, Math.floor(options.leaseMs * 0.75));
   const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
+  /** Ids of the rows this worker is working on: the heartbeat keeps their leases alive. */
+  const held = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let ticking = false;
   let again = false;
@@ -85,9 +88,11 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         const rows = await leaseDue(db, owner, now(), options.leaseMs, free);
         full = rows.length === free;
         for (const row of rows) {
+          held.add(row.id);
           const job: Promise<void> = handle(row)
-            .catch((error: unknown) => log(`[outbox] submission ${row.id}: ${(error as Error).message}`))
+            .catch((error: unknown) => log(`[outbox] submission ${row.id}: ${describeError(error)}`))
             .finally(() => {
+              held.delete(row.id);
               inFlight.delete(job);
               schedule(0);
             });
@@ -95,7 +100,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         }
       }
     } catch (error) {
-      log(`[outbox] could not read due submissions: ${(error as Error).message}`);
+      log(`[outbox] could not read due submissions: ${describeError(error)}`);
     } finally {
       ticking = false;
     }
@@ -261,6 +266,16 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     );
   }
 
+  let beating = false;
+  const heartbeat = setInterval(() => {
+    if (beating || held.size === 0) return;
+    beating = true;
+    renewLeases(db, owner, [...held], now(), options.leaseMs)
+      .catch((error: unknown) => log(`[outbox] could not renew leases: ${describeError(error)}`))
+      .finally(() => (beating = false));
+  }, heartbeatMs(options.leaseMs));
+  heartbeat.unref();
+
   schedule(0);
 
   return {
@@ -269,11 +284,14 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     async stop(graceMs = 10_000) {
       stopped = true;
       if (timer) clearTimeout(timer);
+      // Leases of work still finishing stay alive until it has finished.
+      const stopBeating = () => clearInterval(heartbeat);
       while (ticking) await new Promise((r) => setTimeout(r, 5));
       const pending = Promise.allSettled([...inFlight]);
       const abort = setTimeout(() => stopping.abort(), graceMs);
       await pending;
       clearTimeout(abort);
+      stopBeating();
     },
   };
 }

@@ -63,11 +63,23 @@ describe("state machine (pure)", () => {
 
   it("reads decisions from ClaimResponses", () => {
     const ext = (code: string) => [{ url: "https://platform.example/fhir/StructureDefinition/claim-processing-status", valueCode: code }];
-    const base = { resourceType: "ClaimResponse", status: "active", use: "claim", created: "2026-01-01", outcome: "complete" } as const;
+    const base = {
+      resourceType: "ClaimResponse",
+      status: "active",
+      type: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/claim-type", code: "professional" }] },
+      use: "claim",
+      patient: { reference: "Patient/1000000001" },
+      insurer: { reference: "Organization/payer-rimal" },
+      created: "2026-01-01",
+      outcome: "complete",
+    } as const;
     expect(decisionOf({ ...base, extension: ext("denied") } as never)).toBe("denied");
     expect(decisionOf({ ...base, extension: ext("queued"), outcome: "queued" } as never)).toBeUndefined();
     expect(decisionOf({ ...base, outcome: "partial" } as never)).toBe("partial");
     expect(decisionOf({ ...base } as never)).toBe("complete");
+    expect(decisionOf({ ...base, outcome: "error", error: [{ code: { coding: [{ code: "a001" }] } }] } as never)).toBe("rejected");
+    // Not valid R4 (no insurer): no decision is read from it.
+    expect(decisionOf({ ...base, insurer: undefined, extension: ext("denied") } as never)).toBeUndefined();
   });
 });
 

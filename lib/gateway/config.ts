@@ -1,3 +1,4 @@
+import { GATEWAY_BODY_LIMIT_BYTES } from "@/lib/http/limits";
 /**
  * Settings of the agent gateway, read from the environment here (kept in this folder, like the
  * other machine interfaces). A bad value throws GatewayConfigError naming the variable.
@@ -74,7 +75,7 @@ export function parseGatewayConfig(source: Record<string, string | undefined>): 
     ratePerMinute: positiveInt("GATEWAY_RATE_PER_MINUTE", source.GATEWAY_RATE_PER_MINUTE, 300, 100_000),
     providerOrgId,
     allowSandboxTestIds: platformEnv === "sandbox",
-    maxBodyBytes: 12 * 1024 * 1024,
+    maxBodyBytes: GATEWAY_BODY_LIMIT_BYTES,
   };
 }
 

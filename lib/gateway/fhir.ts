@@ -1,5 +1,5 @@
 import type { ClaimResponse, Patient as FhirPatient } from "@medplum/fhirtypes";
-import { IDENTIFIER_SYSTEMS } from "@/lib/fhir";
+import { IDENTIFIER_SYSTEMS, PORTAL_SUBMISSION_STATUS_EXTENSION } from "@/lib/fhir";
 import type { Submission } from "@/lib/exchange";
 import { findPatientByNationalId, getPatient } from "@/lib/patients/registry";
 import { GatewayError, fhirJsonResponse, readJsonObject } from "./http";
@@ -11,6 +11,7 @@ export const PORTAL_PATIENT_ID_SYSTEM = "https://clinic.example/fhir/patient-id"
 /** System of the identifier that names a submission in the portal (same as the exchange API's). */
 export const GATEWAY_SUBMISSION_ID_SYSTEM = "https://clinic.example/fhir/submission-id";
 /** System of the portal status carried in the acknowledgement's extension. */
+/** CodeSystem of the portal's submission states (the extension itself is PORTAL_SUBMISSION_STATUS_EXTENSION). */
 export const GATEWAY_SUBMISSION_STATUS_SYSTEM = "https://clinic.example/fhir/CodeSystem/submission-status";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -76,7 +77,7 @@ export function claimAcknowledgement(submission: Submission, now: Date): ClaimRe
     ...(claim.provider?.reference ? { requestor: { reference: claim.provider.reference } } : {}),
     outcome: outcomeOf(submission.status),
     disposition: `Submission ${submission.status}`,
-    extension: [{ url: GATEWAY_SUBMISSION_STATUS_SYSTEM, valueCode: submission.status }],
+    extension: [{ url: PORTAL_SUBMISSION_STATUS_EXTENSION, valueCode: submission.status }],
   };
 }
 

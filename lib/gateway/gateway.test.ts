@@ -1,3 +1,4 @@
+import { assertReadableByPortal } from "@/lib/fhir/read/testing/own-answers";
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
@@ -29,7 +30,12 @@ function get(path: string, token: string | undefined): Request {
   return new Request(`http://portal.test${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 }
 
-const json = async (res: Response) => (await res.json()) as Json;
+/** The JSON body; a FHIR resource in it must also parse in the portal's own readers. */
+const json = async (res: Response) => {
+  const body = (await res.json()) as Json;
+  assertReadableByPortal(body);
+  return body;
+};
 
 describe.each(testDatabases())("agent gateway against the sandbox on $name", (target) => {
   let database: Awaited<ReturnType<typeof target.open>>;

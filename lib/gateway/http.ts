@@ -1,5 +1,6 @@
 import { FHIR_JSON } from "@/lib/fhir";
 import { BodyReadError, BodyTooLargeError, readLimitedBody, unstorableTextPath } from "@/lib/http/body";
+import { impossibleDatePath } from "@/lib/http/input";
 
 /** JSON answers, stable error codes and the bounded body reader of the gateway. */
 
@@ -90,11 +91,16 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
   if (bad !== undefined) {
     throw new GatewayError(400, "invalid_body", "Text contains characters that are not allowed (NUL or unpaired surrogates).", { issues: [{ path: bad || "(body)", message: "characters not allowed" }] });
   }
+  // Before the platform or the database sees it: 2026-02-30 is refused here, not rolled over or failed on insert.
+  const badDate = impossibleDatePath(value);
+  if (badDate !== undefined) {
+    throw new GatewayError(400, "invalid_body", `${badDate || "(body)"} is not a real calendar date or time.`, { issues: [{ path: badDate || "(body)", message: "not a real calendar date or time (YYYY-MM-DD of a day that exists)" }] });
+  }
   return value as Record<string, unknown>;
 }
 
 function tooLarge(maxBytes: number): GatewayError {
-  return new GatewayError(413, "payload_too_large", `The request body exceeds ${maxBytes} bytes.`);
+  return new GatewayError(413, "payload_too_large", `The request body exceeds the limit of ${maxBytes} bytes (${maxBytes / (1024 * 1024)} MiB).`, { maxBytes });
 }
 
 /** zod issue path → `a.b[0].c` under `prefix`. */

@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
 import type { OperationOutcome, OperationOutcomeIssue } from "@medplum/fhirtypes";
 import { authenticateGatewayToken, type GatewayTokenSummary } from "@/lib/api-access/gateway-tokens";
 import { consumeRate, rateHeaders } from "@/lib/api-access/rate-limit";
 import { audit, type AuditActor } from "@/lib/audit";
 import type { Db } from "@/lib/db";
+import { contextFromHeaders } from "@/lib/http/request-context";
 import { GatewayConfigError, type GatewayConfig } from "./config";
 import { GatewayError, fhirJsonResponse, jsonResponse } from "./http";
 
@@ -35,12 +35,9 @@ export type ErrorStyle = "json" | "fhir";
 
 export const GATEWAY_ERROR_SYSTEM = "https://clinic.example/fhir/CodeSystem/gateway-error";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function requestMeta(request: Request): { requestId: string; ip?: string } {
-  const given = request.headers.get("x-request-id");
-  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return { requestId: given && UUID.test(given) ? given : randomUUID(), ip: forwarded || request.headers.get("x-real-ip") || undefined };
+  const { requestId, ip } = contextFromHeaders(request.headers);
+  return { requestId, ip };
 }
 
 const FHIR_ISSUE_CODE: Record<string, OperationOutcomeIssue["code"]> = {

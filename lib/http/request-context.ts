@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
+import { env } from "@/lib/env";
+import { clientAddress, type TrustedProxies } from "./client-address";
 
 export interface RequestContext {
   requestId: string;
@@ -9,15 +11,26 @@ export interface RequestContext {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Reads who is calling from a set of request headers (proxy.ts sets x-request-id). */
-export function contextFromHeaders(h: Headers): RequestContext {
+/**
+ * Reads who is calling from a set of request headers (proxy.ts sets x-request-id). The address
+ * follows TRUSTED_PROXIES: a client's own X-Forwarded-For is never believed by default.
+ */
+export function contextFromHeaders(h: Headers, trust: TrustedProxies = trustedProxies()): RequestContext {
   const given = h.get("x-request-id");
-  const forwarded = h.get("x-forwarded-for")?.split(",")[0]?.trim();
   return {
     requestId: given && UUID.test(given) ? given : randomUUID(),
-    ip: forwarded || h.get("x-real-ip") || undefined,
-    userAgent: h.get("user-agent") ?? undefined,
+    ip: clientAddress(h, trust),
+    userAgent: h.get("user-agent")?.slice(0, 500) ?? undefined,
   };
+}
+
+/** TRUSTED_PROXIES; none when the configuration cannot be read (the start refuses it anyway). */
+function trustedProxies(): TrustedProxies {
+  try {
+    return env().TRUSTED_PROXIES;
+  } catch {
+    return { kind: "none" };
+  }
 }
 
 /** The context of the request being served (server components, actions, route handlers). */

@@ -9,9 +9,9 @@ import { appMeta, coverages, insurers, patients, type PatientGender } from "@/li
  * ("Reference data") on purpose — the portal never imports the sandbox.
  */
 export const DEMO_INSURERS = [
-  { id: "payer-rimal", nameEn: "Rimal Cooperative Health Insurance", nameAr: "رمال للتأمين الصحي التعاوني" },
-  { id: "payer-wadi", nameEn: "Wadi Takaful Health", nameAr: "وادي للتكافل الصحي" },
-  { id: "payer-nakheel", nameEn: "Nakheel Mutual Health", nameAr: "نخيل للتأمين الصحي التبادلي" },
+  { id: "payer-rimal", nameEn: "Rimal Cooperative Health Insurance", nameAr: "رمال للتأمين الصحي التعاوني", license: "7000000101" },
+  { id: "payer-wadi", nameEn: "Wadi Takaful Health", nameAr: "وادي للتكافل الصحي", license: "7000000102" },
+  { id: "payer-nakheel", nameEn: "Nakheel Mutual Health", nameAr: "نخيل للتأمين الصحي التبادلي", license: "7000000103" },
 ] as const;
 
 interface DemoPatient {

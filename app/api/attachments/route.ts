@@ -5,6 +5,7 @@ import { MAX_FILE_BYTES, deleteOrphans, storeAttachment } from "@/lib/attachment
 import { BodyTooLargeError, readLimitedBody } from "@/lib/http/body";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
+import { guarded } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -25,7 +26,7 @@ const MESSAGES = {
  * while streaming (413 as soon as it passes 10 MB), the type from the bytes, the name sanitised,
  * the SHA-256 stored. Answers 201 {id, fileName, contentType, size, sha256}.
  */
-export async function POST(request: Request): Promise<Response> {
+export const POST = guarded("json", "attachments", async (request: Request): Promise<Response> => {
   let user;
   try {
     user = await authorize([...new Set([...AREAS.authorizations.roles, ...AREAS.claims.roles])]);
@@ -69,4 +70,4 @@ export async function POST(request: Request): Promise<Response> {
   // Uploads never attached to a saved form go after a day.
   void deleteOrphans(db, new Date(Date.now() - 24 * 60 * 60_000)).catch(() => {});
   return json(201, { id: a.id, fileName: a.fileName, contentType: a.contentType, size: a.size, sha256: a.sha256 });
-}
+});

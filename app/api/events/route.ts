@@ -1,12 +1,13 @@
 import { currentUser } from "@/lib/auth/guards";
 import { getDatabase } from "@/lib/db";
 import { liveEventStream, liveHub } from "@/lib/exchange";
+import { guarded } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** Server-Sent Events: submission status changes the signed-in user's roles may see. */
-export async function GET(request: Request): Promise<Response> {
+export const GET = guarded("json", "events", async (request: Request): Promise<Response> => {
   const user = await currentUser();
   if (!user) {
     return new Response(JSON.stringify({ error: "unauthenticated" }), {
@@ -21,4 +22,4 @@ export async function GET(request: Request): Promise<Response> {
     lastEventId: request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("lastEventId"),
     signal: request.signal,
   });
-}
+});

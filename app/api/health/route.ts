@@ -1,9 +1,10 @@
 import { getDatabase } from "@/lib/db";
+import { guarded } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 
 /** Liveness and database reachability, for `npm start` and load balancers. No data is returned. */
-export async function GET() {
+export const GET = guarded("json", "health", async (_request: Request): Promise<Response> => {
   try {
     const database = await getDatabase();
     await database.query("select 1");
@@ -11,4 +12,4 @@ export async function GET() {
   } catch {
     return Response.json({ status: "unavailable" }, { status: 503, headers: { "Cache-Control": "no-store" } });
   }
-}
+});

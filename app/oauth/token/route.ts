@@ -1,11 +1,12 @@
 import { handleTokenRequest } from "@/lib/api-access/oauth";
 import { claimsApiRatePerMinute, portalEnvironment } from "@/lib/claims-api";
 import { getDb } from "@/lib/db";
+import { guarded } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** OAuth 2.0 client credentials for the generic claims API (lib/api-access/oauth.ts). */
-export async function POST(request: Request): Promise<Response> {
+export const POST = guarded("oauth", "oauth", async (request: Request): Promise<Response> => {
   return handleTokenRequest(request, { db: await getDb(), environment: portalEnvironment(), ratePerMinute: claimsApiRatePerMinute() });
-}
+});

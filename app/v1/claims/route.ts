@@ -1,10 +1,11 @@
 import { claimsApiRatePerMinute, handleListClaims, portalEnvironment } from "@/lib/claims-api";
 import { getDb } from "@/lib/db";
+import { guarded } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** The generic claims API: authentication, limits, paging and errors live in lib/claims-api. */
-export async function GET(request: Request): Promise<Response> {
+export const GET = guarded("claims-api", "claims-api", async (request: Request): Promise<Response> => {
   return handleListClaims(request, { db: await getDb(), environment: portalEnvironment(), ratePerMinute: claimsApiRatePerMinute() });
-}
+});

@@ -19,6 +19,8 @@ export const insurers = pgTable("insurers", {
   id: text("id").primaryKey(),
   nameEn: text("name_en").notNull(),
   nameAr: text("name_ar").notNull(),
+  /** The payer's licence on the national exchange (`http://nphies.sa/license/payer-license`), when known. */
+  license: text("license"),
   active: boolean("active").notNull().default(true),
   createdAt: utc("created_at").notNull().defaultNow(),
 });

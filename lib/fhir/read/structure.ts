@@ -155,7 +155,9 @@ class Checker {
       }
       return;
     }
-    if (type === "Resource") {
+    // An element holding a resource (contained, Bundle.entry.resource, Bundle.entry.response.outcome):
+    // checked as whatever resource it says it is.
+    if (type === "Resource" || RESOURCES.has(type)) {
       this.resource(value, path);
       return;
     }

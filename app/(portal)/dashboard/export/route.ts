@@ -4,6 +4,7 @@ import { AccessError, authorize } from "@/lib/auth/guards";
 import { buildTable, insurerNames, loadTable, parseRange, TABLES, toCsv, type TableName } from "@/lib/dashboard";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
+import { guarded } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -15,7 +16,7 @@ const json = (status: number, body: Record<string, unknown>) =>
  * CSV of one dashboard table for the same range and filters as the page (`?from&to&bucket&insurer&table`),
  * built from the same cells as the table on screen. Managers only; audited.
  */
-export async function GET(request: Request): Promise<Response> {
+export const GET = guarded("json", "dashboard-export", async (request: Request): Promise<Response> => {
   let user;
   try {
     user = await authorize(["manager"]);
@@ -49,4 +50,4 @@ export async function GET(request: Request): Promise<Response> {
       "x-content-type-options": "nosniff",
     },
   });
-}
+});

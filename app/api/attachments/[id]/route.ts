@@ -3,6 +3,7 @@ import { AccessError, authorize } from "@/lib/auth/guards";
 import { contentDisposition, getAttachment } from "@/lib/attachments";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
+import { guarded } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -18,7 +19,7 @@ const json = (status: number, body: Record<string, unknown>) =>
  * attachment` (never shown inline by the portal's origin), `nosniff`, no caching. An upload not yet
  * attached to a saved form is only visible to whoever uploaded it. Audited.
  */
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export const GET = guarded("json", "attachments", async (_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> => {
   let user;
   try {
     user = await authorize(READERS);
@@ -53,4 +54,4 @@ export async function GET(_request: Request, { params }: { params: Promise<{ id:
       "x-attachment-sha256": row.sha256,
     },
   });
-}
+});

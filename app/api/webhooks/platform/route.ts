@@ -2,12 +2,13 @@ import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { exchangeConfig, handlePlatformWebhook } from "@/lib/exchange";
 import { getPlatformClient, type PlatformClient } from "@/lib/platform";
+import { guarded } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** `claim.status.changed` from the platform: signature, dedupe and apply live in lib/exchange/webhooks.ts. */
-export async function POST(request: Request): Promise<Response> {
+export const POST = guarded("json", "webhooks", async (request: Request): Promise<Response> => {
   let client: PlatformClient;
   try {
     client = await getPlatformClient();
@@ -24,4 +25,4 @@ export async function POST(request: Request): Promise<Response> {
     fetchTimeoutMs: config.webhookFetchTimeoutMs,
     log: (m) => console.warn(m),
   });
-}
+});

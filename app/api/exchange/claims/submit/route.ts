@@ -1,9 +1,10 @@
 import { exchangeApi } from "@/lib/exchange-api";
+import { guarded } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** Claim in, 202 + Location (lib/exchange-api/claims.ts). */
-export function POST(request: Request): Promise<Response> {
+export const POST = guarded("fhir", "exchange-api", async (request: Request): Promise<Response> => {
   return exchangeApi().submitClaim(request);
-}
+});

@@ -1,9 +1,10 @@
 import { exchangeApi } from "@/lib/exchange-api";
+import { guarded } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** CoverageEligibilityRequest in, CoverageEligibilityResponse out (lib/exchange-api/eligibility.ts). */
-export function POST(request: Request): Promise<Response> {
+export const POST = guarded("fhir", "exchange-api", async (request: Request): Promise<Response> => {
   return exchangeApi().eligibilityCheck(request);
-}
+});

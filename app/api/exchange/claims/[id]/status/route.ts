@@ -1,9 +1,10 @@
 import { exchangeApi } from "@/lib/exchange-api";
+import { guarded } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** The submission's status as Parameters (lib/exchange-api/claims.ts). */
-export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+export const GET = guarded("fhir", "exchange-api", async (request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> => {
   return exchangeApi().claimStatus(request, (await params).id);
-}
+});

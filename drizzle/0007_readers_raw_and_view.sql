@@ -1,0 +1,3 @@
+ALTER TABLE "submissions" ADD COLUMN "response_view" jsonb;--> statement-breakpoint
+ALTER TABLE "eligibility_checks" ADD COLUMN "response_view" jsonb;--> statement-breakpoint
+ALTER TABLE "insurers" ADD COLUMN "license" text;

@@ -1,2 +1,0 @@
-ALTER TABLE "submissions" ADD COLUMN "response_view" jsonb;--> statement-breakpoint
-ALTER TABLE "eligibility_checks" ADD COLUMN "response_view" jsonb;

@@ -1,0 +1,517 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { request as playwrightRequest } from "@playwright/test";
+import fc from "fast-check";
+import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from "jose";
+import { adminCli, DEMO, DEMO_PASSWORD, expect, test } from "./fixtures";
+
+/**
+ * The permanent fuzz suite (issue 15): at least 1,000 generated requests per public endpoint —
+ * paths, query strings, headers and bodies from fast-check — against the production build the
+ * browser tests run (Playwright's webServer: `npm start`'s script on E2E_PORT, over real HTTP).
+ * Each answer must come within REQUEST_TIMEOUT_MS, never be a 5xx, and — when it is an error —
+ * have its endpoint family's shape. The table of answers by status class is printed and written
+ * to test-results/fuzz-table.md. FUZZ_RUNS changes the count, FUZZ_SEED replays a run.
+ */
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
+const CONCURRENCY = 6;
+const REQUEST_TIMEOUT_MS = 20_000;
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+const BASE = `http://localhost:${PORT}`;
+
+type Shape = "fhir" | "json-error" | "oauth" | "auth" | "page";
+
+interface Generated {
+  method: "GET" | "POST";
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+interface Endpoint {
+  name: string;
+  shape: Shape;
+  /** Fewer runs for a non-API extra (server-rendered pages are costly); APIs take RUNS. */
+  runs?: number;
+  arbitrary: fc.Arbitrary<(creds: Credentials) => Promise<Generated>>;
+}
+
+interface Credentials {
+  orgJwt: () => Promise<string>;
+  gatewayToken: string;
+  apiKey: string;
+  oauthClientId: string;
+  oauthClientSecret: string;
+  staffCookie: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building blocks
+
+/** encodeURIComponent that cannot throw: lone surrogates become U+FFFD first. */
+const enc = (s: string) => encodeURIComponent(s.toWellFormed());
+
+const IMPOSSIBLE_DATES = ["2026-02-30", "2026-04-31", "2026-02-29", "2025-13-01", "2026-00-10", "2026-11-21T25:00:00Z", "2026-11-21T10:61:00+03:00", "2026-06-31T00:00:00Z"];
+const SEEDED_IDS = ["1000000001", "1000000002", "1048573628", "2087654311", "1122334459"];
+
+const printable = fc.string({ unit: fc.constantFrom(..."abcXYZ019-_.~:/=+ %"), maxLength: 40 });
+const nasty = fc.constantFrom("\u0000", "a\u0000b", "\u0007", "\uD800", "\u202E", "x".repeat(5000), "' OR 1=1 --", "../../etc/passwd", "%00", "%zz", "Patient/1000000001", "😀", "");
+const text = fc.oneof(printable, nasty, fc.string({ unit: "binary", maxLength: 20 }), fc.constantFrom(...IMPOSSIBLE_DATES, ...SEEDED_IDS));
+
+/** A path segment as sent on the wire (already percent-encoded, or deliberately malformed). */
+const segment = fc.oneof(
+  fc.uuid().map((u) => u),
+  fc.constantFrom("%zz", "%c3%28", "%", "%e0%80", "%ff", "%00", "%2e%2e", "..", "cov-1000000001", "1000000001", "2087654311", "a%20b", "%F0%9F%98%80"),
+  fc.string({ unit: fc.constantFrom(..."abcdef0123456789-%zZ."), minLength: 1, maxLength: 50 }),
+  fc.string({ unit: "binary", minLength: 1, maxLength: 12 }).map((s) => enc(s)),
+);
+
+/** A query string: known and unknown names, nasty values, repeated names, malformed encodings. */
+const queryString = fc
+  .array(
+    fc.tuple(
+      fc.oneof(fc.constantFrom("limit", "cursor", "status", "patient", "created_gte", "created_lt", "api_key", "x"), printable),
+      fc.oneof(text, fc.constantFrom(...IMPOSSIBLE_DATES), fc.integer({ min: -5, max: 500 }).map(String), fc.base64String({ maxLength: 60 })),
+    ),
+    { maxLength: 4 },
+  )
+  .chain((pairs) =>
+    fc.constantFrom("plain", "raw").map((mode) =>
+      pairs.length === 0
+        ? ""
+        : `?${pairs.map(([k, v]) => (mode === "plain" ? `${enc(k)}=${enc(v)}` : `${k.replace(/[#\s]/g, "")}=${v.replace(/[#\s]/g, "")}`)).join("&")}`,
+    ),
+  );
+
+/** Header values fetch can send: visible ASCII only. */
+const headerValue = fc.oneof(
+  fc.string({ unit: fc.constantFrom(..."abcXYZ0189 -_.:/=+,;\"'()<>@"), maxLength: 60 }),
+  fc.constantFrom("", "Bearer", "Bearer ", "Basic", "Basic !!!", "Bearer cxg_" + "A".repeat(40), "Bearer eyJhbGciOiJub25lIn0.e30."),
+);
+
+const contentType = fc.constantFrom("application/fhir+json", "application/json", "application/json; charset=utf-8", "text/plain", "", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/pdf");
+
+const junkHeaders = fc.record(
+  {
+    "x-forwarded-for": fc.oneof(fc.ipV4(), fc.ipV6(), headerValue),
+    "x-request-id": fc.oneof(fc.uuid(), headerValue),
+    cookie: fc.oneof(headerValue, fc.constantFrom("authjs.session-token=junk", "authjs.session-token=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2Q0JDLUhTNTEyIn0..x.y.z", "authjs.csrf-token=abc%7Cdef")),
+    "x-file-name": headerValue,
+    accept: fc.constantFrom("*/*", "application/fhir+json", "text/html"),
+  },
+  { requiredKeys: [] },
+);
+
+/** Sets a value at a random path of a copy of a JSON template. */
+function mutateAt(template: unknown, pick: number, value: unknown): unknown {
+  const copy = structuredClone(template);
+  const paths: (string | number)[][] = [];
+  const walk = (node: unknown, at: (string | number)[]) => {
+    if (Array.isArray(node)) node.forEach((v, i) => (paths.push([...at, i]), walk(v, [...at, i])));
+    else if (node && typeof node === "object") Object.entries(node).forEach(([k, v]) => (paths.push([...at, k]), walk(v, [...at, k])));
+  };
+  walk(copy, []);
+  const p = paths[pick % paths.length]!;
+  let node = copy as Record<string | number, unknown>;
+  for (const key of p.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  if (value === undefined) delete node[p.at(-1)!];
+  else node[p.at(-1)!] = value;
+  return copy;
+}
+
+const mutationValue = fc.oneof(
+  fc.constantFrom(...IMPOSSIBLE_DATES),
+  text,
+  fc.constantFrom(undefined, null, 0, -1, 1e308, 1.5, true, [], {}),
+  fc.jsonValue({ maxDepth: 2 }),
+);
+
+/** A body: random JSON, a template with one or two mutations, text with NUL, broken UTF-8, deep nesting. */
+function bodyFrom(template: () => unknown): fc.Arbitrary<string | Uint8Array> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.tuple(fc.nat(), mutationValue, fc.nat(), mutationValue).map(([a, v, b, w]) => JSON.stringify(mutateAt(mutateAt(template(), a, v), b, w))) },
+    { weight: 2, arbitrary: fc.tuple(fc.nat(), fc.constantFrom(...IMPOSSIBLE_DATES)).map(([a, d]) => JSON.stringify(mutateAt(template(), a, d))) },
+    { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)) },
+    { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 200 }) },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }) },
+    { weight: 1, arbitrary: fc.constantFrom("{", "[]", "null", '{"resourceType":"Claim"', "\u0000", '{"a":"\\u0000"}', '{"a":"\\ud800"}', "[".repeat(5000) + "]".repeat(5000), `{"x":"${"a".repeat(100_000)}"}`) },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Templates (valid resources the mutations start from)
+
+const eligibilityTemplate = () => ({
+  resourceType: "CoverageEligibilityRequest",
+  status: "active",
+  purpose: ["benefits", "validation"],
+  patient: { reference: "Patient/1000000001" },
+  servicedDate: "2026-11-21",
+  created: "2026-11-21T09:00:00Z",
+  insurer: { reference: "Organization/payer-rimal" },
+  insurance: [{ focal: true, coverage: { reference: "Coverage/cov-1000000001" } }],
+});
+
+const claimTemplate = () => ({
+  resourceType: "Claim",
+  status: "active",
+  use: "claim",
+  identifier: [{ system: "https://his.example/claims", value: randomUUID() }],
+  type: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/claim-type", code: "institutional" }] },
+  patient: { reference: "Patient/1000000001" },
+  created: "2026-11-21T09:00:00Z",
+  priority: { coding: [{ code: "normal" }] },
+  insurance: [{ sequence: 1, focal: true, coverage: { reference: "Coverage/cov-1000000001" } }],
+  item: [{ sequence: 1, productOrService: { coding: [{ code: "99213" }] }, servicedDate: "2026-11-20", unitPrice: { value: 150, currency: "SAR" } }],
+});
+
+const gatewayTemplate = () =>
+  ({
+    agent: "claim",
+    task: "submit",
+    data: { claim: claimTemplate() },
+  }) as Record<string, unknown>;
+
+const gatewayOther = fc.constantFrom(
+  { agent: "record", task: "lookup", data: { nationalId: "1000000001" } },
+  { agent: "record", task: "summary", data: { nationalId: "2087654311" } },
+  { agent: "claim", task: "status", data: { identifier: "x" } },
+  { agent: "notification", task: "list", data: { cursor: "2026-02-30", limit: 5 } },
+  { agent: "notification", task: "acknowledge", data: { upTo: "2026-02-30" } },
+  { agent: "authorization", task: "status", data: { submissionId: "%zz" } },
+);
+
+// ---------------------------------------------------------------------------------------------
+// Authentication choices
+
+type AuthChoice = "none" | "junk" | "valid";
+const authChoice = fc.constantFrom<AuthChoice>("none", "junk", "valid", "valid", "valid");
+
+async function withAuth(kind: AuthChoice, valid: () => Promise<Record<string, string>> | Record<string, string>, junk: string): Promise<Record<string, string>> {
+  if (kind === "valid") return valid();
+  if (kind === "junk") return { authorization: junk };
+  return {};
+}
+
+const exchangeAuth = (c: Credentials, kind: AuthChoice, junk: string) => withAuth(kind, async () => ({ authorization: `Bearer ${await c.orgJwt()}` }), junk);
+const gatewayAuth = (c: Credentials, kind: AuthChoice, junk: string) => withAuth(kind, () => ({ authorization: `Bearer ${c.gatewayToken}` }), junk);
+
+// ---------------------------------------------------------------------------------------------
+// The endpoints
+
+const ENDPOINTS: Endpoint[] = [
+  {
+    name: "POST /api/exchange/eligibility/check",
+    shape: "fhir",
+    arbitrary: fc.tuple(authChoice, headerValue, junkHeaders, contentType, bodyFrom(eligibilityTemplate), queryString).map(([auth, junk, extra, type, body, q]) => async (c) => ({
+      method: "POST",
+      path: `/api/exchange/eligibility/check${q}`,
+      headers: { ...extra, "content-type": type, ...(await exchangeAuth(c, auth, junk)) },
+      body,
+    })),
+  },
+  {
+    name: "GET /api/exchange/coverage/{id}",
+    shape: "fhir",
+    arbitrary: fc.tuple(authChoice, headerValue, junkHeaders, segment, queryString).map(([auth, junk, extra, id, q]) => async (c) => ({
+      method: "GET",
+      path: `/api/exchange/coverage/${id}${q}`,
+      headers: { ...extra, ...(await exchangeAuth(c, auth, junk)) },
+    })),
+  },
+  {
+    name: "POST /api/exchange/claims/submit",
+    shape: "fhir",
+    arbitrary: fc.tuple(authChoice, headerValue, junkHeaders, contentType, bodyFrom(claimTemplate)).map(([auth, junk, extra, type, body]) => async (c) => ({
+      method: "POST",
+      path: "/api/exchange/claims/submit",
+      headers: { ...extra, "content-type": type, ...(await exchangeAuth(c, auth, junk)) },
+      body,
+    })),
+  },
+  {
+    name: "GET /api/exchange/claims/{id}/status",
+    shape: "fhir",
+    arbitrary: fc.tuple(authChoice, headerValue, junkHeaders, segment).map(([auth, junk, extra, id]) => async (c) => ({
+      method: "GET",
+      path: `/api/exchange/claims/${id}/status`,
+      headers: { ...extra, ...(await exchangeAuth(c, auth, junk)) },
+    })),
+  },
+  {
+    name: "GET /v1/claims",
+    shape: "json-error",
+    arbitrary: fc.tuple(fc.constantFrom("none", "junk", "key", "key", "oauth"), headerValue, junkHeaders, queryString, fc.constantFrom(...IMPOSSIBLE_DATES), fc.constantFrom("cursor", "created_gte", "created_lt")).map(
+      ([auth, junk, extra, q, date, dateParam]) =>
+        async (c) => {
+          const headers: Record<string, string> = { ...extra };
+          if (auth === "junk") headers["x-api-key"] = junk;
+          if (auth === "key") headers["x-api-key"] = c.apiKey;
+          if (auth === "oauth") headers.authorization = `Bearer cxt_${"A".repeat(43)}`;
+          // A forged cursor that decodes to an impossible timestamp, or an impossible date filter.
+          const forged = dateParam === "cursor" ? Buffer.from(`1|${date.slice(0, 10)}T00:00:00.000000Z|${randomUUID()}`).toString("base64url") : date;
+          const path = q && !q.includes(dateParam) && q.length % 3 === 0 ? `/v1/claims${q}&${dateParam}=${forged}` : `/v1/claims${q || `?${dateParam}=${forged}`}`;
+          return { method: "GET", path, headers };
+        },
+    ),
+  },
+  {
+    name: "POST /oauth/token",
+    shape: "oauth",
+    arbitrary: fc
+      .tuple(fc.constantFrom("valid", "nul-id", "junk", "basic", "basic-nul", "none"), junkHeaders, queryString, fc.constantFrom("client_credentials", "password", "", "client_credentials\u0000"), fc.oneof(fc.constant(undefined), text), contentType)
+      .map(([kind, extra, q, grant, scope, type]) => async (c) => {
+        const form = new URLSearchParams();
+        form.set("grant_type", grant);
+        if (scope !== undefined) form.set("scope", scope);
+        const headers: Record<string, string> = { ...extra, "content-type": type === "application/pdf" ? "application/x-www-form-urlencoded" : type };
+        const [id, secret] = kind === "valid" ? [c.oauthClientId, c.oauthClientSecret] : kind === "nul-id" ? [`${c.oauthClientId}\u0000`, "x"] : kind === "junk" ? ["cxc_\u0000\u0001", "\uD800"] : [];
+        if (id !== undefined) form.set("client_id", id);
+        if (secret !== undefined) form.set("client_secret", secret);
+        if (kind === "basic") headers.authorization = `Basic ${Buffer.from(`${c.oauthClientId}:${c.oauthClientSecret}`).toString("base64")}`;
+        if (kind === "basic-nul") headers.authorization = `Basic ${Buffer.from(`%00${c.oauthClientId}:%zz`).toString("base64")}`;
+        return { method: "POST", path: `/oauth/token${q}`, headers, body: q.length % 2 ? form.toString() : `${form.toString()}&${q.slice(1)}` };
+      }),
+  },
+  {
+    name: "POST /query",
+    shape: "json-error",
+    arbitrary: fc
+      .tuple(authChoice, headerValue, junkHeaders, contentType, fc.oneof(bodyFrom(gatewayTemplate), gatewayOther.chain((t) => fc.tuple(fc.nat(), mutationValue).map(([a, v]) => JSON.stringify(mutateAt(t, a, v))))))
+      .map(([auth, junk, extra, type, body]) => async (c) => ({
+        method: "POST",
+        path: "/query",
+        headers: { ...extra, "content-type": type === "text/plain" ? "application/json" : type, ...(await gatewayAuth(c, auth, junk)) },
+        body,
+      })),
+  },
+  {
+    name: "GET /fhir/Patient/{id}",
+    shape: "fhir",
+    arbitrary: fc.tuple(authChoice, headerValue, junkHeaders, segment, queryString).map(([auth, junk, extra, id, q]) => async (c) => ({
+      method: "GET",
+      path: `/fhir/Patient/${id}${q}`,
+      headers: { ...extra, ...(await gatewayAuth(c, auth, junk)) },
+    })),
+  },
+  {
+    name: "POST /fhir/Claim",
+    shape: "fhir",
+    arbitrary: fc.tuple(authChoice, headerValue, junkHeaders, contentType, bodyFrom(claimTemplate)).map(([auth, junk, extra, type, body]) => async (c) => ({
+      method: "POST",
+      path: "/fhir/Claim",
+      headers: { ...extra, "content-type": type, ...(await gatewayAuth(c, auth, junk)) },
+      body,
+    })),
+  },
+  {
+    name: "POST /api/attachments",
+    shape: "json-error",
+    arbitrary: fc
+      .tuple(fc.constantFrom("none", "staff", "staff"), junkHeaders, headerValue, fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.constantFrom(Buffer.from("%PDF-1.4\n%%EOF"), Buffer.from("%PDF-1.4\n1 0 obj\n"), Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.from([0xff, 0xd8, 0xff]))))
+      .map(([auth, extra, name, body]) => async (c) => ({
+        method: "POST",
+        path: "/api/attachments",
+        headers: { ...extra, "x-file-name": name, ...(auth === "staff" ? { cookie: c.staffCookie } : {}) },
+        body,
+      })),
+  },
+  {
+    name: "GET /api/attachments/{id}",
+    shape: "json-error",
+    arbitrary: fc.tuple(fc.constantFrom("none", "staff", "staff"), junkHeaders, segment).map(([auth, extra, id]) => async (c) => ({
+      method: "GET",
+      path: `/api/attachments/${id}`,
+      headers: { ...extra, ...(auth === "staff" ? { cookie: c.staffCookie } : {}) },
+    })),
+  },
+  {
+    name: "GET|POST /api/auth/*",
+    shape: "auth",
+    arbitrary: fc
+      .tuple(fc.constantFrom<"GET" | "POST">("GET", "POST"), fc.oneof(segment, fc.constantFrom("session", "csrf", "providers", "signin", "signout", "callback/credentials", "error", "signin/credentials")), junkHeaders, queryString, fc.oneof(fc.constant(""), text))
+      .map(([method, seg, extra, q, body]) => async () => ({
+        method,
+        path: `/api/auth/${seg}${q}`,
+        headers: { ...extra, ...(method === "POST" ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+        body: method === "POST" ? `csrfToken=${enc(body)}&email=${enc(body)}&password=x` : undefined,
+      })),
+  },
+  {
+    name: "POST /api/webhooks/platform",
+    shape: "json-error",
+    arbitrary: fc
+      .tuple(junkHeaders, headerValue, fc.oneof(fc.uuid(), headerValue), fc.oneof(fc.integer().map(String), headerValue), bodyFrom(() => ({ type: "claim.status.changed", claim_id: "clm-1", status: "complete", timestamp: "2026-02-30T00:00:00Z" })))
+      .map(([extra, sig, id, ts, body]) => async () => ({
+        method: "POST",
+        path: "/api/webhooks/platform",
+        headers: { ...extra, "content-type": "application/json", "webhook-id": id, "webhook-timestamp": ts, "webhook-signature": sig },
+        body,
+      })),
+  },
+  {
+    name: "GET /claims/{id} (page)",
+    shape: "page",
+    runs: Math.min(RUNS, 300),
+    arbitrary: fc.tuple(fc.constantFrom("none", "staff", "staff"), junkHeaders, segment, fc.constantFrom("claims", "patients", "authorizations", "eligibility"), queryString).map(([auth, extra, id, area, q]) => async (c) => ({
+      method: "GET",
+      path: `/${area}/${id}${q}`,
+      headers: { ...extra, ...(auth === "staff" ? { cookie: c.staffCookie } : {}) },
+    })),
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// The checks
+
+async function shapeProblem(shape: Shape, response: Response): Promise<string | undefined> {
+  const status = response.status;
+  const type = response.headers.get("content-type") ?? "";
+  const text = await response.text();
+  if (status >= 500) return `5xx: ${text.slice(0, 200)}`;
+  if (status < 400) return undefined;
+  const parse = () => {
+    try {
+      return JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  };
+  switch (shape) {
+    case "fhir": {
+      const body = parse();
+      if (!/^application\/fhir\+json/.test(type) || body?.resourceType !== "OperationOutcome" || !Array.isArray(body.issue) || body.issue.length === 0) return `not an OperationOutcome (${type}): ${text.slice(0, 200)}`;
+      return undefined;
+    }
+    case "json-error": {
+      const body = parse();
+      if (!/json/.test(type) || typeof body?.error !== "string") return `not {error, …} JSON (${type}): ${text.slice(0, 200)}`;
+      return undefined;
+    }
+    case "oauth": {
+      const body = parse();
+      if (!/json/.test(type) || typeof body?.error !== "string" || typeof body.error_description !== "string") return `not an RFC 6749 error: ${text.slice(0, 200)}`;
+      return undefined;
+    }
+    case "auth":
+      // Auth.js answers its own errors (400 "Bad request." or a JSON object); a plain 500 is the failure looked for above.
+      return undefined;
+    case "page":
+      if (status !== 404 && status !== 403 && status !== 401) return `unexpected ${status}`;
+      if (!/text\/html/.test(type)) return `error page is not HTML (${type})`;
+      return undefined;
+  }
+}
+
+async function send(generated: Generated): Promise<Response> {
+  return fetch(`${BASE}${generated.path}`, {
+    method: generated.method,
+    headers: generated.headers,
+    body: generated.body instanceof Uint8Array ? Buffer.from(generated.body) : generated.body,
+    redirect: "manual",
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+}
+
+async function credentials(): Promise<Credentials> {
+  const gateway = adminCli(["gateway-token:create", "--name", `fuzz ${randomUUID().slice(0, 6)}`]) as { token: string };
+  const key = adminCli(["api-key:create", "--name", `fuzz ${randomUUID().slice(0, 6)}`, "--env", "sandbox", "--scope", "claims:read"]) as { key: string };
+  const oauth = adminCli(["oauth-client:create", "--name", `fuzz ${randomUUID().slice(0, 6)}`, "--scope", "claims:read", "--env", "sandbox"]) as { clientId: string; clientSecret: string };
+  const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
+  const kid = `fuzz-${randomUUID().slice(0, 8)}`;
+  const org = `fuzz-his-${randomUUID().slice(0, 6)}`;
+  const jwkFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cx-fuzz-")), "key.json");
+  fs.writeFileSync(jwkFile, JSON.stringify({ ...(await exportJWK(publicKey)), kid }));
+  adminCli(["org-key:add", "--org", org, "--jwk-file", jwkFile, "--name", "Fuzz HIS"]);
+  const orgJwt = (k: CryptoKey = privateKey) =>
+    new SignJWT({})
+      .setProtectedHeader({ alg: "ES256", kid })
+      .setIssuer(org)
+      .setSubject(org)
+      .setAudience(`${BASE}/api/exchange`)
+      .setIssuedAt()
+      .setExpirationTime("2m")
+      .setJti(randomUUID())
+      .sign(k);
+
+  // A staff session (billing may upload and read attachments and open claims), signed in through Auth.js.
+  const ctx = await playwrightRequest.newContext({ baseURL: BASE });
+  const { csrfToken } = (await (await ctx.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  await ctx.post("/api/auth/callback/credentials", { form: { csrfToken, email: DEMO.billing, password: DEMO_PASSWORD }, maxRedirects: 0 });
+  const cookies = (await ctx.storageState()).cookies;
+  await ctx.dispose();
+  const staffCookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+  expect(staffCookie).toContain("session-token");
+  return { orgJwt: () => orgJwt(), gatewayToken: gateway.token, apiKey: key.key, oauthClientId: oauth.clientId, oauthClientSecret: oauth.clientSecret, staffCookie };
+}
+
+interface Tally {
+  name: string;
+  requests: number;
+  byClass: Record<string, number>;
+  problems: string[];
+  ms: number;
+}
+
+test.describe("fuzz: no 5xx, no hang, the family's error shape", () => {
+  test.describe.configure({ timeout: 600_000 });
+  const tallies: Tally[] = [];
+  let creds: Credentials;
+
+  test.beforeAll(async () => {
+    creds = await credentials();
+  });
+
+  test.afterAll(() => {
+    const lines = [
+      `Fuzz suite — seed ${SEED}, ${RUNS} generated requests per API endpoint (pages ${Math.min(RUNS, 300)}), ${CONCURRENCY} in flight, time limit ${REQUEST_TIMEOUT_MS / 1000} s each`,
+      "",
+      "| endpoint | requests | 2xx | 3xx | 4xx | 5xx | no answer | shape problems | seconds |",
+      "|---|---|---|---|---|---|---|---|---|",
+      ...tallies.map((t) => `| ${t.name} | ${t.requests} | ${t.byClass["2xx"] ?? 0} | ${t.byClass["3xx"] ?? 0} | ${t.byClass["4xx"] ?? 0} | ${t.byClass["5xx"] ?? 0} | ${t.byClass.timeout ?? 0} | ${t.problems.length} | ${(t.ms / 1000).toFixed(1)} |`),
+      `| **total** | ${tallies.reduce((n, t) => n + t.requests, 0)} | | | | ${tallies.reduce((n, t) => n + (t.byClass["5xx"] ?? 0), 0)} | ${tallies.reduce((n, t) => n + (t.byClass.timeout ?? 0), 0)} | ${tallies.reduce((n, t) => n + t.problems.length, 0)} | ${(tallies.reduce((n, t) => n + t.ms, 0) / 1000).toFixed(1)} |`,
+    ];
+    fs.mkdirSync("test-results", { recursive: true });
+    fs.writeFileSync(path.join("test-results", "fuzz-table.md"), `${lines.join("\n")}\n`);
+    console.log(lines.join("\n"));
+  });
+
+  for (const endpoint of ENDPOINTS) {
+    test(endpoint.name, async () => {
+      const started = Date.now();
+      const runs = endpoint.runs ?? RUNS;
+      const makers = fc.sample(endpoint.arbitrary, { numRuns: runs, seed: SEED + ENDPOINTS.indexOf(endpoint) });
+      const tally: Tally = { name: endpoint.name, requests: 0, byClass: {}, problems: [], ms: 0 };
+      let next = 0;
+      const worker = async () => {
+        while (next < makers.length) {
+          const i = next++;
+          const generated = await makers[i]!(creds);
+          const label = `#${i} ${generated.method} ${generated.path.slice(0, 120)}`;
+          tally.requests++;
+          try {
+            const response = await send(generated);
+            const cls = `${Math.floor(response.status / 100)}xx`;
+            tally.byClass[cls] = (tally.byClass[cls] ?? 0) + 1;
+            const problem = await shapeProblem(endpoint.shape, response);
+            if (problem) tally.problems.push(`${label} → ${response.status}: ${problem}`);
+          } catch (error) {
+            const timedOut = (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError";
+            tally.byClass[timedOut ? "timeout" : "error"] = (tally.byClass[timedOut ? "timeout" : "error"] ?? 0) + 1;
+            tally.problems.push(`${label} → ${timedOut ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : (error as Error).message}`);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      tally.ms = Date.now() - started;
+      tallies.push(tally);
+      expect(tally.requests).toBe(runs);
+      expect(tally.problems.slice(0, 10), `seed ${SEED}: ${tally.problems.length} problems`).toEqual([]);
+      expect(tally.byClass["5xx"] ?? 0).toBe(0);
+    });
+  }
+});

@@ -1,0 +1,86 @@
+import { and, eq, or } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { coverages, insurers, patients, submissions } from "@/lib/db/schema";
+import { IDENTIFIER_SYSTEMS, NATIONAL_EXCHANGE, PORTAL_CLAIM_IDENTIFIER_SYSTEM_BASE, type ReferenceView } from "@/lib/fhir";
+
+/**
+ * Maps a reference from a platform answer (any form the readers accept) to the portal's own
+ * record: by logical id (relative or absolute URL ending `Type/id`), or by identifier — national ID
+ * or Iqama for patients, the portal's Claim identifier for claims, the member id for coverages,
+ * the payer licence for insurers. A reference that matches nothing resolves to undefined: it is
+ * kept and shown as given, never an error.
+ */
+
+export type ResolvedReference =
+  | { type: "Patient"; id: string; nationalId: string }
+  | { type: "Claim"; id: string; kind: string }
+  | { type: "Coverage"; id: string }
+  | { type: "Organization"; id: string };
+
+/** Identifier systems that carry a national ID or Iqama number. */
+const PERSON_ID_SYSTEMS = new Set<string>([
+  IDENTIFIER_SYSTEMS.nationalId,
+  "http://nphies.sa/identifier/nationalid",
+  "http://nphies.sa/identifier/iqama",
+]);
+/** Identifier type codes (HL7 v2 0203) for national and resident identity cards. */
+const PERSON_ID_TYPES = new Set(["NI", "PRC", "NNSAU"]);
+
+export type ReferenceTarget = ResolvedReference["type"];
+
+export async function resolveReference(db: Db, ref: ReferenceView | undefined, expected: ReferenceTarget): Promise<ResolvedReference | undefined> {
+  if (!ref) return undefined;
+  if (ref.type && ref.type !== expected) return undefined;
+  const id = ref.kind === "relative" || ref.kind === "absolute" ? ref.id : undefined;
+  const identifier = ref.identifier;
+  switch (expected) {
+    case "Patient": {
+      // On the platform a Patient's id IS the national ID.
+      const byIdentifier =
+        identifier?.value && ((identifier.system && PERSON_ID_SYSTEMS.has(identifier.system)) || (identifier.type && PERSON_ID_TYPES.has(identifier.type)))
+          ? identifier.value
+          : undefined;
+      const nationalId = id ?? byIdentifier;
+      if (!nationalId) return undefined;
+      const [row] = await db.select({ id: patients.id, nationalId: patients.nationalId }).from(patients).where(eq(patients.nationalId, nationalId));
+      return row ? { type: "Patient", id: row.id, nationalId: row.nationalId } : undefined;
+    }
+    case "Claim": {
+      if (id) {
+        const [row] = await db.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(eq(submissions.platformId, id));
+        if (row) return { type: "Claim", ...row };
+      }
+      if (!identifier?.value) return undefined;
+      const condition =
+        identifier.system && identifier.system.startsWith(`${PORTAL_CLAIM_IDENTIFIER_SYSTEM_BASE}/`)
+          ? and(eq(submissions.identifierSystem, identifier.system), eq(submissions.identifierValue, identifier.value))
+          : eq(submissions.identifierValue, identifier.value);
+      // Values are UUIDs fixed by the portal; a value-only match must still be unique to count.
+      const rows = await db.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(condition).limit(2);
+      return rows.length === 1 ? { type: "Claim", ...rows[0]! } : undefined;
+    }
+    case "Coverage": {
+      const value = id ?? identifier?.value;
+      if (!value) return undefined;
+      const rows = await db
+        .select({ id: coverages.id })
+        .from(coverages)
+        .where(id ? eq(coverages.coverageRef, value) : or(eq(coverages.memberId, value), eq(coverages.coverageRef, value)))
+        .limit(2);
+      return rows.length === 1 ? { type: "Coverage", id: rows[0]!.id } : undefined;
+    }
+    case "Organization": {
+      if (id) {
+        const [row] = await db.select({ id: insurers.id }).from(insurers).where(eq(insurers.id, id));
+        if (row) return { type: "Organization", id: row.id };
+      }
+      if (!identifier?.value) return undefined;
+      const byLicense = !identifier.system || identifier.system === NATIONAL_EXCHANGE.payerLicense;
+      const [row] = await db
+        .select({ id: insurers.id })
+        .from(insurers)
+        .where(byLicense ? or(eq(insurers.license, identifier.value), eq(insurers.id, identifier.value)) : eq(insurers.id, identifier.value));
+      return row ? { type: "Organization", id: row.id } : undefined;
+    }
+  }
+}

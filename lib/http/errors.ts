@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import { unstable_rethrow } from "next/navigation";
+import { noteJunk } from "./junk";
+
+/**
+ * The last line of defence of every route handler: an exception nobody expected becomes a clean
+ * 500 in the handler family's own shape, with a request id to quote — never Next.js' plain-text
+ * 500 — and the log line names the error without its message (a failed query's message quotes
+ * its SQL parameters, which may be a national ID).
+ */
+
+/** `Name (code)` of an error: never its message, which may quote patient data or SQL parameters. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return typeof error;
+  const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
+  return `${error.name}${typeof code === "string" && /^[A-Za-z0-9_.-]{1,40}$/.test(code) ? ` (${code})` : ""}`;
+}
+
+/** How each family of endpoints answers an error. */
+export type ErrorFamily = "json" | "fhir" | "oauth" | "claims-api";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given && UUID.test(given) ? given : randomUUID();
+}
+
+/** An error answer in the family's shape (also used by proxy.ts for malformed paths). */
+export function familyError(family: ErrorFamily, status: number, code: string, message: string, requestId: string): Response {
+  const headers = { "cache-control": "no-store", "x-content-type-options": "nosniff", "X-Request-ID": requestId };
+  switch (family) {
+    case "fhir":
+      return new Response(
+        JSON.stringify({
+          resourceType: "OperationOutcome",
+          issue: [{ severity: "error", code: status >= 500 ? "exception" : status === 413 ? "too-costly" : "invalid", diagnostics: message }],
+        }),
+        { status, headers: { ...headers, "content-type": "application/fhir+json; charset=utf-8" } },
+      );
+    case "oauth":
+      return new Response(JSON.stringify({ error: status >= 500 ? "server_error" : "invalid_request", error_description: message }), {
+        status,
+        headers: { ...headers, "content-type": "application/json;charset=UTF-8", pragma: "no-cache" },
+      });
+    case "claims-api":
+      return new Response(JSON.stringify({ error: status >= 500 ? "internal_error" : "invalid_parameter", message }), {
+        status,
+        headers: { ...headers, "content-type": "application/json; charset=utf-8" },
+      });
+    default:
+      return new Response(JSON.stringify({ error: code, message, requestId }), { status, headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
+  }
+}
+
+/** Wraps a route handler: Next.js' own control flow (redirect, notFound) passes; anything else is a clean 500. */
+export function guarded<A extends unknown[]>(
+  family: ErrorFamily,
+  label: string,
+  handler: (request: Request, ...rest: A) => Promise<Response>,
+): (request: Request, ...rest: A) => Promise<Response> {
+  return async (request, ...rest) => {
+    try {
+      return await handler(request, ...rest);
+    } catch (error) {
+      unstable_rethrow(error);
+      const requestId = requestIdOf(request);
+      if ((error as { code?: unknown })?.code === "ERR_INVALID_URL") {
+        // A junk URL or Host header (Auth.js builds URLs from them): the client's fault, counted.
+        noteJunk("InvalidURL");
+        return familyError(family, 400, "bad_request", "The request URL cannot be read.", requestId);
+      }
+      console.error(`[${label}] request ${requestId} failed: ${describeError(error)}`);
+      return familyError(family, 500, "internal_error", `Internal error; quote request id ${requestId}.`, requestId);
+    }
+  };
+}
+
+/**
+ * Handlers for a catch-all route under a machine API (`app/api/exchange/[...path]/route.ts` …): an
+ * unknown path is a 404 in the family's shape, not the HTML page a browser would get.
+ */
+export function unknownPathRoutes(family: ErrorFamily) {
+  const answer = async (request: Request) => {
+    const requestId = requestIdOf(request);
+    return familyError(family, 404, "not_found", "No such endpoint; see the API's OpenAPI description.", requestId);
+  };
+  return { GET: answer, POST: answer, PUT: answer, PATCH: answer, DELETE: answer };
+}
