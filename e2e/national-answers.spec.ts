@@ -168,9 +168,10 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await pickPatient(page, "2087654311");
     await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
     await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "R51");
-    await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "99214");
+    // Shoulder X-ray, price list 150.00 (X-ray: no other browser test spends this benefit).
+    await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "73030");
     await page.getByLabel("Quantity of line 1").fill("1");
-    await page.getByLabel("Unit price of line 1").fill("400");
+    await page.getByLabel("Unit price of line 1").fill("200");
     await page.getByRole("button", { name: "+ Add service" }).click();
     await pickCode(page, page.getByRole("combobox", { name: "Service of line 2" }), "85025");
     await page.getByLabel("Quantity of line 2").fill("1");
@@ -210,12 +211,13 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await expect(rows.nth(1).getByTestId("line-outcome")).toHaveText("Platform's outcome: approved");
     const added = page.getByTestId("added-row");
     await expect(added).toHaveCount(1);
-    await expect(added.getByTestId("eligible")).toHaveText("350.00");
-    await expect(added.getByTestId("share")).toHaveText("35.00");
-    await expect(added.getByTestId("benefit")).toHaveText("315.00");
-    // 99214: 315.00; 85025 at 60.00 with 10% copay: 54.00.
-    await expect(page.getByTestId("benefit-total")).toHaveText("369.00");
-    await expect(page.getByTestId("payment-amount")).toContainText("369.00");
+    await expect(added).toContainText("73030");
+    await expect(added.getByTestId("eligible")).toHaveText("150.00");
+    await expect(added.getByTestId("share")).toHaveText("15.00");
+    await expect(added.getByTestId("benefit")).toHaveText("135.00");
+    // 73030: 135.00; 85025 at 60.00 with 10% copay: 54.00.
+    await expect(page.getByTestId("benefit-total")).toHaveText("189.00");
+    await expect(page.getByTestId("payment-amount")).toContainText("189.00");
     await expect(page.getByTestId("process-notes")).toContainText("replaced by the contracted service");
     await expect(page.getByTestId("other-data")).toContainText("episode");
     await shot(page, "claim-national-en.png");

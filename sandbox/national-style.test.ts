@@ -115,6 +115,15 @@ describe("national answers", () => {
     expect(view.items[0]!.reasons.map((r) => r.code)).toEqual(["ar002"]);
   });
 
+  it("marks a substituted line that pays nothing as granted without payment, not approved", async () => {
+    // 1122334459: consultation benefit used up; 99214 above the price list is substituted, pays 0.
+    const res = await submit({ patientId: "1122334459", coverageId: "cov-1122334459", use: "claim", items: [{ code: "99214", price: 400 }] });
+    const { view } = await adjudicated(res.headers.location);
+    expect(view.addItems[0]).toMatchObject({ outcome: "partial", decision: "partly-approved", zeroBenefit: true });
+    expect(view.addItems[0]!.approvedQuantity).toBeUndefined();
+    expect(view.addItems[0]!.amounts.benefit?.minor).toBe(0);
+  });
+
   it("denies with the sandbox's own reason system when the coverage lapsed", async () => {
     const res = await submit({ patientId: "1000000002", coverageId: "cov-1000000002", use: "claim", items: [{ code: "99213", price: 250 }] });
     const { view } = await adjudicated(res.headers.location);

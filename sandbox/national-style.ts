@@ -163,8 +163,11 @@ export function nationalClaimResponse(response: ClaimResponse, claim: Claim, ctx
           approvedQuantity(0),
         ],
       });
+      // Nothing paid (the remaining benefit was used up): granted in part, no approved quantity,
+      // so the portal calls it "approved, nothing paid" rather than approved.
+      const paid = f.benefit > 0;
       addItems.push({
-        extension: [outcomeExtension("approved")],
+        extension: [outcomeExtension(paid ? "approved" : "partial")],
         itemSequence: [item.itemSequence],
         productOrService: source.productOrService,
         ...(source.servicedDate ? { servicedDate: source.servicedDate } : {}),
@@ -174,7 +177,7 @@ export function nationalClaimResponse(response: ClaimResponse, claim: Claim, ctx
         noteNumber: [note(`Item ${item.itemSequence} replaced by the contracted service at the price-list rate`, "en")],
         adjudication: [
           ...item.adjudication.filter((a) => codeOf(a.category) !== "submitted").map((a) => ({ category: a.category, ...(a.amount ? { amount: a.amount } : {}) })),
-          approvedQuantity(quantity),
+          ...(paid ? [approvedQuantity(quantity)] : []),
         ],
       });
       continue;

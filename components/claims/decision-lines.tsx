@@ -79,8 +79,8 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
               <th scope="row" className="px-3 py-2 text-start font-normal text-slate-500">
                 {line.kind === "addItem" ? "+" : (line.sequence ?? "—")}
               </th>
-              <td className="min-w-52 px-3 py-2">{service(line)}</td>
-              <td className="min-w-48 px-3 py-2" data-testid="line-decision">
+              <td className="min-w-40 px-3 py-2">{service(line)}</td>
+              <td className="min-w-44 px-3 py-2" data-testid="line-decision">
                 <Badge tone={line.zeroBenefit ? "amber" : TONE[line.decision]}>{line.zeroBenefit ? t("zeroBenefit") : t(`decision.${line.decision}`)}</Badge>
                 {line.reasons.map((r, i) => {
                   const words = reasonWords(r, locale);
