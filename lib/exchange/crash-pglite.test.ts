@@ -77,7 +77,7 @@ describe("outbox on a PGlite data dir: a worker killed with SIGKILL", () => {
       await waitFor(async () => {
         const rows = await db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));
         return rows.every((r) => DECIDED.includes(r.status));
-      }, 120_000, "every claim decided after the crash");
+      }, 200_000, "every claim decided after the crash");
     } finally {
       await worker.stop();
       await client.close();
@@ -92,5 +92,5 @@ describe("outbox on a PGlite data dir: a worker killed with SIGKILL", () => {
     }
     const events = await database.db.select().from(submissionEvents).where(inArray(submissionEvents.submissionId, ids));
     expect(events.some((e) => (e.detail as { reconciled?: boolean } | null)?.reconciled)).toBe(true);
-  }, 300_000);
+  }, 420_000);
 });
