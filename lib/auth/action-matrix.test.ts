@@ -162,6 +162,24 @@ describe.each(testDatabases())("staff actions × roles on $name", (target) => {
     expect(after - before).toBe(denied);
   });
 
+  it("refuses text with control characters and impossible dates in every action's input, naming the field", async () => {
+    for (const role of ROLES) {
+      session.sid = sessions.get(role);
+      for (const action of staffActions) {
+        if (!(MATRIX[action.key] as readonly Role[]).includes(role)) continue;
+        const form = staffActionInfo(action.fn)!.form;
+        const nul = new FormData();
+        nul.set("name", "a\u0000b");
+        const withNul = form ? await action.fn(undefined, nul) : await action.fn({ name: "a\u0000b" });
+        expect(withNul, `${action.key} as ${role}`).toMatchObject({ ok: false, error: "invalid", field: "name", fieldErrors: { name: ["controlCharacters"] } });
+        const date = new FormData();
+        date.set("servicedDate", "2026-02-30");
+        const withDate = form ? await action.fn(undefined, date) : await action.fn({ servicedDate: "2026-02-30" });
+        expect(withDate, `${action.key} as ${role}`).toMatchObject({ ok: false, error: "invalid", field: "servicedDate" });
+      }
+    }
+  });
+
   it("answers unauthorized to every staff action without a session", async () => {
     session.sid = undefined;
     for (const action of staffActions) expect((await call(action)).error, action.key).toBe("unauthorized");

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { audit, type AuditActor, type AuditEntry } from "@/lib/audit";
 import { log } from "@/lib/log";
 import { getDb, type Db } from "@/lib/db";
+import { controlCharacterPath, impossibleDatePath } from "@/lib/http/input";
 import { requestContext } from "@/lib/http/request-context";
 import { actorOf, AccessError, authorize, type StaffUser } from "./guards";
 import type { Role } from "./roles";
@@ -110,6 +111,12 @@ function run<S extends z.ZodType, T extends object>(
   return (async () => {
     try {
       const user = await authorize(roles);
+      // One input layer for every action: text with control characters (NUL …) and dates that do
+      // not exist are refused, naming the field, before the schema or any database call sees them.
+      const badText = controlCharacterPath(raw);
+      if (badText !== undefined) return refuseField(badText, "controlCharacters");
+      const badDate = impossibleDatePath(raw);
+      if (badDate !== undefined) return refuseField(badDate, "impossibleDate");
       const parsed = schema.safeParse(raw);
       if (!parsed.success) return options.invalid ? options.invalid(parsed.error) : { ok: false, error: "invalid", fieldErrors: z.flattenError(parsed.error).fieldErrors as FieldErrors };
       if (options.rolesFor) await authorize(options.rolesFor(parsed.data));
@@ -118,6 +125,12 @@ function run<S extends z.ZodType, T extends object>(
       return failure(error, options as StaffActionOptions<never>);
     }
   })();
+}
+
+/** `invalid` on the field a path names (its first segment: the form field), with a message key. */
+function refuseField(path: string, message: string): ActionFailure {
+  const field = path.split(/[.[]/)[0] || "form";
+  return { ok: false, error: "invalid", field, fieldErrors: { [field]: [message] } };
 }
 
 function tag<F extends object>(action: F, info: StaffActionInfo): F {

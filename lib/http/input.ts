@@ -54,3 +54,28 @@ export function impossibleDatePath(value: unknown, path = "", depth = 0): string
   }
   return undefined;
 }
+
+/**
+ * The path of the first string in a form's or action's input that holds a control character
+ * other than tab and line breaks (free text may span lines), or undefined. Server actions refuse
+ * such input before any database call: PostgreSQL cannot store NUL, and nothing a person types
+ * needs the others.
+ */
+export function controlCharacterPath(value: unknown, path = "", depth = 0): string | undefined {
+  if (depth > 64) return undefined;
+  if (typeof value === "string") return hasControlCharacters(value, { multiline: true }) ? path : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = controlCharacterPath(value[i], `${path}[${i}]`, depth + 1);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const [k, v] of Object.entries(value)) {
+      const found = controlCharacterPath(v, path ? `${path}.${k}` : k, depth + 1);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
