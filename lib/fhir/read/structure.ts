@@ -14,20 +14,21 @@ import { primitiveProblem } from "./primitives";
  * Everything else that breaks R4 throws a FhirReadError naming the path.
  */
 
-interface ModelElement {
+/** One element of the R4 model (scripts/generate-fhir-model.ts writes them). */
+export interface ModelElement {
   min: number;
   many: boolean;
   types: string[];
   path?: string;
   codes?: string[];
 }
-interface Model {
+export interface R4Model {
   elements: Record<string, Record<string, ModelElement>>;
   resources: string[];
   primitives: string[];
 }
 
-const model = modelJson as Model;
+const model = modelJson as R4Model;
 const PRIMITIVES = new Set(model.primitives);
 const RESOURCES = new Set(model.resources);
 const RESOURCE_TYPE_RE = /^[A-Z][A-Za-z]{1,63}$/;

