@@ -40,7 +40,9 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
     // Ties: many claims share one created_at, so the id tie-break and microseconds matter.
     await database.query(`update submissions set created_at = date_trunc('hour', created_at) where (get_byte(uuid_send(id), 0) % 3) = 0`);
     key = (await createApiKey(database.db, { name: "BI tool", environment: "sandbox", scopes: ["claims:read"] })).key;
-  });
+    // Seeding thousands of claims through the dashboard triggers on PGlite (WASM) takes a minute
+    // or more on a busy 2-core machine.
+  }, 300_000);
   afterAll(async () => database?.dispose());
 
   it("pages through every claim exactly once, newest first, stable under inserts", async () => {
