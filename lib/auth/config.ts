@@ -19,7 +19,8 @@ export function needsStaffSession(pathname: string): boolean {
 }
 
 /** Errors a client causes (bad cookies, missing CSRF token, junk URLs): counted, never a log line each. */
-const CLIENT_CAUSED = new Set([
+/** Auth.js errors a client causes (junk, a wrong password): counted, never logged one by one. */
+export const CLIENT_CAUSED_AUTH_ERRORS = new Set([
   "CredentialsSignin",
   "MissingCSRF",
   "JWTSessionError",
@@ -41,7 +42,7 @@ export const authLogger: NonNullable<NextAuthConfig["logger"]> = {
   error(error) {
     // Match on `type`: class names are minified in the production bundle.
     const type = (error as Error & { type?: string }).type ?? error.name;
-    if (CLIENT_CAUSED.has(type) || /invalid url/i.test(error.message)) {
+    if (CLIENT_CAUSED_AUTH_ERRORS.has(type) || /invalid url/i.test(error.message)) {
       // A failed sign-in is expected and already audited with its reason.
       if (type !== "CredentialsSignin") noteJunk(/invalid url/i.test(error.message) ? "InvalidURL" : type);
       return;

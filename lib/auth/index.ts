@@ -2,7 +2,8 @@ import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { getDb } from "@/lib/db";
 import { contextFromHeaders } from "@/lib/http/request-context";
-import { authConfig } from "./config";
+import { noteJunk } from "@/lib/http/junk";
+import { CLIENT_CAUSED_AUTH_ERRORS, authConfig } from "./config";
 import { signInWithPassword } from "./credentials";
 import { signInSchema } from "./schemas";
 import { checkSession } from "./sessions";
@@ -38,10 +39,14 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   logger: {
     // A failed sign-in is expected and already audited with its reason; log only real faults.
     error(error) {
-      // Match on `type`: class names are minified in the production bundle.
+      // Match on `type`: class names are minified in the production bundle. Never the message:
+      // Auth.js quotes the request path in it (e.g. UnknownAction), which may hold patient data.
       const type = (error as Error & { type?: string }).type ?? error.name;
-      if (type === "CredentialsSignin") return;
-      log("auth").error(`${type}: ${error.message}`);
+      if (CLIENT_CAUSED_AUTH_ERRORS.has(type) || /invalid url/i.test(error.message)) {
+        if (type !== "CredentialsSignin") noteJunk(/invalid url/i.test(error.message) ? "InvalidURL" : type);
+        return;
+      }
+      log("auth").error(`auth error ${type}`);
     },
     warn(code) {
       log("auth").warn(`warning ${code}`);
