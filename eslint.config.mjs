@@ -59,9 +59,7 @@ const config = [
       "lib/env.ts", // the one place that reads and validates the portal's variables
       "next.config.ts", // build-time settings, read by Next.js before any app code
       "instrumentation.ts", // NEXT_RUNTIME/NEXT_PHASE are inlined by Next.js to drop Node-only code
-      "sandbox/env.ts", // the sandbox process's own configuration
-      "sandbox/main.ts", // …handed process.env at its entry point
-      "sandbox/process-env.ts", // …and the sandbox CLI's view of the same variables
+      "sandbox/env.ts", // the sandbox process's own configuration (it may not import lib/env.ts)
       "scripts/**", // command-line tools set up child processes' environments
       "e2e/**",
       "playwright.config.ts",

@@ -1,6 +1,6 @@
 import { sandboxCredentials } from "./credentials";
 import { renewClientCertificate } from "./pki";
-import { sandboxVariable } from "./process-env";
+import { sandboxVariable } from "./env";
 import { DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT } from "./server";
 
 /** Shape of an admin CLI command (mirrors the CLI registry's interface; reconciled there). */

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { ensureSandboxPki, pkiPaths } from "./pki";
 import { DEFAULT_PROVIDER_ORG_ID } from "./reference-data";
-import { sandboxVariable } from "./process-env";
+import { sandboxVariable } from "./env";
 import { ensureSandboxSecrets } from "./secrets";
 
 /** What the portal needs to talk to the sandbox. Paths are absolute. */

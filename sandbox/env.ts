@@ -31,3 +31,19 @@ export function parseSandboxEnv(env: NodeJS.ProcessEnv): SandboxOptions {
     answerStyle: e.SANDBOX_ANSWER_STYLE,
   };
 }
+
+/** The sandbox server's options from this process's environment (its entry point calls this). */
+export function sandboxEnv(): SandboxOptions {
+  return parseSandboxEnv(process.env);
+}
+
+/**
+ * The sandbox's variables that its CLI and credential helpers read outside the server process.
+ * A blank value counts as unset, as in lib/env.ts.
+ */
+export type SandboxVariable = "SANDBOX_DATA_DIR" | "SANDBOX_PORT" | "SANDBOX_WEBHOOK_SECRET" | "PROVIDER_ORG_ID";
+
+export function sandboxVariable(name: SandboxVariable): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value.trim() === "" ? undefined : value;
+}

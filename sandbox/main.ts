@@ -4,13 +4,13 @@
  * sent), SANDBOX_WEBHOOK_SECRET (generated), SANDBOX_ADJUDICATION_DELAY_MS (3000),
  * PROVIDER_ORG_ID (clinic-001).
  */
-import { parseSandboxEnv } from "./env";
+import { sandboxEnv } from "./env";
 import { startSandbox } from "./server";
 
 function main(): void {
   let options;
   try {
-    options = parseSandboxEnv(process.env);
+    options = sandboxEnv();
   } catch (error) {
     console.error(`sandbox: ${(error as Error).message}`);
     process.exit(2);
