@@ -1,6 +1,5 @@
+import { responseView } from "@/lib/exchange";
 import {
-  isFhirReadError,
-  readClaimResponse,
   type AmountCategory,
   type ClaimResponseErrorView,
   type ClaimResponseLineView,
@@ -80,14 +79,9 @@ function amounts(a: Partial<Record<AmountCategory, MoneyView>>) {
 /** Decision of a stored ClaimResponse, or undefined when there is none or it is not R4. */
 export function readDecision(response: Json | null | undefined, claim: Json | null | undefined): DecisionView | undefined {
   if (!response) return undefined;
-  let view: ClaimResponseView;
-  try {
-    view = readClaimResponse(response).view;
-  } catch (error) {
-    // Stored answers were read when they arrived; one that no longer reads is shown raw only.
-    if (isFhirReadError(error)) return undefined;
-    throw error;
-  }
+  // Stored answers were read when they arrived; one that no longer reads is shown raw only.
+  const view = responseView(response);
+  if (!view) return undefined;
   const claimItems = new Map(arr(claim?.item).map((i) => [Number(i.sequence), i]));
   const notesOf = (numbers: number[]) => view.processNotes.filter((n) => n.number !== undefined && numbers.includes(n.number));
   const line = (l: ClaimResponseLineView): DecisionLine => {

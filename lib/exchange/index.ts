@@ -47,7 +47,7 @@ export {
   type PipelineDeps,
   type TimelineEntry,
 } from "./submissions";
-export { applyPlatformNews, decisionOf, adjudicatedResponse, type PlatformNews, type PlatformStatus } from "./apply";
+export { applyPlatformNews, decisionOf, adjudicatedResponse, responseView, type PlatformNews, type PlatformStatus } from "./apply";
 export { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox";
 export { pollSubmission } from "./poller";
 export { leaseDue, releaseLeases } from "./lease";
