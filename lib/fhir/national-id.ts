@@ -91,8 +91,3 @@ export function checkNationalId(input: string, options: NationalIdOptions = {}):
 export function isValidNationalId(input: string, options: NationalIdOptions = {}): boolean {
   return checkNationalId(input, options).valid;
 }
-
-/** The message for a problem, for forms that keep the problem code (e.g. from a zod issue). */
-export function nationalIdProblemMessage(problem: NationalIdProblem): NationalIdMessage {
-  return MESSAGES[problem];
-}

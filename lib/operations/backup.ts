@@ -13,15 +13,13 @@ import { createGunzip, createGzip } from "node:zlib";
 import readline from "node:readline";
 import { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import { queryRows, type Db } from "@/lib/db";
 
 export const BACKUP_FORMAT = "clinic-exchange-backup";
 const VERSION = 1;
 
 type Row = Record<string, unknown>;
-async function rows(db: Db, query: ReturnType<typeof sql>): Promise<Row[]> {
-  return ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
-}
+const rows = (db: Db, query: ReturnType<typeof sql>) => queryRows<Row>(db, query);
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -44,12 +42,12 @@ export async function backupDatabase(db: Db, file: string, now = new Date()): Pr
   let migrations = 0;
   await db.transaction(
     async (tx) => {
-      const [m] = await rows(tx as unknown as Db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+      const [m] = await rows(tx, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
       migrations = Number(m?.n ?? 0);
-      const tables = await tableNames(tx as unknown as Db);
+      const tables = await tableNames(tx);
       lines.push(JSON.stringify({ format: BACKUP_FORMAT, version: VERSION, createdAt: now.toISOString(), migrations, tables }));
       for (const table of tables) {
-        const [data] = await rows(tx as unknown as Db, sql.raw(`select coalesce(json_agg(t), '[]'::json)::text as rows from ${quote(table)} t`));
+        const [data] = await rows(tx, sql.raw(`select coalesce(json_agg(t), '[]'::json)::text as rows from ${quote(table)} t`));
         const tableRows = JSON.parse(String(data?.rows ?? "[]")) as unknown[];
         counts[table] = tableRows.length;
         lines.push(JSON.stringify({ table, rows: tableRows }));
@@ -104,7 +102,7 @@ export async function restoreDatabase(db: Db, file: string): Promise<{ tables: R
   }
   const counts: Record<string, number> = {};
   await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+    const t = tx;
     await t.execute(sql`set local session_replication_role = replica`);
     // Rows a new installation creates by itself (reference data of migrations, demo users, start-up
     // markers) give way to the backup's.

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { sql } from "drizzle-orm";
-import { getDatabase } from "@/lib/db";
+import { getDatabase, queryRows } from "@/lib/db";
 import { migrationsFolder } from "@/lib/db/migrate";
 import { describePlatform } from "@/lib/platform";
 import { shutdownState } from "@/lib/server/shutdown-state";
@@ -35,8 +35,8 @@ export async function readiness(): Promise<Readiness> {
     return fail(`database unavailable: ${(error as Error).message}`);
   }
   try {
-    const result = (await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)) as unknown as { rows: { n: number }[] };
-    const applied = Number(result.rows[0]?.n ?? 0);
+    const [result] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    const applied = Number(result?.n ?? 0);
     const expected = expectedMigrations();
     if (applied < expected) {
       checks.migrations = `${applied} of ${expected} applied`;

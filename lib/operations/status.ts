@@ -4,7 +4,7 @@
  * Each figure carries a tone (ok, warn, bad) so the page can say what to do when it is not ok.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Database, Db } from "@/lib/db";
+import { queryRows, type Database, type Db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { metrics, recentCalls, type CallSummary } from "@/lib/metrics";
 import { PLATFORM_RATE_LIMITS, describePlatform } from "@/lib/platform";
@@ -26,9 +26,7 @@ export interface SystemStatus {
 }
 
 type Row = Record<string, unknown>;
-async function rows(db: Db, query: SQL): Promise<Row[]> {
-  return ((await db.execute(query)) as unknown as { rows: Row[] }).rows;
-}
+const rows = (db: Db, query: SQL) => queryRows<Row>(db, query);
 
 const STATES = ["draft", "queued", "sent", "pended", "complete", "partial", "denied", "rejected", "failed", "cancelled"];
 

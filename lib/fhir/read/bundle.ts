@@ -50,9 +50,10 @@ export function readBundle(json: unknown): Read<BundleView, Bundle> {
 
 /** The resources of one type in a bundle view, as received (match entries of a searchset by default). */
 export function bundleResources<T extends Resource = Resource>(bundle: BundleView, resourceType: T["resourceType"], options: { includeAll?: boolean } = {}): T[] {
-  return bundle.entries
-    .filter((e) => e.resourceType === resourceType && (options.includeAll || e.searchMode === undefined || e.searchMode === "match"))
-    .map((e) => e.resource as unknown as T);
+  // The bundle was checked against R4 as a whole, so an entry whose resourceType matches is a T.
+  const isWanted = (e: BundleEntryView): e is BundleEntryView & { resource: T } =>
+    e.resource !== undefined && e.resourceType === resourceType && (options.includeAll || e.searchMode === undefined || e.searchMode === "match");
+  return bundle.entries.filter(isWanted).map((e) => e.resource);
 }
 
 /** Checks any resource the portal reads in depth (a Claim read back, a Task …) against R4; returns it as received. */
