@@ -1,29 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Page } from "@playwright/test";
-import { Agent, request as undiciRequest } from "undici";
-import { E2E_PORTAL_DATA_DIR } from "../playwright.config";
-import { DEMO, expect, signIn, test } from "./fixtures";
-
-/** Slows the sandbox down (its admin API over mTLS), so the decision arrives after the page is shown. */
-async function sandboxLatency(ms: number): Promise<void> {
-  const dir = path.join(path.dirname(E2E_PORTAL_DATA_DIR), "sandbox");
-  const { adminToken } = JSON.parse(fs.readFileSync(path.join(dir, "secrets.json"), "utf8")) as { adminToken: string };
-  const pem = (name: string) => fs.readFileSync(path.join(dir, "pki", name), "utf8");
-  const agent = new Agent({ connect: { ca: pem("ca.pem"), cert: pem("client.pem"), key: pem("client-key.pem") } });
-  try {
-    const res = await undiciRequest(`https://localhost:${Number(process.env.E2E_PORT ?? 3210) + 6000}/_admin/faults`, {
-      method: ms > 0 ? "PUT" : "DELETE",
-      dispatcher: agent,
-      headers: { "x-sandbox-admin-token": adminToken, "content-type": "application/json" },
-      body: ms > 0 ? JSON.stringify({ latencyMs: ms }) : undefined,
-    });
-    await res.body.text();
-    expect(res.statusCode).toBeLessThan(300);
-  } finally {
-    await agent.close();
-  }
-}
+import { expect, pickCode, pickPatient, test } from "./fixtures";
 
 /** Small valid files, generated here (nothing copied): a one-page PDF and a PNG. */
 function pdfBytes(text: string): Buffer {
@@ -76,21 +52,6 @@ async function dropFile(page: Page, name: string, type: string, bytes: number[])
   await page.getByTestId("dropzone").dispatchEvent("drop", { dataTransfer });
 }
 
-async function pickPatient(page: Page, query: string) {
-  const box = page.getByTestId("patient-search");
-  await box.fill(query);
-  await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
-  await box.press("Enter");
-  await expect(page.getByTestId("selected-patient")).toBeVisible();
-}
-
-async function pickCode(page: Page, combobox: ReturnType<Page["getByRole"]>, query: string) {
-  await combobox.click();
-  await combobox.fill(query);
-  await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
-  await combobox.press("Enter");
-}
-
 async function fillRequest(page: Page, price = "2000") {
   await pickPatient(page, "1000000001");
   await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
@@ -103,11 +64,18 @@ async function fillRequest(page: Page, price = "2000") {
   await page.getByLabel("Unit price of line 1").fill(price);
 }
 
-let approvedId: string | undefined;
+/** Submits the filled request; answers the authorization's id once the platform has approved it. */
+async function submitAndWaitForApproval(page: Page): Promise<string> {
+  await page.getByRole("button", { name: "Submit authorization request" }).click();
+  await page.waitForURL(/\/authorizations\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+  return page.url().split("/").pop()!;
+}
 
-test.describe.serial("prior authorization", () => {
-  test("front desk: upload a PDF and an image, submit, and see the decision arrive without reloading", async ({ page }) => {
-    await signIn(page, DEMO.frontDesk);
+// Every test signs in its own user and makes its own requests (e2e/fixtures.ts).
+test.describe("prior authorization", () => {
+  test("front desk: upload a PDF and an image, submit, and see the decision arrive without reloading", async ({ page, signInAs, sandbox }) => {
+    await signInAs("front_desk");
     await page.goto("/authorizations/new");
     await fillRequest(page);
     // Totals are computed exactly.
@@ -128,20 +96,15 @@ test.describe.serial("prior authorization", () => {
     await expect(page.getByTestId("attachment-status")).toContainText("attached");
 
     // The platform answers slowly this time: the page shows the request waiting first.
-    await sandboxLatency(4_000);
-    try {
-      await page.getByRole("button", { name: "Submit authorization request" }).click();
-      await page.waitForURL(/\/authorizations\/[0-9a-f-]{36}$/);
-      approvedId = page.url().split("/").pop();
-      // Mark this document: a reload would lose the mark.
-      await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
-      await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", /queued|sent/);
-      await expect(page.getByTestId("waiting-note")).toBeVisible();
-      await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "open");
-      await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
-    } finally {
-      await sandboxLatency(0);
-    }
+    await sandbox.faults({ latencyMs: 4_000 });
+    await page.getByRole("button", { name: "Submit authorization request" }).click();
+    await page.waitForURL(/\/authorizations\/[0-9a-f-]{36}$/);
+    // Mark this document: a reload would lose the mark.
+    await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+    await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", /queued|sent/);
+    await expect(page.getByTestId("waiting-note")).toBeVisible();
+    await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "open");
+    await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
     await expect(page.getByTestId("status-badge")).toContainText("Approved");
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
     await expect(page.getByTestId("preauth-ref")).toContainText(/PA-/);
@@ -159,8 +122,8 @@ test.describe.serial("prior authorization", () => {
     expect((await response.body()).subarray(0, 5).toString()).toBe("%PDF-");
   });
 
-  test("an 11 MB file and a text file renamed .pdf are refused clearly; nothing else in the form is lost", async ({ page }) => {
-    await signIn(page, DEMO.frontDesk);
+  test("an 11 MB file and a text file renamed .pdf are refused clearly; nothing else in the form is lost", async ({ page, signInAs }) => {
+    await signInAs("front_desk");
     await page.goto("/authorizations/new");
     await fillRequest(page, "2500.50");
     await page.getByTestId("file-input").setInputFiles({ name: "huge scan.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(11 * 1024 * 1024, 0x25) });
@@ -179,8 +142,8 @@ test.describe.serial("prior authorization", () => {
     expect((await res.json()) as Record<string, unknown>).toMatchObject({ error: "tooLarge", message: expect.stringContaining("10 MB") });
   });
 
-  test("a draft survives a reload", async ({ page }) => {
-    await signIn(page, DEMO.frontDesk);
+  test("a draft survives a reload", async ({ page, signInAs }) => {
+    await signInAs("front_desk");
     await page.goto("/authorizations/new");
     await pickPatient(page, "1000000001");
     await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "R51");
@@ -201,9 +164,12 @@ test.describe.serial("prior authorization", () => {
     await expect(page.getByTestId("authorizations-table").getByTestId("status-badge").first()).toHaveAttribute("data-status", "draft");
   });
 
-  test("billing creates a claim from the approved authorization and submits it", async ({ page }) => {
-    expect(approvedId).toBeTruthy();
-    await signIn(page, DEMO.billing);
+  test("billing creates a claim from the approved authorization and submits it", async ({ page, signInAs }) => {
+    // One user at both desks: requests the authorization, then claims it.
+    await signInAs(["front_desk", "billing"]);
+    await page.goto("/authorizations/new");
+    await fillRequest(page);
+    const approvedId = await submitAndWaitForApproval(page);
     await page.goto(`/authorizations/${approvedId}`);
     const ref = (await page.getByTestId("preauth-ref").textContent())?.trim();
     expect(ref).toMatch(/^PA-/);
@@ -221,10 +187,10 @@ test.describe.serial("prior authorization", () => {
     await expect(page.getByText(ref!)).toBeVisible();
   });
 
-  test("roles: the manager may download but not open the authorization pages; anonymous uploads are refused", async ({ page, request }) => {
+  test("roles: the manager may download but not open the authorization pages; anonymous uploads are refused", async ({ page, request, signInAs }) => {
     const anonymous = await request.post("/api/attachments", { data: pdfBytes("x"), maxRedirects: 0 });
     expect([401, 302, 303, 307]).toContain(anonymous.status());
-    await signIn(page, DEMO.manager);
+    await signInAs("manager");
     const res = await page.goto("/authorizations");
     expect(res?.status()).toBe(403);
   });

@@ -1,18 +1,11 @@
 import type { Locator, Page } from "@playwright/test";
-import { DEMO, expect, signIn, test } from "./fixtures";
+import { expect, test } from "./fixtures";
 
 /*
  * Managers' dashboards (issue #8): a claim submitted by billing in another browser and decided by
  * the platform (webhook) shows up on the live board and in the dashboard totals without a reload;
  * every CSV download has exactly the cells of its table.
  */
-
-async function pickCode(page: Page, combobox: Locator, query: string) {
-  await combobox.click();
-  await combobox.fill(query);
-  await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
-  await combobox.press("Enter");
-}
 
 async function decidedClaims(page: Page): Promise<number> {
   let sum = 0;
@@ -63,52 +56,30 @@ const countColumn = async (page: Page) => {
   return rows.slice(1).reduce((sum, r) => sum + Number((r[1] ?? "0").replace(/[^\d]/g, "")), 0);
 };
 
-test("a claim decided by the platform shows up on the live board and in the totals without a reload", async ({ browser }) => {
+test("a claim decided by the platform shows up on the live board and in the totals without a reload", async ({ page: board, context, signInAs, newClaim }) => {
   test.setTimeout(120_000);
-  const managerContext = await browser.newContext();
-  const billingContext = await browser.newContext();
-  try {
-    const board = await managerContext.newPage();
-    await signIn(board, DEMO.manager);
-    await board.goto("/dashboard/live");
-    await expect(board.getByTestId("live-connection")).toContainText("Live");
-    const boardBefore = await decidedClaims(board);
+  await signInAs("manager");
+  await board.goto("/dashboard/live");
+  await expect(board.getByTestId("live-connection")).toContainText("Live");
+  const boardBefore = await decidedClaims(board);
 
-    const dashboard = await managerContext.newPage();
-    await dashboard.goto("/dashboard");
-    await expect(dashboard.getByTestId("dashboard-widget-insurers")).toBeVisible();
-    const totalsBefore = (await dashboard.getByTestId("dashboard-table-insurers").count()) ? await countColumn(dashboard) : 0;
-    for (const p of [board, dashboard]) await p.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+  const dashboard = await context.newPage();
+  await dashboard.goto("/dashboard");
+  await expect(dashboard.getByTestId("dashboard-widget-insurers")).toBeVisible();
+  const totalsBefore = (await dashboard.getByTestId("dashboard-table-insurers").count()) ? await countColumn(dashboard) : 0;
+  for (const p of [board, dashboard]) await p.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
 
-    const billing = await billingContext.newPage();
-    await signIn(billing, DEMO.billing);
-    await billing.goto("/claims/new");
-    const box = billing.getByTestId("patient-search");
-    await box.fill("1000000001");
-    await expect(billing.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
-    await box.press("Enter");
-    await expect(billing.getByTestId("selected-patient")).toBeVisible();
-    await expect(billing.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
-    await pickCode(billing, billing.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "m545");
-    await pickCode(billing, billing.getByRole("combobox", { name: "Procedures (CPT)" }), "99213");
-    await pickCode(billing, billing.getByRole("combobox", { name: "Service of line 1" }), "99213");
-    await billing.getByLabel("Quantity of line 1").fill("1");
-    await billing.getByLabel("Unit price of line 1").fill("250");
-    await billing.getByRole("button", { name: "Submit claim" }).click();
-    await billing.waitForURL(/submitted=/);
+  // The clinic's own system sends a claim (exchange API); the platform decides it.
+  await newClaim({ nationalId: "1000000001", unitPrice: 250 });
 
-    await expect.poll(() => decidedClaims(board), { timeout: 60_000 }).toBe(boardBefore + 1);
-    await expect(board.getByTestId("live-feed")).toContainText(/Claim .* → (Complete|Partial|Denied)/);
-    await expect.poll(() => countColumn(dashboard), { timeout: 30_000 }).toBe(totalsBefore + 1);
-    for (const p of [board, dashboard]) expect(await p.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
-  } finally {
-    await managerContext.close();
-    await billingContext.close();
-  }
+  await expect.poll(() => decidedClaims(board), { timeout: 60_000 }).toBe(boardBefore + 1);
+  await expect(board.getByTestId("live-feed")).toContainText(/Claim .* → (Complete|Partial|Denied)/);
+  await expect.poll(() => countColumn(dashboard), { timeout: 30_000 }).toBe(totalsBefore + 1);
+  for (const p of [board, dashboard]) expect(await p.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
 });
 
-test("every CSV download has exactly the cells of its table", async ({ page }) => {
-  await signIn(page, DEMO.manager);
+test("every CSV download has exactly the cells of its table", async ({ page, signInAs }) => {
+  await signInAs("manager");
   await page.goto("/dashboard");
   for (const name of ["insurers", "categories", "authorizations", "reasons", "trend"]) {
     const widget = page.getByTestId(`dashboard-widget-${name}`);
@@ -123,8 +94,8 @@ test("every CSV download has exactly the cells of its table", async ({ page }) =
   }
 });
 
-test("only managers reach the dashboard and its export", async ({ page }) => {
-  await signIn(page, DEMO.billing);
+test("only managers reach the dashboard and its export", async ({ page, signInAs }) => {
+  await signInAs("billing");
   const res = await page.request.get("/dashboard/export?table=insurers");
   expect(res.status()).toBe(403);
   const pageRes = await page.goto("/dashboard");

@@ -1,8 +1,23 @@
 import { execFileSync } from "node:child_process";
-import { expect, test as base, type Page } from "@playwright/test";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, request as playwrightRequest, test as base, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { SignJWT, exportJWK, generateKeyPair } from "jose";
+import { Agent, request as undiciRequest } from "undici";
+import { nationalIdCheckDigit } from "../lib/fhir/national-id";
 import { E2E_PORTAL_DATA_DIR } from "../playwright.config";
 
+/*
+ * Playwright fixtures (docs/decisions/040-browser-test-fixtures.md): every test signs in its own
+ * user and creates its own patients and claims, so no spec depends on another's data or order.
+ * The seeded demo users and the sandbox's published patients stay as read-only reference data.
+ */
+
 export const DEMO_PASSWORD = "demo-pass-2026";
+export const PORT = Number(process.env.E2E_PORT ?? 3210);
+export const BASE_URL = `http://localhost:${PORT}`;
 
 export const DEMO = {
   frontDesk: "frontdesk@clinic.example",
@@ -11,22 +26,36 @@ export const DEMO = {
   admin: "admin@clinic.example",
 } as const;
 
+export type Role = "front_desk" | "billing" | "manager" | "admin";
+export const ROLES: readonly Role[] = ["front_desk", "billing", "manager", "admin"];
+
 /** Runs the real admin CLI against the running portal (through its admin socket). */
 export function adminCli(args: string[], input?: string): unknown {
-  const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args, "--json"], {
-    input,
-    env: { ...process.env, DATA_DIR: E2E_PORTAL_DATA_DIR },
-    encoding: "utf8",
-  });
+  let out: string;
+  try {
+    out = execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args, "--json"], {
+      input,
+      env: { ...process.env, DATA_DIR: E2E_PORTAL_DATA_DIR },
+      encoding: "utf8",
+    });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`admin ${args[0]} failed: ${stderr || stdout || (error as Error).message}`);
+  }
   return JSON.parse(out);
 }
 
-let counter = 0;
-/** A fresh user for tests that change account state (lockout, disable). */
-export function createUser(roles: string[], password = "e2e-password-123"): { email: string; password: string } {
-  const email = `e2e-${Date.now()}-${counter++}@clinic.example`;
+export interface TestUser {
+  email: string;
+  password: string;
+  roles: Role[];
+}
+
+/** A fresh user: tests that change account state, or that must not share a session with another test. */
+export function createUser(roles: Role[] | string[], password = "e2e-password-123"): TestUser {
+  const email = `e2e-${Date.now()}-${randomUUID().slice(0, 8)}@clinic.example`;
   adminCli(["user:create", "--email", email, ...roles.flatMap((r) => ["--role", r]), "--password-stdin"], password);
-  return { email, password };
+  return { email, password, roles: roles as Role[] };
 }
 
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
@@ -37,10 +66,247 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await expect(page.getByTestId("current-user")).toBeVisible();
 }
 
+/** Signs in through Auth.js's endpoints without a page; the context then carries the session cookie. */
+export async function signInRequest(email: string, password = DEMO_PASSWORD): Promise<APIRequestContext> {
+  const ctx = await playwrightRequest.newContext({ baseURL: BASE_URL });
+  const { csrfToken } = (await (await ctx.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  await ctx.post("/api/auth/callback/credentials", { form: { csrfToken, email, password }, maxRedirects: 0 });
+  const cookies = (await ctx.storageState()).cookies;
+  if (!cookies.some((c) => /session-token/.test(c.name))) throw new Error(`sign-in of ${email} gave no session cookie`);
+  return ctx;
+}
+
+/** Picks a patient in a claim or authorization form (the search box, first match). */
+export async function pickPatient(page: Page, query: string): Promise<void> {
+  const box = page.getByTestId("patient-search");
+  await box.fill(query);
+  await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
+  await box.press("Enter");
+  await expect(page.getByTestId("selected-patient")).toBeVisible();
+}
+
+/** Picks the first code a code search offers (diagnoses, procedures, services). */
+export async function pickCode(page: Page, combobox: Locator, query: string): Promise<void> {
+  await combobox.click();
+  await combobox.fill(query);
+  await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
+  await combobox.press("Enter");
+}
+
+/** Runs `fn` with the Arabic interface (RTL), then goes back to English. */
+export async function inArabic(page: Page, fn: () => Promise<void>): Promise<void> {
+  const url = new URL(page.url());
+  await page.context().addCookies([{ name: "cx_locale", value: "ar", domain: url.hostname, path: "/" }]);
+  try {
+    await page.reload();
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+    await fn();
+  } finally {
+    await page.context().addCookies([{ name: "cx_locale", value: "en", domain: url.hostname, path: "/" }]);
+    // The root layout (lang, dir, messages) is not re-rendered by client navigations: reload.
+    await page.reload();
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  }
+}
+
+/** A full-page screenshot into `dir` (looked at by people, not compared). */
+export async function screenshot(page: Page, dir: string, name: string): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, name), fullPage: true });
+}
+
 export async function navLabels(page: Page): Promise<string[]> {
   const nav = page.getByRole("navigation", { name: /main navigation|القائمة الرئيسية/i });
   return (await nav.getByRole("link").allTextContents()).map((t) => t.trim());
 }
 
-export const test = base;
+/** A national ID no other test uses: 10 digits, first digit 1, valid check digit. */
+export function uniqueNationalId(): string {
+  const body = `1${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+  return `${body}${nationalIdCheckDigit(body)}`;
+}
+
+export interface TestPatient {
+  id: string;
+  nationalId: string;
+  givenName: string;
+  familyName: string;
+  coverageIds: string[];
+}
+
+/**
+ * Registers a patient that belongs to one test, through the admin CLI's `patient:import` (the same
+ * schema as the registration form). Its coverage is with a demo insurer; the sandbox does not know
+ * this patient, so an eligibility check or claim for it meets the platform's "coverage not found".
+ */
+export function createPatient(overrides: { givenName?: string; familyName?: string; insurerId?: string; withCoverage?: boolean } = {}): TestPatient {
+  const nationalId = uniqueNationalId();
+  const givenName = overrides.givenName ?? "Fixture";
+  const familyName = overrides.familyName ?? `Patient ${nationalId.slice(-4)}`;
+  const record = {
+    patient: { nationalId, givenName, familyName, birthDate: "1987-06-15", gender: "female", phone: "" },
+    coverages: overrides.withCoverage === false ? [] : [{ insurerId: overrides.insurerId ?? "payer-rimal", memberId: `FX-${nationalId}`, coverageRef: `cov-fx-${nationalId}` }],
+  };
+  const result = adminCli(["patient:import"], JSON.stringify([record])) as { lines: { outcome: string; patientId: string; coverageIds: string[]; problems?: string[] }[] };
+  const line = result.lines[0];
+  if (!line || line.outcome !== "created") throw new Error(`patient:import did not create the fixture patient: ${JSON.stringify(line?.problems)}`);
+  return { id: line.patientId, nationalId, givenName, familyName, coverageIds: line.coverageIds };
+}
+
+/** The sandbox's admin API over mutual TLS with the portal's client certificate. */
+export class SandboxAdmin {
+  private readonly dir = path.join(path.dirname(E2E_PORTAL_DATA_DIR), "sandbox");
+  private changedFaults = false;
+  private changedStyle = false;
+
+  /** One call of the sandbox's admin API; answers its JSON. */
+  async call(method: "GET" | "PUT" | "DELETE", route: string, body?: unknown): Promise<unknown> {
+    const { adminToken } = JSON.parse(fs.readFileSync(path.join(this.dir, "secrets.json"), "utf8")) as { adminToken: string };
+    const pem = (name: string) => fs.readFileSync(path.join(this.dir, "pki", name), "utf8");
+    const agent = new Agent({ connect: { ca: pem("ca.pem"), cert: pem("client.pem"), key: pem("client-key.pem") } });
+    try {
+      const res = await undiciRequest(`https://localhost:${PORT + 6000}${route}`, {
+        method,
+        dispatcher: agent,
+        headers: { "x-sandbox-admin-token": adminToken, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.body.text();
+      expect(res.statusCode, `sandbox ${method} ${route}: ${text}`).toBeLessThan(300);
+      return text ? (JSON.parse(text) as unknown) : undefined;
+    } finally {
+      await agent.close();
+    }
+  }
+
+  /** Fault injection (latency, errors, rate limits …): see sandbox/faults.ts. */
+  async faults(settings: Record<string, unknown>): Promise<void> {
+    this.changedFaults = true;
+    await this.call("PUT", "/_admin/faults", settings);
+  }
+
+  /** The sandbox answers in the national exchange's style, or its own. */
+  async answerStyle(style: "default" | "national"): Promise<void> {
+    this.changedStyle = true;
+    await this.call("PUT", "/_admin/answer-style", { style });
+  }
+
+  /** Undoes what this test changed (the fixture calls it after every test). */
+  async reset(): Promise<void> {
+    if (this.changedFaults) await this.call("DELETE", "/_admin/faults");
+    if (this.changedStyle) await this.call("DELETE", "/_admin/answer-style");
+    this.changedFaults = this.changedStyle = false;
+  }
+}
+
+/** An organization key registered for this worker: signs the exchange API's bearer tokens. */
+export interface OrgClient {
+  org: string;
+  token(): Promise<string>;
+}
+
+async function registerOrgClient(): Promise<OrgClient> {
+  const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
+  const kid = `e2e-${randomUUID().slice(0, 8)}`;
+  const org = `e2e-his-${randomUUID().slice(0, 6)}`;
+  const jwkFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cx-e2e-")), "key.json");
+  fs.writeFileSync(jwkFile, JSON.stringify({ ...(await exportJWK(publicKey)), kid }));
+  adminCli(["org-key:add", "--org", org, "--jwk-file", jwkFile, "--name", "Browser-test HIS"]);
+  return {
+    org,
+    token: () =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: "ES256", kid })
+        .setIssuer(org)
+        .setSubject(org)
+        .setAudience(`${BASE_URL}/api/exchange`)
+        .setIssuedAt()
+        .setExpirationTime("2m")
+        .setJti(randomUUID())
+        .sign(privateKey),
+  };
+}
+
+export interface ClaimOptions {
+  nationalId?: string;
+  coverage?: string;
+  unitPrice?: number;
+}
+
+export interface TestClaim {
+  /** The portal's submission id: /claims/{id}. */
+  id: string;
+  identifier: string;
+}
+
+/** Submits a claim through the exchange API as this organization (a sandbox member the platform knows by default). */
+export async function submitClaim(orgClient: OrgClient, options: ClaimOptions = {}): Promise<TestClaim> {
+  const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
+  try {
+    const nationalId = options.nationalId ?? "1000000001";
+    const identifier = `E2E-${randomUUID()}`;
+    const claim = {
+      resourceType: "Claim",
+      status: "active",
+      use: "claim",
+      identifier: [{ system: "https://his.example/claims", value: identifier }],
+      type: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/claim-type", code: "institutional" }] },
+      patient: { reference: `Patient/${nationalId}` },
+      created: new Date().toISOString(),
+      provider: { reference: "Organization/clinic-001" },
+      priority: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/processpriority", code: "normal" }] },
+      insurance: [{ sequence: 1, focal: true, coverage: { reference: `Coverage/${options.coverage ?? `cov-${nationalId}`}` } }],
+      diagnosis: [{ sequence: 1, diagnosisCodeableConcept: { coding: [{ system: "http://hl7.org/fhir/sid/icd-10-am", code: "R51" }] } }],
+      item: [
+        {
+          sequence: 1,
+          productOrService: { coding: [{ system: "http://www.ama-assn.org/go/cpt", code: "99213" }] },
+          servicedDate: new Date().toISOString().slice(0, 10),
+          quantity: { value: 1 },
+          unitPrice: { value: options.unitPrice ?? 180, currency: "SAR" },
+        },
+      ],
+    };
+    const res = await api.post("/api/exchange/claims/submit", {
+      headers: { authorization: `Bearer ${await orgClient.token()}`, "content-type": "application/fhir+json" },
+      data: JSON.stringify(claim),
+    });
+    expect(res.status(), `claim submission answered ${res.status()}: ${await res.text()}`).toBe(202);
+    const id = /\/claims\/([0-9a-f-]{36})\/status$/.exec(res.headers()["location"] ?? "")?.[1];
+    if (!id) throw new Error(`no submission id in Location: ${res.headers()["location"]}`);
+    return { id, identifier };
+  } finally {
+    await api.dispose();
+  }
+}
+
+interface Fixtures {
+  /** Signs the page in as a fresh user of these roles (its own session: signing out ends no one else's). */
+  signInAs: (roles: Role | Role[]) => Promise<TestUser>;
+  /** A patient (with a coverage by default) owned by this test. */
+  newPatient: (overrides?: Parameters<typeof createPatient>[0]) => TestPatient;
+  /** A claim owned by this test, submitted through the exchange API for a sandbox member the platform knows. */
+  newClaim: (options?: ClaimOptions) => Promise<TestClaim>;
+  /** The sandbox's admin API; whatever the test changed is undone after it. */
+  sandbox: SandboxAdmin;
+}
+
+export const test = base.extend<Fixtures, { orgClient: OrgClient }>({
+  orgClient: [async ({}, provide) => provide(await registerOrgClient()), { scope: "worker" }],
+  signInAs: async ({ page }, provide) => {
+    await provide(async (roles) => {
+      const user = createUser(Array.isArray(roles) ? roles : [roles]);
+      await signIn(page, user.email, user.password);
+      return user;
+    });
+  },
+  newPatient: async ({}, provide) => provide((overrides) => createPatient(overrides)),
+  newClaim: async ({ orgClient }, provide) => provide((options) => submitClaim(orgClient, options)),
+  sandbox: async ({}, provide) => {
+    const sandbox = new SandboxAdmin();
+    await provide(sandbox);
+    await sandbox.reset();
+  },
+});
+
 export { expect };

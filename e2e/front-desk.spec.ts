@@ -1,31 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
-import { Agent, request } from "undici";
-import { nationalIdCheckDigit } from "../lib/fhir/national-id";
-import { E2E_PORTAL_DATA_DIR } from "../playwright.config";
-import { DEMO, expect, signIn, test } from "./fixtures";
+import { createUser, expect, signIn, test, uniqueNationalId } from "./fixtures";
 import type { Page } from "@playwright/test";
-
-/** The sandbox's admin API (fault injection), over mTLS with the portal's client certificate. */
-async function sandboxFaults(method: "PUT" | "DELETE", body?: Record<string, unknown>): Promise<void> {
-  const dir = path.join(path.dirname(E2E_PORTAL_DATA_DIR), "sandbox");
-  const secrets = JSON.parse(fs.readFileSync(path.join(dir, "secrets.json"), "utf8")) as { adminToken: string };
-  const pem = (name: string) => fs.readFileSync(path.join(dir, "pki", name), "utf8");
-  const agent = new Agent({ connect: { ca: pem("ca.pem"), cert: pem("client.pem"), key: pem("client-key.pem") } });
-  const port = Number(process.env.E2E_PORT ?? 3210) + 6000;
-  try {
-    const res = await request(`https://localhost:${port}/_admin/faults`, {
-      method,
-      dispatcher: agent,
-      headers: { "x-sandbox-admin-token": secrets.adminToken, "content-type": "application/json" },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    await res.body.text();
-    expect(res.statusCode).toBeLessThan(300);
-  } finally {
-    await agent.close();
-  }
-}
 
 /** Picks a patient in the eligibility form with the keyboard only. */
 async function pickPatient(page: Page, query: string, label = /^patient$|^المريض$/i) {
@@ -38,14 +12,10 @@ async function pickPatient(page: Page, query: string, label = /^patient$|^الم
   await expect(page.getByTestId("selected-patient")).toBeVisible();
 }
 
-function randomNationalId(): string {
-  const body = `1${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
-  return `${body}${nationalIdCheckDigit(body)}`;
-}
 
 test.describe("front desk: eligibility", () => {
-  test.beforeEach(async ({ page }) => {
-    await signIn(page, DEMO.frontDesk);
+  test.beforeEach(async ({ signInAs }) => {
+    await signInAs("front_desk");
   });
 
   test("1000000001: in force, benefits with amounts and meters; reopened from the patient page", async ({ page }) => {
@@ -106,32 +76,32 @@ test.describe("front desk: eligibility", () => {
     await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "rejected");
   });
 
-  test("rate limited: a visible countdown, then the check goes through by itself", async ({ page }) => {
+  test("rate limited: a visible countdown, then the check goes through by itself", async ({ page, sandbox }) => {
     await page.goto("/eligibility");
     await pickPatient(page, "1048573628");
-    await sandboxFaults("PUT", { force429: true, retryAfterSeconds: 3 });
+    await sandbox.faults({ force429: true, retryAfterSeconds: 3 });
     try {
       await page.getByRole("button", { name: "Check eligibility" }).click();
       await expect(page.getByTestId("rate-limit-wait")).toContainText(/sent automatically in \d+ second/);
     } finally {
-      await sandboxFaults("DELETE");
+      await sandbox.reset();
     }
     await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "in_force", { timeout: 20_000 });
     await expect(page.getByTestId("rate-limit-wait")).toHaveCount(0);
   });
 
-  test("platform down: a clear message and Retry, with what was typed kept", async ({ page }) => {
+  test("platform down: a clear message and Retry, with what was typed kept", async ({ page, sandbox }) => {
     await page.goto("/eligibility");
     await pickPatient(page, "2087654311");
     await page.getByLabel("Consultation").check();
-    await sandboxFaults("PUT", { errorRate: 1, errorStatus: 503 });
+    await sandbox.faults({ errorRate: 1, errorStatus: 503 });
     try {
       await page.getByRole("button", { name: "Check eligibility" }).click();
       await expect(page.getByRole("alert").filter({ hasText: "not answering" })).toBeVisible();
       await expect(page.getByTestId("selected-patient")).toContainText("Omar");
       await expect(page.getByLabel("Consultation")).toBeChecked();
     } finally {
-      await sandboxFaults("DELETE");
+      await sandbox.reset();
     }
     await page.getByRole("button", { name: "Try again" }).click();
     await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "in_force");
@@ -140,8 +110,8 @@ test.describe("front desk: eligibility", () => {
 });
 
 test.describe("front desk: patients", () => {
-  test.beforeEach(async ({ page }) => {
-    await signIn(page, DEMO.frontDesk);
+  test.beforeEach(async ({ signInAs }) => {
+    await signInAs("front_desk");
   });
 
   test("a malformed identifier gets a field error before anything is sent", async ({ page }) => {
@@ -161,7 +131,7 @@ test.describe("front desk: patients", () => {
   });
 
   test("register a patient, add a coverage, check them", async ({ page }) => {
-    const nationalId = randomNationalId();
+    const nationalId = uniqueNationalId();
     await page.goto("/patients");
     await page.getByRole("link", { name: "Register a patient" }).click();
     await page.getByLabel("National ID or Iqama number").fill(nationalId);
@@ -199,8 +169,8 @@ test.describe("front desk: patients", () => {
 });
 
 test.describe("front desk: access", () => {
-  test("other roles cannot open the front desk's pages", async ({ page }) => {
-    await signIn(page, DEMO.billing);
+  test("other roles cannot open the front desk's pages", async ({ page, signInAs }) => {
+    await signInAs("billing");
     for (const p of ["/patients", "/eligibility", "/patients/new"]) {
       const response = await page.goto(p);
       expect(response?.status()).toBe(403);
@@ -212,7 +182,9 @@ test.describe("front desk in Arabic", () => {
   test("the same flow in Arabic: rtl, Arabic labels, Arabic result", async ({ page }) => {
     await page.goto("/sign-in");
     await page.getByRole("button", { name: "العربية" }).click();
-    await signIn(page, DEMO.frontDesk);
+    // Signed in through the Arabic form (a fresh user, so no other test's session is shared).
+    const user = createUser(["front_desk"]);
+    await signIn(page, user.email, user.password);
     await page.goto("/eligibility");
     await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
     await expect(page.getByRole("heading", { name: "تحقق جديد" })).toBeVisible();

@@ -1,9 +1,4 @@
-import fs from "node:fs";
-import path from "node:path";
-import type { Page } from "@playwright/test";
-import { Agent, request as undiciRequest } from "undici";
-import { E2E_PORTAL_DATA_DIR } from "../playwright.config";
-import { DEMO, expect, signIn, test } from "./fixtures";
+import { SandboxAdmin, expect, inArabic, pickCode, pickPatient, screenshot, test } from "./fixtures";
 
 /**
  * The sandbox answers like a national exchange (its `national` answer style: absolute and
@@ -14,72 +9,18 @@ import { DEMO, expect, signIn, test } from "./fixtures";
 
 const SHOTS = process.env.SCREENS_DIR ?? "/work/notes/screens";
 
-async function sandboxAdmin(method: string, route: string, body?: unknown): Promise<unknown> {
-  const dir = path.join(path.dirname(E2E_PORTAL_DATA_DIR), "sandbox");
-  const { adminToken } = JSON.parse(fs.readFileSync(path.join(dir, "secrets.json"), "utf8")) as { adminToken: string };
-  const pem = (name: string) => fs.readFileSync(path.join(dir, "pki", name), "utf8");
-  const agent = new Agent({ connect: { ca: pem("ca.pem"), cert: pem("client.pem"), key: pem("client-key.pem") } });
-  try {
-    const res = await undiciRequest(`https://localhost:${Number(process.env.E2E_PORT ?? 3210) + 6000}${route}`, {
-      method: method as "GET",
-      dispatcher: agent,
-      headers: { "x-sandbox-admin-token": adminToken, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.body.text();
-    expect(res.statusCode, text).toBeLessThan(300);
-    return JSON.parse(text);
-  } finally {
-    await agent.close();
-  }
-}
-
-async function shot(page: Page, name: string) {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, name), fullPage: true });
-}
-
-/** Runs `fn` with the Arabic UI (RTL), then back to English. */
-async function inArabic(page: Page, fn: () => Promise<void>) {
-  const url = new URL(page.url());
-  await page.context().addCookies([{ name: "cx_locale", value: "ar", domain: url.hostname, path: "/" }]);
-  try {
-    await page.reload();
-    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
-    await fn();
-  } finally {
-    await page.context().addCookies([{ name: "cx_locale", value: "en", domain: url.hostname, path: "/" }]);
-    await page.reload();
-    await expect(page.locator("html")).toHaveAttribute("lang", "en");
-  }
-}
-
-async function pickPatient(page: Page, query: string) {
-  const box = page.getByTestId("patient-search");
-  await box.fill(query);
-  await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
-  await box.press("Enter");
-  await expect(page.getByTestId("selected-patient")).toBeVisible();
-}
-
-async function pickCode(page: Page, combobox: ReturnType<Page["getByRole"]>, query: string) {
-  await combobox.click();
-  await combobox.fill(query);
-  await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
-  await combobox.press("Enter");
-}
-
 test.describe.serial("national answers (sandbox answer style `national`)", () => {
+  const sandbox = new SandboxAdmin();
   test.beforeAll(async () => {
-    expect(await sandboxAdmin("PUT", "/_admin/answer-style", { style: "national" })).toEqual({ style: "national" });
+    expect(await sandbox.call("PUT", "/_admin/answer-style", { style: "national" })).toEqual({ style: "national" });
   });
   test.afterAll(async () => {
-    await sandboxAdmin("DELETE", "/_admin/answer-style");
-    await sandboxAdmin("DELETE", "/_admin/faults");
+    await sandbox.call("DELETE", "/_admin/answer-style");
+    await sandbox.call("DELETE", "/_admin/faults");
   });
 
-  test("eligibility: in force, with network, unit and term; out of network marked; unlimited and counts shown", async ({ page }) => {
-    await signIn(page, DEMO.frontDesk);
+  test("eligibility: in force, with network, unit and term; out of network marked; unlimited and counts shown", async ({ page, signInAs }) => {
+    await signInAs("front_desk");
     await page.goto("/eligibility");
     const box = page.getByRole("combobox", { name: /^patient$/i });
     await box.fill("1000000001");
@@ -108,7 +49,7 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await expect(lifetime.getByTestId("term")).toHaveText("Lifetime");
     await expect(lifetime.getByTestId("allowed")).toHaveText("Unlimited");
     await expect(table.locator('[data-category="62"]')).toContainText("Send with an authorization request: Medical report");
-    await shot(page, "eligibility-national-en.png");
+    await screenshot(page, SHOTS, "eligibility-national-en.png");
     // The stored check (its own page) in Arabic: the same qualifiers, right to left.
     await page.getByRole("link", { name: "Open the printable result" }).click();
     await expect(page).toHaveURL(/\/eligibility\/[0-9a-f-]{36}$/);
@@ -116,12 +57,12 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await inArabic(page, async () => {
       await expect(page.getByTestId("benefits-table").locator('[data-network="out"]')).toContainText("خارج الشبكة");
       await expect(page.getByTestId("benefits-table").locator('[data-category="30"]').getByTestId("allowed")).toHaveText("غير محدود");
-      await shot(page, "eligibility-national-ar.png");
+      await screenshot(page, SHOTS, "eligibility-national-ar.png");
     });
   });
 
-  test("prior authorization: a price-list reduction comes back as a substitution — billed line rejected, contracted line added — with notes and other data", async ({ page }) => {
-    await signIn(page, DEMO.frontDesk);
+  test("prior authorization: a price-list reduction comes back as a substitution — billed line rejected, contracted line added — with notes and other data", async ({ page, signInAs }) => {
+    await signInAs("front_desk");
     await page.goto("/authorizations/new");
     await pickPatient(page, "1000000001");
     await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
@@ -158,12 +99,12 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await expect(page.getByTestId("other-data")).toContainText("https://platform.example/fhir/StructureDefinition/episode");
     await expect(page.getByTestId("other-data-entry")).toContainText(/identifier\/episode\|EP-/);
     await expect(page.getByTestId("response-insurance")).toContainText("Coverage/cov-1000000001");
-    await shot(page, "authorization-national-en.png");
+    await screenshot(page, SHOTS, "authorization-national-en.png");
   });
 
-  test("claim: submitted, its answer lost once (ERR-005 on the retry, absolute Location), reconciled and decided with the added line", async ({ page }) => {
+  test("claim: submitted, its answer lost once (ERR-005 on the retry, absolute Location), reconciled and decided with the added line", async ({ page, signInAs }) => {
     test.setTimeout(120_000);
-    await signIn(page, DEMO.billing);
+    await signInAs("billing");
     await page.goto("/claims/new");
     await pickPatient(page, "2087654311");
     await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
@@ -180,9 +121,9 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     // The platform takes the claim but the answer never arrives: the retry meets ERR-005, whose
     // Location is absolute in this style; the portal must still recognise its claim.
     type AdminClaims = { claims: { id: string; identifier: string }[]; receipts: { value: string; count: number }[] };
-    const platformClaims = async () => (await sandboxAdmin("GET", "/_admin/claims")) as AdminClaims;
+    const platformClaims = async () => (await sandbox.call("GET", "/_admin/claims")) as AdminClaims;
     const before = (await platformClaims()).claims.length;
-    await sandboxAdmin("PUT", "/_admin/faults", { dropAfterProcessingRate: 1 });
+    await sandbox.call("PUT", "/_admin/faults", { dropAfterProcessingRate: 1 });
     try {
       await page.getByRole("button", { name: "Submit claim" }).click();
       await page.waitForURL(/\/claims\/new\?submitted=[0-9a-f-]{36}$/);
@@ -190,7 +131,7 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
         .poll(async () => (await platformClaims()).claims.length, { timeout: 30_000 })
         .toBe(before + 1);
     } finally {
-      await sandboxAdmin("DELETE", "/_admin/faults");
+      await sandbox.call("DELETE", "/_admin/faults");
     }
     const id = new URL(page.url()).searchParams.get("submitted")!;
     await page.goto(`/claims/${id}`);
@@ -220,12 +161,12 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await expect(page.getByTestId("payment-amount")).toContainText("189.00");
     await expect(page.getByTestId("process-notes")).toContainText("replaced by the contracted service");
     await expect(page.getByTestId("other-data")).toContainText("episode");
-    await shot(page, "claim-national-en.png");
+    await screenshot(page, SHOTS, "claim-national-en.png");
     await inArabic(page, async () => {
       await expect(page.getByTestId("overall-decision")).toContainText("موافق عليها جزئياً");
       await expect(page.getByTestId("added-item-label")).toContainText("أضافها الدافع");
       await expect(rows.nth(0).getByTestId("line-reason")).toContainText("خُفِّض إلى سعر القائمة");
-      await shot(page, "claim-national-ar.png");
+      await screenshot(page, SHOTS, "claim-national-ar.png");
     });
   });
 });

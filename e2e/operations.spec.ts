@@ -1,4 +1,4 @@
-import { DEMO, adminCli, expect, signIn, test } from "./fixtures";
+import { adminCli, expect, test } from "./fixtures";
 
 test.describe("operations", () => {
   test("readiness answers 200 with its checks; metrics need the CLI's token, and a revoked token stops working", async ({ request }) => {
@@ -18,8 +18,8 @@ test.describe("operations", () => {
     expect((await request.get("/api/metrics", { headers: { authorization: `Bearer ${token}` } })).status()).toBe(401);
   });
 
-  test("an administrator reads System status; other roles get 403", async ({ page }) => {
-    await signIn(page, DEMO.admin);
+  test("an administrator reads System status; other roles get 403", async ({ page, signInAs }) => {
+    await signInAs("admin");
     await page.getByRole("link", { name: /System status/ }).click();
     await expect(page.getByRole("heading", { name: "System status", level: 1 })).toBeVisible();
     for (const name of ["Outbox", "Platform calls, last hour (this instance)", "Rate limits, last minute (all instances)", "Last webhook", "Poller backlog", "Client certificates", "Installation"]) {
@@ -32,8 +32,8 @@ test.describe("operations", () => {
     expect(await api.json()).toMatchObject({ database: { migrations: expect.any(Number) }, rate: expect.any(Array) });
   });
 
-  test("billing staff cannot read the system status", async ({ page }) => {
-    await signIn(page, DEMO.billing);
+  test("billing staff cannot read the system status", async ({ page, signInAs }) => {
+    await signInAs("billing");
     const response = await page.goto("/settings/system-status");
     expect(response?.status()).toBe(403);
     expect((await page.request.get("/api/system-status")).status()).toBe(403);

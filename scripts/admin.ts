@@ -15,7 +15,7 @@ const commands: AdminCommand[] = [...databaseCommands, ...(sandboxAdminCommands 
 
 function readStdin(): Promise<string> {
   if (process.stdin.isTTY) {
-    return Promise.reject(new CommandInputError("--password-stdin expects the password on standard input, e.g. printf '%s' \"$PASSWORD\" | npm run admin -- …"));
+    return Promise.reject(new CommandInputError("This command reads standard input: pipe it in, e.g. printf '%s' \"$PASSWORD\" | npm run admin -- … --password-stdin, or npm run admin -- patient:import < patients.json"));
   }
   return new Promise((resolve, reject) => {
     let data = "";

@@ -4,7 +4,8 @@ import { gatewayCommands } from "./gateway-commands";
 import type { AdminCommand } from "./types";
 import { metricsCommands } from "./metrics-commands";
 import { operationsCommands } from "./operations-commands";
+import { patientCommands } from "./patient-commands";
 import { userCommands } from "./user-commands";
 
 /** Commands that act on the portal's database; the portal serves these over its admin socket. */
-export const databaseCommands: AdminCommand[] = [...userCommands, ...orgKeyCommands, ...apiAccessCommands, ...gatewayCommands, ...metricsCommands, ...operationsCommands];
+export const databaseCommands: AdminCommand[] = [...userCommands, ...orgKeyCommands, ...apiAccessCommands, ...gatewayCommands, ...metricsCommands, ...operationsCommands, ...patientCommands];

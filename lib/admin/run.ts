@@ -28,7 +28,7 @@ export async function runAdminCommand(command: AdminCommand, args: CommandArgs):
     throw new Error(`The database in ${dir} is held by process ${holder}, which does not offer the admin socket ${socket}.`);
   }
   // Standard input is read here, in the CLI, and travels with the request.
-  const stdin = args.flags["password-stdin"] ? await args.stdin() : "";
+  const stdin = command.readsStdin || args.flags["password-stdin"] ? await args.stdin() : "";
   const response = await sendAdminCommand(dir, { command: command.name, flags: args.flags, stdin });
   if (response.ok) return response.result;
   if (response.inputError) throw new CommandInputError(response.message);

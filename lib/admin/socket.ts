@@ -51,15 +51,17 @@ export async function startAdminSocket(dataDir: string, getDb: () => Promise<Db>
 }
 
 async function answer(line: string, getDb: () => Promise<Db>): Promise<SocketResponse> {
+  let request: SocketRequest | undefined;
   try {
-    const request = JSON.parse(line) as SocketRequest;
-    const command = databaseCommands.find((c) => c.name === request.command);
-    if (!command) return { ok: false, inputError: true, message: `Unknown command ${request.command}.` };
-    const result = await command.run({ flags: request.flags ?? {}, stdin: async () => request.stdin ?? "", db: await getDb() });
+    const parsed = (request = JSON.parse(line) as SocketRequest);
+    const command = databaseCommands.find((c) => c.name === parsed.command);
+    if (!command) return { ok: false, inputError: true, message: `Unknown command ${parsed.command}.` };
+    const result = await command.run({ flags: request.flags ?? {}, stdin: async () => parsed.stdin ?? "", db: await getDb() });
     return { ok: true, result };
   } catch (error) {
     const inputError = error instanceof CommandInputError;
-    if (!inputError) log("admin").error(`command failed: ${(error as Error).message}`);
+    // The name only: a message may quote the command's input (patient records, e-mail addresses).
+    if (!inputError) log("admin").error({ command: request?.command, error: (error as Error).name }, "admin command failed");
     return { ok: false, inputError, message: inputError ? (error as Error).message : `The portal could not run the command: ${(error as Error).message}` };
   }
 }

@@ -20,6 +20,8 @@ export interface AdminCommand {
   usage: string;
   /** Commands that need the portal's database run inside the portal when it holds PGlite. */
   needsDb: boolean;
+  /** Reads its input from standard input (records to import); --password-stdin does too. */
+  readsStdin?: boolean;
   run(args: CommandArgs & { db?: Db }): Promise<CommandResult>;
 }
 
