@@ -1,6 +1,16 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+// No import past a module's entry (docs/decisions/041-module-entries.md): other code reaches lib/<module>
+// through @/lib/<module> (index.ts), client components through @/lib/<module>/browser. Tests may
+// reach inside (they test the parts).
+const ENTRY_ONLY = {
+  group: ["@/lib/*/*", "!@/lib/*/browser"],
+  message: "Import a lib module through its entry: @/lib/<module> (index.ts), or @/lib/<module>/browser in client components (docs/decisions/041).",
+};
+const LIB_LAYER = { group: ["@/app/*", "@/app/**", "@/components/*", "@/components/**"], message: "lib/ may not import from app/ or components/ (app → components → lib)." };
+const TESTS = ["**/*.test.ts", "**/testing.ts", "**/*.test.tsx", "**/testing/**", "**/test-support.ts", "scripts/bench-*.ts", "scripts/seed-volume.ts"];
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -16,22 +26,31 @@ const config = [
   // and the sandbox shares only lib/fhir with the portal. A violation fails `npm run lint`
   // (lib/boundaries.test.ts proves it on a fixture).
   {
-    files: ["components/**/*.{ts,tsx}"],
+    // proxy.ts is left out on purpose: it runs before every request and imports single files.
+    files: ["app/**/*.{ts,tsx}", "scripts/**/*.ts", "instrumentation.ts"],
+    ignores: TESTS,
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["@/app/*", "@/app/**", "**/app/**"], message: "components/ may not import from app/ (app → components → lib)." }] }],
+      "no-restricted-imports": ["error", { patterns: [ENTRY_ONLY] }],
+    },
+  },
+  {
+    files: ["components/**/*.{ts,tsx}"],
+    ignores: TESTS,
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["@/app/*", "@/app/**", "**/app/**"], message: "components/ may not import from app/ (app → components → lib)." }, ENTRY_ONLY] }],
     },
   },
   {
     files: ["lib/**/*.{ts,tsx}"],
+    ignores: TESTS,
     rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            { group: ["@/app/*", "@/app/**", "@/components/*", "@/components/**"], message: "lib/ may not import from app/ or components/ (app → components → lib)." },
-          ],
-        },
-      ],
+      "no-restricted-imports": ["error", { patterns: [LIB_LAYER, ENTRY_ONLY] }],
+    },
+  },
+  {
+    files: TESTS.filter((g) => g.startsWith("**")).map((g) => `lib/${g}`),
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [LIB_LAYER] }],
     },
   },
   {

@@ -1,12 +1,14 @@
 import NextAuth from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
+// proxy.ts runs before every request: it imports the few files it needs, not the modules' entries
+// (which carry the database, Auth.js's full instance and the metrics) — docs/decisions/041.
 import { authConfig, needsStaffSession } from "@/lib/auth/config";
 import { env, isDevelopment } from "@/lib/env";
-import { isSecureRequest, type TrustedProxies } from "@/lib/http/client-address";
+import { isSecureRequest, type TrustedProxies } from "@/lib/net";
 import { familyError, type ErrorFamily } from "@/lib/http/errors";
 import { isDecodablePath } from "@/lib/http/input";
 import { noteJunk } from "@/lib/http/junk";
-import { contentSecurityPolicy } from "@/lib/security/csp";
+import { contentSecurityPolicy } from "@/lib/security";
 
 const { auth } = NextAuth(authConfig);
 

@@ -4,7 +4,7 @@ import "./globals.css";
 import type { Metadata } from "next";
 import { NextIntlClientProvider } from "next-intl";
 import { getLocale, getTranslations } from "next-intl/server";
-import { directionOf, type Locale } from "@/lib/i18n/config";
+import { directionOf, type Locale } from "@/lib/i18n";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("app");

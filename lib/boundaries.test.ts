@@ -23,6 +23,10 @@ describe("lint boundaries", () => {
     ["sandbox/fixture.ts", 'import { env } from "@/lib/env";\nexport const x = env;\n', /shares only lib\/fhir/],
     ["sandbox/fixture.ts", 'import { money } from "../lib/fhir/money";\nexport const x = money;\n', /shares only lib\/fhir/],
     ["lib/claims/fixture.ts", "export const port = process.env.PORT;\n", /Read configuration with env\(\)/],
+    // No import past a module's entry (decision 041).
+    ["lib/claims/fixture.ts", 'import { authorize } from "@/lib/auth/guards";\nexport const x = authorize;\n', /through its entry/],
+    ["app/(portal)/fixture.tsx", 'import { getPatient } from "@/lib/patients/registry";\nexport const x = getPatient;\n', /through its entry/],
+    ["components/claims/fixture.tsx", 'import { formatMoney } from "@/lib/money/format";\nexport const x = formatMoney;\n', /through its entry/],
   ])("%s: refuses %j", async (file, code, expected) => {
     expect((await problems(file, code)).join("\n")).toMatch(expected);
   });
@@ -32,6 +36,10 @@ describe("lint boundaries", () => {
     ["app/(portal)/fixture.tsx", 'import { Button } from "@/components/ui/button";\nexport const x = Button;\n'],
     ["sandbox/fixture.ts", 'import { money } from "../lib/fhir";\nexport const x = money;\n'],
     ["lib/claims/fixture.ts", 'import { env } from "@/lib/env";\nexport const x = env().PORT;\n'],
+    ["lib/claims/fixture.ts", 'import { authorize } from "@/lib/auth";\nexport const x = authorize;\n'],
+    ["components/claims/fixture.tsx", 'import { copyClaimAction } from "@/lib/claims/browser";\nexport const x = copyClaimAction;\n'],
+    // Tests may reach inside a module.
+    ["lib/claims/fixture.test.ts", 'import { getPatient } from "@/lib/patients/registry";\nexport const x = getPatient;\n'],
   ])("%s: allows %j", async (file, code) => {
     expect(await problems(file, code)).toEqual([]);
   });

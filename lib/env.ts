@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { parseTrustedProxies } from "@/lib/http/client-address";
+import { parseTrustedProxies } from "@/lib/net";
 
 /**
  * The portal's whole configuration: every environment variable production code reads is declared

@@ -3,10 +3,8 @@
  * Works while the portal runs (PGlite: through the portal's admin socket) and while it does not.
  */
 import path from "node:path";
-import { parseArgv } from "@/lib/admin/argv";
-import { databaseCommands } from "@/lib/admin/commands";
-import { runAdminCommand } from "@/lib/admin/run";
-import { CommandInputError, type AdminCommand } from "@/lib/admin/types";
+import { parseArgv, databaseCommands, runAdminCommand, CommandInputError } from "@/lib/admin";
+import type { AdminCommand } from "@/lib/admin";
 import { ConfigError } from "@/lib/env";
 import { sandboxAdminCommands } from "@/sandbox/admin-commands";
 

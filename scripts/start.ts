@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ConfigError, dataDir, parseEnv, shouldStartSandbox, type Env } from "@/lib/env";
-import { DEMO_USERS } from "@/lib/auth/demo-users";
+import { DEMO_USERS } from "@/lib/auth";
 import { buildIsCurrent, recordBuild } from "./lib/build-fingerprint";
 import { startManaged, stopAll, type Managed } from "./lib/processes";
 import { startSandboxProcess } from "./lib/sandbox-process";

@@ -1,6 +1,6 @@
 import { QueryProvider } from "@/components/query/query-provider";
 import { AppShell } from "@/components/shell/app-shell";
-import { requireUser } from "@/lib/auth/guards";
+import { requireUser } from "@/lib/auth";
 import { env } from "@/lib/env";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,5 @@
 import { redirect } from "next/navigation";
-import { requireUser } from "@/lib/auth/guards";
-import { homeFor } from "@/lib/auth/roles";
+import { requireUser, homeFor } from "@/lib/auth";
 
 export default async function Home() {
   redirect(homeFor((await requireUser()).roles));

@@ -2,7 +2,8 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
-import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, checkLimits, formatBytes, type LimitProblem } from "@/lib/attachments/limits";
+import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, checkLimits, formatBytes } from "@/lib/attachments/browser";
+import type { LimitProblem } from "@/lib/attachments";
 
 /** An attachment already stored on the server (uploaded, or part of a reopened draft). */
 export interface UploadedAttachment {

@@ -4,8 +4,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { useForm } from "react-hook-form";
-import { signInAction } from "@/lib/auth/actions";
-import { signInSchema, type SignInInput } from "@/lib/auth/schemas";
+import { signInAction, signInSchema } from "@/lib/auth/browser";
+import type { SignInInput } from "@/lib/auth";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
-import { createClaimFromAuthorizationAction } from "@/lib/authorizations/actions";
+import { createClaimFromAuthorizationAction } from "@/lib/authorizations/browser";
 
 /** Billing: makes a draft claim from this authorization and opens it in the claim form. */
 export function CreateClaimButton({ authorizationId }: { authorizationId: string }) {

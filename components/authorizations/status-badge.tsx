@@ -1,6 +1,6 @@
 import { useTranslations } from "next-intl";
 import { Badge } from "@/components/ui/card";
-import type { SubmissionStatus } from "@/lib/db/schema";
+import type { SubmissionStatus } from "@/lib/db";
 
 const TONES: Record<SubmissionStatus, "slate" | "green" | "red" | "amber" | "blue"> = {
   draft: "slate",

@@ -11,9 +11,9 @@ import { ItemsEditor } from "@/components/coding/items-editor";
 import { PatientCoveragePicker } from "@/components/coding/patient-coverage-picker";
 import { FormAlert } from "@/components/patients/form-controls";
 import { Button } from "@/components/ui/button";
-import { saveDraftAction, submitAction } from "@/lib/authorizations/actions";
-import { emptyItem, submissionFormSchema, type SubmissionFormInput, type SubmissionUse } from "@/lib/authorizations/schema";
-import type { PatientSummary } from "@/lib/patients/registry";
+import { saveDraftAction, submitAction, emptyItem, submissionFormSchema } from "@/lib/authorizations/browser";
+import type { SubmissionFormInput, SubmissionUse } from "@/lib/authorizations";
+import type { PatientSummary } from "@/lib/patients";
 
 export interface SubmissionFormInitial {
   draftId?: string;

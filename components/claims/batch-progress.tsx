@@ -3,8 +3,8 @@
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import { useLiveEvents } from "@/components/live/use-live-events";
-import { batchProgressAction } from "@/lib/claims/actions";
-import type { BatchProgress } from "@/lib/claims/batch";
+import { batchProgressAction } from "@/lib/claims/browser";
+import type { BatchProgress } from "@/lib/claims";
 
 /**
  * Progress of a "submit selected" batch, read from the database (how many of the batch have left

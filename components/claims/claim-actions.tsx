@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { copyClaimAction, fixClaimAction, retryClaimAction } from "@/lib/claims/actions";
+import { copyClaimAction, fixClaimAction, retryClaimAction } from "@/lib/claims/browser";
 
 /** Copy (new draft), fix and resubmit (rejected → new draft linked to it), retry (failed). */
 export function ClaimActions({ id, status, compact = false }: { id: string; status: string; compact?: boolean }) {

@@ -5,7 +5,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { submitSelectedAction } from "@/lib/claims/actions";
+import { submitSelectedAction } from "@/lib/claims/browser";
 
 export interface ClaimTableRow {
   id: string;

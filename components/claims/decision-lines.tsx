@@ -1,7 +1,7 @@
 import { getLocale, getTranslations } from "next-intl/server";
 import { formatAmount } from "@/components/coding/format";
 import { Badge } from "@/components/ui/card";
-import type { DecisionLine, DecisionView } from "@/lib/authorizations/decision";
+import type { DecisionLine, DecisionView } from "@/lib/authorizations";
 import { CODE_SYSTEMS, findCode, type Decision } from "@/lib/fhir";
 import { reasonWords } from "./reason-words";
 

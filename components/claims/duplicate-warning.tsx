@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
-import { draftDuplicates } from "@/lib/claims/service";
+import { draftDuplicates } from "@/lib/claims";
 import type { Db } from "@/lib/db";
 
 /**

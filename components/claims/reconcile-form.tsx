@@ -5,8 +5,8 @@ import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { formatAmount } from "@/components/coding/format";
 import { Button } from "@/components/ui/button";
-import { reconcileAction } from "@/lib/claims/actions";
-import type { ReconcileRow } from "@/lib/claims/reconcile";
+import { reconcileAction } from "@/lib/claims/browser";
+import type { ReconcileRow } from "@/lib/claims";
 
 /** Search the platform's claims of a patient since a date and compare them with the portal's. */
 export function ReconcileForm({ defaultSince }: { defaultSince: string }) {

@@ -1,6 +1,6 @@
 import { getFormatter, getTranslations } from "next-intl/server";
 import { formatAmount } from "@/components/coding/format";
-import type { DecisionView } from "@/lib/authorizations/decision";
+import type { DecisionView } from "@/lib/authorizations";
 import { describeReference, type CodedView, type ExtensionView, type MoneyView } from "@/lib/fhir";
 
 /**

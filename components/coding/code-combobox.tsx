@@ -3,7 +3,8 @@
 import { useLocale, useTranslations } from "next-intl";
 import { forwardRef, useId, useMemo, useState } from "react";
 import { FieldMessages, describedBy, inputClasses } from "@/components/patients/form-controls";
-import { findCode, searchTerminology, type TerminologyKind } from "@/lib/fhir/terminology";
+import { findCode, searchTerminology } from "@/lib/fhir/browser";
+import type { TerminologyKind } from "@/lib/fhir";
 
 interface Props {
   kind: TerminologyKind;

@@ -2,7 +2,8 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { CodeCombobox } from "./code-combobox";
-import { findCode, type TerminologyKind } from "@/lib/fhir/terminology";
+import { findCode } from "@/lib/fhir/browser";
+import type { TerminologyKind } from "@/lib/fhir";
 
 /**
  * An ordered list of codes (diagnoses, procedures): chosen codes as removable chips in sequence

@@ -3,8 +3,8 @@
 import { useTranslations } from "next-intl";
 import { Controller, useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister } from "react-hook-form";
 import { inputClasses } from "@/components/patients/form-controls";
-import { emptyItem, type SubmissionFormInput } from "@/lib/authorizations/schema";
-import { lineTotalMinor } from "@/lib/authorizations/money";
+import { emptyItem, lineTotalMinor } from "@/lib/authorizations/browser";
+import type { SubmissionFormInput } from "@/lib/authorizations";
 import { CodeCombobox } from "./code-combobox";
 import { formatAmount } from "./format";
 

@@ -3,8 +3,8 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
 import { FieldMessages, describedBy, inputClasses } from "@/components/patients/form-controls";
-import { searchPatientsForFormAction } from "@/lib/authorizations/actions";
-import type { PatientSummary } from "@/lib/patients/registry";
+import { searchPatientsForFormAction } from "@/lib/authorizations/browser";
+import type { PatientSummary } from "@/lib/patients";
 
 /**
  * Patient (searchable by national ID or name; an accessible combobox) and then one of the

@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useActionState, useState, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
-import type { ActionResult } from "@/lib/auth/staff-action";
+import type { ActionResult } from "@/lib/auth";
 import type { CreatedSecret, CreateSecretAction, CredentialsNamespace } from "./types";
 
 /**

@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useActionState } from "react";
 import { Button } from "@/components/ui/button";
-import type { ActionResult } from "@/lib/auth/staff-action";
+import type { ActionResult } from "@/lib/auth";
 import type { CredentialsNamespace, RevokeAction } from "./types";
 
 /** Revokes one credential after a confirmation; effective for the very next API request. */

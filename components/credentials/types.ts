@@ -1,4 +1,4 @@
-import type { ActionResult } from "@/lib/auth/staff-action";
+import type { ActionResult } from "@/lib/auth";
 
 /** A secret just created: shown once, then gone (lib/api-access/actions.ts). */
 export type CreatedSecret =

@@ -1,6 +1,6 @@
 import { useFormatter, useLocale, useTranslations } from "next-intl";
 import { benefitCategoryName, type BenefitCategoryView, type InsuranceView } from "@/lib/fhir";
-import type { EligibilityCheckView } from "@/lib/eligibility/store";
+import type { EligibilityCheckView } from "@/lib/eligibility";
 import { formatMoney } from "@/lib/money";
 
 export const ERROR_KEYS: Record<string, "err001" | "err002" | "err003" | "err004" | "err005"> = {

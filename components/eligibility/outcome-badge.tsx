@@ -1,4 +1,4 @@
-import type { EligibilityOutcome } from "@/lib/db/schema/patients";
+import type { EligibilityOutcome } from "@/lib/db";
 
 const STYLE: Record<EligibilityOutcome, { icon: string; classes: string }> = {
   in_force: { icon: "✓", classes: "bg-emerald-50 text-emerald-800 ring-emerald-300" },

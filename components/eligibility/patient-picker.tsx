@@ -4,8 +4,8 @@ import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { forwardRef, useEffect, useId, useRef, useState } from "react";
 import { FieldMessages, describedBy, inputClasses } from "@/components/patients/form-controls";
-import { searchPatientsAction } from "@/lib/patients/actions";
-import type { PatientSummary } from "@/lib/patients/registry";
+import { searchPatientsAction } from "@/lib/patients/browser";
+import type { PatientSummary } from "@/lib/patients";
 
 interface Props {
   value: PatientSummary | undefined;

@@ -1,6 +1,5 @@
 import { getLocale, getTranslations } from "next-intl/server";
-import { LOCALES } from "@/lib/i18n/config";
-import { setLocaleAction } from "@/lib/i18n/actions";
+import { LOCALES, setLocaleAction } from "@/lib/i18n";
 
 /** Each language is named in itself, so a user who cannot read the current one still finds theirs. */
 const NATIVE_NAMES = { en: "English", ar: "العربية" } as const;

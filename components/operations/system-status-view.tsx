@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useFormatter, useTranslations } from "next-intl";
 import { useLiveEvents } from "@/components/live/use-live-events";
 import { Badge, Card } from "@/components/ui/card";
-import type { SystemStatus, Tone } from "@/lib/operations/status";
+import type { SystemStatus, Tone } from "@/lib/operations";
 
 const TONE_BADGE = { ok: "green", warn: "amber", bad: "red" } as const;
 const QUERY_KEY = ["system-status"] as const;

@@ -4,14 +4,9 @@ import { useTranslations } from "next-intl";
 import { useActionState, useId } from "react";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import {
-  addOrgKeyAction,
-  createOrgClientAction,
-  revokeOrgKeyAction,
-  setOrgClientDisabledAction,
-  type OrgKeyMessage,
-} from "@/lib/api-access/actions";
-import type { ActionResult as Result } from "@/lib/auth/staff-action";
+import { addOrgKeyAction, createOrgClientAction, revokeOrgKeyAction, setOrgClientDisabledAction } from "@/lib/api-access/browser";
+import type { OrgKeyMessage } from "@/lib/api-access";
+import type { ActionResult as Result } from "@/lib/auth";
 
 type OrgKeyActionState = Result<{ message: OrgKeyMessage; detail?: string }> | undefined;
 const idle: OrgKeyActionState = undefined;

@@ -7,8 +7,8 @@ import { useState, useTransition } from "react";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { addCoverageAction } from "@/lib/patients/actions";
-import { addCoverageSchema, type AddCoverageInput } from "@/lib/patients/schemas";
+import { addCoverageAction, addCoverageSchema } from "@/lib/patients/browser";
+import type { AddCoverageInput } from "@/lib/patients";
 import { FormAlert, SelectField } from "./form-controls";
 
 type Field = keyof AddCoverageInput;

@@ -9,8 +9,8 @@ import { useForm, useWatch } from "react-hook-form";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { checkNationalId } from "@/lib/fhir";
-import { registerPatientAction } from "@/lib/patients/actions";
-import { GENDERS, registerPatientSchema, type RegisterPatientInput } from "@/lib/patients/schemas";
+import { registerPatientAction, GENDERS, registerPatientSchema } from "@/lib/patients/browser";
+import type { RegisterPatientInput } from "@/lib/patients";
 import { describedBy, FieldMessages, FormAlert, inputClasses, SelectField } from "./form-controls";
 
 type Field = keyof RegisterPatientInput;

@@ -3,7 +3,8 @@
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import { testPlatformConnectionAction, type TestConnectionResult } from "@/lib/platform/actions";
+import { testPlatformConnectionAction } from "@/lib/platform/browser";
+import type { TestConnectionResult } from "@/lib/platform";
 
 /** The "Test connection" button and its step-by-step result (announced through aria-live). */
 export function TestConnection() {

@@ -1,9 +1,8 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { LanguageSwitch } from "@/components/i18n/language-switch";
-import { signOutAction } from "@/lib/auth/actions";
-import type { StaffUser } from "@/lib/auth/guards";
-import { AREAS, areasFor } from "@/lib/auth/roles";
+import { signOutAction, AREAS, areasFor } from "@/lib/auth";
+import type { StaffUser } from "@/lib/auth";
 import { NavLinks } from "./nav-links";
 
 export async function AppShell({ user, clinicName, children }: { user: StaffUser; clinicName: string; children: React.ReactNode }) {

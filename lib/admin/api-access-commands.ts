@@ -1,5 +1,4 @@
-import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-access/credentials";
-import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "@/lib/api-access/oauth";
+import { createApiKey, listApiKeys, revokeApiKey, createOAuthClient, listOAuthClients, revokeOAuthClient } from "@/lib/api-access";
 import { env } from "@/lib/env";
 import { dbCommand } from "./db-command";
 import { CommandInputError, single, type AdminCommand } from "./types";

@@ -1,7 +1,6 @@
-import { ApiAccessInputError } from "@/lib/api-access/credentials";
-import { OrgKeyInputError } from "@/lib/api-access/org-keys";
+import { ApiAccessInputError, OrgKeyInputError } from "@/lib/api-access";
 import { audit, type AuditEntry } from "@/lib/audit";
-import { UserInputError } from "@/lib/auth/users";
+import { UserInputError } from "@/lib/auth";
 import type { Db } from "@/lib/db";
 import { CommandInputError, type AdminCommand, type CommandArgs, type CommandResult } from "./types";
 

@@ -1,4 +1,4 @@
-import { createGatewayToken, listGatewayTokens, revokeGatewayToken } from "@/lib/api-access/credentials";
+import { createGatewayToken, listGatewayTokens, revokeGatewayToken } from "@/lib/api-access";
 import { dbCommand } from "./db-command";
 import { single, type AdminCommand } from "./types";
 

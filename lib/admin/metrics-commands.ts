@@ -1,4 +1,4 @@
-import { createMetricsToken, currentRecord, revokeMetricsToken } from "@/lib/api-access/metrics-token";
+import { createMetricsToken, currentRecord, revokeMetricsToken } from "@/lib/api-access";
 import { audit } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import type { AdminCommand } from "./types";

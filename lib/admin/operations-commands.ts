@@ -3,9 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { audit } from "@/lib/audit";
 import type { Db } from "@/lib/db";
-import { openDatabase } from "@/lib/db/client";
-import { runMigrations } from "@/lib/db/migrate";
-import { BackupFormatError, backupDatabase, restoreDatabase } from "@/lib/operations/backup";
+import { openDatabase, runMigrations } from "@/lib/db";
+import { BackupFormatError, backupDatabase, restoreDatabase } from "@/lib/operations";
 import { single, CommandInputError, type AdminCommand } from "./types";
 
 /** Backup, restore and the move from the embedded database to PostgreSQL. */

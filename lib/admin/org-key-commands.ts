@@ -1,12 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import {
-  addOrgKey,
-  ensureOrgClient,
-  listOrgClients,
-  parsePublicJwk,
-  revokeOrgKey,
-} from "@/lib/api-access/org-keys";
+import { addOrgKey, ensureOrgClient, listOrgClients, parsePublicJwk, revokeOrgKey } from "@/lib/api-access";
 import { dbCommand } from "./db-command";
 import { CommandInputError, single, type AdminCommand } from "./types";
 

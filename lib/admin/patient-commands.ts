@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { env } from "@/lib/env";
-import en from "@/lib/i18n/messages/en.json";
-import { addCoverageSchema, registerPatientSchema } from "@/lib/patients/schemas";
-import { addCoverage, registerPatient } from "@/lib/patients/registry";
+import { englishMessages as en } from "@/lib/i18n";
+import { addCoverageSchema, registerPatientSchema, addCoverage, registerPatient } from "@/lib/patients";
 import { dbCommand } from "./db-command";
 import { CommandInputError } from "./types";
 

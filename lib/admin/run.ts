@@ -1,7 +1,5 @@
 import fs from "node:fs";
-import { openDatabase } from "@/lib/db/client";
-import { runMigrations } from "@/lib/db/migrate";
-import { lockHolder } from "@/lib/db/pglite-lock";
+import { openDatabase, runMigrations, lockHolder } from "@/lib/db";
 import { dataDir, env } from "@/lib/env";
 import { adminSocketPath, sendAdminCommand } from "./socket";
 import { CommandInputError, type AdminCommand, type CommandArgs, type CommandResult } from "./types";

@@ -1,4 +1,4 @@
-import { listUsers, setUserDisabled, createUser } from "@/lib/auth/users";
+import { listUsers, setUserDisabled, createUser } from "@/lib/auth";
 import { dbCommand } from "./db-command";
 import { CommandInputError, single, type AdminCommand } from "./types";
 

@@ -2,8 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { manyValues, staffFormAction, type ActionFailure } from "@/lib/auth/staff-action";
-import { AREAS } from "@/lib/auth/roles";
+import { manyValues, staffFormAction, AREAS } from "@/lib/auth";
+import type { ActionFailure } from "@/lib/auth";
 import { isUuid } from "@/lib/ids";
 import { ApiAccessInputError, createApiKey, createGatewayToken, revokeApiKey, revokeGatewayToken } from "./credentials";
 import { createOAuthClient, revokeOAuthClient } from "./oauth";

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { Db } from "@/lib/db";
-import { apiKeys, gatewayTokens, type ApiEnvironment } from "@/lib/db/schema";
+import type { Db, ApiEnvironment } from "@/lib/db";
+import { apiKeys, gatewayTokens } from "@/lib/db";
 import { isUuid } from "@/lib/ids";
 import { hashSecret, isApiScope, randomBase62 } from "./secrets";
 

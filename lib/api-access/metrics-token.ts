@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { appMeta } from "@/lib/db/schema";
+import { appMeta } from "@/lib/db";
 import { hashSecret, randomBase62, sameHash } from "./secrets";
 
 /**

@@ -1,13 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { audit, type AuditActor } from "@/lib/audit";
-import type { Db } from "@/lib/db";
-import { oauthClients, oauthTokens, type ApiEnvironment } from "@/lib/db/schema";
-import { BodyTooLargeError, readLimitedBody } from "@/lib/http/body";
-import { describeError } from "@/lib/http/errors";
-import { OAUTH_BODY_LIMIT_BYTES } from "@/lib/http/limits";
-import { hasControlCharacters } from "@/lib/http/input";
-import { contextFromHeaders } from "@/lib/http/request-context";
+import type { Db, ApiEnvironment } from "@/lib/db";
+import { oauthClients, oauthTokens } from "@/lib/db";
+import { BodyTooLargeError, readLimitedBody, describeError, OAUTH_BODY_LIMIT_BYTES, hasControlCharacters, contextFromHeaders } from "@/lib/http";
 import { ApiAccessInputError, validateEnvironment, validateName, validateScopes } from "./credentials";
 import { consumeRate, rateHeaders } from "./rate-limit";
 import { hashSecret, randomBase62, sameHash } from "./secrets";

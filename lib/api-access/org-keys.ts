@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { calculateJwkThumbprint, importJWK, type JWK } from "jose";
 import type { Db } from "@/lib/db";
-import { orgClients, orgKeys } from "@/lib/db/schema";
+import { orgClients, orgKeys } from "@/lib/db";
 
 /**
  * Organization clients of the provider-side exchange API (/api/exchange) and their public keys.

@@ -1,6 +1,6 @@
 import { lt, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { apiRateCounters } from "@/lib/db/schema";
+import { apiRateCounters } from "@/lib/db";
 
 export interface RateRule {
   limit: number;

@@ -1,4 +1,4 @@
-import { ATTACHMENT_BODY_LIMIT_BYTES } from "@/lib/http/limits";
+import { ATTACHMENT_BODY_LIMIT_BYTES } from "@/lib/http/browser";
 /**
  * Limits on supporting attachments (README "Prior authorization"). The platform publishes none;
  * these keep one request well inside what a clinic's connection and the platform handle.

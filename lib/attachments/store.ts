@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, inArray, isNull, lt, notInArray, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { attachments } from "@/lib/db/schema";
+import { attachments } from "@/lib/db";
 import type { AcceptedType } from "./limits";
 import { MAX_FILE_BYTES } from "./limits";
 import { sanitizeFileName } from "./names";

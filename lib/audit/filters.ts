@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { AUDIT_OUTCOMES } from "@/lib/db/schema";
+import { AUDIT_OUTCOMES } from "@/lib/db";
 import { decodeCursor, encodeCursor } from "@/lib/cursor";
-import { hasControlCharacters } from "@/lib/http/input";
+import { hasControlCharacters } from "@/lib/http";
 import { addDays, isCalendarDate, isPossibleDateText, startOfZonedDay } from "@/lib/time";
 import type { AuditQuery } from "./index";
 

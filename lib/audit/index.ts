@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, ilike, lt, or, type SQL } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { auditEvents, type AuditOutcome } from "@/lib/db/schema";
+import type { Db, AuditOutcome } from "@/lib/db";
+import { auditEvents } from "@/lib/db";
 
 export type { AuditOutcome };
 
@@ -103,3 +103,5 @@ export async function auditActions(db: Db): Promise<string[]> {
   const rows = await db.selectDistinct({ action: auditEvents.action }).from(auditEvents).orderBy(auditEvents.action);
   return rows.map((r) => r.action);
 }
+export { cursorParam, parseAuditFilters } from "./filters";
+export type { AuditFilters } from "./filters";

@@ -68,7 +68,7 @@ vi.mock("next/headers", () => ({
 vi.mock("next-auth", () => ({ AuthError: class AuthError extends Error {} }));
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 // Auth.js's cookie layer, replaced by the server-side session check its jwt callback makes.
-vi.mock("./index", () => ({
+vi.mock("./auth", () => ({
   auth: async () => {
     if (!session.database || !session.sid) return null;
     const check = await checkSession(session.database.db, session.sid);

@@ -1,11 +1,9 @@
 "use server";
 
-import { AuthError } from "next-auth";
 import { actorOf, audit } from "@/lib/audit";
 import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http/request-context";
+import { requestContext } from "@/lib/http";
 import { currentUser } from "./guards";
-import { signIn, signOut } from "./index";
 import { safeCallbackPath, signInSchema } from "./schemas";
 import { endSession } from "./sessions";
 
@@ -29,7 +27,7 @@ export async function signOutAction(): Promise<void> {
       ip: ctx.ip,
     });
   }
-  await signOut({ redirectTo: "/sign-in" });
+  await (await import("./auth")).signOut({ redirectTo: "/sign-in" });
 }
 
 export type SignInState = { error?: "invalid" | "failed" };
@@ -44,8 +42,10 @@ export async function signInAction(input: unknown): Promise<SignInState> {
   const { email, password, callbackUrl } = parsed.data;
   try {
     // On success this throws Next's redirect, which the client follows.
-    await signIn("credentials", { email, password, redirectTo: safeCallbackPath(callbackUrl) ?? "/" });
+    await (await import("./auth")).signIn("credentials", { email, password, redirectTo: safeCallbackPath(callbackUrl) ?? "/" });
   } catch (error) {
+    // Loaded here, like Auth.js itself (lib/auth/guards.ts): the module's entry must not load Next.js.
+    const { AuthError } = await import("next-auth");
     if (error instanceof AuthError) return { error: "failed" };
     throw error;
   }

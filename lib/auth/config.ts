@@ -1,5 +1,5 @@
 import type { NextAuthConfig } from "next-auth";
-import { noteJunk } from "@/lib/http/junk";
+import { noteJunk } from "@/lib/http";
 import { SESSION_ABSOLUTE_MS } from "./session-limits";
 
 /**

@@ -1,7 +1,7 @@
 import { and, count, eq, gt, isNull, lte, or } from "drizzle-orm";
 import { actorOf, audit } from "@/lib/audit";
 import type { Db } from "@/lib/db";
-import { signInFailures, users } from "@/lib/db/schema";
+import { signInFailures, users } from "@/lib/db";
 import { burnVerification, verifyPassword } from "./password";
 import { createSession, type SessionUser } from "./sessions";
 import { normaliseEmail } from "./users";

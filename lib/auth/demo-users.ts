@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { audit } from "@/lib/audit";
 import type { Db } from "@/lib/db";
-import { appMeta, users } from "@/lib/db/schema";
+import { appMeta, users } from "@/lib/db";
 import { hashPassword } from "./password";
 import type { Role } from "./roles";
 

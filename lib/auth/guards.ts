@@ -2,8 +2,7 @@ import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 import { actorOf, audit } from "@/lib/audit";
 import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http/request-context";
-import { auth } from "./index";
+import { requestContext } from "@/lib/http";
 import { canAccess, type Area, type Role } from "./roles";
 
 export interface StaffUser {
@@ -16,9 +15,15 @@ export interface StaffUser {
 
 export { actorOf };
 
+/**
+ * Auth.js's instance, loaded on first use: lib/auth's entry stays importable where Next.js is not
+ * running (the admin CLI, unit tests) — docs/decisions/041.
+ */
+const authjs = () => import("./auth");
+
 /** The signed-in user of this request, or null; checked against the database once per request. */
 export const currentUser = cache(async (): Promise<StaffUser | null> => {
-  const session = await auth();
+  const session = await (await authjs()).auth();
   if (!session?.user?.id || !session.sessionId) return null;
   const { id, email, name, roles } = session.user;
   return { id, email, name, roles, sessionId: session.sessionId };

@@ -1,83 +1,21 @@
-import NextAuth, { CredentialsSignin } from "next-auth";
-import Credentials from "next-auth/providers/credentials";
-import { getDb } from "@/lib/db";
-import { contextFromHeaders } from "@/lib/http/request-context";
-import { noteJunk } from "@/lib/http/junk";
-import { CLIENT_CAUSED_AUTH_ERRORS, authConfig } from "./config";
-import { signInWithPassword } from "./credentials";
-import { signInSchema } from "./schemas";
-import { checkSession } from "./sessions";
-import type { Role } from "./roles";
-import { log } from "@/lib/log";
-
-declare module "next-auth" {
-  interface User {
-    roles?: Role[];
-    sessionId?: string;
-  }
-  interface Session {
-    user: { id: string; email: string; name: string; roles: Role[] };
-    sessionId: string;
-  }
-}
-
-declare module "@auth/core/jwt" {
-  interface JWT {
-    sid?: string;
-    /** Filled by the jwt callback from the database on every call; never trusted from the cookie. */
-    user?: { id: string; email: string; name: string; roles: Role[] };
-  }
-}
+/** lib/auth: sign-in, sessions, roles and guards, and the typed staff-action client (docs/decisions/041-module-entries.md). */
 
 /**
- * The full Auth.js instance (Node only). The cookie holds a signed token carrying just the id of
- * a server-side session; the jwt callback re-checks that session on every call, so sign-out,
- * the idle and absolute limits and a disabled account take effect at once.
+ * Auth.js's own routes (/api/auth/*). The instance is loaded on the first request, not when this
+ * entry is imported: the admin CLI and the tests import lib/auth where Next.js does not run.
  */
-export const { handlers, auth, signIn, signOut } = NextAuth({
-  ...authConfig,
-  logger: {
-    // A failed sign-in is expected and already audited with its reason; log only real faults.
-    error(error) {
-      // Match on `type`: class names are minified in the production bundle. Never the message:
-      // Auth.js quotes the request path in it (e.g. UnknownAction), which may hold patient data.
-      const type = (error as Error & { type?: string }).type ?? error.name;
-      if (CLIENT_CAUSED_AUTH_ERRORS.has(type) || /invalid url/i.test(error.message)) {
-        if (type !== "CredentialsSignin") noteJunk(/invalid url/i.test(error.message) ? "InvalidURL" : type);
-        return;
-      }
-      log("auth").error(`auth error ${type}`);
-    },
-    warn(code) {
-      log("auth").warn(`warning ${code}`);
-    },
-  },
-  providers: [
-    Credentials({
-      credentials: { email: {}, password: {} },
-      async authorize(raw, request) {
-        const parsed = signInSchema.safeParse(raw);
-        if (!parsed.success) throw new CredentialsSignin();
-        const result = await signInWithPassword(await getDb(), { email: parsed.data.email, password: parsed.data.password }, contextFromHeaders(request.headers));
-        if (!result.ok) throw new CredentialsSignin();
-        const { user } = result;
-        return { id: user.id, email: user.email, name: user.name, roles: user.roles, sessionId: user.sessionId };
-      },
-    }),
-  ],
-  callbacks: {
-    async jwt({ token, user }) {
-      // At sign-in only the session id is kept in the cookie.
-      const sid = user ? user.sessionId : token.sid;
-      if (!sid) return null;
-      const check = await checkSession(await getDb(), sid);
-      if (!check.ok) return null;
-      const { id, email, name, roles } = check.user;
-      return { sub: id, sid, user: { id, email, name, roles } };
-    },
-    async session({ session, token }) {
-      if (!token.user || !token.sid) return { ...session, user: undefined as never, sessionId: "" };
-      return { ...session, sessionId: token.sid, user: { ...session.user, ...token.user } };
-    },
-  },
-});
+export const authRoutes = {
+  GET: async (request: Request) => (await import("./auth")).handlers.GET(request as import("next/server").NextRequest),
+  POST: async (request: Request) => (await import("./auth")).handlers.POST(request as import("next/server").NextRequest),
+};
+export { signOutAction } from "./actions";
+export { authConfig, needsStaffSession } from "./config";
+export { DEMO_USERS, seedDemoUsers } from "./demo-users";
+export { AccessError, actorOf, authorize, currentUser, requireArea, requireUser } from "./guards";
+export type { StaffUser } from "./guards";
+export { AREAS, areasFor, canAccess, homeFor } from "./roles";
+export { safeCallbackPath } from "./schemas";
+export type { SignInInput } from "./schemas";
+export { manyValues, staffAction, staffFormAction } from "./staff-action";
+export type { ActionFailure, ActionResult, StaffActionContext } from "./staff-action";
+export { UserInputError, createUser, listUsers, setUserDisabled } from "./users";

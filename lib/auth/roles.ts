@@ -1,4 +1,5 @@
-import { ROLES, type Role } from "@/lib/db/schema";
+import { ROLES } from "@/lib/db";
+import type { Role } from "@/lib/db";
 
 export { ROLES, type Role };
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { authSessions, users } from "@/lib/db/schema";
+import { authSessions, users } from "@/lib/db";
 import type { Role } from "./roles";
 
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "./session-limits";

@@ -2,8 +2,7 @@ import { z } from "zod";
 import { audit, type AuditActor, type AuditEntry } from "@/lib/audit";
 import { log } from "@/lib/log";
 import { getDb, type Db } from "@/lib/db";
-import { controlCharacterPath, impossibleDatePath } from "@/lib/http/input";
-import { requestContext } from "@/lib/http/request-context";
+import { controlCharacterPath, impossibleDatePath, requestContext } from "@/lib/http";
 import { actorOf, AccessError, authorize, type StaffUser } from "./guards";
 import type { Role } from "./roles";
 

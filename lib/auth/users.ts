@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { authSessions, users } from "@/lib/db/schema";
+import { authSessions, users } from "@/lib/db";
 import { hashPassword, passwordProblem } from "./password";
 import { isRole, type Role } from "./roles";
 

@@ -1,11 +1,11 @@
 "use server";
 
 import { z } from "zod";
-import { staffAction, type ActionResult, type StaffActionContext } from "@/lib/auth/staff-action";
-import { AREAS } from "@/lib/auth/roles";
+import { staffAction, AREAS } from "@/lib/auth";
+import type { ActionResult, StaffActionContext } from "@/lib/auth";
 import { env } from "@/lib/env";
-import { auditedSearch } from "@/lib/patients/service";
-import type { PatientSummary } from "@/lib/patients/registry";
+import { auditedSearch } from "@/lib/patients";
+import type { PatientSummary } from "@/lib/patients";
 import type { SubmissionUse } from "./schema";
 import { createClaimFromAuthorization, saveDraft, submitForm, type ServiceDeps } from "./service";
 

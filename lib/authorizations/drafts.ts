@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { listAttachments, type AttachmentMeta } from "@/lib/attachments";
 import type { Db } from "@/lib/db";
-import { submissions } from "@/lib/db/schema";
-import { getPatient, listCoverages, type PatientSummary } from "@/lib/patients/registry";
+import { submissions } from "@/lib/db";
+import { getPatient, listCoverages } from "@/lib/patients";
+import type { PatientSummary } from "@/lib/patients";
 import { draftFormSchema, type DraftFormValues, type SubmissionUse } from "./schema";
 
 export interface DraftForForm {

@@ -1,9 +1,9 @@
 import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { decodeCursor, encodeCursor } from "@/lib/cursor";
-import type { Db } from "@/lib/db";
+import type { Db, SubmissionStatus } from "@/lib/db";
 import { isPossibleDateText } from "@/lib/time";
-import { patients, submissions, SUBMISSION_STATUSES, type SubmissionStatus } from "@/lib/db/schema";
+import { patients, submissions, SUBMISSION_STATUSES } from "@/lib/db";
 import { submissionTimeline, type Submission, type TimelineEntry } from "@/lib/exchange";
 import { listAttachments, type AttachmentMeta } from "@/lib/attachments";
 import { readDecision, type DecisionView } from "./decision";

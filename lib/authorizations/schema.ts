@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { isCptCode, isIcd10amCode } from "@/lib/fhir/terminology";
-import { MAX_FILES } from "@/lib/attachments/limits";
+import { isCptCode, isIcd10amCode } from "@/lib/fhir";
+import { MAX_FILES } from "@/lib/attachments/browser";
 import { parseAmountMinor, parseQuantity } from "./money";
 
 /**

@@ -2,10 +2,11 @@ import { and, desc, eq } from "drizzle-orm";
 import { audit, type AuditActor } from "@/lib/audit";
 import { attachableIds, attachmentsWithData, checkSet, setSubmissionAttachments, type LimitProblem } from "@/lib/attachments";
 import type { Db } from "@/lib/db";
-import { submissions } from "@/lib/db/schema";
+import { submissions } from "@/lib/db";
 import { claimTotalMinor, createDraft, queue, type Submission } from "@/lib/exchange";
 import { buildClaim, isCptCode, isIcd10amCode, type ClaimInput } from "@/lib/fhir";
-import { getCoverage, getPatient, type CoverageView, type Patient } from "@/lib/patients/registry";
+import { getCoverage, getPatient } from "@/lib/patients";
+import type { CoverageView, Patient } from "@/lib/patients";
 import { lineTotalMinor, parseAmountMinor, parseQuantity } from "./money";
 import { draftFormSchema, submissionFormSchema, type DraftFormValues, type SubmissionFormValues, type SubmissionUse } from "./schema";
 

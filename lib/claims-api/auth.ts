@@ -1,8 +1,6 @@
-import { authenticateApiKey } from "@/lib/api-access/credentials";
-import { authenticateBearer } from "@/lib/api-access/oauth";
-import type { ApiScope } from "@/lib/api-access/secrets";
-import type { Db } from "@/lib/db";
-import type { ApiEnvironment } from "@/lib/db/schema";
+import { authenticateApiKey, authenticateBearer } from "@/lib/api-access";
+import type { ApiScope } from "@/lib/api-access";
+import type { Db, ApiEnvironment } from "@/lib/db";
 import { ClaimsApiError } from "./errors";
 
 /** Who is calling /v1: an API key or an OAuth client (through its access token). */

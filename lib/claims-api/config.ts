@@ -1,4 +1,4 @@
-import type { ApiEnvironment } from "@/lib/db/schema";
+import type { ApiEnvironment } from "@/lib/db";
 import { env } from "@/lib/env";
 
 /**

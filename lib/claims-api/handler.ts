@@ -1,10 +1,9 @@
 import { sql } from "drizzle-orm";
-import { consumeRate, rateHeaders, type RateDecision } from "@/lib/api-access/rate-limit";
+import { consumeRate, rateHeaders } from "@/lib/api-access";
+import type { RateDecision } from "@/lib/api-access";
 import { audit, type AuditActor } from "@/lib/audit";
-import type { Db } from "@/lib/db";
-import type { ApiEnvironment } from "@/lib/db/schema";
-import { describeError } from "@/lib/http/errors";
-import { contextFromHeaders } from "@/lib/http/request-context";
+import type { Db, ApiEnvironment } from "@/lib/db";
+import { describeError, contextFromHeaders } from "@/lib/http";
 import { authenticateCaller, type ApiCaller } from "./auth";
 import { ClaimsApiError, errorResponse, JSON_HEADERS } from "./errors";
 import { parseClaimsQuery, refuseCredentialsInUrl, type ClaimsQuery } from "./params";

@@ -1,4 +1,4 @@
-import { SUBMISSION_STATUSES } from "@/lib/db/schema";
+import { SUBMISSION_STATUSES } from "@/lib/db";
 import { CLAIMS_API_ERRORS } from "./errors";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "./params";
 

@@ -1,5 +1,6 @@
-import { SUBMISSION_STATUSES, type SubmissionStatus } from "@/lib/db/schema";
-import { hasControlCharacters } from "@/lib/http/input";
+import { SUBMISSION_STATUSES } from "@/lib/db";
+import type { SubmissionStatus } from "@/lib/db";
+import { hasControlCharacters } from "@/lib/http";
 import { decodeCursor, type CursorKey } from "./cursor";
 import { ClaimsApiError } from "./errors";
 

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db";
-import type { SubmissionStatus } from "@/lib/db/schema";
+import type { SubmissionStatus } from "@/lib/db";
 import { encodeCursor } from "./cursor";
 import type { ClaimsQuery } from "./params";
 

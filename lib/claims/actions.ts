@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { staffAction, type ActionFailure, type ActionResult, type StaffActionContext } from "@/lib/auth/staff-action";
-import { AREAS } from "@/lib/auth/roles";
+import { staffAction, AREAS } from "@/lib/auth";
+import type { ActionFailure, ActionResult, StaffActionContext } from "@/lib/auth";
 import { env } from "@/lib/env";
 import { getPlatformClient } from "@/lib/platform";
 import { batchProgress, type BatchProgress } from "./batch";

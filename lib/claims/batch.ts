@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { submissions, type SubmissionStatus } from "@/lib/db/schema";
+import type { Db, SubmissionStatus } from "@/lib/db";
+import { submissions } from "@/lib/db";
 
 /**
  * Batches of "submit selected". No table: each claim of a batch carries the batch id in its

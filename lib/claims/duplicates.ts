@@ -1,6 +1,6 @@
 import { and, eq, ne, notInArray } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { submissions } from "@/lib/db/schema";
+import { submissions } from "@/lib/db";
 
 /**
  * Duplicate detection: a claim is "already claimed" when another claim of the same patient, not

@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, gte, ilike, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { decodeCursor, encodeCursor } from "@/lib/cursor";
-import type { Db } from "@/lib/db";
-import { patients, submissions, SUBMISSION_STATUSES, type SubmissionStatus } from "@/lib/db/schema";
-import { hasControlCharacters } from "@/lib/http/input";
+import type { Db, SubmissionStatus } from "@/lib/db";
+import { patients, submissions, SUBMISSION_STATUSES } from "@/lib/db";
+import { hasControlCharacters } from "@/lib/http";
 import { startOfZonedDay, addDays, isCalendarDate, isPossibleDateText } from "@/lib/time";
 
 /**

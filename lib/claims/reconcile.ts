@@ -1,6 +1,6 @@
 import { and, eq, inArray, or } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { submissions, type SubmissionStatus } from "@/lib/db/schema";
+import type { Db, SubmissionStatus } from "@/lib/db";
+import { submissions } from "@/lib/db";
 import { claimTotalMinor } from "@/lib/exchange";
 import { toMinorUnits } from "@/lib/fhir";
 

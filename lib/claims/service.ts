@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { audit } from "@/lib/audit";
-import { draftFormSchema } from "@/lib/authorizations/schema";
-import { saveDraft, submitForm, type Caller, type ServiceDeps } from "@/lib/authorizations/service";
+import { draftFormSchema, saveDraft, submitForm } from "@/lib/authorizations";
+import type { Caller, ServiceDeps } from "@/lib/authorizations";
 import type { Db } from "@/lib/db";
-import { submissions } from "@/lib/db/schema";
+import { submissions } from "@/lib/db";
 import { retrySubmission } from "@/lib/exchange";
-import { getPatient } from "@/lib/patients/registry";
+import { getPatient } from "@/lib/patients";
 import { tagBatch } from "./batch";
 import { findDuplicateClaims, type ItemKey } from "./duplicates";
 

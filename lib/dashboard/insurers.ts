@@ -1,1 +1,1 @@
-export { insurerNames } from "@/lib/patients/insurer-names";
+export { insurerNames } from "@/lib/patients";

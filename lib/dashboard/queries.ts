@@ -1,6 +1,5 @@
 import { and, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { queryRows, type Db } from "@/lib/db";
-import { adjudicationHourly as h, liveEvents } from "@/lib/db/schema";
+import { queryRows, type Db, adjudicationHourly as h, liveEvents } from "@/lib/db";
 import type { DashboardRange } from "./range";
 
 /*

@@ -43,3 +43,9 @@ export async function closeDatabase(): Promise<void> {
   holder.__clinicDb = undefined;
   if (pending) await (await pending).close();
 }
+export { openDatabase } from "./client";
+export { migrationsFolder, runMigrations } from "./migrate";
+export { DataDirBusyError, lockHolder } from "./pglite-lock";
+export { AUDIT_OUTCOMES, ROLES, SUBMISSION_STATUSES, adjudicationHourly, apiKeys, apiRateCounters, appMeta, attachments, auditEvents, authSessions, coverages, eligibilityChecks, gatewayNotificationPositions, gatewayTokens, insurers, jwtReplays, liveEvents, oauthClients, oauthTokens, orgClients, orgKeys, patients, signInFailures, submissionEvents, submissions, users, webhookReceipts } from "./schema";
+export type { ApiEnvironment, AuditOutcome, EligibilityOutcome, Role, SubmissionKind, SubmissionStatus, TransitionSource } from "./schema";
+export type { PatientGender } from "./schema/patients";

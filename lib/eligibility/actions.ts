@@ -1,7 +1,7 @@
 "use server";
 
-import { staffAction, type ActionResult } from "@/lib/auth/staff-action";
-import { AREAS } from "@/lib/auth/roles";
+import { staffAction, AREAS } from "@/lib/auth";
+import type { ActionResult } from "@/lib/auth";
 import { env } from "@/lib/env";
 import { getPlatformClient } from "@/lib/platform";
 import { eligibilityFormSchema } from "./schema";

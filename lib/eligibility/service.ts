@@ -1,10 +1,10 @@
-import { describeError } from "@/lib/http/errors";
+import { describeError } from "@/lib/http";
 import { randomUUID } from "node:crypto";
 import type { CoverageEligibilityRequest } from "@medplum/fhirtypes";
 import { audit, type AuditActor } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import { buildEligibilityRequest } from "@/lib/fhir";
-import { getCoverage, getPatient } from "@/lib/patients/registry";
+import { getCoverage, getPatient } from "@/lib/patients";
 import {
   PlatformError,
   PlatformRateLimitedError,

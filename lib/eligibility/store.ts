@@ -1,6 +1,6 @@
 import { desc, eq } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { coverages, eligibilityChecks, insurers, patients, users, type EligibilityOutcome } from "@/lib/db/schema";
+import type { Db, EligibilityOutcome } from "@/lib/db";
+import { coverages, eligibilityChecks, insurers, patients, users } from "@/lib/db";
 import { isFhirReadError, readCoverageEligibilityResponse, type BenefitsView } from "@/lib/fhir";
 import type { EligibilityField } from "./schema";
 import { isUuid } from "@/lib/ids";

@@ -1,10 +1,9 @@
 import { audit, type AuditActor } from "@/lib/audit";
-import { consumeRate, rateHeaders } from "@/lib/api-access/rate-limit";
-import type { OrgClient } from "@/lib/api-access/org-keys";
+import { consumeRate, rateHeaders } from "@/lib/api-access";
+import type { OrgClient } from "@/lib/api-access";
 import type { Db } from "@/lib/db";
 import { plainIssue } from "@/lib/fhir";
-import { describeError } from "@/lib/http/errors";
-import { contextFromHeaders } from "@/lib/http/request-context";
+import { describeError, contextFromHeaders } from "@/lib/http";
 import type { PlatformClient } from "@/lib/platform";
 import { authenticate, publicReason } from "./auth";
 import type { ExchangeApiConfig } from "./config";

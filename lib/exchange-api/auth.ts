@@ -1,8 +1,9 @@
 import { lt } from "drizzle-orm";
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type JWK, type JWTPayload } from "jose";
-import { ORG_CLIENT_ID_PATTERN, activeKeysOf, type OrgClient, type OrgKey } from "@/lib/api-access/org-keys";
+import { ORG_CLIENT_ID_PATTERN, activeKeysOf } from "@/lib/api-access";
+import type { OrgClient, OrgKey } from "@/lib/api-access";
 import type { Db } from "@/lib/db";
-import { jwtReplays } from "@/lib/db/schema";
+import { jwtReplays } from "@/lib/db";
 
 /**
  * Authentication of the provider-side exchange API: `Authorization: Bearer <JWT>` signed by the

@@ -1,7 +1,7 @@
 import type { ClaimResponse, Identifier, OperationOutcome, Parameters, ParametersParameter } from "@medplum/fhirtypes";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { coverages, submissions } from "@/lib/db/schema";
+import { coverages, submissions } from "@/lib/db";
 import {
   DECISION_STATUSES,
   claimIdentifierSystem,

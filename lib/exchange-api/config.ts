@@ -1,5 +1,5 @@
 import { env, parseEnv, portalUrl, type Env } from "@/lib/env";
-import { EXCHANGE_API_BODY_LIMIT_BYTES } from "@/lib/http/limits";
+import { EXCHANGE_API_BODY_LIMIT_BYTES } from "@/lib/http";
 
 /**
  * The provider-side exchange API's view of the configuration (PORTAL_URL, PORT,

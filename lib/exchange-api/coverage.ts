@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Coverage } from "@medplum/fhirtypes";
 import { eq } from "drizzle-orm";
-import { coverages, insurers, patients } from "@/lib/db/schema";
+import { coverages, insurers, patients } from "@/lib/db";
 import { env } from "@/lib/env";
 import { clinicToday } from "@/lib/time";
 import { buildEligibilityRequest } from "@/lib/fhir";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { CoverageEligibilityRequest, CoverageEligibilityResponse } from "@medplum/fhirtypes";
 import { and, asc, eq } from "drizzle-orm";
-import { coverages, eligibilityChecks, patients } from "@/lib/db/schema";
+import { coverages, eligibilityChecks, patients } from "@/lib/db";
 import {
   CoverageEligibilityRequestSchema,
   ELIGIBILITY_IDENTIFIER_SYSTEM_BASE,

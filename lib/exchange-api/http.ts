@@ -1,7 +1,6 @@
 import type { OperationOutcome, OperationOutcomeIssue } from "@medplum/fhirtypes";
 import { FHIR_JSON, operationOutcome, plainIssue } from "@/lib/fhir";
-import { BodyReadError, BodyTooLargeError, readLimitedBody, unstorableTextPath } from "@/lib/http/body";
-import { impossibleDatePath } from "@/lib/http/input";
+import { BodyReadError, BodyTooLargeError, readLimitedBody, unstorableTextPath, impossibleDatePath } from "@/lib/http";
 
 /** FHIR JSON answers and the request-body reader of the exchange API. */
 

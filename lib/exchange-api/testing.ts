@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { assertReadableByPortal } from "@/lib/fhir/read/testing/own-answers";
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWTPayload } from "jose";
-import { addOrgKey, ensureOrgClient } from "@/lib/api-access/org-keys";
+import { addOrgKey, ensureOrgClient } from "@/lib/api-access";
 import type { Db } from "@/lib/db";
 import type { PlatformClient } from "@/lib/platform";
 import { parseExchangeApiConfig, type ExchangeApiConfig } from "./config";

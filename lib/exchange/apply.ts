@@ -1,7 +1,7 @@
 import type { ClaimResponse } from "@medplum/fhirtypes";
 import { eq } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { submissions, type TransitionSource } from "@/lib/db/schema";
+import type { Db, TransitionSource } from "@/lib/db";
+import { submissions } from "@/lib/db";
 import { isFhirReadError, readClaimResponse, type ClaimResponseView, type Decision } from "@/lib/fhir";
 import { DECISION_STATUSES, isFinal, transition, type DecisionStatus, type Submission, type TransitionDetail } from "./states";
 

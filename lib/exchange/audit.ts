@@ -1,4 +1,4 @@
-import { describeError } from "@/lib/http/errors";
+import { describeError } from "@/lib/http";
 import { audit, type AuditOutcome } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import type { Submission } from "./states";

@@ -1,4 +1,4 @@
-import { describeError } from "@/lib/http/errors";
+import { describeError } from "@/lib/http";
 /**
  * The submission pipeline (issue #4): submissions and their states, the outbox worker that sends
  * them, the poller that follows them up, the platform webhook and the live events. Other modules

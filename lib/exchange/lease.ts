@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { submissions } from "@/lib/db/schema";
+import { submissions } from "@/lib/db";
 import { appendTimeline, type Submission } from "./states";
 
 /** Statuses the worker acts on: `queued` is sent; `sent`/`pended` are followed up (poller). */

@@ -1,7 +1,6 @@
 import { metrics } from "@/lib/metrics";
 import { and, arrayOverlaps, asc, gt, lt, max } from "drizzle-orm";
-import { driverClient, type Database } from "@/lib/db";
-import { liveEvents } from "@/lib/db/schema";
+import { driverClient, type Database, liveEvents } from "@/lib/db";
 import { LIVE_CHANNEL } from "./states";
 
 /**

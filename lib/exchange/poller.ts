@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { submissions } from "@/lib/db/schema";
+import { submissions } from "@/lib/db";
 import { auditPipeline } from "./audit";
 import { adjudicatedResponse, applyPlatformNews, isDecision, type PlatformStatus } from "./apply";
 import { classifyFailure, type ExchangePlatform } from "./platform-port";

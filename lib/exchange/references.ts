@@ -1,6 +1,6 @@
 import { and, eq, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { coverages, insurers, patients, submissions } from "@/lib/db/schema";
+import { coverages, insurers, patients, submissions } from "@/lib/db";
 import { IDENTIFIER_SYSTEMS, NATIONAL_EXCHANGE, PORTAL_CLAIM_IDENTIFIER_SYSTEM_BASE, type ReferenceView } from "@/lib/fhir";
 
 /**

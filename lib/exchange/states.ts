@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
-import { liveEvents, submissionEvents, submissions, type SubmissionKind, type SubmissionStatus, type TransitionSource } from "@/lib/db/schema";
-import type { Tx } from "@/lib/db";
+import { liveEvents, submissionEvents, submissions } from "@/lib/db";
+import type { SubmissionKind, SubmissionStatus, TransitionSource, Tx } from "@/lib/db";
 
 /**
  * The life of a submission (DESIGN.md "Records and states"):

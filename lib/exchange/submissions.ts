@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { submissionEvents, submissions, type SubmissionKind, type TransitionSource } from "@/lib/db/schema";
+import type { Db, SubmissionKind, TransitionSource } from "@/lib/db";
+import { submissionEvents, submissions } from "@/lib/db";
 import { claimIdentifierSystem, newClaimIdentifierValue } from "./identifiers";
 import { claimTotalMinor } from "./money";
 import { appendTimeline, emitLive, transition, IllegalTransitionError, type Submission } from "./states";

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { submissions, webhookReceipts } from "@/lib/db/schema";
+import { submissions, webhookReceipts } from "@/lib/db";
 import { auditPipeline } from "./audit";
 import { adjudicatedResponse, applyPlatformNews, isDecision, type ApplyResult } from "./apply";
 import { classifyFailure, type ExchangePlatform } from "./platform-port";

@@ -1,5 +1,5 @@
 import { AGENT_ROLES, ConfigError, env, parseEnv, readGatewayAgents, type AgentRole, type Env } from "@/lib/env";
-import { GATEWAY_BODY_LIMIT_BYTES } from "@/lib/http/limits";
+import { GATEWAY_BODY_LIMIT_BYTES } from "@/lib/http";
 
 /**
  * The agent gateway's view of the configuration (GATEWAY_AGENTS, GATEWAY_RATE_PER_MINUTE,

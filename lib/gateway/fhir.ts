@@ -1,7 +1,7 @@
 import type { ClaimResponse, Patient as FhirPatient } from "@medplum/fhirtypes";
 import { IDENTIFIER_SYSTEMS, PORTAL_SUBMISSION_STATUS_EXTENSION } from "@/lib/fhir";
 import type { Submission } from "@/lib/exchange";
-import { findPatientByNationalId, getPatient } from "@/lib/patients/registry";
+import { findPatientByNationalId, getPatient } from "@/lib/patients";
 import { GatewayError, fhirJsonResponse, readJsonObject } from "./http";
 import type { GatewayContext } from "./run";
 import { pipelineError, submitThroughPipeline, validateClaim } from "./submissions";

@@ -1,6 +1,5 @@
 import { FHIR_JSON } from "@/lib/fhir";
-import { BodyReadError, BodyTooLargeError, readLimitedBody, unstorableTextPath } from "@/lib/http/body";
-import { impossibleDatePath } from "@/lib/http/input";
+import { BodyReadError, BodyTooLargeError, readLimitedBody, unstorableTextPath, impossibleDatePath } from "@/lib/http";
 
 /** JSON answers, stable error codes and the bounded body reader of the gateway. */
 

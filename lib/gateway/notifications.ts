@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, max, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { gatewayNotificationPositions, submissionEvents, submissions } from "@/lib/db/schema";
+import { gatewayNotificationPositions, submissionEvents, submissions } from "@/lib/db";
 import { GatewayError } from "./http";
 import { GATEWAY_CHANNEL, createdByToken } from "./submissions";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SubmissionKind } from "@/lib/db/schema";
+import type { SubmissionKind } from "@/lib/db";
 import { agentNames, resolveAgent, type AgentRole } from "./config";
 import { GatewayError, issuePath, jsonResponse, readJsonObject } from "./http";
 import { acknowledgeDataSchema, acknowledgeNotifications, listDataSchema, listNotifications } from "./notifications";

@@ -1,9 +1,10 @@
 import { and, count, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { eligibilityChecks, submissions } from "@/lib/db/schema";
+import { eligibilityChecks, submissions } from "@/lib/db";
 import { checkNationalId } from "@/lib/fhir";
-import { findPatientByNationalId, getPatient, listCoverages, type Patient } from "@/lib/patients/registry";
+import { findPatientByNationalId, getPatient, listCoverages } from "@/lib/patients";
+import type { Patient } from "@/lib/patients";
 import { GatewayError } from "./http";
 import { isUuid } from "@/lib/ids";
 

@@ -1,9 +1,9 @@
 import type { OperationOutcome, OperationOutcomeIssue } from "@medplum/fhirtypes";
-import { authenticateGatewayToken, type GatewayTokenSummary } from "@/lib/api-access/credentials";
-import { consumeRate, rateHeaders } from "@/lib/api-access/rate-limit";
+import { authenticateGatewayToken, consumeRate, rateHeaders } from "@/lib/api-access";
+import type { GatewayTokenSummary } from "@/lib/api-access";
 import { audit, type AuditActor } from "@/lib/audit";
 import type { Db } from "@/lib/db";
-import { contextFromHeaders } from "@/lib/http/request-context";
+import { contextFromHeaders } from "@/lib/http";
 import { GatewayConfigError, type GatewayConfig } from "./config";
 import { GatewayError, fhirJsonResponse, jsonResponse } from "./http";
 import { lineWriter } from "@/lib/log";

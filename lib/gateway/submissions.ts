@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "@/lib/db";
-import { coverages, submissions, type SubmissionKind } from "@/lib/db/schema";
+import type { Db, SubmissionKind } from "@/lib/db";
+import { coverages, submissions } from "@/lib/db";
 import {
   IllegalTransitionError,
   SubmissionNotFoundError,

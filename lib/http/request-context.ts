@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
 import { env } from "@/lib/env";
-import { clientAddress, type TrustedProxies } from "./client-address";
+import { clientAddress, type TrustedProxies } from "@/lib/net";
 
 export interface RequestContext {
   requestId: string;

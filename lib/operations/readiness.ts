@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import { sql } from "drizzle-orm";
-import { getDatabase, queryRows } from "@/lib/db";
-import { migrationsFolder } from "@/lib/db/migrate";
+import { getDatabase, queryRows, migrationsFolder } from "@/lib/db";
 import { describePlatform } from "@/lib/platform";
-import { shutdownState } from "@/lib/server/shutdown-state";
+import { shutdownState } from "@/lib/server";
 
 export interface Readiness {
   ready: boolean;

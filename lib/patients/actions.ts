@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { staffAction, type ActionResult } from "@/lib/auth/staff-action";
-import { AREAS } from "@/lib/auth/roles";
+import { staffAction, AREAS } from "@/lib/auth";
+import type { ActionResult } from "@/lib/auth";
 import { env } from "@/lib/env";
 import type { PatientSummary } from "./registry";
 import { addCoverageSchema, registerPatientSchema } from "./schemas";

@@ -1,7 +1,7 @@
 import type { AuditActor } from "@/lib/audit";
-import type { StaffUser } from "@/lib/auth/guards";
-import { requestContext } from "@/lib/http/request-context";
-import { actorOf } from "@/lib/auth/guards";
+import type { StaffUser } from "@/lib/auth";
+import { requestContext } from "@/lib/http";
+import { actorOf } from "@/lib/auth";
 
 /** Who is acting and from where, for audit entries of server actions and pages. */
 export async function callerOf(user: StaffUser): Promise<{ actor: AuditActor; userId: string; userName?: string; requestId: string; ip?: string }> {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { audit } from "@/lib/audit";
-import type { Db } from "@/lib/db";
-import { appMeta, coverages, insurers, patients, type PatientGender } from "@/lib/db/schema";
+import type { Db, PatientGender } from "@/lib/db";
+import { appMeta, coverages, insurers, patients } from "@/lib/db";
 
 /**
  * Demo data for a new installation on the embedded sandbox: the sandbox's payers and its

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db";
-import { insurers } from "@/lib/db/schema";
+import { insurers } from "@/lib/db";
 
 /** Insurer display names in the locale; unknown ids (e.g. seeded payers) show as themselves. */
 export async function insurerNames(db: Db, locale: string): Promise<(id: string) => string> {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ilike, inArray, like, or, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { coverages, insurers, patients, submissions } from "@/lib/db/schema";
+import { coverages, insurers, patients, submissions } from "@/lib/db";
 import { normalizeSaudiMobile, type AddCoverageInput, type RegisterPatientInput } from "./schemas";
 import { isUuid } from "@/lib/ids";
 

@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
-import { staffAction, type ActionResult } from "@/lib/auth/staff-action";
-import { AREAS } from "@/lib/auth/roles";
+import { staffAction, AREAS } from "@/lib/auth";
+import type { ActionResult } from "@/lib/auth";
 import { testConnection, type ConnectionStep } from "./status";
 
 export type TestConnectionResult = ActionResult<{ steps: ConnectionStep[] }>;

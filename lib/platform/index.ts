@@ -72,3 +72,4 @@ export async function closePlatformClient(): Promise<void> {
   holder.__clinicPlatformClient = undefined;
   if (pending) await (await pending.catch(() => undefined))?.close();
 }
+export type { TestConnectionResult } from "./actions";

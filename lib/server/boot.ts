@@ -1,10 +1,9 @@
-import { startAdminSocket } from "@/lib/admin/socket";
-import { seedDemoUsers } from "@/lib/auth/demo-users";
-import { closeDatabase, getDatabase, getDb } from "@/lib/db";
-import { DataDirBusyError } from "@/lib/db/pglite-lock";
+import { startAdminSocket } from "@/lib/admin";
+import { seedDemoUsers } from "@/lib/auth";
+import { closeDatabase, getDatabase, getDb, DataDirBusyError } from "@/lib/db";
 import { dataDir, env, usesSandbox } from "@/lib/env";
 import { startExchangeServices, type ExchangeServices } from "@/lib/exchange";
-import { startHttpObserver } from "@/lib/http/observe";
+import { startHttpObserver } from "@/lib/http";
 import { getPlatformClient } from "@/lib/platform";
 import { startMaintenance } from "./maintenance";
 import { onShutdownSignal } from "./shutdown";
@@ -33,7 +32,7 @@ export async function boot(): Promise<void> {
   const database = await getDatabase();
   if (usesSandbox(e)) {
     if (await seedDemoUsers(database.db, e.DEMO_PASSWORD)) log("boot").info("seeded the demo users");
-    if (await (await import("@/lib/patients/demo-data")).seedDemoPatients(database.db)) log("boot").info("seeded the demo patients");
+    if (await (await import("@/lib/patients")).seedDemoPatients(database.db)) log("boot").info("seeded the demo patients");
   }
   const adminSocket = database.kind === "pglite" ? await startAdminSocket(dataDir(e), getDb) : undefined;
   const maintenance = startMaintenance(database.db);

@@ -1,7 +1,7 @@
 import { and, isNotNull, lt, or } from "drizzle-orm";
-import { pruneRateCounters } from "@/lib/api-access/rate-limit";
+import { pruneRateCounters } from "@/lib/api-access";
 import type { Db } from "@/lib/db";
-import { jwtReplays, oauthTokens } from "@/lib/db/schema";
+import { jwtReplays, oauthTokens } from "@/lib/db";
 import { log } from "@/lib/log";
 
 const HOUR = 60 * 60 * 1000;

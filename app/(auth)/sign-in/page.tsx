@@ -3,8 +3,7 @@ import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { LanguageSwitch } from "@/components/i18n/language-switch";
-import { currentUser } from "@/lib/auth/guards";
-import { safeCallbackPath } from "@/lib/auth/schemas";
+import { currentUser, safeCallbackPath } from "@/lib/auth";
 import { env } from "@/lib/env";
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -3,11 +3,10 @@ import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { buttonClasses } from "@/components/ui/button";
-import { auditActions, listAuditEvents } from "@/lib/audit";
-import { cursorParam, parseAuditFilters, type AuditFilters } from "@/lib/audit/filters";
-import { requireArea } from "@/lib/auth/guards";
-import { getDb } from "@/lib/db";
-import { AUDIT_OUTCOMES } from "@/lib/db/schema";
+import { auditActions, listAuditEvents, cursorParam, parseAuditFilters } from "@/lib/audit";
+import type { AuditFilters } from "@/lib/audit";
+import { requireArea } from "@/lib/auth";
+import { getDb, AUDIT_OUTCOMES } from "@/lib/db";
 import { env } from "@/lib/env";
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -6,11 +6,10 @@ import { formatAmount } from "@/components/coding/format";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
-import { cursorParam, isSubmissionStatus, listSubmissions, parseCursor } from "@/lib/authorizations/queries";
-import { actorOf, requireArea } from "@/lib/auth/guards";
-import { getDb } from "@/lib/db";
-import { SUBMISSION_STATUSES } from "@/lib/db/schema";
-import { requestContext } from "@/lib/http/request-context";
+import { cursorParam, isSubmissionStatus, listSubmissions, parseCursor } from "@/lib/authorizations";
+import { actorOf, requireArea } from "@/lib/auth";
+import { getDb, SUBMISSION_STATUSES } from "@/lib/db";
+import { requestContext } from "@/lib/http";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("nav"))("authorizations") };

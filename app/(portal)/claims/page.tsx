@@ -8,13 +8,13 @@ import { formatAmount } from "@/components/coding/format";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
-import { actorOf, requireArea } from "@/lib/auth/guards";
-import { CLAIM_SORTS, claimInsurers, countClaimsByStatus, isStatus, listClaims, type ClaimSort } from "@/lib/claims/queries";
-import { getDb } from "@/lib/db";
-import { SUBMISSION_STATUSES } from "@/lib/db/schema";
+import { actorOf, requireArea } from "@/lib/auth";
+import { CLAIM_SORTS, claimInsurers, countClaimsByStatus, isStatus, listClaims } from "@/lib/claims";
+import type { ClaimSort } from "@/lib/claims";
+import { getDb, SUBMISSION_STATUSES } from "@/lib/db";
 import { env } from "@/lib/env";
-import { requestContext } from "@/lib/http/request-context";
-import { insurerNames } from "@/lib/patients/insurer-names";
+import { requestContext } from "@/lib/http";
+import { insurerNames } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("nav"))("claims") };

@@ -8,11 +8,10 @@ import { DashboardWidget, WidgetSkeleton } from "@/components/dashboard/widget";
 import { buttonClasses } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
-import { actorOf, requireArea } from "@/lib/auth/guards";
+import { actorOf, requireArea } from "@/lib/auth";
 import { parseRange, rangeSearch, type TableName } from "@/lib/dashboard";
-import { getDb } from "@/lib/db";
-import { insurers as insurersTable } from "@/lib/db/schema";
-import { requestContext } from "@/lib/http/request-context";
+import { getDb, insurers as insurersTable } from "@/lib/db";
+import { requestContext } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

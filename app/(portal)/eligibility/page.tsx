@@ -2,12 +2,11 @@ import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { EligibilityForm } from "@/components/eligibility/eligibility-form";
 import { PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth/guards";
+import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
-import { callerOf } from "@/lib/patients/caller";
+import { callerOf, listCoverages, auditedView } from "@/lib/patients";
 import { clinicToday } from "@/lib/time";
-import { listCoverages, type PatientSummary } from "@/lib/patients/registry";
-import { auditedView } from "@/lib/patients/service";
+import type { PatientSummary } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("nav"))("eligibility") };

@@ -3,12 +3,9 @@ import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { buttonClasses } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth/guards";
+import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
-import { callerOf } from "@/lib/patients/caller";
-import { dayAsDate } from "@/lib/patients/dates";
-import { patientSearchSchema } from "@/lib/patients/schemas";
-import { auditedSearch } from "@/lib/patients/service";
+import { callerOf, dayAsDate, patientSearchSchema, auditedSearch } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("patients"))("title") };

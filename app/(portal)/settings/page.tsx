@@ -3,8 +3,7 @@ import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { PlatformCard } from "@/components/settings/platform-card";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth/guards";
-import { listUsers } from "@/lib/auth/users";
+import { requireArea, listUsers } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 
 export async function generateMetadata(): Promise<Metadata> {

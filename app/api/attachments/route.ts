@@ -1,11 +1,8 @@
 import { audit } from "@/lib/audit";
-import { AccessError, actorOf, authorize } from "@/lib/auth/guards";
-import { AREAS } from "@/lib/auth/roles";
+import { AccessError, actorOf, authorize, AREAS } from "@/lib/auth";
 import { MAX_FILE_BYTES, deleteOrphans, storeAttachment } from "@/lib/attachments";
-import { BodyTooLargeError, readLimitedBody } from "@/lib/http/body";
+import { BodyTooLargeError, readLimitedBody, requestContext, guarded } from "@/lib/http";
 import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http/request-context";
-import { guarded } from "@/lib/http/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

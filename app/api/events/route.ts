@@ -1,7 +1,7 @@
-import { currentUser } from "@/lib/auth/guards";
+import { currentUser } from "@/lib/auth";
 import { getDatabase } from "@/lib/db";
 import { liveEventStream, liveHub } from "@/lib/exchange";
-import { guarded } from "@/lib/http/errors";
+import { guarded } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

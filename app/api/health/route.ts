@@ -1,5 +1,5 @@
 import { getDatabase } from "@/lib/db";
-import { guarded } from "@/lib/http/errors";
+import { guarded } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
-import { verifyMetricsToken } from "@/lib/api-access/metrics-token";
+import { verifyMetricsToken } from "@/lib/api-access";
 import { getDb } from "@/lib/db";
 import { metrics } from "@/lib/metrics";
-import { refreshGauges } from "@/lib/operations/status";
+import { refreshGauges } from "@/lib/operations";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

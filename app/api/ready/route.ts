@@ -1,4 +1,4 @@
-import { readiness } from "@/lib/operations/readiness";
+import { readiness } from "@/lib/operations";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,6 @@
-import { AccessError, authorize } from "@/lib/auth/guards";
+import { AccessError, authorize } from "@/lib/auth";
 import { getDatabase } from "@/lib/db";
-import { systemStatus } from "@/lib/operations/status";
+import { systemStatus } from "@/lib/operations";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

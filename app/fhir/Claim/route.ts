@@ -1,5 +1,5 @@
 import { gateway } from "@/lib/gateway";
-import { guarded } from "@/lib/http/errors";
+import { guarded } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

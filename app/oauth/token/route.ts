@@ -1,7 +1,7 @@
-import { handleTokenRequest } from "@/lib/api-access/oauth";
+import { handleTokenRequest } from "@/lib/api-access";
 import { claimsApiRatePerMinute, portalEnvironment } from "@/lib/claims-api";
 import { getDb } from "@/lib/db";
-import { guarded } from "@/lib/http/errors";
+import { guarded } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,4 +1,4 @@
-import { unknownPathRoutes } from "@/lib/http/errors";
+import { unknownPathRoutes } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

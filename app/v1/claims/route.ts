@@ -1,6 +1,6 @@
 import { claimsApiRatePerMinute, handleListClaims, portalEnvironment } from "@/lib/claims-api";
 import { getDb } from "@/lib/db";
-import { guarded } from "@/lib/http/errors";
+import { guarded } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

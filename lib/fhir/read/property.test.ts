@@ -36,3 +36,22 @@ describe("readers on generated valid R4", () => {
     }, 120_000);
   }
 });
+
+describe("a view survives JSON storage", () => {
+  it("reads an amount of -0 as 0 (JSON cannot keep the sign; found by the property above)", () => {
+    const answer = {
+      resourceType: "ClaimResponse",
+      status: "active",
+      type: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/claim-type", code: "institutional" }] },
+      use: "claim",
+      patient: { reference: "Patient/1000000001" },
+      created: "2026-11-23T10:00:00Z",
+      insurer: { reference: "Organization/payer-rimal" },
+      outcome: "complete",
+      total: [{ category: { coding: [{ code: "benefit" }] }, amount: { value: -0, currency: "SAR" } }],
+      item: [{ itemSequence: 1, adjudication: [{ category: { coding: [{ code: "benefit" }] }, amount: { value: -0, currency: "SAR" }, value: -0 }] }],
+    };
+    const { view } = readClaimResponse(answer);
+    expect(JSON.parse(JSON.stringify(view))).toEqual(view);
+  });
+});

@@ -29,7 +29,8 @@ type Json = Record<string, unknown>;
 export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 export const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : []);
 export const text = (v: unknown): string | undefined => (typeof v === "string" && v.length > 0 ? v : undefined);
-export const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+/** A finite number; -0 reads as 0 (JSON cannot keep the sign, so a stored view would differ). */
+export const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? (v === 0 ? 0 : v) : undefined);
 
 /** The first coding of a CodeableConcept (preferring `system` when given), with its text. */
 export function readCoded(concept: unknown, preferSystem?: string | readonly string[]): CodedView | undefined {

@@ -11,13 +11,12 @@ import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
 import { formatAmount } from "@/components/coding/format";
 import { Card, PageHeader } from "@/components/ui/card";
-import { formatBytes } from "@/lib/attachments/limits";
+import { formatBytes } from "@/lib/attachments";
 import { audit } from "@/lib/audit";
-import { getSubmissionView } from "@/lib/authorizations/queries";
-import { requireArea } from "@/lib/auth/guards";
-import { canAccess } from "@/lib/auth/roles";
+import { getSubmissionView } from "@/lib/authorizations";
+import { requireArea, canAccess } from "@/lib/auth";
 import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http/request-context";
+import { requestContext } from "@/lib/http";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("detail.title") };

@@ -5,10 +5,10 @@ import { getTranslations } from "next-intl/server";
 import { SubmissionForm } from "@/components/authorizations/submission-form";
 import { PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
-import { loadDraftForForm } from "@/lib/authorizations/drafts";
-import { actorOf, requireArea } from "@/lib/auth/guards";
+import { loadDraftForForm } from "@/lib/authorizations";
+import { actorOf, requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http/request-context";
+import { requestContext } from "@/lib/http";
 import { clinicToday } from "@/lib/time";
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -13,13 +13,13 @@ import { RawJson } from "@/components/claims/raw-json";
 import { formatAmount } from "@/components/coding/format";
 import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
-import { requireArea } from "@/lib/auth/guards";
-import { getSubmissionView } from "@/lib/authorizations/queries";
-import { replacementLinks } from "@/lib/claims/queries";
+import { requireArea } from "@/lib/auth";
+import { getSubmissionView } from "@/lib/authorizations";
+import { replacementLinks } from "@/lib/claims";
 import { getDb } from "@/lib/db";
 import { toMinorUnits } from "@/lib/fhir";
-import { requestContext } from "@/lib/http/request-context";
-import { insurerNames } from "@/lib/patients/insurer-names";
+import { requestContext } from "@/lib/http";
+import { insurerNames } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("claims"))("detail.title") };

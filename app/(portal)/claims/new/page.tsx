@@ -9,11 +9,10 @@ import { DuplicateWarning } from "@/components/claims/duplicate-warning";
 import { formatAmount } from "@/components/coding/format";
 import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
-import { loadDraftForForm } from "@/lib/authorizations/drafts";
-import { getSubmissionView } from "@/lib/authorizations/queries";
-import { actorOf, requireArea } from "@/lib/auth/guards";
+import { loadDraftForForm, getSubmissionView } from "@/lib/authorizations";
+import { actorOf, requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http/request-context";
+import { requestContext } from "@/lib/http";
 import { clinicToday } from "@/lib/time";
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { ReconcileForm } from "@/components/claims/reconcile-form";
 import { PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth/guards";
+import { requireArea } from "@/lib/auth";
 import { addDays, clinicToday } from "@/lib/time";
 
 export async function generateMetadata(): Promise<Metadata> {

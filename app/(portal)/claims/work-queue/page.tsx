@@ -7,11 +7,10 @@ import { PlatformErrors } from "@/components/claims/platform-errors";
 import { formatAmount } from "@/components/coding/format";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
-import { actorOf, requireArea } from "@/lib/auth/guards";
-import { workQueue } from "@/lib/claims/queries";
-import { getDb } from "@/lib/db";
-import { patients } from "@/lib/db/schema";
-import { requestContext } from "@/lib/http/request-context";
+import { actorOf, requireArea } from "@/lib/auth";
+import { workQueue } from "@/lib/claims";
+import { getDb, patients } from "@/lib/db";
+import { requestContext } from "@/lib/http";
 import { inArray } from "drizzle-orm";
 
 export async function generateMetadata(): Promise<Metadata> {

@@ -1,10 +1,9 @@
 import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
 import { audit } from "@/lib/audit";
-import { AccessError, actorOf, authorize } from "@/lib/auth/guards";
+import { AccessError, actorOf, authorize } from "@/lib/auth";
 import { buildTable, insurerNames, loadTable, parseRange, TABLES, toCsv, type TableName } from "@/lib/dashboard";
 import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http/request-context";
-import { guarded } from "@/lib/http/errors";
+import { requestContext, guarded } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -4,7 +4,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { LiveBoard, type BoardCounts } from "@/components/dashboard/live-board";
 import { buttonClasses } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth/guards";
+import { requireArea } from "@/lib/auth";
 import { liveBoardSince, recentLiveEvents, statusCounts } from "@/lib/dashboard";
 import { getDb } from "@/lib/db";
 

@@ -7,10 +7,10 @@ import { PrintButton } from "@/components/eligibility/print-button";
 import { buttonClasses } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
-import { requireArea } from "@/lib/auth/guards";
+import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
-import { getCheckView } from "@/lib/eligibility/store";
-import { callerOf } from "@/lib/patients/caller";
+import { getCheckView } from "@/lib/eligibility";
+import { callerOf } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("eligibility"))("result.reopenTitle") };

@@ -7,15 +7,12 @@ import { AddCoverageForm } from "@/components/patients/add-coverage-form";
 import { OutcomeBadge } from "@/components/eligibility/outcome-badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth/guards";
+import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
-import { listChecksForPatient } from "@/lib/eligibility/store";
-import { callerOf } from "@/lib/patients/caller";
-import { ageOn, dayAsDate } from "@/lib/patients/dates";
+import { listChecksForPatient } from "@/lib/eligibility";
+import { callerOf, ageOn, dayAsDate, listCoverages, listInsurers, listSubmissionsForPatient, formatSaudiMobile, auditedView } from "@/lib/patients";
 import { clinicToday } from "@/lib/time";
-import { listCoverages, listInsurers, listSubmissionsForPatient, type SubmissionSummary } from "@/lib/patients/registry";
-import { formatSaudiMobile } from "@/lib/patients/schemas";
-import { auditedView } from "@/lib/patients/service";
+import type { SubmissionSummary } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
   // The patient's name stays out of the title (browser history, shared screens).

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { RegisterPatientForm } from "@/components/patients/register-patient-form";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth/guards";
+import { requireArea } from "@/lib/auth";
 import { env } from "@/lib/env";
 
 export async function generateMetadata(): Promise<Metadata> {

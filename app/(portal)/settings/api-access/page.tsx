@@ -4,12 +4,10 @@ import { getFormatter, getTranslations } from "next-intl/server";
 import { CreateCredentialForm } from "@/components/api-access/create-credential-form";
 import { RevokeButton } from "@/components/credentials/revoke-button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
-import { listApiKeys } from "@/lib/api-access/credentials";
-import { listOAuthClients } from "@/lib/api-access/oauth";
-import { requireArea } from "@/lib/auth/guards";
+import { listApiKeys, listOAuthClients, createApiKeyAction, createOAuthClientAction, revokeApiKeyAction, revokeOAuthClientAction } from "@/lib/api-access";
+import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
-import { createApiKeyAction, createOAuthClientAction, revokeApiKeyAction, revokeOAuthClientAction } from "@/lib/api-access/actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("apiAccess"))("title") };

@@ -4,11 +4,10 @@ import { getFormatter, getTranslations } from "next-intl/server";
 import { CreateTokenForm } from "@/components/gateway-tokens/create-token-form";
 import { RevokeButton } from "@/components/credentials/revoke-button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
-import { listGatewayTokens } from "@/lib/api-access/credentials";
-import { requireArea } from "@/lib/auth/guards";
+import { listGatewayTokens, createGatewayTokenAction, revokeGatewayTokenAction } from "@/lib/api-access";
+import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 import { AGENT_ROLES, AGENT_TASKS, GatewayConfigError, gatewayConfig, type GatewayConfig } from "@/lib/gateway";
-import { createGatewayTokenAction, revokeGatewayTokenAction } from "@/lib/api-access/actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("gatewayTokens"))("title") };

@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { AddKeyForm, CreateClientForm, RevokeKeyButton, ToggleClientButton } from "@/components/organization-keys/org-key-forms";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
-import { listOrgClients } from "@/lib/api-access/org-keys";
-import { requireArea } from "@/lib/auth/guards";
+import { listOrgClients } from "@/lib/api-access";
+import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
-import { exchangeApiConfig } from "@/lib/exchange-api/config";
+import { exchangeApiConfig } from "@/lib/exchange-api";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("organizationKeys"))("title") };

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { SystemStatusView } from "@/components/operations/system-status-view";
 import { PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth/guards";
+import { requireArea } from "@/lib/auth";
 import { getDatabase } from "@/lib/db";
-import { systemStatus } from "@/lib/operations/status";
+import { systemStatus } from "@/lib/operations";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("systemStatus"))("title") };

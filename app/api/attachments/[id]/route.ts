@@ -1,9 +1,8 @@
 import { audit } from "@/lib/audit";
-import { AccessError, actorOf, authorize } from "@/lib/auth/guards";
+import { AccessError, actorOf, authorize } from "@/lib/auth";
 import { contentDisposition, getAttachment } from "@/lib/attachments";
 import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http/request-context";
-import { guarded } from "@/lib/http/errors";
+import { requestContext, guarded } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { exchangeConfig, handlePlatformWebhook } from "@/lib/exchange";
 import { getPlatformClient, type PlatformClient } from "@/lib/platform";
-import { guarded } from "@/lib/http/errors";
+import { guarded } from "@/lib/http";
 import { lineWriter } from "@/lib/log";
 
 export const dynamic = "force-dynamic";

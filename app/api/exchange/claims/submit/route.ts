@@ -1,5 +1,5 @@
 import { exchangeApi } from "@/lib/exchange-api";
-import { guarded } from "@/lib/http/errors";
+import { guarded } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,0 +1,6 @@
+/** lib/claims: what other modules and app/ may use (docs/decisions/041-module-entries.md). */
+export type { BatchProgress } from "./batch";
+export { CLAIM_SORTS, claimInsurers, countClaimsByStatus, isStatus, listClaims, replacementLinks, workQueue } from "./queries";
+export type { ClaimSort } from "./queries";
+export type { ReconcileRow } from "./reconcile";
+export { draftDuplicates } from "./service";

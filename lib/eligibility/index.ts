@@ -1,0 +1,4 @@
+/** lib/eligibility: what other modules and app/ may use (docs/decisions/041-module-entries.md). */
+export type { EligibilityField, EligibilityFormInput } from "./schema";
+export { getCheckView, listChecksForPatient } from "./store";
+export type { EligibilityCheckView } from "./store";

@@ -1,0 +1,6 @@
+/** lib/i18n: locales, the language switch and the message catalogues (docs/decisions/041-module-entries.md). */
+export { DEFAULT_LOCALE, LOCALES, LOCALE_COOKIE, directionOf, isLocale } from "./config";
+export type { Locale } from "./config";
+export { setLocaleAction } from "./actions";
+/** The English catalogue, for words outside a page (e.g. the admin CLI's reports). */
+export { default as englishMessages } from "./messages/en.json";

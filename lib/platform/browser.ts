@@ -1,0 +1,5 @@
+/**
+ * What the browser may import from lib/platform: server-action references, form schemas and pure
+ * helpers — never the database (docs/decisions/041-module-entries.md).
+ */
+export { testPlatformConnectionAction } from "./actions";

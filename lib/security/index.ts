@@ -1,0 +1,2 @@
+/** lib/security: what other modules and app/ may use (docs/decisions/041-module-entries.md). */
+export { contentSecurityPolicy } from "./csp";
