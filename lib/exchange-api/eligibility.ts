@@ -9,7 +9,7 @@ import {
 } from "@/lib/fhir";
 import { PlatformError } from "@/lib/platform";
 import type { CallContext } from "./api";
-import { fhirResponse, readJsonObject } from "./http";
+import { fhirResponse, readJsonObject } from "@/lib/api";
 import { platformProblem } from "./platform-errors";
 import { expectResourceType, forceProvider, parseResource } from "./validation";
 
@@ -27,7 +27,7 @@ export function validateEligibilityRequest(body: Record<string, unknown>, provid
 
 /** POST /api/exchange/eligibility/check */
 export async function eligibilityCheck(ctx: CallContext, request: Request): Promise<Response> {
-  const body = await readJsonObject(request, ctx.deps.config.maxBodyBytes);
+  const body = await readJsonObject(request, { maxBytes: ctx.deps.config.maxBodyBytes });
   const eligibilityRequest = validateEligibilityRequest(body, ctx.deps.config.providerOrgId);
   const { response } = await sendAndStore(ctx, eligibilityRequest);
   return fhirResponse(response, 200);

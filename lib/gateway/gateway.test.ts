@@ -119,7 +119,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
         expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
         expect(res.headers.get("content-type")).toMatch(/^application\/json/);
         const answer = await json(res);
-        expect(answer.error).toBe("unauthorized");
+        expect(answer).toMatchObject({ error: "unauthenticated", reason: `token_${reason}` });
         expect(typeof answer.message).toBe("string");
         const [entry] = await db.select().from(auditEvents).where(eq(auditEvents.requestId, requestId));
         expect(entry).toMatchObject({ action: "gateway.query", outcome: "denied", details: { status: 401, reason: `token_${reason}` } });
@@ -135,13 +135,14 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       const unknown = await q({ agent: "notifylinc", task: "list", data: {} });
       expect(unknown.status).toBe(400);
       expect(await json(unknown)).toEqual({
-        error: "unknown_agent",
+        error: "invalid_request",
+        reason: "unknown_agent",
         message: expect.any(String),
         valid: ["ClaimLinc", "RecordLinc", "AuthLinc", "NotifyLinc", "claim", "record", "authorization", "notification"],
       });
       const task = await q({ agent: "ClaimLinc", task: "delete", data: {} });
       expect(task.status).toBe(400);
-      expect(await json(task)).toMatchObject({ error: "unknown_task", valid: ["submit", "status"] });
+      expect(await json(task)).toMatchObject({ error: "invalid_request", reason: "unknown_task", valid: ["submit", "status"] });
       const proto = await q({ agent: "claim", task: "constructor", data: {} });
       expect(proto.status).toBe(400);
       // A body without Content-Type is read as JSON; another type is refused.
@@ -174,7 +175,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       const res = await broken.query(post("/query", { agent: "claim", task: "status", data: {} }, token));
       expect(res.status).toBe(503);
       const body = await json(res);
-      expect(body.error).toBe("gateway_misconfigured");
+      expect(body).toMatchObject({ error: "unavailable", reason: "gateway_misconfigured" });
       expect(String(body.message)).toContain("GATEWAY_AGENTS");
       expect(() => parseGatewayConfig({ GATEWAY_AGENTS: "x" })).toThrow(GatewayConfigError);
     });
@@ -219,7 +220,8 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       const first = await q({ agent: "claim", task: "submit", data: { claim } });
       expect(first.status).toBe(202);
       const again = await q({ agent: "claim", task: "submit", data: { claim } });
-      expect(again.status).toBe(200);
+      // One replay status for both APIs (docs/decisions/032): the first answer's 202 again.
+      expect(again.status).toBe(202);
       const [a, b] = [(await json(first)).result as Json, (await json(again)).result as Json];
       expect(b.submissionId).toBe(a.submissionId);
       expect(b.replay).toBe(true);
@@ -248,7 +250,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
     it("refuses the wrong use, another provider, a bad patient and invalid fields with 422 naming the field", async () => {
       const pre = buildClaim({ use: "preauthorization", items: [{ code: "99213", price: 1 }] });
       const wrongUse = await json(await q({ agent: "claim", task: "submit", data: { claim: pre } }));
-      expect(wrongUse).toMatchObject({ error: "invalid_data", issues: [{ path: "data.claim.use" }] });
+      expect(wrongUse).toMatchObject({ error: "unprocessable", reason: "use", issues: [{ path: "data.claim.use" }] });
       const otherProvider = { ...buildClaim({ use: "claim", items: [{ code: "99213", price: 1 }] }), provider: { reference: "Organization/elsewhere" } };
       expect(await json(await q({ agent: "claim", task: "submit", data: { claim: otherProvider } }))).toMatchObject({ issues: [{ path: "data.claim.provider" }] });
       const badPatient = buildClaim({ use: "claim", patientId: "1234567890", items: [{ code: "99213", price: 1 }] });
@@ -256,7 +258,8 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       const badItem = buildClaim({ use: "claim", items: [{ code: "99213", price: 1 }] });
       (badItem.item as Json[])[0]!.servicedDate = "21/11/2026";
       const res = await q({ agent: "claim", task: "submit", data: { claim: badItem } });
-      expect(res.status).toBe(422);
+      // A wrong format is a malformed Claim: 400, as on the exchange API (one Claim validation, docs/decisions/031).
+      expect(res.status).toBe(400);
       expect(await json(res)).toMatchObject({ issues: [{ path: "data.claim.item[0].servicedDate" }] });
       expect((await q({ agent: "claim", task: "submit", data: {} })).status).toBe(422);
       expect((await q({ agent: "claim", task: "status", data: { submissionId: "x" } })).status).toBe(422);
@@ -361,7 +364,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       const anon = await gw.fhirPatient(get("/fhir/Patient/1000000001", undefined), "1000000001");
       expect(anon.status).toBe(401);
       expect(anon.headers.get("www-authenticate")).toMatch(/^Bearer/);
-      expect(await json(anon)).toMatchObject({ resourceType: "OperationOutcome", issue: [{ code: "login", details: { coding: [{ code: "unauthorized" }] } }] });
+      expect(await json(anon)).toMatchObject({ resourceType: "OperationOutcome", issue: [{ code: "login", details: { coding: [{ code: "unauthenticated" }] } }] });
       const [entry] = await db.select().from(auditEvents).where(and(eq(auditEvents.action, "gateway.fhir.patient.read"), eq(auditEvents.outcome, "success")));
       expect(entry).toMatchObject({ actorLabel: "Claims assistant", targetId: patientUuid });
     });
@@ -378,7 +381,8 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
 
       const bad = { ...claim, created: "yesterday" };
       const invalid = await gw.fhirClaim(post("/fhir/Claim", bad, token));
-      expect(invalid.status).toBe(422);
+      // A wrong format is a malformed Claim: 400, as on the exchange API (one Claim validation, docs/decisions/031).
+      expect(invalid.status).toBe(400);
       expect(await json(invalid)).toMatchObject({ resourceType: "OperationOutcome", issue: [{ expression: ["Claim.created"] }] });
       const notJson = await gw.fhirClaim(post("/fhir/Claim", "{", token));
       expect(notJson.status).toBe(400);

@@ -11,11 +11,10 @@ import { handleQuery } from "./query";
 import { runGateway, type GatewayDeps } from "./run";
 
 export { AGENT_ROLES, GatewayConfigError, agentNames, gatewayConfig, parseGatewayAgents, parseGatewayConfig, resolveAgent, type AgentRole, type GatewayConfig } from "./config";
-export { GATEWAY_ERROR_CODES, GatewayError, type GatewayErrorCode } from "./http";
-export { GATEWAY_ERROR_SYSTEM, runGateway, type GatewayContext, type GatewayDeps } from "./run";
+export { gatewayTokenStrategy, runGateway, type GatewayContext, type GatewayDeps } from "./run";
 export { AGENT_TASKS, GatewayQuerySchema } from "./query";
 export { GATEWAY_CHANNEL } from "./submissions";
-export { PORTAL_PATIENT_ID_SYSTEM, GATEWAY_SUBMISSION_ID_SYSTEM } from "./fhir";
+export { PORTAL_PATIENT_ID_SYSTEM } from "./fhir";
 
 export interface Gateway {
   query(request: Request): Promise<Response>;
