@@ -95,8 +95,8 @@ export async function runApi<P>(family: ApiFamily<P>, action: string, request: R
   };
   try {
     try {
-      family.precheck?.(request);
       db = await family.db();
+      family.precheck?.(request);
       const now = (family.now ?? (() => new Date()))();
       const auth = await family.authenticate(request, db, now);
       if (!auth.ok) {

@@ -1,5 +1,5 @@
 import { SUBMISSION_STATUSES } from "@/lib/db/schema";
-import { CLAIMS_API_ERRORS } from "./errors";
+import { CLAIMS_API_ERROR_CODES, CLAIMS_API_REASONS } from "./errors";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "./params";
 
 const money = {
@@ -18,7 +18,8 @@ const errorSchema = {
   type: "object",
   required: ["error", "message"],
   properties: {
-    error: { type: "string", enum: Object.keys(CLAIMS_API_ERRORS) },
+    error: { type: "string", enum: CLAIMS_API_ERROR_CODES, description: "The portal's error catalogue code (docs/decisions/031); decides the status." },
+    reason: { type: "string", enum: Object.keys(CLAIMS_API_REASONS), description: "The finer, stable reason." },
     message: { type: "string" },
     parameter: { type: "string", description: "The query parameter at fault (invalid_parameter, credentials_in_url)." },
   },
@@ -76,11 +77,11 @@ export function openApiDocument(serverUrl = "/"): Record<string, unknown> {
               },
               content: { "application/json": { schema: { $ref: "#/components/schemas/ClaimPage" } } },
             },
-            "400": errorResponse("invalid_parameter (names the parameter), credentials_in_url, ambiguous_credentials."),
-            "401": errorResponse("unauthorized, invalid_api_key, api_key_revoked, key_wrong_environment, invalid_token.", {
+            "400": errorResponse("invalid_request; reason invalid_parameter (names the parameter), credentials_in_url or ambiguous_credentials."),
+            "401": errorResponse("unauthenticated; reason unauthorized, invalid_api_key, api_key_revoked, key_wrong_environment or invalid_token.", {
               "WWW-Authenticate": { schema: { type: "string" }, description: "RFC 6750 challenge for bearer tokens." },
             }),
-            "403": errorResponse("insufficient_scope: the key or token lacks claims:read."),
+            "403": errorResponse("forbidden; reason insufficient_scope: the key or token lacks claims:read."),
             "429": errorResponse("rate_limited.", { "Retry-After": { schema: { type: "integer" }, description: "Seconds." } }),
           },
         },
