@@ -5,6 +5,17 @@ import type { Db } from "@/lib/db";
 import { databaseCommands } from "./commands";
 import { CommandInputError, type CommandResult } from "./types";
 import { log } from "@/lib/log";
+import { describeError } from "@/lib/http/errors";
+
+/** The command's name for a log line (never its flags or input). */
+function describeCommand(line: string): string {
+  try {
+    const name = (JSON.parse(line) as { command?: unknown }).command;
+    return typeof name === "string" && /^[a-z0-9:_-]{1,60}$/i.test(name) ? name : "(unknown)";
+  } catch {
+    return "(unreadable)";
+  }
+}
 
 /**
  * PGlite lets one process open a data directory. While the portal runs, it holds the database,
@@ -59,8 +70,9 @@ async function answer(line: string, getDb: () => Promise<Db>): Promise<SocketRes
     return { ok: true, result };
   } catch (error) {
     const inputError = error instanceof CommandInputError;
-    if (!inputError) log("admin").error(`command failed: ${(error as Error).message}`);
-    return { ok: false, inputError, message: inputError ? (error as Error).message : `The portal could not run the command: ${(error as Error).message}` };
+    // Name and code only, in the log and in the answer: a failed query's message quotes its parameters (patient data).
+    if (!inputError) log("admin").error(`command ${describeCommand(line)} failed: ${describeError(error)}`);
+    return { ok: false, inputError, message: inputError ? (error as Error).message : `The portal could not run the command (${describeError(error)}).` };
   }
 }
 

@@ -1,5 +1,4 @@
 import type { OperationOutcome, OperationOutcomeIssue } from "@medplum/fhirtypes";
-import { FHIR_JSON } from "@/lib/fhir";
 
 /**
  * THE error catalogue of the portal's machine APIs (docs/decisions/031-error-catalogue-and-api-kernel.md).
@@ -109,7 +108,8 @@ export function isAppError(error: unknown): error is AppError {
 
 const BASE_HEADERS = { "cache-control": "no-store", "x-content-type-options": "nosniff" };
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
-export const FHIR_CONTENT_TYPE = `${FHIR_JSON}; charset=utf-8`;
+/** (Spelled here rather than imported from lib/fhir so that proxy.ts can render errors without the FHIR schemas.) */
+export const FHIR_CONTENT_TYPE = "application/fhir+json; charset=utf-8";
 
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_CONTENT_TYPE, ...BASE_HEADERS, ...headers } });
