@@ -6,3 +6,4 @@
 export * from "./errors";
 export { readJsonObject, tooLarge, type JsonBodyOptions } from "./body";
 export { anonymous, runApi, type ApiCall, type ApiFamily, type AuthRefusal, type AuthStrategy, type Authenticated } from "./kernel";
+export { OAuthErrorBodySchema, errorBodySchema, jsonSchemaOf, schemaComponents } from "./openapi";

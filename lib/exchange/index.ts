@@ -22,6 +22,7 @@ export { claimTotalMinor } from "./money";
 export {
   API_CLAIM_ACCEPTED_STATUS,
   API_CLAIM_REPLAY_STATUS,
+  ApiClaimAcknowledgementSchema,
   apiClaimAcknowledgement,
   callerIdentifier,
   claimOutcomeOf,

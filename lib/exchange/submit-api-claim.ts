@@ -3,8 +3,12 @@ import { and, eq, sql } from "drizzle-orm";
 import { AppError, issuePath, type FieldIssue } from "@/lib/api";
 import type { Db } from "@/lib/db";
 import { coverages, submissions, type SubmissionKind } from "@/lib/db/schema";
+import { z } from "zod";
 import {
+  ClaimResponseSchema,
   ClaimSchema,
+  ExtensionSchema,
+  IdentifierSchema,
   PORTAL_SUBMISSION_ID_SYSTEM,
   PORTAL_SUBMISSION_STATUS_EXTENSION,
   checkNationalId,
@@ -219,6 +223,17 @@ export function claimOutcomeOf(status: Submission["status"]): ClaimResponse["out
       return "queued";
   }
 }
+
+/**
+ * The acknowledgement's shape (OpenAPI of both APIs is generated from it): a ClaimResponse whose
+ * insurer may be a display only (not known until the platform answers) and whose request names
+ * the caller's own identifier.
+ */
+export const ApiClaimAcknowledgementSchema = ClaimResponseSchema.extend({
+  insurer: z.object({ reference: z.string().optional(), display: z.string().optional() }),
+  request: z.object({ identifier: IdentifierSchema.optional() }).optional(),
+  extension: z.array(ExtensionSchema).optional(),
+});
 
 /** The acknowledgement of an API Claim: a ClaimResponse (outcome `queued` while queued) naming the submission. */
 export function apiClaimAcknowledgement(submission: Submission, now: Date): ClaimResponse {
