@@ -7,7 +7,7 @@ import { hashSecret } from "@/lib/api-access/secrets";
 import { apiKeys, auditEvents, oauthClients, SUBMISSION_STATUSES } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
 import { handleListClaims, type ClaimsApiDeps } from "./handler";
-import { openApiDocument } from "./openapi";
+import { CLAIMS_API_SCHEMAS, openApiDocument } from "./openapi";
 import { CLAIMS_PARAMETERS } from "./params";
 import { CLAIMS_API_ERROR_CODES, CLAIMS_API_REASONS } from "./errors";
 import { seedVolume } from "./volume-seed";
@@ -55,6 +55,9 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
       const response = await get(`?limit=100${cursor ? `&cursor=${cursor}` : ""}`);
       expect(response.status).toBe(200);
       const page = (await response.json()) as Page;
+      // The served page is what the OpenAPI document (generated from this schema) says.
+      const parsed = CLAIMS_API_SCHEMAS.ClaimPage.schema.safeParse(page);
+      expect(parsed.success ? "" : JSON.stringify(parsed.error.issues.slice(0, 3))).toBe("");
       seen.push(...page.data.map((c) => c.id as string));
       expect(page.has_more).toBe(page.next_cursor !== null);
       cursor = page.next_cursor;
@@ -285,8 +288,12 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
         const response = await get(`?${query}`);
         expect(response.status).toBeLessThan(500);
         const body = (await response.json()) as Record<string, unknown>;
-        if (response.status === 200) expect(Array.isArray(body.data)).toBe(true);
-        else expect(CLAIMS_API_ERROR_CODES).toContain(body.error);
+        // Every answer parses with the zod schema the OpenAPI document is generated from.
+        if (response.status === 200) expect(CLAIMS_API_SCHEMAS.ClaimPage.schema.safeParse(body).success).toBe(true);
+        else {
+          expect(CLAIMS_API_ERROR_CODES).toContain(body.error);
+          expect(CLAIMS_API_SCHEMAS.Error.schema.safeParse(body).success).toBe(true);
+        }
       }),
       { numRuns: target.name === "pglite" ? 120 : 200 },
     );
