@@ -11,7 +11,12 @@ import { buildClaim, startTestSandbox, testClient, waitFor, type SandboxHandle }
 import type { PlatformClient } from "@/lib/platform";
 import { testDatabases } from "@/lib/testing/databases";
 import { GatewayConfigError, parseGatewayConfig, type GatewayConfig } from "./config";
-import { createGateway, type Gateway } from "./index";
+import { AGENT_TASKS, GATEWAY_SCHEMAS, createGateway, gatewayOpenApiDocument, type Gateway } from "./index";
+import fs from "node:fs";
+import path from "node:path";
+
+type OpenApiDoc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+const ROOT = path.resolve(__dirname, "../..");
 
 type Json = Record<string, unknown>;
 
@@ -392,6 +397,31 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
     });
   });
 
+  describe("the OpenAPI document (generated from zod)", () => {
+    it("documents every agent task with its data schema, and every documented path has a route", async () => {
+      const res = await gw.openApi(new Request("http://portal.test/query/openapi.json"));
+      expect(res.status).toBe(200);
+      const doc = (await res.json()) as OpenApiDoc & { paths: { "/query": { post: { requestBody: { content: Record<string, { schema: { oneOf: { title: string }[] } }> } } } } };
+      const titles = doc.paths["/query"].post.requestBody.content["application/json"]!.schema.oneOf.map((b) => b.title).sort();
+      expect(titles).toEqual(Object.entries(AGENT_TASKS).flatMap(([role, tasks]) => Object.keys(tasks).map((t) => `${role}.${t}`)).sort());
+      for (const [apiPath, methods] of Object.entries(doc.paths)) {
+        const file = path.join(ROOT, "app", ...apiPath.split("/").filter(Boolean).map((s) => s.replace(/^\{(.+)\}$/, "[$1]")), "route.ts");
+        expect(fs.existsSync(file), file).toBe(true);
+        for (const method of Object.keys(methods)) expect(fs.readFileSync(file, "utf8"), `${method} ${apiPath}`).toMatch(new RegExp(`export (const|(async )?function) ${method.toUpperCase()}\\b`));
+      }
+    });
+
+    it("a served task answer and an accepted Claim parse with the documented schemas", async () => {
+      const answer = await json(await q({ agent: "record", task: "lookup", data: { nationalId: "1000000001" } }));
+      expect(GATEWAY_SCHEMAS.QueryAnswer.schema.safeParse(answer).success).toBe(true);
+      const claim = buildClaim({ use: "claim", items: [{ code: "99213", price: 60 }] });
+      const res = await gw.fhirClaim(post("/fhir/Claim", claim, token, { "content-type": "application/fhir+json" }));
+      expect(res.status).toBe(202);
+      const parsed = GATEWAY_SCHEMAS.ClaimResponse.schema.safeParse(await json(res));
+      expect(parsed.success ? "" : JSON.stringify(parsed.error.issues.slice(0, 3))).toBe("");
+    });
+  });
+
   describe("malformed input never gives a 5xx", () => {
     const runs = { numRuns: Number(process.env.FUZZ_RUNS ?? 60) };
     const anyAgent = fc.constantFrom("claim", "ClaimLinc", "record", "RecordLinc", "authorization", "AuthLinc", "notification", "NotifyLinc", "nope", "", "__proto__");
@@ -399,11 +429,16 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
     const value = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.string({ unit: "binary", maxLength: 30 }), fc.constantFrom(null, -1, 1e308, 1.5, "", [], {}, true));
 
     it("random JSON bodies", async () => {
+      const documented = Object.keys((gatewayOpenApiDocument(config) as OpenApiDoc).paths["/query"]!.post!.responses);
       await fc.assert(
         fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (body) => {
           const res = await q(body);
           expect(res.status).toBeLessThan(500);
-          expect(typeof (await json(res)).error).toBe("string");
+          expect(documented).toContain(String(res.status));
+          const answer = await json(res);
+          expect(typeof answer.error).toBe("string");
+          // The error body is what the OpenAPI document (generated from this schema) says.
+          expect(GATEWAY_SCHEMAS.Error.schema.safeParse(answer).success).toBe(true);
         }),
         runs,
       );
