@@ -2,12 +2,11 @@ import NextAuth from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 // proxy.ts runs before every request: it imports the few files it needs, not the modules' entries
 // (which carry the database, Auth.js's full instance and the metrics) — docs/decisions/041.
-import { authConfig, needsStaffSession } from "@/lib/auth/config";
+import { authConfig, needsStaffSession } from "@/lib/auth";
 import { env, isDevelopment } from "@/lib/env";
 import { isSecureRequest, type TrustedProxies } from "@/lib/net";
-import { familyError, type ErrorFamily } from "@/lib/http/errors";
-import { isDecodablePath } from "@/lib/http/input";
-import { noteJunk } from "@/lib/http/junk";
+import { familyError, isDecodablePath, noteJunk } from "@/lib/http";
+import type { ErrorFamily } from "@/lib/http";
 import { contentSecurityPolicy } from "@/lib/security";
 
 const { auth } = NextAuth(authConfig);

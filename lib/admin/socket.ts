@@ -5,6 +5,17 @@ import type { Db } from "@/lib/db";
 import { databaseCommands } from "./commands";
 import { CommandInputError, type CommandResult } from "./types";
 import { log } from "@/lib/log";
+import { describeError } from "@/lib/http";
+
+/** The command's name for a log line (never its flags or input). */
+function describeCommand(line: string): string {
+  try {
+    const name = (JSON.parse(line) as { command?: unknown }).command;
+    return typeof name === "string" && /^[a-z0-9:_-]{1,60}$/i.test(name) ? name : "(unknown)";
+  } catch {
+    return "(unreadable)";
+  }
+}
 
 /**
  * PGlite lets one process open a data directory. While the portal runs, it holds the database,
@@ -51,18 +62,17 @@ export async function startAdminSocket(dataDir: string, getDb: () => Promise<Db>
 }
 
 async function answer(line: string, getDb: () => Promise<Db>): Promise<SocketResponse> {
-  let request: SocketRequest | undefined;
   try {
-    const parsed = (request = JSON.parse(line) as SocketRequest);
-    const command = databaseCommands.find((c) => c.name === parsed.command);
-    if (!command) return { ok: false, inputError: true, message: `Unknown command ${parsed.command}.` };
-    const result = await command.run({ flags: request.flags ?? {}, stdin: async () => parsed.stdin ?? "", db: await getDb() });
+    const request = JSON.parse(line) as SocketRequest;
+    const command = databaseCommands.find((c) => c.name === request.command);
+    if (!command) return { ok: false, inputError: true, message: `Unknown command ${request.command}.` };
+    const result = await command.run({ flags: request.flags ?? {}, stdin: async () => request.stdin ?? "", db: await getDb() });
     return { ok: true, result };
   } catch (error) {
     const inputError = error instanceof CommandInputError;
-    // The name only: a message may quote the command's input (patient records, e-mail addresses).
-    if (!inputError) log("admin").error({ command: request?.command, error: (error as Error).name }, "admin command failed");
-    return { ok: false, inputError, message: inputError ? (error as Error).message : `The portal could not run the command: ${(error as Error).message}` };
+    // Name and code only, in the log and in the answer: a failed query's message quotes its parameters (patient data).
+    if (!inputError) log("admin").error(`command ${describeCommand(line)} failed: ${describeError(error)}`);
+    return { ok: false, inputError, message: inputError ? (error as Error).message : `The portal could not run the command (${describeError(error)}).` };
   }
 }
 

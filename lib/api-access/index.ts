@@ -10,3 +10,5 @@ export type { OrgClient, OrgKey } from "./org-keys";
 export { consumeRate, pruneRateCounters, rateHeaders } from "./rate-limit";
 export type { RateDecision } from "./rate-limit";
 export type { ApiScope } from "./secrets";
+export { TOKEN_LIFETIME_SECONDS } from "./oauth";
+export { consumeRateFast } from "./rate-limit";

@@ -132,7 +132,7 @@ describe.each(testDatabases())("OAuth token endpoint on $name", (target) => {
   it("audits token requests without secrets", async () => {
     const rows = await database.db.select().from(auditEvents).where(eq(auditEvents.action, "oauth.token"));
     expect(rows.some((r) => r.outcome === "success" && r.actorKind === "api" && r.actorId === client.id)).toBe(true);
-    expect(rows.some((r) => r.outcome === "failure" && (r.details as { error?: string })?.error === "invalid_client")).toBe(true);
+    expect(rows.some((r) => r.outcome === "denied" && (r.details as { reason?: string })?.reason === "invalid_client")).toBe(true);
     expect(JSON.stringify(rows)).not.toContain(client.clientSecret);
     expect(JSON.stringify(rows)).not.toContain("cxt_");
   });

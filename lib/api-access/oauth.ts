@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { audit, type AuditActor } from "@/lib/audit";
+import { AppError, anonymous, runApi, type ApiCall, type ErrorCode } from "@/lib/api";
 import type { Db, ApiEnvironment } from "@/lib/db";
 import { oauthClients, oauthTokens } from "@/lib/db";
-import { BodyTooLargeError, readLimitedBody, describeError, OAUTH_BODY_LIMIT_BYTES, hasControlCharacters, contextFromHeaders } from "@/lib/http";
+import { BodyTooLargeError, readLimitedBody, OAUTH_BODY_LIMIT_BYTES, hasControlCharacters } from "@/lib/http";
 import { ApiAccessInputError, validateEnvironment, validateName, validateScopes } from "./credentials";
 import { consumeRate, rateHeaders } from "./rate-limit";
 import { hashSecret, randomBase62, sameHash } from "./secrets";
-import { log } from "@/lib/log";
+import { isUuid } from "@/lib/ids";
 
 /*
  * OAuth 2.0 client credentials (RFC 6749 §4.4) for the generic claims API. Client ids read
@@ -46,12 +46,10 @@ export async function listOAuthClients(db: Db): Promise<OAuthClientSummary[]> {
   return rows.map(summary);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Revokes a client and every token it holds; the next request with one of them gets 401. */
 export async function revokeOAuthClient(db: Db, by: { id?: string; clientId?: string }, now = new Date()): Promise<OAuthClientSummary> {
   if (!by.id === !by.clientId) throw new ApiAccessInputError("Give either the client's id or its client id.");
-  if (by.id && !UUID.test(by.id)) throw new ApiAccessInputError("The id is not a UUID.");
+  if (by.id && !isUuid(by.id)) throw new ApiAccessInputError("The id is not a UUID.");
   const [row] = await db
     .select()
     .from(oauthClients)
@@ -77,26 +75,11 @@ export interface TokenEndpointDeps {
   now?: () => Date;
 }
 
-type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope" | "rate_limited" | "server_error";
-
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
-function oauthError(status: number, error: OAuthErrorCode, description: string, extra: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error, error_description: description }), {
-    status,
-    headers: { "Content-Type": "application/json;charset=UTF-8", ...NO_STORE, ...extra },
-  });
-}
-
-class OAuthFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: OAuthErrorCode,
-    description: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(description);
-  }
+/** RFC 6749 §5.2 errors as AppErrors of the one catalogue: the RFC code is the `reason` the oauth style answers with. */
+function oauthFailure(code: ErrorCode, rfcCode: "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope", description: string, headers: Record<string, string> = {}): AppError {
+  return new AppError(code, description, { reason: rfcCode, headers });
 }
 
 /** `Authorization: Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 §2.3.1), or undefined. */
@@ -122,22 +105,22 @@ const MAX_BODY = OAUTH_BODY_LIMIT_BYTES;
 async function readForm(request: Request): Promise<URLSearchParams> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") {
-    throw new OAuthFailure(400, "invalid_request", "The body must be application/x-www-form-urlencoded.");
+    throw oauthFailure("invalid_request", "invalid_request", "The body must be application/x-www-form-urlencoded.");
   }
   let bytes: Uint8Array;
   try {
     bytes = await readLimitedBody(request, MAX_BODY);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new OAuthFailure(413, "invalid_request", `The request body exceeds the limit of ${MAX_BODY} bytes.`);
-    throw new OAuthFailure(400, "invalid_request", "The request body could not be read.");
+    if (error instanceof BodyTooLargeError) throw oauthFailure("payload_too_large", "invalid_request", `The request body exceeds the limit of ${MAX_BODY} bytes.`);
+    throw oauthFailure("invalid_request", "invalid_request", "The request body could not be read.");
   }
   const form = new URLSearchParams(new TextDecoder().decode(bytes));
   for (const name of new Set(form.keys())) {
     // Before any database call: PostgreSQL refuses NUL, and the failed query would carry the value.
     if (hasControlCharacters(name) || form.getAll(name).some((v) => hasControlCharacters(v))) {
-      throw new OAuthFailure(400, "invalid_request", "A parameter contains control characters.");
+      throw oauthFailure("invalid_request", "invalid_request", "A parameter contains control characters.");
     }
-    if (form.getAll(name).length > 1) throw new OAuthFailure(400, "invalid_request", `The parameter ${name.slice(0, 40)} is repeated.`);
+    if (form.getAll(name).length > 1) throw oauthFailure("invalid_request", "invalid_request", `The parameter ${name.slice(0, 40)} is repeated.`);
   }
   return form;
 }
@@ -148,78 +131,67 @@ async function readForm(request: Request): Promise<URLSearchParams> {
  * follow §5.2; `invalid_client` is 401 with a Basic challenge when Basic was used.
  */
 export async function handleTokenRequest(request: Request, deps: TokenEndpointDeps): Promise<Response> {
-  const now = deps.now?.() ?? new Date();
-  const ctx = contextFromHeaders(request.headers);
-  let actor: AuditActor = { kind: "anonymous", label: "oauth-client" };
-  let usedBasic = false;
-  const record = (outcome: "success" | "failure" | "denied", details: Record<string, unknown>) =>
-    audit(deps.db, { actor, action: "oauth.token", outcome, requestId: ctx.requestId, ip: ctx.ip, details }).catch((e: unknown) =>
-      log("oauth").error(`audit failed: ${describeError(e)}`),
-    );
-  try {
-    const basic = basicCredentials(request.headers.get("authorization"));
-    usedBasic = basic !== undefined;
-    if (basic === "malformed") throw new OAuthFailure(400, "invalid_request", "The Authorization header is not valid HTTP Basic.");
-    const form = await readForm(request);
-    const bodyId = form.get("client_id") ?? undefined;
-    const bodySecret = form.get("client_secret") ?? undefined;
-    if (basic && (bodySecret !== undefined || (bodyId !== undefined && bodyId !== basic.clientId))) {
-      throw new OAuthFailure(400, "invalid_request", "Authenticate the client either with HTTP Basic or in the body, not both.");
-    }
-    const grantType = form.get("grant_type");
-    if (!grantType) throw new OAuthFailure(400, "invalid_request", "grant_type is required (client_credentials).");
-    const credentials = basic ?? (bodyId !== undefined || bodySecret !== undefined ? { clientId: bodyId ?? "", clientSecret: bodySecret ?? "" } : undefined);
-    const challenge: Record<string, string> = usedBasic ? { "WWW-Authenticate": `Basic realm="${OAUTH_REALM}"` } : {};
-    if (!credentials) {
-      throw new OAuthFailure(401, "invalid_client", "Client authentication is required (HTTP Basic or client_id and client_secret).", {
-        "WWW-Authenticate": `Basic realm="${OAUTH_REALM}"`,
-      });
-    }
-    const client = await authenticateClient(deps.db, credentials.clientId, credentials.clientSecret);
-    if (!client) throw new OAuthFailure(401, "invalid_client", "Client authentication failed.", challenge);
-    actor = { kind: "api", id: client.id, name: `oauth:${client.name}` };
-    if (client.environment !== deps.environment) {
-      throw new OAuthFailure(401, "invalid_client", `This client belongs to the ${client.environment} environment; this portal runs in ${deps.environment}.`, challenge);
-    }
-    if (grantType !== "client_credentials") throw new OAuthFailure(400, "unsupported_grant_type", "Only grant_type=client_credentials is supported.");
+  return runApi({ name: "oauth-client", style: "oauth", db: async () => deps.db, now: deps.now, authenticate: anonymous("oauth-client") }, "oauth.token", request, (call) =>
+    issueToken(call, request, deps),
+  );
+}
 
-    const decision = await consumeRate(deps.db, `oauth:client:${client.id}`, { limit: deps.ratePerMinute, windowMs: 60_000 }, now);
-    if (!decision.allowed) throw new OAuthFailure(429, "rate_limited", "Too many token requests; retry later.", rateHeaders(decision));
-
-    const requested = form.get("scope");
-    let scopes: string[];
-    if (requested === null) scopes = [...client.scopes];
-    else {
-      const wanted = [...new Set(requested.split(" ").filter(Boolean))];
-      const refused = wanted.filter((s) => !client.scopes.includes(s));
-      if (wanted.length === 0) throw new OAuthFailure(400, "invalid_scope", "The scope parameter is empty.");
-      if (refused.length) throw new OAuthFailure(400, "invalid_scope", `This client may not request: ${refused.join(" ")}.`);
-      scopes = wanted;
-    }
-    const token = `cxt_${randomBytes(32).toString("base64url")}`;
-    await deps.db.insert(oauthTokens).values({
-      hash: hashSecret(token),
-      oauthClientId: client.id,
-      scopes,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_SECONDS * 1000),
-    });
-    await deps.db.update(oauthClients).set({ lastUsedAt: now }).where(eq(oauthClients.id, client.id));
-    await record("success", { scopes });
-    return new Response(JSON.stringify({ access_token: token, token_type: "Bearer", expires_in: TOKEN_LIFETIME_SECONDS, scope: scopes.join(" ") }), {
-      status: 200,
-      headers: { "Content-Type": "application/json;charset=UTF-8", ...NO_STORE },
-    });
-  } catch (error) {
-    if (error instanceof OAuthFailure) {
-      await record(error.status === 429 ? "denied" : "failure", { error: error.code, basic: usedBasic });
-      return oauthError(error.status, error.code, error.message, error.headers);
-    }
-    // Name and database code only: a failed query's message quotes its parameters.
-    log("oauth").error(`token request ${ctx.requestId} failed: ${describeError(error)}`);
-    await record("failure", { error: "server_error" });
-    return oauthError(500, "server_error", `The token could not be issued; try again (request id ${ctx.requestId}).`);
+async function issueToken(call: ApiCall<undefined>, request: Request, deps: TokenEndpointDeps): Promise<Response> {
+  const { now } = call;
+  const basic = basicCredentials(request.headers.get("authorization"));
+  const usedBasic = basic !== undefined;
+  call.audit.details.basic = usedBasic;
+  if (basic === "malformed") throw oauthFailure("invalid_request", "invalid_request", "The Authorization header is not valid HTTP Basic.");
+  const form = await readForm(request);
+  const bodyId = form.get("client_id") ?? undefined;
+  const bodySecret = form.get("client_secret") ?? undefined;
+  if (basic && (bodySecret !== undefined || (bodyId !== undefined && bodyId !== basic.clientId))) {
+    throw oauthFailure("invalid_request", "invalid_request", "Authenticate the client either with HTTP Basic or in the body, not both.");
   }
+  const grantType = form.get("grant_type");
+  if (!grantType) throw oauthFailure("invalid_request", "invalid_request", "grant_type is required (client_credentials).");
+  const credentials = basic ?? (bodyId !== undefined || bodySecret !== undefined ? { clientId: bodyId ?? "", clientSecret: bodySecret ?? "" } : undefined);
+  const challenge: Record<string, string> = usedBasic ? { "WWW-Authenticate": `Basic realm="${OAUTH_REALM}"` } : {};
+  if (!credentials) {
+    throw oauthFailure("unauthenticated", "invalid_client", "Client authentication is required (HTTP Basic or client_id and client_secret).", {
+      "WWW-Authenticate": `Basic realm="${OAUTH_REALM}"`,
+    });
+  }
+  const client = await authenticateClient(call.db, credentials.clientId, credentials.clientSecret);
+  if (!client) throw oauthFailure("unauthenticated", "invalid_client", "Client authentication failed.", challenge);
+  call.setActor({ kind: "api", id: client.id, name: `oauth:${client.name}` });
+  if (client.environment !== deps.environment) {
+    throw oauthFailure("unauthenticated", "invalid_client", `This client belongs to the ${client.environment} environment; this portal runs in ${deps.environment}.`, challenge);
+  }
+  if (grantType !== "client_credentials") throw oauthFailure("invalid_request", "unsupported_grant_type", "Only grant_type=client_credentials is supported.");
+
+  const decision = await consumeRate(call.db, `oauth:client:${client.id}`, { limit: deps.ratePerMinute, windowMs: 60_000 }, now);
+  if (!decision.allowed) throw new AppError("rate_limited", "Too many token requests; retry later.", { reason: "rate_limited", headers: rateHeaders(decision) });
+
+  const requested = form.get("scope");
+  let scopes: string[];
+  if (requested === null) scopes = [...client.scopes];
+  else {
+    const wanted = [...new Set(requested.split(" ").filter(Boolean))];
+    const refused = wanted.filter((s) => !client.scopes.includes(s));
+    if (wanted.length === 0) throw oauthFailure("invalid_request", "invalid_scope", "The scope parameter is empty.");
+    if (refused.length) throw oauthFailure("invalid_request", "invalid_scope", `This client may not request: ${refused.join(" ")}.`);
+    scopes = wanted;
+  }
+  const token = `cxt_${randomBytes(32).toString("base64url")}`;
+  await call.db.insert(oauthTokens).values({
+    hash: hashSecret(token),
+    oauthClientId: client.id,
+    scopes,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_SECONDS * 1000),
+  });
+  await call.db.update(oauthClients).set({ lastUsedAt: now }).where(eq(oauthClients.id, client.id));
+  call.audit.details.scopes = scopes;
+  return new Response(JSON.stringify({ access_token: token, token_type: "Bearer", expires_in: TOKEN_LIFETIME_SECONDS, scope: scopes.join(" ") }), {
+    status: 200,
+    headers: { "Content-Type": "application/json;charset=UTF-8", ...NO_STORE },
+  });
 }
 
 async function authenticateClient(db: Db, clientId: string, clientSecret: string): Promise<OAuthClientRecord | undefined> {

@@ -7,9 +7,9 @@ import { hashSecret } from "@/lib/api-access/secrets";
 import { apiKeys, auditEvents, oauthClients, SUBMISSION_STATUSES } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
 import { handleListClaims, type ClaimsApiDeps } from "./handler";
-import { openApiDocument } from "./openapi";
+import { CLAIMS_API_SCHEMAS, openApiDocument } from "./openapi";
 import { CLAIMS_PARAMETERS } from "./params";
-import { CLAIMS_API_ERRORS } from "./errors";
+import { CLAIMS_API_ERROR_CODES, CLAIMS_API_REASONS } from "./errors";
 import { seedVolume } from "./volume-seed";
 
 const BASE = "https://portal.test/v1/claims";
@@ -55,6 +55,9 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
       const response = await get(`?limit=100${cursor ? `&cursor=${cursor}` : ""}`);
       expect(response.status).toBe(200);
       const page = (await response.json()) as Page;
+      // The served page is what the OpenAPI document (generated from this schema) says.
+      const parsed = CLAIMS_API_SCHEMAS.ClaimPage.schema.safeParse(page);
+      expect(parsed.success ? "" : JSON.stringify(parsed.error.issues.slice(0, 3))).toBe("");
       seen.push(...page.data.map((c) => c.id as string));
       expect(page.has_more).toBe(page.next_cursor !== null);
       cursor = page.next_cursor;
@@ -127,7 +130,7 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
       const response = await get(query);
       expect(response.status, query).toBe(400);
       const body = (await response.json()) as { error: string; message: string; parameter: string };
-      expect(body, query).toMatchObject({ error: "invalid_parameter", parameter });
+      expect(body, query).toMatchObject({ error: "invalid_request", reason: "invalid_parameter", parameter });
       expect(body.message.length).toBeGreaterThan(10);
     }
   });
@@ -138,7 +141,7 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
       const before = await deps.db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.action, "claims_api.list"));
       const response = await get(query);
       expect(response.status, query).toBe(400);
-      expect(((await response.json()) as { error: string }).error).toBe("invalid_parameter");
+      expect(await response.json()).toMatchObject({ error: "invalid_request", reason: "invalid_parameter" });
       const after = await deps.db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.action, "claims_api.list"));
       expect(after.length, `${query} audited`).toBe(before.length + 1);
     }
@@ -149,7 +152,7 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
       const response = await get(`?${name}=${key}`, {});
       expect(response.status).toBe(400);
       const body = (await response.json()) as { error: string; message: string };
-      expect(body.error).toBe("credentials_in_url");
+      expect(body).toMatchObject({ error: "invalid_request", reason: "credentials_in_url" });
       expect(body.message).toMatch(/header/);
       expect(body.message).not.toContain(key);
     }
@@ -159,7 +162,7 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
     const none = await get("", {});
     expect(none.status).toBe(401);
     expect(none.headers.get("www-authenticate")).toMatch(/^Bearer realm=/);
-    expect(((await none.json()) as { error: string }).error).toBe("unauthorized");
+    expect(await none.json()).toMatchObject({ error: "unauthenticated", reason: "unauthorized" });
     expect((await get("", { "x-api-key": "cxk_test_nope" })).status).toBe(401);
     const both = await get("", { "x-api-key": key, authorization: "Bearer cxt_x" });
     expect(both.status).toBe(400);
@@ -171,7 +174,7 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
     await revokeApiKey(database.db, { prefix: made.record.prefix });
     const response = await get("?limit=1", { "x-api-key": made.key });
     expect(response.status).toBe(401);
-    expect(((await response.json()) as { error: string }).error).toBe("api_key_revoked");
+    expect(await response.json()).toMatchObject({ error: "unauthenticated", reason: "api_key_revoked" });
   });
 
   it("refuses a key of the other environment with key_wrong_environment", async () => {
@@ -180,7 +183,7 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
     const response = await get("", { "x-api-key": prod.key });
     expect(response.status).toBe(401);
     const body = (await response.json()) as { error: string; message: string };
-    expect(body.error).toBe("key_wrong_environment");
+    expect(body).toMatchObject({ error: "unauthenticated", reason: "key_wrong_environment" });
     expect(body.message).toMatch(/production/);
     // The same key works on a production portal.
     expect((await get("?limit=1", { "x-api-key": prod.key }, { environment: "production" })).status).toBe(200);
@@ -191,7 +194,7 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
     await database.db.update(apiKeys).set({ scopes: ["gateway:query"] }).where(eq(apiKeys.id, made.record.id));
     const response = await get("", { "x-api-key": made.key });
     expect(response.status).toBe(403);
-    expect(((await response.json()) as { error: string }).error).toBe("insufficient_scope");
+    expect(await response.json()).toMatchObject({ error: "forbidden", reason: "insufficient_scope" });
   });
 
   describe("with OAuth bearer tokens", () => {
@@ -218,7 +221,7 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
       const expired = await get("?limit=2", { authorization: `Bearer ${t}` }, { now: () => new Date(issuedAt.getTime() + 3600_000) });
       expect(expired.status).toBe(401);
       expect(expired.headers.get("www-authenticate")).toMatch(/^Bearer realm="clinic-exchange", error="invalid_token"/);
-      expect(((await expired.json()) as { error: string }).error).toBe("invalid_token");
+      expect(await expired.json()).toMatchObject({ error: "unauthenticated", reason: "invalid_token" });
       const unknown = await get("", { authorization: `Bearer cxt_${"A".repeat(43)}` });
       expect(unknown.status).toBe(401);
       expect(unknown.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
@@ -229,7 +232,7 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
       const response = await get("", { authorization: `Bearer ${t}` }, { now: () => issuedAt });
       expect(response.status).toBe(403);
       expect(response.headers.get("www-authenticate")).toBe('Bearer realm="clinic-exchange", error="insufficient_scope", scope="claims:read"');
-      expect(((await response.json()) as { error: string }).error).toBe("insufficient_scope");
+      expect(await response.json()).toMatchObject({ error: "forbidden", reason: "insufficient_scope" });
     });
   });
 
@@ -240,7 +243,7 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
     const refused = await get("?limit=1", { "x-api-key": made.key }, { ratePerMinute: 3, now });
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBe("15");
-    expect(((await refused.json()) as { error: string }).error).toBe("rate_limited");
+    expect(await refused.json()).toMatchObject({ error: "rate_limited", reason: "rate_limited" });
     // Other keys have their own budget.
     expect((await get("?limit=1", { "x-api-key": key }, { ratePerMinute: 3, now })).status).toBe(200);
   });
@@ -285,8 +288,12 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
         const response = await get(`?${query}`);
         expect(response.status).toBeLessThan(500);
         const body = (await response.json()) as Record<string, unknown>;
-        if (response.status === 200) expect(Array.isArray(body.data)).toBe(true);
-        else expect(Object.keys(CLAIMS_API_ERRORS)).toContain(body.error);
+        // Every answer parses with the zod schema the OpenAPI document is generated from.
+        if (response.status === 200) expect(CLAIMS_API_SCHEMAS.ClaimPage.schema.safeParse(body).success).toBe(true);
+        else {
+          expect(CLAIMS_API_ERROR_CODES).toContain(body.error);
+          expect(CLAIMS_API_SCHEMAS.Error.schema.safeParse(body).success).toBe(true);
+        }
       }),
       { numRuns: target.name === "pglite" ? 120 : 200 },
     );
@@ -303,6 +310,7 @@ describe("the OpenAPI document", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.paths["/v1/claims"]!.get!.parameters.map((p) => p.name).sort()).toEqual([...CLAIMS_PARAMETERS].sort());
     expect(doc.components.schemas.Claim!.properties.status!.enum).toEqual([...SUBMISSION_STATUSES]);
-    expect(doc.components.schemas.Error!.properties.error!.enum!.sort()).toEqual(Object.keys(CLAIMS_API_ERRORS).sort());
+    expect(doc.components.schemas.Error!.properties.error!.enum!.sort()).toEqual([...CLAIMS_API_ERROR_CODES].sort());
+    expect(doc.components.schemas.Error!.properties.reason!.enum!.sort()).toEqual(Object.keys(CLAIMS_API_REASONS).sort());
   });
 });

@@ -1,40 +1,30 @@
+import { AppError, type ErrorCode } from "@/lib/api";
+
 /**
- * Errors of the generic claims API (`/v1`): JSON `{ error, message }` with a stable code and the
- * matching HTTP status. `parameter` names the offending query parameter for `invalid_parameter`.
+ * Errors of the generic claims API (`/v1`): AppErrors of the one catalogue (lib/errors/catalogue.ts),
+ * answered as JSON `{ error, reason, message, parameter? }`. `reason` is the finer code this API has
+ * always documented; `error` is the catalogue code (and decides the status). `parameter` names the
+ * offending query parameter.
  */
-export const CLAIMS_API_ERRORS = {
-  invalid_parameter: 400,
-  credentials_in_url: 400,
-  ambiguous_credentials: 400,
-  unauthorized: 401,
-  invalid_api_key: 401,
-  api_key_revoked: 401,
-  key_wrong_environment: 401,
-  invalid_token: 401,
-  insufficient_scope: 403,
-  rate_limited: 429,
-  internal_error: 500,
-} as const;
+export const CLAIMS_API_REASONS = {
+  invalid_parameter: "invalid_request",
+  credentials_in_url: "invalid_request",
+  ambiguous_credentials: "invalid_request",
+  unauthorized: "unauthenticated",
+  invalid_api_key: "unauthenticated",
+  api_key_revoked: "unauthenticated",
+  key_wrong_environment: "unauthenticated",
+  invalid_token: "unauthenticated",
+  insufficient_scope: "forbidden",
+  rate_limited: "rate_limited",
+  internal: "internal",
+} as const satisfies Record<string, ErrorCode>;
 
-export type ClaimsApiErrorCode = keyof typeof CLAIMS_API_ERRORS;
+export type ClaimsApiReason = keyof typeof CLAIMS_API_REASONS;
 
-export class ClaimsApiError extends Error {
-  override name = "ClaimsApiError";
-  readonly status: number;
-  constructor(
-    readonly code: ClaimsApiErrorCode,
-    message: string,
-    readonly extra: { parameter?: string; headers?: Record<string, string> } = {},
-  ) {
-    super(message);
-    this.status = CLAIMS_API_ERRORS[code];
-  }
-}
+/** The catalogue codes /v1 answers with (the OpenAPI `Error.error` enum). */
+export const CLAIMS_API_ERROR_CODES: ErrorCode[] = [...new Set(Object.values(CLAIMS_API_REASONS))];
 
-export const JSON_HEADERS = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" };
-
-export function errorResponse(error: ClaimsApiError, headers: Record<string, string> = {}): Response {
-  const body: Record<string, string> = { error: error.code, message: error.message };
-  if (error.extra.parameter) body.parameter = error.extra.parameter;
-  return new Response(JSON.stringify(body), { status: error.status, headers: { ...JSON_HEADERS, ...headers, ...error.extra.headers } });
+export function claimsApiError(reason: ClaimsApiReason, message: string, extra: { parameter?: string; headers?: Record<string, string> } = {}): AppError {
+  return new AppError(CLAIMS_API_REASONS[reason], message, { reason, extra: extra.parameter ? { parameter: extra.parameter } : {}, headers: extra.headers });
 }

@@ -1,34 +1,45 @@
 import { SUBMISSION_STATUSES } from "@/lib/db";
-import { CLAIMS_API_ERRORS } from "./errors";
+import { z } from "zod";
+import { OAuthErrorBodySchema, errorBodySchema, jsonSchemaOf, schemaComponents } from "@/lib/api";
+import { TOKEN_LIFETIME_SECONDS } from "@/lib/api-access";
+import { CLAIMS_API_ERROR_CODES, CLAIMS_API_REASONS } from "./errors";
+import { ApiClaimSchema, ApiMoneySchema, ClaimPageSchema } from "./serialize";
+
+/** The body of POST /oauth/token (RFC 6749 §4.4). */
+export const TokenRequestSchema = z.object({
+  grant_type: z.literal("client_credentials"),
+  client_id: z.string().optional().meta({ description: "Unless HTTP Basic is used (never both)." }),
+  client_secret: z.string().optional().meta({ description: "Unless HTTP Basic is used (never both)." }),
+  scope: z.string().optional().meta({ description: "Space-separated; defaults to every scope the client holds." }),
+});
+
+/** The answer of POST /oauth/token. */
+export const TokenResponseSchema = z.strictObject({
+  access_token: z.string(),
+  token_type: z.literal("Bearer"),
+  expires_in: z.literal(TOKEN_LIFETIME_SECONDS),
+  scope: z.string(),
+});
+
+/** Every body the /v1 document names; claims-api.test.ts parses the served answers with them. */
+export const CLAIMS_API_SCHEMAS = {
+  Money: { schema: ApiMoneySchema, io: "output" },
+  Claim: { schema: ApiClaimSchema, io: "output" },
+  ClaimPage: { schema: ClaimPageSchema, io: "output" },
+  Error: { schema: errorBodySchema(CLAIMS_API_ERROR_CODES, Object.keys(CLAIMS_API_REASONS)), io: "output" },
+  TokenResponse: { schema: TokenResponseSchema, io: "output" },
+  OAuthError: { schema: OAuthErrorBodySchema, io: "output" },
+} as const satisfies Record<string, { schema: z.ZodType; io: "input" | "output" }>;
+
 import { DEFAULT_LIMIT, MAX_LIMIT } from "./params";
-
-const money = {
-  type: ["object", "null"],
-  required: ["value", "currency"],
-  additionalProperties: false,
-  properties: {
-    value: { type: "string", pattern: "^-?\\d+\\.\\d{2}$", description: "Exact decimal amount, two decimals (e.g. \"250.00\")." },
-    currency: { type: "string", description: "ISO 4217 code, e.g. SAR." },
-  },
-} as const;
-
-const nullableDateTime = { type: ["string", "null"], format: "date-time" } as const;
-
-const errorSchema = {
-  type: "object",
-  required: ["error", "message"],
-  properties: {
-    error: { type: "string", enum: Object.keys(CLAIMS_API_ERRORS) },
-    message: { type: "string" },
-    parameter: { type: "string", description: "The query parameter at fault (invalid_parameter, credentials_in_url)." },
-  },
-} as const;
 
 const errorResponse = (description: string, headers?: Record<string, unknown>) => ({
   description,
   ...(headers ? { headers } : {}),
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 });
+
+const oauthError = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/OAuthError" } } } });
 
 /** The OpenAPI 3.1 description of the generic claims API, served at GET /v1/openapi.json. */
 export function openApiDocument(serverUrl = "/"): Record<string, unknown> {
@@ -76,11 +87,11 @@ export function openApiDocument(serverUrl = "/"): Record<string, unknown> {
               },
               content: { "application/json": { schema: { $ref: "#/components/schemas/ClaimPage" } } },
             },
-            "400": errorResponse("invalid_parameter (names the parameter), credentials_in_url, ambiguous_credentials."),
-            "401": errorResponse("unauthorized, invalid_api_key, api_key_revoked, key_wrong_environment, invalid_token.", {
+            "400": errorResponse("invalid_request; reason invalid_parameter (names the parameter), credentials_in_url or ambiguous_credentials."),
+            "401": errorResponse("unauthenticated; reason unauthorized, invalid_api_key, api_key_revoked, key_wrong_environment or invalid_token.", {
               "WWW-Authenticate": { schema: { type: "string" }, description: "RFC 6750 challenge for bearer tokens." },
             }),
-            "403": errorResponse("insufficient_scope: the key or token lacks claims:read."),
+            "403": errorResponse("forbidden; reason insufficient_scope: the key or token lacks claims:read."),
             "429": errorResponse("rate_limited.", { "Retry-After": { schema: { type: "integer" }, description: "Seconds." } }),
           },
         },
@@ -93,41 +104,18 @@ export function openApiDocument(serverUrl = "/"): Record<string, unknown> {
           requestBody: {
             required: true,
             content: {
-              "application/x-www-form-urlencoded": {
-                schema: {
-                  type: "object",
-                  required: ["grant_type"],
-                  properties: {
-                    grant_type: { type: "string", const: "client_credentials" },
-                    client_id: { type: "string", description: "Unless HTTP Basic is used (never both)." },
-                    client_secret: { type: "string", description: "Unless HTTP Basic is used (never both)." },
-                    scope: { type: "string", description: "Space-separated; defaults to every scope the client holds." },
-                  },
-                },
-              },
+              "application/x-www-form-urlencoded": { schema: jsonSchemaOf(TokenRequestSchema, "input") },
             },
           },
           responses: {
             "200": {
               description: "An access token (opaque; 3600 s).",
-              content: {
-                "application/json": {
-                  schema: {
-                    type: "object",
-                    required: ["access_token", "token_type", "expires_in", "scope"],
-                    properties: {
-                      access_token: { type: "string" },
-                      token_type: { type: "string", const: "Bearer" },
-                      expires_in: { type: "integer", const: 3600 },
-                      scope: { type: "string" },
-                    },
-                  },
-                },
-              },
+              content: { "application/json": { schema: { $ref: "#/components/schemas/TokenResponse" } } },
             },
-            "400": { description: "invalid_request, unsupported_grant_type, invalid_scope (RFC 6749 §5.2)." },
-            "401": { description: "invalid_client; WWW-Authenticate: Basic when HTTP Basic was used." },
-            "429": { description: "rate_limited." },
+            "400": oauthError("invalid_request, unsupported_grant_type, invalid_scope (RFC 6749 §5.2)."),
+            "401": oauthError("invalid_client; WWW-Authenticate: Basic when HTTP Basic was used."),
+            "413": oauthError("invalid_request: the body is over the limit."),
+            "429": oauthError("rate_limited."),
           },
         },
       },
@@ -137,46 +125,8 @@ export function openApiDocument(serverUrl = "/"): Record<string, unknown> {
         apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
         oauth2: { type: "oauth2", flows: { clientCredentials: { tokenUrl: "/oauth/token", scopes: { "claims:read": "Read the clinic's claims" } } } },
       },
-      schemas: {
-        Money: money,
-        Claim: {
-          type: "object",
-          additionalProperties: false,
-          required: ["id", "identifier", "status", "use", "patient", "insurer", "created", "submitted_at", "decided_at", "total", "benefit", "patient_share", "payment", "platform_id"],
-          properties: {
-            id: { type: "string", format: "uuid" },
-            identifier: { type: ["string", "null"], description: "Claim.identifier value (fixed when queued)." },
-            status: { type: "string", enum: [...SUBMISSION_STATUSES] },
-            use: { type: "string", const: "claim" },
-            patient: { type: "string", description: "The patient's national ID." },
-            insurer: { type: ["string", "null"] },
-            created: { type: "string", format: "date-time" },
-            submitted_at: nullableDateTime,
-            decided_at: nullableDateTime,
-            total: { $ref: "#/components/schemas/Money" },
-            benefit: { $ref: "#/components/schemas/Money", description: "What the insurer pays (ClaimResponse total 'benefit')." },
-            patient_share: { $ref: "#/components/schemas/Money", description: "The patient's share (ClaimResponse total 'copay')." },
-            payment: {
-              type: ["object", "null"],
-              required: ["date", "amount"],
-              additionalProperties: false,
-              properties: { date: { type: ["string", "null"], format: "date" }, amount: { $ref: "#/components/schemas/Money" } },
-            },
-            platform_id: { type: ["string", "null"] },
-          },
-        },
-        ClaimPage: {
-          type: "object",
-          additionalProperties: false,
-          required: ["data", "next_cursor", "has_more"],
-          properties: {
-            data: { type: "array", items: { $ref: "#/components/schemas/Claim" } },
-            next_cursor: { type: ["string", "null"] },
-            has_more: { type: "boolean" },
-          },
-        },
-        Error: errorSchema,
-      },
+      // Generated from the zod schemas above (lib/api/openapi.ts, docs/decisions/033).
+      schemas: schemaComponents(CLAIMS_API_SCHEMAS),
     },
   };
 }

@@ -2,7 +2,7 @@ import { SUBMISSION_STATUSES } from "@/lib/db";
 import type { SubmissionStatus } from "@/lib/db";
 import { hasControlCharacters } from "@/lib/http";
 import { decodeCursor, type CursorKey } from "./cursor";
-import { ClaimsApiError } from "./errors";
+import { claimsApiError } from "./errors";
 
 /** The query of `GET /v1/claims`, validated. */
 export interface ClaimsQuery {
@@ -29,7 +29,7 @@ const PATIENT = /^[A-Za-z0-9.-]{1,64}$/;
 /** A name safe to echo and to audit: control characters shown as U+FFFD, at most 40 characters. */
 const printable = (name: string) => name.slice(0, 40).replace(/[\u0000-\u001F\u007F-\u009F]/g, "\uFFFD");
 
-const invalid = (parameter: string, message: string) => new ClaimsApiError("invalid_parameter", message, { parameter });
+const invalid = (parameter: string, message: string) => claimsApiError("invalid_parameter", message, { parameter });
 
 /**
  * `YYYY-MM-DD` (the start of that day, UTC) or an ISO 8601 date-time with a zone (`Z` or
@@ -55,7 +55,7 @@ export function refuseCredentialsInUrl(params: URLSearchParams): void {
   const names = [...new Set(params.keys())];
   const credential = names.find((n) => CREDENTIAL_PARAMETERS.includes(n.toLowerCase()));
   if (credential) {
-    throw new ClaimsApiError(
+    throw claimsApiError(
       "credentials_in_url",
       `Credentials are never accepted in the URL (${credential}): URLs end up in logs, proxies and browser history. Send the key in the X-API-Key header or a token in Authorization: Bearer, and revoke a key that was sent in a URL.`,
       { parameter: credential },
@@ -63,7 +63,7 @@ export function refuseCredentialsInUrl(params: URLSearchParams): void {
   }
 }
 
-/** Validates the query string; throws ClaimsApiError (400) naming the first bad parameter. */
+/** Validates the query string; throws an AppError (400 invalid_request, reason invalid_parameter) naming the first bad parameter. */
 export function parseClaimsQuery(params: URLSearchParams): ClaimsQuery {
   refuseCredentialsInUrl(params);
   const names = [...new Set(params.keys())];

@@ -1,30 +1,46 @@
+import { z } from "zod";
+import { SUBMISSION_STATUSES } from "@/lib/db";
+import type { SubmissionStatus } from "@/lib/db";
 import { toMinorUnits } from "@/lib/fhir";
 import { minorToDecimal } from "@/lib/money";
 import type { ClaimRow } from "./query";
 
-/** A claim as `GET /v1/claims` shows it. Field names are stable: see the OpenAPI document. */
-export interface ApiClaim {
-  id: string;
-  identifier: string | null;
-  status: string;
-  use: string;
-  patient: string;
-  insurer: string | null;
-  created: string;
-  submitted_at: string | null;
-  decided_at: string | null;
-  total: ApiMoney | null;
-  benefit: ApiMoney | null;
-  patient_share: ApiMoney | null;
-  payment: { date: string | null; amount: ApiMoney | null } | null;
-  platform_id: string | null;
-}
-
 /** Money as an exact decimal string with two decimals (`"250.00"`), never a float. */
-export interface ApiMoney {
-  value: string;
-  currency: string;
-}
+export const ApiMoneySchema = z
+  .object({
+    value: z.string().regex(/^-?\d+\.\d{2}$/).meta({ description: 'Exact decimal amount, two decimals (e.g. "250.00").' }),
+    currency: z.string().meta({ description: "ISO 4217 code, e.g. SAR." }),
+  })
+  .nullable();
+export type ApiMoney = NonNullable<z.infer<typeof ApiMoneySchema>>;
+
+const nullableDateTime = z.iso.datetime().nullable();
+
+/** A claim as `GET /v1/claims` shows it. Field names are stable: the OpenAPI document is generated from this schema. */
+export const ApiClaimSchema = z.strictObject({
+  id: z.uuid(),
+  identifier: z.string().nullable().meta({ description: "Claim.identifier value (fixed when queued)." }),
+  status: z.enum(SUBMISSION_STATUSES),
+  use: z.literal("claim"),
+  patient: z.string().meta({ description: "The patient's national ID." }),
+  insurer: z.string().nullable(),
+  created: z.iso.datetime(),
+  submitted_at: nullableDateTime,
+  decided_at: nullableDateTime,
+  total: ApiMoneySchema,
+  benefit: ApiMoneySchema.meta({ description: "What the insurer pays (ClaimResponse total 'benefit')." }),
+  patient_share: ApiMoneySchema.meta({ description: "The patient's share (ClaimResponse total 'copay')." }),
+  payment: z.strictObject({ date: z.iso.date().nullable(), amount: ApiMoneySchema }).nullable(),
+  platform_id: z.string().nullable(),
+});
+export type ApiClaim = z.infer<typeof ApiClaimSchema>;
+
+/** One page of `GET /v1/claims`. */
+export const ClaimPageSchema = z.strictObject({
+  data: z.array(ApiClaimSchema),
+  next_cursor: z.string().nullable(),
+  has_more: z.boolean(),
+});
 
 function money(value: unknown, fallbackCurrency: string | null): ApiMoney | null {
   if (typeof value !== "object" || value === null) return null;
@@ -51,8 +67,8 @@ export function toApiClaim(row: ClaimRow): ApiClaim {
   return {
     id: row.id,
     identifier: row.identifier_value,
-    status: row.status,
-    use: row.kind,
+    status: row.status as SubmissionStatus,
+    use: "claim",
     patient: row.patient_id,
     insurer: row.insurer_id,
     created: `${row.created_key.slice(0, 23)}Z`,

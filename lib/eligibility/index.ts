@@ -2,3 +2,4 @@
 export type { EligibilityField, EligibilityFormInput } from "./schema";
 export { getCheckView, listChecksForPatient } from "./store";
 export type { EligibilityCheckView } from "./store";
+export { errorField } from "./store";

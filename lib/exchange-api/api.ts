@@ -1,14 +1,10 @@
-import { audit, type AuditActor } from "@/lib/audit";
-import { consumeRate, rateHeaders } from "@/lib/api-access";
 import type { OrgClient } from "@/lib/api-access";
+import { API_ERROR_SYSTEM, AppError, runApi, type ApiCall, type ApiFamily, type AuthStrategy } from "@/lib/api";
+import type { AuditActor } from "@/lib/audit";
 import type { Db } from "@/lib/db";
-import { plainIssue } from "@/lib/fhir";
-import { describeError, contextFromHeaders } from "@/lib/http";
 import type { PlatformClient } from "@/lib/platform";
 import { authenticate, publicReason } from "./auth";
 import type { ExchangeApiConfig } from "./config";
-import { ApiProblem, fhirResponse } from "./http";
-import { lineWriter } from "@/lib/log";
 
 /** What the exchange API needs; route files pass the process-wide ones, tests their own. */
 export interface ExchangeApiDeps {
@@ -24,110 +20,42 @@ export interface ExchangeApiDeps {
 
 export type ExchangeOp = "eligibility.check" | "coverage.read" | "claim.submit" | "claim.status";
 
-/** One authenticated call. */
-export interface CallContext {
+/** One authenticated call: the kernel's call plus the API's dependencies and the organization client. */
+export interface CallContext extends ApiCall<OrgClient> {
   deps: ExchangeApiDeps;
-  db: Db;
   client: OrgClient;
-  actor: AuditActor;
-  requestId: string;
-  ip?: string;
-  now: Date;
-  /** Filled by the operation: what the audit entry refers to and patient-free details. */
-  audit: { target?: { type: string; id: string }; details: Record<string, unknown> };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
+/** The exchange API's strategy: `Authorization: Bearer <JWT>` signed by a registered organization key. */
+export function orgJwtStrategy(config: ExchangeApiConfig): AuthStrategy<OrgClient> {
+  return async (request, db, now) => {
+    const auth = await authenticate(db, request.headers.get("authorization"), config, now);
+    if (auth.ok) {
+      const actor: AuditActor = { kind: "api", id: auth.client.clientId, name: auth.client.name };
+      return { ok: true, value: { principal: auth.client, actor, rate: { bucket: `exchange:org:${auth.client.clientId}`, limit: config.ratePerMinute } } };
+    }
+    const reason = publicReason(auth.failure);
+    return {
+      ok: false,
+      error: new AppError("unauthenticated", `Authentication failed (${reason}).`, {
+        reason: auth.failure,
+        issues: [{ severity: "error", code: reason === "expired" ? "expired" : "login", details: { coding: [{ system: API_ERROR_SYSTEM, code: "unauthenticated" }], text: reason }, diagnostics: `Authentication failed (${reason})` }],
+        headers: { "WWW-Authenticate": `Bearer realm="exchange", error="invalid_token", error_description="${reason}"` },
+      }),
+      actor: auth.client ? { kind: "api", id: auth.client.clientId, name: auth.client.name } : undefined,
+      details: auth.clientId && !auth.client ? { claimedIssuer: auth.clientId.slice(0, 100) } : undefined,
+    };
+  };
 }
 
-function requestMeta(request: Request): { requestId: string; ip?: string } {
-  const { requestId, ip } = contextFromHeaders(request.headers);
-  return { requestId, ip };
+function family(deps: ExchangeApiDeps): ApiFamily<OrgClient> {
+  return { name: "exchange-api", style: "fhir", db: deps.db, now: deps.now, warn: deps.warn, authenticate: orgJwtStrategy(deps.config) };
 }
 
 /**
- * Runs one operation: authenticate the organization (401), count it against its rate limit
- * (429), run it, answer errors as OperationOutcome, audit the call. Never lets an exception out.
+ * Runs one operation on the kernel (lib/api): organization JWT (401), its rate bucket (429), the
+ * work, errors as OperationOutcome, one audit entry `exchange.<op>`.
  */
-export async function runOperation(
-  op: ExchangeOp,
-  request: Request,
-  deps: ExchangeApiDeps,
-  work: (ctx: CallContext) => Promise<Response>,
-): Promise<Response> {
-  const { requestId, ip } = requestMeta(request);
-  const baseHeaders: Record<string, string> = { "X-Request-ID": requestId };
-  const action = `exchange.${op}`;
-  const warn = deps.warn ?? lineWriter("warn");
-  let db: Db | undefined;
-  let ctx: CallContext | undefined;
-  try {
-    db = await deps.db();
-    const now = (deps.now ?? (() => new Date()))();
-    const auth = await authenticate(db, request.headers.get("authorization"), deps.config, now);
-    if (!auth.ok) {
-      const reason = publicReason(auth.failure);
-      await audit(db, {
-        actor: auth.client ? { kind: "api", id: auth.client.clientId, name: auth.client.name } : { kind: "anonymous", label: "exchange-api" },
-        action,
-        outcome: "denied",
-        requestId,
-        ip,
-        details: { status: 401, reason: auth.failure, ...(auth.clientId && !auth.client ? { claimedIssuer: auth.clientId.slice(0, 100) } : {}) },
-      });
-      return new ApiProblem(401, [plainIssue(reason === "expired" ? "expired" : "login", `Authentication failed (${reason})`)]).response({
-        ...baseHeaders,
-        "WWW-Authenticate": `Bearer realm="exchange", error="invalid_token", error_description="${reason}"`,
-      });
-    }
-    const client = auth.client;
-    const actor: AuditActor = { kind: "api", id: client.clientId, name: client.name };
-    const rate = await consumeRate(db, `exchange:org:${client.clientId}`, { limit: deps.config.ratePerMinute, windowMs: 60_000 }, now);
-    const limitHeaders = rateHeaders(rate);
-    if (!rate.allowed) {
-      await audit(db, { actor, action, outcome: "denied", requestId, ip, details: { status: 429, reason: "rate_limited" } });
-      return new ApiProblem(429, [plainIssue("throttled", `Rate limit of ${rate.limit} requests per minute reached; retry in ${rate.retryAfterSeconds} s`)]).response({
-        ...baseHeaders,
-        ...limitHeaders,
-      });
-    }
-    ctx = { deps, db, client, actor, requestId, ip, now, audit: { details: {} } };
-    let response: Response;
-    try {
-      response = await work(ctx);
-    } catch (error) {
-      if (!(error instanceof ApiProblem)) throw error;
-      ctx.audit.details.reason ??= error.reason;
-      response = error.response();
-    }
-    for (const [k, v] of Object.entries({ ...baseHeaders, ...limitHeaders })) response.headers.set(k, v);
-    await audit(db, {
-      actor,
-      action,
-      target: ctx.audit.target,
-      outcome: response.status < 400 ? "success" : "failure",
-      requestId,
-      ip,
-      details: { status: response.status, ...ctx.audit.details },
-    });
-    return response;
-  } catch (error) {
-    // Name and database code only: a failed query's message quotes its parameters (patient data).
-    warn(`[exchange-api] ${op} failed, request ${requestId}: ${describeError(error)}`);
-    if (db) {
-      await audit(db, {
-        actor: ctx?.actor ?? { kind: "anonymous", label: "exchange-api" },
-        action,
-        target: ctx?.audit.target,
-        outcome: "failure",
-        requestId,
-        ip,
-        details: { status: 500, reason: "internal_error" },
-      }).catch(() => undefined);
-    }
-    return fhirResponse({ resourceType: "OperationOutcome", issue: [plainIssue("exception", `Internal error; quote request id ${requestId}`)] }, 500, baseHeaders);
-  }
+export async function runOperation(op: ExchangeOp, request: Request, deps: ExchangeApiDeps, work: (ctx: CallContext) => Promise<Response>): Promise<Response> {
+  return runApi(family(deps), `exchange.${op}`, request, (call) => work(Object.assign(call, { deps, client: call.principal })));
 }

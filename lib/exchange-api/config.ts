@@ -15,6 +15,8 @@ export interface ExchangeApiConfig {
   ratePerMinute: number;
   /** The clinic's Organization id at the platform (`provider` of every request). */
   providerOrgId: string;
+  /** Sandbox test identities (1000000000–1000000099) pass the national-ID check only in the sandbox (PLATFORM_ENV). */
+  allowSandboxTestIds: boolean;
   /** Largest request body accepted (bytes). */
   maxBodyBytes: number;
   /** Longest JWT lifetime accepted: `exp - iat` (seconds). */
@@ -30,6 +32,7 @@ export function exchangeApiConfigFrom(e: Env): ExchangeApiConfig {
     audience: `${base}/api/exchange`,
     ratePerMinute: e.EXCHANGE_API_RATE_PER_MINUTE,
     providerOrgId: e.PROVIDER_ORG_ID,
+    allowSandboxTestIds: e.PLATFORM_ENV === "sandbox",
     maxBodyBytes: EXCHANGE_API_BODY_LIMIT_BYTES,
     maxTokenLifetimeSeconds: 300,
     clockSkewSeconds: 30,

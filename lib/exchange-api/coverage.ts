@@ -5,9 +5,10 @@ import { coverages, insurers, patients } from "@/lib/db";
 import { env } from "@/lib/env";
 import { clinicToday } from "@/lib/time";
 import { buildEligibilityRequest } from "@/lib/fhir";
-import { isUuid, type CallContext } from "./api";
+import { AppError, fhirResponse } from "@/lib/api";
+import { isUuid } from "@/lib/ids";
+import type { CallContext } from "./api";
 import { sendAndStore } from "./eligibility";
-import { ApiProblem, fhirResponse } from "./http";
 
 /** System of Coverage.identifier for the portal's own coverage record id. */
 export const PORTAL_COVERAGE_ID_SYSTEM = "https://clinic.example/fhir/portal-coverage-id";
@@ -69,6 +70,6 @@ export async function readCoverage(ctx: CallContext, rawId: string): Promise<Res
   return fhirResponse(coverage, 200);
 }
 
-function notFound(): ApiProblem {
-  return ApiProblem.plain(404, "not-found", "No such coverage is known to this portal", undefined, "unknown_coverage");
+function notFound(): AppError {
+  return new AppError("not_found", "No such coverage is known to this portal.", { reason: "unknown_coverage" });
 }

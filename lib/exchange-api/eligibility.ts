@@ -9,9 +9,11 @@ import {
 } from "@/lib/fhir";
 import { PlatformError } from "@/lib/platform";
 import type { CallContext } from "./api";
-import { fhirResponse, readJsonObject } from "./http";
+import { fhirResponse, readJsonObject } from "@/lib/api";
 import { platformProblem } from "./platform-errors";
 import { expectResourceType, forceProvider, parseResource } from "./validation";
+// The same vocabulary as checks made in the portal: the eligibility form's field a refusal concerns.
+import { errorField } from "@/lib/eligibility";
 
 const RT = "CoverageEligibilityRequest";
 
@@ -27,7 +29,7 @@ export function validateEligibilityRequest(body: Record<string, unknown>, provid
 
 /** POST /api/exchange/eligibility/check */
 export async function eligibilityCheck(ctx: CallContext, request: Request): Promise<Response> {
-  const body = await readJsonObject(request, ctx.deps.config.maxBodyBytes);
+  const body = await readJsonObject(request, { maxBytes: ctx.deps.config.maxBodyBytes });
   const eligibilityRequest = validateEligibilityRequest(body, ctx.deps.config.providerOrgId);
   const { response } = await sendAndStore(ctx, eligibilityRequest);
   return fhirResponse(response, 200);
@@ -92,7 +94,7 @@ export async function sendAndStore(
           outcome: "rejected",
           inforce: null,
           errorCode: error.code ?? null,
-          errorField: errorFieldOf(error.code, error.field),
+          errorField: errorField(error.code, error.field),
           httpStatus: error.status,
         })
         .returning({ id: eligibilityChecks.id });
@@ -120,26 +122,4 @@ async function portalRecordsFor(ctx: CallContext, request: CoverageEligibilityRe
         .limit(1)
     : [];
   return { patientId: patient.id, coverageId: coverage?.id };
-}
-
-/** The eligibility form's field a refusal concerns (same vocabulary as checks made in the portal). */
-function errorFieldOf(code: string | undefined, field: string | undefined): string {
-  const path = (field ?? "").toLowerCase();
-  switch (code) {
-    case "ERR-001":
-      return "patientId";
-    case "ERR-002":
-      return "coverageId";
-    case "ERR-003":
-      return path.includes("purpose") ? "purposes" : "categories";
-    case "ERR-004":
-      if (path.includes("patient")) return "patientId";
-      if (path.includes("insurer") || path.includes("insurance") || path.includes("coverage")) return "coverageId";
-      if (path.includes("serviceddate")) return "servicedDate";
-      if (path.includes("purpose")) return "purposes";
-      if (path.includes("item") || path.includes("category")) return "categories";
-      return "form";
-    default:
-      return "form";
-  }
 }

@@ -9,6 +9,7 @@ import { eligibilityRequest } from "@/lib/platform/test-support";
 import { testDatabases } from "@/lib/testing/databases";
 import { getFhir, newOrgKey, postFhir, registerOrg, signToken, testApi, testConfig, type TestOrgKey } from "./testing";
 import type { ExchangeApi } from "./index";
+import { EXCHANGE_API_SCHEMAS } from "./openapi";
 
 type Operation = { operationId: string; security?: unknown[]; responses: Record<string, unknown>; requestBody?: unknown };
 type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, { scheme?: string }> } };
@@ -128,6 +129,13 @@ describe("the OpenAPI document (on PGlite and the sandbox)", () => {
           if (variant === "good" && authenticated) expect(res.status, label).toBeLessThan(300);
           if (!authenticated && secured) expect(res.status, label).toBe(401);
           if (res.status >= 400) expect(res.headers.get("content-type"), label).toMatch(/^application\/fhir\+json/);
+          // The answer parses with the zod schema its status documents (the document is generated from it).
+          const documentedResponse = op.responses[String(res.status)] as { content?: Record<string, { schema?: { $ref?: string } }> } | undefined;
+          const name = Object.values(documentedResponse?.content ?? {})[0]?.schema?.$ref?.split("/").at(-1) as keyof typeof EXCHANGE_API_SCHEMAS | undefined;
+          if (name && name in EXCHANGE_API_SCHEMAS) {
+            const parsed = EXCHANGE_API_SCHEMAS[name].schema.safeParse(await res.clone().json());
+            expect(parsed.success ? "" : JSON.stringify(parsed.error.issues.slice(0, 3)), `${label}: body is a ${name}`).toBe("");
+          }
         }
       }
     }

@@ -1,20 +1,68 @@
+import { z } from "zod";
+import { schemaComponents } from "@/lib/api";
+import { ApiClaimAcknowledgementSchema } from "@/lib/exchange";
+import {
+  ClaimSchema,
+  CoverageEligibilityRequestSchema,
+  CoverageEligibilityResponseSchema,
+  IdentifierSchema,
+  MetaSchema,
+  OperationOutcomeSchema,
+  PeriodSchema,
+  ReferenceSchema,
+} from "@/lib/fhir";
 import type { ExchangeApiConfig } from "./config";
+
+/** The Coverage `GET /api/exchange/coverage/{id}` answers. */
+export const CoverageAnswerSchema = z.object({
+  resourceType: z.literal("Coverage"),
+  id: z.string(),
+  meta: MetaSchema.optional(),
+  identifier: z.array(IdentifierSchema).optional(),
+  status: z.enum(["active", "cancelled"]),
+  subscriberId: z.string().optional(),
+  beneficiary: ReferenceSchema,
+  payor: z.array(ReferenceSchema).min(1),
+  period: PeriodSchema.optional(),
+});
+
+/** The Parameters `GET /api/exchange/claims/{id}/status` answers (docs/decisions/020). */
+export const StatusParametersSchema = z.object({
+  resourceType: z.literal("Parameters"),
+  id: z.string(),
+  parameter: z.array(
+    z.looseObject({
+      name: z.string(),
+      part: z.array(z.looseObject({ name: z.string() })).optional(),
+      resource: z.looseObject({ resourceType: z.string() }).optional(),
+    }),
+  ),
+});
+
+/**
+ * The zod schema of every body the document names: requests are read liberally (`input`), and
+ * openapi.test.ts parses every 2xx answer with the schema its operation documents.
+ */
+export const EXCHANGE_API_SCHEMAS = {
+  OperationOutcome: { schema: OperationOutcomeSchema, io: "input" },
+  CoverageEligibilityRequest: { schema: CoverageEligibilityRequestSchema, io: "input" },
+  CoverageEligibilityResponse: { schema: CoverageEligibilityResponseSchema, io: "input" },
+  Coverage: { schema: CoverageAnswerSchema, io: "input" },
+  Claim: { schema: ClaimSchema, io: "input" },
+  ClaimResponse: { schema: ApiClaimAcknowledgementSchema, io: "input" },
+  Parameters: { schema: StatusParametersSchema, io: "input" },
+} as const satisfies Record<string, { schema: z.ZodType; io: "input" | "output" }>;
 
 /**
  * The OpenAPI 3.1 description of /api/exchange, served at GET /api/exchange/openapi.json.
- * openapi.test.ts walks it and calls every path and method to check the answers are documented.
+ * Its schemas are generated from zod (EXCHANGE_API_SCHEMAS); openapi.test.ts walks it, calls every
+ * path and method, checks the statuses are documented and parses each answer with its schema.
  */
 
 const FHIR = "application/fhir+json";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const fhirContent = (schema: string) => ({ [FHIR]: { schema: ref(schema) } });
-
-const reference = { type: "object", properties: { reference: { type: "string", pattern: "^[A-Z][A-Za-z]+/[A-Za-z0-9\\-.]{1,64}$" }, display: { type: "string" } } };
-const identifier = { type: "object", properties: { system: { type: "string" }, value: { type: "string" } } };
-const coding = { type: "object", properties: { system: { type: "string" }, code: { type: "string" }, display: { type: "string" } } };
-const codeableConcept = { type: "object", properties: { coding: { type: "array", items: coding }, text: { type: "string" } } };
-const money = { type: "object", properties: { value: { type: "number" }, currency: { type: "string", pattern: "^[A-Z]{3}$" } } };
 
 function problem(description: string, extraHeaders: Record<string, unknown> = {}) {
   return {
@@ -159,131 +207,8 @@ export function openApiDocument(config: Pick<ExchangeApiConfig, "portalUrl" | "a
         }),
         InternalError: problem("An unexpected failure (never caused by the input); quote X-Request-ID."),
       },
-      schemas: {
-        Reference: reference,
-        Identifier: identifier,
-        CodeableConcept: codeableConcept,
-        Money: money,
-        OperationOutcome: {
-          type: "object",
-          required: ["resourceType", "issue"],
-          properties: {
-            resourceType: { const: "OperationOutcome" },
-            issue: {
-              type: "array",
-              minItems: 1,
-              items: {
-                type: "object",
-                required: ["severity", "code"],
-                properties: {
-                  severity: { enum: ["fatal", "error", "warning", "information"] },
-                  code: { type: "string" },
-                  details: codeableConcept,
-                  diagnostics: { type: "string" },
-                  expression: { type: "array", items: { type: "string" } },
-                },
-              },
-            },
-          },
-        },
-        CoverageEligibilityRequest: {
-          type: "object",
-          required: ["resourceType", "status", "purpose", "patient", "created", "insurer"],
-          properties: {
-            resourceType: { const: "CoverageEligibilityRequest" },
-            identifier: { type: "array", items: identifier },
-            status: { enum: ["active", "cancelled", "draft", "entered-in-error"] },
-            purpose: { type: "array", minItems: 1, items: { enum: ["auth-requirements", "benefits", "discovery", "validation"] } },
-            patient: reference,
-            servicedDate: { type: "string", format: "date" },
-            created: { type: "string", format: "date-time" },
-            provider: reference,
-            insurer: reference,
-            item: { type: "array", items: { type: "object", properties: { category: codeableConcept } } },
-          },
-        },
-        CoverageEligibilityResponse: {
-          type: "object",
-          required: ["resourceType", "status", "purpose", "patient", "created", "request", "outcome", "insurer"],
-          properties: {
-            resourceType: { const: "CoverageEligibilityResponse" },
-            identifier: { type: "array", items: identifier },
-            status: { type: "string" },
-            purpose: { type: "array", items: { type: "string" } },
-            patient: reference,
-            created: { type: "string" },
-            request: reference,
-            outcome: { type: "string" },
-            insurer: reference,
-            insurance: {
-              type: "array",
-              items: { type: "object", properties: { coverage: reference, inforce: { type: "boolean" }, benefitPeriod: { type: "object" }, item: { type: "array", items: { type: "object" } } } },
-            },
-          },
-        },
-        Coverage: {
-          type: "object",
-          required: ["resourceType", "id", "status", "beneficiary", "payor"],
-          properties: {
-            resourceType: { const: "Coverage" },
-            id: { type: "string" },
-            identifier: { type: "array", items: identifier },
-            status: { enum: ["active", "cancelled"] },
-            subscriberId: { type: "string" },
-            beneficiary: reference,
-            payor: { type: "array", items: reference },
-            period: { type: "object", properties: { start: { type: "string" }, end: { type: "string" } } },
-          },
-        },
-        Claim: {
-          type: "object",
-          required: ["resourceType", "identifier", "status", "type", "use", "patient", "created", "priority", "insurance"],
-          properties: {
-            resourceType: { const: "Claim" },
-            identifier: { type: "array", minItems: 1, items: identifier },
-            status: { enum: ["active", "cancelled", "draft", "entered-in-error"] },
-            type: codeableConcept,
-            use: { enum: ["claim", "preauthorization"] },
-            patient: reference,
-            created: { type: "string", format: "date-time" },
-            provider: reference,
-            priority: codeableConcept,
-            insurance: { type: "array", items: { type: "object", required: ["sequence", "focal", "coverage"], properties: { sequence: { type: "integer" }, focal: { type: "boolean" }, coverage: reference } } },
-            diagnosis: { type: "array", items: { type: "object" } },
-            procedure: { type: "array", items: { type: "object" } },
-            item: {
-              type: "array",
-              items: { type: "object", required: ["sequence", "productOrService"], properties: { sequence: { type: "integer" }, productOrService: codeableConcept, servicedDate: { type: "string" }, quantity: { type: "object" }, unitPrice: money } },
-            },
-            supportingInfo: { type: "array", items: { type: "object" } },
-          },
-        },
-        ClaimResponse: {
-          type: "object",
-          required: ["resourceType", "status", "type", "use", "patient", "created", "insurer", "outcome"],
-          properties: {
-            resourceType: { const: "ClaimResponse" },
-            identifier: { type: "array", items: identifier, description: "[0] = the submission id (system https://clinic.example/fhir/submission-id); [1] = the business identifier the portal sends to the platform." },
-            status: { type: "string" },
-            use: { type: "string" },
-            patient: reference,
-            created: { type: "string" },
-            insurer: reference,
-            request: { type: "object", properties: { identifier } },
-            outcome: { enum: ["queued", "complete", "error", "partial"] },
-            disposition: { type: "string" },
-          },
-        },
-        Parameters: {
-          type: "object",
-          required: ["resourceType", "parameter"],
-          properties: {
-            resourceType: { const: "Parameters" },
-            id: { type: "string" },
-            parameter: { type: "array", items: { type: "object", required: ["name"], properties: { name: { type: "string" }, part: { type: "array" }, resource: { type: "object" } } } },
-          },
-        },
-      },
+      // Generated from the zod schemas above (lib/api/openapi.ts, docs/decisions/033).
+      schemas: schemaComponents(EXCHANGE_API_SCHEMAS),
     },
   };
 }

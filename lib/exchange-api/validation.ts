@@ -1,23 +1,25 @@
 import type { OperationOutcomeIssue } from "@medplum/fhirtypes";
 import type { z } from "zod";
+import { AppError, type FieldIssue } from "@/lib/api";
 import { platformIssue } from "@/lib/fhir";
-import { ApiProblem } from "./http";
 
 /**
- * Turns a zod failure on a FHIR resource into an OperationOutcome problem that names each field
- * (`issue.expression`, FHIRPath such as `Claim.item[0].unitPrice.value`):
- * missing required elements → 422 with ERR-004 ("Missing required field");
- * wrong types or formats → 400 `structure`.
+ * Turns a zod failure on a FHIR resource into an AppError that names each field (FHIRPath such as
+ * `CoverageEligibilityRequest.patient`): missing required elements → 422 `unprocessable` with
+ * ERR-004 ("Missing required field"); wrong types or formats → 400 `invalid_request`. Claims go
+ * through lib/exchange's validateApiClaim, which follows the same rule.
  */
 export function parseResource<S extends z.ZodType>(schema: S, body: Record<string, unknown>, resourceType: string): z.output<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issues: OperationOutcomeIssue[] = [];
+  const fields: FieldIssue[] = [];
   let missingOnly = true;
   for (const issue of result.error.issues.slice(0, 20)) {
     const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
     const expression = fhirPath(resourceType, path);
     const missing = issue.code === "invalid_type" && valueAt(body, path) === undefined;
+    fields.push({ path: expression, message: missing ? "required" : issue.message });
     if (missing) {
       issues.push(platformIssue({ code: "ERR-004", diagnostics: `${expression}: required`, expression: [expression] }));
     } else {
@@ -25,7 +27,7 @@ export function parseResource<S extends z.ZodType>(schema: S, body: Record<strin
       issues.push({ severity: "error", code: "structure", diagnostics: `${expression}: ${issue.message}`, expression: [expression] });
     }
   }
-  throw new ApiProblem(missingOnly ? 422 : 400, issues, {}, missingOnly ? "missing_field" : "invalid_structure");
+  throw new AppError(missingOnly ? "unprocessable" : "invalid_request", `The ${resourceType} is not valid.`, { reason: missingOnly ? "missing_field" : "invalid_structure", fields, issues });
 }
 
 export function fhirPath(resourceType: string, path: readonly (string | number)[]): string {
@@ -46,7 +48,7 @@ function valueAt(body: unknown, path: readonly (string | number)[]): unknown {
 /** `resourceType` must be the expected one (400 otherwise). */
 export function expectResourceType(body: Record<string, unknown>, resourceType: string): void {
   if (body.resourceType !== resourceType) {
-    throw ApiProblem.plain(400, "invalid", `resourceType must be ${resourceType}`, ["resourceType"], "resource_type");
+    throw new AppError("invalid_request", `resourceType must be ${resourceType}.`, { reason: "resource_type", fields: [{ path: "resourceType", message: `must be ${resourceType}` }] });
   }
 }
 
@@ -59,19 +61,10 @@ export function forceProvider(body: Record<string, unknown>, resourceType: strin
   if (body.provider === undefined) return { ...body, provider: { reference: expected } };
   const given = body.provider as { reference?: unknown } | null;
   if (typeof given !== "object" || given === null || given.reference !== expected) {
-    throw new ApiProblem(
-      422,
-      [
-        {
-          severity: "error",
-          code: "business-rule",
-          diagnostics: `${resourceType}.provider must be ${expected} (this clinic) or left out`,
-          expression: [`${resourceType}.provider`],
-        },
-      ],
-      {},
-      "provider",
-    );
+    throw new AppError("unprocessable", `${resourceType}.provider must be ${expected} (this clinic) or left out.`, {
+      reason: "provider",
+      fields: [{ path: `${resourceType}.provider`, message: `must be ${expected} (this clinic) or left out` }],
+    });
   }
   return body;
 }

@@ -20,6 +20,18 @@ export { exchangeConfig, parseExchangeConfig, backoffDelayMs, type ExchangeConfi
 export { CLAIM_IDENTIFIER_SYSTEM_BASE, claimIdentifierSystem } from "./identifiers";
 export { claimTotalMinor } from "./money";
 export {
+  API_CLAIM_ACCEPTED_STATUS,
+  API_CLAIM_REPLAY_STATUS,
+  ApiClaimAcknowledgementSchema,
+  apiClaimAcknowledgement,
+  callerIdentifier,
+  claimOutcomeOf,
+  submitApiClaim,
+  validateApiClaim,
+  type ApiClaimRules,
+  type ApiClaimSubmission,
+} from "./submit-api-claim";
+export {
   TRANSITIONS,
   FINAL_STATUSES,
   DECISION_STATUSES,

@@ -57,6 +57,10 @@ export type AdjudicationOutcome = (typeof ADJUDICATION_OUTCOMES)[number];
 export const PORTAL_URI_BASE = "https://clinic.example/fhir";
 /** Extension on the ClaimResponse the portal answers with: valueCode = the submission's state. */
 export const PORTAL_SUBMISSION_STATUS_EXTENSION = `${PORTAL_URI_BASE}/StructureDefinition/submission-status`;
+/** The identifier that names a submission in the portal (its UUID): first identifier of every acknowledgement, both APIs. */
+export const PORTAL_SUBMISSION_ID_SYSTEM = `${PORTAL_URI_BASE}/submission-id`;
+/** CodeSystem of the portal's submission states (the status Parameters' `status`). */
+export const PORTAL_SUBMISSION_STATUS_SYSTEM = `${PORTAL_URI_BASE}/CodeSystem/submission-status`;
 /** Base of the portal's Claim business identifier system (`…/claim-id/<provider org id>`). */
 export const PORTAL_CLAIM_IDENTIFIER_SYSTEM_BASE = `${PORTAL_URI_BASE}/claim-id`;
 

@@ -11,7 +11,12 @@ import { buildClaim, startTestSandbox, testClient, waitFor, type SandboxHandle }
 import type { PlatformClient } from "@/lib/platform";
 import { testDatabases } from "@/lib/testing/databases";
 import { GatewayConfigError, parseGatewayConfig, type GatewayConfig } from "./config";
-import { createGateway, type Gateway } from "./index";
+import { AGENT_TASKS, GATEWAY_SCHEMAS, createGateway, gatewayOpenApiDocument, type Gateway } from "./index";
+import fs from "node:fs";
+import path from "node:path";
+
+type OpenApiDoc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+const ROOT = path.resolve(__dirname, "../..");
 
 type Json = Record<string, unknown>;
 
@@ -119,7 +124,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
         expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
         expect(res.headers.get("content-type")).toMatch(/^application\/json/);
         const answer = await json(res);
-        expect(answer.error).toBe("unauthorized");
+        expect(answer).toMatchObject({ error: "unauthenticated", reason: `token_${reason}` });
         expect(typeof answer.message).toBe("string");
         const [entry] = await db.select().from(auditEvents).where(eq(auditEvents.requestId, requestId));
         expect(entry).toMatchObject({ action: "gateway.query", outcome: "denied", details: { status: 401, reason: `token_${reason}` } });
@@ -135,13 +140,14 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       const unknown = await q({ agent: "notifylinc", task: "list", data: {} });
       expect(unknown.status).toBe(400);
       expect(await json(unknown)).toEqual({
-        error: "unknown_agent",
+        error: "invalid_request",
+        reason: "unknown_agent",
         message: expect.any(String),
         valid: ["ClaimLinc", "RecordLinc", "AuthLinc", "NotifyLinc", "claim", "record", "authorization", "notification"],
       });
       const task = await q({ agent: "ClaimLinc", task: "delete", data: {} });
       expect(task.status).toBe(400);
-      expect(await json(task)).toMatchObject({ error: "unknown_task", valid: ["submit", "status"] });
+      expect(await json(task)).toMatchObject({ error: "invalid_request", reason: "unknown_task", valid: ["submit", "status"] });
       const proto = await q({ agent: "claim", task: "constructor", data: {} });
       expect(proto.status).toBe(400);
       // A body without Content-Type is read as JSON; another type is refused.
@@ -174,7 +180,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       const res = await broken.query(post("/query", { agent: "claim", task: "status", data: {} }, token));
       expect(res.status).toBe(503);
       const body = await json(res);
-      expect(body.error).toBe("gateway_misconfigured");
+      expect(body).toMatchObject({ error: "unavailable", reason: "gateway_misconfigured" });
       expect(String(body.message)).toContain("GATEWAY_AGENTS");
       expect(() => parseGatewayConfig({ GATEWAY_AGENTS: "x" })).toThrow(GatewayConfigError);
     });
@@ -219,7 +225,8 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       const first = await q({ agent: "claim", task: "submit", data: { claim } });
       expect(first.status).toBe(202);
       const again = await q({ agent: "claim", task: "submit", data: { claim } });
-      expect(again.status).toBe(200);
+      // One replay status for both APIs (docs/decisions/032): the first answer's 202 again.
+      expect(again.status).toBe(202);
       const [a, b] = [(await json(first)).result as Json, (await json(again)).result as Json];
       expect(b.submissionId).toBe(a.submissionId);
       expect(b.replay).toBe(true);
@@ -248,7 +255,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
     it("refuses the wrong use, another provider, a bad patient and invalid fields with 422 naming the field", async () => {
       const pre = buildClaim({ use: "preauthorization", items: [{ code: "99213", price: 1 }] });
       const wrongUse = await json(await q({ agent: "claim", task: "submit", data: { claim: pre } }));
-      expect(wrongUse).toMatchObject({ error: "invalid_data", issues: [{ path: "data.claim.use" }] });
+      expect(wrongUse).toMatchObject({ error: "unprocessable", reason: "use", issues: [{ path: "data.claim.use" }] });
       const otherProvider = { ...buildClaim({ use: "claim", items: [{ code: "99213", price: 1 }] }), provider: { reference: "Organization/elsewhere" } };
       expect(await json(await q({ agent: "claim", task: "submit", data: { claim: otherProvider } }))).toMatchObject({ issues: [{ path: "data.claim.provider" }] });
       const badPatient = buildClaim({ use: "claim", patientId: "1234567890", items: [{ code: "99213", price: 1 }] });
@@ -256,7 +263,8 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       const badItem = buildClaim({ use: "claim", items: [{ code: "99213", price: 1 }] });
       (badItem.item as Json[])[0]!.servicedDate = "21/11/2026";
       const res = await q({ agent: "claim", task: "submit", data: { claim: badItem } });
-      expect(res.status).toBe(422);
+      // A wrong format is a malformed Claim: 400, as on the exchange API (one Claim validation, docs/decisions/031).
+      expect(res.status).toBe(400);
       expect(await json(res)).toMatchObject({ issues: [{ path: "data.claim.item[0].servicedDate" }] });
       expect((await q({ agent: "claim", task: "submit", data: {} })).status).toBe(422);
       expect((await q({ agent: "claim", task: "status", data: { submissionId: "x" } })).status).toBe(422);
@@ -361,7 +369,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       const anon = await gw.fhirPatient(get("/fhir/Patient/1000000001", undefined), "1000000001");
       expect(anon.status).toBe(401);
       expect(anon.headers.get("www-authenticate")).toMatch(/^Bearer/);
-      expect(await json(anon)).toMatchObject({ resourceType: "OperationOutcome", issue: [{ code: "login", details: { coding: [{ code: "unauthorized" }] } }] });
+      expect(await json(anon)).toMatchObject({ resourceType: "OperationOutcome", issue: [{ code: "login", details: { coding: [{ code: "unauthenticated" }] } }] });
       const [entry] = await db.select().from(auditEvents).where(and(eq(auditEvents.action, "gateway.fhir.patient.read"), eq(auditEvents.outcome, "success")));
       expect(entry).toMatchObject({ actorLabel: "Claims assistant", targetId: patientUuid });
     });
@@ -378,13 +386,39 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
 
       const bad = { ...claim, created: "yesterday" };
       const invalid = await gw.fhirClaim(post("/fhir/Claim", bad, token));
-      expect(invalid.status).toBe(422);
+      // A wrong format is a malformed Claim: 400, as on the exchange API (one Claim validation, docs/decisions/031).
+      expect(invalid.status).toBe(400);
       expect(await json(invalid)).toMatchObject({ resourceType: "OperationOutcome", issue: [{ expression: ["Claim.created"] }] });
       const notJson = await gw.fhirClaim(post("/fhir/Claim", "{", token));
       expect(notJson.status).toBe(400);
       expect((await json(notJson)).resourceType).toBe("OperationOutcome");
       const media = await gw.fhirClaim(post("/fhir/Claim", claim, token, { "content-type": "text/plain" }));
       expect(media.status).toBe(415);
+    });
+  });
+
+  describe("the OpenAPI document (generated from zod)", () => {
+    it("documents every agent task with its data schema, and every documented path has a route", async () => {
+      const res = await gw.openApi(new Request("http://portal.test/query/openapi.json"));
+      expect(res.status).toBe(200);
+      const doc = (await res.json()) as OpenApiDoc & { paths: { "/query": { post: { requestBody: { content: Record<string, { schema: { oneOf: { title: string }[] } }> } } } } };
+      const titles = doc.paths["/query"].post.requestBody.content["application/json"]!.schema.oneOf.map((b) => b.title).sort();
+      expect(titles).toEqual(Object.entries(AGENT_TASKS).flatMap(([role, tasks]) => Object.keys(tasks).map((t) => `${role}.${t}`)).sort());
+      for (const [apiPath, methods] of Object.entries(doc.paths)) {
+        const file = path.join(ROOT, "app", ...apiPath.split("/").filter(Boolean).map((s) => s.replace(/^\{(.+)\}$/, "[$1]")), "route.ts");
+        expect(fs.existsSync(file), file).toBe(true);
+        for (const method of Object.keys(methods)) expect(fs.readFileSync(file, "utf8"), `${method} ${apiPath}`).toMatch(new RegExp(`export (const|(async )?function) ${method.toUpperCase()}\\b`));
+      }
+    });
+
+    it("a served task answer and an accepted Claim parse with the documented schemas", async () => {
+      const answer = await json(await q({ agent: "record", task: "lookup", data: { nationalId: "1000000001" } }));
+      expect(GATEWAY_SCHEMAS.QueryAnswer.schema.safeParse(answer).success).toBe(true);
+      const claim = buildClaim({ use: "claim", items: [{ code: "99213", price: 60 }] });
+      const res = await gw.fhirClaim(post("/fhir/Claim", claim, token, { "content-type": "application/fhir+json" }));
+      expect(res.status).toBe(202);
+      const parsed = GATEWAY_SCHEMAS.ClaimResponse.schema.safeParse(await json(res));
+      expect(parsed.success ? "" : JSON.stringify(parsed.error.issues.slice(0, 3))).toBe("");
     });
   });
 
@@ -395,11 +429,16 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
     const value = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.string({ unit: "binary", maxLength: 30 }), fc.constantFrom(null, -1, 1e308, 1.5, "", [], {}, true));
 
     it("random JSON bodies", async () => {
+      const documented = Object.keys((gatewayOpenApiDocument(config) as OpenApiDoc).paths["/query"]!.post!.responses);
       await fc.assert(
         fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (body) => {
           const res = await q(body);
           expect(res.status).toBeLessThan(500);
-          expect(typeof (await json(res)).error).toBe("string");
+          expect(documented).toContain(String(res.status));
+          const answer = await json(res);
+          expect(typeof answer.error).toBe("string");
+          // The error body is what the OpenAPI document (generated from this schema) says.
+          expect(GATEWAY_SCHEMAS.Error.schema.safeParse(answer).success).toBe(true);
         }),
         runs,
       );

@@ -9,16 +9,21 @@ import { gatewayConfig } from "./config";
 import { createClaim, readPatient } from "./fhir";
 import { handleQuery } from "./query";
 import { runGateway, type GatewayDeps } from "./run";
+import { gatewayOpenApiDocument } from "./openapi";
+import { jsonResponse } from "@/lib/api";
 
 export { AGENT_ROLES, GatewayConfigError, agentNames, gatewayConfig, parseGatewayAgents, parseGatewayConfig, resolveAgent, type AgentRole, type GatewayConfig } from "./config";
-export { GATEWAY_ERROR_CODES, GatewayError, type GatewayErrorCode } from "./http";
-export { GATEWAY_ERROR_SYSTEM, runGateway, type GatewayContext, type GatewayDeps } from "./run";
+export { gatewayTokenStrategy, runGateway, type GatewayContext, type GatewayDeps } from "./run";
 export { AGENT_TASKS, GatewayQuerySchema } from "./query";
 export { GATEWAY_CHANNEL } from "./submissions";
-export { PORTAL_PATIENT_ID_SYSTEM, GATEWAY_SUBMISSION_ID_SYSTEM } from "./fhir";
+export { PORTAL_PATIENT_ID_SYSTEM } from "./fhir";
+
+export { GATEWAY_ERROR_CODES, GATEWAY_SCHEMAS, gatewayOpenApiDocument } from "./openapi";
 
 export interface Gateway {
   query(request: Request): Promise<Response>;
+  /** GET /query/openapi.json (public: it holds no data). */
+  openApi(request: Request): Promise<Response>;
   fhirPatient(request: Request, id: string): Promise<Response>;
   fhirClaim(request: Request): Promise<Response>;
 }
@@ -26,6 +31,7 @@ export interface Gateway {
 export function createGateway(deps: GatewayDeps): Gateway {
   return {
     query: (request) => runGateway("gateway.query", "json", request, deps, (ctx) => handleQuery(ctx, request)),
+    openApi: async () => jsonResponse(gatewayOpenApiDocument(deps.config()), 200, { "cache-control": "public, max-age=300" }),
     fhirPatient: (request, id) => runGateway("gateway.fhir.patient.read", "fhir", request, deps, (ctx) => readPatient(ctx, id)),
     fhirClaim: (request) => runGateway("gateway.fhir.claim.create", "fhir", request, deps, (ctx) => createClaim(ctx, request)),
   };

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, max, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { gatewayNotificationPositions, submissionEvents, submissions } from "@/lib/db";
-import { GatewayError } from "./http";
+import { AppError } from "@/lib/api";
 import { GATEWAY_CHANNEL, createdByToken } from "./submissions";
 
 /*
@@ -85,7 +85,7 @@ export async function acknowledgeNotifications(db: Db, tokenId: string, data: z.
   const [latest] = await db.select({ id: max(submissionEvents.id) }).from(submissionEvents);
   const newest = Number(latest?.id ?? 0);
   if (data.upTo > newest) {
-    throw new GatewayError(422, "invalid_data", `upTo ${data.upTo} is after the newest event (${newest}).`, { issues: [{ path: "data.upTo", message: `at most ${newest}` }] });
+    throw new AppError("unprocessable", `upTo ${data.upTo} is after the newest event (${newest}).`, { reason: "invalid_data", fields: [{ path: "data.upTo", message: `at most ${newest}` }] });
   }
   const previous = await acknowledgedPosition(db, tokenId);
   // Forward only, also against a concurrent acknowledgement of the same token.

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import type { SubmissionKind } from "@/lib/db";
 import { agentNames, resolveAgent, type AgentRole } from "./config";
-import { GatewayError, issuePath, jsonResponse, readJsonObject } from "./http";
+import { AppError, issuePath, jsonResponse, readJsonObject } from "@/lib/api";
 import { acknowledgeDataSchema, acknowledgeNotifications, listDataSchema, listNotifications } from "./notifications";
 import { lookupDataSchema, recordLookup, recordSummary, summaryDataSchema } from "./record";
 import type { GatewayContext } from "./run";
-import { findSubmission, pipelineError, statusDataSchema, statusResult, submitThroughPipeline, submittedResult, validateClaim } from "./submissions";
+import { findSubmission, pipelineError, statusDataSchema, statusResult, submitGatewayClaim, submittedResult } from "./submissions";
 
 /** The body of `POST /query` (platform spec, "Gateway task body"). */
 export const GatewayQuerySchema = z.object({
@@ -31,12 +31,11 @@ function submitTask(kind: SubmissionKind): Task {
   return {
     schema: claimData,
     async run(ctx, data: z.infer<typeof claimData>, agentName) {
-      const claim = validateClaim(data.claim, kind, ctx.config.providerOrgId, ctx.config.allowSandboxTestIds, "data.claim");
-      const { submission, replay } = await submitThroughPipeline(ctx, claim, kind, "data.claim");
+      const { submission, replay, status } = await submitGatewayClaim(ctx, data.claim, kind, "data.claim");
       ctx.audit.target = { type: "submission", id: submission.id };
       ctx.audit.details.kind = kind;
       ctx.audit.details.replay = replay;
-      return { status: replay ? 200 : 202, result: submittedResult(submission, replay, agentName) };
+      return { status, result: submittedResult(submission, replay, agentName) };
     },
   };
 }
@@ -46,7 +45,7 @@ function statusTask(kind: SubmissionKind): Task {
     schema: statusDataSchema,
     async run(ctx, data: z.infer<typeof statusDataSchema>) {
       const submission = await findSubmission(ctx, kind, data);
-      if (!submission) throw new GatewayError(404, "not_found", kind === "claim" ? "No claim with this id or identifier." : "No authorization request with this id or identifier.");
+      if (!submission) throw new AppError("not_found", kind === "claim" ? "No claim with this id or identifier." : "No authorization request with this id or identifier.");
       ctx.audit.target = { type: "submission", id: submission.id };
       ctx.audit.details.submissionStatus = submission.status;
       return { status: 200, result: await statusResult(ctx.db, submission) };
@@ -100,31 +99,33 @@ export const AGENT_TASKS: Record<AgentRole, Record<string, Task>> = {
 
 /** The body of POST /query, after authentication: route to the agent's task. */
 export async function handleQuery(ctx: GatewayContext, request: Request): Promise<Response> {
-  const body = await readJsonObject(request, ctx.config.maxBodyBytes);
+  const body = await readJsonObject(request, { maxBytes: ctx.config.maxBodyBytes, allowMissingType: true });
   const envelope = GatewayQuerySchema.safeParse(body);
   if (!envelope.success) {
-    throw new GatewayError(400, "invalid_body", "The body must be {agent, task, data} with agent and task as strings and data an object.", {
-      issues: envelope.error.issues.slice(0, 20).map((i) => ({ path: issuePath("", i.path), message: i.message })),
+    throw new AppError("invalid_request", "The body must be {agent, task, data} with agent and task as strings and data an object.", {
+      reason: "invalid_body",
+      fields: envelope.error.issues.slice(0, 20).map((i) => ({ path: issuePath("", i.path), message: i.message })),
     });
   }
   const { agent, task, data } = envelope.data;
   const role = resolveAgent(ctx.config, agent);
   if (!role) {
     ctx.audit.details.agent = agent.slice(0, 64);
-    throw new GatewayError(400, "unknown_agent", `Unknown agent "${agent.slice(0, 64)}".`, { valid: agentNames(ctx.config) });
+    throw new AppError("invalid_request", `Unknown agent "${agent.slice(0, 64)}".`, { reason: "unknown_agent", extra: { valid: agentNames(ctx.config) } });
   }
   ctx.audit.details.agent = agent;
   const tasks = AGENT_TASKS[role];
   const handler = Object.hasOwn(tasks, task) ? tasks[task] : undefined;
   if (!handler) {
     ctx.audit.action = `gateway.${role}`;
-    throw new GatewayError(400, "unknown_task", `Unknown task "${task.slice(0, 64)}" for the ${role} agent.`, { valid: Object.keys(tasks) });
+    throw new AppError("invalid_request", `Unknown task "${task.slice(0, 64)}" for the ${role} agent.`, { reason: "unknown_task", extra: { valid: Object.keys(tasks) } });
   }
   ctx.audit.action = `gateway.${role}.${task}`;
   const parsed = handler.schema.safeParse(data);
   if (!parsed.success) {
-    throw new GatewayError(422, "invalid_data", `data does not fit the ${role} agent's ${task} task.`, {
-      issues: parsed.error.issues.slice(0, 20).map((i) => ({ path: issuePath("data", i.path), message: i.message })),
+    throw new AppError("unprocessable", `data does not fit the ${role} agent's ${task} task.`, {
+      reason: "invalid_data",
+      fields: parsed.error.issues.slice(0, 20).map((i) => ({ path: issuePath("data", i.path), message: i.message })),
     });
   }
   let outcome: TaskResult;

@@ -5,7 +5,7 @@ import { eligibilityChecks, submissions } from "@/lib/db";
 import { checkNationalId } from "@/lib/fhir";
 import { findPatientByNationalId, getPatient, listCoverages } from "@/lib/patients";
 import type { Patient } from "@/lib/patients";
-import { GatewayError } from "./http";
+import { AppError } from "@/lib/api";
 import { isUuid } from "@/lib/ids";
 
 /*
@@ -23,7 +23,7 @@ export const summaryDataSchema = z.union([
 
 function validNationalId(value: string, allowSandboxTestIds: boolean, path: string): string {
   const check = checkNationalId(value, { allowSandboxTestIds });
-  if (!check.valid) throw new GatewayError(422, "invalid_data", check.message.en, { issues: [{ path, message: check.message.en }] });
+  if (!check.valid) throw new AppError("unprocessable", check.message.en, { reason: "invalid_data", fields: [{ path, message: check.message.en }] });
   return check.value;
 }
 
@@ -52,7 +52,7 @@ export async function recordLookup(db: Db, data: z.infer<typeof lookupDataSchema
 export async function recordSummary(db: Db, data: z.infer<typeof summaryDataSchema>, allowSandboxTestIds: boolean) {
   const patient =
     "patientId" in data ? await getPatient(db, data.patientId) : await findPatientByNationalId(db, validNationalId(data.nationalId, allowSandboxTestIds, "data.nationalId"));
-  if (!patient) throw new GatewayError(404, "not_found", "No patient with this id is registered in the portal.");
+  if (!patient) throw new AppError("not_found", "No patient with this id is registered in the portal.");
   const [covs, [latest], byStatus] = await Promise.all([
     listCoverages(db, patient.id),
     db

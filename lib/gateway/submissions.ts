@@ -1,135 +1,41 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { AppError } from "@/lib/api";
 import type { Db, SubmissionKind } from "@/lib/db";
-import { coverages, submissions } from "@/lib/db";
+import { submissions } from "@/lib/db";
 import {
   IllegalTransitionError,
   SubmissionNotFoundError,
   claimIdentifierSystem,
-  claimTotalMinor,
   getSubmission,
   submissionTimeline,
-  submit,
+  submitApiClaim,
   type Submission,
 } from "@/lib/exchange";
-import { ClaimSchema, PLATFORM_CURRENCY, checkNationalId, fromMinorUnits, parseReference, toMinorUnits, type ClaimParsed } from "@/lib/fhir";
-import { GatewayError, issuePath, type FieldIssue } from "./http";
+import { PLATFORM_CURRENCY, fromMinorUnits, toMinorUnits } from "@/lib/fhir";
 import type { GatewayContext } from "./run";
 import { isUuid } from "@/lib/ids";
 
 /** The channel every gateway submission carries (`submissions.channel`). */
 export const GATEWAY_CHANNEL = "gateway";
-/** The largest total a submission row holds (minor units in a 32-bit integer column). */
-const MAX_TOTAL_MINOR = 2_147_483_647;
 
 /** `submissions.created_by` of a gateway submission: the token, never its secret. */
 export function createdByToken(tokenId: string): string {
   return `gateway:${tokenId}`;
 }
 
-const KIND_LABEL: Record<SubmissionKind, string> = { claim: "claim", preauthorization: "authorization request" };
-
 /**
- * Validates a FHIR Claim for `kind` and fills in what the portal owns: `use` (when absent) and
- * `provider` (this clinic; another organization is refused). Failures are 422 `invalid_data` with
- * one issue per field, paths under `prefix` (e.g. `data.claim`).
+ * Submits a FHIR Claim for `kind` through lib/exchange's submitApiClaim — the same validation
+ * (national ID included), idempotency (token + the caller's identifier) and replay status as the
+ * exchange API. Field paths are under `prefix` (`data.claim` or `Claim`).
  */
-export function validateClaim(input: unknown, kind: SubmissionKind, providerOrgId: string, allowSandboxTestIds: boolean, prefix: string): ClaimParsed {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new GatewayError(422, "invalid_data", `${prefix} must be a FHIR Claim (a JSON object).`, { issues: [{ path: prefix, message: "expected a FHIR Claim object" }] });
-  }
-  const body = { ...(input as Record<string, unknown>) };
-  if (body.resourceType !== "Claim") {
-    throw new GatewayError(422, "invalid_data", "resourceType must be Claim.", { issues: [{ path: issuePath(prefix, ["resourceType"]), message: "must be Claim" }] });
-  }
-  if (body.use === undefined) body.use = kind;
-  if (body.use !== kind) {
-    const hint = kind === "claim" ? "the authorization agent takes preauthorization" : "the claim agent takes claims";
-    throw new GatewayError(422, "invalid_data", `Claim.use must be ${kind} for this task (${hint}).`, { issues: [{ path: issuePath(prefix, ["use"]), message: `must be ${kind}` }] });
-  }
-  const expectedProvider = `Organization/${providerOrgId}`;
-  if (body.provider === undefined) body.provider = { reference: expectedProvider };
-  else if ((body.provider as { reference?: unknown } | null)?.reference !== expectedProvider) {
-    throw new GatewayError(422, "invalid_data", `Claim.provider must be ${expectedProvider} (this clinic) or left out.`, {
-      issues: [{ path: issuePath(prefix, ["provider"]), message: `must be ${expectedProvider} or absent` }],
-    });
-  }
-  const parsed = ClaimSchema.safeParse(body);
-  if (!parsed.success) {
-    const issues: FieldIssue[] = parsed.error.issues.slice(0, 20).map((i) => ({ path: issuePath(prefix, i.path), message: i.message }));
-    throw new GatewayError(422, "invalid_data", `The ${KIND_LABEL[kind]} is not a valid FHIR Claim.`, { issues });
-  }
-  const claim = parsed.data;
-  const patientId = parseReference(claim.patient.reference, "Patient")?.id;
-  if (!patientId || !checkNationalId(patientId, { allowSandboxTestIds }).valid) {
-    throw new GatewayError(422, "invalid_data", "Claim.patient must reference Patient/<national ID or Iqama number> with a valid number.", {
-      issues: [{ path: issuePath(prefix, ["patient", "reference"]), message: "must be Patient/<valid national ID or Iqama>" }],
-    });
-  }
-  const money = claimTotalMinor({ ...claim });
-  if (money && Math.abs(money.totalMinor) > MAX_TOTAL_MINOR) {
-    throw new GatewayError(422, "invalid_data", "The claim's total is too large.", { issues: [{ path: issuePath(prefix, ["item"]), message: "total too large" }] });
-  }
-  return claim;
-}
-
-/** The caller's own business identifier: the first Claim.identifier with a value. */
-function clientIdentifier(claim: ClaimParsed): { system?: string; value: string } | undefined {
-  const first = claim.identifier?.find((i) => typeof i.value === "string" && i.value.trim() !== "");
-  return first ? { ...(first.system ? { system: first.system } : {}), value: first.value! } : undefined;
-}
-
-async function insurerOf(db: Db, claim: ClaimParsed): Promise<string | undefined> {
-  const fromClaim = parseReference(claim.insurer?.reference, "Organization")?.id;
-  if (fromClaim) return fromClaim;
-  const focal = claim.insurance.find((i) => i.focal) ?? claim.insurance[0];
-  const coverageRef = parseReference(focal?.coverage.reference, "Coverage")?.id;
-  if (!coverageRef) return undefined;
-  const [row] = await db.select({ insurerId: coverages.insurerId }).from(coverages).where(eq(coverages.coverageRef, coverageRef)).limit(1);
-  return row?.insurerId;
-}
-
-/**
- * Submits a validated Claim through the pipeline (createDraft + queue, channel `gateway`). When the
- * Claim carries the caller's own identifier, a resubmission by the same token returns the first
- * submission (`replay: true`) instead of creating a second one.
- */
-export async function submitThroughPipeline(ctx: GatewayContext, claim: ClaimParsed, kind: SubmissionKind, prefix: string): Promise<{ submission: Submission; replay: boolean }> {
-  const ident = clientIdentifier(claim);
-  const portalSystem = claimIdentifierSystem(ctx.config.providerOrgId);
-  if (ident && ident.system === portalSystem) {
-    throw new GatewayError(422, "invalid_data", `Claim.identifier: the system ${portalSystem} is reserved for the portal; use your own.`, {
-      issues: [{ path: issuePath(prefix, ["identifier", 0, "system"]), message: "reserved for the portal" }],
-    });
-  }
-  if (ident && (ident.value.length > 200 || (ident.system?.length ?? 0) > 500)) {
-    throw new GatewayError(422, "invalid_data", "Claim.identifier is too long.", { issues: [{ path: issuePath(prefix, ["identifier", 0]), message: "too long" }] });
-  }
-  const patientId = parseReference(claim.patient.reference, "Patient")!.id;
-  const insurerId = await insurerOf(ctx.db, claim);
-  const createdBy = createdByToken(ctx.token.id);
-  return ctx.db.transaction(async (tx) => {
-    if (ident) {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`gateway|${createdBy}|${ident.system ?? ""}|${ident.value}`}))`);
-      const [existing] = await tx
-        .select()
-        .from(submissions)
-        .where(
-          and(
-            eq(submissions.channel, GATEWAY_CHANNEL),
-            eq(submissions.createdBy, createdBy),
-            eq(submissions.kind, kind),
-            sql`${submissions.claim} -> 'identifier' @> ${JSON.stringify([ident])}::jsonb`,
-          ),
-        )
-        .limit(1);
-      if (existing) return { submission: existing, replay: true };
-    }
-    const created = await submit(
-      { db: tx, clock: () => ctx.now },
-      { kind, patientId, insurerId, claim: { ...claim }, channel: GATEWAY_CHANNEL, createdBy, source: "api" },
-    );
-    return { submission: created, replay: false };
+export async function submitGatewayClaim(ctx: GatewayContext, input: unknown, kind: SubmissionKind | undefined, prefix: string) {
+  return submitApiClaim({ db: ctx.db, now: ctx.now, channel: GATEWAY_CHANNEL, createdBy: createdByToken(ctx.token.id) }, input, {
+    providerOrgId: ctx.config.providerOrgId,
+    allowSandboxTestIds: ctx.config.allowSandboxTestIds,
+    kind,
+    prefix,
+    requireIdentifier: false,
   });
 }
 
@@ -217,7 +123,7 @@ export async function statusResult(db: Db, submission: Submission) {
     channel: submission.channel,
     identifier: submission.identifierSystem && submission.identifierValue ? { system: submission.identifierSystem, value: submission.identifierValue } : null,
     platformClaimId: submission.platformId,
-    total: submission.totalMinor === null ? null : { value: submission.totalMinor / 100, currency: submission.currency ?? "SAR" },
+    total: submission.totalMinor === null ? null : { value: fromMinorUnits(submission.totalMinor), currency: submission.currency ?? PLATFORM_CURRENCY },
     attempts: submission.attempts,
     createdAt: submission.createdAt.toISOString(),
     updatedAt: submission.updatedAt.toISOString(),
@@ -250,9 +156,9 @@ export async function statusResult(db: Db, submission: Submission) {
 }
 
 /** Pipeline exceptions as gateway errors (never a 500 for something the caller can act on). */
-export function pipelineError(error: unknown): GatewayError | undefined {
-  if (error instanceof SubmissionNotFoundError) return new GatewayError(404, "not_found", "No such submission.");
-  if (error instanceof IllegalTransitionError) return new GatewayError(409, "conflict", error.message);
-  if (error instanceof Error && /does not match the submission kind/.test(error.message)) return new GatewayError(422, "invalid_data", error.message);
+export function pipelineError(error: unknown): AppError | undefined {
+  if (error instanceof SubmissionNotFoundError) return new AppError("not_found", "No such submission.");
+  if (error instanceof IllegalTransitionError) return new AppError("conflict", error.message, { reason: "illegal_transition" });
+  if (error instanceof Error && /does not match the submission kind/.test(error.message)) return new AppError("unprocessable", error.message, { reason: "invalid_data" });
   return undefined;
 }

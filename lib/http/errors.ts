@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { unstable_rethrow } from "next/navigation";
+import { AppError, codeForStatus, renderError } from "@/lib/errors";
+import type { ErrorStyle } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 import { noteJunk } from "./junk";
 
 /**
@@ -16,41 +19,28 @@ export function describeError(error: unknown): string {
   return `${error.name}${typeof code === "string" && /^[A-Za-z0-9_.-]{1,40}$/.test(code) ? ` (${code})` : ""}`;
 }
 
-/** How each family of endpoints answers an error. */
-export type ErrorFamily = "json" | "fhir" | "oauth" | "claims-api";
+/**
+ * How each family of endpoints answers an error: the catalogue's styles (lib/errors/catalogue.ts).
+ * `claims-api` is the old name of /v1's family, kept for callers not yet renamed: it is `json`.
+ */
+export type ErrorFamily = ErrorStyle | "claims-api";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const styleOf = (family: ErrorFamily): ErrorStyle => (family === "claims-api" ? "json" : family);
 
 export function requestIdOf(request: Request): string {
   const given = request.headers.get("x-request-id");
-  return given && UUID.test(given) ? given : randomUUID();
+  return isUuid(given) ? given : randomUUID();
 }
 
-/** An error answer in the family's shape (also used by proxy.ts for malformed paths). */
-export function familyError(family: ErrorFamily, status: number, code: string, message: string, requestId: string): Response {
-  const headers = { "cache-control": "no-store", "x-content-type-options": "nosniff", "X-Request-ID": requestId };
-  switch (family) {
-    case "fhir":
-      return new Response(
-        JSON.stringify({
-          resourceType: "OperationOutcome",
-          issue: [{ severity: "error", code: status >= 500 ? "exception" : status === 413 ? "too-costly" : "invalid", diagnostics: message }],
-        }),
-        { status, headers: { ...headers, "content-type": "application/fhir+json; charset=utf-8" } },
-      );
-    case "oauth":
-      return new Response(JSON.stringify({ error: status >= 500 ? "server_error" : "invalid_request", error_description: message }), {
-        status,
-        headers: { ...headers, "content-type": "application/json;charset=UTF-8", pragma: "no-cache" },
-      });
-    case "claims-api":
-      return new Response(JSON.stringify({ error: status >= 500 ? "internal_error" : "invalid_parameter", message }), {
-        status,
-        headers: { ...headers, "content-type": "application/json; charset=utf-8" },
-      });
-    default:
-      return new Response(JSON.stringify({ error: code, message, requestId }), { status, headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
-  }
+/**
+ * An error answer in the family's style (also used by proxy.ts for malformed paths): the
+ * catalogue code of `status`, with `reason` the finer code when it differs.
+ */
+export function familyError(family: ErrorFamily, status: number, reason: string, message: string, requestId: string): Response {
+  const code = codeForStatus(status);
+  const style = styleOf(family);
+  const error = new AppError(code, message, { reason: reason !== code ? reason : undefined, extra: style === "json" ? { requestId } : {} });
+  return renderError(error, style, { "X-Request-ID": requestId });
 }
 
 /** Wraps a route handler: Next.js' own control flow (redirect, notFound) passes; anything else is a clean 500. */
@@ -71,7 +61,7 @@ export function guarded<A extends unknown[]>(
         return familyError(family, 400, "bad_request", "The request URL cannot be read.", requestId);
       }
       console.error(`[${label}] request ${requestId} failed: ${describeError(error)}`);
-      return familyError(family, 500, "internal_error", `Internal error; quote request id ${requestId}.`, requestId);
+      return familyError(family, 500, "internal", `Internal error; quote request id ${requestId}.`, requestId);
     }
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { headers } from "next/headers";
 import { env } from "@/lib/env";
+import { isUuid } from "@/lib/ids";
 import { clientAddress, type TrustedProxies } from "@/lib/net";
 
 export interface RequestContext {
@@ -9,8 +10,6 @@ export interface RequestContext {
   userAgent?: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Reads who is calling from a set of request headers (proxy.ts sets x-request-id). The address
  * follows TRUSTED_PROXIES: a client's own X-Forwarded-For is never believed by default.
@@ -18,7 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function contextFromHeaders(h: Headers, trust: TrustedProxies = trustedProxies()): RequestContext {
   const given = h.get("x-request-id");
   return {
-    requestId: given && UUID.test(given) ? given : randomUUID(),
+    requestId: isUuid(given) ? given : randomUUID(),
     ip: clientAddress(h, trust),
     userAgent: h.get("user-agent")?.slice(0, 500) ?? undefined,
   };

@@ -3,12 +3,12 @@ import { AccessError, actorOf, authorize, AREAS } from "@/lib/auth";
 import { MAX_FILE_BYTES, deleteOrphans, storeAttachment } from "@/lib/attachments";
 import { BodyTooLargeError, readLimitedBody, requestContext, guarded } from "@/lib/http";
 import { getDb } from "@/lib/db";
+import { AppError, jsonResponse, renderError } from "@/lib/api";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-const json = (status: number, body: Record<string, unknown>) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+const json = (status: number, body: Record<string, unknown>) => jsonResponse(body, status);
 
 const MESSAGES = {
   tooLarge: `The file is larger than ${MAX_FILE_BYTES / (1024 * 1024)} MB.`,
@@ -28,12 +28,13 @@ export const POST = guarded("json", "attachments", async (request: Request): Pro
   try {
     user = await authorize([...new Set([...AREAS.authorizations.roles, ...AREAS.claims.roles])]);
   } catch (error) {
-    if (error instanceof AccessError) return json(error.status, { error: error.status === 401 ? "unauthenticated" : "forbidden", message: error.message });
+    if (error instanceof AccessError) return renderError(new AppError(error.status === 401 ? "unauthenticated" : "forbidden", error.message), "json");
     throw error;
   }
   const ctx = await requestContext();
   const db = await getDb();
   const actor = actorOf(user);
+  // The uploader (components/attachments) branches on these `error` values: they stay until it reads `reason`.
   const refuse = async (status: number, reason: keyof typeof MESSAGES) => {
     await audit(db, { actor, action: "attachment.upload", outcome: "failure", requestId: ctx.requestId, ip: ctx.ip, details: { reason } });
     return json(status, { error: reason, message: MESSAGES[reason], maxBytes: MAX_FILE_BYTES });
@@ -44,7 +45,7 @@ export const POST = guarded("json", "attachments", async (request: Request): Pro
     bytes = await readLimitedBody(request, MAX_FILE_BYTES);
   } catch (error) {
     if (error instanceof BodyTooLargeError) return refuse(413, "tooLarge");
-    return json(400, { error: "bad_request", message: "The upload was interrupted." });
+    return renderError(new AppError("invalid_request", "The upload was interrupted.", { reason: "interrupted" }), "json");
   }
   let fileName = "attachment";
   try {

@@ -4,4 +4,4 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 /** Any other path here: a 404 in this API's own error shape (lib/http/errors.ts). */
-export const { GET, POST, PUT, PATCH, DELETE } = unknownPathRoutes("claims-api");
+export const { GET, POST, PUT, PATCH, DELETE } = unknownPathRoutes("json");

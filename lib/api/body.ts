@@ -1,0 +1,71 @@
+import { BodyReadError, BodyTooLargeError, readLimitedBody, unstorableTextPath, impossibleDatePath } from "@/lib/http";
+import { AppError } from "@/lib/errors";
+
+const JSON_TYPES = /^application\/(fhir\+)?json\s*(;|$)/i;
+
+export interface JsonBodyOptions {
+  /** Largest body accepted (lib/http/limits.ts). */
+  maxBytes: number;
+  /** Read a body without Content-Type as JSON (some automation clients omit it); default false. */
+  allowMissingType?: boolean;
+}
+
+/** 413 naming the limit. */
+export function tooLarge(maxBytes: number): AppError {
+  return new AppError("payload_too_large", `The request body exceeds the limit of ${maxBytes} bytes (${maxBytes / (1024 * 1024)} MiB).`, {
+    reason: "too_large",
+    extra: { maxBytes },
+  });
+}
+
+/**
+ * THE reader of JSON request bodies of the machine APIs: Content-Type application/json or
+ * application/fhir+json, at most `maxBytes` (counted while streaming), valid UTF-8 JSON, an object,
+ * no text PostgreSQL cannot store (NUL, lone surrogates) and no impossible calendar date. Every
+ * failure is a 4xx AppError naming what to fix.
+ */
+export async function readJsonObject(request: Request, options: JsonBodyOptions): Promise<Record<string, unknown>> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!(options.allowMissingType && type.trim() === "") && !JSON_TYPES.test(type)) {
+    throw new AppError("unsupported_media_type", "Content-Type must be application/json or application/fhir+json.", { reason: "content_type" });
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await readLimitedBody(request, options.maxBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw tooLarge(options.maxBytes);
+    if (error instanceof BodyReadError) throw new AppError("invalid_request", "The body could not be read.", { reason: "body_read" });
+    throw error;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError("invalid_request", "The body is not valid UTF-8.", { reason: "encoding" });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError("invalid_request", "The body is not valid JSON.", { reason: "invalid_json" });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new AppError("invalid_request", "The body must be a JSON object.", { reason: "not_object" });
+  }
+  const bad = unstorableTextPath(value);
+  if (bad !== undefined) {
+    throw new AppError("invalid_request", `${bad || "(body)"}: text contains characters that are not allowed (NUL or unpaired surrogates).`, {
+      reason: "characters",
+      fields: [{ path: bad || "(body)", message: "characters not allowed (NUL or unpaired surrogates)" }],
+    });
+  }
+  // Before the platform or the database sees it: 2026-02-30 is refused here, not rolled over or failed on insert.
+  const badDate = impossibleDatePath(value);
+  if (badDate !== undefined) {
+    throw new AppError("invalid_request", `${badDate || "(body)"}: not a real calendar date or time.`, {
+      reason: "impossible_date",
+      fields: [{ path: badDate || "(body)", message: "not a real calendar date or time (YYYY-MM-DD of a day that exists)" }],
+    });
+  }
+  return value as Record<string, unknown>;
+}
