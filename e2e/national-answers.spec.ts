@@ -202,7 +202,7 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     expect(after.receipts.find((r) => r.value === identifier)?.count).toBeGreaterThanOrEqual(2);
     await expect(page.getByTestId("claim-identifier")).toHaveText(identifier);
 
-    await expect(page.getByTestId("overall-decision")).toContainText("Partly approved");
+    await expect(page.getByTestId("overall-decision")).toContainText("Partly paid");
     const rows = page.getByTestId("adjudication-row");
     await expect(rows).toHaveCount(2);
     await expect(rows.nth(0).getByTestId("line-decision")).toContainText("Denied");

@@ -5,6 +5,8 @@ import { useCallback, useEffect, useState } from "react";
 import { useLiveEvents } from "@/components/live/use-live-events";
 import { batchProgressAction } from "@/lib/claims/actions";
 import type { BatchProgress } from "@/lib/claims/batch";
+import type { SubmissionStatus } from "@/lib/db/schema";
+import { statusLabel } from "@/lib/i18n/status-words";
 
 /**
  * Progress of a "submit selected" batch, read from the database (how many of the batch have left
@@ -13,6 +15,7 @@ import type { BatchProgress } from "@/lib/claims/batch";
  */
 export function BatchProgressBar({ batchId }: { batchId: string }) {
   const t = useTranslations("claims.batch");
+  const words = useTranslations("statusWords");
   const [progress, setProgress] = useState<BatchProgress | undefined>();
   const load = useCallback(async () => {
     const result = await batchProgressAction(batchId);
@@ -54,7 +57,7 @@ export function BatchProgressBar({ batchId }: { batchId: string }) {
       {progress && (
         <p className="mt-2 text-xs text-slate-600">
           {Object.entries(progress.byStatus)
-            .map(([s, n]) => `${t(`status.${s}` as "status.queued")}: ${n}`)
+            .map(([s, n]) => `${words(statusLabel("claim", s as SubmissionStatus).key)}: ${n}`)
             .join(" · ")}
         </p>
       )}

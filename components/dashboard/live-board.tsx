@@ -5,6 +5,8 @@ import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { Card } from "@/components/ui/card";
 import { useLiveEvents, type LiveStatusEvent } from "@/components/live/use-live-events";
+import type { SubmissionStatus } from "@/lib/db/schema";
+import { STATUS_ORDER, statusLabel } from "@/lib/i18n/status-words";
 
 export interface BoardCounts {
   kind: "claim" | "preauthorization";
@@ -19,14 +21,13 @@ export interface FeedItem {
   status: string | null;
 }
 
-const STATUS_ORDER = ["draft", "queued", "sent", "pended", "complete", "partial", "denied", "rejected", "failed", "cancelled"];
-
 /**
  * The live status board: counts per status come from the server (re-read on every event, at most
  * once a second); the feed shows the latest events as they arrive.
  */
 export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: BoardCounts[]; feed: FeedItem[]; locale: string }) {
   const t = useTranslations("dashboard");
+  const words = useTranslations("statusWords");
   const router = useRouter();
   const [feed, setFeed] = useState(initialFeed);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -66,7 +67,7 @@ export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: Board
                 const count = group.statuses.find((s) => s.status === status)?.count ?? 0;
                 return (
                   <div key={status} className="rounded-md border border-slate-200 px-3 py-2" data-testid={`live-count-${group.kind}-${status}`} data-count={count}>
-                    <dt className="text-xs text-slate-500">{t(`status.${status}`)}</dt>
+                    <dt className="text-xs text-slate-500">{words(statusLabel(group.kind, status).key)}</dt>
                     <dd className="text-xl font-semibold tabular-nums text-slate-900">{number.format(count)}</dd>
                   </div>
                 );
@@ -87,7 +88,7 @@ export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: Board
                   {t("live.event", {
                     kind: item.submissionKind === "preauthorization" ? t("live.kind.preauthorization") : t("live.kind.claim"),
                     id: (item.submissionId ?? "").slice(0, 8),
-                    status: item.status ? t(`status.${item.status}`) : "—",
+                    status: item.status ? words(statusLabel(item.submissionKind, item.status as SubmissionStatus).key) : "—",
                   })}
                 </span>
                 <time dateTime={item.at} className="text-xs tabular-nums text-slate-500">

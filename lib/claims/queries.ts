@@ -4,6 +4,7 @@ import { decodeCursor, encodeCursor } from "@/lib/cursor";
 import type { Db } from "@/lib/db";
 import { patients, submissions, SUBMISSION_STATUSES, type SubmissionStatus } from "@/lib/db/schema";
 import { hasControlCharacters } from "@/lib/http/input";
+import { outcomeOfView, type StatusOutcome } from "@/lib/i18n/status-words";
 import { startOfZonedDay, addDays, isCalendarDate, isPossibleDateText } from "@/lib/time";
 
 /**
@@ -40,6 +41,8 @@ export interface ClaimRow {
   insurerId: string | null;
   identifierValue: string | null;
   replacesId: string | null;
+  /** What the decision paid (zero-benefit claims read "Not paid"). */
+  outcome?: StatusOutcome;
   patient?: { id: string; givenName: string; familyName: string };
 }
 
@@ -157,6 +160,7 @@ export async function listClaims(db: Db, q: ClaimListQuery): Promise<{ rows: Cla
         insurerId: r.insurerId,
         identifierValue: r.identifierValue,
         replacesId: r.replacesId,
+        ...(r.responseView ? { outcome: outcomeOfView(r.responseView) } : {}),
         ...(p ? { patient: { id: p.id, givenName: p.givenName, familyName: p.familyName } } : {}),
       };
     }),

@@ -1,6 +1,8 @@
 import { BENEFIT_CATEGORIES, isBenefitCategoryCode } from "@/lib/fhir";
 import { formatCount, formatDuration, formatMoney, formatRate } from "./format";
 import type { Db } from "@/lib/db";
+import type { SubmissionStatus } from "@/lib/db/schema";
+import { statusLabel } from "@/lib/i18n/status-words";
 import {
   authorizationRates,
   medianDecisionSeconds,
@@ -35,6 +37,8 @@ export type Translate = (key: string, values?: Record<string, string | number>) 
 
 export interface TableContext {
   t: Translate;
+  /** The `statusWords` translator: statuses read as on every other screen (lib/i18n/status-words.ts). */
+  words: Translate;
   locale: string;
   insurerName: (id: string) => string;
 }
@@ -116,7 +120,7 @@ export function buildTable(name: TableName, data: DashboardData, ctx: TableConte
         name,
         columns: [t("columns.reason"), t("columns.status"), t("columns.count"), t("columns.rank")],
         textColumns: 2,
-        rows: data.reasons.map((r, i) => [r.reason, t(`status.${r.status}`), formatCount(r.count, locale), formatCount(i + 1, locale)]),
+        rows: data.reasons.map((r, i) => [r.reason, ctx.words(statusLabel(r.kind, r.status as SubmissionStatus).key), formatCount(r.count, locale), formatCount(i + 1, locale)]),
         chart: data.reasons.map((r) => ({ label: r.reason, value: r.count })),
       };
     case "trend":

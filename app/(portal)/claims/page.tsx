@@ -11,9 +11,9 @@ import { audit } from "@/lib/audit";
 import { actorOf, requireArea } from "@/lib/auth/guards";
 import { CLAIM_SORTS, claimInsurers, countClaimsByStatus, isStatus, listClaims, type ClaimSort } from "@/lib/claims/queries";
 import { getDb } from "@/lib/db";
-import { SUBMISSION_STATUSES } from "@/lib/db/schema";
 import { env } from "@/lib/env";
 import { requestContext } from "@/lib/http/request-context";
+import { STATUS_ORDER, statusLabel } from "@/lib/i18n/status-words";
 import { insurerNames } from "@/lib/patients/insurer-names";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -32,7 +32,7 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
   const batch = typeof params.batch === "string" && /^[0-9a-f-]{36}$/i.test(params.batch) ? params.batch : undefined;
   const cursor = str(params.cursor);
   const timeZone = env().CLINIC_TIME_ZONE;
-  const [t, format, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getDb(), await requestContext()];
+  const [t, words, format, db, ctx] = [await getTranslations("claims"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
   const [{ rows, next }, counts, insurers, insurerName] = await Promise.all([
     listClaims(db, { ...filters, sort, dir, cursor, limit: 50, timeZone }),
     countClaimsByStatus(db, filters, timeZone),
@@ -55,10 +55,14 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
   };
   const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
   const input = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm";
-  const tableRows: ClaimTableRow[] = rows.map((r) => ({
+  const tableRows: ClaimTableRow[] = rows.map((r) => {
+    const label = statusLabel("claim", r.status, r.outcome);
+    return {
     id: r.id,
     status: r.status,
-    statusLabel: t(`status.${r.status}`),
+    statusLabel: words(label.key),
+    statusWord: label.word,
+    statusTone: label.tone,
     created: format.dateTime(r.createdAt, { dateStyle: "medium", timeStyle: "short" }),
     createdIso: r.createdAt.toISOString(),
     patient: r.patient ? `${r.patient.givenName} ${r.patient.familyName}` : "—",
@@ -66,7 +70,8 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
     total: formatAmount(r.totalMinor),
     identifier: r.identifierValue ?? "—",
     replaces: Boolean(r.replacesId),
-  }));
+    };
+  });
 
   return (
     <>
@@ -93,7 +98,7 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
         <Link href={href({ status: undefined, cursor: undefined })} aria-current={!status ? "page" : undefined} className={`rounded-full px-3 py-1 text-sm ring-1 ring-inset ${!status ? "bg-brand-700 text-white ring-brand-700" : "bg-white text-slate-700 ring-slate-300"}`}>
           {t("chips.all")} <span className="tabular-nums">{total}</span>
         </Link>
-        {SUBMISSION_STATUSES.filter((s) => counts[s]).map((s) => (
+        {STATUS_ORDER.filter((s) => counts[s]).map((s) => (
           <Link
             key={s}
             href={href({ status: s, cursor: undefined })}
@@ -101,7 +106,7 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
             data-testid={`chip-${s}`}
             className={`rounded-full px-3 py-1 text-sm ring-1 ring-inset ${status === s ? "bg-brand-700 text-white ring-brand-700" : "bg-white text-slate-700 ring-slate-300"}`}
           >
-            {t(`status.${s}`)} <span className="tabular-nums">{counts[s]}</span>
+            {words(`claim.${s}`)} <span className="tabular-nums">{counts[s]}</span>
           </Link>
         ))}
       </nav>
@@ -111,9 +116,9 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
             {t("filters.status")}
             <select name="status" defaultValue={status ?? ""} className={input}>
               <option value="">{t("filters.anyStatus")}</option>
-              {SUBMISSION_STATUSES.map((s) => (
+              {STATUS_ORDER.map((s) => (
                 <option key={s} value={s}>
-                  {t(`status.${s}`)}
+                  {words(`claim.${s}`)}
                 </option>
               ))}
             </select>

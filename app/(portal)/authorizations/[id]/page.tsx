@@ -18,6 +18,7 @@ import { requireArea } from "@/lib/auth/guards";
 import { canAccess } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http/request-context";
+import { outcomeOfView } from "@/lib/i18n/status-words";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("detail.title") };
@@ -59,7 +60,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
         description={view.patient ? `${view.patient.givenName} ${view.patient.familyName}` : undefined}
         actions={
           <div className="flex flex-col items-end gap-1">
-            <StatusBadge status={s.status} />
+            <StatusBadge status={s.status} outcome={outcomeOfView(s.responseView)} />
             <LiveRefresh submissionId={s.id} />
           </div>
         }
@@ -138,7 +139,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
             <ul className="mt-1 space-y-1">
               {view.claims.map((c) => (
                 <li key={c.id} className="flex items-center gap-2">
-                  <StatusBadge status={c.status} use="claim" />
+                  <StatusBadge status={c.status} kind="claim" />
                   {c.status === "draft" && canAccess(user.roles, "claims") ? (
                     <Link href={`/claims/new?draft=${c.id}`} className="text-brand-800 underline">
                       {t("detail.openDraftClaim")}
@@ -160,7 +161,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
           <Card className="p-5">
             <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
               <h2 className="text-base font-semibold">{t("decision.title")}</h2>
-              {decision && <OverallDecision decision={decision} />}
+              {decision && <OverallDecision decision={decision} kind="preauthorization" />}
             </div>
             {decision ? <DecisionTable decision={decision} /> : <p className="text-sm text-slate-600">{t("decision.none")}</p>}
           </Card>
@@ -196,7 +197,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
         </div>
         <Card className="p-5">
           <h2 className="mb-3 text-base font-semibold">{t("detail.timeline")}</h2>
-          <Timeline entries={view.timeline} use="preauthorization" />
+          <Timeline entries={view.timeline} kind="preauthorization" outcome={outcomeOfView(s.responseView)} />
         </Card>
       </div>
     </>

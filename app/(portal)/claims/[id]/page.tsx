@@ -19,6 +19,7 @@ import { replacementLinks } from "@/lib/claims/queries";
 import { getDb } from "@/lib/db";
 import { toMinorUnits } from "@/lib/fhir";
 import { requestContext } from "@/lib/http/request-context";
+import { outcomeOfView } from "@/lib/i18n/status-words";
 import { insurerNames } from "@/lib/patients/insurer-names";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -29,7 +30,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function ClaimDetailPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requireArea("claims");
   const { id } = await params;
-  const [t, format, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getDb(), await requestContext()];
+  const [t, words, format, db, ctx] = [await getTranslations("claims"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
   const insurerName = await insurerNames(db, await getLocale());
   const view = await getSubmissionView(db, id, "claim");
   await audit(db, {
@@ -44,6 +45,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
   const s = view.submission;
   const links = await replacementLinks(db, s.id, s.replacesId);
   const d = view.decision;
+  const outcome = outcomeOfView(s.responseView);
   const payment = d?.response.payment;
   const requestIds = [...new Set([...view.timeline.map((e) => e.requestId), s.lastRequestId].filter((x): x is string => Boolean(x)))];
   const dt = (label: string, value: React.ReactNode, testId?: string) => (
@@ -66,7 +68,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
         actions={
           <div className="flex flex-col items-end gap-2">
             <div className="flex items-center gap-3">
-              <StatusBadge status={s.status} use="claim" />
+              <StatusBadge status={s.status} kind="claim" outcome={outcome} />
               <LiveRefresh submissionId={s.id} use="claim" />
             </div>
             <ClaimActions id={s.id} status={s.status} />
@@ -110,7 +112,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                   <p>
                     {t("detail.replaces")}{" "}
                     <Link className="text-brand-800 underline" href={`/claims/${links.replaces.id}`}>
-                      {format.dateTime(links.replaces.createdAt, { dateStyle: "medium", timeStyle: "short" })} ({t(`status.${links.replaces.status}`)})
+                      {format.dateTime(links.replaces.createdAt, { dateStyle: "medium", timeStyle: "short" })} ({words(`claim.${links.replaces.status}`)})
                     </Link>
                   </p>
                 )}
@@ -118,7 +120,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                   <p key={r.id}>
                     {t("detail.replacedBy")}{" "}
                     <Link className="text-brand-800 underline" href={r.status === "draft" ? `/claims/new?draft=${r.id}` : `/claims/${r.id}`}>
-                      {format.dateTime(r.createdAt, { dateStyle: "medium", timeStyle: "short" })} ({t(`status.${r.status}`)})
+                      {format.dateTime(r.createdAt, { dateStyle: "medium", timeStyle: "short" })} ({words(`claim.${r.status}`)})
                     </Link>
                   </p>
                 ))}
@@ -136,7 +138,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
               <Card className="overflow-x-auto">
                 <div className="flex flex-wrap items-center justify-between gap-2 px-4 pt-3 text-sm">
                   <h2 className="font-medium">{t("detail.items")}</h2>
-                  <OverallDecision decision={d} />
+                  <OverallDecision decision={d} kind="claim" />
                 </div>
                 <DecisionLines decision={d} variant="claim" />
               </Card>
@@ -179,7 +181,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
         <div className="space-y-6">
           <Card className="p-5">
             <h2 className="mb-3 font-medium">{t("detail.timeline")}</h2>
-            <Timeline entries={view.timeline} use="claim" />
+            <Timeline entries={view.timeline} kind="claim" outcome={outcome} />
           </Card>
           <Card className="p-5 text-sm">
             <h2 className="mb-2 font-medium">{t("detail.requestIds")}</h2>

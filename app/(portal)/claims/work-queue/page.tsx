@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
+import { StatusBadge } from "@/components/authorizations/status-badge";
 import { ClaimActions } from "@/components/claims/claim-actions";
 import { ClaimsLiveRefresh } from "@/components/claims/list-live";
 import { PlatformErrors } from "@/components/claims/platform-errors";
 import { formatAmount } from "@/components/coding/format";
-import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { actorOf, requireArea } from "@/lib/auth/guards";
 import { workQueue } from "@/lib/claims/queries";
@@ -54,7 +55,7 @@ export default async function WorkQueuePage() {
                   <div className="flex flex-wrap items-start justify-between gap-3">
                     <div className="space-y-1 text-sm">
                       <p className="flex flex-wrap items-center gap-2">
-                        <Badge tone="red">{t(`status.${r.status}`)}</Badge>
+                        <StatusBadge kind="claim" status={r.status} />
                         <Link href={`/claims/${r.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
                           {p ? `${p.givenName} ${p.familyName}` : t("workQueue.claim")}
                         </Link>
