@@ -210,3 +210,36 @@ export async function replacementLinks(db: Db, id: string, replacesId: string | 
   return { replacedBy, replaces: replaces[0] };
 }
 
+
+export interface ClaimAuthorization {
+  /** The reference the claim carries (Claim.insurance[].preAuthRef), as sent. */
+  preAuthRef: string;
+  /** The portal's authorization it came from, when the claim was made from one (or the reference matches one). */
+  authorization?: { id: string; status: SubmissionStatus; period?: { start?: string; end?: string } };
+}
+
+type Json = Record<string, unknown>;
+const jsonList = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x): x is Json => typeof x === "object" && x !== null) : []);
+
+/**
+ * The prior authorization a claim refers to: its reference from the Claim as sent and, when the
+ * portal holds that authorization, its status and validity period (from the stored answer's view).
+ */
+export async function claimAuthorization(db: Db, claim: Json, authorizationId: string | null): Promise<ClaimAuthorization | undefined> {
+  const preAuthRef = jsonList(claim.insurance)
+    .flatMap((i) => (Array.isArray(i.preAuthRef) ? i.preAuthRef : []))
+    .find((r): r is string => typeof r === "string" && r.length > 0);
+  if (!preAuthRef) return undefined;
+  const [row] = await db
+    .select({ id: submissions.id, status: submissions.status, responseView: submissions.responseView })
+    .from(submissions)
+    .where(
+      authorizationId
+        ? and(eq(submissions.id, authorizationId), eq(submissions.kind, "preauthorization"))
+        : and(eq(submissions.kind, "preauthorization"), sql`${submissions.responseView}->>'preAuthRef' = ${preAuthRef}`),
+    )
+    .limit(1);
+  if (!row) return { preAuthRef };
+  const period = row.responseView?.preAuthPeriod as { start?: string; end?: string } | undefined;
+  return { preAuthRef, authorization: { id: row.id, status: row.status, ...(period && (period.start || period.end) ? { period } : {}) } };
+}

@@ -15,11 +15,12 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { requireArea } from "@/lib/auth/guards";
 import { getSubmissionView } from "@/lib/authorizations/queries";
-import { replacementLinks } from "@/lib/claims/queries";
+import { claimAuthorization, replacementLinks } from "@/lib/claims/queries";
 import { getDb } from "@/lib/db";
 import { toMinorUnits } from "@/lib/fhir";
 import { requestContext } from "@/lib/http/request-context";
 import { outcomeOfView } from "@/lib/i18n/status-words";
+import { formatMoney } from "@/lib/money";
 import { insurerNames } from "@/lib/patients/insurer-names";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -31,7 +32,8 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
   const user = await requireArea("claims");
   const { id } = await params;
   const [t, words, format, db, ctx] = [await getTranslations("claims"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
-  const insurerName = await insurerNames(db, await getLocale());
+  const locale = await getLocale();
+  const insurerName = await insurerNames(db, locale);
   const view = await getSubmissionView(db, id, "claim");
   await audit(db, {
     actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
@@ -43,7 +45,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
   });
   if (!view) notFound();
   const s = view.submission;
-  const links = await replacementLinks(db, s.id, s.replacesId);
+  const [links, preAuth] = await Promise.all([replacementLinks(db, s.id, s.replacesId), claimAuthorization(db, s.claim, s.authorizationId)]);
   const d = view.decision;
   const outcome = outcomeOfView(s.responseView);
   const payment = d?.response.payment;
@@ -91,13 +93,39 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                   "—"
                 ),
               )}
-              {dt(t("detail.total"), <span className="tabular-nums"><bdi dir="ltr">{formatAmount(s.totalMinor)}</bdi> {s.currency ?? ""}</span>, "claim-total")}
+              {dt(t("detail.total"), <span className="tabular-nums">{s.totalMinor === null ? "—" : formatMoney(s.totalMinor, locale, s.currency ?? undefined)}</span>, "claim-total")}
+              {dt(
+                t("detail.preAuth"),
+                preAuth ? (
+                  <span>
+                    <bdi dir="ltr" className="font-mono text-xs">
+                      {preAuth.preAuthRef}
+                    </bdi>
+                    {preAuth.authorization?.period && (
+                      <span className="block text-xs text-slate-600">
+                        {t("detail.preAuthValid", {
+                          from: preAuth.authorization.period.start ? format.dateTime(new Date(`${preAuth.authorization.period.start.slice(0, 10)}T12:00:00Z`), { dateStyle: "medium" }) : "—",
+                          until: preAuth.authorization.period.end ? format.dateTime(new Date(`${preAuth.authorization.period.end.slice(0, 10)}T12:00:00Z`), { dateStyle: "medium" }) : "—",
+                        })}
+                      </span>
+                    )}
+                    {preAuth.authorization && (
+                      <Link href={`/authorizations/${preAuth.authorization.id}`} className="block text-xs text-brand-800 underline">
+                        {t("detail.preAuthOpen")}
+                      </Link>
+                    )}
+                  </span>
+                ) : (
+                  "—"
+                ),
+                "claim-preauth",
+              )}
               {dt(t("detail.disposition"), d?.disposition ?? "—", "disposition")}
               {dt(
                 t("detail.payment"),
                 payment ? (
                   <span className="tabular-nums">
-                    <bdi dir="ltr">{formatAmount(payment.amount?.minor)}</bdi> {payment.amount?.currency ?? ""}
+                    {payment.amount?.minor !== undefined ? formatMoney(payment.amount.minor, locale, payment.amount.currency) : "—"}
                     {payment.date ? ` · ${payment.date}` : ""}
                   </span>
                 ) : (
