@@ -98,7 +98,7 @@ test("a claim decided by the platform shows up on the live board and in the tota
     await billing.waitForURL(/submitted=/);
 
     await expect.poll(() => decidedClaims(board), { timeout: 60_000 }).toBe(boardBefore + 1);
-    await expect(board.getByTestId("live-feed")).toContainText(/Claim .* → (Complete|Partial|Denied)/);
+    await expect(board.getByTestId("live-feed")).toContainText(/Claim .* → (Paid|Partly paid|Not paid — .*|Denied)/);
     await expect.poll(() => countColumn(dashboard), { timeout: 30_000 }).toBe(totalsBefore + 1);
     for (const p of [board, dashboard]) expect(await p.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
   } finally {

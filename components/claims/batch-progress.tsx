@@ -13,10 +13,10 @@ import { statusLabel } from "@/lib/i18n/status-words";
  * `queued`), refreshed on every live claim event and every 2 s. The batch id lives in the URL, so
  * a reload shows the same bar.
  */
-export function BatchProgressBar({ batchId }: { batchId: string }) {
+export function BatchProgressBar({ batchId, initial }: { batchId: string; initial?: BatchProgress }) {
   const t = useTranslations("claims.batch");
   const words = useTranslations("statusWords");
-  const [progress, setProgress] = useState<BatchProgress | undefined>();
+  const [progress, setProgress] = useState<BatchProgress | undefined>(initial);
   const load = useCallback(async () => {
     const result = await batchProgressAction(batchId);
     if (result.ok) setProgress({ total: result.total, done: result.done, byStatus: result.byStatus });
@@ -41,7 +41,7 @@ export function BatchProgressBar({ batchId }: { batchId: string }) {
           {finished ? t("finished") : t("sending")}
         </span>
         <span className="tabular-nums" aria-live="polite" role="status">
-          {t("count", { done, total })}
+          {progress ? t("count", { done, total }) : t("counting")}
         </span>
       </div>
       <div

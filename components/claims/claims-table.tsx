@@ -52,7 +52,8 @@ export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
   const goToBatch = (batchId: string) => {
     const qs = new URLSearchParams(params.toString());
     qs.set("batch", batchId);
-    qs.delete("cursor");
+    // The list then shows the batch itself: a Draft filter would hide every claim just sent.
+    for (const key of ["cursor", "status", "patient", "insurer", "from", "to"]) qs.delete(key);
     router.push(`${pathname}?${qs.toString()}`);
     router.refresh();
   };

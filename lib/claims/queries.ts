@@ -22,6 +22,8 @@ export interface ClaimFilters {
   /** Days (YYYY-MM-DD) in the clinic's time zone, both inclusive. */
   from?: string;
   to?: string;
+  /** A "submit selected" batch (its claims carry `form.batch`, lib/claims/batch.ts). */
+  batch?: string;
 }
 
 export interface ClaimListQuery extends ClaimFilters {
@@ -88,6 +90,7 @@ function filterWhere(f: ClaimFilters, timeZone: string, withStatus: boolean): SQ
   const where: SQL[] = [eq(submissions.kind, "claim")];
   if (withStatus && f.status) where.push(eq(submissions.status, f.status));
   if (f.insurer) where.push(eq(submissions.insurerId, f.insurer));
+  if (f.batch && /^[0-9a-f-]{36}$/i.test(f.batch)) where.push(sql`${submissions.form}->>'batch' = ${f.batch}`);
   const p = f.patient?.trim();
   if (p) {
     const like = `%${p.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;

@@ -9,6 +9,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { actorOf, requireArea } from "@/lib/auth/guards";
+import { batchProgress } from "@/lib/claims/batch";
 import { CLAIM_SORTS, claimInsurers, countClaimsByStatus, isStatus, listClaims, type ClaimSort } from "@/lib/claims/queries";
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -28,8 +29,9 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
   const status = isStatus(params.status) ? params.status : undefined;
   const sort: ClaimSort = (CLAIM_SORTS as readonly string[]).includes(String(params.sort)) ? (params.sort as ClaimSort) : "created";
   const dir = params.dir === "asc" ? "asc" : "desc";
-  const filters = { status, patient: str(params.patient), insurer: str(params.insurer), from: str(params.from), to: str(params.to) };
   const batch = typeof params.batch === "string" && /^[0-9a-f-]{36}$/i.test(params.batch) ? params.batch : undefined;
+  // After "submit selected" the list shows that batch (whatever status filter was on before).
+  const filters = { status, patient: str(params.patient), insurer: str(params.insurer), from: str(params.from), to: str(params.to), batch };
   const cursor = str(params.cursor);
   const timeZone = env().CLINIC_TIME_ZONE;
   const [t, words, format, db, ctx] = [await getTranslations("claims"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
@@ -47,7 +49,7 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
     ip: ctx.ip,
     details: { status: status ?? "any", rows: rows.length, patientFilter: Boolean(filters.patient) },
   });
-  const base = { ...filters, sort, dir, batch };
+  const base = { ...filters, sort, dir };
   const href = (extra: Record<string, string | undefined>) => {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...base, ...extra })) if (v) qs.set(k, v);
@@ -93,7 +95,7 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
           </div>
         }
       />
-      {batch && <BatchProgressBar batchId={batch} />}
+      {batch && <BatchProgressBar batchId={batch} initial={await batchProgress(db, batch)} />}
       <nav aria-label={t("chips.label")} className="mb-4 flex flex-wrap gap-2" data-testid="status-chips">
         <Link href={href({ status: undefined, cursor: undefined })} aria-current={!status ? "page" : undefined} className={`rounded-full px-3 py-1 text-sm ring-1 ring-inset ${!status ? "bg-brand-700 text-white ring-brand-700" : "bg-white text-slate-700 ring-slate-300"}`}>
           {t("chips.all")} <span className="tabular-nums">{total}</span>
@@ -163,7 +165,6 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
               <option value="asc">{t("sort.asc")}</option>
             </select>
           </label>
-          {batch && <input type="hidden" name="batch" value={batch} />}
           <div className="flex gap-2 sm:col-span-3 lg:col-span-7">
             <button type="submit" className={buttonClasses("secondary")}>
               {t("filters.apply")}

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
-import { getFormatter, getTranslations } from "next-intl/server";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { CreateClaimButton } from "@/components/authorizations/create-claim-button";
 import { DecisionTable } from "@/components/authorizations/decision-table";
 import { OverallDecision } from "@/components/claims/decision-lines";
@@ -42,7 +42,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
   if (!view) notFound();
   const { submission: s, decision } = view;
   if (s.status === "draft") redirect(`/authorizations/new?draft=${s.id}`);
-  const [t, format] = [await getTranslations("authorizations"), await getFormatter()];
+  const [t, format, locale] = [await getTranslations("authorizations"), await getFormatter(), await getLocale()];
   const decided = s.status === "complete" || s.status === "partial";
   const canClaim = decided && !!decision?.preAuthRef && canAccess(user.roles, "claims");
   const waiting = s.status === "queued" || s.status === "sent" || s.status === "pended";
@@ -183,7 +183,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
                         <bdi>{a.fileName}</bdi>
                       </a>
                       <bdi dir="ltr" className="text-xs text-slate-500">
-                        {a.contentType} · {formatBytes(a.size)}
+                        {a.contentType} · {formatBytes(a.size, locale)}
                       </bdi>
                     </span>
                     <span className="font-mono text-[11px] text-slate-500" dir="ltr" title={t("detail.sha256")}>
