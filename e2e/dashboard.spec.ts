@@ -20,8 +20,11 @@ async function decidedClaims(page: Page): Promise<number> {
   return sum;
 }
 
-async function tableCells(table: Locator): Promise<string[][]> {
-  return table.locator("tr").evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => (cell.textContent ?? "").trim())));
+/** The header's words and each body cell's data value (what the CSV must hold). */
+async function tableValues(table: Locator): Promise<string[][]> {
+  return table
+    .locator("tr")
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => cell.getAttribute("data-value") ?? (cell.textContent ?? "").trim())));
 }
 
 /** Parses RFC 4180 CSV (quoted cells, doubled quotes, CRLF). */
@@ -59,7 +62,7 @@ function parseCsv(text: string): string[][] {
 }
 
 const countColumn = async (page: Page) => {
-  const rows = await tableCells(page.getByTestId("dashboard-table-insurers"));
+  const rows = await tableValues(page.getByTestId("dashboard-table-insurers"));
   return rows.slice(1).reduce((sum, r) => sum + Number((r[1] ?? "0").replace(/[^\d]/g, "")), 0);
 };
 
@@ -107,7 +110,7 @@ test("a claim decided by the platform shows up on the live board and in the tota
   }
 });
 
-test("every CSV download has exactly the cells of its table", async ({ page }) => {
+test("every CSV download has exactly the data of its table: plain decimals, a currency column, ISO dates, UTF-8 with BOM", async ({ page }) => {
   await signIn(page, DEMO.manager);
   await page.goto("/dashboard");
   for (const name of ["insurers", "categories", "authorizations", "reasons", "trend"]) {
@@ -119,7 +122,20 @@ test("every CSV download has exactly the cells of its table", async ({ page }) =
     const res = await page.request.get(href!);
     expect(res.status()).toBe(200);
     expect(res.headers()["content-type"]).toContain("text/csv");
-    expect(parseCsv(await res.text())).toEqual(await tableCells(table));
+    const text = await res.text();
+    expect(text.startsWith("\uFEFF")).toBe(true);
+    const csv = parseCsv(text);
+    const values = await tableValues(table);
+    const money = ["insurers", "categories", "trend"].includes(name);
+    expect(csv.map((row) => (money ? row.slice(0, -1) : row))).toEqual(values);
+    if (money) {
+      expect(csv[0]!.at(-1)).toBe("Currency");
+      for (const row of csv.slice(1)) {
+        expect(row.at(-1)).toBe("SAR");
+        for (const amount of row.slice(2, -1)) expect(amount).toMatch(/^-?\d+\.\d{2}$/);
+      }
+    }
+    if (name === "trend") for (const row of csv.slice(1)) expect(row[0]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   }
 });
 

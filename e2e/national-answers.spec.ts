@@ -222,7 +222,7 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await expect(page.getByTestId("other-data")).toContainText("episode");
     await shot(page, "claim-national-en.png");
     await inArabic(page, async () => {
-      await expect(page.getByTestId("overall-decision")).toContainText("موافق عليها جزئياً");
+      await expect(page.getByTestId("overall-decision")).toContainText("مدفوعة جزئيًا");
       await expect(page.getByTestId("added-item-label")).toContainText("أضافها الدافع");
       await expect(rows.nth(0).getByTestId("line-reason")).toContainText("خُفِّض إلى سعر القائمة");
       await shot(page, "claim-national-ar.png");

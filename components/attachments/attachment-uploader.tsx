@@ -180,7 +180,8 @@ export function AttachmentUploader({
           accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png"
           className="sr-only"
           tabIndex={-1}
-          aria-label={t("pick")}
+          // Reached through the visible button only: one "Choose files" control, not two.
+          aria-hidden="true"
           data-testid="file-input"
           onChange={(e) => {
             const files = e.target.files ? Array.from(e.target.files) : [];

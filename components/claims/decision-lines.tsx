@@ -153,7 +153,7 @@ export async function OverallDecision({ decision, kind }: { decision: DecisionVi
   });
   return (
     <span className="inline-flex items-center gap-2" data-testid="overall-decision" data-word={label.word}>
-      <span className="text-slate-500">{t("overall")}</span>
+      <span className="text-slate-500">{t("overall")}</span>{" "}
       <Badge tone={label.tone}>{words(label.key)}</Badge>
     </span>
   );

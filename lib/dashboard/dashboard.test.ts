@@ -79,9 +79,14 @@ describe("money and ranges", () => {
     expect([swapped.from, swapped.to, swapped.bucket, swapped.insurerId]).toEqual(["2026-11-01", "2026-11-30", "day", "payer-a"]);
   });
 
-  it("writes CSV with the table's exact cells (quotes, commas, formulas)", () => {
-    const csv = toCsv({ columns: ["a", "b,c"], rows: [['say "hi"', "=1+1"], ["SAR\u00a01,234.50", "x"]] });
-    expect(csv).toBe('\uFEFFa,"b,c"\r\n"say ""hi""",\'=1+1\r\n"SAR\u00a01,234.50",x\r\n');
+  it("writes CSV with the table's data cells (quotes, commas, formulas)", () => {
+    const csv = toCsv({ columns: ["a", "b,c"], data: [['say "hi"', "=1+1"], ["-cmd", "-1234.50"]] });
+    expect(csv).toBe('\uFEFFa,"b,c"\r\n"say ""hi""",\'=1+1\r\n\'-cmd,-1234.50\r\n');
+  });
+
+  it("writes money as plain decimals with a currency column, for spreadsheets to add", () => {
+    const csv = toCsv({ columns: ["Insurer", "Submitted"], data: [["شركة", "22981.65"]], currency: "SAR", currencyLabel: "Currency" });
+    expect(csv).toBe("\uFEFFInsurer,Submitted,Currency\r\nشركة,22981.65,SAR\r\n");
   });
 });
 
@@ -209,12 +214,17 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
       const csv = toCsv(table);
       const lines = csv.slice(1).trimEnd().split("\r\n");
       expect(lines.length).toBe(table.rows.length + 1);
+      expect(table.data.map((r) => r.length)).toEqual(table.rows.map((r) => r.length));
       const parsed = lines.map((line) => [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((m) => m[1]!.replace(/^"|"$/g, "").replace(/""/g, '"')));
-      expect(parsed).toEqual([table.columns, ...table.rows]);
+      const withCurrency = (row: string[], value: string) => (table.currency ? [...row, value] : row);
+      expect(parsed).toEqual([withCurrency(table.columns, "currency"), ...table.data.map((r) => withCurrency(r, table.currency!))]);
     }
     const insurers = buildTable("insurers", data, { t, words: t, locale: "en", insurerName: (id) => id });
     expect(insurers.rows[0]).toEqual(["payer-a", "2", "SAR\u00a0610.00", "SAR\u00a0610.00", "SAR\u00a0238.00", "SAR\u00a0372.00"]);
+    expect(insurers.data[0]).toEqual(["payer-a", "2", "610.00", "610.00", "238.00", "372.00"]);
+    expect(toCsv(insurers).split("\r\n")[1]).toBe("payer-a,2,610.00,610.00,238.00,372.00,SAR");
     const rates = buildTable("authorizations", data, { t, words: t, locale: "en", insurerName: (id) => id });
     expect(rates.rows.at(-1)).toEqual(["allInsurers", "4", "50.0%", "25.0%", "25.0%"]);
+    expect(rates.data.at(-1)).toEqual(["allInsurers", "4", "0.5000", "0.2500", "0.2500"]);
   });
 });

@@ -42,7 +42,7 @@ export const GET = guarded("json", "dashboard-export", async (request: Request):
     details: { from: range.from, to: range.to, bucket: range.bucket, insurer: range.insurerId ?? null, rows: table.rows.length },
   });
   const filename = `dashboard-${name}-${range.from}-${range.to}.csv`;
-  return new Response(toCsv(table), {
+  return new Response(toCsv({ ...table, currencyLabel: t("columns.currency") }), {
     headers: {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="${filename}"`,
