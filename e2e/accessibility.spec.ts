@@ -1,35 +1,36 @@
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { DEMO, expect, signIn, test } from "./fixtures";
 
 /*
  * Accessibility (issue 19): axe-core over every portal page, in English and in Arabic, with the
  * role that may open it: 0 violations of any impact. Detail pages use the first record of their
- * list (the demo data and earlier specs provide them; a page without a record is reported as
- * skipped in the table, never silently passed). The table is written to test-results/axe.md.
+ * list; the first test makes those records (an eligibility check, an authorization, a claim). A
+ * page without a record is reported as skipped in the table, never silently passed. The table is
+ * written to test-results/axe.md.
  */
 
 type Role = keyof typeof DEMO;
 interface Target {
   path: string;
   role: Role;
-  /** A list page whose first link of this pattern is the detail page to check. */
-  from?: { list: string; link: RegExp };
+  /** Pages to walk (each through its first link matching the next step) to reach the detail page. */
+  from?: { list: string; links: RegExp[] };
 }
 
 const PAGES: Target[] = [
   { path: "/patients", role: "frontDesk" },
   { path: "/patients/new", role: "frontDesk" },
-  { path: "/patients/[id]", role: "frontDesk", from: { list: "/patients", link: /^\/patients\/[0-9a-f-]{36}$/ } },
+  { path: "/patients/[id]", role: "frontDesk", from: { list: "/patients", links: [/^\/patients\/[0-9a-f-]{36}$/] } },
   { path: "/eligibility", role: "frontDesk" },
-  { path: "/eligibility/[id]", role: "frontDesk", from: { list: "/eligibility", link: /^\/eligibility\/[0-9a-f-]{36}$/ } },
+  { path: "/eligibility/[id]", role: "frontDesk", from: { list: "/patients?q=1000000001", links: [/^\/patients\/[0-9a-f-]{36}$/, /^\/eligibility\/[0-9a-f-]{36}$/] } },
   { path: "/authorizations", role: "frontDesk" },
   { path: "/authorizations/new", role: "frontDesk" },
-  { path: "/authorizations/[id]", role: "frontDesk", from: { list: "/authorizations", link: /^\/authorizations\/[0-9a-f-]{36}$/ } },
+  { path: "/authorizations/[id]", role: "frontDesk", from: { list: "/authorizations", links: [/^\/authorizations\/[0-9a-f-]{36}$/] } },
   { path: "/claims", role: "billing" },
   { path: "/claims/new", role: "billing" },
-  { path: "/claims/[id]", role: "billing", from: { list: "/claims", link: /^\/claims\/[0-9a-f-]{36}$/ } },
+  { path: "/claims/[id]", role: "billing", from: { list: "/claims", links: [/^\/claims\/[0-9a-f-]{36}$/] } },
   { path: "/claims/work-queue", role: "billing" },
   { path: "/claims/reconcile", role: "billing" },
   { path: "/dashboard", role: "manager" },
@@ -51,10 +52,68 @@ async function setLanguage(page: Page, lang: "en" | "ar") {
 
 async function resolve(page: Page, target: Target): Promise<string | undefined> {
   if (!target.from) return target.path;
-  await page.goto(target.from.list);
-  const hrefs = await page.locator("main a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
-  return hrefs.find((h) => target.from!.link.test(h.split("?")[0]!));
+  let at: string | undefined = target.from.list;
+  for (const link of target.from.links) {
+    await page.goto(at);
+    const hrefs = await page.locator("a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+    at = hrefs.find((h) => link.test(h.split("?")[0]!));
+    if (!at) return undefined;
+  }
+  return at;
 }
+
+async function pickCode(page: Page, combobox: Locator, query: string) {
+  await combobox.click();
+  await combobox.fill(query);
+  await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
+  await combobox.press("Enter");
+}
+
+async function pickPatient(page: Page, nationalId: string) {
+  const box = page.getByTestId("patient-search");
+  await box.fill(nationalId);
+  await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
+  await box.press("Enter");
+  await expect(page.getByTestId("selected-patient")).toBeVisible();
+}
+
+/** One service line of a form (authorization or claim) for patient 1000000001. */
+async function fillSubmission(page: Page, price: string) {
+  await pickPatient(page, "1000000001");
+  await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
+  await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "m545");
+  await pickCode(page, page.getByRole("combobox", { name: "Procedures (CPT)" }), "99213");
+  await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "99213");
+  await page.getByLabel("Quantity of line 1").fill("1");
+  await page.getByLabel("Unit price of line 1").fill(price);
+}
+
+test("records for the detail pages: an eligibility check, an authorization and a claim", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const front = await browser.newContext();
+  const billing = await browser.newContext();
+  try {
+    const page = await front.newPage();
+    await signIn(page, DEMO.frontDesk);
+    await page.goto("/eligibility");
+    await pickPatient(page, "1000000001");
+    await page.getByRole("button", { name: "Check eligibility" }).click();
+    await expect(page.getByTestId("eligibility-outcome")).toBeVisible({ timeout: 30_000 });
+    await page.goto("/authorizations/new");
+    await fillSubmission(page, "250");
+    await page.getByRole("button", { name: "Submit authorization request" }).click();
+    await page.waitForURL(/\/authorizations\/[0-9a-f-]{36}/);
+    const claims = await billing.newPage();
+    await signIn(claims, DEMO.billing);
+    await claims.goto("/claims/new");
+    await fillSubmission(claims, "250");
+    await claims.getByRole("button", { name: "Submit claim" }).click();
+    await claims.waitForURL(/submitted=/);
+  } finally {
+    await front.close();
+    await billing.close();
+  }
+});
 
 test.describe.configure({ mode: "serial" });
 

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { DEMO, expect, signIn, test } from "./fixtures";
 
@@ -12,6 +14,21 @@ async function pickCode(page: Page, combobox: Locator, query: string) {
   await combobox.fill(query);
   await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
   await combobox.press("Enter");
+}
+
+const SHOTS = process.env.E2E_SHOTS_DIR ?? "/tmp/dashboard-shots";
+
+/** A full-page screenshot in English and one in Arabic (the cookie the language switch sets). */
+async function shotBoth(page: Page, name: string) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}-en.png`), fullPage: true });
+  const url = new URL(page.url());
+  await page.context().addCookies([{ name: "cx_locale", value: "ar", domain: url.hostname, path: "/" }]);
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  await page.waitForLoadState("networkidle").catch(() => undefined);
+  await page.screenshot({ path: path.join(SHOTS, `${name}-ar.png`), fullPage: true });
+  await page.context().addCookies([{ name: "cx_locale", value: "en", domain: url.hostname, path: "/" }]);
 }
 
 async function decidedClaims(page: Page): Promise<number> {
@@ -104,6 +121,12 @@ test("a claim decided by the platform shows up on the live board and in the tota
     await expect(board.getByTestId("live-feed")).toContainText(/Claim .* → (Paid|Partly paid|Not paid — .*|Denied)/);
     await expect.poll(() => countColumn(dashboard), { timeout: 30_000 }).toBe(totalsBefore + 1);
     for (const p of [board, dashboard]) expect(await p.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+    await shotBoth(board, "live-board");
+    // The claim just decided, as billing sees it (status words, prior authorization, money).
+    const claimId = new URL(billing.url()).searchParams.get("submitted")!;
+    await billing.goto(`/claims/${claimId}`);
+    await expect(billing.getByTestId("overall-decision")).toBeVisible();
+    await shotBoth(billing, "claim");
   } finally {
     await managerContext.close();
     await billingContext.close();
@@ -137,6 +160,18 @@ test("every CSV download has exactly the data of its table: plain decimals, a cu
     }
     if (name === "trend") for (const row of csv.slice(1)) expect(row[0]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   }
+  // First-load JavaScript of the dashboard, as the browser received it (compressed bytes).
+  await page.goto("/dashboard");
+  await page.waitForLoadState("networkidle").catch(() => undefined);
+  const js = await page.evaluate(() =>
+    (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+      .filter((r) => r.initiatorType === "script" || r.name.endsWith(".js"))
+      .reduce((a, r) => ({ encoded: a.encoded + r.encodedBodySize, decoded: a.decoded + r.decodedBodySize }), { encoded: 0, decoded: 0 }),
+  );
+  fs.mkdirSync(SHOTS, { recursive: true });
+  fs.writeFileSync(path.join(SHOTS, "first-load-js.json"), JSON.stringify(js));
+  expect(js.encoded).toBeLessThan(200 * 1024);
+  await shotBoth(page, "dashboard");
 });
 
 test("only managers reach the dashboard and its export", async ({ page }) => {
