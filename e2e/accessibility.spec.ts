@@ -22,7 +22,7 @@ interface Target {
 const PAGES: Target[] = [
   { path: "/patients", role: "frontDesk" },
   { path: "/patients/new", role: "frontDesk" },
-  { path: "/patients/[id]", role: "frontDesk", from: { list: "/patients", links: [/^\/patients\/[0-9a-f-]{36}$/] } },
+  { path: "/patients/[id]", role: "frontDesk", from: { list: "/patients?q=1000000001", links: [/^\/patients\/[0-9a-f-]{36}$/] } },
   { path: "/eligibility", role: "frontDesk" },
   { path: "/eligibility/[id]", role: "frontDesk", from: { list: "/patients?q=1000000001", links: [/^\/patients\/[0-9a-f-]{36}$/, /^\/eligibility\/[0-9a-f-]{36}$/] } },
   { path: "/authorizations", role: "frontDesk" },
@@ -96,7 +96,14 @@ test("records for the detail pages: an eligibility check, an authorization and a
     const page = await front.newPage();
     await signIn(page, DEMO.frontDesk);
     await page.goto("/eligibility");
-    await pickPatient(page, "1000000001");
+    // The eligibility form's picker is found by its label (as in the front-desk spec).
+    const box = page.getByRole("combobox", { name: /^patient$/i });
+    await box.focus();
+    await page.keyboard.type("1000000001");
+    await expect(page.getByRole("option").first()).toBeVisible();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("selected-patient")).toBeVisible();
     await page.getByRole("button", { name: "Check eligibility" }).click();
     await expect(page.getByTestId("eligibility-outcome")).toBeVisible({ timeout: 30_000 });
     await page.goto("/authorizations/new");
