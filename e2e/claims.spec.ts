@@ -76,6 +76,10 @@ test.describe("claims", () => {
     await page.waitForURL(/batch=[0-9a-f-]{36}/);
     const bar = page.getByTestId("batch-progress");
     await expect(bar).toHaveAttribute("data-total", "20");
+    // Server-rendered first figures: never "0 of 0"; the list now shows the batch, not the Draft filter.
+    await expect(bar).not.toContainText("0 of 0");
+    expect(new URL(page.url()).searchParams.get("status")).toBeNull();
+    await expect(page.getByTestId("claim-row")).toHaveCount(20);
     await expect(bar).toHaveAttribute("data-done", "20", { timeout: 120_000 });
     await expect(bar.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "20");
     // The batch lives in the URL and the database: a reload shows the same bar.

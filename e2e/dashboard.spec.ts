@@ -1,5 +1,7 @@
+import fs from "node:fs";
+import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { createUser, expect, signIn, test } from "./fixtures";
 
 /*
  * Managers' dashboards (issue #8): a claim submitted by billing in another browser and decided by
@@ -7,14 +9,32 @@ import { expect, test } from "./fixtures";
  * every CSV download has exactly the cells of its table.
  */
 
+const SHOTS = process.env.E2E_SHOTS_DIR ?? "/tmp/dashboard-shots";
+
+/** A full-page screenshot in English and one in Arabic (the cookie the language switch sets). */
+async function shotBoth(page: Page, name: string) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}-en.png`), fullPage: true });
+  const url = new URL(page.url());
+  await page.context().addCookies([{ name: "cx_locale", value: "ar", domain: url.hostname, path: "/" }]);
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  await page.waitForLoadState("networkidle").catch(() => undefined);
+  await page.screenshot({ path: path.join(SHOTS, `${name}-ar.png`), fullPage: true });
+  await page.context().addCookies([{ name: "cx_locale", value: "en", domain: url.hostname, path: "/" }]);
+}
+
 async function decidedClaims(page: Page): Promise<number> {
   let sum = 0;
   for (const status of ["complete", "partial", "denied"]) sum += Number(await page.getByTestId(`live-count-claim-${status}`).getAttribute("data-count"));
   return sum;
 }
 
-async function tableCells(table: Locator): Promise<string[][]> {
-  return table.locator("tr").evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => (cell.textContent ?? "").trim())));
+/** The header's words and each body cell's data value (what the CSV must hold). */
+async function tableValues(table: Locator): Promise<string[][]> {
+  return table
+    .locator("tr")
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => cell.getAttribute("data-value") ?? (cell.textContent ?? "").trim())));
 }
 
 /** Parses RFC 4180 CSV (quoted cells, doubled quotes, CRLF). */
@@ -52,11 +72,11 @@ function parseCsv(text: string): string[][] {
 }
 
 const countColumn = async (page: Page) => {
-  const rows = await tableCells(page.getByTestId("dashboard-table-insurers"));
+  const rows = await tableValues(page.getByTestId("dashboard-table-insurers"));
   return rows.slice(1).reduce((sum, r) => sum + Number((r[1] ?? "0").replace(/[^\d]/g, "")), 0);
 };
 
-test("a claim decided by the platform shows up on the live board and in the totals without a reload", async ({ page: board, context, signInAs, newClaim }) => {
+test("a claim decided by the platform shows up on the live board and in the totals without a reload", async ({ page: board, context, browser, signInAs, newClaim }) => {
   test.setTimeout(120_000);
   await signInAs("manager");
   await board.goto("/dashboard/live");
@@ -70,15 +90,29 @@ test("a claim decided by the platform shows up on the live board and in the tota
   for (const p of [board, dashboard]) await p.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
 
   // The clinic's own system sends a claim (exchange API); the platform decides it.
-  await newClaim({ nationalId: "1000000001", unitPrice: 250 });
+  const claim = await newClaim({ nationalId: "1000000001", unitPrice: 250 });
 
   await expect.poll(() => decidedClaims(board), { timeout: 60_000 }).toBe(boardBefore + 1);
-  await expect(board.getByTestId("live-feed")).toContainText(/Claim .* → (Complete|Partial|Denied)/);
+  await expect(board.getByTestId("live-feed")).toContainText(/Claim .* → (Paid|Partly paid|Not paid — .*|Denied)/);
   await expect.poll(() => countColumn(dashboard), { timeout: 30_000 }).toBe(totalsBefore + 1);
   for (const p of [board, dashboard]) expect(await p.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+  await shotBoth(board, "live-board");
+  await dashboard.close();
+  // The claim just decided, as billing sees it (status words, prior authorization, money).
+  const billingContext = await browser.newContext();
+  try {
+    const billing = await billingContext.newPage();
+    const user = createUser(["billing"]);
+    await signIn(billing, user.email, user.password);
+    await billing.goto(`/claims/${claim.id}`);
+    await expect(billing.getByTestId("overall-decision")).toBeVisible();
+    await shotBoth(billing, "claim");
+  } finally {
+    await billingContext.close();
+  }
 });
 
-test("every CSV download has exactly the cells of its table", async ({ page, signInAs }) => {
+test("every CSV download has exactly the data of its table: plain decimals, a currency column, ISO dates, UTF-8 with BOM", async ({ page, signInAs }) => {
   await signInAs("manager");
   await page.goto("/dashboard");
   for (const name of ["insurers", "categories", "authorizations", "reasons", "trend"]) {
@@ -90,8 +124,33 @@ test("every CSV download has exactly the cells of its table", async ({ page, sig
     const res = await page.request.get(href!);
     expect(res.status()).toBe(200);
     expect(res.headers()["content-type"]).toContain("text/csv");
-    expect(parseCsv(await res.text())).toEqual(await tableCells(table));
+    const text = await res.text();
+    expect(text.startsWith("\uFEFF")).toBe(true);
+    const csv = parseCsv(text);
+    const values = await tableValues(table);
+    const money = ["insurers", "categories", "trend"].includes(name);
+    expect(csv.map((row) => (money ? row.slice(0, -1) : row))).toEqual(values);
+    if (money) {
+      expect(csv[0]!.at(-1)).toBe("Currency");
+      for (const row of csv.slice(1)) {
+        expect(row.at(-1)).toBe("SAR");
+        for (const amount of row.slice(2, -1)) expect(amount).toMatch(/^-?\d+\.\d{2}$/);
+      }
+    }
+    if (name === "trend") for (const row of csv.slice(1)) expect(row[0]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   }
+  // First-load JavaScript of the dashboard, as the browser received it (compressed bytes).
+  await page.goto("/dashboard");
+  await page.waitForLoadState("networkidle").catch(() => undefined);
+  const js = await page.evaluate(() =>
+    (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+      .filter((r) => r.initiatorType === "script" || r.name.endsWith(".js"))
+      .reduce((a, r) => ({ encoded: a.encoded + r.encodedBodySize, decoded: a.decoded + r.decodedBodySize }), { encoded: 0, decoded: 0 }),
+  );
+  fs.mkdirSync(SHOTS, { recursive: true });
+  fs.writeFileSync(path.join(SHOTS, "first-load-js.json"), JSON.stringify(js));
+  expect(js.encoded).toBeLessThan(200 * 1024);
+  await shotBoth(page, "dashboard");
 });
 
 test("only managers reach the dashboard and its export", async ({ page, signInAs }) => {

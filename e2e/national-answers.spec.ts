@@ -143,7 +143,7 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     expect(after.receipts.find((r) => r.value === identifier)?.count).toBeGreaterThanOrEqual(2);
     await expect(page.getByTestId("claim-identifier")).toHaveText(identifier);
 
-    await expect(page.getByTestId("overall-decision")).toContainText("Partly approved");
+    await expect(page.getByTestId("overall-decision")).toContainText("Partly paid");
     const rows = page.getByTestId("adjudication-row");
     await expect(rows).toHaveCount(2);
     await expect(rows.nth(0).getByTestId("line-decision")).toContainText("Denied");
@@ -163,7 +163,7 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await expect(page.getByTestId("other-data")).toContainText("episode");
     await screenshot(page, SHOTS, "claim-national-en.png");
     await inArabic(page, async () => {
-      await expect(page.getByTestId("overall-decision")).toContainText("موافق عليها جزئياً");
+      await expect(page.getByTestId("overall-decision")).toContainText("مدفوعة جزئيًا");
       await expect(page.getByTestId("added-item-label")).toContainText("أضافها الدافع");
       await expect(rows.nth(0).getByTestId("line-reason")).toContainText("خُفِّض إلى سعر القائمة");
       await screenshot(page, SHOTS, "claim-national-ar.png");

@@ -1,6 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
 import { MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, checkLimits, formatBytes } from "@/lib/attachments/browser";
 import type { LimitProblem } from "@/lib/attachments";
@@ -72,6 +72,7 @@ export function AttachmentUploader({
   errors?: React.ReactNode[];
 }) {
   const t = useTranslations("attachments");
+  const locale = useLocale();
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState<Pending[]>([]);
@@ -85,7 +86,7 @@ export function AttachmentUploader({
   }, [value]);
 
   const limitMessage = (problem: LimitProblem, name: string) =>
-    t(`errors.${problem}`, { name, max: formatBytes(MAX_FILE_BYTES), total: formatBytes(MAX_TOTAL_BYTES), count: MAX_FILES });
+    t(`errors.${problem}`, { name, max: formatBytes(MAX_FILE_BYTES, locale), total: formatBytes(MAX_TOTAL_BYTES, locale), count: MAX_FILES });
 
   const addFiles = async (list: FileList | File[]) => {
     const files = Array.from(list);
@@ -120,7 +121,7 @@ export function AttachmentUploader({
           onChange(next);
           setStatus(t("uploaded", { name: result.attachment.fileName }));
         } else {
-          const message = t(`errors.${result.error}`, { name: file.name, max: formatBytes(MAX_FILE_BYTES), total: formatBytes(MAX_TOTAL_BYTES), count: MAX_FILES });
+          const message = t(`errors.${result.error}`, { name: file.name, max: formatBytes(MAX_FILE_BYTES, locale), total: formatBytes(MAX_TOTAL_BYTES, locale), count: MAX_FILES });
           setMessages((m) => [...m, message]);
           setStatus(message);
         }
@@ -143,7 +144,7 @@ export function AttachmentUploader({
     <fieldset className="min-w-0" data-testid="attachments">
       <legend className="text-sm font-medium text-slate-800">{t("legend")}</legend>
       <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
-        {t("hint", { count: MAX_FILES, max: formatBytes(MAX_FILE_BYTES), total: formatBytes(MAX_TOTAL_BYTES) })}
+        {t("hint", { count: MAX_FILES, max: formatBytes(MAX_FILE_BYTES, locale), total: formatBytes(MAX_TOTAL_BYTES, locale) })}
       </p>
       <div
         onDragOver={(e) => {
@@ -180,7 +181,8 @@ export function AttachmentUploader({
           accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png"
           className="sr-only"
           tabIndex={-1}
-          aria-label={t("pick")}
+          // Reached through the visible button only: one "Choose files" control, not two.
+          aria-hidden="true"
           data-testid="file-input"
           onChange={(e) => {
             const files = e.target.files ? Array.from(e.target.files) : [];
@@ -218,7 +220,7 @@ export function AttachmentUploader({
                   {a.fileName}
                 </span>
                 <span className="block text-xs text-slate-500" dir="ltr">
-                  {formatBytes(a.size)}
+                  {formatBytes(a.size, locale)}
                 </span>
               </span>
               <button
@@ -243,7 +245,7 @@ export function AttachmentUploader({
         </ul>
       )}
       <p className="mt-2 text-xs text-slate-500" dir="auto">
-        {t("usage", { count: value.length, max: MAX_FILES, size: formatBytes(total), total: formatBytes(MAX_TOTAL_BYTES) })}
+        {t("usage", { count: value.length, max: MAX_FILES, size: formatBytes(total, locale), total: formatBytes(MAX_TOTAL_BYTES, locale) })}
       </p>
       <p className="sr-only" aria-live="polite" data-testid="attachment-status">
         {status}

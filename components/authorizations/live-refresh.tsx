@@ -4,6 +4,8 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { useLiveEvents } from "@/components/live/use-live-events";
+import type { SubmissionStatus } from "@/lib/db";
+import { STATUS_WORDS, statusLabel } from "@/lib/i18n/browser";
 
 /**
  * Keeps a submission's page current: when a status event for this submission arrives over
@@ -13,18 +15,13 @@ import { useLiveEvents } from "@/components/live/use-live-events";
 export function LiveRefresh({ submissionId, use = "preauthorization" }: { submissionId: string; use?: "preauthorization" | "claim" }) {
   const router = useRouter();
   const t = useTranslations("authorizations.live");
-  const ts = useTranslations("authorizations.status");
+  const words = useTranslations("statusWords");
   const [announcement, setAnnouncement] = useState("");
   const connection = useLiveEvents(
     (event) => {
       router.refresh();
       const status = event.status ?? "";
-      const label =
-        use === "preauthorization" && (status === "complete" || status === "partial" || status === "denied")
-          ? ts(`decided.${status}`)
-          : ts.has(status as "queued")
-            ? ts(status as "queued")
-            : status;
+      const label = STATUS_WORDS.includes(status as SubmissionStatus) ? words(statusLabel(use, status as SubmissionStatus).key) : status;
       setAnnouncement(t("changed", { status: label }));
     },
     (event) => event.submissionId === submissionId,

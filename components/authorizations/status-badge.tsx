@@ -1,27 +1,20 @@
 import { useTranslations } from "next-intl";
 import { Badge } from "@/components/ui/card";
-import type { SubmissionStatus } from "@/lib/db";
+import type { SubmissionKind, SubmissionStatus } from "@/lib/db";
+import { statusLabel } from "@/lib/i18n";
+import type { StatusOutcome } from "@/lib/i18n";
 
-const TONES: Record<SubmissionStatus, "slate" | "green" | "red" | "amber" | "blue"> = {
-  draft: "slate",
-  queued: "blue",
-  sent: "blue",
-  pended: "amber",
-  complete: "green",
-  partial: "amber",
-  denied: "red",
-  rejected: "red",
-  failed: "red",
-  cancelled: "slate",
-};
-
-/** A submission's status in words and colour (the word carries the meaning, not the colour). */
-export function StatusBadge({ status, use = "preauthorization" }: { status: SubmissionStatus; use?: "preauthorization" | "claim" }) {
-  const t = useTranslations("authorizations.status");
-  const label = use === "preauthorization" && (status === "complete" || status === "partial" || status === "denied") ? t(`decided.${status}`) : t(status);
+/**
+ * A submission's status in words and colour (the word carries the meaning, not the colour), from the
+ * portal's one status vocabulary (lib/i18n/status-words.ts). Pass the outcome so a decision that
+ * paid nothing reads "Not paid", never "Paid" or "Partly paid".
+ */
+export function StatusBadge({ status, kind = "preauthorization", outcome }: { status: SubmissionStatus; kind?: SubmissionKind; outcome?: StatusOutcome }) {
+  const t = useTranslations("statusWords");
+  const label = statusLabel(kind, status, outcome);
   return (
-    <span data-testid="status-badge" data-status={status}>
-      <Badge tone={TONES[status]}>{label}</Badge>
+    <span data-testid="status-badge" data-status={status} data-word={label.word}>
+      <Badge tone={label.tone}>{t(label.key)}</Badge>
     </span>
   );
 }

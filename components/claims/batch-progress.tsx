@@ -5,15 +5,18 @@ import { useCallback, useEffect, useState } from "react";
 import { useLiveEvents } from "@/components/live/use-live-events";
 import { batchProgressAction } from "@/lib/claims/browser";
 import type { BatchProgress } from "@/lib/claims";
+import type { SubmissionStatus } from "@/lib/db";
+import { statusLabel } from "@/lib/i18n/browser";
 
 /**
  * Progress of a "submit selected" batch, read from the database (how many of the batch have left
  * `queued`), refreshed on every live claim event and every 2 s. The batch id lives in the URL, so
  * a reload shows the same bar.
  */
-export function BatchProgressBar({ batchId }: { batchId: string }) {
+export function BatchProgressBar({ batchId, initial }: { batchId: string; initial?: BatchProgress }) {
   const t = useTranslations("claims.batch");
-  const [progress, setProgress] = useState<BatchProgress | undefined>();
+  const words = useTranslations("statusWords");
+  const [progress, setProgress] = useState<BatchProgress | undefined>(initial);
   const load = useCallback(async () => {
     const result = await batchProgressAction(batchId);
     if (result.ok) setProgress({ total: result.total, done: result.done, byStatus: result.byStatus });
@@ -38,7 +41,7 @@ export function BatchProgressBar({ batchId }: { batchId: string }) {
           {finished ? t("finished") : t("sending")}
         </span>
         <span className="tabular-nums" aria-live="polite" role="status">
-          {t("count", { done, total })}
+          {progress ? t("count", { done, total }) : t("counting")}
         </span>
       </div>
       <div
@@ -54,7 +57,7 @@ export function BatchProgressBar({ batchId }: { batchId: string }) {
       {progress && (
         <p className="mt-2 text-xs text-slate-600">
           {Object.entries(progress.byStatus)
-            .map(([s, n]) => `${t(`status.${s}` as "status.queued")}: ${n}`)
+            .map(([s, n]) => `${words(statusLabel("claim", s as SubmissionStatus).key)}: ${n}`)
             .join(" · ")}
         </p>
       )}

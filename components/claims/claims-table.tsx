@@ -5,12 +5,17 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
+import { Badge } from "@/components/ui/card";
+import type { StatusTone, StatusWord } from "@/lib/i18n";
 import { submitSelectedAction } from "@/lib/claims/browser";
 
 export interface ClaimTableRow {
   id: string;
   status: string;
+  /** Words and tone from the one status vocabulary (lib/i18n/status-words.ts). */
   statusLabel: string;
+  statusWord: StatusWord;
+  statusTone: StatusTone;
   created: string;
   createdIso: string;
   patient: string;
@@ -19,17 +24,6 @@ export interface ClaimTableRow {
   identifier: string;
   replaces: boolean;
 }
-
-const TONE: Record<string, string> = {
-  complete: "bg-emerald-50 text-emerald-800 ring-emerald-200",
-  partial: "bg-amber-50 text-amber-900 ring-amber-200",
-  pended: "bg-amber-50 text-amber-900 ring-amber-200",
-  denied: "bg-red-50 text-red-800 ring-red-200",
-  rejected: "bg-red-50 text-red-800 ring-red-200",
-  failed: "bg-red-50 text-red-800 ring-red-200",
-  queued: "bg-sky-50 text-sky-800 ring-sky-200",
-  sent: "bg-sky-50 text-sky-800 ring-sky-200",
-};
 
 /**
  * The claims table with selection of drafts and "submit selected". Drafts that look already
@@ -58,7 +52,8 @@ export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
   const goToBatch = (batchId: string) => {
     const qs = new URLSearchParams(params.toString());
     qs.set("batch", batchId);
-    qs.delete("cursor");
+    // The list then shows the batch itself: a Draft filter would hide every claim just sent.
+    for (const key of ["cursor", "status", "patient", "insurer", "from", "to"]) qs.delete(key);
     router.push(`${pathname}?${qs.toString()}`);
     router.refresh();
   };
@@ -147,12 +142,12 @@ export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
                   {row.replaces && <span className="ms-2 text-xs text-slate-500">{t("columns.resubmission")}</span>}
                 </td>
                 <td className="px-3 py-2">{row.patient}</td>
-                <td className="px-3 py-2 font-mono text-xs" dir="ltr">
-                  {row.insurer}
+                <td className="px-3 py-2">
+                  <bdi>{row.insurer}</bdi>
                 </td>
                 <td className="px-3 py-2">
-                  <span data-testid="status-badge" data-status={row.status} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE[row.status] ?? "bg-slate-100 text-slate-700 ring-slate-200"}`}>
-                    {row.statusLabel}
+                  <span data-testid="status-badge" data-status={row.status} data-word={row.statusWord}>
+                    <Badge tone={row.statusTone}>{row.statusLabel}</Badge>
                   </span>
                 </td>
                 <td className="max-w-40 truncate px-3 py-2 font-mono text-xs" dir="ltr" title={row.identifier}>

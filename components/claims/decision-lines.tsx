@@ -3,6 +3,8 @@ import { formatAmount } from "@/components/coding/format";
 import { Badge } from "@/components/ui/card";
 import type { DecisionLine, DecisionView } from "@/lib/authorizations";
 import { CODE_SYSTEMS, findCode, type Decision } from "@/lib/fhir";
+import type { SubmissionKind } from "@/lib/db";
+import { DECISION_STATUS, statusLabel } from "@/lib/i18n";
 import { reasonWords } from "./reason-words";
 
 const TONE: Record<Decision, "green" | "amber" | "red" | "blue" | "slate"> = {
@@ -138,13 +140,21 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
   );
 }
 
-/** The overall decision as a badge (what the reader decided from outcome, extensions or items). */
-export async function OverallDecision({ decision }: { decision: DecisionView }) {
+/**
+ * The overall decision as a badge (what the reader decided from outcome, extensions or items), in
+ * the portal's one status vocabulary: a decision that pays nothing reads "Not paid" / "No benefit".
+ */
+export async function OverallDecision({ decision, kind }: { decision: DecisionView; kind: SubmissionKind }) {
   const t = await getTranslations("adjudication");
+  const words = await getTranslations("statusWords");
+  const label = statusLabel(kind, DECISION_STATUS[decision.decision], {
+    ...(decision.totals.benefitMinor !== undefined ? { benefitMinor: decision.totals.benefitMinor } : {}),
+    reasonCodes: decision.lines.flatMap((l) => l.reasons.map((r) => r.code).filter((c): c is string => typeof c === "string")),
+  });
   return (
-    <span className="inline-flex items-center gap-2" data-testid="overall-decision">
-      <span className="text-slate-500">{t("overall")}</span>
-      <Badge tone={TONE[decision.decision]}>{t(`decision.${decision.decision}`)}</Badge>
+    <span className="inline-flex items-center gap-2" data-testid="overall-decision" data-word={label.word}>
+      <span className="text-slate-500">{t("overall")}</span>{" "}
+      <Badge tone={label.tone}>{words(label.key)}</Badge>
     </span>
   );
 }

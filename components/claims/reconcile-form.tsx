@@ -11,7 +11,7 @@ import type { ReconcileRow } from "@/lib/claims";
 /** Search the platform's claims of a patient since a date and compare them with the portal's. */
 export function ReconcileForm({ defaultSince }: { defaultSince: string }) {
   const t = useTranslations("claims.reconcile");
-  const ts = useTranslations("claims.status");
+  const ts = useTranslations("statusWords.claim");
   const [pending, start] = useTransition();
   const [rows, setRows] = useState<ReconcileRow[] | null>(null);
   const [error, setError] = useState("");

@@ -1,7 +1,7 @@
-import { getFormatter, getTranslations } from "next-intl/server";
-import { formatAmount } from "@/components/coding/format";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import type { DecisionView } from "@/lib/authorizations";
 import { describeReference, type CodedView, type ExtensionView, type MoneyView } from "@/lib/fhir";
+import { formatMoney } from "@/lib/money";
 
 /**
  * Everything else the platform said in its ClaimResponse, from the reader's view: process notes,
@@ -12,12 +12,13 @@ import { describeReference, type CodedView, type ExtensionView, type MoneyView }
 export async function ResponseDetails({ decision, show }: { decision: DecisionView; show: { payment?: boolean; preAuth?: boolean } }) {
   const t = await getTranslations("adjudication");
   const format = await getFormatter();
+  const locale = await getLocale();
   const r = decision.response;
   const coded = (c: CodedView | undefined) => (c ? [c.display ?? c.text, c.code].filter(Boolean).join(" · ") : "—");
   const amount = (m: MoneyView | undefined) =>
     m ? (
       <span className="tabular-nums">
-        <bdi dir="ltr">{m.minor !== undefined ? formatAmount(m.minor) : String(m.value)}</bdi> {m.currency ?? ""}
+        {m.minor !== undefined ? formatMoney(m.minor, locale, m.currency) : <bdi dir="ltr">{`${m.value} ${m.currency ?? ""}`}</bdi>}
       </span>
     ) : (
       "—"

@@ -31,8 +31,8 @@ export function CodeMultiPicker({
   const t = useTranslations("coding");
   const locale = useLocale() === "ar" ? "ar" : "en";
   return (
-    <fieldset className="min-w-0" data-testid={testId}>
-      <legend className="sr-only">{label}</legend>
+    // No fieldset/legend: the combobox carries the label, so it is announced once, not twice.
+    <div className="min-w-0" data-testid={testId}>
       <CodeCombobox
         kind={kind}
         label={label}
@@ -66,6 +66,6 @@ export function CodeMultiPicker({
           ))}
         </ol>
       )}
-    </fieldset>
+    </div>
   );
 }

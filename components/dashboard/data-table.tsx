@@ -1,6 +1,6 @@
 import type { TableModel } from "@/lib/dashboard";
 
-/** The accessible table view of a widget: the same cells the CSV export writes. */
+/** The accessible table view of a widget: each cell carries, as `data-value`, the value the CSV export writes. */
 export function DataTable({ table, caption }: { table: TableModel; caption: string }) {
   return (
     <div className="overflow-x-auto">
@@ -20,15 +20,15 @@ export function DataTable({ table, caption }: { table: TableModel; caption: stri
             <tr key={r} className="border-b border-slate-100 last:border-0">
               {row.map((cell, i) =>
                 i === 0 ? (
-                  <th key={i} scope="row" className="px-2 py-1.5 text-start font-normal text-slate-800">
+                  <th key={i} data-value={table.data[r]?.[i]} scope="row" className="px-2 py-1.5 text-start font-normal text-slate-800">
                     {cell}
                   </th>
                 ) : i < table.textColumns ? (
-                  <td key={i} className="px-2 py-1.5 text-start text-slate-800">
+                  <td key={i} data-value={table.data[r]?.[i]} className="px-2 py-1.5 text-start text-slate-800">
                     {cell}
                   </td>
                 ) : (
-                  <td key={i} className="px-2 py-1.5 text-end tabular-nums text-slate-800">
+                  <td key={i} data-value={table.data[r]?.[i]} className="px-2 py-1.5 text-end tabular-nums text-slate-800">
                     {cell}
                   </td>
                 ),

@@ -1,10 +1,13 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useTranslations } from "next-intl";
+import Link from "next/link";
+import { useFormatter, useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { Card } from "@/components/ui/card";
 import { useLiveEvents, type LiveStatusEvent } from "@/components/live/use-live-events";
+import type { SubmissionStatus } from "@/lib/db";
+import { STATUS_ORDER, statusLabel } from "@/lib/i18n/browser";
 
 export interface BoardCounts {
   kind: "claim" | "preauthorization";
@@ -19,14 +22,13 @@ export interface FeedItem {
   status: string | null;
 }
 
-const STATUS_ORDER = ["draft", "queued", "sent", "pended", "complete", "partial", "denied", "rejected", "failed", "cancelled"];
-
 /**
  * The live status board: counts per status come from the server (re-read on every event, at most
  * once a second); the feed shows the latest events as they arrive.
  */
 export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: BoardCounts[]; feed: FeedItem[]; locale: string }) {
   const t = useTranslations("dashboard");
+  const words = useTranslations("statusWords");
   const router = useRouter();
   const [feed, setFeed] = useState(initialFeed);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -49,7 +51,8 @@ export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: Board
     [],
   );
   const number = new Intl.NumberFormat(locale);
-  const time = new Intl.DateTimeFormat(locale, { timeStyle: "medium", dateStyle: "short" });
+  // next-intl's formatter carries the clinic's time zone (lib/i18n/request.ts), not the browser's.
+  const format = useFormatter();
   const tone = connection === "open" ? "bg-emerald-500" : connection === "connecting" ? "bg-amber-400" : "bg-red-500";
   return (
     <div className="space-y-6">
@@ -66,7 +69,7 @@ export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: Board
                 const count = group.statuses.find((s) => s.status === status)?.count ?? 0;
                 return (
                   <div key={status} className="rounded-md border border-slate-200 px-3 py-2" data-testid={`live-count-${group.kind}-${status}`} data-count={count}>
-                    <dt className="text-xs text-slate-500">{t(`status.${status}`)}</dt>
+                    <dt className="text-xs text-slate-500">{words(statusLabel(group.kind, status).key)}</dt>
                     <dd className="text-xl font-semibold tabular-nums text-slate-900">{number.format(count)}</dd>
                   </div>
                 );
@@ -83,15 +86,22 @@ export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: Board
           <ol className="divide-y divide-slate-100 text-sm" aria-live="polite" data-testid="live-feed">
             {feed.map((item) => (
               <li key={item.id} className="flex flex-wrap items-center justify-between gap-2 py-1.5">
-                <span>
-                  {t("live.event", {
+                {(() => {
+                  const text = t("live.event", {
                     kind: item.submissionKind === "preauthorization" ? t("live.kind.preauthorization") : t("live.kind.claim"),
                     id: (item.submissionId ?? "").slice(0, 8),
-                    status: item.status ? t(`status.${item.status}`) : "—",
-                  })}
-                </span>
+                    status: item.status ? words(statusLabel(item.submissionKind, item.status as SubmissionStatus).key) : "—",
+                  });
+                  return item.submissionId ? (
+                    <Link href={`/${item.submissionKind === "preauthorization" ? "authorizations" : "claims"}/${item.submissionId}`} className="text-brand-800 underline-offset-2 hover:underline">
+                      {text}
+                    </Link>
+                  ) : (
+                    <span>{text}</span>
+                  );
+                })()}
                 <time dateTime={item.at} className="text-xs tabular-nums text-slate-500">
-                  {time.format(new Date(item.at))}
+                  {format.dateTime(new Date(item.at), { dateStyle: "medium", timeStyle: "medium" })}
                 </time>
               </li>
             ))}

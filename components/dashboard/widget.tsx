@@ -23,9 +23,9 @@ function Frame({ name, title, children, csvHref, csvLabel }: { name: TableName; 
 
 /** One dashboard widget: its chart (or key figure), its table in a <details>, and its CSV link. Streams on its own. */
 export async function DashboardWidget({ name, range }: { name: TableName; range: DashboardRange }) {
-  const [t, locale, db] = [await getTranslations("dashboard"), await getLocale(), await getDb()];
+  const [t, locale, words, db] = [await getTranslations("dashboard"), await getLocale(), await getTranslations("statusWords"), await getDb()];
   const [data, insurerName] = await Promise.all([loadTable(name, db, range), insurerNames(db, locale)]);
-  const table = buildTable(name, data, { t: (k, v) => t(k as never, v as never), locale, insurerName });
+  const table = buildTable(name, data, { t: (k, v) => t(k as never, v as never), words: (k) => words(k as never), locale, insurerName });
   const title = t(`widgets.${name}`);
   const csvHref = `/dashboard/export?${rangeSearch(range)}&table=${name}`;
   if (name === "timing") {

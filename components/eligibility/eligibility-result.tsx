@@ -266,7 +266,7 @@ export function EligibilityDetails({ check }: { check: EligibilityCheckView }) {
     <div className="space-y-5">
       {showBenefits && (
         <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
-          <h3 className="border-b border-slate-100 px-5 py-3 text-base font-semibold text-slate-900">{t("categories")}</h3>
+          <h2 className="border-b border-slate-100 px-5 py-3 text-base font-semibold text-slate-900">{t("categories")}</h2>
           {insurances.length === 0 ? (
             <p className="px-5 py-4 text-sm text-slate-600">{check.outcome === "in_force" ? t("noBenefits") : t("noBenefitsNotInForce")}</p>
           ) : (
@@ -284,7 +284,7 @@ export function EligibilityDetails({ check }: { check: EligibilityCheckView }) {
         </div>
       )}
       <div className="rounded-lg border border-slate-200 bg-white p-5">
-        <h3 className="mb-3 text-base font-semibold text-slate-900">{t("details")}</h3>
+        <h2 className="mb-3 text-base font-semibold text-slate-900">{t("details")}</h2>
         <dl className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2">
           {facts.map(([label, value]) => (
             <div key={label}>

@@ -4,8 +4,28 @@ import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { forwardRef, useEffect, useId, useRef, useState } from "react";
 import { FieldMessages, describedBy, inputClasses } from "@/components/patients/form-controls";
+import { checkNationalId, type NationalIdProblem } from "@/lib/fhir";
 import { searchPatientsAction } from "@/lib/patients/browser";
 import type { PatientSummary } from "@/lib/patients";
+
+const ID_PROBLEM_KEYS: Record<NationalIdProblem, string> = {
+  empty: "nationalIdEmpty",
+  "non-digit": "nationalIdNonDigit",
+  length: "nationalIdLength",
+  "first-digit": "nationalIdFirstDigit",
+  "check-digit": "nationalIdCheckDigit",
+};
+
+/**
+ * Why a typed number cannot be a national ID (as registration says it), for a query that is meant
+ * to be one: digits only, at least 10 of them. A name or a shorter number is just a search.
+ */
+function idProblem(query: string): NationalIdProblem | undefined {
+  const q = query.trim();
+  if (!/^\d{10,}$/.test(q)) return undefined;
+  const result = checkNationalId(q, { allowSandboxTestIds: true });
+  return result.valid ? undefined : result.problem;
+}
 
 interface Props {
   value: PatientSummary | undefined;
@@ -21,6 +41,7 @@ interface Props {
 export const PatientPicker = forwardRef<HTMLInputElement, Props>(function PatientPicker({ value, onChange, errors, disabled }, ref) {
   const t = useTranslations("eligibility.form");
   const tp = useTranslations("patients");
+  const te = useTranslations("patients.errors");
   const locale = useLocale();
   const id = useId();
   const listId = `${id}-list`;
@@ -121,6 +142,7 @@ export const PatientPicker = forwardRef<HTMLInputElement, Props>(function Patien
   }
 
   const showList = open && query.trim().length > 0;
+  const problem = idProblem(query);
   return (
     <div className="relative">
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
@@ -160,8 +182,8 @@ export const PatientPicker = forwardRef<HTMLInputElement, Props>(function Patien
       >
         {loading && results.length === 0 && <li className="px-3 py-2 text-sm text-slate-500">{t("searching")}</li>}
         {!loading && results.length === 0 && (
-          <li className="px-3 py-2 text-sm text-slate-600">
-            {t("noMatch")}{" "}
+          <li className="px-3 py-2 text-sm text-slate-600" data-testid="patient-search-empty">
+            {problem ? <span className="block text-red-800" data-testid="patient-search-id-problem">{te(ID_PROBLEM_KEYS[problem])}</span> : t("noMatch")}{" "}
             <Link href="/patients/new" className="font-medium text-brand-800 underline">
               {t("registerNew")}
             </Link>
@@ -192,7 +214,7 @@ export const PatientPicker = forwardRef<HTMLInputElement, Props>(function Patien
         ))}
       </ul>
       <p className="sr-only" aria-live="polite">
-        {showList && !loading ? (results.length ? t("matches", { count: results.length }) : t("noMatch")) : ""}
+        {showList && !loading ? (results.length ? t("matches", { count: results.length }) : problem ? te(ID_PROBLEM_KEYS[problem]) : t("noMatch")) : ""}
       </p>
     </div>
   );

@@ -19,6 +19,8 @@ describe("attachment limits", () => {
     expect(checkSet([1, 1, 1, 1, 1, 1])).toBe("tooMany");
     expect(formatBytes(11 * MB)).toBe("11.0 MB");
     expect(formatBytes(2048)).toBe("2 KB");
+    expect(formatBytes(11 * MB, "ar")).toBe("11.0 ميغابايت");
+    expect(formatBytes(2048, "ar")).toBe("2 كيلوبايت");
   });
 });
 

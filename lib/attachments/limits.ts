@@ -34,8 +34,17 @@ export function checkSet(sizes: readonly number[]): LimitProblem | undefined {
 }
 
 /** "1.4 MB", "820 KB", "312 B" — sizes shown next to previews. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${bytes} B`;
+const BYTE_UNITS = {
+  en: { mb: "MB", kb: "KB", b: "B" },
+  ar: { mb: "ميغابايت", kb: "كيلوبايت", b: "بايت" },
+} as const;
+
+/** A size for people, in the page's language ("10.0 MB", "١٠٫٠ ميغابايت"). */
+export function formatBytes(bytes: number, locale = "en"): string {
+  const lang = locale.startsWith("ar") ? "ar" : "en";
+  const units = BYTE_UNITS[lang];
+  const number = (value: number, digits: number) => new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+  if (bytes >= 1024 * 1024) return `${number(bytes / (1024 * 1024), 1)} ${units.mb}`;
+  if (bytes >= 1024) return `${number(Math.round(bytes / 1024), 0)} ${units.kb}`;
+  return `${number(bytes, 0)} ${units.b}`;
 }

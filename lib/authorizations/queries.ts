@@ -6,6 +6,8 @@ import { isPossibleDateText } from "@/lib/time";
 import { patients, submissions, SUBMISSION_STATUSES } from "@/lib/db";
 import { submissionTimeline, type Submission, type TimelineEntry } from "@/lib/exchange";
 import { listAttachments, type AttachmentMeta } from "@/lib/attachments";
+import { outcomeOfView } from "@/lib/i18n";
+import type { StatusOutcome } from "@/lib/i18n";
 import { readDecision, type DecisionView } from "./decision";
 import type { SubmissionUse } from "./schema";
 
@@ -19,6 +21,8 @@ export interface SubmissionListRow {
   /** The clinic's patient (internal id and name), when registered. */
   patient?: { id: string; givenName: string; familyName: string };
   preAuthRef?: string;
+  /** What the decision paid (zero-benefit decisions have their own words). */
+  outcome?: StatusOutcome;
 }
 
 export interface ListQuery {
@@ -81,6 +85,7 @@ export async function listSubmissions(db: Db, q: ListQuery): Promise<{ rows: Sub
         currency: r.currency,
         ...(p ? { patient: { id: p.id, givenName: p.givenName, familyName: p.familyName } } : {}),
         ...(preAuthRef ? { preAuthRef } : {}),
+        ...(r.responseView ? { outcome: outcomeOfView(r.responseView) } : {}),
       };
     }),
     ...(rows.length > limit && last ? { next: { createdAt: last.createdAt, id: last.id } } : {}),

@@ -4,3 +4,5 @@ export { CLAIM_SORTS, claimInsurers, countClaimsByStatus, isStatus, listClaims, 
 export type { ClaimSort } from "./queries";
 export type { ReconcileRow } from "./reconcile";
 export { draftDuplicates } from "./service";
+export { batchProgress } from "./batch";
+export { claimAuthorization } from "./queries";

@@ -4,6 +4,8 @@ import { decodeCursor, encodeCursor } from "@/lib/cursor";
 import type { Db, SubmissionStatus } from "@/lib/db";
 import { patients, submissions, SUBMISSION_STATUSES } from "@/lib/db";
 import { hasControlCharacters } from "@/lib/http";
+import { outcomeOfView } from "@/lib/i18n";
+import type { StatusOutcome } from "@/lib/i18n";
 import { startOfZonedDay, addDays, isCalendarDate, isPossibleDateText } from "@/lib/time";
 
 /**
@@ -21,6 +23,8 @@ export interface ClaimFilters {
   /** Days (YYYY-MM-DD) in the clinic's time zone, both inclusive. */
   from?: string;
   to?: string;
+  /** A "submit selected" batch (its claims carry `form.batch`, lib/claims/batch.ts). */
+  batch?: string;
 }
 
 export interface ClaimListQuery extends ClaimFilters {
@@ -40,6 +44,8 @@ export interface ClaimRow {
   insurerId: string | null;
   identifierValue: string | null;
   replacesId: string | null;
+  /** What the decision paid (zero-benefit claims read "Not paid"). */
+  outcome?: StatusOutcome;
   patient?: { id: string; givenName: string; familyName: string };
 }
 
@@ -85,6 +91,7 @@ function filterWhere(f: ClaimFilters, timeZone: string, withStatus: boolean): SQ
   const where: SQL[] = [eq(submissions.kind, "claim")];
   if (withStatus && f.status) where.push(eq(submissions.status, f.status));
   if (f.insurer) where.push(eq(submissions.insurerId, f.insurer));
+  if (f.batch && /^[0-9a-f-]{36}$/i.test(f.batch)) where.push(sql`${submissions.form}->>'batch' = ${f.batch}`);
   const p = f.patient?.trim();
   if (p) {
     const like = `%${p.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
@@ -157,6 +164,7 @@ export async function listClaims(db: Db, q: ClaimListQuery): Promise<{ rows: Cla
         insurerId: r.insurerId,
         identifierValue: r.identifierValue,
         replacesId: r.replacesId,
+        ...(r.responseView ? { outcome: outcomeOfView(r.responseView) } : {}),
         ...(p ? { patient: { id: p.id, givenName: p.givenName, familyName: p.familyName } } : {}),
       };
     }),
@@ -206,3 +214,36 @@ export async function replacementLinks(db: Db, id: string, replacesId: string | 
   return { replacedBy, replaces: replaces[0] };
 }
 
+
+export interface ClaimAuthorization {
+  /** The reference the claim carries (Claim.insurance[].preAuthRef), as sent. */
+  preAuthRef: string;
+  /** The portal's authorization it came from, when the claim was made from one (or the reference matches one). */
+  authorization?: { id: string; status: SubmissionStatus; period?: { start?: string; end?: string } };
+}
+
+type Json = Record<string, unknown>;
+const jsonList = (v: unknown): Json[] => (Array.isArray(v) ? v.filter((x): x is Json => typeof x === "object" && x !== null) : []);
+
+/**
+ * The prior authorization a claim refers to: its reference from the Claim as sent and, when the
+ * portal holds that authorization, its status and validity period (from the stored answer's view).
+ */
+export async function claimAuthorization(db: Db, claim: Json, authorizationId: string | null): Promise<ClaimAuthorization | undefined> {
+  const preAuthRef = jsonList(claim.insurance)
+    .flatMap((i) => (Array.isArray(i.preAuthRef) ? i.preAuthRef : []))
+    .find((r): r is string => typeof r === "string" && r.length > 0);
+  if (!preAuthRef) return undefined;
+  const [row] = await db
+    .select({ id: submissions.id, status: submissions.status, responseView: submissions.responseView })
+    .from(submissions)
+    .where(
+      authorizationId
+        ? and(eq(submissions.id, authorizationId), eq(submissions.kind, "preauthorization"))
+        : and(eq(submissions.kind, "preauthorization"), sql`${submissions.responseView}->>'preAuthRef' = ${preAuthRef}`),
+    )
+    .limit(1);
+  if (!row) return { preAuthRef };
+  const period = row.responseView?.preAuthPeriod as { start?: string; end?: string } | undefined;
+  return { preAuthRef, authorization: { id: row.id, status: row.status, ...(period && (period.start || period.end) ? { period } : {}) } };
+}

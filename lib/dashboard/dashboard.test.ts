@@ -79,9 +79,14 @@ describe("money and ranges", () => {
     expect([swapped.from, swapped.to, swapped.bucket, swapped.insurerId]).toEqual(["2026-11-01", "2026-11-30", "day", "payer-a"]);
   });
 
-  it("writes CSV with the table's exact cells (quotes, commas, formulas)", () => {
-    const csv = toCsv({ columns: ["a", "b,c"], rows: [['say "hi"', "=1+1"], ["SAR\u00a01,234.50", "x"]] });
-    expect(csv).toBe('\uFEFFa,"b,c"\r\n"say ""hi""",\'=1+1\r\n"SAR\u00a01,234.50",x\r\n');
+  it("writes CSV with the table's data cells (quotes, commas, formulas)", () => {
+    const csv = toCsv({ columns: ["a", "b,c"], data: [['say "hi"', "=1+1"], ["-cmd", "-1234.50"]] });
+    expect(csv).toBe('\uFEFFa,"b,c"\r\n"say ""hi""",\'=1+1\r\n\'-cmd,-1234.50\r\n');
+  });
+
+  it("writes money as plain decimals with a currency column, for spreadsheets to add", () => {
+    const csv = toCsv({ columns: ["Insurer", "Submitted"], data: [["شركة", "22981.65"]], currency: "SAR", currencyLabel: "Currency" });
+    expect(csv).toBe("\uFEFFInsurer,Submitted,Currency\r\nشركة,22981.65,SAR\r\n");
   });
 });
 
@@ -139,9 +144,12 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
       { key: "payer-b", decided: 1, approved: 1, partial: 0, denied: 0 },
     ]);
     expect(await rejectionReasons(database.db, range)).toEqual([
-      { status: "denied", reason: "Not covered", count: 2 },
-      { status: "partial", reason: "Partly covered", count: 2 },
-      { status: "rejected", reason: "ERR-003", count: 1 },
+      // Per kind: a claim and an authorization read their status in their own words (statusWords).
+      { kind: "claim", status: "denied", reason: "Not covered", count: 1 },
+      { kind: "claim", status: "partial", reason: "Partly covered", count: 1 },
+      { kind: "claim", status: "rejected", reason: "ERR-003", count: 1 },
+      { kind: "preauthorization", status: "denied", reason: "Not covered", count: 1 },
+      { kind: "preauthorization", status: "partial", reason: "Partly covered", count: 1 },
     ]);
     // Claims decided after 300, 600, 1200, 3600 s: the median lies halfway between 600 and 1200.
     expect(await medianDecisionSeconds(database.db, range)).toEqual({ median: 900, count: 4 });
@@ -187,7 +195,7 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
     });
     const c = await totalsByInsurer(db, { ...range, insurerId: "payer-c" });
     expect(c).toEqual([{ key: "payer-c", count: 2, submittedMinor: "17000", eligibleMinor: "16000", benefitMinor: "14400", copayMinor: "1600" }]);
-    expect(await rejectionReasons(db, { ...range, insurerId: "payer-c" })).toEqual([{ status: "rejected", reason: "ERR-001", count: 1 }]);
+    expect(await rejectionReasons(db, { ...range, insurerId: "payer-c" })).toEqual([{ kind: "claim", status: "rejected", reason: "ERR-001", count: 1 }]);
     const since = new Date("2026-11-01T00:00:00Z");
     expect((await statusCounts(db, since)).filter((s) => s.kind === "claim" && s.status === "complete")[0]?.count).toBe(3);
     // A bulk update of unrelated columns (the outbox lease) changes nothing.
@@ -202,16 +210,21 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
     const data = await dashboardData(database.db, range);
     const t = (key: string) => key;
     for (const name of ["insurers", "categories", "authorizations", "reasons", "trend", "timing"] as const) {
-      const table = buildTable(name, data, { t, locale: "en", insurerName: (id) => id.toUpperCase() });
+      const table = buildTable(name, data, { t, words: t, locale: "en", insurerName: (id) => id.toUpperCase() });
       const csv = toCsv(table);
       const lines = csv.slice(1).trimEnd().split("\r\n");
       expect(lines.length).toBe(table.rows.length + 1);
+      expect(table.data.map((r) => r.length)).toEqual(table.rows.map((r) => r.length));
       const parsed = lines.map((line) => [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map((m) => m[1]!.replace(/^"|"$/g, "").replace(/""/g, '"')));
-      expect(parsed).toEqual([table.columns, ...table.rows]);
+      const withCurrency = (row: string[], value: string) => (table.currency ? [...row, value] : row);
+      expect(parsed).toEqual([withCurrency(table.columns, "currency"), ...table.data.map((r) => withCurrency(r, table.currency!))]);
     }
-    const insurers = buildTable("insurers", data, { t, locale: "en", insurerName: (id) => id });
+    const insurers = buildTable("insurers", data, { t, words: t, locale: "en", insurerName: (id) => id });
     expect(insurers.rows[0]).toEqual(["payer-a", "2", "SAR\u00a0610.00", "SAR\u00a0610.00", "SAR\u00a0238.00", "SAR\u00a0372.00"]);
-    const rates = buildTable("authorizations", data, { t, locale: "en", insurerName: (id) => id });
+    expect(insurers.data[0]).toEqual(["payer-a", "2", "610.00", "610.00", "238.00", "372.00"]);
+    expect(toCsv(insurers).split("\r\n")[1]).toBe("payer-a,2,610.00,610.00,238.00,372.00,SAR");
+    const rates = buildTable("authorizations", data, { t, words: t, locale: "en", insurerName: (id) => id });
     expect(rates.rows.at(-1)).toEqual(["allInsurers", "4", "50.0%", "25.0%", "25.0%"]);
+    expect(rates.data.at(-1)).toEqual(["allInsurers", "4", "0.5000", "0.2500", "0.2500"]);
   });
 });

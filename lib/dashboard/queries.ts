@@ -31,6 +31,7 @@ export interface RateRow {
 }
 
 export interface ReasonRow {
+  kind: string;
   status: string;
   reason: string;
   count: number;
@@ -107,14 +108,14 @@ export async function authorizationRates(db: Db, range: DashboardRange): Promise
 /** Why submissions were turned down: platform errors (rejected, failed) and dispositions (denied, partial), most frequent first. */
 export async function rejectionReasons(db: Db, range: DashboardRange, limit = 10): Promise<ReasonRow[]> {
   const rows = await db
-    .select({ status: h.status, reason: h.reason, count: sql<string>`sum(${h.count})::text` })
+    .select({ kind: h.kind, status: h.status, reason: h.reason, count: sql<string>`sum(${h.count})::text` })
     .from(h)
     .where(inRange(range, inArray(h.status, ["rejected", "failed", "denied", "partial"]), sql`${h.reason} <> ''`))
-    .groupBy(h.status, h.reason)
+    .groupBy(h.kind, h.status, h.reason)
     .having(sql`sum(${h.count}) > 0`)
-    .orderBy(sql`sum(${h.count}) desc`, h.status, h.reason)
+    .orderBy(sql`sum(${h.count}) desc`, h.kind, h.status, h.reason)
     .limit(limit);
-  return rows.map((r) => ({ status: r.status, reason: r.reason, count: Number(r.count) }));
+  return rows.map((r) => ({ kind: r.kind, status: r.status, reason: r.reason, count: Number(r.count) }));
 }
 
 /**

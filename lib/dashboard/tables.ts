@@ -1,6 +1,7 @@
-import { BENEFIT_CATEGORIES, isBenefitCategoryCode } from "@/lib/fhir";
-import { formatCount, formatDuration, formatMoney, formatRate } from "./format";
-import type { Db } from "@/lib/db";
+import { BENEFIT_CATEGORIES, isBenefitCategoryCode, PLATFORM_CURRENCY } from "@/lib/fhir";
+import { formatCount, formatDuration, formatMoney, formatRate, minorToDecimal } from "./format";
+import type { Db, SubmissionStatus } from "@/lib/db";
+import { statusLabel } from "@/lib/i18n";
 import {
   authorizationRates,
   medianDecisionSeconds,
@@ -27,6 +28,14 @@ export interface TableModel {
   /** How many leading columns hold text (labels); the rest are numbers, aligned to the end. */
   textColumns: number;
   rows: string[][];
+  /**
+   * The same cells as data, for the CSV and the cells' `data-value`: counts as integers, money as
+   * plain decimals (its currency in a column of its own), rates as fractions, durations in seconds,
+   * days as ISO dates. Text columns are as shown.
+   */
+  data: string[][];
+  /** Set when the table holds money: the CSV adds a currency column with it. */
+  currency?: string;
   /** Numbers behind the first numeric column, for the chart (same order as rows). */
   chart?: { label: string; value: number }[];
 }
@@ -35,11 +44,20 @@ export type Translate = (key: string, values?: Record<string, string | number>) 
 
 export interface TableContext {
   t: Translate;
+  /** The `statusWords` translator: statuses read as on every other screen (lib/i18n/status-words.ts). */
+  words: Translate;
   locale: string;
   insurerName: (id: string) => string;
 }
 
 const moneyColumns = (t: Translate) => [t("columns.count"), t("columns.submitted"), t("columns.eligible"), t("columns.benefit"), t("columns.patientShare")];
+
+function moneyData(r: TotalsRow | DashboardData["trend"][number]): string[] {
+  return [String(r.count), minorToDecimal(r.submittedMinor), minorToDecimal(r.eligibleMinor), minorToDecimal(r.benefitMinor), minorToDecimal(r.copayMinor)];
+}
+
+/** A share as a plain fraction with four decimals ("" when there is nothing to divide by). */
+const rateData = (part: number, whole: number) => (whole ? (part / whole).toFixed(4) : "");
 
 function moneyCells(r: TotalsRow | DashboardData["trend"][number], locale: string): string[] {
   return [
@@ -81,6 +99,8 @@ export function buildTable(name: TableName, data: DashboardData, ctx: TableConte
         textColumns: 1,
         columns: [t("columns.insurer"), ...moneyColumns(t)],
         rows: data.byInsurer.map((r) => [ctx.insurerName(r.key), ...moneyCells(r, locale)]),
+        data: data.byInsurer.map((r) => [ctx.insurerName(r.key), ...moneyData(r)]),
+        currency: PLATFORM_CURRENCY,
         chart: data.byInsurer.map((r) => ({ label: ctx.insurerName(r.key), value: forChart(r.submittedMinor) })),
       };
     case "categories":
@@ -89,6 +109,8 @@ export function buildTable(name: TableName, data: DashboardData, ctx: TableConte
         textColumns: 1,
         columns: [t("columns.category"), ...moneyColumns(t)],
         rows: data.byCategory.map((r) => [categoryName(r.key, locale, t), ...moneyCells(r, locale)]),
+        data: data.byCategory.map((r) => [categoryName(r.key, locale, t), ...moneyData(r)]),
+        currency: PLATFORM_CURRENCY,
         chart: data.byCategory.map((r) => ({ label: categoryName(r.key, locale, t), value: forChart(r.submittedMinor) })),
       };
     case "authorizations": {
@@ -108,6 +130,13 @@ export function buildTable(name: TableName, data: DashboardData, ctx: TableConte
           formatRate(r.partial, r.decided, locale),
           formatRate(r.denied, r.decided, locale),
         ]),
+        data: rows.map((r) => [
+          r === total ? t("allInsurers") : ctx.insurerName(r.key),
+          String(r.decided),
+          rateData(r.approved, r.decided),
+          rateData(r.partial, r.decided),
+          rateData(r.denied, r.decided),
+        ]),
         chart: data.rates.map((r) => ({ label: ctx.insurerName(r.key), value: r.decided ? (100 * r.approved) / r.decided : 0 })),
       };
     }
@@ -116,7 +145,8 @@ export function buildTable(name: TableName, data: DashboardData, ctx: TableConte
         name,
         columns: [t("columns.reason"), t("columns.status"), t("columns.count"), t("columns.rank")],
         textColumns: 2,
-        rows: data.reasons.map((r, i) => [r.reason, t(`status.${r.status}`), formatCount(r.count, locale), formatCount(i + 1, locale)]),
+        rows: data.reasons.map((r, i) => [r.reason, ctx.words(statusLabel(r.kind, r.status as SubmissionStatus).key), formatCount(r.count, locale), formatCount(i + 1, locale)]),
+        data: data.reasons.map((r, i) => [r.reason, ctx.words(statusLabel(r.kind, r.status as SubmissionStatus).key), String(r.count), String(i + 1)]),
         chart: data.reasons.map((r) => ({ label: r.reason, value: r.count })),
       };
     case "trend":
@@ -125,6 +155,8 @@ export function buildTable(name: TableName, data: DashboardData, ctx: TableConte
         textColumns: 1,
         columns: [t("columns.period"), ...moneyColumns(t)],
         rows: data.trend.map((r) => [r.period, ...moneyCells(r, locale)]),
+        data: data.trend.map((r) => [r.period, ...moneyData(r)]),
+        currency: PLATFORM_CURRENCY,
         chart: data.trend.map((r) => ({ label: r.period, value: forChart(r.submittedMinor) })),
       };
     case "timing":
@@ -133,16 +165,23 @@ export function buildTable(name: TableName, data: DashboardData, ctx: TableConte
         columns: [t("columns.decidedClaims"), t("columns.medianDecision")],
         textColumns: 0,
         rows: [[formatCount(data.median.count, locale), formatDuration(data.median.median, locale)]],
+        data: [[String(data.median.count), data.median.median == null ? "" : String(data.median.median)]],
       };
   }
 }
 
-/** RFC 4180 CSV (CRLF, quotes doubled), with a BOM so spreadsheet programs read UTF-8 (Arabic). */
-export function toCsv(table: Pick<TableModel, "columns" | "rows">): string {
-  // Cells are labels and formatted numbers; one starting like a formula is neutralized with a quote.
+/**
+ * RFC 4180 CSV (CRLF, quotes doubled), with a BOM so spreadsheet programs read UTF-8 (Arabic). The
+ * cells are the table's data (plain decimals, integers, ISO dates), not its formatted text, so a
+ * spreadsheet can add them; money tables end with a currency column.
+ */
+export function toCsv(table: Pick<TableModel, "columns" | "data" | "currency"> & { currencyLabel?: string }): string {
+  // Labels come from people and platforms; one starting like a formula is neutralized with a quote.
   const cell = (raw: string) => {
-    const v = /^[=+@\t]/.test(raw) ? `'${raw}` : raw;
+    const v = /^[=+@\t]/.test(raw) || /^-(?!\d)/.test(raw) ? `'${raw}` : raw;
     return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
   };
-  return "\uFEFF" + [table.columns, ...table.rows].map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
+  const withCurrency = (row: string[], value: string) => (table.currency ? [...row, value] : row);
+  const lines = [withCurrency(table.columns, table.currencyLabel ?? "currency"), ...table.data.map((row) => withCurrency(row, table.currency!))];
+  return "\uFEFF" + lines.map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
 }

@@ -13,7 +13,7 @@ export function isDecision(status: string | undefined): status is DecisionStatus
 }
 
 /** The reader's decision → the submission's state. `pended` is no decision yet; `error` is a rejection. */
-const DECISION_STATUS: Record<Decision, DecisionStatus | "rejected" | undefined> = {
+export const DECISION_STATUS: Record<Decision, DecisionStatus | "rejected" | undefined> = {
   approved: "complete",
   "partly-approved": "partial",
   denied: "denied",

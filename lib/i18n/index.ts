@@ -4,3 +4,5 @@ export type { Locale } from "./config";
 export { setLocaleAction } from "./actions";
 /** The English catalogue, for words outside a page (e.g. the admin CLI's reports). */
 export { default as englishMessages } from "./messages/en.json";
+export { DECISION_STATUS, STATUS_ORDER, outcomeOfView, statusLabel } from "./status-words";
+export type { StatusOutcome, StatusTone, StatusWord } from "./status-words";

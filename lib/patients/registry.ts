@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, ilike, inArray, like, or, type SQL } from "drizzle-orm";
-import type { Db } from "@/lib/db";
+import type { Db, SubmissionStatus } from "@/lib/db";
 import { coverages, insurers, patients, submissions } from "@/lib/db";
+import { outcomeOfView } from "@/lib/i18n";
+import type { StatusOutcome } from "@/lib/i18n";
 import { normalizeSaudiMobile, type AddCoverageInput, type RegisterPatientInput } from "./schemas";
 import { isUuid } from "@/lib/ids";
 
@@ -183,16 +185,18 @@ export async function addCoverage(db: Db, input: AddCoverageInput, createdBy?: s
 export interface SubmissionSummary {
   id: string;
   kind: "preauthorization" | "claim";
-  status: string;
+  status: SubmissionStatus;
   insurerId: string | null;
   totalMinor: number | null;
   currency: string | null;
   createdAt: Date;
+  /** What the decision paid (zero-benefit decisions have their own words). */
+  outcome?: StatusOutcome;
 }
 
 /** Authorizations and claims of a patient (submissions are keyed by the platform's patient id). Read-only. */
 export async function listSubmissionsForPatient(db: Db, nationalId: string, limit = 50): Promise<SubmissionSummary[]> {
-  return db
+  const rows = await db
     .select({
       id: submissions.id,
       kind: submissions.kind,
@@ -201,9 +205,11 @@ export async function listSubmissionsForPatient(db: Db, nationalId: string, limi
       totalMinor: submissions.totalMinor,
       currency: submissions.currency,
       createdAt: submissions.createdAt,
+      responseView: submissions.responseView,
     })
     .from(submissions)
     .where(eq(submissions.patientId, nationalId))
     .orderBy(desc(submissions.createdAt))
     .limit(limit);
+  return rows.map(({ responseView, ...r }) => (responseView ? { ...r, outcome: outcomeOfView(responseView) } : r));
 }

@@ -8,8 +8,9 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { cursorParam, isSubmissionStatus, listSubmissions, parseCursor } from "@/lib/authorizations";
 import { actorOf, requireArea } from "@/lib/auth";
-import { getDb, SUBMISSION_STATUSES } from "@/lib/db";
+import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http";
+import { STATUS_ORDER } from "@/lib/i18n";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("nav"))("authorizations") };
@@ -20,7 +21,7 @@ export default async function AuthorizationsPage({ searchParams }: { searchParam
   const params = await searchParams;
   const status = isSubmissionStatus(params.status) ? params.status : undefined;
   const before = parseCursor(params.before);
-  const [t, format, db, ctx] = [await getTranslations("authorizations"), await getFormatter(), await getDb(), await requestContext()];
+  const [t, words, format, db, ctx] = [await getTranslations("authorizations"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
   const { rows, next } = await listSubmissions(db, { use: "preauthorization", status, before, limit: 25 });
   await audit(db, {
     actor: actorOf(user),
@@ -55,9 +56,9 @@ export default async function AuthorizationsPage({ searchParams }: { searchParam
             {t("statusFilter")}
             <select name="status" defaultValue={status ?? ""} className={input}>
               <option value="">{t("anyStatus")}</option>
-              {SUBMISSION_STATUSES.map((s) => (
+              {STATUS_ORDER.map((s) => (
                 <option key={s} value={s}>
-                  {t(`status.${s}`)}
+                  {words(`preauthorization.${s}`)}
                 </option>
               ))}
             </select>
@@ -96,7 +97,7 @@ export default async function AuthorizationsPage({ searchParams }: { searchParam
                 </td>
                 <td className="px-4 py-2">{row.patient ? `${row.patient.givenName} ${row.patient.familyName}` : "—"}</td>
                 <td className="px-4 py-2">
-                  <StatusBadge status={row.status} />
+                  <StatusBadge status={row.status} outcome={row.outcome} />
                 </td>
                 <td className="px-4 py-2 font-mono text-xs" dir="ltr">
                   {row.preAuthRef ?? "—"}

@@ -9,11 +9,12 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { actorOf, requireArea } from "@/lib/auth";
-import { CLAIM_SORTS, claimInsurers, countClaimsByStatus, isStatus, listClaims } from "@/lib/claims";
+import { batchProgress, CLAIM_SORTS, claimInsurers, countClaimsByStatus, isStatus, listClaims } from "@/lib/claims";
 import type { ClaimSort } from "@/lib/claims";
-import { getDb, SUBMISSION_STATUSES } from "@/lib/db";
+import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { requestContext } from "@/lib/http";
+import { STATUS_ORDER, statusLabel } from "@/lib/i18n";
 import { insurerNames } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -28,11 +29,12 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
   const status = isStatus(params.status) ? params.status : undefined;
   const sort: ClaimSort = (CLAIM_SORTS as readonly string[]).includes(String(params.sort)) ? (params.sort as ClaimSort) : "created";
   const dir = params.dir === "asc" ? "asc" : "desc";
-  const filters = { status, patient: str(params.patient), insurer: str(params.insurer), from: str(params.from), to: str(params.to) };
   const batch = typeof params.batch === "string" && /^[0-9a-f-]{36}$/i.test(params.batch) ? params.batch : undefined;
+  // After "submit selected" the list shows that batch (whatever status filter was on before).
+  const filters = { status, patient: str(params.patient), insurer: str(params.insurer), from: str(params.from), to: str(params.to), batch };
   const cursor = str(params.cursor);
   const timeZone = env().CLINIC_TIME_ZONE;
-  const [t, format, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getDb(), await requestContext()];
+  const [t, words, format, db, ctx] = [await getTranslations("claims"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
   const [{ rows, next }, counts, insurers, insurerName] = await Promise.all([
     listClaims(db, { ...filters, sort, dir, cursor, limit: 50, timeZone }),
     countClaimsByStatus(db, filters, timeZone),
@@ -47,7 +49,7 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
     ip: ctx.ip,
     details: { status: status ?? "any", rows: rows.length, patientFilter: Boolean(filters.patient) },
   });
-  const base = { ...filters, sort, dir, batch };
+  const base = { ...filters, sort, dir };
   const href = (extra: Record<string, string | undefined>) => {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...base, ...extra })) if (v) qs.set(k, v);
@@ -55,10 +57,14 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
   };
   const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
   const input = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm";
-  const tableRows: ClaimTableRow[] = rows.map((r) => ({
+  const tableRows: ClaimTableRow[] = rows.map((r) => {
+    const label = statusLabel("claim", r.status, r.outcome);
+    return {
     id: r.id,
     status: r.status,
-    statusLabel: t(`status.${r.status}`),
+    statusLabel: words(label.key),
+    statusWord: label.word,
+    statusTone: label.tone,
     created: format.dateTime(r.createdAt, { dateStyle: "medium", timeStyle: "short" }),
     createdIso: r.createdAt.toISOString(),
     patient: r.patient ? `${r.patient.givenName} ${r.patient.familyName}` : "—",
@@ -66,7 +72,8 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
     total: formatAmount(r.totalMinor),
     identifier: r.identifierValue ?? "—",
     replaces: Boolean(r.replacesId),
-  }));
+    };
+  });
 
   return (
     <>
@@ -88,12 +95,12 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
           </div>
         }
       />
-      {batch && <BatchProgressBar batchId={batch} />}
+      {batch && <BatchProgressBar batchId={batch} initial={await batchProgress(db, batch)} />}
       <nav aria-label={t("chips.label")} className="mb-4 flex flex-wrap gap-2" data-testid="status-chips">
         <Link href={href({ status: undefined, cursor: undefined })} aria-current={!status ? "page" : undefined} className={`rounded-full px-3 py-1 text-sm ring-1 ring-inset ${!status ? "bg-brand-700 text-white ring-brand-700" : "bg-white text-slate-700 ring-slate-300"}`}>
           {t("chips.all")} <span className="tabular-nums">{total}</span>
         </Link>
-        {SUBMISSION_STATUSES.filter((s) => counts[s]).map((s) => (
+        {STATUS_ORDER.filter((s) => counts[s]).map((s) => (
           <Link
             key={s}
             href={href({ status: s, cursor: undefined })}
@@ -101,7 +108,7 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
             data-testid={`chip-${s}`}
             className={`rounded-full px-3 py-1 text-sm ring-1 ring-inset ${status === s ? "bg-brand-700 text-white ring-brand-700" : "bg-white text-slate-700 ring-slate-300"}`}
           >
-            {t(`status.${s}`)} <span className="tabular-nums">{counts[s]}</span>
+            {words(`claim.${s}`)} <span className="tabular-nums">{counts[s]}</span>
           </Link>
         ))}
       </nav>
@@ -111,9 +118,9 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
             {t("filters.status")}
             <select name="status" defaultValue={status ?? ""} className={input}>
               <option value="">{t("filters.anyStatus")}</option>
-              {SUBMISSION_STATUSES.map((s) => (
+              {STATUS_ORDER.map((s) => (
                 <option key={s} value={s}>
-                  {t(`status.${s}`)}
+                  {words(`claim.${s}`)}
                 </option>
               ))}
             </select>
@@ -158,7 +165,6 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
               <option value="asc">{t("sort.asc")}</option>
             </select>
           </label>
-          {batch && <input type="hidden" name="batch" value={batch} />}
           <div className="flex gap-2 sm:col-span-3 lg:col-span-7">
             <button type="submit" className={buttonClasses("secondary")}>
               {t("filters.apply")}

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
-import { getFormatter, getTranslations } from "next-intl/server";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { CreateClaimButton } from "@/components/authorizations/create-claim-button";
 import { DecisionTable } from "@/components/authorizations/decision-table";
 import { OverallDecision } from "@/components/claims/decision-lines";
@@ -17,6 +17,7 @@ import { getSubmissionView } from "@/lib/authorizations";
 import { requireArea, canAccess } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http";
+import { outcomeOfView } from "@/lib/i18n";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("detail.title") };
@@ -40,7 +41,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
   if (!view) notFound();
   const { submission: s, decision } = view;
   if (s.status === "draft") redirect(`/authorizations/new?draft=${s.id}`);
-  const [t, format] = [await getTranslations("authorizations"), await getFormatter()];
+  const [t, format, locale] = [await getTranslations("authorizations"), await getFormatter(), await getLocale()];
   const decided = s.status === "complete" || s.status === "partial";
   const canClaim = decided && !!decision?.preAuthRef && canAccess(user.roles, "claims");
   const waiting = s.status === "queued" || s.status === "sent" || s.status === "pended";
@@ -58,7 +59,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
         description={view.patient ? `${view.patient.givenName} ${view.patient.familyName}` : undefined}
         actions={
           <div className="flex flex-col items-end gap-1">
-            <StatusBadge status={s.status} />
+            <StatusBadge status={s.status} outcome={outcomeOfView(s.responseView)} />
             <LiveRefresh submissionId={s.id} />
           </div>
         }
@@ -137,7 +138,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
             <ul className="mt-1 space-y-1">
               {view.claims.map((c) => (
                 <li key={c.id} className="flex items-center gap-2">
-                  <StatusBadge status={c.status} use="claim" />
+                  <StatusBadge status={c.status} kind="claim" />
                   {c.status === "draft" && canAccess(user.roles, "claims") ? (
                     <Link href={`/claims/new?draft=${c.id}`} className="text-brand-800 underline">
                       {t("detail.openDraftClaim")}
@@ -159,7 +160,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
           <Card className="p-5">
             <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
               <h2 className="text-base font-semibold">{t("decision.title")}</h2>
-              {decision && <OverallDecision decision={decision} />}
+              {decision && <OverallDecision decision={decision} kind="preauthorization" />}
             </div>
             {decision ? <DecisionTable decision={decision} /> : <p className="text-sm text-slate-600">{t("decision.none")}</p>}
           </Card>
@@ -181,7 +182,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
                         <bdi>{a.fileName}</bdi>
                       </a>
                       <bdi dir="ltr" className="text-xs text-slate-500">
-                        {a.contentType} · {formatBytes(a.size)}
+                        {a.contentType} · {formatBytes(a.size, locale)}
                       </bdi>
                     </span>
                     <span className="font-mono text-[11px] text-slate-500" dir="ltr" title={t("detail.sha256")}>
@@ -195,7 +196,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
         </div>
         <Card className="p-5">
           <h2 className="mb-3 text-base font-semibold">{t("detail.timeline")}</h2>
-          <Timeline entries={view.timeline} use="preauthorization" />
+          <Timeline entries={view.timeline} kind="preauthorization" outcome={outcomeOfView(s.responseView)} />
         </Card>
       </div>
     </>

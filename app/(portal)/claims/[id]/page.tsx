@@ -15,10 +15,12 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { requireArea } from "@/lib/auth";
 import { getSubmissionView } from "@/lib/authorizations";
-import { replacementLinks } from "@/lib/claims";
+import { claimAuthorization, replacementLinks } from "@/lib/claims";
 import { getDb } from "@/lib/db";
 import { toMinorUnits } from "@/lib/fhir";
 import { requestContext } from "@/lib/http";
+import { outcomeOfView } from "@/lib/i18n";
+import { formatMoney } from "@/lib/money";
 import { insurerNames } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -29,8 +31,9 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function ClaimDetailPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requireArea("claims");
   const { id } = await params;
-  const [t, format, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getDb(), await requestContext()];
-  const insurerName = await insurerNames(db, await getLocale());
+  const [t, words, format, db, ctx] = [await getTranslations("claims"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
+  const locale = await getLocale();
+  const insurerName = await insurerNames(db, locale);
   const view = await getSubmissionView(db, id, "claim");
   await audit(db, {
     actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
@@ -42,8 +45,9 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
   });
   if (!view) notFound();
   const s = view.submission;
-  const links = await replacementLinks(db, s.id, s.replacesId);
+  const [links, preAuth] = await Promise.all([replacementLinks(db, s.id, s.replacesId), claimAuthorization(db, s.claim, s.authorizationId)]);
   const d = view.decision;
+  const outcome = outcomeOfView(s.responseView);
   const payment = d?.response.payment;
   const requestIds = [...new Set([...view.timeline.map((e) => e.requestId), s.lastRequestId].filter((x): x is string => Boolean(x)))];
   const dt = (label: string, value: React.ReactNode, testId?: string) => (
@@ -66,7 +70,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
         actions={
           <div className="flex flex-col items-end gap-2">
             <div className="flex items-center gap-3">
-              <StatusBadge status={s.status} use="claim" />
+              <StatusBadge status={s.status} kind="claim" outcome={outcome} />
               <LiveRefresh submissionId={s.id} use="claim" />
             </div>
             <ClaimActions id={s.id} status={s.status} />
@@ -89,13 +93,39 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                   "—"
                 ),
               )}
-              {dt(t("detail.total"), <span className="tabular-nums"><bdi dir="ltr">{formatAmount(s.totalMinor)}</bdi> {s.currency ?? ""}</span>, "claim-total")}
+              {dt(t("detail.total"), <span className="tabular-nums">{s.totalMinor === null ? "—" : formatMoney(s.totalMinor, locale, s.currency ?? undefined)}</span>, "claim-total")}
+              {dt(
+                t("detail.preAuth"),
+                preAuth ? (
+                  <span>
+                    <bdi dir="ltr" className="font-mono text-xs">
+                      {preAuth.preAuthRef}
+                    </bdi>
+                    {preAuth.authorization?.period && (
+                      <span className="block text-xs text-slate-600">
+                        {t("detail.preAuthValid", {
+                          from: preAuth.authorization.period.start ? format.dateTime(new Date(`${preAuth.authorization.period.start.slice(0, 10)}T12:00:00Z`), { dateStyle: "medium" }) : "—",
+                          until: preAuth.authorization.period.end ? format.dateTime(new Date(`${preAuth.authorization.period.end.slice(0, 10)}T12:00:00Z`), { dateStyle: "medium" }) : "—",
+                        })}
+                      </span>
+                    )}
+                    {preAuth.authorization && (
+                      <Link href={`/authorizations/${preAuth.authorization.id}`} className="block text-xs text-brand-800 underline">
+                        {t("detail.preAuthOpen")}
+                      </Link>
+                    )}
+                  </span>
+                ) : (
+                  "—"
+                ),
+                "claim-preauth",
+              )}
               {dt(t("detail.disposition"), d?.disposition ?? "—", "disposition")}
               {dt(
                 t("detail.payment"),
                 payment ? (
                   <span className="tabular-nums">
-                    <bdi dir="ltr">{formatAmount(payment.amount?.minor)}</bdi> {payment.amount?.currency ?? ""}
+                    {payment.amount?.minor !== undefined ? formatMoney(payment.amount.minor, locale, payment.amount.currency) : "—"}
                     {payment.date ? ` · ${payment.date}` : ""}
                   </span>
                 ) : (
@@ -110,7 +140,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                   <p>
                     {t("detail.replaces")}{" "}
                     <Link className="text-brand-800 underline" href={`/claims/${links.replaces.id}`}>
-                      {format.dateTime(links.replaces.createdAt, { dateStyle: "medium", timeStyle: "short" })} ({t(`status.${links.replaces.status}`)})
+                      {format.dateTime(links.replaces.createdAt, { dateStyle: "medium", timeStyle: "short" })} ({words(`claim.${links.replaces.status}`)})
                     </Link>
                   </p>
                 )}
@@ -118,7 +148,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                   <p key={r.id}>
                     {t("detail.replacedBy")}{" "}
                     <Link className="text-brand-800 underline" href={r.status === "draft" ? `/claims/new?draft=${r.id}` : `/claims/${r.id}`}>
-                      {format.dateTime(r.createdAt, { dateStyle: "medium", timeStyle: "short" })} ({t(`status.${r.status}`)})
+                      {format.dateTime(r.createdAt, { dateStyle: "medium", timeStyle: "short" })} ({words(`claim.${r.status}`)})
                     </Link>
                   </p>
                 ))}
@@ -136,7 +166,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
               <Card className="overflow-x-auto">
                 <div className="flex flex-wrap items-center justify-between gap-2 px-4 pt-3 text-sm">
                   <h2 className="font-medium">{t("detail.items")}</h2>
-                  <OverallDecision decision={d} />
+                  <OverallDecision decision={d} kind="claim" />
                 </div>
                 <DecisionLines decision={d} variant="claim" />
               </Card>
@@ -179,7 +209,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
         <div className="space-y-6">
           <Card className="p-5">
             <h2 className="mb-3 font-medium">{t("detail.timeline")}</h2>
-            <Timeline entries={view.timeline} use="claim" />
+            <Timeline entries={view.timeline} kind="claim" outcome={outcome} />
           </Card>
           <Card className="p-5 text-sm">
             <h2 className="mb-2 font-medium">{t("detail.requestIds")}</h2>

@@ -14,6 +14,7 @@ import { actorOf, requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http";
 import { clinicToday } from "@/lib/time";
+import { outcomeOfView } from "@/lib/i18n";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("claim.title") };
@@ -50,7 +51,7 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
             title={t("claim.submittedTitle")}
             actions={
               <div className="flex flex-col items-end gap-1">
-                <StatusBadge status={s.status} use="claim" />
+                <StatusBadge status={s.status} kind="claim" outcome={outcomeOfView(s.responseView)} />
                 <LiveRefresh submissionId={s.id} use="claim" />
               </div>
             }

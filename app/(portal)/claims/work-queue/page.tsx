@@ -1,16 +1,17 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getFormatter, getTranslations } from "next-intl/server";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
+import { StatusBadge } from "@/components/authorizations/status-badge";
 import { ClaimActions } from "@/components/claims/claim-actions";
 import { ClaimsLiveRefresh } from "@/components/claims/list-live";
 import { PlatformErrors } from "@/components/claims/platform-errors";
-import { formatAmount } from "@/components/coding/format";
-import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { actorOf, requireArea } from "@/lib/auth";
 import { workQueue } from "@/lib/claims";
 import { getDb, patients } from "@/lib/db";
 import { requestContext } from "@/lib/http";
+import { formatMoney } from "@/lib/money";
 import { inArray } from "drizzle-orm";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -20,7 +21,7 @@ export async function generateMetadata(): Promise<Metadata> {
 /** Rejected and failed claims not yet replaced: the platform's reasons, fix and resubmit, retry. */
 export default async function WorkQueuePage() {
   const user = await requireArea("claims");
-  const [t, format, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getDb(), await requestContext()];
+  const [t, format, locale, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getLocale(), await getDb(), await requestContext()];
   const rows = await workQueue(db);
   const nids = [...new Set(rows.map((r) => r.patientId))];
   const people = nids.length ? await db.select().from(patients).where(inArray(patients.nationalId, nids)) : [];
@@ -53,16 +54,14 @@ export default async function WorkQueuePage() {
                   <div className="flex flex-wrap items-start justify-between gap-3">
                     <div className="space-y-1 text-sm">
                       <p className="flex flex-wrap items-center gap-2">
-                        <Badge tone="red">{t(`status.${r.status}`)}</Badge>
+                        <StatusBadge kind="claim" status={r.status} />
                         <Link href={`/claims/${r.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
                           {p ? `${p.givenName} ${p.familyName}` : t("workQueue.claim")}
                         </Link>
                         <span className="text-slate-500">
                           <time dateTime={r.updatedAt.toISOString()}>{format.dateTime(r.updatedAt, { dateStyle: "medium", timeStyle: "short" })}</time>
                         </span>
-                        <span className="tabular-nums" dir="ltr">
-                          {formatAmount(r.totalMinor)} {r.currency ?? ""}
-                        </span>
+                        <span className="tabular-nums">{r.totalMinor === null ? "—" : formatMoney(r.totalMinor, locale, r.currency ?? undefined)}</span>
                       </p>
                       <PlatformErrors errors={r.errors} />
                       <p className="text-xs text-slate-500">{r.status === "rejected" ? t("workQueue.fixHint") : t("workQueue.retryHint")}</p>

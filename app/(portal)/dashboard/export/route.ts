@@ -27,10 +27,10 @@ export const GET = guarded("json", "dashboard-export", async (request: Request):
   const params = Object.fromEntries(url.searchParams);
   const name = params.table as TableName;
   if (!TABLES.includes(name)) return json(400, { error: "bad_table", message: `table must be one of ${TABLES.join(", ")}` });
-  const [t, locale, timeZone, db, ctx] = [await getTranslations("dashboard"), await getLocale(), await getTimeZone(), await getDb(), await requestContext()];
+  const [t, locale, words, timeZone, db, ctx] = [await getTranslations("dashboard"), await getLocale(), await getTranslations("statusWords"), await getTimeZone(), await getDb(), await requestContext()];
   const range = parseRange(params, timeZone);
   const [data, insurerName] = await Promise.all([loadTable(name, db, range), insurerNames(db, locale)]);
-  const table = buildTable(name, data, { t: (k, v) => t(k as never, v as never), locale, insurerName });
+  const table = buildTable(name, data, { t: (k, v) => t(k as never, v as never), words: (k) => words(k as never), locale, insurerName });
   await audit(db, {
     actor: actorOf(user),
     action: "dashboard.export",
@@ -41,7 +41,7 @@ export const GET = guarded("json", "dashboard-export", async (request: Request):
     details: { from: range.from, to: range.to, bucket: range.bucket, insurer: range.insurerId ?? null, rows: table.rows.length },
   });
   const filename = `dashboard-${name}-${range.from}-${range.to}.csv`;
-  return new Response(toCsv(table), {
+  return new Response(toCsv({ ...table, currencyLabel: t("columns.currency") }), {
     headers: {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="${filename}"`,

@@ -4,9 +4,10 @@ import { notFound } from "next/navigation";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { formatMoney } from "@/lib/money";
 import { AddCoverageForm } from "@/components/patients/add-coverage-form";
+import { StatusBadge } from "@/components/authorizations/status-badge";
 import { OutcomeBadge } from "@/components/eligibility/outcome-badge";
 import { buttonClasses } from "@/components/ui/button";
-import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { Card, PageHeader } from "@/components/ui/card";
 import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 import { listChecksForPatient } from "@/lib/eligibility";
@@ -18,19 +19,6 @@ export async function generateMetadata(): Promise<Metadata> {
   // The patient's name stays out of the title (browser history, shared screens).
   return { title: (await getTranslations("patients"))("title") };
 }
-
-const STATUS_TONE = {
-  draft: "slate",
-  queued: "blue",
-  sent: "blue",
-  pended: "amber",
-  complete: "green",
-  partial: "amber",
-  denied: "red",
-  rejected: "red",
-  failed: "red",
-  cancelled: "slate",
-} as const;
 
 function Section({ id, title, actions, children }: { id: string; title: string; actions?: React.ReactNode; children: React.ReactNode }) {
   return (
@@ -87,7 +75,7 @@ export default async function PatientPage({ params }: { params: Promise<{ id: st
               <tr key={s.id}>
                 <td className="whitespace-nowrap px-4 py-2.5">{when(s.createdAt)}</td>
                 <td className="px-4 py-2.5">
-                  <Badge tone={STATUS_TONE[s.status as keyof typeof STATUS_TONE] ?? "slate"}>{t(`submissionStatus.${s.status as "draft"}`)}</Badge>
+                  <StatusBadge kind={s.kind} status={s.status} outcome={s.outcome} />
                 </td>
                 <td className="px-4 py-2.5">{insurerName(s.insurerId)}</td>
                 <td className="px-4 py-2.5 tabular-nums">{s.totalMinor === null ? "—" : formatMoney(s.totalMinor, locale, s.currency ?? undefined)}</td>

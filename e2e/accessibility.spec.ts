@@ -1,0 +1,158 @@
+import fs from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import type { Locator, Page } from "@playwright/test";
+import { DEMO, expect, signIn, test } from "./fixtures";
+
+/*
+ * Accessibility (issue 19): axe-core over every portal page, in English and in Arabic, with the
+ * role that may open it: 0 violations of any impact. Detail pages use the first record of their
+ * list; the first test makes those records (an eligibility check, an authorization, a claim). A
+ * page without a record is reported as skipped in the table, never silently passed. The table is
+ * written to test-results/axe.md.
+ */
+
+type Role = keyof typeof DEMO;
+interface Target {
+  path: string;
+  role: Role;
+  /** Pages to walk (each through its first link matching the next step) to reach the detail page. */
+  from?: { list: string; links: RegExp[] };
+}
+
+const PAGES: Target[] = [
+  { path: "/patients", role: "frontDesk" },
+  { path: "/patients/new", role: "frontDesk" },
+  { path: "/patients/[id]", role: "frontDesk", from: { list: "/patients?q=1000000001", links: [/^\/patients\/[0-9a-f-]{36}$/] } },
+  { path: "/eligibility", role: "frontDesk" },
+  { path: "/eligibility/[id]", role: "frontDesk", from: { list: "/patients?q=1000000001", links: [/^\/patients\/[0-9a-f-]{36}$/, /^\/eligibility\/[0-9a-f-]{36}$/] } },
+  { path: "/authorizations", role: "frontDesk" },
+  { path: "/authorizations/new", role: "frontDesk" },
+  { path: "/authorizations/[id]", role: "frontDesk", from: { list: "/authorizations", links: [/^\/authorizations\/[0-9a-f-]{36}$/] } },
+  { path: "/claims", role: "billing" },
+  { path: "/claims/new", role: "billing" },
+  { path: "/claims/[id]", role: "billing", from: { list: "/claims", links: [/^\/claims\/[0-9a-f-]{36}$/] } },
+  { path: "/claims/work-queue", role: "billing" },
+  { path: "/claims/reconcile", role: "billing" },
+  { path: "/dashboard", role: "manager" },
+  { path: "/dashboard/live", role: "manager" },
+  { path: "/settings", role: "admin" },
+  { path: "/settings/api-access", role: "admin" },
+  { path: "/settings/gateway-tokens", role: "admin" },
+  { path: "/settings/organization-keys", role: "admin" },
+  { path: "/settings/system-status", role: "admin" },
+  { path: "/audit", role: "admin" },
+];
+
+const results: { page: string; lang: string; violations: number | "skipped"; detail: string }[] = [];
+
+async function setLanguage(page: Page, lang: "en" | "ar") {
+  const url = new URL(page.url());
+  await page.context().addCookies([{ name: "cx_locale", value: lang, domain: url.hostname, path: "/" }]);
+}
+
+async function resolve(page: Page, target: Target): Promise<string | undefined> {
+  if (!target.from) return target.path;
+  let at: string | undefined = target.from.list;
+  for (const link of target.from.links) {
+    await page.goto(at);
+    const hrefs = await page.locator("a[href]").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
+    at = hrefs.find((h) => link.test(h.split("?")[0]!));
+    if (!at) return undefined;
+  }
+  return at;
+}
+
+async function pickCode(page: Page, combobox: Locator, query: string) {
+  await combobox.click();
+  await combobox.fill(query);
+  await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
+  await combobox.press("Enter");
+}
+
+async function pickPatient(page: Page, nationalId: string) {
+  const box = page.getByTestId("patient-search");
+  await box.fill(nationalId);
+  await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
+  await box.press("Enter");
+  await expect(page.getByTestId("selected-patient")).toBeVisible();
+}
+
+/** One service line of a form (authorization or claim) for patient 1000000001. */
+async function fillSubmission(page: Page, price: string) {
+  await pickPatient(page, "1000000001");
+  await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
+  await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "m545");
+  await pickCode(page, page.getByRole("combobox", { name: "Procedures (CPT)" }), "99213");
+  await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "99213");
+  await page.getByLabel("Quantity of line 1").fill("1");
+  await page.getByLabel("Unit price of line 1").fill(price);
+}
+
+test("records for the detail pages: an eligibility check, an authorization and a claim", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const front = await browser.newContext();
+  const billing = await browser.newContext();
+  try {
+    const page = await front.newPage();
+    await signIn(page, DEMO.frontDesk);
+    await page.goto("/eligibility");
+    // The eligibility form's picker is found by its label (as in the front-desk spec).
+    const box = page.getByRole("combobox", { name: /^patient$/i });
+    await box.focus();
+    await page.keyboard.type("1000000001");
+    await expect(page.getByRole("option").first()).toBeVisible();
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("selected-patient")).toBeVisible();
+    await page.getByRole("button", { name: "Check eligibility" }).click();
+    await expect(page.getByTestId("eligibility-outcome")).toBeVisible({ timeout: 30_000 });
+    await page.goto("/authorizations/new");
+    await fillSubmission(page, "250");
+    await page.getByRole("button", { name: "Submit authorization request" }).click();
+    await page.waitForURL(/\/authorizations\/[0-9a-f-]{36}/);
+    const claims = await billing.newPage();
+    await signIn(claims, DEMO.billing);
+    await claims.goto("/claims/new");
+    await fillSubmission(claims, "250");
+    await claims.getByRole("button", { name: "Submit claim" }).click();
+    await claims.waitForURL(/submitted=/);
+  } finally {
+    await front.close();
+    await billing.close();
+  }
+});
+
+test.describe.configure({ mode: "serial" });
+
+for (const role of [...new Set(PAGES.map((p) => p.role))]) {
+  test(`axe: every page of ${role}, in English and Arabic, has no violations`, async ({ page }) => {
+    test.setTimeout(300_000);
+    await signIn(page, DEMO[role]);
+    const failures: string[] = [];
+    for (const target of PAGES.filter((p) => p.role === role)) {
+      for (const lang of ["en", "ar"] as const) {
+        await setLanguage(page, lang);
+        const path = await resolve(page, target);
+        if (!path) {
+          results.push({ page: target.path, lang, violations: "skipped", detail: "no record to open" });
+          continue;
+        }
+        await page.goto(path);
+        await expect(page.locator("html")).toHaveAttribute("lang", lang);
+        await page.waitForLoadState("networkidle").catch(() => undefined);
+        const { violations } = await new AxeBuilder({ page }).analyze();
+        const detail = violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`).join("; ");
+        results.push({ page: target.path, lang, violations: violations.length, detail });
+        if (violations.length) failures.push(`${target.path} [${lang}]: ${detail}`);
+      }
+    }
+    await setLanguage(page, "en");
+    expect(failures).toEqual([]);
+  });
+}
+
+test.afterAll(() => {
+  const lines = ["| page | language | violations | detail |", "|---|---|---|---|", ...results.map((r) => `| ${r.page} | ${r.lang} | ${r.violations} | ${r.detail} |`)];
+  fs.mkdirSync("test-results", { recursive: true });
+  fs.writeFileSync("test-results/axe.md", `${lines.join("\n")}\n`);
+});
