@@ -13,3 +13,4 @@ export * from "./builders/eligibility";
 export * from "./read";
 export * from "./terminology";
 export * from "./builders/claim";
+export * from "./messages";

@@ -19,3 +19,5 @@ export { collectExtensions, extensionCode } from "./extensions";
 export type { ExtensionView } from "./extensions";
 export type { CodedView, MoneyView, PeriodView } from "./values";
 export { checkStructure } from "./structure";
+export { readMessage, answersRequest, messageErrorsOf } from "./message";
+export type { MessageView, MessageHeaderView, MessageErrorView } from "./message";
