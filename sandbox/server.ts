@@ -169,6 +169,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       tokenKeys: loadTokenKeys(secrets.tokenSigningKey),
       registered: new RegisteredClientCertificate(pki.paths.client),
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      messageDeliveries: new Set(),
     };
 
     const server = https.createServer(
