@@ -2,7 +2,7 @@ import type { ClaimResponse } from "@medplum/fhirtypes";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { submissions } from "@/lib/db/schema";
-import { claimProcessingStatus, readReference, referenceId, type MessageView } from "@/lib/fhir";
+import { claimProcessingStatus, isResourceOf, readReference, referenceId, type MessageView } from "@/lib/fhir";
 import { describeError } from "@/lib/http/errors";
 import { lineWriter } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
@@ -65,12 +65,12 @@ export function startMessagePoller(options: MessagePollerOptions): MessagePoller
   async function route(message: MessageView): Promise<void> {
     stats.messages++;
     for (const resource of message.focus.length > 0 ? message.focus : message.entries.flatMap((e) => (e.resource ? [e.resource] : []))) {
-      if (resource.resourceType !== "ClaimResponse") {
+      if (!isResourceOf<ClaimResponse>(resource, "ClaimResponse")) {
         stats.unrouted++;
         log(`[message-poller] a ${String(resource.resourceType)} (${message.header.event ?? "no event"}) is not routed yet`);
         continue;
       }
-      const response = resource as unknown as ClaimResponse;
+      const response = resource;
       const request = readReference(response.request);
       const platformId = referenceId(request, "Claim");
       const identifier = request?.identifier;

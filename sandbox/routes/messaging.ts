@@ -71,7 +71,7 @@ export function processMessage(body: Record<string, unknown>, providerOrgId: str
     if (error instanceof MessageBuildError) throw messageError(error.path, error.reason);
     throw error;
   }
-  const bundle = body as unknown as Bundle;
+  const bundle = body;
   const header = bundle.entry![0]!.resource as MessageHeader;
   const event = header.eventCoding!.code!;
   limit(event);
@@ -83,7 +83,7 @@ export function processMessage(body: Record<string, unknown>, providerOrgId: str
   if (receiver.system === NATIONAL_EXCHANGE.payerLicense && !payer) {
     throw messageError("MessageHeader.destination[0].receiver.identifier", `no payer has the licence '${receiver.value ?? ""}'`, "not-found");
   }
-  const focus = bundle.entry!.find((e) => e.fullUrl === header.focus![0]!.reference)!.resource as unknown as Record<string, unknown>;
+  const focus: Record<string, unknown> = { ...bundle.entry!.find((e) => e.fullUrl === header.focus![0]!.reference)!.resource };
   const expect = (type: string) => {
     if (focus.resourceType !== type) throw messageError("MessageHeader.focus", `${event} focuses a ${type}, not a ${String(focus.resourceType)}`);
   };

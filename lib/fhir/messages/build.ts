@@ -149,7 +149,7 @@ export function buildMessage(input: MessageInput): BuiltMessage {
  * The envelope rules the exchange enforces, checked on any message Bundle (ours before sending; the
  * sandbox uses the same function on what it receives). Throws MessageBuildError naming the path.
  */
-export function checkMessageRules(bundle: unknown): void {
+export function checkMessageRules(bundle: unknown): asserts bundle is Bundle {
   const b = bundle as Partial<Bundle> | null;
   if (!b || b.resourceType !== "Bundle") throw new MessageBuildError("Bundle", "expected a Bundle");
   if (b.type !== "message") throw new MessageBuildError("Bundle.type", `must be "message"`);

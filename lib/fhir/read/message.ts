@@ -53,8 +53,8 @@ export interface MessageView {
   notes: string[];
 }
 
-function hasQueuedTag(resource: Record<string, unknown> | undefined): boolean {
-  const meta = resource && isObject(resource.meta) ? resource.meta : undefined;
+function hasQueuedTag(resource: unknown): boolean {
+  const meta = isObject(resource) && isObject(resource.meta) ? resource.meta : undefined;
   return list(meta?.tag).some((t) => t.code === QUEUED_MESSAGES_TAG && (t.system === undefined || t.system === NATIONAL_EXCHANGE.metaTagSystem));
 }
 
@@ -156,7 +156,7 @@ function readMessageJson(json: unknown, path: string): Read<MessageView, Bundle>
     }
     errors.push(...messageErrorsOf(entry.resource));
   });
-  const queuedMessages = hasQueuedTag(raw as unknown as Record<string, unknown>) || hasQueuedTag(h) || messages.some((m) => m.queuedMessages);
+  const queuedMessages = hasQueuedTag(raw) || hasQueuedTag(h) || messages.some((m) => m.queuedMessages);
   const view: MessageView = { header, focus, entries: bundle.entries, queuedMessages, messages, errors, notes };
   if (text((raw as { id?: unknown }).id)) view.bundleId = raw.id as string;
   if (bundle.timestamp) view.timestamp = bundle.timestamp;
