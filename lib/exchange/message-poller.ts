@@ -22,6 +22,8 @@ export interface MessagePollerOptions {
 
 export interface MessagePollerStats {
   polls: number;
+  /** Polls sent at once because the previous reply carried `queued-messages`. */
+  drainPolls: number;
   messages: number;
   applied: number;
   /** Messages the portal cannot route yet (no submission found, a type it does not handle). */
@@ -54,7 +56,7 @@ export function startMessagePoller(options: MessagePollerOptions): MessagePoller
   const { db, client } = options;
   const log = options.log ?? lineWriter("warn");
   const clock = options.clock ?? (() => new Date());
-  const stats: MessagePollerStats = { polls: 0, messages: 0, applied: 0, unrouted: 0 };
+  const stats: MessagePollerStats = { polls: 0, drainPolls: 0, messages: 0, applied: 0, unrouted: 0 };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
@@ -107,8 +109,10 @@ export function startMessagePoller(options: MessagePollerOptions): MessagePoller
 
   async function cycle(): Promise<void> {
     let more = true;
+    let draining = false;
     while (more && !stopped) {
       const reply = await client.pollMessages({ signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(60_000)]) });
+      if (stats.polls > 0 && draining) stats.drainPolls++;
       stats.polls++;
       for (const message of reply.messages) {
         try {
@@ -118,6 +122,7 @@ export function startMessagePoller(options: MessagePollerOptions): MessagePoller
         }
       }
       more = reply.more;
+      draining = more;
     }
   }
 
