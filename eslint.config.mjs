@@ -9,7 +9,7 @@ const ENTRY_ONLY = {
   message: "Import a lib module through its entry: @/lib/<module> (index.ts), or @/lib/<module>/browser in client components (docs/decisions/041).",
 };
 const LIB_LAYER = { group: ["@/app/*", "@/app/**", "@/components/*", "@/components/**"], message: "lib/ may not import from app/ or components/ (app → components → lib)." };
-const TESTS = ["**/*.test.ts", "**/testing.ts", "**/*.test.tsx", "**/testing/**", "**/test-support.ts", "scripts/bench-*.ts", "scripts/seed-volume.ts"];
+const TESTS = ["**/*.test.ts", "**/testing.ts", "**/*.test.tsx", "**/testing/**", "**/test-support.ts", "scripts/bench-*.ts", "scripts/seed-volume.ts", "scripts/messaging-batch.ts"];
 
 const config = [
   ...nextVitals,

@@ -59,6 +59,9 @@ export default defineConfig({
       EXCHANGE_API_RATE_PER_MINUTE: "100000",
       CLAIMS_API_RATE_PER_MINUTE: "100000",
       GATEWAY_RATE_PER_MINUTE: "100000",
+      // E2E_PLATFORM_PROTOCOL=messaging: the same journeys over FHIR messages and polls (issue 17).
+      PLATFORM_PROTOCOL: process.env.E2E_PLATFORM_PROTOCOL ?? "rest",
+      MESSAGE_POLL_MS: "1000",
     },
   },
 });

@@ -11,6 +11,13 @@ describe("parseEnv", () => {
     expect(e.CLINIC_TIME_ZONE).toBe("Asia/Riyadh");
   });
 
+  it("chooses the platform protocol: rest by default, messaging on request, nothing else", () => {
+    expect(parseEnv({}).PLATFORM_PROTOCOL).toBe("rest");
+    expect(parseEnv({ PLATFORM_PROTOCOL: "messaging", PROVIDER_LICENSE: "10000000000988" })).toMatchObject({ PLATFORM_PROTOCOL: "messaging", PROVIDER_LICENSE: "10000000000988" });
+    expect(() => parseEnv({ PLATFORM_PROTOCOL: "soap" })).toThrow(/PLATFORM_PROTOCOL: must be rest or messaging/);
+    expect(() => parseEnv({ PROVIDER_LICENSE: "a licence" })).toThrow(/PROVIDER_LICENSE/);
+  });
+
   it("treats empty strings as unset", () => {
     expect(parseEnv({ DATABASE_URL: "", PLATFORM_BASE_URL: " " }).DATABASE_URL).toBeUndefined();
   });

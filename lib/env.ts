@@ -110,6 +110,23 @@ const platformSection = {
   WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must look like whsec_<base64>").optional(),
 };
 
+// ── The national exchange's protocol (issue 17) ────────────────────────────────────────────────
+const protocolSection = {
+  /**
+   * `rest`: the spec's endpoints (default). `messaging`: FHIR message Bundles to `{base}/$process-message`
+   * and poll-request Tasks, as the national exchange (NPHIES) speaks. Screens and APIs are the same.
+   */
+  PLATFORM_PROTOCOL: z.enum(["rest", "messaging"], { error: "must be rest or messaging" }).default("rest"),
+  /** The facility's provider licence on the exchange (`MessageHeader.sender`); the sandbox knows the default. */
+  PROVIDER_LICENSE: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9\-._]{1,64}$/, "must be a licence number (letters, digits, - . _)")
+    .default("PR-CLINIC-001"),
+  /** Messaging: how often the poller asks for waiting messages when the last poll drained the queue. */
+  MESSAGE_POLL_MS: wholeNumber(5000, 100, 3_600_000),
+};
+
 // ── The submission pipeline (lib/exchange: outbox worker, poller, webhooks, live events) ─────────
 const pipelineSection = {
   OUTBOX_POLL_MS: wholeNumber(1000, 10),
@@ -148,6 +165,7 @@ const schema = z.object({
   ...authSection,
   ...clinicSection,
   ...platformSection,
+  ...protocolSection,
   ...pipelineSection,
   ...apiSection,
 });

@@ -117,7 +117,7 @@ export class ClaimsEngine {
     };
     let validated: ValidatedClaim | undefined;
     try {
-      validated = validateClaim(record.claim as unknown as Record<string, unknown>, reference, record.providerOrgId);
+      validated = validateClaim({ ...record.claim }, reference, record.providerOrgId);
     } catch (error) {
       // Reference data changed under a stored claim: deny rather than crash.
       const message = error instanceof ApiError ? error.message : String(error);

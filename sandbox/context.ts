@@ -30,4 +30,6 @@ export interface SandboxContext {
   tokenKeys: TokenKeys;
   registered: RegisteredClientCertificate;
   maxBodyBytes: number;
+  /** Messaging: the claim versions (`id@version`) already answered or handed out by a poll. */
+  messageDeliveries: Set<string>;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ANSWER_STYLES } from "./answer-style";
-import { DEFAULT_ADJUDICATION_DELAY_MS, DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT, type SandboxOptions } from "./server";
+import { DEFAULT_ADJUDICATION_DELAY_MS, DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT } from "./defaults";
+import type { SandboxOptions } from "./server";
 
 const EnvSchema = z.object({
   SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_SANDBOX_PORT),

@@ -16,5 +16,5 @@ export { ManualClock, systemClock, type Clock } from "./clock";
 export { signWebhook, WEBHOOK_EVENT, DEFAULT_WEBHOOK_RETRY, retryDelayMs, type WebhookRetryPolicy } from "./webhooks";
 export { DEFAULT_RATE_LIMITS, type RateLimits } from "./rate-limit";
 export { NO_FAULTS, type FaultConfig } from "./faults";
-export { PATIENTS, COVERAGES, PAYERS, PRICE_LIST, DIAGNOSES, DEFAULT_PROVIDER_ORG_ID } from "./reference-data";
+export { PATIENTS, COVERAGES, PAYERS, PRICE_LIST, DIAGNOSES, DEFAULT_PROVIDER_ORG_ID, DEFAULT_PROVIDER_LICENSE } from "./reference-data";
 export { sandboxAdminCommands } from "./admin-commands";

@@ -215,7 +215,7 @@ export function nationalClaimResponse(response: ClaimResponse, claim: Claim, ctx
       coverage: absolute(base, i.coverage.reference, true) ?? i.coverage,
     })),
   };
-  delete (national as unknown as Json).item;
+  delete national.item;
   if (items.length) national.item = items;
   if (addItems.length) national.addItem = addItems;
   if (notes.length) national.processNote = notes;

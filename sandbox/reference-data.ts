@@ -27,9 +27,11 @@ export const PAYERS: readonly Organization[] = [
 ];
 
 export const DEFAULT_PROVIDER_ORG_ID = "clinic-001";
+/** The sandbox clinic's provider licence: `MessageHeader.sender` of its messages (PROVIDER_LICENSE's default). */
+export const DEFAULT_PROVIDER_LICENSE = "PR-CLINIC-001";
 
 export function providerOrganization(id: string): Organization {
-  return { id, name: { en: "Sandbox Family Clinic", ar: "عيادة الأسرة التجريبية" }, kind: "provider" };
+  return { id, name: { en: "Sandbox Family Clinic", ar: "عيادة الأسرة التجريبية" }, kind: "provider", license: DEFAULT_PROVIDER_LICENSE };
 }
 
 export interface BenefitLine {

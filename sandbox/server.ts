@@ -24,9 +24,9 @@ import { SandboxStore } from "./store";
 import { DEFAULT_WEBHOOK_RETRY, WebhookDispatcher, type WebhookRetryPolicy } from "./webhooks";
 import { readSandboxCredentials, type SandboxCredentials } from "./credentials";
 
-export const DEFAULT_SANDBOX_PORT = 9443;
-export const DEFAULT_SANDBOX_DATA_DIR = ".sandbox";
-export const DEFAULT_ADJUDICATION_DELAY_MS = 3000;
+import { DEFAULT_ADJUDICATION_DELAY_MS, DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT } from "./defaults";
+
+export { DEFAULT_ADJUDICATION_DELAY_MS, DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT };
 /** Attachments up to 10 MB travel base64-encoded (~13.4 MB) inside the Claim. */
 /** Room for the portal's largest authorization: 20 MB of attachments, base64-encoded (≈ 26.7 MB), plus the Claim. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -169,6 +169,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       tokenKeys: loadTokenKeys(secrets.tokenSigningKey),
       registered: new RegisteredClientCertificate(pki.paths.client),
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      messageDeliveries: new Set(),
     };
 
     const server = https.createServer(

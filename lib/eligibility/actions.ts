@@ -3,7 +3,7 @@
 import { staffAction, AREAS } from "@/lib/auth";
 import type { ActionResult } from "@/lib/auth";
 import { env } from "@/lib/env";
-import { getPlatformClient } from "@/lib/platform";
+import { getPlatformPort } from "@/lib/platform";
 import { eligibilityFormSchema } from "./schema";
 import { runEligibilityCheck, type CheckOutcome } from "./service";
 
@@ -17,7 +17,7 @@ export const checkEligibilityAction = staffAction(
   AREAS.eligibility.roles,
   eligibilityFormSchema,
   async (input, ctx): Promise<CheckActionResult> => {
-    const client = await getPlatformClient();
+    const client = await getPlatformPort();
     return { ok: true, outcome: await runEligibilityCheck({ db: ctx.db, client, providerOrgId: env().PROVIDER_ORG_ID }, ctx.caller, input) };
   },
   { name: "eligibility" },

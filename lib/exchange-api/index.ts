@@ -4,7 +4,7 @@
  * See README.md ("Provider-side exchange API") and docs/decisions/020-exchange-api-shapes.md.
  */
 import { getDb } from "@/lib/db";
-import { getPlatformClient } from "@/lib/platform";
+import { getPlatformPort } from "@/lib/platform";
 import { runOperation, type ExchangeApiDeps } from "./api";
 import { claimStatus, submitClaim } from "./claims";
 import { exchangeApiConfig } from "./config";
@@ -44,5 +44,5 @@ export function createExchangeApi(deps: ExchangeApiDeps): ExchangeApi {
 /** The process-wide API: the portal database and platform client, configuration from the environment. */
 export function exchangeApi(): ExchangeApi {
   // The configuration was validated at boot (lib/env.ts): a bad value never gets this far.
-  return createExchangeApi({ db: getDb, platform: getPlatformClient, config: exchangeApiConfig() });
+  return createExchangeApi({ db: getDb, platform: getPlatformPort, config: exchangeApiConfig() });
 }

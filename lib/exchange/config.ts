@@ -33,6 +33,8 @@ export interface ExchangeConfig {
   pollAfterMs: number;
   webhookFetchTimeoutMs: number;
   liveEventsRetentionMs: number;
+  /** Messaging: pause between poll-requests once the queue is drained (MESSAGE_POLL_MS). */
+  messagePollMs: number;
 }
 
 /** The pipeline's view of the configuration (the variables are validated in lib/env.ts). */
@@ -46,6 +48,7 @@ export function exchangeConfigFrom(e: Env): ExchangeConfig {
     pollAfterMs: e.POLL_AFTER_MS,
     webhookFetchTimeoutMs: e.WEBHOOK_FETCH_TIMEOUT_MS,
     liveEventsRetentionMs: e.LIVE_EVENTS_RETENTION_MS,
+    messagePollMs: e.MESSAGE_POLL_MS,
   };
 }
 

@@ -8,13 +8,16 @@ import type { Database, Db } from "@/lib/db";
 import { exchangeConfig, type ExchangeConfig } from "./config";
 import { pruneLiveEvents } from "./live";
 import { startOutboxWorker, type OutboxWorker } from "./outbox";
-import type { ExchangePlatform } from "./platform-port";
-import type { PlatformClient } from "@/lib/platform";
+import { canPollMessages, type ExchangePlatform } from "./platform-port";
+import { startMessagePoller, type MessagePoller } from "./message-poller";
+import type { PlatformClient, PlatformPort } from "@/lib/platform";
 import { lineWriter } from "@/lib/log";
 
 // The real client must fit the port the pipeline is written against.
 const _clientFits: (client: PlatformClient) => ExchangePlatform = (client) => client;
 void _clientFits;
+const _portFits: (port: PlatformPort) => ExchangePlatform = (port) => port;
+void _portFits;
 
 export { exchangeConfig, parseExchangeConfig, backoffDelayMs, type ExchangeConfig, type BackoffPolicy } from "./config";
 export { CLAIM_IDENTIFIER_SYSTEM_BASE, claimIdentifierSystem } from "./identifiers";
@@ -73,11 +76,14 @@ export {
   type ReceiptResult,
 } from "./webhooks";
 export { LiveHub, liveHub, liveEventStream, pruneLiveEvents, closeLiveStreams, type LiveEvent } from "./live";
-export { classifyFailure, type ExchangePlatform } from "./platform-port";
+export { classifyFailure, canPollMessages, type ExchangePlatform, type MessagePolling } from "./platform-port";
+export { startMessagePoller, type MessagePoller, type MessagePollerOptions, type MessagePollerStats } from "./message-poller";
 export { resolveReference, type ResolvedReference, type ReferenceTarget } from "./references";
 
 export interface ExchangeServices {
   worker: OutboxWorker;
+  /** Messaging protocol only: the poll-request loop (there are no webhooks then). */
+  messagePoller?: MessagePoller;
   stop(graceMs?: number): Promise<{ inFlight: number; aborted: boolean }>;
 }
 
@@ -107,6 +113,9 @@ export function startExchangeServices(deps: {
     pollAfterMs: config.pollAfterMs,
     log: deps.log,
   });
+  const messagePoller = canPollMessages(deps.client)
+    ? startMessagePoller({ db: deps.db, client: deps.client, intervalMs: config.messagePollMs, pollAfterMs: config.pollAfterMs, clock, log: deps.log })
+    : undefined;
   const prune = async () => {
     try {
       await pruneLiveEvents({ db: deps.db }, new Date(clock().getTime() - config.liveEventsRetentionMs));
@@ -119,9 +128,11 @@ export function startExchangeServices(deps: {
   pruneTimer.unref?.();
   return {
     worker,
+    ...(messagePoller ? { messagePoller } : {}),
     async stop(graceMs?: number) {
       clearInterval(pruneTimer);
-      return worker.stop(graceMs);
+      const [stopped] = await Promise.all([worker.stop(graceMs), messagePoller?.stop()]);
+      return stopped;
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Claim } from "@medplum/fhirtypes";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { submissions } from "@/lib/db";
-import { claimProcessingStatus } from "@/lib/fhir";
+import { claimProcessingStatus, isResourceOf } from "@/lib/fhir";
 import { adjudicatedResponse, applyPlatformNews, decisionOf, isDecision, type PlatformStatus } from "./apply";
 import { auditPipeline } from "./audit";
 import { backoffDelayMs, type BackoffPolicy } from "./config";
@@ -126,7 +126,9 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     const requestId = row.lastRequestId ?? randomUUID();
     const deps = { db, clock: now, pollAfterMs };
     try {
-      const answer = await client.submitClaim(row.claim as unknown as Claim, { requestId, signal: signalFor(), waitForPermit: true });
+      // Stored as JSON by submissions.ts from the builders' Claim; anything else is a bug, not news.
+      if (!isResourceOf<Claim>(row.claim, "Claim")) throw new TypeError(`submission ${row.id} holds no Claim`);
+      const answer = await client.submitClaim(row.claim, { requestId, signal: signalFor(), waitForPermit: true });
       const platformId = answer.platformId ?? claimIdFromLocation(answer.location) ?? claimIdFromLocation(answer.data.request?.reference);
       if (!platformId) {
         // Accepted but we cannot tell where: the retry (same identifier) meets ERR-005 with a Location.

@@ -1,4 +1,5 @@
 import type { Bundle, Claim, ClaimResponse } from "@medplum/fhirtypes";
+import type { MessageView } from "@/lib/fhir";
 
 /**
  * The part of the platform client (lib/platform) the pipeline uses, typed structurally so the
@@ -25,6 +26,16 @@ export interface ExchangePlatform {
     options?: ExchangeCallOptions,
   ): Promise<ExchangeResult<Bundle<Claim>>>;
   claimResponses(platformId: string, options?: ExchangeCallOptions): Promise<ExchangeResult<ClaimResponse[]>>;
+}
+
+/** The messaging protocol's poll (lib/platform PlatformPort.pollMessages). */
+export interface MessagePolling {
+  pollMessages(options?: ExchangeCallOptions & { count?: number }): Promise<{ messages: MessageView[]; more: boolean; requestId: string }>;
+}
+
+/** The port speaks messaging when it can poll (no webhooks then). */
+export function canPollMessages(client: ExchangePlatform): client is ExchangePlatform & MessagePolling {
+  return typeof (client as Partial<MessagePolling>).pollMessages === "function";
 }
 
 /** What went wrong with a platform call, as far as the pipeline cares. */

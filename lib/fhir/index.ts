@@ -14,3 +14,4 @@ export * from "./read";
 export * from "./terminology";
 export * from "./builders/claim";
 export * from "./outcome";
+export * from "./messages";

@@ -45,7 +45,53 @@ export const NATIONAL_EXCHANGE = {
   adjudicationReasonSystem: "http://nphies.sa/terminology/CodeSystem/adjudication-reason",
   providerLicense: "http://nphies.sa/license/provider-license",
   payerLicense: "http://nphies.sa/license/payer-license",
+  /** The exchange itself as a message destination (polls, payment notices). */
+  exchangeLicense: "http://nphies.sa/license/nphies",
+  /** `MessageHeader.eventCoding` system (eligibility-request, claim-response, poll-request …). */
+  messageEventSystem: "http://nphies.sa/terminology/CodeSystem/ksa-message-events",
+  /** `Bundle.meta.tag` system; `queued-messages` says more messages wait for the next poll. */
+  metaTagSystem: "http://nphies.sa/terminology/CodeSystem/meta-tags",
+  /** `Task.code` system of poll-request, cancel-request, status-check Tasks. */
+  taskCodeSystem: "http://nphies.sa/terminology/CodeSystem/task-code",
+  /** `Task.input.type` / `Task.output.type` system (count, include-message-type, error …). */
+  taskInputTypeSystem: "http://nphies.sa/terminology/CodeSystem/task-input-type",
+  taskOutputTypeSystem: "http://nphies.sa/terminology/CodeSystem/task-output-type",
+  /** Profiles of the message envelope. */
+  bundleProfile: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/bundle|1.0.0",
+  messageHeaderProfile: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/message-header|1.0.0",
 } as const;
+
+/** Events the portal sends (`MessageHeader.eventCoding.code`). */
+export const MESSAGE_REQUEST_EVENTS = [
+  "eligibility-request",
+  "priorauth-request",
+  "claim-request",
+  "batch-request",
+  "poll-request",
+  "cancel-request",
+  "status-check",
+  "communication",
+  "payment-notice",
+] as const;
+export type MessageRequestEvent = (typeof MESSAGE_REQUEST_EVENTS)[number];
+
+/** Events the portal reads in replies and polls. */
+export const MESSAGE_REPLY_EVENTS = [
+  "eligibility-response",
+  "priorauth-response",
+  "claim-response",
+  "batch-response",
+  "poll-response",
+  "cancel-response",
+  "status-check-response",
+  "communication-request",
+  "payment-reconciliation",
+  "acknowledgement",
+] as const;
+export type MessageReplyEvent = (typeof MESSAGE_REPLY_EVENTS)[number];
+
+/** The `queued-messages` meta tag: more messages wait at the exchange; poll again at once. */
+export const QUEUED_MESSAGES_TAG = "queued-messages";
 
 export const ADJUDICATION_OUTCOMES = ["approved", "rejected", "partial", "pended", "not-required"] as const;
 export type AdjudicationOutcome = (typeof ADJUDICATION_OUTCOMES)[number];

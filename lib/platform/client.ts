@@ -10,11 +10,13 @@ import {
   readBundle,
   readClaimResponse,
   readCoverageEligibilityResponse,
+  readMessage,
   readOperationOutcome,
   readResource,
   referenceId,
   type BenefitsView,
   type ClaimResponseView,
+  type MessageView,
   type Read,
 } from "@/lib/fhir";
 import type { PlatformConfig } from "./config";
@@ -55,7 +57,9 @@ export interface PlatformClientStats extends TransportStats {
   rateLimited: number;
 }
 
+/** The REST adapter of the platform port (the spec's endpoints), and the transport of the messaging one. */
 export interface PlatformClient {
+  readonly protocol: "rest";
   checkEligibility(request: CoverageEligibilityRequest, options?: CallOptions): Promise<PlatformResult<CoverageEligibilityResponse> & { view: BenefitsView }>;
   /** POST /Claim (use claim or preauthorization). data = the ClaimResponse in the body; platformId parsed from Location (`Claim/{id}`) or response.request */
   submitClaim(claim: Claim, options?: CallOptions): Promise<PlatformResult<ClaimResponse> & { view: ClaimResponseView; platformId?: string }>;
@@ -66,6 +70,12 @@ export interface PlatformClient {
   /** GET /ClaimResponse?request={id} → the ClaimResponses in the searchset (may be empty) */
   claimResponses(platformId: string, options?: CallOptions): Promise<PlatformResult<ClaimResponse[]> & { views: ClaimResponseView[] }>;
   close(): Promise<void>;
+  /**
+   * POST {base}/$process-message: one FHIR message over this client's transport (mTLS, token, rate
+   * bucket, in-flight cap, error mapping). data = the reply message; view = readMessage's view.
+   * Used by the messaging adapter (messaging.ts); the caller builds the Bundle (lib/fhir/messages).
+   */
+  processMessage(bundle: Bundle, bucket: RateBucket, options?: CallOptions): Promise<PlatformResult<Bundle> & { view: MessageView }>;
 
   // ---- additions beyond the agreed interface ----
   /** A valid access token (cached or fetched now); `fresh` forces a new one (connection test). */
@@ -249,6 +259,7 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
   }
 
   const client: PlatformClient = {
+    protocol: "rest",
     config,
     rateLimiter: limiter,
 
@@ -306,6 +317,10 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
         }
       });
       return { status: result.status, requestId: result.requestId, data: responses.map((r) => r.raw), views: responses.map((r) => r.view) };
+    },
+
+    processMessage(bundle, bucket, options) {
+      return send({ method: "POST", template: "/$process-message", path: "/$process-message", body: bundle, bucket, read: readMessage }, options);
     },
 
     async accessToken(options = {}) {

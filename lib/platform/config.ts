@@ -14,6 +14,10 @@ export interface PlatformConfig {
   /** PEM file paths (absolute). `caFile` is optional: without it the system trust store is used. */
   tls: { certFile: string; keyFile: string; caFile?: string };
   providerOrgId: string;
+  /** `rest` (default) or `messaging` (PLATFORM_PROTOCOL). */
+  protocol?: "rest" | "messaging";
+  /** The facility's provider licence: `MessageHeader.sender` in messaging (PROVIDER_LICENSE). */
+  providerLicense?: string;
   timeouts?: Partial<PlatformTimeouts>;
   /** Most sockets kept open to the platform (default 16). */
   connections?: number;
@@ -91,5 +95,7 @@ export function platformConfigFromEnv(e: Env = processEnv()): PlatformConfig {
       ...(e.PLATFORM_CA ? { caFile: path.resolve(e.PLATFORM_CA) } : {}),
     },
     providerOrgId: e.PROVIDER_ORG_ID,
+    protocol: e.PLATFORM_PROTOCOL,
+    providerLicense: e.PROVIDER_LICENSE,
   };
 }

@@ -38,6 +38,8 @@ export class PlatformError extends Error {
   readonly existingLocation?: string;
   /** The OperationOutcome as received, when there was one. */
   readonly outcome?: OperationOutcome;
+  /** Messaging: the exchange's own error code (`BV-00027`, `GE-00013` …) beside the element and words. */
+  readonly exchangeCode?: string;
 
   constructor(init: {
     status: number;
@@ -48,6 +50,7 @@ export class PlatformError extends Error {
     field?: string;
     existingLocation?: string;
     outcome?: OperationOutcome;
+    exchangeCode?: string;
     message?: string;
   }) {
     super(
@@ -64,6 +67,28 @@ export class PlatformError extends Error {
     this.field = init.field;
     this.existingLocation = init.existingLocation;
     this.outcome = init.outcome;
+    this.exchangeCode = init.exchangeCode;
+  }
+
+  /**
+   * Messaging: the errors a reply message carries (ClaimResponse / CoverageEligibilityResponse
+   * `error[]`, Task `output[type=error]`, OperationOutcome entries) → the same typed error, with the
+   * first error's code, element and words; the others are listed in `diagnostics`.
+   */
+  static fromMessageErrors(errors: readonly { code?: string; element?: string; words?: string; source: string }[], status: number, requestId: string): PlatformError {
+    const first = errors[0];
+    const describe = (e: { code?: string; element?: string; words?: string }) => [e.code, e.element, e.words].filter(Boolean).join(" ");
+    const known = first?.code && first.code in PLATFORM_ERRORS ? (first.code as PlatformErrorCode) : undefined;
+    return new PlatformError({
+      status,
+      requestId,
+      ...(known ? { code: known } : {}),
+      ...(first?.code && !known ? { exchangeCode: first.code } : {}),
+      diagnostics: errors.map(describe).join("; ") || "the exchange refused the message",
+      ...(first?.words ? { resolution: first.words } : {}),
+      ...(first?.element ? { field: first.element } : known ? { field: PLATFORM_ERRORS[known].field } : {}),
+      message: `The national exchange refused the message: ${first ? describe(first) : "no reason given"}`,
+    });
   }
 
   /** Maps an OperationOutcome (already schema-checked) to the typed error. */

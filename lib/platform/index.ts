@@ -7,6 +7,9 @@ import { getDb } from "@/lib/db";
 import { env, type Env } from "@/lib/env";
 import { createPlatformClient, type PlatformClient } from "./client";
 import { platformConfigFromEnv as configFromEnv, type PlatformConfig } from "./config";
+import { createMessagingPlatform } from "./messaging";
+import { payerLicenseFromDb } from "./payer-license";
+import type { PlatformPort } from "./port";
 
 export {
   createPlatformClient,
@@ -36,6 +39,9 @@ export {
   type RateLimitConfig,
 } from "./rate-limiter";
 export { tlsHandshakeCount } from "./transport";
+export { createMessagingPlatform, stableUuid, type MessagingDeps } from "./messaging";
+export { payerLicenseFromDb, type PayerLicenseResolver, type PayerTarget } from "./payer-license";
+export type { PlatformPort, PlatformProtocol, PolledMessages } from "./port";
 export { createLogger, type LogLevel, type PlatformLogger } from "./logger";
 export {
   CERTIFICATE_WARNING_DAYS,
@@ -70,6 +76,35 @@ export function getPlatformClient(): Promise<PlatformClient> {
 export async function closePlatformClient(): Promise<void> {
   const pending = holder.__clinicPlatformClient;
   holder.__clinicPlatformClient = undefined;
+  portHolder.__clinicPlatformPort = undefined;
   if (pending) await (await pending.catch(() => undefined))?.close();
 }
 export type { TestConnectionResult } from "./actions";
+
+const portHolder = globalThis as typeof globalThis & { __clinicPlatformPort?: Promise<PlatformPort> };
+
+/**
+ * The process-wide platform port in the configured protocol (PLATFORM_PROTOCOL): the REST client
+ * itself, or the messaging adapter over it (same transport). Protocol-blind callers use this.
+ */
+export function getPlatformPort(): Promise<PlatformPort> {
+  portHolder.__clinicPlatformPort ??= (async (): Promise<PlatformPort> => {
+    const client = await getPlatformClient();
+    return portFor(client, await getDb());
+  })().catch((error: unknown) => {
+    portHolder.__clinicPlatformPort = undefined;
+    throw error;
+  });
+  return portHolder.__clinicPlatformPort;
+}
+
+/** The port of a client in its configured protocol (tests and scripts build their own clients). */
+export function portFor(client: PlatformClient, db: Parameters<typeof payerLicenseFromDb>[0]): PlatformPort {
+  if (client.config.protocol !== "messaging") return client;
+  return createMessagingPlatform({
+    transport: client,
+    providerLicense: client.config.providerLicense ?? "PR-CLINIC-001",
+    providerOrgId: client.config.providerOrgId,
+    payerLicense: payerLicenseFromDb(db),
+  });
+}

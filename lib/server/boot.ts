@@ -4,7 +4,7 @@ import { closeDatabase, getDatabase, getDb, DataDirBusyError } from "@/lib/db";
 import { dataDir, env, usesSandbox } from "@/lib/env";
 import { startExchangeServices, type ExchangeServices } from "@/lib/exchange";
 import { startHttpObserver } from "@/lib/http";
-import { getPlatformClient } from "@/lib/platform";
+import { getPlatformPort } from "@/lib/platform";
 import { startMaintenance } from "./maintenance";
 import { onShutdownSignal } from "./shutdown";
 import { log } from "@/lib/log";
@@ -52,9 +52,9 @@ export async function boot(): Promise<void> {
 
   if (e.PLATFORM_BASE_URL) {
     // A platform that is configured but unusable (missing certificate file, …) stops the start.
-    const client = await getPlatformClient();
+    const client = await getPlatformPort();
     services = startExchangeServices({ db: database.db, client });
-    log("boot").info(`submission pipeline started (${e.PLATFORM_ENV} platform)`);
+    log("boot").info(`submission pipeline started (${e.PLATFORM_ENV} platform, ${client.protocol} protocol)`);
   } else {
     log("boot").warn("no platform configured (PLATFORM_BASE_URL): submissions stay queued until one is");
   }

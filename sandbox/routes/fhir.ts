@@ -9,6 +9,7 @@ import type { SandboxContext } from "../context";
 import { identifierKey, type ClaimRecord } from "../store";
 import { validateClaim, validateEligibilityRequest } from "../validation";
 import { nationalClaimResponse, nationalEligibilityResponse, type NationalContext } from "../national-style";
+import { messageRateGroup, processMessage } from "./messaging";
 
 /** The platform FHIR interface: endpoints 1–6 of the spec. */
 
@@ -17,10 +18,15 @@ export type FhirRoute =
   | { name: "claim-create"; group: "claims" }
   | { name: "claim-read"; group: "status"; id: string }
   | { name: "claim-search"; group: "status" }
-  | { name: "claimresponse-search"; group: "status" };
+  | { name: "claimresponse-search"; group: "status" }
+  /** FHIR messaging (the national exchange's protocol): its rate group follows the message's event. */
+  | { name: "process-message"; group: "by-event" };
 
 /** Matches method + path; `undefined` = not a FHIR path, `"method"` = path known, method not allowed. */
 export function matchFhirRoute(method: string, pathname: string): FhirRoute | { name: "method-not-allowed"; allow: string } | undefined {
+  if (pathname === "/$process-message") {
+    return method === "POST" ? { name: "process-message", group: "by-event" } : { name: "method-not-allowed", allow: "POST" };
+  }
   if (pathname === "/CoverageEligibilityRequest") {
     return method === "POST" ? { name: "eligibility", group: "eligibility" } : { name: "method-not-allowed", allow: "POST" };
   }
@@ -59,6 +65,8 @@ export function routePattern(route: FhirRoute): string {
       return "/Claim/:id";
     case "claimresponse-search":
       return "/ClaimResponse";
+    case "process-message":
+      return "/$process-message";
   }
 }
 
@@ -78,21 +86,25 @@ export async function handleFhir(
     });
   }
 
-  // 2. Rate limit per client certificate and endpoint group.
-  const decision = ctx.limiter.take(thumbprint, route.group as RateLimitGroup);
-  const rateHeaders = {
-    "RateLimit-Limit": String(decision.limit),
-    "RateLimit-Remaining": String(decision.remaining),
-    "RateLimit-Reset": String(decision.resetSeconds),
+  // 2. Rate limit per client certificate and endpoint group (a message's group: after reading its event).
+  let rateHeaders: Record<string, string> = {};
+  const limit = (group: RateLimitGroup) => {
+    const decision = ctx.limiter.take(thumbprint, group);
+    rateHeaders = {
+      "RateLimit-Limit": String(decision.limit),
+      "RateLimit-Remaining": String(decision.remaining),
+      "RateLimit-Reset": String(decision.resetSeconds),
+    };
+    if (!decision.allowed) {
+      throw ApiError.plain(
+        429,
+        "throttled",
+        `Rate limit exceeded: ${decision.limit} ${group} requests per ${Math.round(ctx.rateWindowMs / 1000)} s; retry after ${decision.resetSeconds} s`,
+        { ...rateHeaders, "Retry-After": String(decision.resetSeconds) },
+      );
+    }
   };
-  if (!decision.allowed) {
-    throw ApiError.plain(
-      429,
-      "throttled",
-      `Rate limit exceeded: ${decision.limit} ${route.group} requests per ${Math.round(ctx.rateWindowMs / 1000)} s; retry after ${decision.resetSeconds} s`,
-      { ...rateHeaders, "Retry-After": String(decision.resetSeconds) },
-    );
-  }
+  if (route.group !== "by-event") limit(route.group);
 
   try {
     // 3. Required headers.
@@ -120,7 +132,10 @@ export async function handleFhir(
       body = parseJsonObject(text);
     }
 
-    const reply = await dispatch(route, url, body ?? {}, token.providerOrgId, ctx);
+    const reply =
+      route.name === "process-message"
+        ? processMessage(body ?? {}, token.providerOrgId, ctx, (event) => limit(messageRateGroup(event)))
+        : await dispatch(route, url, body ?? {}, token.providerOrgId, ctx);
     return { ...reply, headers: { ...rateHeaders, ...reply.headers } };
   } catch (error) {
     if (error instanceof ApiError) throw new ApiError(error.status, error.issues, { ...rateHeaders, ...error.headers });
@@ -140,6 +155,8 @@ async function dispatch(route: FhirRoute, url: URL, body: Record<string, unknown
       return searchClaims(url, providerOrgId, ctx);
     case "claimresponse-search":
       return searchClaimResponses(url, providerOrgId, ctx);
+    case "process-message":
+      throw new Error("process-message is dispatched by handleFhir");
   }
 }
 
@@ -156,7 +173,7 @@ function nationalContext(ctx: SandboxContext, payerId: string): NationalContext 
 }
 
 /** A claim's ClaimResponse in the current answer style (stored in the default form). */
-function claimResponseOf(record: ClaimRecord, ctx: SandboxContext) {
+export function claimResponseOf(record: ClaimRecord, ctx: SandboxContext) {
   if (!national(ctx)) return record.response;
   const payerId = ctx.reference.coverages.get(record.coverageId)?.payerId ?? "unknown";
   return nationalClaimResponse(record.response, record.claim, nationalContext(ctx, payerId));
@@ -167,7 +184,7 @@ function claimLocation(record: ClaimRecord, ctx: SandboxContext): string {
   return national(ctx) ? `${ctx.baseUrl()}/Claim/${record.id}/_history/${record.version}` : `Claim/${record.id}`;
 }
 
-function eligibility(body: Record<string, unknown>, providerOrgId: string, ctx: SandboxContext): Reply {
+export function eligibility(body: Record<string, unknown>, providerOrgId: string, ctx: SandboxContext): Reply {
   const v = validateEligibilityRequest(body, ctx.reference, providerOrgId);
   const response = eligibilityResponse(v, {
     id: randomUUID(),

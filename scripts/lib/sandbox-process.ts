@@ -21,13 +21,17 @@ export async function startSandboxProcess(root: string, portalPort: number, time
   const providerOrgId = process.env.PROVIDER_ORG_ID || undefined;
   // Creates the PKI and secrets on first start, so the portal and the sandbox share them.
   const credentials = await sandboxCredentials(dataDir, port, { providerOrgId });
+  // The messaging protocol has no webhooks: the portal polls (PLATFORM_PROTOCOL=messaging).
+  const messaging = process.env.PLATFORM_PROTOCOL?.trim() === "messaging";
+  const { SANDBOX_WEBHOOK_URL: _unused, ...inherited } = process.env;
+  void _unused;
   const child = startManaged("sandbox", process.execPath, ["--import", "tsx", path.join(root, "sandbox", "main.ts")], {
     stdio: ["ignore", "pipe", "inherit"],
     // The sandbox signs its claim.status.changed webhooks with the secret the portal verifies.
     env: {
-      ...process.env,
+      ...inherited,
       SANDBOX_DATA_DIR: dataDir,
-      SANDBOX_WEBHOOK_URL: process.env.SANDBOX_WEBHOOK_URL || `http://127.0.0.1:${portalPort}/api/webhooks/platform`,
+      ...(messaging ? {} : { SANDBOX_WEBHOOK_URL: process.env.SANDBOX_WEBHOOK_URL || `http://127.0.0.1:${portalPort}/api/webhooks/platform` }),
       SANDBOX_WEBHOOK_SECRET: credentials.webhookSecret,
     },
   });

@@ -6,7 +6,7 @@
  * the test kills it with SIGKILL in the middle of its work.
  */
 import { openDatabase } from "@/lib/db/client";
-import { createPlatformClient, type PlatformConfig } from "@/lib/platform";
+import { createPlatformClient, portFor, type PlatformConfig } from "@/lib/platform";
 import { startOutboxWorker } from "../outbox";
 
 async function main() {
@@ -15,7 +15,8 @@ async function main() {
   const config = process.env.CX_PLATFORM_CONFIG;
   if ((!url && !dir) || !config) throw new Error("CX_DATABASE_URL or CX_PGLITE_DIR, and CX_PLATFORM_CONFIG, are required");
   const database = url ? await openDatabase({ kind: "postgres", url, poolSize: 4 }) : await openDatabase({ kind: "pglite", dataDir: dir! });
-  const client = createPlatformClient(JSON.parse(config) as PlatformConfig, { db: database.db });
+  // The configured protocol's port: the REST client, or the messaging adapter over it.
+  const client = portFor(createPlatformClient(JSON.parse(config) as PlatformConfig, { db: database.db }), database.db);
   startOutboxWorker({
     db: database.db,
     client,

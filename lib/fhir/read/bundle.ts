@@ -56,6 +56,11 @@ export function bundleResources<T extends Resource = Resource>(bundle: BundleVie
   return bundle.entries.filter(isWanted).map((e) => e.resource);
 }
 
+/** Narrows JSON the portal stored or received to a resource type by its `resourceType` (no structure check). */
+export function isResourceOf<T extends Resource>(value: unknown, resourceType: T["resourceType"]): value is T {
+  return typeof value === "object" && value !== null && (value as { resourceType?: unknown }).resourceType === resourceType;
+}
+
 /** Checks any resource the portal reads in depth (a Claim read back, a Task …) against R4; returns it as received. */
 export function readResource<T extends Resource>(json: unknown, resourceType: T["resourceType"]): Read<{ notes: string[] }, T> {
   const report = checkStructure(json, resourceType);

@@ -11,7 +11,7 @@ export { readCoverageEligibilityResponse, benefitCategoryName } from "./eligibil
 export type { BenefitsView, BenefitCategoryView, BenefitView, BenefitValueView, InsuranceView, MinorMoney, EligibilityErrorView } from "./eligibility-response";
 export { readOperationOutcome } from "./operation-outcome";
 export type { OperationOutcomeView, OutcomeIssueView } from "./operation-outcome";
-export { readBundle, bundleResources, readResource } from "./bundle";
+export { readBundle, bundleResources, readResource, isResourceOf } from "./bundle";
 export type { BundleView, BundleEntryView } from "./bundle";
 export { readReference, readIdentifier, referenceId, describeReference } from "./reference";
 export type { ReferenceView, ReferenceKind, IdentifierView } from "./reference";
@@ -19,3 +19,5 @@ export { collectExtensions, extensionCode } from "./extensions";
 export type { ExtensionView } from "./extensions";
 export type { CodedView, MoneyView, PeriodView } from "./values";
 export { checkStructure } from "./structure";
+export { readMessage, answersRequest, messageErrorsOf } from "./message";
+export type { MessageView, MessageHeaderView, MessageErrorView } from "./message";

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, inArray } from "drizzle-orm";
+import { submissionEvents, submissions } from "@/lib/db/schema";
+import { seedDemoPatients } from "@/lib/patients/demo-data";
+import { createPlatformClient, portFor, type PlatformClient, type PlatformPort } from "@/lib/platform";
+import { testDatabases } from "@/lib/testing/databases";
+import { startExchangeServices } from "./index";
+import { submit } from "./submissions";
+import { buildClaim, startTestSandbox, waitFor, type SandboxHandle } from "./testing/harness";
+
+/**
+ * The submission pipeline in the messaging protocol (issue 17): the same outbox and apply, with
+ * FHIR messages to $process-message and no webhooks — late answers come through the poll loop.
+ */
+const DECIDED = ["complete", "partial", "denied"];
+const PATIENTS = ["1000000001", "1000000002", "1048573628"];
+
+describe.each(testDatabases())("submission pipeline in the messaging protocol on $name", (target) => {
+  let database: Awaited<ReturnType<typeof target.open>>;
+  let sb: SandboxHandle;
+  let client: PlatformClient;
+  let port: PlatformPort;
+
+  beforeAll(async () => {
+    database = await target.open();
+    await seedDemoPatients(database.db);
+    sb = await startTestSandbox({ adjudicationDelayMs: 50 });
+    client = createPlatformClient({ ...sb.config, protocol: "messaging", providerLicense: "PR-CLINIC-001" }, { db: database.db, tlsCheckIntervalMs: 60_000 });
+    port = portFor(client, database.db);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await sb?.close();
+    await database?.dispose();
+  });
+
+  const services = () =>
+    startExchangeServices({
+      db: database.db,
+      client: port,
+      config: { pollMs: 25, leaseMs: 10_000, maxAttempts: 25, backoff: { baseMs: 10, maxMs: 150, jitter: 0.5 }, pollAfterMs: 2_000, concurrency: 8, messagePollMs: 100 },
+      log: () => {},
+    });
+
+  it("authorization decided in the reply; claim queued, then decided through the poll loop (source poll)", async () => {
+    const s = services();
+    expect(s.messagePoller).toBeDefined();
+    try {
+      const auth = await submit({ db: database.db }, { kind: "preauthorization", patientId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
+      const claim = await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 }] }) });
+      for (const id of [auth.id, claim.id]) {
+        await waitFor(async () => {
+          const [row] = await database.db.select().from(submissions).where(eq(submissions.id, id));
+          return row && DECIDED.includes(row.status) ? row : undefined;
+        }, 30_000, `submission ${id} decided`);
+      }
+      const events = await database.db.select().from(submissionEvents).where(eq(submissionEvents.submissionId, claim.id));
+      const decided = events.find((e) => DECIDED.includes(e.toStatus));
+      expect(decided?.source).toBe("poll");
+      const authEvents = await database.db.select().from(submissionEvents).where(eq(submissionEvents.submissionId, auth.id));
+      expect(authEvents.find((e) => DECIDED.includes(e.toStatus))?.source).toBe("platform");
+      expect(s.messagePoller!.stats().applied).toBeGreaterThan(0);
+    } finally {
+      await s.stop();
+    }
+  }, 60_000);
+
+  it("40 submissions through 5xx, dropped connections and lost answers: all decided, each held once, no ERR-005", async () => {
+    await sb.setFaults({ errorRate: 0.3, errorStatus: 503, retryAfterSeconds: 0, dropRate: 0.1, dropAfterProcessingRate: 0.1, latencyMs: 5 });
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const use = i % 2 === 0 ? "preauthorization" : "claim";
+      const patientId = PATIENTS[i % PATIENTS.length]!;
+      const items = use === "claim" ? [{ code: "85025", price: 60 }] : [{ code: "70553", price: 2500 }];
+      ids.push((await submit({ db: database.db }, { kind: use, patientId, claim: buildClaim({ use, patientId, items }) })).id);
+    }
+    const s = services();
+    try {
+      await waitFor(async () => {
+        const rows = await database.db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));
+        return rows.every((r) => DECIDED.includes(r.status));
+      }, 150_000, "every submission decided");
+    } finally {
+      await s.stop();
+      await sb.setFaults({});
+    }
+    const rows = await database.db.select().from(submissions).where(inArray(submissions.id, ids));
+    expect(rows).toHaveLength(40);
+    for (const row of rows) expect(row.response).not.toBeNull();
+    const counts = await sb.identifierCounts();
+    for (const row of rows) expect(counts.claims.get(row.identifierValue!)).toBe(1);
+    // Repeats happened (lost answers) and were answered with the stored reply: nothing to reconcile.
+    expect([...counts.receipts.values()].some((n) => n > 1)).toBe(true);
+    const events = await database.db.select().from(submissionEvents).where(inArray(submissionEvents.submissionId, ids));
+    expect(events.filter((e) => (e.detail as { reconciled?: boolean } | null)?.reconciled)).toHaveLength(0);
+  }, 240_000);
+});

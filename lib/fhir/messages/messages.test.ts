@@ -1,0 +1,208 @@
+import type { Bundle, Claim, Coverage, MessageHeader, Organization, Patient } from "@medplum/fhirtypes";
+import { describe, expect, it } from "vitest";
+import { buildClaim, buildEligibilityRequest, NATIONAL_EXCHANGE, readMessage, answersRequest } from "@/lib/fhir";
+import { buildMessage, buildPollTask, checkMessageRules, MessageBuildError, MessageTooLargeError, MESSAGE_LIMIT_BYTES } from "./index";
+import { r4Problems } from "./r4-schema.test-support";
+
+const at = new Date("2026-11-23T09:00:00.000Z");
+const source = "https://clinic.example/fhir";
+
+function claim(attachmentBytes = 15): Claim {
+  // The builder leaves `identifier` empty until the claim is queued; a message carries it.
+  const built = buildClaim({
+    use: "preauthorization",
+    nationalId: "1000000001",
+    coverageRef: "cov-1000000001",
+    providerOrgId: "clinic-001",
+    created: at,
+    diagnoses: ["M54.5"],
+    procedures: ["72148"],
+    items: [{ code: "72148", servicedDate: "2026-11-25", quantity: 1, unitPriceMinor: 200_000 }],
+    attachments: [{ contentType: "application/pdf", data: Buffer.alloc(attachmentBytes, 7), title: "MRI request.pdf", creation: at }],
+  });
+  return { ...built, identifier: [{ system: "https://clinic.example/fhir/claim-id/clinic-001", value: "C-1" }] };
+}
+const patient: Patient = { resourceType: "Patient", id: "1000000001", identifier: [{ system: "https://platform.example/fhir/identifier/national-id", value: "1000000001" }] };
+const coverage: Coverage = { resourceType: "Coverage", id: "cov-1000000001", status: "active", beneficiary: { reference: "Patient/1000000001" }, payor: [{ reference: "Organization/payer-rimal" }] };
+const provider: Organization = { resourceType: "Organization", id: "clinic-001", identifier: [{ system: NATIONAL_EXCHANGE.providerLicense, value: "PR-FHIR-001" }], name: "Demo Clinic" };
+
+describe("message Bundles the portal sends", () => {
+  it("puts the header first, gives every entry a fullUrl and focuses exactly the main resource; valid R4", () => {
+    const c = { ...claim(), id: "claim-1" };
+    const built = buildMessage({ event: "priorauth-request", focus: c, resources: [patient, coverage, provider], providerLicense: "PR-FHIR-001", destination: { payerLicense: "INS-RIMAL" }, sourceEndpoint: source, timestamp: at });
+    const b = built.bundle;
+    expect(b.type).toBe("message");
+    expect(b.entry![0]!.resource!.resourceType).toBe("MessageHeader");
+    expect(b.entry!.every((e) => typeof e.fullUrl === "string" && e.fullUrl.length > 0)).toBe(true);
+    const header = b.entry![0]!.resource as MessageHeader;
+    expect(header.focus).toEqual([{ reference: `${source}/Claim/claim-1` }]);
+    expect(b.entry![1]!.fullUrl).toBe(`${source}/Claim/claim-1`);
+    expect(header.eventCoding).toEqual({ system: "http://nphies.sa/terminology/CodeSystem/ksa-message-events", code: "priorauth-request" });
+    expect(header.sender?.identifier).toEqual({ system: "http://nphies.sa/license/provider-license", value: "PR-FHIR-001" });
+    expect(header.destination?.[0]?.receiver?.identifier).toEqual({ system: "http://nphies.sa/license/payer-license", value: "INS-RIMAL" });
+    expect(built.headerId).toBe(header.id);
+    expect(built.bundleId).toBe(b.id);
+    expect(r4Problems(b)).toEqual([]);
+  });
+
+  it("every event the portal sends builds valid R4", () => {
+    const eligibility = { ...buildEligibilityRequest({ identifierValue: "0b0c9d51-7f6a-4a56-9d59-2b1b2d5f0c11", nationalId: "1000000001", insurerId: "payer-rimal", providerOrgId: "clinic-001", servicedDate: "2026-11-23", purposes: ["benefits"], categories: [], created: at }), id: "elig-1" };
+    const poll = buildPollTask({ id: "poll-1", requesterOrgId: "clinic-001", count: 100, include: ["claim-response", "communication-request"], period: { start: "2026-11-22T00:00:00Z" }, authoredOn: at });
+    const cases = [
+      buildMessage({ event: "eligibility-request", focus: eligibility, resources: [patient, provider], providerLicense: "PR-FHIR-001", destination: { payerLicense: "INS-RIMAL" }, sourceEndpoint: source, timestamp: at }),
+      buildMessage({ event: "claim-request", focus: { ...claim(), use: "claim" }, providerLicense: "PR-FHIR-001", destination: { payerLicense: "INS-RIMAL" }, sourceEndpoint: source, timestamp: at }),
+      buildMessage({ event: "poll-request", focus: poll, resources: [provider], providerLicense: "PR-FHIR-001", destination: { exchange: true }, sourceEndpoint: source, timestamp: at }),
+    ];
+    for (const built of cases) {
+      expect(() => checkMessageRules(built.bundle)).not.toThrow();
+      expect(r4Problems(built.bundle)).toEqual([]);
+    }
+    expect((cases[2]!.bundle.entry![0]!.resource as MessageHeader).destination![0]!.receiver!.identifier!.system).toBe("http://nphies.sa/license/nphies");
+  });
+
+  it("the R4 schema check can fail", () => {
+    const built = buildMessage({ event: "claim-request", focus: claim(), providerLicense: "PR-FHIR-001", destination: { payerLicense: "INS-RIMAL" }, sourceEndpoint: source, timestamp: at });
+    const broken = structuredClone(built.bundle) as unknown as { type: string };
+    broken.type = "not-a-bundle-type";
+    expect(r4Problems(broken).length).toBeGreaterThan(0);
+    const nested = structuredClone(built.bundle);
+    (nested.entry![1]!.resource as Claim).created = "23/11/2026";
+    expect(r4Problems(nested).length).toBeGreaterThan(0);
+    const extra = structuredClone(built.bundle);
+    (extra.entry![0]!.resource as unknown as Record<string, unknown>).surprise = true;
+    expect(r4Problems(extra).length).toBeGreaterThan(0);
+  });
+
+  it("a resend with the stored ids builds the identical Bundle", () => {
+    const c = { ...claim(), id: "claim-1" };
+    const input = { event: "claim-request" as const, focus: c, providerLicense: "PR-FHIR-001", destination: { payerLicense: "INS-RIMAL" }, sourceEndpoint: source, timestamp: at };
+    const first = buildMessage(input);
+    const again = buildMessage({ ...input, bundleId: first.bundleId, headerId: first.headerId });
+    expect(JSON.stringify(again.bundle)).toBe(JSON.stringify(first.bundle));
+  });
+
+  it("refuses what the exchange would refuse, naming the rule", () => {
+    expect(() => buildMessage({ focus: { ...claim(), identifier: [] }, event: "claim-request", providerLicense: "PR-FHIR-001", destination: { payerLicense: "INS-RIMAL" }, sourceEndpoint: source, timestamp: at })).toThrow(/identifier: empty array/);
+    const base = { focus: claim(), providerLicense: "PR-FHIR-001", sourceEndpoint: source, timestamp: at };
+    expect(() => buildMessage({ ...base, event: "claim-request", destination: { exchange: true } })).toThrow(/goes to a payer/);
+    expect(() => buildMessage({ ...base, event: "poll-request", destination: { payerLicense: "INS-RIMAL" } })).toThrow(/goes to the exchange/);
+    expect(() => buildMessage({ ...base, event: "claim-request", destination: { payerLicense: "" } })).toThrow(/payer licence/);
+    expect(() => buildMessage({ ...base, event: "claim-request", providerLicense: "", destination: { payerLicense: "INS-RIMAL" } })).toThrow(/provider licence/);
+    expect(() => buildMessage({ ...base, event: "claim-submit" as never, destination: { payerLicense: "INS-RIMAL" } })).toThrow(MessageBuildError);
+    expect(() => buildMessage({ ...base, focus: { ...claim(), status: "bogus" as never }, event: "claim-request", destination: { payerLicense: "INS-RIMAL" } })).toThrow(MessageBuildError);
+    expect(() => buildMessage({ ...base, focus: { ...claim(), surprise: 1 } as Claim, event: "claim-request", destination: { payerLicense: "INS-RIMAL" } })).toThrow(/not strict R4/);
+    expect(() => buildPollTask({ id: "p", requesterOrgId: "clinic-001", count: 101, authoredOn: at })).toThrow(/1 to 100/);
+  });
+
+  it("checks the envelope of a received message (header first, focus = fullUrl, licences)", () => {
+    const good = buildMessage({ event: "claim-request", focus: claim(), providerLicense: "PR-FHIR-001", destination: { payerLicense: "INS-RIMAL" }, sourceEndpoint: source, timestamp: at }).bundle;
+    const swapped = structuredClone(good);
+    swapped.entry!.reverse();
+    expect(() => checkMessageRules(swapped)).toThrow(/MessageHeader must come first/);
+    const unfocused = structuredClone(good);
+    (unfocused.entry![0]!.resource as MessageHeader).focus = [{ reference: "Claim/elsewhere" }];
+    expect(() => checkMessageRules(unfocused)).toThrow(/exactly the fullUrl/);
+    const noUrl = structuredClone(good);
+    delete noUrl.entry![1]!.fullUrl;
+    expect(() => checkMessageRules(noUrl)).toThrow(/Bundle\.entry\[1\]\.fullUrl/);
+    const noSender = structuredClone(good);
+    (noSender.entry![0]!.resource as MessageHeader).sender = { identifier: { system: "urn:other", value: "x" } };
+    expect(() => checkMessageRules(noSender)).toThrow(/provider's licence/);
+  });
+
+  it("refuses a message over 10 MB before sending, with its size and the attachment to shrink", () => {
+    const big = claim(8 * 1024 * 1024); // 8 MB of PDF → ~10.7 MB of base64
+    let error: unknown;
+    try {
+      buildMessage({ event: "priorauth-request", focus: big, providerLicense: "PR-FHIR-001", destination: { payerLicense: "INS-RIMAL" }, sourceEndpoint: source, timestamp: at });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(MessageTooLargeError);
+    const e = error as MessageTooLargeError;
+    expect(e.bytes).toBeGreaterThan(MESSAGE_LIMIT_BYTES);
+    expect(e.attachment).toMatchObject({ path: "Claim.supportingInfo[0].valueAttachment", title: "MRI request.pdf", contentType: "application/pdf" });
+    expect(e.message).toMatch(/^The message is 10\.\d MB; the national exchange accepts at most 10\.0 MB\. Shrink the attachment "MRI request\.pdf" \(Claim\.supportingInfo\[0\]\.valueAttachment, 10\.\d MB, application\/pdf\)/);
+    console.log(`10 MB refusal: ${e.message}`);
+  });
+});
+
+describe("reading replies", () => {
+  const request = buildMessage({ event: "claim-request", focus: { ...claim(), id: "claim-1", identifier: [{ system: "https://clinic.example/fhir/claim-id/clinic-001", value: "C-1" }] }, providerLicense: "PR-FHIR-001", destination: { payerLicense: "INS-RIMAL" }, sourceEndpoint: source, timestamp: at });
+
+  function reply(init: { responseTo?: string; outcome?: string; error?: boolean; tag?: boolean }): Bundle {
+    return {
+      resourceType: "Bundle",
+      id: "reply-1",
+      type: "message",
+      timestamp: at.toISOString(),
+      ...(init.tag ? { meta: { tag: [{ system: NATIONAL_EXCHANGE.metaTagSystem, code: "queued-messages" }] } } : {}),
+      entry: [
+        {
+          fullUrl: "urn:uuid:6a1d3c1e-98a4-4bfc-a0d6-8f0ad3a3c001",
+          resource: {
+            resourceType: "MessageHeader",
+            id: "6a1d3c1e-98a4-4bfc-a0d6-8f0ad3a3c001",
+            eventCoding: { system: NATIONAL_EXCHANGE.messageEventSystem, code: "claim-response" },
+            source: { endpoint: "http://nphies.sa" },
+            ...(init.responseTo ? { response: { identifier: init.responseTo, code: "ok" } } : {}),
+            focus: [{ reference: "http://payer.example/ClaimResponse/cr-1" }],
+          },
+        },
+        {
+          fullUrl: "http://payer.example/ClaimResponse/cr-1",
+          resource: {
+            resourceType: "ClaimResponse",
+            id: "cr-1",
+            status: "active",
+            type: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/claim-type", code: "institutional" }] },
+            use: "claim",
+            patient: { reference: "Patient/1000000001" },
+            created: at.toISOString(),
+            insurer: { identifier: { system: NATIONAL_EXCHANGE.payerLicense, value: "INS-RIMAL" } },
+            request: { identifier: { system: "https://clinic.example/fhir/claim-id/clinic-001", value: "C-1" } },
+            outcome: (init.outcome ?? "complete") as "complete",
+            ...(init.error ? { error: [{ code: { coding: [{ system: "http://nphies.sa/terminology/CodeSystem/adjudication-error", code: "BV-00027", display: "The patient identifier is not valid" }] } }] } : {}),
+          },
+        },
+      ],
+    };
+  }
+
+  it("matches by MessageHeader.response.identifier, else by ClaimResponse.request.identifier", () => {
+    const byHeader = readMessage(reply({ responseTo: request.headerId })).view;
+    expect(byHeader.header.event).toBe("claim-response");
+    expect(byHeader.focus[0]?.resourceType).toBe("ClaimResponse");
+    expect(answersRequest(byHeader, request.headerId)).toBe(true);
+    expect(answersRequest(readMessage(reply({ responseTo: "someone-else" })).view, request.headerId, { value: "C-1" })).toBe(false);
+    const byIdentifier = readMessage(reply({})).view;
+    expect(answersRequest(byIdentifier, request.headerId)).toBe(false);
+    expect(answersRequest(byIdentifier, request.headerId, { system: "https://clinic.example/fhir/claim-id/clinic-001", value: "C-1" })).toBe(true);
+  });
+
+  it("reads error[] and the queued-messages tag, also in a poll reply's nested messages", () => {
+    const withError = readMessage(reply({ responseTo: request.headerId, error: true })).view;
+    expect(withError.errors).toEqual([{ source: "ClaimResponse", code: "BV-00027", system: "http://nphies.sa/terminology/CodeSystem/adjudication-error", words: "The patient identifier is not valid" }]);
+    const poll: Bundle = {
+      resourceType: "Bundle",
+      id: "poll-reply",
+      type: "message",
+      timestamp: at.toISOString(),
+      entry: [
+        { fullUrl: "urn:uuid:0f6f1f0c-8d8c-4d0e-9d51-6f3c4e2d0001", resource: { resourceType: "MessageHeader", id: "0f6f1f0c-8d8c-4d0e-9d51-6f3c4e2d0001", eventCoding: { system: NATIONAL_EXCHANGE.messageEventSystem, code: "poll-response" }, source: { endpoint: "http://nphies.sa" }, focus: [{ reference: "http://nphies.sa/Task/t1" }] } },
+        { fullUrl: "http://nphies.sa/Task/t1", resource: { resourceType: "Task", id: "t1", status: "completed", intent: "order", output: [{ type: { coding: [{ code: "error" }] }, valueCodeableConcept: { coding: [{ code: "GE-00013", display: "Poll count above 100" }] } }] } },
+        { fullUrl: "urn:uuid:1f6f1f0c-8d8c-4d0e-9d51-6f3c4e2d0002", resource: reply({ outcome: "complete", tag: true }) },
+      ],
+    };
+    const view = readMessage(poll).view;
+    expect(view.messages).toHaveLength(1);
+    expect(view.queuedMessages).toBe(true);
+    expect(view.errors).toEqual([{ source: "Task", code: "GE-00013", words: "Poll count above 100" }]);
+    expect(readMessage(reply({})).view.queuedMessages).toBe(false);
+  });
+
+  it("refuses what is not a message Bundle, naming the path", () => {
+    expect(() => readMessage({ resourceType: "Bundle", type: "searchset" })).toThrow(/Bundle\.type/);
+    expect(() => readMessage({ resourceType: "Bundle", type: "message", entry: [] })).toThrow(/without a MessageHeader/);
+  });
+});
