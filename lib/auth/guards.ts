@@ -1,6 +1,7 @@
 import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 import { actorOf, audit } from "@/lib/audit";
+import { AppError } from "@/lib/errors";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http";
 import { canAccess, type Area, type Role } from "./roles";
@@ -58,10 +59,11 @@ export async function requireArea(area: Area): Promise<StaffUser> {
   return user;
 }
 
-export class AccessError extends Error {
+/** Not signed in (401) or not allowed (403): an error of the one catalogue (lib/errors). */
+export class AccessError extends AppError {
   override name = "AccessError";
-  constructor(readonly status: 401 | 403) {
-    super(status === 401 ? "Sign in to continue." : "Your role does not allow this.");
+  constructor(status: 401 | 403) {
+    super(status === 401 ? "unauthenticated" : "forbidden", status === 401 ? "Sign in to continue." : "Your role does not allow this.");
   }
 }
 

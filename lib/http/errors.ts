@@ -60,6 +60,8 @@ export function guarded<A extends unknown[]>(
         noteJunk("InvalidURL");
         return familyError(family, 400, "bad_request", "The request URL cannot be read.", requestId);
       }
+      // An error of the catalogue is an answer, not a fault (e.g. AccessError from authorize()).
+      if (error instanceof AppError) return familyError(family, error.status, error.reason ?? error.code, error.message, requestId);
       console.error(`[${label}] request ${requestId} failed: ${describeError(error)}`);
       return familyError(family, 500, "internal", `Internal error; quote request id ${requestId}.`, requestId);
     }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { isUuid } from "@/lib/ids";
 import type { Bundle, Claim, ClaimResponse, CoverageEligibilityRequest, CoverageEligibilityResponse } from "@medplum/fhirtypes";
 import { request } from "undici";
 import type { Db } from "@/lib/db";
@@ -104,8 +105,6 @@ export interface PlatformClientDeps {
   maxInFlightPerBucket?: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 interface Send<V, R> {
   method: "GET" | "POST";
   /** For logs: `/Claim/{id}` — never ids or query values. */
@@ -130,7 +129,7 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
 
   async function send<V, R>(spec: Send<V, R>, options: CallOptions = {}): Promise<PlatformResult<R> & { view: V }> {
     const requestId = options.requestId ?? randomUUID();
-    if (!UUID.test(requestId)) throw new TypeError("X-Request-ID must be a UUID");
+    if (!isUuid(requestId)) throw new TypeError("X-Request-ID must be a UUID");
     const leave = await gates[spec.bucket].enter(options.signal);
     try {
       return await sendInGate(spec, options, requestId);

@@ -1,5 +1,5 @@
 import { audit } from "@/lib/audit";
-import { AccessError, actorOf, authorize } from "@/lib/auth";
+import { actorOf, authorize } from "@/lib/auth";
 import { contentDisposition, getAttachment } from "@/lib/attachments";
 import { getDb } from "@/lib/db";
 import { requestContext, guarded } from "@/lib/http";
@@ -19,13 +19,8 @@ const json = (status: number, body: Record<string, unknown>) =>
  * attached to a saved form is only visible to whoever uploaded it. Audited.
  */
 export const GET = guarded("json", "attachments", async (_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> => {
-  let user;
-  try {
-    user = await authorize(READERS);
-  } catch (error) {
-    if (error instanceof AccessError) return json(error.status, { error: error.status === 401 ? "unauthenticated" : "forbidden", message: error.message });
-    throw error;
-  }
+  // Not signed in or not allowed: AccessError, answered by guarded() in the family's style.
+  const user = await authorize(READERS);
   const { id } = await params;
   const db = await getDb();
   const ctx = await requestContext();
