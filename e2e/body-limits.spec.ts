@@ -2,11 +2,8 @@ import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { request as playwrightRequest } from "@playwright/test";
 import { ATTACHMENT_BODY_LIMIT_BYTES, EXCHANGE_API_BODY_LIMIT_BYTES, GATEWAY_BODY_LIMIT_BYTES, PROXY_BODY_LIMIT_BYTES } from "../lib/http/limits";
-import { adminCli, DEMO, DEMO_PASSWORD, expect, test } from "./fixtures";
-import { SignJWT, exportJWK, generateKeyPair } from "jose";
-import os from "node:os";
+import { adminCli, DEMO, expect, registerOrgClient, signInRequest, test } from "./fixtures";
 
 /**
  * Body limits at the edge (issue 15): for each route family, a body just under its limit and just
@@ -90,28 +87,12 @@ test.describe("body limits: just under is accepted whole, just over is 413 namin
   let orgJwt: () => Promise<string>;
 
   test.beforeAll(async () => {
-    const ctx = await playwrightRequest.newContext({ baseURL: `http://localhost:${PORT}` });
-    const { csrfToken } = (await (await ctx.get("/api/auth/csrf")).json()) as { csrfToken: string };
-    await ctx.post("/api/auth/callback/credentials", { form: { csrfToken, email: DEMO.billing, password: DEMO_PASSWORD }, maxRedirects: 0 });
+    const ctx = await signInRequest(DEMO.billing);
     staffCookie = (await ctx.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join("; ");
     await ctx.dispose();
     gatewayToken = (adminCli(["gateway-token:create", "--name", `limits ${randomUUID().slice(0, 6)}`]) as { token: string }).token;
-    const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
-    const kid = `limits-${randomUUID().slice(0, 8)}`;
-    const org = `limits-his-${randomUUID().slice(0, 6)}`;
-    const jwkFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cx-limits-")), "key.json");
-    fs.writeFileSync(jwkFile, JSON.stringify({ ...(await exportJWK(publicKey)), kid }));
-    adminCli(["org-key:add", "--org", org, "--jwk-file", jwkFile, "--name", "Limits HIS"]);
-    orgJwt = () =>
-      new SignJWT({})
-        .setProtectedHeader({ alg: "ES256", kid })
-        .setIssuer(org)
-        .setSubject(org)
-        .setAudience(`http://localhost:${PORT}/api/exchange`)
-        .setIssuedAt()
-        .setExpirationTime("2m")
-        .setJti(randomUUID())
-        .sign(privateKey);
+    const org = await registerOrgClient("Limits HIS");
+    orgJwt = () => org.token();
   });
 
   test.afterAll(() => {

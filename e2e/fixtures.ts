@@ -202,19 +202,20 @@ export class SandboxAdmin {
 /** An organization key registered for this worker: signs the exchange API's bearer tokens. */
 export interface OrgClient {
   org: string;
-  token(): Promise<string>;
+  /** A fresh bearer token; signed with another key when given (to test refusals). */
+  token(signWith?: CryptoKey): Promise<string>;
 }
 
-async function registerOrgClient(): Promise<OrgClient> {
+export async function registerOrgClient(name = "Browser-test HIS"): Promise<OrgClient> {
   const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
   const kid = `e2e-${randomUUID().slice(0, 8)}`;
   const org = `e2e-his-${randomUUID().slice(0, 6)}`;
   const jwkFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cx-e2e-")), "key.json");
   fs.writeFileSync(jwkFile, JSON.stringify({ ...(await exportJWK(publicKey)), kid }));
-  adminCli(["org-key:add", "--org", org, "--jwk-file", jwkFile, "--name", "Browser-test HIS"]);
+  adminCli(["org-key:add", "--org", org, "--jwk-file", jwkFile, "--name", name]);
   return {
     org,
-    token: () =>
+    token: (signWith = privateKey) =>
       new SignJWT({})
         .setProtectedHeader({ alg: "ES256", kid })
         .setIssuer(org)
@@ -223,7 +224,7 @@ async function registerOrgClient(): Promise<OrgClient> {
         .setIssuedAt()
         .setExpirationTime("2m")
         .setJti(randomUUID())
-        .sign(privateKey),
+        .sign(signWith),
   };
 }
 

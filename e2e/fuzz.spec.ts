@@ -1,11 +1,8 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { request as playwrightRequest } from "@playwright/test";
 import fc from "fast-check";
-import { SignJWT, exportJWK, generateKeyPair, type CryptoKey } from "jose";
-import { adminCli, DEMO, DEMO_PASSWORD, expect, test } from "./fixtures";
+import { adminCli, DEMO, expect, registerOrgClient, signInRequest, test } from "./fixtures";
 
 /**
  * The permanent fuzz suite (issue 15): at least 1,000 generated requests per public endpoint —
@@ -421,32 +418,15 @@ async function credentials(): Promise<Credentials> {
   const gateway = adminCli(["gateway-token:create", "--name", `fuzz ${randomUUID().slice(0, 6)}`]) as { token: string };
   const key = adminCli(["api-key:create", "--name", `fuzz ${randomUUID().slice(0, 6)}`, "--env", "sandbox", "--scope", "claims:read"]) as { key: string };
   const oauth = adminCli(["oauth-client:create", "--name", `fuzz ${randomUUID().slice(0, 6)}`, "--scope", "claims:read", "--env", "sandbox"]) as { clientId: string; clientSecret: string };
-  const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
-  const kid = `fuzz-${randomUUID().slice(0, 8)}`;
-  const org = `fuzz-his-${randomUUID().slice(0, 6)}`;
-  const jwkFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cx-fuzz-")), "key.json");
-  fs.writeFileSync(jwkFile, JSON.stringify({ ...(await exportJWK(publicKey)), kid }));
-  adminCli(["org-key:add", "--org", org, "--jwk-file", jwkFile, "--name", "Fuzz HIS"]);
-  const orgJwt = (k: CryptoKey = privateKey) =>
-    new SignJWT({})
-      .setProtectedHeader({ alg: "ES256", kid })
-      .setIssuer(org)
-      .setSubject(org)
-      .setAudience(`${BASE}/api/exchange`)
-      .setIssuedAt()
-      .setExpirationTime("2m")
-      .setJti(randomUUID())
-      .sign(k);
+  const org = await registerOrgClient("Fuzz HIS");
 
   // A staff session (billing may upload and read attachments and open claims), signed in through Auth.js.
-  const ctx = await playwrightRequest.newContext({ baseURL: BASE });
-  const { csrfToken } = (await (await ctx.get("/api/auth/csrf")).json()) as { csrfToken: string };
-  await ctx.post("/api/auth/callback/credentials", { form: { csrfToken, email: DEMO.billing, password: DEMO_PASSWORD }, maxRedirects: 0 });
+  const ctx = await signInRequest(DEMO.billing);
   const cookies = (await ctx.storageState()).cookies;
   await ctx.dispose();
   const staffCookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
   expect(staffCookie).toContain("session-token");
-  return { orgJwt: () => orgJwt(), gatewayToken: gateway.token, apiKey: key.key, oauthClientId: oauth.clientId, oauthClientSecret: oauth.clientSecret, staffCookie };
+  return { orgJwt: () => org.token(), gatewayToken: gateway.token, apiKey: key.key, oauthClientId: oauth.clientId, oauthClientSecret: oauth.clientSecret, staffCookie };
 }
 
 interface Tally {
