@@ -2,8 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { CreateCredentialForm } from "@/components/api-access/create-credential-form";
+import { CredentialCard } from "@/components/credentials/credential-card";
 import { RevokeButton } from "@/components/credentials/revoke-button";
-import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { Badge, PageHeader } from "@/components/ui/card";
 import { listApiKeys, listOAuthClients, createApiKeyAction, createOAuthClientAction, revokeApiKeyAction, revokeOAuthClientAction } from "@/lib/api-access";
 import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
@@ -13,7 +14,7 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("apiAccess"))("title") };
 }
 
-const th = "px-4 py-3 text-start";
+const cellTime = "whitespace-nowrap px-4 py-2 tabular-nums";
 const code = "rounded bg-slate-100 px-1 font-mono text-xs";
 
 export default async function ApiAccessPage() {
@@ -23,7 +24,7 @@ export default async function ApiAccessPage() {
   const [keys, clients] = await Promise.all([listApiKeys(db), listOAuthClients(db)]);
   const environment = env().PLATFORM_ENV;
   const when = (d: Date | null) => (d ? format.dateTime(d, { dateStyle: "medium", timeStyle: "short" }) : t("never"));
-  const status = (revokedAt: Date | null) => (revokedAt ? <Badge tone="red">{t("status.revoked")}</Badge> : <Badge tone="green">{t("status.active")}</Badge>);
+  const labels = { status: t("columns.status"), actions: t("columns.actions"), active: t("status.active"), revoked: t("status.revoked"), cli: t("cli") };
   const envBadge = (e: "sandbox" | "production") => (
     <span className="inline-flex items-center gap-1">
       <Badge tone={e === "production" ? "blue" : "slate"}>{t(`environments.${e}`)}</Badge>
@@ -49,109 +50,42 @@ export default async function ApiAccessPage() {
         </a>
       </p>
 
-      <Card className="mb-6">
-        <div className="border-b border-slate-200 px-4 py-3">
-          <h2 className="font-semibold">{t("keys.title")}</h2>
-          <p className="mt-1 text-sm text-slate-600">{t("keys.help")}</p>
-        </div>
-        <div className="border-b border-slate-200 p-4">
-          <CreateCredentialForm kind="key" action={createApiKeyAction} defaultEnvironment={environment} />
-        </div>
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <caption className="sr-only">{t("keys.title")}</caption>
-            <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-              <tr>
-                {(["name", "prefix", "environment", "scopes", "created", "lastUsed", "status", "actions"] as const).map((c) => (
-                  <th key={c} scope="col" className={th}>
-                    {t(`columns.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {keys.length === 0 && (
-                <tr>
-                  <td colSpan={8} className="px-4 py-8 text-center text-slate-500">
-                    {t("keys.empty")}
-                  </td>
-                </tr>
-              )}
-              {keys.map((k) => (
-                <tr key={k.id} className="align-top">
-                  <td className="px-4 py-2 font-medium">{k.name}</td>
-                  <td className="px-4 py-2" dir="ltr">
-                    <code className={code}>{k.prefix}…</code>
-                  </td>
-                  <td className="px-4 py-2">{envBadge(k.environment)}</td>
-                  <td className="px-4 py-2 font-mono text-xs" dir="ltr">
-                    {k.scopes.join(" ")}
-                  </td>
-                  <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(k.createdAt)}</td>
-                  <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(k.lastUsedAt)}</td>
-                  <td className="px-4 py-2">{status(k.revokedAt)}</td>
-                  <td className="px-4 py-2">{!k.revokedAt && <RevokeButton id={k.id} name={k.name} action={revokeApiKeyAction} namespace="apiAccess" />}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <p className="border-t border-slate-200 px-4 py-3 text-xs text-slate-600">
-          {t("cli")} <code dir="ltr" className={code}>npm run admin -- api-key:create --name … --env {environment} --scope claims:read</code>
-        </p>
-      </Card>
-
-      <Card>
-        <div className="border-b border-slate-200 px-4 py-3">
-          <h2 className="font-semibold">{t("clients.title")}</h2>
-          <p className="mt-1 text-sm text-slate-600">{t("clients.help")}</p>
-        </div>
-        <div className="border-b border-slate-200 p-4">
-          <CreateCredentialForm kind="client" action={createOAuthClientAction} defaultEnvironment={environment} />
-        </div>
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <caption className="sr-only">{t("clients.title")}</caption>
-            <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-              <tr>
-                {(["name", "clientId", "environment", "scopes", "created", "lastToken", "status", "actions"] as const).map((c) => (
-                  <th key={c} scope="col" className={th}>
-                    {t(`columns.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {clients.length === 0 && (
-                <tr>
-                  <td colSpan={8} className="px-4 py-8 text-center text-slate-500">
-                    {t("clients.empty")}
-                  </td>
-                </tr>
-              )}
-              {clients.map((c) => (
-                <tr key={c.id} className="align-top">
-                  <td className="px-4 py-2 font-medium">{c.name}</td>
-                  <td className="px-4 py-2" dir="ltr">
-                    <code className={code}>{c.clientId}</code>
-                  </td>
-                  <td className="px-4 py-2">{envBadge(c.environment)}</td>
-                  <td className="px-4 py-2 font-mono text-xs" dir="ltr">
-                    {c.scopes.join(" ")}
-                  </td>
-                  <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(c.createdAt)}</td>
-                  <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(c.lastUsedAt)}</td>
-                  <td className="px-4 py-2">{status(c.revokedAt)}</td>
-                  <td className="px-4 py-2">{!c.revokedAt && <RevokeButton id={c.id} name={c.name} action={revokeOAuthClientAction} namespace="apiAccess" />}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <p className="border-t border-slate-200 px-4 py-3 text-xs text-slate-600">
-          {t("cli")} <code dir="ltr" className={code}>npm run admin -- oauth-client:create --name … --scope claims:read</code>
-        </p>
-      </Card>
+      <CredentialCard
+        title={t("keys.title")}
+        help={t("keys.help")}
+        create={<CreateCredentialForm kind="key" action={createApiKeyAction} defaultEnvironment={environment} />}
+        columns={[
+          { key: "name", header: t("columns.name"), cell: (k) => k.name, className: "px-4 py-2 font-medium" },
+          { key: "prefix", header: t("columns.prefix"), cell: (k) => <code className={code}>{k.prefix}…</code>, ltr: true },
+          { key: "environment", header: t("columns.environment"), cell: (k) => envBadge(k.environment) },
+          { key: "scopes", header: t("columns.scopes"), cell: (k) => k.scopes.join(" "), ltr: true, className: "px-4 py-2 font-mono text-xs" },
+          { key: "created", header: t("columns.created"), cell: (k) => when(k.createdAt), className: cellTime },
+          { key: "lastUsed", header: t("columns.lastUsed"), cell: (k) => when(k.lastUsedAt), className: cellTime },
+        ]}
+        rows={keys}
+        empty={t("keys.empty")}
+        labels={labels}
+        revoke={(k) => <RevokeButton id={k.id} name={k.name} action={revokeApiKeyAction} namespace="apiAccess" />}
+        cliCommand={`npm run admin -- api-key:create --name … --env ${environment} --scope claims:read`}
+      />
+      <CredentialCard
+        title={t("clients.title")}
+        help={t("clients.help")}
+        create={<CreateCredentialForm kind="client" action={createOAuthClientAction} defaultEnvironment={environment} />}
+        columns={[
+          { key: "name", header: t("columns.name"), cell: (c) => c.name, className: "px-4 py-2 font-medium" },
+          { key: "clientId", header: t("columns.clientId"), cell: (c) => <code className={code}>{c.clientId}</code>, ltr: true },
+          { key: "environment", header: t("columns.environment"), cell: (c) => envBadge(c.environment) },
+          { key: "scopes", header: t("columns.scopes"), cell: (c) => c.scopes.join(" "), ltr: true, className: "px-4 py-2 font-mono text-xs" },
+          { key: "created", header: t("columns.created"), cell: (c) => when(c.createdAt), className: cellTime },
+          { key: "lastToken", header: t("columns.lastToken"), cell: (c) => when(c.lastUsedAt), className: cellTime },
+        ]}
+        rows={clients}
+        empty={t("clients.empty")}
+        labels={labels}
+        revoke={(c) => <RevokeButton id={c.id} name={c.name} action={revokeOAuthClientAction} namespace="apiAccess" />}
+        cliCommand="npm run admin -- oauth-client:create --name … --scope claims:read"
+      />
     </>
   );
 }

@@ -2,8 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { CreateTokenForm } from "@/components/gateway-tokens/create-token-form";
+import { CredentialCard } from "@/components/credentials/credential-card";
 import { RevokeButton } from "@/components/credentials/revoke-button";
-import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { Card, PageHeader } from "@/components/ui/card";
 import { listGatewayTokens, createGatewayTokenAction, revokeGatewayTokenAction } from "@/lib/api-access";
 import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
@@ -14,6 +15,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 const th = "px-4 py-3 text-start";
+const cellTime = "whitespace-nowrap px-4 py-2 tabular-nums";
 const code = "rounded bg-slate-100 px-1 font-mono text-xs";
 
 function readConfig(): { config?: GatewayConfig; error?: string } {
@@ -44,60 +46,36 @@ export default async function GatewayTokensPage() {
         }
       />
 
-      <Card className="mb-6">
-        <div className="border-b border-slate-200 px-4 py-3">
-          <h2 className="font-semibold">{t("tokens.title")}</h2>
-          <p className="mt-1 text-sm text-slate-600">{t("tokens.help")}</p>
-        </div>
-        <div className="border-b border-slate-200 p-4">
-          <CreateTokenForm action={createGatewayTokenAction} />
-        </div>
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <caption className="sr-only">{t("tokens.title")}</caption>
-            <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-              <tr>
-                {(["name", "prefix", "created", "lastUsed", "status", "actions"] as const).map((c) => (
-                  <th key={c} scope="col" className={th}>
-                    {t(`columns.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {tokens.length === 0 && (
-                <tr>
-                  <td colSpan={6} className="px-4 py-8 text-center text-slate-500">
-                    {t("tokens.empty")}
-                  </td>
-                </tr>
-              )}
-              {tokens.map((k) => (
-                <tr key={k.id} className="align-top">
-                  <td className="px-4 py-2 font-medium">
-                    {k.name}
-                    {k.createdBy && (
-                      <span className="block text-xs font-normal text-slate-500" dir="ltr">
-                        {k.createdBy}
-                      </span>
-                    )}
-                  </td>
-                  <td className="px-4 py-2" dir="ltr">
-                    <code className={code}>{k.prefix}…</code>
-                  </td>
-                  <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(k.createdAt)}</td>
-                  <td className="whitespace-nowrap px-4 py-2 tabular-nums">{when(k.lastUsedAt)}</td>
-                  <td className="px-4 py-2">{k.revokedAt ? <Badge tone="red">{t("status.revoked")}</Badge> : <Badge tone="green">{t("status.active")}</Badge>}</td>
-                  <td className="px-4 py-2">{!k.revokedAt && <RevokeButton id={k.id} name={k.name} action={revokeGatewayTokenAction} namespace="gatewayTokens" />}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <p className="border-t border-slate-200 px-4 py-3 text-xs text-slate-600">
-          {t("cli")} <code dir="ltr" className={code}>npm run admin -- gateway-token:create --name …</code>
-        </p>
-      </Card>
+      <CredentialCard
+        title={t("tokens.title")}
+        help={t("tokens.help")}
+        create={<CreateTokenForm action={createGatewayTokenAction} />}
+        columns={[
+          {
+            key: "name",
+            header: t("columns.name"),
+            className: "px-4 py-2 font-medium",
+            cell: (k) => (
+              <>
+                {k.name}
+                {k.createdBy && (
+                  <span className="block text-xs font-normal text-slate-500" dir="ltr">
+                    {k.createdBy}
+                  </span>
+                )}
+              </>
+            ),
+          },
+          { key: "prefix", header: t("columns.prefix"), cell: (k) => <code className={code}>{k.prefix}…</code>, ltr: true },
+          { key: "created", header: t("columns.created"), cell: (k) => when(k.createdAt), className: cellTime },
+          { key: "lastUsed", header: t("columns.lastUsed"), cell: (k) => when(k.lastUsedAt), className: cellTime },
+        ]}
+        rows={tokens}
+        empty={t("tokens.empty")}
+        labels={{ status: t("columns.status"), actions: t("columns.actions"), active: t("status.active"), revoked: t("status.revoked"), cli: t("cli") }}
+        revoke={(k) => <RevokeButton id={k.id} name={k.name} action={revokeGatewayTokenAction} namespace="gatewayTokens" />}
+        cliCommand="npm run admin -- gateway-token:create --name …"
+      />
 
       <Card>
         <div className="border-b border-slate-200 px-4 py-3">
