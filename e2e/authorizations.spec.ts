@@ -139,7 +139,7 @@ test.describe("prior authorization", () => {
     // The server refuses an oversized body by itself too (413 with a clear JSON message).
     const res = await page.request.post("/api/attachments", { data: Buffer.alloc(10 * 1024 * 1024 + 1, 0x25), headers: { "content-type": "application/octet-stream" } });
     expect(res.status()).toBe(413);
-    expect((await res.json()) as Record<string, unknown>).toMatchObject({ error: "tooLarge", message: expect.stringContaining("10 MB") });
+    expect((await res.json()) as Record<string, unknown>).toMatchObject({ error: "payload_too_large", reason: "tooLarge", message: expect.stringContaining("10 MB") });
   });
 
   test("a draft survives a reload", async ({ page, signInAs }) => {

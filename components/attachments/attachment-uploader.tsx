@@ -46,7 +46,8 @@ function upload(file: File, onProgress: (fraction: number) => void): Promise<{ o
         });
       } else if (xhr.status === 413) resolve({ ok: false, error: "tooLarge" });
       else if (xhr.status === 401 || xhr.status === 403) resolve({ ok: false, error: "forbidden" });
-      else if (body.error === "unsupported" || body.error === "truncated" || body.error === "empty") resolve({ ok: false, error: body.error });
+      // The catalogue's code is in `error`; which rule refused the file is in `reason` (app/api/attachments).
+      else if (body.reason === "unsupported" || body.reason === "truncated" || body.reason === "empty") resolve({ ok: false, error: body.reason });
       else resolve({ ok: false, error: "failed" });
     };
     xhr.onerror = () => resolve({ ok: false, error: "failed" });

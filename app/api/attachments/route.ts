@@ -29,17 +29,19 @@ export const POST = guarded("json", "attachments", async (request: Request): Pro
   const ctx = await requestContext();
   const db = await getDb();
   const actor = actorOf(user);
-  // The uploader (components/attachments) branches on these `error` values: they stay until it reads `reason`.
-  const refuse = async (status: number, reason: keyof typeof MESSAGES) => {
+  // A refusal of the catalogue (413 payload_too_large, 415 unsupported_media_type) whose `reason`
+  // says which rule (the uploader words it: components/attachments).
+  const refuse = async (reason: keyof typeof MESSAGES) => {
     await audit(db, { actor, action: "attachment.upload", outcome: "failure", requestId: ctx.requestId, ip: ctx.ip, details: { reason } });
-    return json(status, { error: reason, message: MESSAGES[reason], maxBytes: MAX_FILE_BYTES });
+    const code = reason === "tooLarge" ? "payload_too_large" : "unsupported_media_type";
+    return renderError(new AppError(code, MESSAGES[reason], { reason, extra: { maxBytes: MAX_FILE_BYTES } }), "json");
   };
 
   let bytes: Uint8Array;
   try {
     bytes = await readLimitedBody(request, MAX_FILE_BYTES);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return refuse(413, "tooLarge");
+    if (error instanceof BodyTooLargeError) return refuse("tooLarge");
     return renderError(new AppError("invalid_request", "The upload was interrupted.", { reason: "interrupted" }), "json");
   }
   let fileName = "attachment";
@@ -49,7 +51,7 @@ export const POST = guarded("json", "attachments", async (request: Request): Pro
     // A malformed name is replaced; the bytes decide everything that matters.
   }
   const stored = await storeAttachment(db, { bytes, fileName, uploadedBy: user.id });
-  if (!stored.ok) return refuse(stored.reason === "tooLarge" ? 413 : 415, stored.reason);
+  if (!stored.ok) return refuse(stored.reason);
   const a = stored.attachment;
   await audit(db, {
     actor,
