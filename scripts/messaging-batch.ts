@@ -22,7 +22,7 @@ import { startExchangeServices, submit } from "@/lib/exchange";
 import { seedDemoPatients } from "@/lib/patients";
 import { createLogger, createPlatformClient, portFor } from "@/lib/platform";
 import { claimFixture } from "@/lib/platform/test-support";
-import { startSandbox } from "@/sandbox";
+import { startTestSandbox } from "@/lib/exchange/testing/harness";
 
 function arg(name: string, fallback: number): number {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -37,23 +37,13 @@ async function main() {
   const pollMs = arg("poll-ms", 600_000);
   const settleMs = arg("settle-ms", 3000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "messaging-batch-"));
-  const sandbox = await startSandbox({ port: 0, dataDir, quiet: true, adjudicationDelayMs: 200 });
+  // The tests' sandbox harness: a sandbox on a free port and the portal's client configuration for it.
+  const sandbox = await startTestSandbox({ dataDir, adjudicationDelayMs: 200 });
   const database = await openDatabase({ kind: "pglite-memory" });
   await runMigrations(database);
   await seedDemoPatients(database.db);
-  const c = sandbox.credentials;
   const client = createPlatformClient(
-    {
-      environment: "sandbox",
-      baseUrl: sandbox.url,
-      tokenUrl: `${sandbox.url}/oauth/token`,
-      clientId: c.clientId,
-      clientSecret: c.clientSecret,
-      tls: { certFile: c.cert, keyFile: c.key, caFile: c.ca },
-      providerOrgId: c.providerOrgId,
-      protocol: "messaging",
-      providerLicense: "PR-CLINIC-001",
-    },
+    { ...sandbox.config, protocol: "messaging", providerLicense: "PR-CLINIC-001" },
     { db: database.db, logger: createLogger("warn") },
   );
   const port = portFor(client, database.db);

@@ -111,14 +111,14 @@ async function main() {
     AUTH_TRUST_HOST: "true",
     // The portal's own handler (lib/server/shutdown.ts) drains work on SIGTERM; Next.js's would exit at once.
     NEXT_MANUAL_SIG_HANDLE: "true",
-    BUILD_VERSION: process.env.BUILD_VERSION ?? buildVersion(),
+    BUILD_VERSION: e.BUILD_VERSION ?? buildVersion(),
   };
 
   let platformLine = `platform: ${e.PLATFORM_BASE_URL} (${e.PLATFORM_ENV})`;
   const embedded = shouldStartSandbox(e);
   if (embedded) {
     try {
-      const sandbox = await startSandboxProcess(root, e.PORT);
+      const sandbox = await startSandboxProcess(root, e);
       running.push(sandbox.process);
       Object.assign(portalEnv, sandbox.portalEnv, { PLATFORM_EMBEDDED_SANDBOX: "true" });
       platformLine = `platform: the sandbox at ${sandbox.url}, data in ${path.relative(root, sandbox.dataDir) || "."} (set PLATFORM_BASE_URL to use a real platform)`;

@@ -1,6 +1,9 @@
 import path from "node:path";
 import readline from "node:readline";
+import type { Env } from "@/lib/env";
 import { sandboxCredentials } from "@/sandbox/credentials";
+import { DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT } from "@/sandbox/defaults";
+import { sandboxEnv } from "@/sandbox/env";
 import { startManaged, type Managed } from "./processes";
 
 export interface SandboxRun {
@@ -15,14 +18,16 @@ export interface SandboxRun {
  * Starts the platform sandbox as its own process (its own store, never the portal's data
  * directory) and waits for its "ready" line. Its log lines are passed through with a prefix.
  */
-export async function startSandboxProcess(root: string, portalPort: number, timeoutMs = 60_000): Promise<SandboxRun> {
-  const dataDir = path.resolve(process.env.SANDBOX_DATA_DIR || ".sandbox");
-  const port = Number(process.env.SANDBOX_PORT || 9443);
-  const providerOrgId = process.env.PROVIDER_ORG_ID || undefined;
+export async function startSandboxProcess(root: string, portal: Pick<Env, "PORT" | "PLATFORM_PROTOCOL">, timeoutMs = 60_000): Promise<SandboxRun> {
+  // The sandbox's own variables, read and checked by its configuration (sandbox/env.ts).
+  const options = sandboxEnv();
+  const dataDir = path.resolve(options.dataDir ?? DEFAULT_SANDBOX_DATA_DIR);
+  const port = options.port ?? DEFAULT_SANDBOX_PORT;
   // Creates the PKI and secrets on first start, so the portal and the sandbox share them.
-  const credentials = await sandboxCredentials(dataDir, port, { providerOrgId });
+  const credentials = await sandboxCredentials(dataDir, port, { providerOrgId: options.providerOrgId });
   // The messaging protocol has no webhooks: the portal polls (PLATFORM_PROTOCOL=messaging).
-  const messaging = process.env.PLATFORM_PROTOCOL?.trim() === "messaging";
+  const messaging = portal.PLATFORM_PROTOCOL === "messaging";
+  // The child inherits this environment, without a webhook address the messaging mode must not use.
   const { SANDBOX_WEBHOOK_URL: _unused, ...inherited } = process.env;
   void _unused;
   const child = startManaged("sandbox", process.execPath, ["--import", "tsx", path.join(root, "sandbox", "main.ts")], {
@@ -31,7 +36,7 @@ export async function startSandboxProcess(root: string, portalPort: number, time
     env: {
       ...inherited,
       SANDBOX_DATA_DIR: dataDir,
-      ...(messaging ? {} : { SANDBOX_WEBHOOK_URL: process.env.SANDBOX_WEBHOOK_URL || `http://127.0.0.1:${portalPort}/api/webhooks/platform` }),
+      ...(messaging ? {} : { SANDBOX_WEBHOOK_URL: options.webhookUrl ?? `http://127.0.0.1:${portal.PORT}/api/webhooks/platform` }),
       SANDBOX_WEBHOOK_SECRET: credentials.webhookSecret,
     },
   });
