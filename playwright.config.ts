@@ -2,11 +2,13 @@ import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
+/** E2E_RUN_NAME names a second run (e.g. `messaging`): its own report and server log beside the first. */
+const RUN = process.env.E2E_RUN_NAME ? `-${process.env.E2E_RUN_NAME}` : "";
 const E2E_DIR = process.env.E2E_DATA_DIR ?? path.join(__dirname, ".data-e2e");
 /** The portal's and the sandbox's stores are separate folders, as in production. */
 export const E2E_PORTAL_DATA_DIR = path.join(E2E_DIR, "portal");
 /** Everything the portal and the sandbox print during the run; e2e/log-scan.spec.ts reads it last. */
-export const E2E_SERVER_LOG = path.join(__dirname, "test-results", "server.log");
+export const E2E_SERVER_LOG = path.join(__dirname, "test-results", `server${RUN}.log`);
 
 export default defineConfig({
   testDir: "e2e",
@@ -15,8 +17,8 @@ export default defineConfig({
   fullyParallel: false,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
-  outputDir: "test-results/e2e-artifacts",
+  reporter: [["list"], ["json", { outputFile: `test-results/e2e${RUN}.json` }]],
+  outputDir: `test-results/e2e-artifacts${RUN}`,
   use: {
     baseURL: `http://localhost:${PORT}`,
     trace: "retain-on-failure",

@@ -38,6 +38,7 @@ const BILLING = ["billing"] as const;
 const MANAGER = ["manager"] as const;
 const ADMIN = ["admin"] as const;
 const AUTHORIZATIONS = ["front_desk", "billing"] as const;
+const VISITS = ["front_desk", "manager"] as const;
 
 const page = (route: string, allowed: readonly Role[], url?: Entry["url"], allowedStatus?: number): Entry => ({ route, url: url ?? (() => route), allowed, allowedStatus });
 
@@ -55,6 +56,12 @@ const MATRIX: Entry[] = [
   page("/claims/[id]", BILLING, (ids) => `/claims/${ids.claim}`),
   page("/claims/reconcile", BILLING),
   page("/claims/work-queue", BILLING),
+  page("/visits", VISITS),
+  page("/visits/new", VISITS),
+  page("/visits/lists/[id]", VISITS, () => `/visits/lists/${randomUUID()}`, 404),
+  page("/information-requests", AUTHORIZATIONS),
+  page("/payments", BILLING),
+  page("/payments/[id]", BILLING, () => `/payments/${randomUUID()}`, 404),
   page("/dashboard", MANAGER),
   page("/dashboard/live", MANAGER),
   page("/settings", ADMIN),
@@ -62,6 +69,7 @@ const MATRIX: Entry[] = [
   page("/settings/gateway-tokens", ADMIN),
   page("/settings/organization-keys", ADMIN),
   page("/settings/system-status", ADMIN),
+  page("/settings/insurers", ADMIN),
   page("/audit", ADMIN),
   { route: "/dashboard/export", url: () => "/dashboard/export?table=insurers", allowed: MANAGER },
   { route: "/api/attachments/[id]", url: () => `/api/attachments/${randomUUID()}`, allowed: ["front_desk", "billing", "manager"], allowedStatus: 404 },

@@ -1,27 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, pickCode, pickPatient, test } from "./fixtures";
-
-/** Small valid files, generated here (nothing copied): a one-page PDF and a PNG. */
-function pdfBytes(text: string): Buffer {
-  const stream = `BT /F1 12 Tf 20 70 Td (${text}) Tj ET`;
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 144] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  ];
-  let body = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, "latin1");
-}
+import { expect, fillAuthorizationRequest, pdfBytes, pickCode, pickPatient, test } from "./fixtures";
 
 /** A JPEG drawn by the browser itself (canvas), as bytes. */
 async function jpegFromCanvas(page: Page): Promise<number[]> {
@@ -52,18 +30,6 @@ async function dropFile(page: Page, name: string, type: string, bytes: number[])
   await page.getByTestId("dropzone").dispatchEvent("drop", { dataTransfer });
 }
 
-async function fillRequest(page: Page, price = "2000") {
-  await pickPatient(page, "1000000001");
-  await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
-  await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "m545");
-  await expect(page.getByTestId("diagnoses")).toContainText("M54.5");
-  await pickCode(page, page.getByRole("combobox", { name: "Procedures (CPT)" }), "lower back mri");
-  await expect(page.getByTestId("procedures")).toContainText("72148");
-  await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "72148");
-  await page.getByLabel("Quantity of line 1").fill("1");
-  await page.getByLabel("Unit price of line 1").fill(price);
-}
-
 /** Submits the filled request; answers the authorization's id once the platform has approved it. */
 async function submitAndWaitForApproval(page: Page): Promise<string> {
   await page.getByRole("button", { name: "Submit authorization request" }).click();
@@ -77,7 +43,7 @@ test.describe("prior authorization", () => {
   test("front desk: upload a PDF and an image, submit, and see the decision arrive without reloading", async ({ page, signInAs, sandbox }) => {
     await signInAs("front_desk");
     await page.goto("/authorizations/new");
-    await fillRequest(page);
+    await fillAuthorizationRequest(page);
     // Totals are computed exactly.
     await page.getByRole("button", { name: "+ Add service" }).click();
     await pickCode(page, page.getByRole("combobox", { name: "Service of line 2" }), "85025");
@@ -125,7 +91,7 @@ test.describe("prior authorization", () => {
   test("an 11 MB file and a text file renamed .pdf are refused clearly; nothing else in the form is lost", async ({ page, signInAs }) => {
     await signInAs("front_desk");
     await page.goto("/authorizations/new");
-    await fillRequest(page, "2500.50");
+    await fillAuthorizationRequest(page, "2500.50");
     await page.getByTestId("file-input").setInputFiles({ name: "huge scan.pdf", mimeType: "application/pdf", buffer: Buffer.alloc(11 * 1024 * 1024, 0x25) });
     await expect(page.getByTestId("attachment-errors")).toContainText("“huge scan.pdf” is larger than 10.0 MB and was not attached.");
     await page.getByTestId("file-input").setInputFiles({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("Just some notes, not a PDF.\n") });
@@ -168,7 +134,7 @@ test.describe("prior authorization", () => {
     // One user at both desks: requests the authorization, then claims it.
     await signInAs(["front_desk", "billing"]);
     await page.goto("/authorizations/new");
-    await fillRequest(page);
+    await fillAuthorizationRequest(page);
     const approvedId = await submitAndWaitForApproval(page);
     await page.goto(`/authorizations/${approvedId}`);
     const ref = (await page.getByTestId("preauth-ref").textContent())?.trim();

@@ -109,6 +109,66 @@ export async function inArabic(page: Page, fn: () => Promise<void>): Promise<voi
   }
 }
 
+/**
+ * Fills the prior-authorization form with the usual request: a lower-back MRI (72148, M54.5) for
+ * 1000000001 at `price` (the price list's 2,000.00 is approved as asked; more is reduced).
+ */
+export async function fillAuthorizationRequest(page: Page, price = "2000"): Promise<void> {
+  await pickPatient(page, "1000000001");
+  await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
+  await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "m545");
+  await expect(page.getByTestId("diagnoses")).toContainText("M54.5");
+  await pickCode(page, page.getByRole("combobox", { name: "Procedures (CPT)" }), "lower back mri");
+  await expect(page.getByTestId("procedures")).toContainText("72148");
+  await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "72148");
+  await page.getByLabel("Quantity of line 1").fill("1");
+  await page.getByLabel("Unit price of line 1").fill(price);
+}
+
+/** The platform's id of a claim sent through the exchange API, once the platform holds it (its status answer names it). */
+export async function platformIdOf(orgClient: OrgClient, claimId: string): Promise<string> {
+  const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
+  try {
+    let found: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          const res = await api.get(`/api/exchange/claims/${claimId}/status`, { headers: { authorization: `Bearer ${await orgClient.token()}`, accept: "application/fhir+json" } });
+          const body = (await res.json()) as { parameter?: { name: string; valueReference?: { reference?: string } }[] };
+          found = body.parameter?.find((p) => p.name === "platformClaim")?.valueReference?.reference?.replace(/^Claim\//, "");
+          return found;
+        },
+        { timeout: 20_000 },
+      )
+      .toBeTruthy();
+    return found!;
+  } finally {
+    await api.dispose();
+  }
+}
+
+/** A small valid one-page PDF with `text` on it, generated here (uploads in the browser tests). */
+export function pdfBytes(text: string): Buffer {
+  const stream = `BT /F1 12 Tf 20 70 Td (${text}) Tj ET`;
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 144] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let body = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, "latin1");
+}
+
 /** A full-page screenshot into `dir` (looked at by people, not compared). */
 export async function screenshot(page: Page, dir: string, name: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
@@ -160,7 +220,7 @@ export class SandboxAdmin {
   private changedStyle = false;
 
   /** One call of the sandbox's admin API; answers its JSON. */
-  async call(method: "GET" | "PUT" | "DELETE", route: string, body?: unknown): Promise<unknown> {
+  async call(method: "GET" | "POST" | "PUT" | "DELETE", route: string, body?: unknown): Promise<unknown> {
     const { adminToken } = JSON.parse(fs.readFileSync(path.join(this.dir, "secrets.json"), "utf8")) as { adminToken: string };
     const pem = (name: string) => fs.readFileSync(path.join(this.dir, "pki", name), "utf8");
     const agent = new Agent({ connect: { ca: pem("ca.pem"), cert: pem("client.pem"), key: pem("client-key.pem") } });

@@ -2,9 +2,9 @@ import { DEMO, adminCli, createUser, expect, navLabels, signIn, test } from "./f
 
 test.describe("roles and navigation", () => {
   const cases = [
-    { email: DEMO.frontDesk, home: "/patients", nav: ["Patients", "Eligibility", "Authorizations"] },
-    { email: DEMO.billing, home: "/authorizations", nav: ["Authorizations", "Claims"] },
-    { email: DEMO.manager, home: "/dashboard", nav: ["Dashboard"] },
+    { email: DEMO.frontDesk, home: "/patients", nav: ["Patients", "Eligibility", "Authorizations", "Information requested", "Visits ahead"] },
+    { email: DEMO.billing, home: "/authorizations", nav: ["Authorizations", "Claims", "Information requested", "Payments"] },
+    { email: DEMO.manager, home: "/dashboard", nav: ["Dashboard", "Visits ahead"] },
     { email: DEMO.admin, home: "/settings", nav: ["Settings", "Audit log"] },
   ];
   for (const c of cases) {
@@ -18,7 +18,7 @@ test.describe("roles and navigation", () => {
   test("a user with two roles sees both areas", async ({ page }) => {
     const user = createUser(["billing", "manager"]);
     await signIn(page, user.email, user.password);
-    expect(await navLabels(page)).toEqual(["Authorizations", "Claims", "Dashboard"]);
+    expect(await navLabels(page)).toEqual(["Authorizations", "Claims", "Information requested", "Payments", "Dashboard", "Visits ahead"]);
   });
 });
 
@@ -143,12 +143,12 @@ test.describe("languages", () => {
     await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
     await expect(page.locator("html")).toHaveAttribute("lang", "ar");
     await signIn(page, DEMO.frontDesk);
-    expect(await navLabels(page)).toEqual(["المرضى", "الأهلية", "الموافقات المسبقة"]);
+    expect(await navLabels(page)).toEqual(["المرضى", "الأهلية", "الموافقات المسبقة", "طلبات المعلومات", "الزيارات المسبقة"]);
     await page.reload();
     await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
     await page.getByRole("button", { name: "English" }).click();
     await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
-    expect(await navLabels(page)).toEqual(["Patients", "Eligibility", "Authorizations"]);
+    expect(await navLabels(page)).toEqual(["Patients", "Eligibility", "Authorizations", "Information requested", "Visits ahead"]);
   });
 });
 

@@ -82,7 +82,8 @@ test.describe("front desk: eligibility", () => {
     await sandbox.faults({ force429: true, retryAfterSeconds: 3 });
     try {
       await page.getByRole("button", { name: "Check eligibility" }).click();
-      await expect(page.getByTestId("rate-limit-wait")).toContainText(/sent automatically in \d+ second/);
+      // Issue 21 item 4: it says the quota is spent (here the platform's Retry-After) and when the check will run.
+      await expect(page.getByTestId("rate-limit-wait")).toContainText(/(limit \(100 checks per minute\) is reached|The platform asked the clinic to wait \(Retry-After\))\. Your check will run at \d\d:\d\d:\d\d, in \d+ second/);
     } finally {
       await sandbox.reset();
     }

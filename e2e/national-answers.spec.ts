@@ -1,4 +1,4 @@
-import { SandboxAdmin, expect, inArabic, pickCode, pickPatient, screenshot, test } from "./fixtures";
+import { SandboxAdmin, expect, fillAuthorizationRequest, inArabic, pickCode, pickPatient, screenshot, test } from "./fixtures";
 
 /**
  * The sandbox answers like a national exchange (its `national` answer style: absolute and
@@ -64,14 +64,8 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
   test("prior authorization: a price-list reduction comes back as a substitution — billed line rejected, contracted line added — with notes and other data", async ({ page, signInAs }) => {
     await signInAs("front_desk");
     await page.goto("/authorizations/new");
-    await pickPatient(page, "1000000001");
-    await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
-    await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "m545");
-    await pickCode(page, page.getByRole("combobox", { name: "Procedures (CPT)" }), "lower back mri");
-    await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "72148");
-    await page.getByLabel("Quantity of line 1").fill("1");
     // Price list 2,000.00: asking 2,500.00 is reduced.
-    await page.getByLabel("Unit price of line 1").fill("2500");
+    await fillAuthorizationRequest(page, "2500");
     await page.getByRole("button", { name: "Submit authorization request" }).click();
     await page.waitForURL(/\/authorizations\/[0-9a-f-]{36}$/);
     await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", "partial", { timeout: 30_000 });

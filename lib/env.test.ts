@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseEnv } from "./env";
+import { ConfigError, childEnvironment, parseEnv } from "./env";
 
 describe("parseEnv", () => {
   it("applies defaults for an empty environment", () => {
@@ -59,5 +59,23 @@ describe("parseEnv", () => {
     expect(e.CLAIMS_API_RATE_PER_MINUTE).toBe(60);
     expect(e.OUTBOX_MAX_ATTEMPTS).toBe(3);
     expect(e.EXCHANGE_API_RATE_PER_MINUTE).toBe(120);
+  });
+});
+
+describe("childEnvironment", () => {
+  it("passes this environment on, with overrides set and undefined ones removed, without touching process.env", () => {
+    process.env.CX_CHILD_ENV_PROBE = "kept";
+    process.env.CX_CHILD_ENV_DROP = "dropped";
+    try {
+      const child = childEnvironment({ CX_CHILD_ENV_NEW: "set", CX_CHILD_ENV_DROP: undefined });
+      expect(child.CX_CHILD_ENV_PROBE).toBe("kept");
+      expect(child.CX_CHILD_ENV_NEW).toBe("set");
+      expect("CX_CHILD_ENV_DROP" in child).toBe(false);
+      expect(process.env.CX_CHILD_ENV_DROP).toBe("dropped");
+      expect(process.env.CX_CHILD_ENV_NEW).toBeUndefined();
+    } finally {
+      delete process.env.CX_CHILD_ENV_PROBE;
+      delete process.env.CX_CHILD_ENV_DROP;
+    }
   });
 });

@@ -199,6 +199,20 @@ export function env(): Env {
   return cached;
 }
 
+/**
+ * The environment a child process (the Next.js server, the build, the embedded sandbox) starts
+ * with: this process's variables passed on, changed by `overrides` (`undefined` removes one).
+ * Passing variables on is not reading configuration; this keeps the one `process.env` here.
+ */
+export function childEnvironment(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const next: NodeJS.ProcessEnv = { ...process.env };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) delete next[key];
+    else next[key] = value;
+  }
+  return next;
+}
+
 /** Absolute path of the data directory (PGlite database, admin socket, generated secrets). */
 export function dataDir(e: Env = env()): string {
   return path.resolve(e.DATA_DIR);

@@ -1,5 +1,6 @@
 import { sandboxCredentials } from "./credentials";
 import { renewClientCertificate } from "./pki";
+import { ensureFacility } from "./facilities";
 import { sandboxVariable } from "./env";
 import { DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT } from "./server";
 
@@ -40,6 +41,23 @@ function portFrom(flags: Record<string, string[]>): number {
 }
 
 export const sandboxAdminCommands: AdminCommand[] = [
+  {
+    name: "sandbox:facility",
+    summary: "Register a facility with the platform sandbox: its provider licence and its own client certificate (issued by the sandbox's CA)",
+    usage: "sandbox:facility --code <code> --license <provider licence> [--data-dir <dir>]",
+    needsDb: false,
+    async run({ flags }) {
+      rejectUnknown(flags, ["code", "license", "data-dir"]);
+      const code = single(flags, "code");
+      const license = single(flags, "license");
+      if (!code || !license) throw new Error("--code and --license are required");
+      const f = await ensureFacility(dataDirFrom(flags), code, license);
+      return {
+        text: [`${f.created ? "registered" : "already registered"} facility ${f.code} (licence ${f.license})`, `cert ${f.cert}`, `key  ${f.key}`].join("\n"),
+        json: { code: f.code, license: f.license, cert: f.cert, key: f.key, created: f.created },
+      };
+    },
+  },
   {
     name: "sandbox:credentials",
     summary: "Show the platform sandbox's base URL, OAuth client and certificate paths (creates the PKI if missing)",

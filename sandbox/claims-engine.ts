@@ -5,6 +5,7 @@ import type { Clock } from "./clock";
 import { ApiError } from "./http";
 import type { Logger } from "./logger";
 import { REVIEW_THRESHOLD, type ReferenceData } from "./reference-data";
+import { claimProcessingStatusExtension } from "../lib/fhir";
 import { adjudicatedClaimResponse, queuedClaimResponse } from "./resources";
 import { identifierKey, type ClaimRecord, type SandboxStore } from "./store";
 import { validateClaim, type ValidatedClaim } from "./validation";
@@ -168,6 +169,65 @@ export class ClaimsEngine {
     this.timers.delete(id);
     this.step(id);
     return true;
+  }
+
+  // ---- issue 18: information requests hold a claim; cancel/nullify ends it -------------------------
+
+  /**
+   * The payer asked for information: a queued or pended claim is pended and waits (no next step)
+   * until the clinic answers. Returns false when the claim has no step left (decided, cancelled).
+   */
+  hold(id: string): boolean {
+    const record = this.deps.store.getClaim(id);
+    if (!record || record.dueAt === undefined) return false;
+    const timer = this.timers.get(id);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(id);
+    const now = this.deps.clock.now();
+    const base = this.baseOf(record, now);
+    this.deps.store.updateClaim({ id, at: new Date(now).toISOString(), status: "pended", dueAt: undefined, response: queuedClaimResponse(base, "pended"), consumption: [], preAuthRef: undefined });
+    this.deps.webhooks.enqueue(id, "pended");
+    return true;
+  }
+
+  /** The clinic answered: a held claim gets its (revised) decision one step later. */
+  release(id: string): boolean {
+    const record = this.deps.store.getClaim(id);
+    if (!record || record.status !== "pended" || record.dueAt !== undefined) return false;
+    const now = this.deps.clock.now();
+    this.deps.store.updateClaim({ id, at: new Date(now).toISOString(), status: "pended", dueAt: now + this.deps.delayMs, response: record.response, consumption: [], preAuthRef: undefined });
+    const updated = this.deps.store.getClaim(id);
+    if (updated) this.schedule(updated);
+    return true;
+  }
+
+  /** Cancels (authorization, claim in process) or nullifies (decided claim): no further step, benefits released. */
+  cancel(id: string): void {
+    const record = this.deps.store.getClaim(id);
+    if (!record) return;
+    const timer = this.timers.get(id);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(id);
+    const now = this.deps.clock.now();
+    const response = {
+      ...record.response,
+      status: "cancelled" as const,
+      meta: { versionId: String(record.version + 1), lastUpdated: new Date(now).toISOString() },
+      extension: [...(record.response.extension ?? []).filter((e) => e.url !== claimProcessingStatusExtension("cancelled").url), claimProcessingStatusExtension("cancelled")],
+    };
+    this.deps.store.updateClaim({ id, at: new Date(now).toISOString(), status: "cancelled", dueAt: undefined, response, consumption: [], preAuthRef: undefined });
+    this.deps.webhooks.enqueue(id, "cancelled");
+  }
+
+  private baseOf(record: ClaimRecord, now: number) {
+    return {
+      responseId: record.response.id ?? randomUUID(),
+      claim: record.claim,
+      claimId: record.id,
+      payerId: this.deps.reference.coverages.get(record.coverageId)?.payerId ?? "unknown",
+      now,
+      version: record.version + 1,
+    };
   }
 
   close(): void {

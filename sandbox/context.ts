@@ -2,6 +2,8 @@ import type { AnswerStyleSetting } from "./answer-style";
 import type { ClaimsEngine } from "./claims-engine";
 import type { Clock } from "./clock";
 import type { Faults } from "./faults";
+import type { Mailbox } from "./mailbox";
+import type { FacilityCertificates } from "./facilities";
 import type { Logger } from "./logger";
 import type { TokenKeys } from "./oauth";
 import type { RegisteredClientCertificate } from "./pki";
@@ -19,6 +21,8 @@ export interface SandboxContext {
   store: SandboxStore;
   engine: ClaimsEngine;
   webhooks: WebhookDispatcher;
+  /** What the platform sends on its own initiative, in both protocols (mailbox.ts). */
+  mailbox: Mailbox;
   faults: Faults;
   /** default | national: the form of the answers (sandbox/answer-style.ts). */
   answerStyle: AnswerStyleSetting;
@@ -29,6 +33,8 @@ export interface SandboxContext {
   secrets: SandboxSecrets;
   tokenKeys: TokenKeys;
   registered: RegisteredClientCertificate;
+  /** Facilities' own client certificates and licences (facilities.ts). */
+  facilities: FacilityCertificates;
   maxBodyBytes: number;
   /** Messaging: the claim versions (`id@version`) already answered or handed out by a poll. */
   messageDeliveries: Set<string>;

@@ -11,6 +11,8 @@ const EnvSchema = z.object({
   SANDBOX_ADJUDICATION_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(DEFAULT_ADJUDICATION_DELAY_MS),
   PROVIDER_ORG_ID: z.string().regex(/^[A-Za-z0-9\-.]{1,64}$/, "must be a FHIR id").optional(),
   SANDBOX_ANSWER_STYLE: z.enum(ANSWER_STYLES).default("default"),
+  /** Issue 18: the payer pays decided claims this many ms after their decision (0 = off). */
+  SANDBOX_AUTO_REMIT_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
 });
 
 /** Reads the sandbox's environment variables; throws a readable message when one is malformed. */
@@ -30,6 +32,7 @@ export function parseSandboxEnv(env: NodeJS.ProcessEnv): SandboxOptions {
     adjudicationDelayMs: e.SANDBOX_ADJUDICATION_DELAY_MS,
     providerOrgId: e.PROVIDER_ORG_ID,
     answerStyle: e.SANDBOX_ANSWER_STYLE,
+    autoRemitMs: e.SANDBOX_AUTO_REMIT_MS,
   };
 }
 

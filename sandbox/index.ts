@@ -18,3 +18,4 @@ export { DEFAULT_RATE_LIMITS, type RateLimits } from "./rate-limit";
 export { NO_FAULTS, type FaultConfig } from "./faults";
 export { PATIENTS, COVERAGES, PAYERS, PRICE_LIST, DIAGNOSES, DEFAULT_PROVIDER_ORG_ID, DEFAULT_PROVIDER_LICENSE } from "./reference-data";
 export { sandboxAdminCommands } from "./admin-commands";
+export { ensureFacility, readFacilities, type SandboxFacility } from "./facilities";

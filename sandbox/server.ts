@@ -21,6 +21,9 @@ import { handleFhir, matchFhirRoute, routePattern } from "./routes/fhir";
 import { handleToken } from "./routes/token";
 import { ensureSandboxSecrets } from "./secrets";
 import { SandboxStore } from "./store";
+import { Mailbox } from "./mailbox";
+import { FacilityCertificates } from "./facilities";
+import { AutoRemitter } from "./remittances";
 import { DEFAULT_WEBHOOK_RETRY, WebhookDispatcher, type WebhookRetryPolicy } from "./webhooks";
 import { readSandboxCredentials, type SandboxCredentials } from "./credentials";
 
@@ -57,6 +60,8 @@ export interface SandboxOptions {
   maxBodyBytes?: number;
   /** Form of the answers at start (`SANDBOX_ANSWER_STYLE`); changed at run time via /_admin/answer-style. */
   answerStyle?: AnswerStyle;
+  /** Pay decided claims automatically this long after their decision (sandbox/remittances.ts AutoRemitter); 0/absent = off. */
+  autoRemitMs?: number;
 }
 
 export interface RunningSandbox {
@@ -159,6 +164,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       store,
       engine,
       webhooks,
+      mailbox: new Mailbox({ store, webhooks, clock }),
       faults: new Faults(options.random),
       answerStyle: new AnswerStyleSetting(options.answerStyle ?? "default"),
       limiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...options.limits }, rateWindowMs, clock),
@@ -168,6 +174,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       secrets: { ...secrets, webhookSecret },
       tokenKeys: loadTokenKeys(secrets.tokenSigningKey),
       registered: new RegisteredClientCertificate(pki.paths.client),
+      facilities: new FacilityCertificates(dataDir),
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       messageDeliveries: new Set(),
     };
@@ -202,6 +209,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     baseUrl = `https://localhost:${actualPort}`;
 
     engine.resume();
+    const autoRemitter = new AutoRemitter(ctx, options.autoRemitMs ?? 0);
+    autoRemitter.start();
     webhooks.resume();
     if (pki.created) logger.info(`sandbox PKI written to ${pki.paths.dir}`);
 
@@ -215,6 +224,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       close: () => {
         closing ??= new Promise<void>((resolve) => {
           engine.close();
+          autoRemitter.close();
           webhooks.close();
           server.close(() => {
             openStore.close();

@@ -1,4 +1,4 @@
-import type { Claim, ClaimResponse } from "@medplum/fhirtypes";
+import type { Claim, ClaimResponse, Resource } from "@medplum/fhirtypes";
 import path from "node:path";
 import type { ClaimProcessingStatus } from "../lib/fhir";
 import { Journal } from "./journal";
@@ -43,8 +43,9 @@ export type WebhookState = "pending" | "delivered" | "failed" | "recorded";
 
 export interface WebhookDelivery {
   id: string;
+  /** The claim's id, or `{type}/{id}` for `resource.available`. */
   claimId: string;
-  status: ClaimProcessingStatus;
+  status: ClaimProcessingStatus | "available";
   body: string;
   createdAt: string;
   state: WebhookState;
@@ -62,7 +63,36 @@ export interface ReceiptCount {
   claimId: string | undefined;
 }
 
+/**
+ * A resource the platform holds for a clinic on its own initiative (a payer's CommunicationRequest,
+ * a PaymentReconciliation, an acknowledgement): read with `GET /{type}/{id}` after a
+ * `resource.available` webhook (REST), or handed out by a poll (messaging). sandbox/mailbox.ts.
+ */
+export interface MailItem {
+  id: string;
+  resourceType: string;
+  providerOrgId: string;
+  /** The message event it travels as in the messaging protocol (`communication-request`, …). */
+  event: string;
+  resource: Resource;
+  createdAt: string;
+}
+
+/** A PaymentNotice the clinic sent about a remittance (sandbox/remittances.ts). */
+export interface ReceivedPaymentNotice {
+  id: string;
+  providerOrgId: string;
+  /** The PaymentReconciliation id it is about. */
+  paymentId: string;
+  paymentStatus: "paid" | "cleared";
+  protocol: "rest" | "messaging";
+  receivedAt: string;
+  resource: Resource;
+}
+
 export type JournalEvent =
+  | { type: "mail.posted"; item: MailItem }
+  | { type: "payment-notice.received"; notice: ReceivedPaymentNotice }
   | { type: "receipt"; at: string; key: string; providerOrgId: string; system: string; value: string }
   | { type: "claim.created"; record: ClaimRecord }
   | {
@@ -97,6 +127,8 @@ export class SandboxStore {
   private readonly byPreAuthRef = new Map<string, string>();
   private readonly receipts = new Map<string, ReceiptCount>();
   private readonly webhooks = new Map<string, WebhookDelivery>();
+  private readonly mail = new Map<string, MailItem>();
+  private readonly paymentNotices = new Map<string, ReceivedPaymentNotice>();
 
   private constructor(private readonly journal: Journal<JournalEvent>) {}
 
@@ -155,6 +187,12 @@ export class SandboxStore {
         }
         break;
       }
+      case "mail.posted":
+        this.mail.set(`${event.item.resourceType}/${event.item.id}`, structuredClone(event.item));
+        break;
+      case "payment-notice.received":
+        this.paymentNotices.set(event.notice.id, structuredClone(event.notice));
+        break;
       case "webhook.created":
         this.webhooks.set(event.delivery.id, structuredClone(event.delivery));
         break;
@@ -223,6 +261,32 @@ export class SandboxStore {
       }
     }
     return total;
+  }
+
+  // ---- mail (sandbox/mailbox.ts) ----------------------------------------------------------------
+
+  postMail(item: MailItem): void {
+    this.commit({ type: "mail.posted", item });
+  }
+
+  getMail(resourceType: string, id: string): MailItem | undefined {
+    return this.mail.get(`${resourceType}/${id}`);
+  }
+
+  /** In the order posted. */
+  allMail(): MailItem[] {
+    return [...this.mail.values()];
+  }
+
+  // ---- payment notices (sandbox/remittances.ts) ------------------------------------------------
+
+  recordPaymentNotice(notice: ReceivedPaymentNotice): void {
+    this.commit({ type: "payment-notice.received", notice });
+  }
+
+  /** In the order received. */
+  allPaymentNotices(): ReceivedPaymentNotice[] {
+    return [...this.paymentNotices.values()];
   }
 
   // ---- webhooks ----------------------------------------------------------------------------------

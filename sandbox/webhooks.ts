@@ -18,6 +18,7 @@ import type { SandboxStore, WebhookDelivery } from "./store";
  */
 
 export const WEBHOOK_EVENT = "claim.status.changed";
+export const RESOURCE_EVENT = "resource.available";
 
 export interface WebhookRetryPolicy {
   maxAttempts: number;
@@ -84,6 +85,21 @@ export class WebhookDispatcher {
       status,
       timestamp: new Date(now).toISOString(),
     });
+    return this.record(claimId, status, body);
+  }
+
+  /**
+   * `resource.available` (the sandbox's extension of the spec): a resource waits for the clinic at
+   * `GET /{type}/{id}`. Listed under `claimId` = `{type}/{id}` and status `available`.
+   */
+  announce(resourceType: string, id: string): WebhookDelivery {
+    const now = this.options.clock.now();
+    const body = JSON.stringify({ event: RESOURCE_EVENT, resource_type: resourceType, resource_id: id, timestamp: new Date(now).toISOString() });
+    return this.record(`${resourceType}/${id}`, "available", body);
+  }
+
+  private record(claimId: string, status: WebhookDelivery["status"], body: string): WebhookDelivery {
+    const now = this.options.clock.now();
     const delivery: WebhookDelivery = {
       id: `msg_${randomUUID()}`,
       claimId,

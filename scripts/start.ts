@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ConfigError, dataDir, parseEnv, shouldStartSandbox, type Env } from "@/lib/env";
+import { ConfigError, childEnvironment, dataDir, env, shouldStartSandbox, type Env } from "@/lib/env";
 import { DEMO_USERS } from "@/lib/auth";
 import { buildIsCurrent, recordBuild } from "./lib/build-fingerprint";
 import { startManaged, stopAll, type Managed } from "./lib/processes";
@@ -21,7 +21,7 @@ const log = (line: string) => console.log(`[start] ${line}`);
 
 function loadEnv(): Env {
   try {
-    return parseEnv(process.env);
+    return env();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -54,7 +54,7 @@ function buildIfNeeded() {
     : [process.execPath, [nextBin, "build"]];
   const result = spawnSync(command, args, {
     stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    env: childEnvironment({ NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" }),
   });
   if (result.status !== 0) {
     console.error("[start] the build failed; see the messages above.");
@@ -103,8 +103,7 @@ async function main() {
   process.on("SIGINT", () => void shutdown(0));
   process.on("SIGTERM", () => void shutdown(0));
 
-  const portalEnv: NodeJS.ProcessEnv = {
-    ...process.env,
+  const portalEnv: NodeJS.ProcessEnv = childEnvironment({
     NODE_ENV: dev ? "development" : "production",
     NEXT_TELEMETRY_DISABLED: "1",
     AUTH_SECRET: secret,
@@ -112,7 +111,7 @@ async function main() {
     // The portal's own handler (lib/server/shutdown.ts) drains work on SIGTERM; Next.js's would exit at once.
     NEXT_MANUAL_SIG_HANDLE: "true",
     BUILD_VERSION: e.BUILD_VERSION ?? buildVersion(),
-  };
+  });
 
   let platformLine = `platform: ${e.PLATFORM_BASE_URL} (${e.PLATFORM_ENV})`;
   const embedded = shouldStartSandbox(e);

@@ -4,7 +4,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 mkdir -p test-results
-rm -f test-results/unit.json test-results/e2e.json
+rm -f test-results/unit.json test-results/e2e.json test-results/e2e-messaging.json
 status=0
 step() {
   echo
@@ -16,6 +16,10 @@ step "lint" npx eslint --max-warnings=0 .
 step "type-check" npx tsc --noEmit
 step "unit tests" npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json
 step "browser tests" bash scripts/e2e.sh
+# The core journeys again with the portal speaking the national exchange's messaging protocol
+# (FHIR message Bundles to $process-message, polls instead of webhooks): issue 17.
+step "browser tests, messaging protocol" env E2E_PLATFORM_PROTOCOL=messaging E2E_RUN_NAME=messaging E2E_DATA_DIR="$PWD/.data-e2e-messaging" \
+  bash scripts/e2e.sh e2e/front-desk.spec.ts e2e/authorizations.spec.ts e2e/claims.spec.ts e2e/facilities.spec.ts
 echo
-node scripts/test-summary.mjs test-results/unit.json test-results/e2e.json || status=1
+node scripts/test-summary.mjs test-results/unit.json test-results/e2e.json test-results/e2e-messaging.json || status=1
 exit $status

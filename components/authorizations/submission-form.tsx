@@ -14,6 +14,8 @@ import { Button } from "@/components/ui/button";
 import { saveDraftAction, submitAction, emptyItem, submissionFormSchema } from "@/lib/authorizations/browser";
 import type { SubmissionFormInput, SubmissionUse } from "@/lib/authorizations";
 import type { PatientSummary } from "@/lib/patients";
+import { UsageWarnings } from "@/components/authorization-usage/usage-warnings";
+import { usageWarnings, type AuthorizationUsage } from "@/lib/authorization-usage/browser";
 
 export interface SubmissionFormInitial {
   draftId?: string;
@@ -30,10 +32,11 @@ type Notice = { tone: "ok" | "error"; text: string } | undefined;
  * diagnoses (ICD-10-AM), procedures (CPT), items with exact totals and supporting attachments.
  * Saved as a draft at any time (only the patient is needed), submitted through the outbox.
  */
-export function SubmissionForm({ use, today, initial }: { use: SubmissionUse; today: string; initial?: SubmissionFormInitial }) {
+export function SubmissionForm({ use, today, initial, usage }: { use: SubmissionUse; today: string; initial?: SubmissionFormInitial; usage?: AuthorizationUsage }) {
   const t = useTranslations("authorizations.form");
   const te = useTranslations("authorizations.errors");
   const tc = useTranslations("coding");
+  const tu = useTranslations("authorizationUsage");
   const router = useRouter();
   const [draftId, setDraftId] = useState(initial?.draftId);
   const [patient, setPatient] = useState<PatientSummary | undefined>(initial?.patient);
@@ -59,6 +62,11 @@ export function SubmissionForm({ use, today, initial }: { use: SubmissionUse; to
   const { errors } = form.formState;
   const preAuthRef = useWatch({ control: form.control, name: "preAuthRef" });
   const coverageId = useWatch({ control: form.control, name: "coverageId" });
+  // Issue 18: a claim from an authorization is checked against what remains of it before sending.
+  const watchedItems = useWatch({ control: form.control, name: "items" });
+  const warnings = usage ? usageWarnings(usage, watchedItems ?? []) : [];
+  const [warnedFor, setWarnedFor] = useState<string>();
+  const warningKey = JSON.stringify(warnings);
 
   const tr = (key: string | undefined): React.ReactNode[] | undefined => {
     if (!key) return undefined;
@@ -115,6 +123,11 @@ export function SubmissionForm({ use, today, initial }: { use: SubmissionUse; to
   const submit = form.handleSubmit(
     async (values) => {
       setNotice(undefined);
+      if (warnings.length > 0 && warnedFor !== warningKey) {
+        // First click shows the warnings; sending needs a second, deliberate click.
+        setWarnedFor(warningKey);
+        return;
+      }
       setBusy("submit");
       try {
         const result = await submitAction({ form: { ...values, use }, draftId });
@@ -228,6 +241,8 @@ export function SubmissionForm({ use, today, initial }: { use: SubmissionUse; to
         </section>
       </fieldset>
 
+      <UsageWarnings warnings={warnings} />
+
       <div aria-live="polite" data-testid="form-status">
         {notice?.tone === "error" && <FormAlert>{notice.text}</FormAlert>}
         {notice?.tone === "ok" && <p className="rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">{notice.text}</p>}
@@ -235,7 +250,7 @@ export function SubmissionForm({ use, today, initial }: { use: SubmissionUse; to
 
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" busy={busy === "submit"} disabled={disabled}>
-          {use === "preauthorization" ? t("submitAuthorization") : t("submitClaim")}
+          {warnings.length > 0 && warnedFor === warningKey ? tu("sendAnyway") : use === "preauthorization" ? t("submitAuthorization") : t("submitClaim")}
         </Button>
         <Button type="button" variant="secondary" busy={busy === "draft"} disabled={disabled} onClick={() => void saveDraft()}>
           {t("saveDraft")}

@@ -8,6 +8,8 @@ import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import type { StatusTone, StatusWord } from "@/lib/i18n";
 import { submitSelectedAction } from "@/lib/claims/browser";
+import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
+import type { Deadline } from "@/lib/deadlines/browser";
 
 export interface ClaimTableRow {
   id: string;
@@ -23,6 +25,9 @@ export interface ClaimTableRow {
   total: string;
   identifier: string;
   replaces: boolean;
+  /** Issue 18: "Paid on … in remittance …" (short: paid less than the benefit) and the filing-deadline countdown. */
+  payment?: { text: string; short: boolean };
+  deadline?: Deadline;
 }
 
 /**
@@ -149,6 +154,16 @@ export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
                   <span data-testid="status-badge" data-status={row.status} data-word={row.statusWord}>
                     <Badge tone={row.statusTone}>{row.statusLabel}</Badge>
                   </span>
+                  {row.payment && (
+                    <span className={`mt-1 block text-xs ${row.payment.short ? "text-amber-900" : "text-emerald-800"}`} data-testid="claim-row-payment">
+                      {row.payment.text}
+                    </span>
+                  )}
+                  {row.deadline && (
+                    <span className="mt-1 block">
+                      <DeadlineBadge deadline={row.deadline} />
+                    </span>
+                  )}
                 </td>
                 <td className="max-w-40 truncate px-3 py-2 font-mono text-xs" dir="ltr" title={row.identifier}>
                   {row.identifier}

@@ -17,6 +17,9 @@ export interface BoardCounts {
 export interface FeedItem {
   id: number;
   at: string;
+  /** `submission.status`, or (issue 18) `information.request` with its `note`. */
+  kind?: string;
+  note?: string | null;
   submissionKind: string | null;
   submissionId: string | null;
   status: string | null;
@@ -26,6 +29,8 @@ export interface FeedItem {
  * The live status board: counts per status come from the server (re-read on every event, at most
  * once a second); the feed shows the latest events as they arrive.
  */
+const LIVE_BOARD_KINDS = ["submission.status", "information.request"] as const;
+
 export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: BoardCounts[]; feed: FeedItem[]; locale: string }) {
   const t = useTranslations("dashboard");
   const words = useTranslations("statusWords");
@@ -36,20 +41,36 @@ export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: Board
     setFeed((items) =>
       items.some((i) => i.id === event.id)
         ? items
-        : [{ id: event.id, at: event.at, submissionKind: event.submissionKind, submissionId: event.submissionId, status: event.status }, ...items].slice(0, 30),
+        : [
+            {
+              id: event.id,
+              at: event.at,
+              kind: event.kind,
+              note: typeof event.payload?.note === "string" ? event.payload.note : null,
+              submissionKind: event.submissionKind,
+              submissionId: event.submissionId,
+              status: event.status,
+            },
+            ...items,
+          ].slice(0, 30),
     );
     if (!timer.current)
       timer.current = setTimeout(() => {
         timer.current = null;
         router.refresh();
       }, 1000);
-  });
+  }, undefined, LIVE_BOARD_KINDS);
   useEffect(
     () => () => {
       if (timer.current) clearTimeout(timer.current);
     },
     [],
   );
+  const info = useTranslations("informationRequests.live");
+  const informationWords = (item: FeedItem): string | undefined =>
+    item.kind === "information.request" && item.note
+      ? info(item.note as "informationRequested", { kind: item.submissionKind === "preauthorization" ? t("live.kind.preauthorization") : t("live.kind.claim"), id: (item.submissionId ?? "").slice(0, 8) })
+      : undefined;
   const number = new Intl.NumberFormat(locale);
   // next-intl's formatter carries the clinic's time zone (lib/i18n/request.ts), not the browser's.
   const format = useFormatter();
@@ -87,7 +108,8 @@ export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: Board
             {feed.map((item) => (
               <li key={item.id} className="flex flex-wrap items-center justify-between gap-2 py-1.5">
                 {(() => {
-                  const text = t("live.event", {
+                  const requestWords = informationWords(item);
+                  const text = requestWords ?? t("live.event", {
                     kind: item.submissionKind === "preauthorization" ? t("live.kind.preauthorization") : t("live.kind.claim"),
                     id: (item.submissionId ?? "").slice(0, 8),
                     status: item.status ? words(statusLabel(item.submissionKind, item.status as SubmissionStatus).key) : "—",

@@ -18,7 +18,7 @@ import { PrintButton } from "./print-button";
 type Status =
   | { kind: "idle" }
   | { kind: "sending" }
-  | { kind: "waiting"; until: number }
+  | { kind: "waiting"; until: number; source: "limiter" | "platform" }
   | { kind: "unavailable" }
   | { kind: "form-error"; message: string };
 
@@ -30,6 +30,7 @@ function Announcement({ check }: { check: EligibilityCheckView }) {
 
 export function EligibilityForm({ today, initialPatient, initialCoverageId }: { today: string; initialPatient?: PatientSummary; initialCoverageId?: string }) {
   const t = useTranslations("eligibility");
+  const tq = useTranslations("visits.quota");
   const locale = useLocale();
   const [patient, setPatient] = useState<PatientSummary | undefined>(initialPatient);
   const [status, setStatus] = useState<Status>({ kind: "idle" });
@@ -136,7 +137,8 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
           return;
         case "rate_limited":
           setNow(Date.now());
-          setStatus({ kind: "waiting", until: Date.now() + res.retryAfterMs });
+          // Item 4 of issue 21: say that the quota is spent and when the check will run.
+          setStatus({ kind: "waiting", until: Date.now() + res.retryAfterMs, source: res.source });
           return;
         default:
           setStatus({ kind: "unavailable" });
@@ -259,7 +261,13 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
                   <span aria-hidden className="flex size-9 shrink-0 items-center justify-center rounded-full bg-sky-700 font-mono text-sm font-bold text-white tabular-nums">
                     {secondsLeft}
                   </span>
-                  {secondsLeft > 0 ? t("errors.rateLimited", { seconds: secondsLeft }) : t("errors.rateLimitedSending")}
+                  {secondsLeft > 0 && waitingUntil
+                    ? tq(status.kind === "waiting" ? status.source : "limiter", {
+                        limit: 100,
+                        seconds: secondsLeft,
+                        time: new Intl.DateTimeFormat(locale === "ar" ? "ar-SA-u-nu-latn" : "en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" }).format(waitingUntil),
+                      })
+                    : tq("sending")}
                 </p>
                 <button type="button" onClick={() => setStatus({ kind: "idle" })} className={buttonClasses("secondary", "px-3 py-1.5")}>
                   {t("errors.cancelWait")}

@@ -15,13 +15,20 @@ export interface LiveStatusEvent {
 
 export type LiveConnection = "connecting" | "open" | "closed";
 
+const DEFAULT_KINDS = ["submission.status"] as const;
+
 /**
  * Subscribes to the portal's Server-Sent Events (`/api/events`) while the component is mounted
  * and calls `onEvent` for every `submission.status` event that passes `filter`. EventSource
  * reconnects by itself and sends Last-Event-ID, so nothing is missed across short drops. The
  * latest callbacks are always used without re-subscribing.
  */
-export function useLiveEvents(onEvent: (event: LiveStatusEvent) => void, filter?: (event: LiveStatusEvent) => boolean): LiveConnection {
+export function useLiveEvents(
+  onEvent: (event: LiveStatusEvent) => void,
+  filter?: (event: LiveStatusEvent) => boolean,
+  /** Event kinds to receive (default submission.status; visit runs send `visits.run`). */
+  kinds: readonly string[] = DEFAULT_KINDS,
+): LiveConnection {
   const handler = useRef(onEvent);
   const accept = useRef(filter);
   const [state, setState] = useState<LiveConnection>("connecting");
@@ -29,6 +36,7 @@ export function useLiveEvents(onEvent: (event: LiveStatusEvent) => void, filter?
     handler.current = onEvent;
     accept.current = filter;
   });
+  const kindsKey = kinds.join("|");
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
     const source = new EventSource("/api/events");
@@ -41,13 +49,14 @@ export function useLiveEvents(onEvent: (event: LiveStatusEvent) => void, filter?
       }
       if (!accept.current || accept.current(event)) handler.current(event);
     };
-    source.addEventListener("submission.status", onStatus as EventListener);
+    const names = kindsKey.split("|");
+    for (const name of names) source.addEventListener(name, onStatus as EventListener);
     source.onopen = () => setState("open");
     source.onerror = () => setState(source.readyState === EventSource.CLOSED ? "closed" : "connecting");
     return () => {
-      source.removeEventListener("submission.status", onStatus as EventListener);
+      for (const name of names) source.removeEventListener(name, onStatus as EventListener);
       source.close();
     };
-  }, []);
+  }, [kindsKey]);
   return state;
 }

@@ -2,6 +2,7 @@ import { getFormatter, getTranslations } from "next-intl/server";
 import { Badge, Card } from "@/components/ui/card";
 import { describePlatform } from "@/lib/platform";
 import { TestConnection } from "./test-connection";
+import { FacilitiesTable } from "./facilities-table";
 
 /**
  * Settings → Platform connection (server component): environment, base URL and the client
@@ -73,6 +74,7 @@ export async function PlatformCard() {
       <div className="mt-6 border-t border-slate-200 pt-4">
         <TestConnection />
       </div>
+      <FacilitiesTable />
     </Card>
   );
 }

@@ -6,8 +6,11 @@ import { Button } from "@/components/ui/button";
 import { testPlatformConnectionAction } from "@/lib/platform/browser";
 import type { TestConnectionResult } from "@/lib/platform";
 
-/** The "Test connection" button and its step-by-step result (announced through aria-live). */
-export function TestConnection() {
+/**
+ * The "Test connection" button and its step-by-step result (announced through aria-live): of the
+ * main connection, or of one facility's (its certificate and licence) when `facilityId` is given.
+ */
+export function TestConnection({ facilityId, facilityName }: { facilityId?: string; facilityName?: string } = {}) {
   const t = useTranslations("platform");
   const [result, setResult] = useState<TestConnectionResult>();
   const [pending, startTransition] = useTransition();
@@ -16,7 +19,7 @@ export function TestConnection() {
     setResult(undefined);
     startTransition(async () => {
       try {
-        setResult(await testPlatformConnectionAction());
+        setResult(await testPlatformConnectionAction(facilityId ? { facilityId } : undefined));
       } catch {
         setResult({ ok: false, error: "failed" });
       }
@@ -27,9 +30,20 @@ export function TestConnection() {
 
   return (
     <div>
-      <h3 className="text-sm font-semibold">{t("test.title")}</h3>
-      <p className="mt-1 text-sm text-slate-600">{t("test.help")}</p>
-      <Button type="button" variant="secondary" className="mt-3" busy={pending} onClick={run}>
+      {facilityName === undefined && (
+        <>
+          <h3 className="text-sm font-semibold">{t("test.title")}</h3>
+          <p className="mt-1 text-sm text-slate-600">{t("test.help")}</p>
+        </>
+      )}
+      <Button
+        type="button"
+        variant="secondary"
+        className={facilityName === undefined ? "mt-3" : ""}
+        busy={pending}
+        onClick={run}
+        aria-label={facilityName === undefined ? undefined : t("facilities.testOne", { name: facilityName })}
+      >
         {pending ? t("test.running") : t("test.button")}
       </Button>
       <div aria-live="polite" className="mt-3">

@@ -6,6 +6,7 @@ import { metricsCommands } from "./metrics-commands";
 import { operationsCommands } from "./operations-commands";
 import { patientCommands } from "./patient-commands";
 import { userCommands } from "./user-commands";
+import { facilityCommands } from "./facility-commands";
 
 /** Commands that act on the portal's database; the portal serves these over its admin socket. */
-export const databaseCommands: AdminCommand[] = [...userCommands, ...orgKeyCommands, ...apiAccessCommands, ...gatewayCommands, ...metricsCommands, ...operationsCommands, ...patientCommands];
+export const databaseCommands: AdminCommand[] = [...userCommands, ...orgKeyCommands, ...apiAccessCommands, ...gatewayCommands, ...metricsCommands, ...operationsCommands, ...patientCommands, ...facilityCommands];

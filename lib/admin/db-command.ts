@@ -2,6 +2,7 @@ import { ApiAccessInputError, OrgKeyInputError } from "@/lib/api-access";
 import { audit, type AuditEntry } from "@/lib/audit";
 import { UserInputError } from "@/lib/auth";
 import type { Db } from "@/lib/db";
+import { FacilityInputError } from "@/lib/facilities";
 import { CommandInputError, type AdminCommand, type CommandArgs, type CommandResult } from "./types";
 
 /** Who the audit log names for every change the CLI makes. */
@@ -9,7 +10,7 @@ export const CLI_ACTOR = { kind: "system", name: "admin-cli" } as const;
 
 /** Refusals of the domain that are the operator's to fix: printed as they are, exit code 2. */
 function isInputError(error: unknown): error is Error {
-  return error instanceof ApiAccessInputError || error instanceof OrgKeyInputError || error instanceof UserInputError;
+  return error instanceof ApiAccessInputError || error instanceof OrgKeyInputError || error instanceof UserInputError || error instanceof FacilityInputError;
 }
 
 export interface DbCommandArgs extends CommandArgs {

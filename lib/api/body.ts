@@ -8,6 +8,11 @@ export interface JsonBodyOptions {
   maxBytes: number;
   /** Read a body without Content-Type as JSON (some automation clients omit it); default false. */
   allowMissingType?: boolean;
+  /**
+   * Paths of dates the caller checks item by item itself (a visit list reports an impossible
+   * service date as that item's problem and keeps the others): left out of the whole-body check.
+   */
+  itemDates?: RegExp;
 }
 
 /** 413 naming the limit. */
@@ -60,7 +65,7 @@ export async function readJsonObject(request: Request, options: JsonBodyOptions)
     });
   }
   // Before the platform or the database sees it: 2026-02-30 is refused here, not rolled over or failed on insert.
-  const badDate = impossibleDatePath(value);
+  const badDate = impossibleDatePath(value, "", 0, options.itemDates);
   if (badDate !== undefined) {
     throw new AppError("invalid_request", `${badDate || "(body)"}: not a real calendar date or time.`, {
       reason: "impossible_date",

@@ -48,6 +48,13 @@ const MATRIX: Record<string, Access> = {
   "claims.submitSelectedAction": ["billing"],
   "claims.batchProgressAction": ["billing"],
   "claims.reconcileAction": ["billing"],
+  // lib/cancellation, lib/information-requests (issue 18): claims billing's, authorizations front desk's too (checked by kind inside)
+  "cancellation.cancelSubmissionAction": ["front_desk", "billing"],
+  "cancellation.statusCheckAction": ["front_desk", "billing"],
+  "information-requests.answerInformationRequestAction": ["front_desk", "billing"],
+  // lib/payments: billing sends payment notices; lib/deadlines: administrators set insurers' filing windows
+  "payments.sendPaymentNoticeAction": ["billing"],
+  "deadlines.saveInsurerAction": ["admin"],
   // lib/eligibility, lib/patients: front desk
   "eligibility.checkEligibilityAction": ["front_desk"],
   "patients.registerPatientAction": ["front_desk"],
@@ -55,6 +62,11 @@ const MATRIX: Record<string, Access> = {
   "patients.searchPatientsAction": ["front_desk"],
   // lib/i18n: before and after sign-in
   "i18n.setLocaleAction": "public",
+  // lib/visits: the visits area (front desk, manager); a prior authorization from a visit is the authorizations area's
+  "visits.uploadVisitListAction": ["front_desk", "manager"],
+  "visits.startRunAction": ["front_desk", "manager"],
+  "visits.cancelRunAction": ["front_desk", "manager"],
+  "visits.authorizationFromVisitAction": ["front_desk", "billing"],
   // lib/platform: administrators
   "platform.testPlatformConnectionAction": ["admin"],
 };

@@ -73,7 +73,7 @@ async function checkAttachments(db: Db, ids: readonly string[], userId: string, 
 }
 
 /** The Claim of a complete form, with the attachments' bytes. */
-async function claimOf(deps: ServiceDeps, values: SubmissionFormValues, resolved: Required<Resolved>): Promise<Record<string, unknown>> {
+async function claimOf(deps: ServiceDeps, values: SubmissionFormValues, resolved: Required<Resolved>, prior?: ClaimInput["prior"]): Promise<Record<string, unknown>> {
   const files = await attachmentsWithData(deps.db, values.attachmentIds);
   const input: ClaimInput = {
     use: values.use,
@@ -91,6 +91,7 @@ async function claimOf(deps: ServiceDeps, values: SubmissionFormValues, resolved
     })),
     attachments: files.map((f) => ({ contentType: f.contentType, data: f.data, title: f.fileName, creation: f.createdAt })),
     preAuthRefs: values.use === "claim" && values.preAuthRef ? [values.preAuthRef] : [],
+    ...(prior ? { prior } : {}),
   };
   return { ...buildClaim(input) };
 }
@@ -120,6 +121,16 @@ function draftClaimOf(deps: ServiceDeps, values: DraftFormValues, resolved: Reso
   }) };
   if (!resolved.coverage) delete claim.insurance;
   return claim;
+}
+
+/** The claim a resubmission replaces, as `Claim.related` names it (issue 18 item 7). */
+async function priorOf(db: Db, id: string): Promise<ClaimInput["prior"]> {
+  const [row] = await db
+    .select({ platformId: submissions.platformId, system: submissions.identifierSystem, value: submissions.identifierValue })
+    .from(submissions)
+    .where(eq(submissions.id, id));
+  if (!row || (!row.platformId && !row.value)) return undefined;
+  return { ...(row.platformId ? { platformId: row.platformId } : {}), ...(row.value ? { identifier: { ...(row.system ? { system: row.system } : {}), value: row.value } } : {}) };
 }
 
 async function loadDraft(db: Db, id: string, use: SubmissionUse): Promise<Submission | "not_found" | "not_draft"> {
@@ -211,7 +222,7 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   const attachmentErrors = await checkAttachments(deps.db, values.attachmentIds, caller.userId, existing?.id);
   if (attachmentErrors) return { ok: false, error: "invalid", fieldErrors: attachmentErrors };
 
-  const claim = await claimOf(deps, values, { patient: resolved.patient, coverage });
+  const claim = await claimOf(deps, values, { patient: resolved.patient, coverage }, existing?.replacesId ? await priorOf(deps.db, existing.replacesId) : undefined);
   const form = { ...values };
   const at = now(deps);
   let id: string;

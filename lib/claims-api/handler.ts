@@ -5,6 +5,7 @@ import { claimsApiError } from "./errors";
 import { parseClaimsQuery, refuseCredentialsInUrl, type ClaimsQuery } from "./params";
 import { listClaims } from "./query";
 import { toApiClaim } from "./serialize";
+import { claimPayments } from "@/lib/payments";
 
 export interface ClaimsApiDeps {
   db: Db;
@@ -54,7 +55,8 @@ export async function handleListClaims(request: Request, deps: ClaimsApiDeps): P
       Object.assign(call.audit.details, auditFilters(query));
       const page = await listClaims(call.db, query);
       call.audit.details.returned = page.rows.length;
-      return jsonResponse({ data: page.rows.map(toApiClaim), next_cursor: page.nextCursor, has_more: page.hasMore }, 200);
+      const paid = await claimPayments(call.db, page.rows.map((r) => r.id));
+      return jsonResponse({ data: page.rows.map((r) => toApiClaim(r, paid.get(r.id))), next_cursor: page.nextCursor, has_more: page.hasMore }, 200);
     },
   );
 }

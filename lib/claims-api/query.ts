@@ -23,6 +23,10 @@ export interface ClaimRow {
   /** ClaimResponse.payment. */
   payment: unknown;
   platform_id: string | null;
+  /** Issue 18: when the platform confirmed the cancellation (the final change of a cancelled claim). */
+  cancelled_at: Date | string | null;
+  /** Issue 18: the payers' information requests still waiting for an answer. */
+  information_requests_open: number;
 }
 
 export interface ClaimsPage {
@@ -34,7 +38,9 @@ export interface ClaimsPage {
 const COLUMNS = sql.raw(`s.id, s.identifier_value, s.status, s.kind, s.patient_id, s.insurer_id, s.created_at,
   to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key,
   s.sent_at, s.decided_at, s.total_minor, s.currency, s.response->'total' as adjudication_total,
-  s.response->'payment' as payment, s.platform_id`);
+  s.response->'payment' as payment, s.platform_id,
+  case when s.status = 'cancelled' then s.updated_at end as cancelled_at,
+  (select count(*)::int from information_requests ir where ir.submission_id = s.id and ir.status = 'open') as information_requests_open`);
 // NULLS LAST as in the indexes (drizzle `.desc()`): with the default NULLS FIRST the planner cannot use them.
 const ORDER = sql.raw(`order by created_at desc nulls last, id desc nulls last`);
 

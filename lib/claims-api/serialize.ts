@@ -32,6 +32,17 @@ export const ApiClaimSchema = z.strictObject({
   patient_share: ApiMoneySchema.meta({ description: "The patient's share (ClaimResponse total 'copay')." }),
   payment: z.strictObject({ date: z.iso.date().nullable(), amount: ApiMoneySchema }).nullable(),
   platform_id: z.string().nullable(),
+  cancelled_at: nullableDateTime.meta({ description: "When the platform confirmed the claim's cancellation or nullification (status `cancelled`); null otherwise." }),
+  information_requests_open: z.int().min(0).meta({ description: "Payers' information requests about this claim still waiting for the clinic's answer." }),
+  paid: ApiMoneySchema.meta({ description: "What the payer has paid for this claim so far, over every remittance (PaymentReconciliation) matched to it; null when nothing yet." }),
+  remittance: z
+    .strictObject({
+      id: z.string().meta({ description: "The payer's payment identifier of the latest remittance paying this claim (else its platform id)." }),
+      date: z.iso.date().meta({ description: "The remittance's payment date." }),
+      short_paid: z.boolean().meta({ description: "Paid less than the adjudicated benefit." }),
+    })
+    .nullable()
+    .meta({ description: "The latest remittance that paid this claim; null when none." }),
 });
 export type ApiClaim = z.infer<typeof ApiClaimSchema>;
 
@@ -62,7 +73,15 @@ function categoryTotal(totals: unknown, code: string, currency: string | null): 
 
 const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
-export function toApiClaim(row: ClaimRow): ApiClaim {
+/** What remittances paid a claim (lib/payments claimPayments), for `paid` and `remittance`. */
+export interface ApiClaimPayment {
+  paidMinor: number;
+  paymentDate: string;
+  remittance: string;
+  shortPaid: boolean;
+}
+
+export function toApiClaim(row: ClaimRow, paid?: ApiClaimPayment): ApiClaim {
   const payment = typeof row.payment === "object" && row.payment !== null ? (row.payment as { date?: unknown; amount?: unknown }) : null;
   return {
     id: row.id,
@@ -81,5 +100,9 @@ export function toApiClaim(row: ClaimRow): ApiClaim {
       ? { date: typeof payment.date === "string" ? payment.date : null, amount: money(payment.amount, row.currency) }
       : null,
     platform_id: row.platform_id,
+    cancelled_at: iso(row.cancelled_at),
+    information_requests_open: Number(row.information_requests_open ?? 0),
+    paid: paid ? { value: minorToDecimal(paid.paidMinor), currency: row.currency ?? "SAR" } : null,
+    remittance: paid ? { id: paid.remittance, date: paid.paymentDate, short_paid: paid.shortPaid } : null,
   };
 }

@@ -5,6 +5,7 @@ import { staffAction, AREAS } from "@/lib/auth";
 import type { ActionFailure, ActionResult, StaffActionContext } from "@/lib/auth";
 import { env } from "@/lib/env";
 import { getPlatformClient } from "@/lib/platform";
+import { userFacilityId } from "@/lib/facilities";
 import { batchProgress, type BatchProgress } from "./batch";
 import { reconcile, type ReconcileRow } from "./reconcile";
 import { copyClaim, fixRejectedClaim, retryClaim, submitBatch, type BatchResult, type ServiceDeps } from "./service";
@@ -51,7 +52,7 @@ export const reconcileAction = staffAction(
   billing,
   reconcileInput,
   async (input, ctx): Promise<ActionResult<{ rows: ReconcileRow[] }>> => {
-    const client = await getPlatformClient();
+    const client = await getPlatformClient(await userFacilityId(ctx.db, ctx.caller.userId));
     let bundle;
     try {
       bundle = await client.searchClaims({ patient: input.patient, createdOnOrAfter: input.since });

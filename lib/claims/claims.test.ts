@@ -182,6 +182,10 @@ describe.each(testDatabases())("claims against the sandbox on $name", (target) =
     const after = await getSubmission(database.db, fixed.id);
     expect(after?.identifierValue).toBeTruthy();
     expect(after?.identifierValue).not.toBe(rejected.identifierValue);
+    // Issue 18 item 7: the resubmission names the rejected claim (never held by the platform: identifier only).
+    expect(after?.claim.related).toEqual([
+      { claim: { identifier: { system: rejected.identifierSystem, value: rejected.identifierValue } }, relationship: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/ex-relatedclaimrelationship", code: "prior" }] } },
+    ]);
     expect((await settled(fixed.id)).status).toMatch(/complete|partial/);
 
     // Fix refuses anything but a rejected claim; retry only failed ones (same identifier).

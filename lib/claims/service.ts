@@ -25,7 +25,8 @@ async function loadClaim(db: Db, id: string) {
 /**
  * A new draft prefilled from an earlier claim's form. It gets its own identifier when queued (the
  * identifier is fixed at queue time and a new row has none). Attachments are not copied (they
- * belong to the earlier claim); `replaces` links a fix of a rejected claim to it.
+ * belong to the earlier claim); `replaces` links a fix of a rejected claim, or a copy of a
+ * cancelled one, to it — and the new Claim then carries `related` (prior) to it.
  */
 async function draftFrom(deps: ServiceDeps, caller: Caller, sourceId: string, mode: "copy" | "fix"): Promise<{ ok: true; id: string } | { ok: false; error: "not_found" | "not_rejected" | "invalid" }> {
   const source = await loadClaim(deps.db, sourceId);
@@ -35,7 +36,8 @@ async function draftFrom(deps: ServiceDeps, caller: Caller, sourceId: string, mo
   if (!values.success) return { ok: false, error: "invalid" };
   const saved = await saveDraft(deps, caller, { ...values.data, attachmentIds: [] });
   if (!saved.ok) return { ok: false, error: "invalid" };
-  if (mode === "fix") await deps.db.update(submissions).set({ replacesId: source.id }).where(eq(submissions.id, saved.id));
+  // A fix of a rejected claim, or the copy of a cancelled one, replaces it: sent with `related` (prior).
+  if (mode === "fix" || source.status === "cancelled") await deps.db.update(submissions).set({ replacesId: source.id, ...(source.authorizationId ? { authorizationId: source.authorizationId } : {}) }).where(eq(submissions.id, saved.id));
   else if (source.authorizationId) await deps.db.update(submissions).set({ authorizationId: source.authorizationId }).where(eq(submissions.id, saved.id));
   await record(deps.db, caller, mode === "fix" ? "claim.fix" : "claim.copy", saved.id, "success", { sourceId: source.id });
   return { ok: true, id: saved.id };

@@ -179,10 +179,11 @@ export type DashboardData = Awaited<ReturnType<typeof dashboardData>>;
 /** The latest submission status events managers may see (the live board's feed, before SSE takes over). */
 export async function recentLiveEvents(db: Db, limit = 20) {
   const rows = await db
-    .select({ id: liveEvents.id, at: liveEvents.at, submissionKind: liveEvents.submissionKind, submissionId: liveEvents.submissionId, status: liveEvents.status })
+    .select({ id: liveEvents.id, at: liveEvents.at, kind: liveEvents.kind, submissionKind: liveEvents.submissionKind, submissionId: liveEvents.submissionId, status: liveEvents.status, payload: liveEvents.payload })
     .from(liveEvents)
-    .where(and(eq(liveEvents.kind, "submission.status"), sql`'manager' = any(${liveEvents.audience})`))
+    // Status changes and (issue 18) payers' information requests and their answers.
+    .where(and(inArray(liveEvents.kind, ["submission.status", "information.request"]), sql`'manager' = any(${liveEvents.audience})`))
     .orderBy(desc(liveEvents.id))
     .limit(limit);
-  return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
+  return rows.map(({ payload, ...r }) => ({ ...r, at: r.at.toISOString(), note: typeof payload?.note === "string" ? payload.note : null }));
 }

@@ -46,6 +46,11 @@ export async function closeDatabase(): Promise<void> {
 export { openDatabase } from "./client";
 export { migrationsFolder, runMigrations } from "./migrate";
 export { DataDirBusyError, lockHolder } from "./pglite-lock";
-export { AUDIT_OUTCOMES, ROLES, SUBMISSION_STATUSES, adjudicationHourly, apiKeys, apiRateCounters, appMeta, attachments, auditEvents, authSessions, coverages, eligibilityChecks, gatewayNotificationPositions, gatewayTokens, insurers, jwtReplays, liveEvents, oauthClients, oauthTokens, orgClients, orgKeys, patients, signInFailures, submissionEvents, submissions, users, webhookReceipts } from "./schema";
+export { AUDIT_OUTCOMES, ROLES, SUBMISSION_STATUSES, adjudicationHourly, apiKeys, apiRateCounters, appMeta, attachments, auditEvents, authSessions, coverages, eligibilityChecks, facilities, gatewayNotificationPositions, gatewayTokens, insurers, jwtReplays, liveEvents, oauthClients, oauthTokens, orgClients, orgKeys, patients, signInFailures, submissionEvents, submissions, users, webhookReceipts } from "./schema";
 export type { ApiEnvironment, AuditOutcome, EligibilityOutcome, Role, SubmissionKind, SubmissionStatus, TransitionSource } from "./schema";
 export type { PatientGender } from "./schema/patients";
+export { VISIT_VERDICTS, platformRateWaiters, visitLists, visitRuns, visits } from "./schema";
+export type { VisitCheckState, VisitListSource, VisitRowProblem, VisitRunStatus, VisitVerdict, VisitVerdictDetail } from "./schema";
+// Issue 18 (information requests).
+export { INFORMATION_REQUEST_STATUSES, informationRequests } from "./schema";
+export type { InformationRequestStatus } from "./schema";

@@ -130,7 +130,11 @@ describe("eligibility service against the sandbox", () => {
       answered(await runEligibilityCheck(deps({ client: tight }), caller, input("1048573628")));
       const second = await runEligibilityCheck(deps({ client: tight }), caller, input("1048573628"));
       expect(second.kind).toBe("rate_limited");
-      if (second.kind === "rate_limited") expect(second.retryAfterMs).toBeGreaterThan(1000);
+      if (second.kind === "rate_limited") {
+        expect(second.retryAfterMs).toBeGreaterThan(1000);
+        expect(second.source).toBe("limiter");
+        expect(new Date(second.retryAt).getTime()).toBeGreaterThan(Date.now());
+      }
     } finally {
       await tight.close();
     }
@@ -148,9 +152,17 @@ describe("eligibility service against the sandbox", () => {
     class ForeignRateLimited extends Error {
       override name = "PlatformRateLimitedError";
       retryAfterMs = 4200;
+      fromPlatform = true;
     }
     const busy = { checkEligibility: async () => Promise.reject(new ForeignRateLimited("wait")) };
-    expect(await runEligibilityCheck(deps({ client: busy }), caller, input("1048573628"))).toEqual({ kind: "rate_limited", retryAfterMs: 4200 });
+    const fixed = new Date("2026-03-01T08:00:00Z");
+    // The form says when the check will run and whether the limiter or the platform's Retry-After decided it.
+    expect(await runEligibilityCheck({ ...deps({ client: busy }), now: () => fixed }, caller, input("1048573628"))).toEqual({
+      kind: "rate_limited",
+      retryAfterMs: 4200,
+      retryAt: "2026-03-01T08:00:04.200Z",
+      source: "platform",
+    });
   });
 
   it("a platform that is down gives 'unavailable' and stores nothing", async () => {

@@ -31,6 +31,13 @@ export interface EligibilityDeps {
   now?: () => Date;
   /** Default: the portal log (lib/log); lines carry codes and ids of our own records only. */
   warn?: (line: string) => void;
+  /**
+   * Batch checks (lib/visits): wait for a permit at `batch` priority instead of answering
+   * rate_limited at once (decision 043). Default: interactive, no wait.
+   */
+  batch?: boolean;
+  /** The request identifier to use (a batch run records it before sending; decision 044). */
+  identifierValue?: string;
 }
 
 export interface CallerContext {
@@ -50,8 +57,12 @@ export type CheckOutcome =
   | { kind: "rejected"; check: EligibilityCheckView; code?: string; status: number; field: ErrorField }
   /** Our own checks failed (unknown patient, a coverage of someone else): nothing was sent. */
   | { kind: "invalid"; fieldErrors: Partial<Record<EligibilityField, string[]>> }
-  /** Over the platform's rate limit: try again after `retryAfterMs`. Nothing was sent. */
-  | { kind: "rate_limited"; retryAfterMs: number }
+  /**
+   * Over the eligibility limit: the check runs after `retryAfterMs` (at `retryAt`). `source`:
+   * the shared limiter had no permit free (`limiter`, nothing was sent) or the platform answered
+   * 429 with Retry-After (`platform`).
+   */
+  | { kind: "rate_limited"; retryAfterMs: number; retryAt: string; source: "limiter" | "platform" }
   /** The platform is slow or down (or answered nonsense): try again later. */
   | { kind: "unavailable"; reason: string };
 
@@ -70,7 +81,7 @@ export async function runEligibilityCheck(deps: EligibilityDeps, caller: CallerC
   if (!coverage || coverage.patientId !== patient.id) return { kind: "invalid", fieldErrors: { coverageId: ["coverageUnknown"] } };
 
   const requestId = randomUUID();
-  const identifierValue = randomUUID();
+  const identifierValue = deps.identifierValue ?? randomUUID();
   const request: CoverageEligibilityRequest = buildEligibilityRequest({
     identifierValue,
     nationalId: patient.nationalId,
@@ -102,7 +113,7 @@ export async function runEligibilityCheck(deps: EligibilityDeps, caller: CallerC
   const auditBase = { actor: caller.actor, requestId: caller.requestId, ip: caller.ip };
 
   try {
-    const result = await deps.client.checkEligibility(request, { requestId, waitForPermit: false });
+    const result = await deps.client.checkEligibility(request, deps.batch ? { requestId, waitForPermit: true, priority: "batch" } : { requestId, waitForPermit: false });
     const benefits = result.view;
     const row = await saveCheck(db, {
       ...base,
@@ -142,7 +153,8 @@ export async function runEligibilityCheck(deps: EligibilityDeps, caller: CallerC
       return { kind: "rejected", check: toView(row, related), ...(error.code ? { code: error.code } : {}), status: error.status, field };
     }
     if (isError(error, PlatformRateLimitedError, "PlatformRateLimitedError")) {
-      return { kind: "rate_limited", retryAfterMs: Math.max(1000, Math.ceil(error.retryAfterMs)) };
+      const retryAfterMs = Math.max(1000, Math.ceil(error.retryAfterMs));
+      return { kind: "rate_limited", retryAfterMs, retryAt: new Date(now().getTime() + retryAfterMs).toISOString(), source: error.fromPlatform ? "platform" : "limiter" };
     }
     const reason = isError(error, PlatformUnavailableError, "PlatformUnavailableError") ? error.reason : (error as Error).name || "error";
     warn(`[eligibility] check not answered (${reason}) request ${requestId}: ${describeError(error)}`);

@@ -18,7 +18,7 @@ export interface ExchangeApiDeps {
   timeZone?: string;
 }
 
-export type ExchangeOp = "eligibility.check" | "coverage.read" | "claim.submit" | "claim.status";
+export type ExchangeOp = "eligibility.check" | "coverage.read" | "claim.submit" | "claim.status" | "visits.import" | "visits.status";
 
 /** One authenticated call: the kernel's call plus the API's dependencies and the organization client. */
 export interface CallContext extends ApiCall<OrgClient> {

@@ -14,6 +14,8 @@ import { isFhirReadError, readClaimResponse, PLATFORM_ERROR_SYSTEM, PORTAL_SUBMI
 import { isUuid } from "@/lib/ids";
 import type { CallContext } from "./api";
 
+import { listInformationRequests, type InformationRequestRow } from "@/lib/information-requests";
+
 export const EXCHANGE_API_CHANNEL = "exchange-api";
 /** @deprecated name: the one system is PORTAL_SUBMISSION_ID_SYSTEM (lib/fhir/systems.ts). */
 export const SUBMISSION_ID_SYSTEM = PORTAL_SUBMISSION_ID_SYSTEM;
@@ -59,13 +61,14 @@ export async function claimStatus(ctx: CallContext, id: string): Promise<Respons
   ctx.audit.target = { type: "submission", id: submission.id };
   ctx.audit.details.submissionStatus = submission.status;
   const timeline = await submissionTimeline(ctx.db, submission.id);
-  return fhirResponse(statusParameters(submission, timeline), 200);
+  const requests = await listInformationRequests(ctx.db, { submissionId: submission.id, filter: "all", kinds: [submission.kind] });
+  return fhirResponse(statusParameters(submission, timeline, requests), 200);
 }
 
 type TimelineRow = Awaited<ReturnType<typeof submissionTimeline>>[number];
 
 /** The status representation: a FHIR Parameters resource (docs/decisions/020). */
-export function statusParameters(submission: Submission, timeline: TimelineRow[]): Parameters {
+export function statusParameters(submission: Submission, timeline: TimelineRow[], informationRequests: readonly InformationRequestRow[] = []): Parameters {
   const claim = submission.claim as { identifier?: Identifier[] };
   const own = callerIdentifier(claim.identifier?.filter((i) => i.system !== submission.identifierSystem));
   const parameter: ParametersParameter[] = [
@@ -91,6 +94,9 @@ export function statusParameters(submission: Submission, timeline: TimelineRow[]
     ];
     const detail = event.detail ?? {};
     if (typeof detail.code === "string") part.push({ name: "code", valueCode: detail.code });
+    // Issue 18: news that is not a status change (informationRequested, cancelRefused …), a cancellation's reason.
+    if (typeof detail.note === "string") part.push({ name: "note", valueCode: detail.note });
+    if (typeof detail.cancelReason === "string") part.push({ name: "cancelReason", valueCode: detail.cancelReason });
     if (typeof detail.status === "number") part.push({ name: "httpStatus", valueInteger: detail.status });
     parameter.push({ name: "event", part });
   }
@@ -103,6 +109,23 @@ export function statusParameters(submission: Submission, timeline: TimelineRow[]
       ...(e.field ? { expression: [e.field] } : {}),
     }));
     parameter.push({ name: "errors", resource: { resourceType: "OperationOutcome", issue: issues } });
+  }
+  // Issue 18: the payers' information requests about it (what they ask, due, state) — answered in the portal.
+  for (const r of informationRequests) {
+    parameter.push({
+      name: "informationRequest",
+      part: [
+        { name: "id", valueId: r.id },
+        { name: "state", valueCode: r.status },
+        ...r.asks.map((a) => ({ name: "asks", valueString: a })),
+        ...r.attachmentTypes.map((a) => ({ name: "document", valueString: a })),
+        ...(r.dueAt ? [{ name: "due", valueDateTime: r.dueAt.toISOString() }] : []),
+        { name: "overdue", valueBoolean: r.overdue },
+        { name: "received", valueInstant: r.receivedAt.toISOString() },
+        ...(r.answeredAt ? [{ name: "answered", valueInstant: r.answeredAt.toISOString() }] : []),
+        ...(r.acknowledgedAt ? [{ name: "acknowledged", valueInstant: r.acknowledgedAt.toISOString() }] : []),
+      ],
+    });
   }
   if ((DECISION_STATUSES as readonly string[]).includes(submission.status) && submission.response) {
     // Through the tolerant reader (typed, no cast); a stored answer it cannot read is left out.

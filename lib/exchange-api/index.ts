@@ -11,6 +11,7 @@ import { exchangeApiConfig } from "./config";
 import { readCoverage } from "./coverage";
 import { eligibilityCheck } from "./eligibility";
 import { openApiDocument } from "./openapi";
+import { importVisits, visitsStatus } from "./visits";
 
 export { runOperation, type CallContext, type ExchangeApiDeps, type ExchangeOp } from "./api";
 export { authenticate, pruneJwtReplays, publicReason, type AuthFailure, type AuthResult, type PublicAuthReason } from "./auth";
@@ -23,6 +24,9 @@ export interface ExchangeApi {
   coverage(request: Request, id: string): Promise<Response>;
   submitClaim(request: Request): Promise<Response>;
   claimStatus(request: Request, id: string): Promise<Response>;
+  /** Eligibility ahead of the visit (issue 21): a visit list in, its bad items and run out. */
+  importVisits(request: Request): Promise<Response>;
+  visitsStatus(request: Request, id: string): Promise<Response>;
   openApi(request: Request): Promise<Response>;
 }
 
@@ -32,6 +36,8 @@ export function createExchangeApi(deps: ExchangeApiDeps): ExchangeApi {
     coverage: (request, id) => runOperation("coverage.read", request, deps, (ctx) => readCoverage(ctx, id)),
     submitClaim: (request) => runOperation("claim.submit", request, deps, (ctx) => submitClaim(ctx, request)),
     claimStatus: (request, id) => runOperation("claim.status", request, deps, (ctx) => claimStatus(ctx, id)),
+    importVisits: (request) => runOperation("visits.import", request, deps, (ctx) => importVisits(ctx, request)),
+    visitsStatus: (request, id) => runOperation("visits.status", request, deps, (ctx) => visitsStatus(ctx, id)),
     async openApi() {
       return new Response(JSON.stringify(openApiDocument(deps.config), null, 2), {
         status: 200,

@@ -53,6 +53,14 @@ describe("the OpenAPI document (on PGlite and the sandbox)", () => {
     await database?.dispose();
   });
 
+  /** A JSON (not FHIR) POST: the visit list. */
+  function postJson(path: string, body: unknown, token?: string): Request {
+    const request = postFhir(path, body, token);
+    const headers = new Headers(request.headers);
+    headers.set("content-type", "application/json");
+    return new Request(request.url, { method: "POST", headers, body: JSON.stringify(body) });
+  }
+
   /** Calls the handler behind a documented operation, with or without a valid token. */
   async function call(operationId: string, authenticated: boolean, variant: "good" | "bad" = "good"): Promise<Response> {
     const token = authenticated ? await signToken(key, "openapi-client") : undefined;
@@ -73,6 +81,16 @@ describe("the OpenAPI document (on PGlite and the sandbox)", () => {
         const id = location.split("/").at(-2)!;
         return api.claimStatus(getFhir(location, token), id);
       }
+      case "importVisitList":
+        return api.importVisits(
+          postJson("/api/exchange/visits", variant === "good" ? { visits: [{ nationalId: "1000000001", serviceDate: "2026-03-01" }, { nationalId: "1234567890", serviceDate: "2026-03-01", insurer: "payer-nowhere" }] } : { visits: "none" }, token),
+        );
+      case "visitListStatus": {
+        if (variant === "bad") return api.visitsStatus(getFhir("/api/exchange/visits/x", token), randomUUID());
+        const created = await call("importVisitList", true);
+        const id = (created.headers.get("location") ?? "").split("/").at(-1)!;
+        return api.visitsStatus(getFhir(`/api/exchange/visits/${id}`, token), id);
+      }
       case "openApi":
         return api.openApi(new Request("https://portal.test/api/exchange/openapi.json"));
       default:
@@ -89,6 +107,8 @@ describe("the OpenAPI document (on PGlite and the sandbox)", () => {
       "/api/exchange/coverage/{id}",
       "/api/exchange/eligibility/check",
       "/api/exchange/openapi.json",
+      "/api/exchange/visits",
+      "/api/exchange/visits/{id}",
     ]);
   });
 

@@ -12,6 +12,7 @@ import {
   ReferenceSchema,
 } from "@/lib/fhir";
 import type { ExchangeApiConfig } from "./config";
+import { VisitListAnswerSchema, VisitListBodySchema, VisitListStatusSchema } from "@/lib/visits";
 
 /** The Coverage `GET /api/exchange/coverage/{id}` answers. */
 export const CoverageAnswerSchema = z.object({
@@ -51,6 +52,9 @@ export const EXCHANGE_API_SCHEMAS = {
   Claim: { schema: ClaimSchema, io: "input" },
   ClaimResponse: { schema: ApiClaimAcknowledgementSchema, io: "input" },
   Parameters: { schema: StatusParametersSchema, io: "input" },
+  VisitList: { schema: VisitListBodySchema, io: "input" },
+  VisitListAnswer: { schema: VisitListAnswerSchema, io: "input" },
+  VisitListStatus: { schema: VisitListStatusSchema, io: "input" },
 } as const satisfies Record<string, { schema: z.ZodType; io: "input" | "output" }>;
 
 /**
@@ -166,11 +170,42 @@ export function openApiDocument(config: Pick<ExchangeApiConfig, "portalUrl" | "a
         get: {
           operationId: "claimStatus",
           summary: "Status of a submission",
-          description: "A Parameters resource: submission, use, status (portal status), outcome, identifier, clientIdentifier, platformClaim, created, updated, attempts, one `event` per timeline entry (at, from, to, source, code, httpStatus), `errors` (OperationOutcome) when rejected or failed, `claimResponse` once adjudicated. Only the calling organization's submissions exist for it.",
+          description: "A Parameters resource: submission, use, status (portal status), outcome, identifier, clientIdentifier, platformClaim, created, updated, attempts, one `event` per timeline entry (at, from, to, source, code, httpStatus, note — e.g. informationRequested, cancelRefused — and cancelReason), one `informationRequest` per payer's information request (id, state open | answered | acknowledged, asks, document, due, overdue, received, answered, acknowledged), `errors` (OperationOutcome) when rejected or failed, `claimResponse` once adjudicated. Status `cancelled`: the platform confirmed a cancel or nullify Task. Only the calling organization's submissions exist for it.",
           parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
           responses: {
             "200": { description: "The current status.", headers: rateHeaders, content: fhirContent("Parameters") },
             "404": problem("No such submission for this organization."),
+            ...common,
+          },
+        },
+      },
+      "/api/exchange/visits": {
+        post: {
+          operationId: "importVisitList",
+          summary: "Send a visit list for eligibility ahead of the visit",
+          description:
+            "The day's or tomorrow's visits (national ID or Iqama, date of service, optional insurer and planned services). Items that break a rule are reported in `problems` by item number (1-based) with the reason in English and Arabic and never stop the others. `run`: \"now\" or a date-time schedules the paced batch check (it runs at a lower priority than checks made at the counter). JSON (application/json).",
+          requestBody: { required: true, content: { "application/json": { schema: ref("VisitList") } } },
+          responses: {
+            "201": {
+              description: "Stored: accepted and refused items, and the run when one was asked for. `Location` is the status URL.",
+              headers: { ...rateHeaders, Location: { schema: { type: "string" }, description: "/api/exchange/visits/{id}" } },
+              content: { "application/json": { schema: ref("VisitListAnswer") } },
+            },
+            ...bodyProblems,
+            ...common,
+          },
+        },
+      },
+      "/api/exchange/visits/{id}": {
+        get: {
+          operationId: "visitListStatus",
+          summary: "Runs and verdicts of a visit list",
+          description: "Each visit's verdict once checked: in_force, not_in_force, no_coverage, benefit_exhausted, benefit_low, preauth_required, not_registered or platform_error, with the planned service and benefit category behind it.",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          responses: {
+            "200": { description: "The list's runs and visits.", headers: rateHeaders, content: { "application/json": { schema: ref("VisitListStatus") } } },
+            "404": problem("No such visit list."),
             ...common,
           },
         },

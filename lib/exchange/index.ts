@@ -10,6 +10,7 @@ import { pruneLiveEvents } from "./live";
 import { startOutboxWorker, type OutboxWorker } from "./outbox";
 import { canPollMessages, type ExchangePlatform } from "./platform-port";
 import { startMessagePoller, type MessagePoller } from "./message-poller";
+import type { InboundHandlers } from "./inbound";
 import type { PlatformClient, PlatformPort } from "@/lib/platform";
 import { lineWriter } from "@/lib/log";
 
@@ -45,6 +46,7 @@ export {
   canTransition,
   isFinal,
   transition,
+  noteOnTimeline,
   type DecisionStatus,
   type Submission,
   type SubmissionPatch,
@@ -77,6 +79,16 @@ export {
 } from "./webhooks";
 export { LiveHub, liveHub, liveEventStream, pruneLiveEvents, closeLiveStreams, type LiveEvent } from "./live";
 export { classifyFailure, canPollMessages, type ExchangePlatform, type MessagePolling } from "./platform-port";
+export {
+  routeInbound,
+  claimResponseInbound,
+  submissionForRequest,
+  PIPELINE_INBOUND,
+  type InboundContext,
+  type InboundHandler,
+  type InboundHandlers,
+  type InboundResult,
+} from "./inbound";
 export { startMessagePoller, type MessagePoller, type MessagePollerOptions, type MessagePollerStats } from "./message-poller";
 export { resolveReference, type ResolvedReference, type ReferenceTarget } from "./references";
 
@@ -98,6 +110,12 @@ export function startExchangeServices(deps: {
   config?: Partial<ExchangeConfig>;
   clock?: () => Date;
   log?: (message: string) => void;
+  /** A facility's own port (decision 049): its submissions go out and are followed up through it. */
+  clientFor?: (facilityId: string) => Promise<ExchangePlatform>;
+  /** Messaging: every active facility's port besides the main one, polled each cycle. */
+  facilityPorts?: () => Promise<ExchangePlatform[]>;
+  /** What else polls (and webhooks) bring: CommunicationRequests, PaymentReconciliations … (inbound.ts). */
+  inbound?: InboundHandlers;
 }): ExchangeServices {
   const config = { ...exchangeConfig(), ...deps.config };
   const clock = deps.clock ?? (() => new Date());
@@ -112,9 +130,10 @@ export function startExchangeServices(deps: {
     concurrency: config.concurrency,
     pollAfterMs: config.pollAfterMs,
     log: deps.log,
+    ...(deps.clientFor ? { clientFor: deps.clientFor } : {}),
   });
   const messagePoller = canPollMessages(deps.client)
-    ? startMessagePoller({ db: deps.db, client: deps.client, intervalMs: config.messagePollMs, pollAfterMs: config.pollAfterMs, clock, log: deps.log })
+    ? startMessagePoller({ db: deps.db, client: deps.client, intervalMs: config.messagePollMs, pollAfterMs: config.pollAfterMs, clock, log: deps.log, inbound: deps.inbound, facilityPorts: async () => ((await deps.facilityPorts?.()) ?? []).filter(canPollMessages) })
     : undefined;
   const prune = async () => {
     try {

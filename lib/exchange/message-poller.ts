@@ -1,13 +1,8 @@
-import type { ClaimResponse } from "@medplum/fhirtypes";
-import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { submissions } from "@/lib/db";
-import { claimProcessingStatus, isResourceOf, readReference, referenceId, type MessageView } from "@/lib/fhir";
+import type { MessageView } from "@/lib/fhir";
 import { describeError } from "@/lib/http";
 import { lineWriter } from "@/lib/log";
-import { metrics } from "@/lib/metrics";
-import { applyPlatformNews, decisionOf, type PlatformStatus } from "./apply";
-import { auditPipeline } from "./audit";
+import { PIPELINE_INBOUND, routeInbound, type InboundContext, type InboundHandlers } from "./inbound";
 import { classifyFailure, type ExchangePlatform, type MessagePolling } from "./platform-port";
 
 export interface MessagePollerOptions {
@@ -18,6 +13,13 @@ export interface MessagePollerOptions {
   pollAfterMs: number;
   clock?: () => Date;
   log?: (message: string) => void;
+  /**
+   * The other facilities' ports (decision 049): the exchange hands each licence its own messages,
+   * so every cycle polls the main port and then each of these, draining each in turn.
+   */
+  facilityPorts?: () => Promise<MessagePolling[]>;
+  /** Handlers for what polls bring besides the pipeline's own ClaimResponses (inbound.ts). */
+  inbound?: InboundHandlers;
 }
 
 export interface MessagePollerStats {
@@ -56,6 +58,7 @@ export function startMessagePoller(options: MessagePollerOptions): MessagePoller
   const { db, client } = options;
   const log = options.log ?? lineWriter("warn");
   const clock = options.clock ?? (() => new Date());
+  const handlers: InboundHandlers = { ...PIPELINE_INBOUND, ...options.inbound };
   const stats: MessagePollerStats = { polls: 0, drainPolls: 0, messages: 0, applied: 0, unrouted: 0 };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -66,52 +69,37 @@ export function startMessagePoller(options: MessagePollerOptions): MessagePoller
 
   async function route(message: MessageView): Promise<void> {
     stats.messages++;
+    const context: InboundContext = {
+      db,
+      clock,
+      pollAfterMs: options.pollAfterMs,
+      log,
+      source: "poll",
+      ...(message.header.event ? { event: message.header.event } : {}),
+      ...(message.bundleId ? { messageId: message.bundleId } : {}),
+    };
     for (const resource of message.focus.length > 0 ? message.focus : message.entries.flatMap((e) => (e.resource ? [e.resource] : []))) {
-      if (!isResourceOf<ClaimResponse>(resource, "ClaimResponse")) {
-        stats.unrouted++;
-        log(`[message-poller] a ${String(resource.resourceType)} (${message.header.event ?? "no event"}) is not routed yet`);
-        continue;
-      }
-      const response = resource;
-      const request = readReference(response.request);
-      const platformId = referenceId(request, "Claim");
-      const identifier = request?.identifier;
-      const [row] = platformId
-        ? await db.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(eq(submissions.platformId, platformId)).limit(1)
-        : identifier?.value
-          ? await db
-              .select({ id: submissions.id, kind: submissions.kind })
-              .from(submissions)
-              .where(and(eq(submissions.identifierValue, identifier.value), ...(identifier.system ? [eq(submissions.identifierSystem, identifier.system)] : [])))
-              .limit(1)
-          : [];
-      if (!row) {
-        stats.unrouted++;
-        log(`[message-poller] a ${message.header.event ?? "message"} for a claim this portal does not know`);
-        continue;
-      }
-      const decision = decisionOf(response);
-      const status: PlatformStatus = decision ?? (claimProcessingStatus(response) as PlatformStatus | undefined) ?? "pended";
-      const applied = await applyPlatformNews({ db, clock, pollAfterMs: options.pollAfterMs }, row.id, {
-        status,
-        ...(platformId ? { platformId } : {}),
-        response: decision ? response : undefined,
-        source: "poll",
-        detail: { event: message.header.event, platformStatus: status, ...(message.bundleId ? { messageId: message.bundleId } : {}) },
-      });
-      metrics().polls.inc({ result: applied.result === "applied" ? "changed" : "unchanged" });
-      if (applied.result === "applied") {
-        stats.applied++;
-        await auditPipeline(db, "poller", "submission.status", row, "success", { status, messageId: message.bundleId }, log);
-      }
+      const result = await routeInbound(handlers, context, resource);
+      if (result === "unrouted") stats.unrouted++;
+      else if (result === "applied") stats.applied++;
     }
   }
 
   async function cycle(): Promise<void> {
+    let others: MessagePolling[] = [];
+    try {
+      others = (await options.facilityPorts?.()) ?? [];
+    } catch (error) {
+      log(`[message-poller] the facilities' ports are not available: ${describeError(error)}`);
+    }
+    for (const port of [client, ...others]) await drain(port);
+  }
+
+  async function drain(port: MessagePolling): Promise<void> {
     let more = true;
     let draining = false;
     while (more && !stopped) {
-      const reply = await client.pollMessages({ signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(60_000)]) });
+      const reply = await port.pollMessages({ signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(60_000)]) });
       if (stats.polls > 0 && draining) stats.drainPolls++;
       stats.polls++;
       for (const message of reply.messages) {

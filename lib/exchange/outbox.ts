@@ -18,6 +18,11 @@ import { lineWriter } from "@/lib/log";
 export interface OutboxWorkerOptions {
   db: Db;
   client: ExchangePlatform;
+  /**
+   * The port of a facility other than the main one (decision 049): a submission goes out, and is
+   * followed up, with its own facility's certificate and licence. Absent: everything uses `client`.
+   */
+  clientFor?: (facilityId: string) => Promise<ExchangePlatform>;
   /** Names this worker in leases and the timeline; default host:pid:random. */
   owner?: string;
   clock?: () => Date;
@@ -118,11 +123,23 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   }
 
   async function handle(row: Submission): Promise<void> {
-    if (row.status === "queued") return send(row);
-    return pollSubmission({ db, client, clock: now, pollAfterMs, owner, signal: signalFor(), log }, row);
+    let port = client;
+    if (row.facilityId && options.clientFor) {
+      try {
+        port = await options.clientFor(row.facilityId);
+      } catch (error) {
+        // A facility deactivated or misconfigured after the claim was queued: wait (and, after the
+        // attempts, fail visibly) rather than send it with another facility's certificate.
+        log(`[outbox] submission ${row.id}: its facility cannot connect (${describeError(error)})`);
+        if (row.status === "queued") return retryLater(row, { kind: "transient", reason: "facility_unavailable", retryAfterMs: 60_000 });
+        return;
+      }
+    }
+    if (row.status === "queued") return send(row, port);
+    return pollSubmission({ db, client: port, clock: now, pollAfterMs, owner, signal: signalFor(), log }, row);
   }
 
-  async function send(row: Submission): Promise<void> {
+  async function send(row: Submission, client: ExchangePlatform): Promise<void> {
     const requestId = row.lastRequestId ?? randomUUID();
     const deps = { db, clock: now, pollAfterMs };
     try {
@@ -148,7 +165,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       await auditPipeline(db, "outbox", "submission.send", row, "success", { requestId, httpStatus: answer.status, attempt: row.attempts, platformId, status }, log);
     } catch (error) {
       const failure = classifyFailure(error);
-      if (failure.kind === "rejected" && failure.code === "ERR-005") return reconcile(row, failure);
+      if (failure.kind === "rejected" && failure.code === "ERR-005") return reconcile(row, failure, client);
       if (failure.kind === "rejected") return reject(row, failure, requestId);
       return retryLater(row, { ...failure, requestId: failure.requestId ?? requestId });
     }
@@ -159,10 +176,10 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
    * through (its answer was lost, or the worker died). Read the platform's copy and carry on as if
    * this attempt had been answered.
    */
-  async function reconcile(row: Submission, failure: Extract<Failure, { kind: "rejected" }>): Promise<void> {
+  async function reconcile(row: Submission, failure: Extract<Failure, { kind: "rejected" }>, client: ExchangePlatform): Promise<void> {
     try {
       let platformId = claimIdFromLocation(failure.existingLocation);
-      if (!platformId) platformId = await findByIdentifier(row);
+      if (!platformId) platformId = await findByIdentifier(row, client);
       if (!platformId) {
         return await retryLater(row, { kind: "transient", reason: "duplicate_unresolved", status: 409, retryAfterMs: 0, requestId: failure.requestId });
       }
@@ -189,7 +206,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     }
   }
 
-  async function findByIdentifier(row: Submission): Promise<string | undefined> {
+  async function findByIdentifier(row: Submission, client: ExchangePlatform): Promise<string | undefined> {
     const created = typeof row.claim.created === "string" ? row.claim.created.slice(0, 10) : row.createdAt.toISOString().slice(0, 10);
     const bundle = await client.searchClaims({ patient: row.patientId, createdOnOrAfter: created }, { signal: signalFor(), waitForPermit: true });
     const match = (bundle.data.entry ?? [])

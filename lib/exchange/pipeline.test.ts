@@ -219,6 +219,16 @@ describe.each(testDatabases())("submission pipeline against the sandbox on $name
     expect(await database.db.select().from(webhookReceipts).where(eq(webhookReceipts.webhookId, "msg_unknown"))).toHaveLength(0);
     const again = await deliver("msg_unknown", now, signWebhook(secret, "msg_unknown", now, unknownBody), unknownBody);
     expect(again.status).toBe(409);
+
+    // resource.available: the announced resource is read from the platform; one it cannot serve is
+    // asked for again later (503, no receipt kept).
+    const announce = JSON.stringify({ event: "resource.available", resource_type: "CommunicationRequest", resource_id: "no-such-request", timestamp: new Date().toISOString() });
+    const unreadable = await deliver("msg_res", now, signWebhook(secret, "msg_res", now, announce), announce);
+    expect(unreadable.status).toBe(503);
+    expect(await unreadable.json()).toMatchObject({ error: "read_failed" });
+    expect(await database.db.select().from(webhookReceipts).where(eq(webhookReceipts.webhookId, "msg_res"))).toHaveLength(0);
+    const wrongType = JSON.stringify({ event: "resource.available", resource_type: "Patient", resource_id: "x", timestamp: new Date().toISOString() });
+    expect((await deliver("msg_type", now, signWebhook(secret, "msg_type", now, wrongType), wrongType)).status).toBe(400);
   }
 
   it("retry exhaustion → failed (visible), then retrySubmission completes it with the same identifier", async () => {

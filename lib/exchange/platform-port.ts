@@ -26,6 +26,8 @@ export interface ExchangePlatform {
     options?: ExchangeCallOptions,
   ): Promise<ExchangeResult<Bundle<Claim>>>;
   claimResponses(platformId: string, options?: ExchangeCallOptions): Promise<ExchangeResult<ClaimResponse[]>>;
+  /** REST: `GET /{type}/{id}` of a resource a `resource.available` webhook announced. */
+  readResource?(type: string, id: string, options?: ExchangeCallOptions): Promise<ExchangeResult<Record<string, unknown>>>;
 }
 
 /** The messaging protocol's poll (lib/platform PlatformPort.pollMessages). */

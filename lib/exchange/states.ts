@@ -8,7 +8,7 @@ import type { SubmissionKind, SubmissionStatus, TransitionSource, Tx } from "@/l
  *   draft → queued → sent → pended → complete | partial | denied
  *                     └──→ rejected            (the platform said no; fix and resubmit as a new one)
  *   queued | sent → failed → queued           (gave up after retries; a person retries it)
- *   complete | partial → cancelled
+ *   sent | pended | complete | partial → cancelled   (cancel / nullify accepted by the platform, issue 18)
  *
  * A POST answered with an OperationOutcome never created anything on the platform, so that
  * rejection goes straight from `queued` (the timeline records the request). `sent` may jump to a
@@ -17,8 +17,8 @@ import type { SubmissionKind, SubmissionStatus, TransitionSource, Tx } from "@/l
 export const TRANSITIONS: Readonly<Record<SubmissionStatus, readonly SubmissionStatus[]>> = {
   draft: ["queued", "cancelled"],
   queued: ["sent", "rejected", "failed"],
-  sent: ["pended", "complete", "partial", "denied", "rejected", "failed"],
-  pended: ["complete", "partial", "denied", "rejected"],
+  sent: ["pended", "complete", "partial", "denied", "rejected", "failed", "cancelled"],
+  pended: ["complete", "partial", "denied", "rejected", "cancelled"],
   complete: ["cancelled"],
   partial: ["cancelled"],
   denied: [],
@@ -147,6 +147,45 @@ export async function emitLive(
       audience: audienceFor(row.kind),
       // Never patient data: browsers fetch details through their own, authorized pages.
       payload: { from: info.from, to: row.status, source: info.source, platformId: row.platformId, totalMinor: row.totalMinor, currency: row.currency },
+    })
+    .returning({ id: liveEvents.id });
+  await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${String(event!.id)})`);
+}
+
+// ---- issue 18: news about a submission that is not a status change -------------------------------
+
+/**
+ * Something happened to a submission without changing its status — a payer's information request,
+ * our answer, its acknowledgement, a refused cancellation, a status check: one timeline entry
+ * (from = to = the current status, `detail.note` names it) and one live event of `kind` (e.g.
+ * `information.request`) for the submission's audience (claims: billing, manager; authorizations:
+ * front desk too), announced like a status change.
+ */
+export async function noteOnTimeline(
+  tx: Tx,
+  submission: Pick<Submission, "id" | "status" | "kind" | "platformId" | "totalMinor" | "currency">,
+  note: { kind: string; note: string; source: TransitionSource; requestId?: string; detail?: Record<string, unknown>; payload?: Record<string, unknown> },
+  at: Date = new Date(),
+): Promise<void> {
+  await appendTimeline(tx, {
+    submissionId: submission.id,
+    from: submission.status,
+    to: submission.status,
+    source: note.source,
+    requestId: note.requestId,
+    detail: { note: note.note, ...note.detail },
+    at,
+  });
+  const [event] = await tx
+    .insert(liveEvents)
+    .values({
+      at,
+      kind: note.kind,
+      submissionId: submission.id,
+      submissionKind: submission.kind,
+      status: submission.status,
+      audience: audienceFor(submission.kind),
+      payload: { note: note.note, source: note.source, platformId: submission.platformId, ...note.payload },
     })
     .returning({ id: liveEvents.id });
   await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${String(event!.id)})`);

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db, SubmissionKind, TransitionSource } from "@/lib/db";
-import { submissionEvents, submissions } from "@/lib/db";
+import { submissionEvents, submissions, users } from "@/lib/db";
+import { isUuid } from "@/lib/ids";
 import { claimIdentifierSystem, newClaimIdentifierValue } from "./identifiers";
 import { claimTotalMinor } from "./money";
 import { appendTimeline, emitLive, transition, IllegalTransitionError, type Submission } from "./states";
@@ -24,6 +25,11 @@ export interface DraftInput {
   replacesId?: string;
   authorizationId?: string;
   source?: TransitionSource;
+  /**
+   * The facility it goes out from (decision 049). Absent: a staff member's own facility when
+   * `createdBy` is a user, else the main facility (null).
+   */
+  facilityId?: string | null;
 }
 
 export interface PipelineDeps {
@@ -41,6 +47,11 @@ export async function createDraft(deps: PipelineDeps, input: DraftInput): Promis
   const at = nowOf(deps);
   const money = claimTotalMinor(input.claim);
   return deps.db.transaction(async (tx) => {
+    let facilityId = input.facilityId ?? null;
+    if (input.facilityId === undefined && input.createdBy && isUuid(input.createdBy)) {
+      const [user] = await tx.select({ facilityId: users.facilityId }).from(users).where(eq(users.id, input.createdBy)).limit(1);
+      facilityId = user?.facilityId ?? null;
+    }
     const [row] = await tx
       .insert(submissions)
       .values({
@@ -55,6 +66,7 @@ export async function createDraft(deps: PipelineDeps, input: DraftInput): Promis
         createdBy: input.createdBy ?? null,
         replacesId: input.replacesId ?? null,
         authorizationId: input.authorizationId ?? null,
+        facilityId,
         createdAt: at,
         updatedAt: at,
       })

@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db";
 import { submissions, webhookReceipts } from "@/lib/db";
 import { auditPipeline } from "./audit";
 import { adjudicatedResponse, applyPlatformNews, isDecision, type ApplyResult } from "./apply";
+import { PIPELINE_INBOUND, routeInbound, type InboundHandlers } from "./inbound";
 import { classifyFailure, type ExchangePlatform } from "./platform-port";
 
 /** Standard Webhooks: a delivery older or newer than this is refused (replay protection). */
@@ -59,6 +60,23 @@ export const ClaimStatusWebhookSchema = z.object({
 });
 export type ClaimStatusWebhook = z.infer<typeof ClaimStatusWebhookSchema>;
 
+/**
+ * The sandbox's extension of the spec (documented in sandbox/README.md): the platform announces a
+ * resource it holds for the clinic — a payer's CommunicationRequest, a PaymentReconciliation, the
+ * acknowledgement of a Communication — and the portal reads it (`GET /{type}/{id}`) and routes it
+ * like a polled message (inbound.ts).
+ */
+export const INBOUND_RESOURCE_TYPES = ["CommunicationRequest", "Communication", "PaymentReconciliation", "ClaimResponse", "Task"] as const;
+export type InboundResourceType = (typeof INBOUND_RESOURCE_TYPES)[number];
+export const ResourceAvailableWebhookSchema = z.object({
+  event: z.literal("resource.available"),
+  resource_type: z.enum(INBOUND_RESOURCE_TYPES),
+  resource_id: z.string().min(1).max(128),
+  timestamp: z.string().min(1).max(64),
+});
+export type ResourceAvailableWebhook = z.infer<typeof ResourceAvailableWebhookSchema>;
+const WebhookSchema = z.discriminatedUnion("event", [ClaimStatusWebhookSchema, ResourceAvailableWebhookSchema]);
+
 export interface WebhookDeps {
   db: Db;
   client: ExchangePlatform;
@@ -69,6 +87,8 @@ export interface WebhookDeps {
   /** How long to wait for the adjudication before leaving it to the poller. */
   fetchTimeoutMs: number;
   log?: (message: string) => void;
+  /** Handlers for `resource.available` (the same ones the message poller uses). */
+  inbound?: InboundHandlers;
 }
 
 const json = (status: number, body: unknown) =>
@@ -104,14 +124,16 @@ export async function handlePlatformWebhook(request: Request, deps: WebhookDeps)
   });
   if (problem) return json(401, { error: "invalid_signature", reason: problem });
   const webhookId = request.headers.get("webhook-id")!;
-  let body: ClaimStatusWebhook;
+  let parsedBody: z.infer<typeof WebhookSchema>;
   try {
-    const parsed = ClaimStatusWebhookSchema.safeParse(JSON.parse(rawBody));
+    const parsed = WebhookSchema.safeParse(JSON.parse(rawBody));
     if (!parsed.success) return json(400, { error: "invalid_body", issues: parsed.error.issues.map((i) => i.path.join(".") || "(root)") });
-    body = parsed.data;
+    parsedBody = parsed.data;
   } catch {
     return json(400, { error: "invalid_json" });
   }
+  if (parsedBody.event === "resource.available") return handleResourceAvailable(parsedBody, webhookId, now, deps);
+  const body: ClaimStatusWebhook = parsedBody;
 
   const { db } = deps;
   const recorded = await db.transaction(async (tx) => {
@@ -175,4 +197,46 @@ function toReceipt(outcome: { result: ApplyResult }): ReceiptResult {
     default:
       return "ignored";
   }
+}
+
+/**
+ * `resource.available`: record the delivery (dedupe by webhook-id), read the resource and route it.
+ * A read that fails, or a resource about a claim not known here yet, forgets the delivery and
+ * answers non-2xx, so the platform delivers again; handlers are idempotent, so a repeat is harmless.
+ */
+async function handleResourceAvailable(body: ResourceAvailableWebhook, webhookId: string, now: Date, deps: WebhookDeps): Promise<Response> {
+  const { db } = deps;
+  const inserted = await db
+    .insert(webhookReceipts)
+    .values({ webhookId, receivedAt: now, event: body.event, claimId: null, status: body.resource_type, result: "ignored" })
+    .onConflictDoNothing()
+    .returning({ webhookId: webhookReceipts.webhookId });
+  if (inserted.length === 0) return json(200, { duplicate: true });
+  const forget = () => db.delete(webhookReceipts).where(eq(webhookReceipts.webhookId, webhookId));
+  if (!deps.client.readResource) {
+    await forget();
+    return json(503, { error: "platform_not_configured", message: "This portal cannot read platform resources." });
+  }
+  let resource: Record<string, unknown>;
+  try {
+    resource = (await deps.client.readResource(body.resource_type, body.resource_id, { signal: AbortSignal.timeout(deps.fetchTimeoutMs) })).data;
+  } catch (error) {
+    await forget();
+    const f = classifyFailure(error);
+    deps.log?.(`[webhook] reading a ${body.resource_type} failed (${f.kind}); asked the platform to deliver again`);
+    return json(503, { error: "read_failed", message: `The ${body.resource_type} could not be read yet; deliver again later.` });
+  }
+  const log = deps.log ?? (() => {});
+  const routed = await routeInbound(
+    { ...PIPELINE_INBOUND, ...deps.inbound },
+    { db, clock: deps.clock ?? (() => new Date()), pollAfterMs: deps.pollAfterMs, log, source: "webhook", event: body.event, messageId: webhookId },
+    resource,
+  );
+  if (routed === "unrouted") {
+    await forget();
+    return json(409, { error: "unknown_subject", message: `Nothing here this ${body.resource_type} belongs to (yet); deliver again later.` });
+  }
+  const result: ReceiptResult = routed === "applied" ? "applied" : "ignored";
+  await db.update(webhookReceipts).set({ result }).where(eq(webhookReceipts.webhookId, webhookId));
+  return json(200, { result });
 }

@@ -15,3 +15,5 @@ export * from "./terminology";
 export * from "./builders/claim";
 export * from "./outcome";
 export * from "./messages";
+export * from "./builders/communication";
+export * from "./builders/payment-notice";

@@ -206,7 +206,8 @@ export const ClaimSchema = z.object({
   related: z
     .array(
       z.object({
-        claim: ReferenceSchema.optional(),
+        // A resubmission names the prior claim by its platform id and/or its business identifier (issue 18 item 7).
+        claim: z.object({ reference: ReferenceSchema.shape.reference.optional(), type: z.literal("Claim").optional(), identifier: IdentifierSchema.optional(), display: z.string().optional() }).optional(),
         relationship: CodeableConceptSchema.optional(),
         reference: IdentifierSchema.optional(),
       }),

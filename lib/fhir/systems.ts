@@ -53,6 +53,8 @@ export const NATIONAL_EXCHANGE = {
   metaTagSystem: "http://nphies.sa/terminology/CodeSystem/meta-tags",
   /** `Task.code` system of poll-request, cancel-request, status-check Tasks. */
   taskCodeSystem: "http://nphies.sa/terminology/CodeSystem/task-code",
+  /** `Task.reasonCode` system of cancel-request Tasks (WI, NP, TAS, SU, resubmission). */
+  taskReasonSystem: "http://nphies.sa/terminology/CodeSystem/task-reason-code",
   /** `Task.input.type` / `Task.output.type` system (count, include-message-type, error …). */
   taskInputTypeSystem: "http://nphies.sa/terminology/CodeSystem/task-input-type",
   taskOutputTypeSystem: "http://nphies.sa/terminology/CodeSystem/task-output-type",
@@ -120,6 +122,8 @@ export const IDENTIFIER_SYSTEMS = {
 } as const;
 
 export const CODE_SYSTEMS = {
+  /** Claim.related.relationship (HL7): `prior` links a resubmission to the claim it replaces (issue 18 item 7). */
+  relatedClaimRelationship: "http://terminology.hl7.org/CodeSystem/ex-relatedclaimrelationship",
   /** HL7 benefit categories (CoverageEligibilityRequest.item.category, benefit items). */
   benefitCategory: "http://terminology.hl7.org/CodeSystem/ex-benefitcategory",
   /** Benefit types (CoverageEligibilityResponse.insurance.item.benefit.type). */
@@ -239,3 +243,18 @@ export const PLATFORM_CURRENCY = "SAR";
 
 /** Media type required in Content-Type and Accept. */
 export const FHIR_JSON = "application/fhir+json";
+
+/**
+ * Payments (issue 18): remittances (PaymentReconciliation) and the clinic's payment notices
+ * (PaymentNotice). HL7 code systems, as the national exchange's profiles bind them.
+ */
+export const PAYMENT_SYSTEMS = {
+  /** PaymentNotice.paymentStatus: paid (the payee has received it) | cleared (it cleared the bank). */
+  paymentStatus: "http://terminology.hl7.org/CodeSystem/paymentstatus",
+  /** PaymentReconciliation.detail.type: payment | adjustment | advance. */
+  paymentType: "http://terminology.hl7.org/CodeSystem/payment-type",
+  /** The payer's payment identifiers (PaymentReconciliation.paymentIdentifier) in the sandbox. */
+  sandboxPaymentIdentifier: `${PLATFORM_URI_BASE}/identifier/payment`,
+} as const;
+export const PAYMENT_NOTICE_STATUS_CODES = ["paid", "cleared"] as const;
+export type PaymentNoticeStatusCode = (typeof PAYMENT_NOTICE_STATUS_CODES)[number];

@@ -147,7 +147,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       });
       const task = await q({ agent: "ClaimLinc", task: "delete", data: {} });
       expect(task.status).toBe(400);
-      expect(await json(task)).toMatchObject({ error: "invalid_request", reason: "unknown_task", valid: ["submit", "status"] });
+      expect(await json(task)).toMatchObject({ error: "invalid_request", reason: "unknown_task", valid: ["submit", "status", "cancel", "check"] });
       const proto = await q({ agent: "claim", task: "constructor", data: {} });
       expect(proto.status).toBe(400);
       // A body without Content-Type is read as JSON; another type is refused.

@@ -77,6 +77,7 @@ export function gatewayOpenApiDocument(config: GatewayConfig, serverUrl = "/"): 
           requestBody: { required: true, content: { "application/json": { schema: { oneOf: taskBodies(config) } } } },
           responses: {
             "200": { description: "The task's result.", content: json("QueryAnswer") },
+            "201": { description: "A visit list stored (record.visits): accepted and refused items by number, and the run when one was asked for.", content: json("QueryAnswer") },
             "202": { description: "A claim or authorization request accepted (also for a replay of the same identifier).", content: json("QueryAnswer") },
             "400": jsonError("invalid_request: not JSON, not {agent, task, data}, an unknown agent or task (`valid` lists them), a malformed Claim."),
             "404": jsonError("not_found: no such submission or patient."),

@@ -3,9 +3,12 @@ import type { SubmissionKind } from "@/lib/db";
 import { agentNames, resolveAgent, type AgentRole } from "./config";
 import { AppError, issuePath, jsonResponse, readJsonObject } from "@/lib/api";
 import { acknowledgeDataSchema, acknowledgeNotifications, listDataSchema, listNotifications } from "./notifications";
-import { lookupDataSchema, recordLookup, recordSummary, summaryDataSchema } from "./record";
+import { lookupDataSchema, recordLookup, recordSummary, recordVisits, recordVisitsStatus, summaryDataSchema, visitsDataSchema, visitsStatusDataSchema } from "./record";
 import type { GatewayContext } from "./run";
-import { findSubmission, pipelineError, statusDataSchema, statusResult, submitGatewayClaim, submittedResult } from "./submissions";
+import { cancelDataSchema, findSubmission, pipelineError, statusDataSchema, statusResult, submitGatewayClaim, submittedResult } from "./submissions";
+import { cancelSubmission, checkSubmissionStatus } from "@/lib/cancellation";
+import { env } from "@/lib/env";
+import { getPlatformPort } from "@/lib/platform";
 
 /** The body of `POST /query` (platform spec, "Gateway task body"). */
 export const GatewayQuerySchema = z.object({
@@ -53,10 +56,52 @@ function statusTask(kind: SubmissionKind): Task {
   };
 }
 
+/** Issue 18: the caller of a cancellation or status check made by a gateway token. */
+const machineCaller = (ctx: GatewayContext) => ({ actor: ctx.actor, userId: `gateway-token:${ctx.token.id}`, requestId: ctx.requestId, ...(ctx.ip ? { ip: ctx.ip } : {}) });
+
+/** Issue 18: cancel (authorization, claim in process) or nullify (decided claim) with the exchange's reason. */
+function cancelTask(kind: SubmissionKind): Task {
+  return {
+    schema: cancelDataSchema,
+    async run(ctx, data: z.infer<typeof cancelDataSchema>) {
+      const submission = await findSubmission(ctx, kind, "submissionId" in data ? { submissionId: data.submissionId } : { identifier: data.identifier });
+      if (!submission) throw new AppError("not_found", kind === "claim" ? "No claim with this id or identifier." : "No authorization request with this id or identifier.");
+      ctx.audit.target = { type: "submission", id: submission.id };
+      ctx.audit.details.reason = data.reason;
+      const result = await cancelSubmission({ db: ctx.db, port: getPlatformPort, providerOrgId: env().PROVIDER_ORG_ID }, machineCaller(ctx), { id: submission.id, reason: data.reason, kinds: [kind] });
+      if (!result.ok) {
+        if (result.error === "not_cancellable") throw new AppError("conflict", `It cannot be cancelled in status ${submission.status}.`, { reason: "not_cancellable" });
+        if (result.error === "not_found") throw new AppError("not_found", "No such submission.");
+        throw new AppError("platform_error", `The platform did not answer the cancellation${result.reason ? `: ${result.reason}` : "."}`, { reason: "platform" });
+      }
+      return { status: 200, result: { submissionId: submission.id, cancelled: result.done, status: result.status, ...(!result.done && result.reason ? { platformReason: result.reason } : {}) } };
+    },
+  };
+}
+
+/** Issue 18: status check on demand — what the platform says now against what the portal believes. */
+function checkTask(kind: SubmissionKind): Task {
+  return {
+    schema: statusDataSchema,
+    async run(ctx, data: z.infer<typeof statusDataSchema>) {
+      const submission = await findSubmission(ctx, kind, data);
+      if (!submission) throw new AppError("not_found", kind === "claim" ? "No claim with this id or identifier." : "No authorization request with this id or identifier.");
+      ctx.audit.target = { type: "submission", id: submission.id };
+      const result = await checkSubmissionStatus({ db: ctx.db, port: getPlatformPort, providerOrgId: env().PROVIDER_ORG_ID }, machineCaller(ctx), { id: submission.id, kinds: [kind] });
+      if (!result.ok) {
+        if (result.error === "not_sent") throw new AppError("conflict", "Not sent to the platform yet: nothing to check.", { reason: "not_sent" });
+        if (result.error === "not_found") throw new AppError("not_found", "No such submission.");
+        throw new AppError("platform_error", `The platform did not answer the status check${result.reason ? `: ${result.reason}` : "."}`, { reason: "platform" });
+      }
+      return { status: 200, result: { submissionId: submission.id, ...result.check } };
+    },
+  };
+}
+
 /** Every agent role and its tasks. */
 export const AGENT_TASKS: Record<AgentRole, Record<string, Task>> = {
-  claim: { submit: submitTask("claim"), status: statusTask("claim") },
-  authorization: { request: submitTask("preauthorization"), status: statusTask("preauthorization") },
+  claim: { submit: submitTask("claim"), status: statusTask("claim"), cancel: cancelTask("claim"), check: checkTask("claim") },
+  authorization: { request: submitTask("preauthorization"), status: statusTask("preauthorization"), cancel: cancelTask("preauthorization"), check: checkTask("preauthorization") },
   record: {
     lookup: {
       schema: lookupDataSchema,
@@ -72,6 +117,25 @@ export const AGENT_TASKS: Record<AgentRole, Record<string, Task>> = {
       async run(ctx, data: z.infer<typeof summaryDataSchema>) {
         const result = await recordSummary(ctx.db, data, ctx.config.allowSandboxTestIds);
         ctx.audit.target = { type: "patient", id: result.patient.patientId };
+        return { status: 200, result };
+      },
+    },
+    // Eligibility ahead of the visit (issue 21): the same visit list as the exchange API.
+    visits: {
+      schema: visitsDataSchema,
+      async run(ctx, data: z.infer<typeof visitsDataSchema>) {
+        const result = await recordVisits(ctx.db, data, { allowSandboxTestIds: ctx.config.allowSandboxTestIds, tokenId: ctx.token.id, tokenName: ctx.token.name, now: ctx.now });
+        ctx.audit.target = { type: "visit_list", id: result.listId };
+        ctx.audit.details.accepted = result.accepted;
+        ctx.audit.details.rejected = result.rejected;
+        return { status: 201, result };
+      },
+    },
+    visitsStatus: {
+      schema: visitsStatusDataSchema,
+      async run(ctx, data: z.infer<typeof visitsStatusDataSchema>) {
+        const result = await recordVisitsStatus(ctx.db, data);
+        ctx.audit.target = { type: "visit_list", id: data.listId };
         return { status: 200, result };
       },
     },
@@ -99,7 +163,8 @@ export const AGENT_TASKS: Record<AgentRole, Record<string, Task>> = {
 
 /** The body of POST /query, after authentication: route to the agent's task. */
 export async function handleQuery(ctx: GatewayContext, request: Request): Promise<Response> {
-  const body = await readJsonObject(request, { maxBytes: ctx.config.maxBodyBytes, allowMissingType: true });
+  // The record agent's visit lists check their items' dates one by one (lib/visits), like a CSV.
+  const body = await readJsonObject(request, { maxBytes: ctx.config.maxBodyBytes, allowMissingType: true, itemDates: /^data\.visits\[\d+\]\.(serviceDate|birthDate)$/ });
   const envelope = GatewayQuerySchema.safeParse(body);
   if (!envelope.success) {
     throw new AppError("invalid_request", "The body must be {agent, task, data} with agent and task as strings and data an object.", {

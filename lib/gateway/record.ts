@@ -7,6 +7,7 @@ import { findPatientByNationalId, getPatient, listCoverages } from "@/lib/patien
 import type { Patient } from "@/lib/patients";
 import { AppError } from "@/lib/api";
 import { isUuid } from "@/lib/ids";
+import { importVisitList, visitListStatus, VisitListBodySchema } from "@/lib/visits";
 
 /*
  * The record agent: the portal's patient registry (lib/patients) seen by an automation. Answers
@@ -101,4 +102,29 @@ export async function recordSummary(db: Db, data: z.infer<typeof summaryDataSche
     authorizations: tally("preauthorization"),
     claims: tally("claim"),
   };
+}
+
+/** `record.visits`: a visit list for eligibility ahead of the visit (the exchange API's body; bad items by number). */
+export const visitsDataSchema = VisitListBodySchema;
+export const visitsStatusDataSchema = z.strictObject({ listId: z.string().refine(isUuid, "expected the list id (UUID) record.visits answered") });
+
+export async function recordVisits(db: Db, data: z.infer<typeof visitsDataSchema>, options: { allowSandboxTestIds: boolean; tokenId: string; tokenName: string; now?: Date }) {
+  return importVisitList(db, {
+    name: data.name ?? `${options.tokenName} ${data.visits[0]!.serviceDate}`,
+    source: "gateway",
+    createdBy: options.tokenId,
+    items: data.visits,
+    register: data.register,
+    lowThresholdPercent: data.lowThresholdPercent,
+    allowSandboxTestIds: options.allowSandboxTestIds,
+    ...(data.run ? { run: data.run === "now" ? ("now" as const) : new Date(data.run) } : {}),
+    now: options.now,
+  });
+}
+
+/** `record.visitsStatus`: runs and verdicts of a list. */
+export async function recordVisitsStatus(db: Db, data: z.infer<typeof visitsStatusDataSchema>) {
+  const status = await visitListStatus(db, data.listId);
+  if (!status) throw new AppError("not_found", "No visit list with this id.");
+  return status;
 }

@@ -12,7 +12,8 @@ import {
   submitApiClaim,
   type Submission,
 } from "@/lib/exchange";
-import { PLATFORM_CURRENCY, fromMinorUnits, toMinorUnits } from "@/lib/fhir";
+import { CANCEL_REASONS, PLATFORM_CURRENCY, fromMinorUnits, toMinorUnits } from "@/lib/fhir";
+import { listInformationRequests } from "@/lib/information-requests";
 import type { GatewayContext } from "./run";
 import { isUuid } from "@/lib/ids";
 
@@ -50,6 +51,12 @@ export function submittedResult(submission: Submission, replay: boolean, agent: 
     next: { agent, task: "status", data: { submissionId: submission.id } },
   };
 }
+
+/** Issue 18: `cancel` — which submission, and the exchange's reason code (task-reason-code). */
+export const cancelDataSchema = z.union([
+  z.strictObject({ submissionId: z.string().refine(isUuid, "expected a submission id (UUID)"), reason: z.enum(CANCEL_REASONS) }),
+  z.strictObject({ identifier: z.string().trim().min(1).max(200), reason: z.enum(CANCEL_REASONS) }),
+]);
 
 export const statusDataSchema = z.union([
   z.strictObject({ submissionId: z.string().refine(isUuid, "expected a submission id (UUID)") }),
@@ -114,6 +121,7 @@ function adjudicationTotals(response: Record<string, unknown>): Record<string, {
 /** The status answer: state, decision, platform errors (with their resolution) and the timeline. */
 export async function statusResult(db: Db, submission: Submission) {
   const timeline = await submissionTimeline(db, submission.id);
+  const requests = await listInformationRequests(db, { submissionId: submission.id, filter: "all", kinds: [submission.kind] });
   const response = submission.response;
   const preAuthRef = response && typeof response.preAuthRef === "string" ? response.preAuthRef : undefined;
   return {
@@ -151,6 +159,21 @@ export async function statusResult(db: Db, submission: Submission) {
       source: e.source,
       ...(typeof e.detail?.code === "string" ? { code: e.detail.code } : {}),
       ...(typeof e.detail?.status === "number" ? { httpStatus: e.detail.status } : {}),
+      // Issue 18: news that is not a status change, and a cancellation's reason.
+      ...(typeof e.detail?.note === "string" ? { note: e.detail.note } : {}),
+      ...(typeof e.detail?.cancelReason === "string" ? { cancelReason: e.detail.cancelReason } : {}),
+    })),
+    // Issue 18: the payers' information requests about it (answered in the portal).
+    informationRequests: requests.map((r) => ({
+      id: r.id,
+      state: r.status,
+      asks: r.asks,
+      documents: r.attachmentTypes,
+      dueAt: r.dueAt?.toISOString() ?? null,
+      overdue: r.overdue,
+      receivedAt: r.receivedAt.toISOString(),
+      answeredAt: r.answeredAt?.toISOString() ?? null,
+      acknowledgedAt: r.acknowledgedAt?.toISOString() ?? null,
     })),
   };
 }

@@ -36,19 +36,19 @@ export function isDecodablePath(pathname: string): boolean {
  * (2026-02-30, 2026-04-31, 2026-13-01, 25:00) — or undefined when there is none. FHIR bodies are
  * checked with this before anything reaches the platform or the database.
  */
-export function impossibleDatePath(value: unknown, path = "", depth = 0): string | undefined {
+export function impossibleDatePath(value: unknown, path = "", depth = 0, skip?: RegExp): string | undefined {
   if (depth > 64) return undefined;
-  if (typeof value === "string") return isPossibleDateText(value) ? undefined : path;
+  if (typeof value === "string") return isPossibleDateText(value) || skip?.test(path) ? undefined : path;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = impossibleDatePath(value[i], `${path}[${i}]`, depth + 1);
+      const found = impossibleDatePath(value[i], `${path}[${i}]`, depth + 1, skip);
       if (found !== undefined) return found;
     }
     return undefined;
   }
   if (typeof value === "object" && value !== null) {
     for (const [k, v] of Object.entries(value)) {
-      const found = impossibleDatePath(v, path ? `${path}.${k}` : k, depth + 1);
+      const found = impossibleDatePath(v, path ? `${path}.${k}` : k, depth + 1, skip);
       if (found !== undefined) return found;
     }
   }

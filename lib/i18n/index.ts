@@ -6,3 +6,4 @@ export { setLocaleAction } from "./actions";
 export { default as englishMessages } from "./messages/en.json";
 export { DECISION_STATUS, STATUS_ORDER, outcomeOfView, statusLabel } from "./status-words";
 export type { StatusOutcome, StatusTone, StatusWord } from "./status-words";
+export { paymentLabel, remittanceWord, type PaymentWord } from "./status-words";

@@ -98,3 +98,27 @@ export const DECISION_STATUS: Record<Decision, SubmissionStatus> = {
   pended: "pended",
   error: "rejected",
 };
+
+// ---- Payments (issue 18): what was paid for an adjudicated claim; what billing did with a remittance.
+
+export type PaymentWord = "paid" | "shortPaid" | "awaiting";
+
+export const PAYMENT_TONES: Record<PaymentWord, StatusTone> = { paid: "green", shortPaid: "amber", awaiting: "blue" };
+
+/**
+ * A claim's payment words (`statusWords.payment.<word>`): paid in full, paid less than its benefit,
+ * or — adjudicated with a benefit — awaiting payment. Undefined for claims with nothing to pay.
+ */
+export function paymentLabel(status: SubmissionStatus, payment: { paidMinor: number; benefitMinor: number } | undefined, benefitMinor?: number): { key: `payment.${PaymentWord}`; word: PaymentWord; tone: StatusTone } | undefined {
+  let word: PaymentWord | undefined;
+  if (payment) word = payment.paidMinor < payment.benefitMinor ? "shortPaid" : "paid";
+  else if ((status === "complete" || status === "partial") && (benefitMinor ?? 0) > 0) word = "awaiting";
+  return word ? { key: `payment.${word}`, word, tone: PAYMENT_TONES[word] } : undefined;
+}
+
+/** A remittance's state words (`statusWords.paymentNotice.<word>`): received, marked received (paid notice), cleared. */
+export function remittanceWord(r: { paidAt: Date | null; clearedAt: Date | null }): { key: `paymentNotice.${"received" | "paid" | "cleared"}`; tone: StatusTone } {
+  if (r.clearedAt) return { key: "paymentNotice.cleared", tone: "green" };
+  if (r.paidAt) return { key: "paymentNotice.paid", tone: "blue" };
+  return { key: "paymentNotice.received", tone: "amber" };
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { isUuid } from "@/lib/ids";
-import type { Bundle, Claim, ClaimResponse, CoverageEligibilityRequest, CoverageEligibilityResponse } from "@medplum/fhirtypes";
+import type { Resource, Bundle, Claim, ClaimResponse, Communication, CoverageEligibilityRequest, CoverageEligibilityResponse, PaymentNotice, Task } from "@medplum/fhirtypes";
 import { request } from "undici";
 import type { Db } from "@/lib/db";
 import {
@@ -20,6 +20,7 @@ import {
   type MessageView,
   type Read,
 } from "@/lib/fhir";
+import type { PaymentNoticeResult } from "./port";
 import type { PlatformConfig } from "./config";
 import {
   PlatformError,
@@ -31,8 +32,9 @@ import {
 import { Gate } from "./gate";
 import { headerValue, parseRetryAfter, transportError } from "./http";
 import { createLogger, type PlatformLogger } from "./logger";
-import { PlatformRateLimiter, type RateLimitConfig } from "./rate-limiter";
+import { PlatformRateLimiter, type RateLimitConfig, type RatePriority } from "./rate-limiter";
 import { TokenSource, type AccessToken } from "./token";
+import { cancelOutcomeOf, type CancelOutcome } from "./port";
 import { PlatformTransport, type TransportStats } from "./transport";
 
 export interface CallOptions {
@@ -40,6 +42,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** default true: wait for a rate-limit permit instead of throwing */
   waitForPermit?: boolean;
+  /** default `interactive`; `batch` (visit-list runs) yields to interactive callers (decision 043). */
+  priority?: RatePriority;
 }
 
 export interface PlatformResult<T> {
@@ -70,6 +74,12 @@ export interface PlatformClient {
   searchClaims(query: { patient: string; createdOnOrAfter: string }, options?: CallOptions): Promise<PlatformResult<Bundle<Claim>>>;
   /** GET /ClaimResponse?request={id} → the ClaimResponses in the searchset (may be empty) */
   claimResponses(platformId: string, options?: CallOptions): Promise<PlatformResult<ClaimResponse[]> & { views: ClaimResponseView[] }>;
+  /**
+   * GET /{type}/{id} of a resource the platform announced (`resource.available` webhook — the
+   * sandbox's extension of the spec): CommunicationRequest, PaymentReconciliation, … `data` is the
+   * resource as received once it is valid R4 of that type.
+   */
+  readResource(type: string, id: string, options?: CallOptions): Promise<PlatformResult<Record<string, unknown>>>;
   close(): Promise<void>;
   /**
    * POST {base}/$process-message: one FHIR message over this client's transport (mTLS, token, rate
@@ -77,6 +87,14 @@ export interface PlatformClient {
    * Used by the messaging adapter (messaging.ts); the caller builds the Bundle (lib/fhir/messages).
    */
   processMessage(bundle: Bundle, bucket: RateBucket, options?: CallOptions): Promise<PlatformResult<Bundle> & { view: MessageView }>;
+  /** POST /PaymentNotice (payments, issue 18): 201 with the stored notice. */
+  sendPaymentNotice(notice: PaymentNotice, options?: CallOptions): Promise<PaymentNoticeResult>;
+
+  // ---- issue 18 (items 1–3): cancel, answer an information request (REST: the sandbox's extension of the spec) ----
+  /** POST /Task (a cancel Task) → the Task as the platform answered it. */
+  cancel(task: Task, options?: CallOptions): Promise<PlatformResult<Task> & { outcome: CancelOutcome }>;
+  /** POST /Communication → the stored Communication (id in `platformId`). */
+  sendCommunication(communication: Communication, options?: CallOptions): Promise<PlatformResult<Record<string, unknown>> & { platformId?: string }>;
 
   // ---- additions beyond the agreed interface ----
   /** A valid access token (cached or fetched now); `fresh` forces a new one (connection test). */
@@ -130,7 +148,7 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
   async function send<V, R>(spec: Send<V, R>, options: CallOptions = {}): Promise<PlatformResult<R> & { view: V }> {
     const requestId = options.requestId ?? randomUUID();
     if (!isUuid(requestId)) throw new TypeError("X-Request-ID must be a UUID");
-    const leave = await gates[spec.bucket].enter(options.signal);
+    const leave = await gates[spec.bucket].enter(options.signal, options.priority);
     try {
       return await sendInGate(spec, options, requestId);
     } finally {
@@ -147,7 +165,7 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
     let needPermit = true;
 
     for (;;) {
-      if (needPermit) await limiter.acquire(spec.bucket, { wait, signal: options.signal, requestId });
+      if (needPermit) await limiter.acquire(spec.bucket, { wait, signal: options.signal, requestId, priority: options.priority });
       needPermit = true;
       const token = await tokens.get(options.signal);
       const started = performance.now();
@@ -290,6 +308,10 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
       return { ...result, data: result.data as Bundle<Claim> };
     },
 
+    async readResource(type, id, options) {
+      if (!/^[A-Z][A-Za-z]+$/.test(type)) throw new TypeError("readResource: a FHIR resource type is needed");
+      return send({ method: "GET", template: `/${type}/{id}`, path: `/${type}/${encodeURIComponent(id)}`, bucket: "status", read: readAsRecord(type as Resource["resourceType"]) }, options);
+    },
     async claimResponses(platformId, options) {
       const result = await send(
         {
@@ -318,8 +340,45 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
       return { status: result.status, requestId: result.requestId, data: responses.map((r) => r.raw), views: responses.map((r) => r.view) };
     },
 
+    async sendPaymentNotice(notice, options) {
+      const result = await send(
+        {
+          method: "POST",
+          template: "/PaymentNotice",
+          path: "/PaymentNotice",
+          body: notice,
+          bucket: "claims",
+          read: readAsRecord("PaymentNotice"),
+        },
+        options,
+      );
+      return { status: result.status, requestId: result.requestId, data: result.data };
+    },
+
     processMessage(bundle, bucket, options) {
       return send({ method: "POST", template: "/$process-message", path: "/$process-message", body: bundle, bucket, read: readMessage }, options);
+    },
+
+    // ---- issue 18 (items 1–3) ----
+    async cancel(task, options) {
+      const result = await send({ method: "POST", template: "/Task", path: "/Task", body: task, bucket: "claims", read: (json) => readResource<Task>(json, "Task") }, options);
+      return { ...result, outcome: cancelOutcomeOf(result.data) };
+    },
+
+    async sendCommunication(communication, options) {
+      const result = await send(
+        {
+          method: "POST",
+          template: "/Communication",
+          path: "/Communication",
+          body: communication,
+          bucket: "claims",
+          read: readAsRecord("Communication"),
+        },
+        options,
+      );
+      const platformId = typeof result.data.id === "string" ? result.data.id : undefined;
+      return { ...result, ...(platformId ? { platformId } : {}) };
     },
 
     async accessToken(options = {}) {
@@ -335,6 +394,17 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
     close: () => transport.close(),
   };
   return client;
+}
+
+/**
+ * Reads an answer as valid R4 of `type` and keeps it as received, as a plain record: for resources
+ * the portal stores or routes without a typed view (inbound routing, notices, communications).
+ */
+function readAsRecord(type: Resource["resourceType"]): (json: unknown) => { view: { notes: string[] }; raw: Record<string, unknown> } {
+  return (json) => {
+    const read = readResource<Resource>(json, type);
+    return { view: read.view, raw: read.raw as unknown as Record<string, unknown> };
+  };
 }
 
 /** `Claim/{id}`, `Claim/{id}/_history/1` or an absolute URL ending so → `{id}`. */

@@ -5,18 +5,19 @@
  */
 export class Gate {
   private active = 0;
-  private readonly waiting: { resolve: () => void; reject: (e: unknown) => void; signal?: AbortSignal; onAbort?: () => void }[] = [];
+  private readonly waiting: { resolve: () => void; reject: (e: unknown) => void; signal?: AbortSignal; onAbort?: () => void; batch?: boolean }[] = [];
 
   constructor(private readonly size: number) {}
 
-  async enter(signal?: AbortSignal): Promise<() => void> {
+  /** A batch caller (decision 043) waits behind every interactive one; interactive callers never wait behind batch ones. */
+  async enter(signal?: AbortSignal, priority: "interactive" | "batch" = "interactive"): Promise<() => void> {
     signal?.throwIfAborted();
     if (this.active < this.size) {
       this.active++;
       return this.releaser();
     }
     await new Promise<void>((resolve, reject) => {
-      const entry: (typeof this.waiting)[number] = { resolve, reject, signal };
+      const entry: (typeof this.waiting)[number] = { resolve, reject, signal, batch: priority === "batch" };
       if (signal) {
         entry.onAbort = () => {
           const at = this.waiting.indexOf(entry);
@@ -25,7 +26,9 @@ export class Gate {
         };
         signal.addEventListener("abort", entry.onAbort, { once: true });
       }
-      this.waiting.push(entry);
+      const firstBatch = entry.batch ? -1 : this.waiting.findIndex((w) => w.batch);
+      if (firstBatch >= 0) this.waiting.splice(firstBatch, 0, entry);
+      else this.waiting.push(entry);
     });
     return this.releaser();
   }

@@ -4,11 +4,14 @@
  * import only this file. See README.md beside it for the decisions.
  */
 import { getDb } from "@/lib/db";
+import { getFacility } from "@/lib/facilities";
 import { env, type Env } from "@/lib/env";
 import { createPlatformClient, type PlatformClient } from "./client";
 import { platformConfigFromEnv as configFromEnv, type PlatformConfig } from "./config";
 import { createMessagingPlatform } from "./messaging";
 import { payerLicenseFromDb } from "./payer-license";
+import { facilityConfig } from "./facilities";
+import { PlatformConfigError } from "./errors";
 import type { PlatformPort } from "./port";
 
 export {
@@ -37,20 +40,25 @@ export {
   PlatformRateLimiter,
   type PermitDecision,
   type RateLimitConfig,
+  type RatePriority,
 } from "./rate-limiter";
 export { tlsHandshakeCount } from "./transport";
+export { facilityConfig } from "./facilities";
 export { createMessagingPlatform, stableUuid, type MessagingDeps } from "./messaging";
 export { payerLicenseFromDb, type PayerLicenseResolver, type PayerTarget } from "./payer-license";
-export type { PlatformPort, PlatformProtocol, PolledMessages } from "./port";
+export type { CancelOutcome, PaymentNoticeResult, PlatformPort, PlatformProtocol, PolledMessages } from "./port";
+export { cancelOutcomeOf, portOf, type PortSource } from "./port";
 export { createLogger, type LogLevel, type PlatformLogger } from "./logger";
 export {
   CERTIFICATE_WARNING_DAYS,
   certificateFacts,
   describePlatform,
+  describeFacilities,
   testConnection,
   type CertificateFacts,
   type ConnectionStep,
   type ConnectionStepName,
+  type FacilityDescription,
   type PlatformDescription,
 } from "./status";
 
@@ -59,10 +67,23 @@ export function platformConfigFromEnv(e?: Env): PlatformConfig {
   return configFromEnv(e ?? env());
 }
 
-const holder = globalThis as typeof globalThis & { __clinicPlatformClient?: Promise<PlatformClient> };
+interface FacilityEntry {
+  stamp: number;
+  checkedAt: number;
+  client: Promise<PlatformClient>;
+  port?: Promise<PlatformPort>;
+}
+const holder = globalThis as typeof globalThis & { __clinicPlatformClient?: Promise<PlatformClient>; __clinicFacilityClients?: Map<string, FacilityEntry> };
 
-/** The process-wide client, created on first use from the environment and getDb(). */
-export function getPlatformClient(): Promise<PlatformClient> {
+/** How long a facility's row is trusted before it is read again (deactivation, new certificate paths). */
+const FACILITY_RECHECK_MS = 10_000;
+
+/**
+ * The process-wide client of a facility (decision 049): the main one (no id — the environment's
+ * connection) or a facility's own, created on first use with its certificate and licence.
+ */
+export function getPlatformClient(facilityId?: string | null): Promise<PlatformClient> {
+  if (facilityId) return facilityEntry(facilityId).then((e) => e.client);
   holder.__clinicPlatformClient ??= (async () => createPlatformClient(platformConfigFromEnv(), { db: await getDb() }))().catch(
     (error: unknown) => {
       holder.__clinicPlatformClient = undefined;
@@ -72,12 +93,37 @@ export function getPlatformClient(): Promise<PlatformClient> {
   return holder.__clinicPlatformClient;
 }
 
-/** Closes the process-wide client (graceful shutdown). */
+async function facilityEntry(facilityId: string): Promise<FacilityEntry> {
+  const cache = (holder.__clinicFacilityClients ??= new Map<string, FacilityEntry>());
+  const cached = cache.get(facilityId);
+  const now = Date.now();
+  if (cached && now - cached.checkedAt < FACILITY_RECHECK_MS) return cached;
+  const db = await getDb();
+  const facility = await getFacility(db, facilityId);
+  if (!facility) throw new PlatformConfigError(`No facility with id ${facilityId}.`);
+  const stamp = facility.updatedAt?.getTime() ?? 0;
+  if (cached && cached.stamp === stamp && facility.active) {
+    cached.checkedAt = now;
+    return cached;
+  }
+  if (cached) {
+    cache.delete(facilityId);
+    void cached.client.then((c) => c.close()).catch(() => undefined);
+  }
+  const config = facilityConfig(platformConfigFromEnv(), facility);
+  const entry: FacilityEntry = { stamp, checkedAt: now, client: Promise.resolve(createPlatformClient(config, { db })) };
+  cache.set(facilityId, entry);
+  return entry;
+}
+
+/** Closes every process-wide client (graceful shutdown). */
 export async function closePlatformClient(): Promise<void> {
   const pending = holder.__clinicPlatformClient;
   holder.__clinicPlatformClient = undefined;
   portHolder.__clinicPlatformPort = undefined;
-  if (pending) await (await pending.catch(() => undefined))?.close();
+  const facilities = [...(holder.__clinicFacilityClients?.values() ?? [])];
+  holder.__clinicFacilityClients = undefined;
+  await Promise.all([pending, ...facilities.map((f) => f.client)].map(async (p) => (await p?.catch(() => undefined))?.close()));
 }
 export type { TestConnectionResult } from "./actions";
 
@@ -85,9 +131,16 @@ const portHolder = globalThis as typeof globalThis & { __clinicPlatformPort?: Pr
 
 /**
  * The process-wide platform port in the configured protocol (PLATFORM_PROTOCOL): the REST client
- * itself, or the messaging adapter over it (same transport). Protocol-blind callers use this.
+ * itself, or the messaging adapter over it (same transport). Protocol-blind callers use this; a
+ * facility's work goes out through its facility's port (null/absent = the main facility).
  */
-export function getPlatformPort(): Promise<PlatformPort> {
+export function getPlatformPort(facilityId?: string | null): Promise<PlatformPort> {
+  if (facilityId) {
+    return facilityEntry(facilityId).then(async (entry) => {
+      entry.port ??= entry.client.then(async (client) => portFor(client, await getDb()));
+      return entry.port;
+    });
+  }
   portHolder.__clinicPlatformPort ??= (async (): Promise<PlatformPort> => {
     const client = await getPlatformClient();
     return portFor(client, await getDb());

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { Bundle, Claim, ClaimResponse, CoverageEligibilityRequest, Organization, Resource, Task } from "@medplum/fhirtypes";
+import type { Bundle, Claim, ClaimResponse, Communication, CoverageEligibilityRequest, Organization, Resource, Task } from "@medplum/fhirtypes";
 import {
   NATIONAL_EXCHANGE,
   PORTAL_URI_BASE,
@@ -23,7 +23,7 @@ import {
 import type { CallOptions, PlatformClient, PlatformResult } from "./client";
 import { PlatformError, PlatformProtocolError, PlatformUnavailableError, type RateBucket } from "./errors";
 import type { PayerLicenseResolver } from "./payer-license";
-import type { PlatformPort, PolledMessages } from "./port";
+import { cancelOutcomeOf, type PlatformPort, type PolledMessages } from "./port";
 
 /**
  * The messaging adapter of the platform port (issue 17): every call is one FHIR message Bundle
@@ -223,6 +223,38 @@ export function createMessagingPlatform(deps: MessagingDeps): PlatformPort {
       const task = buildPollTask({ id: randomUUID(), requesterOrgId: deps.providerOrgId, count: options.count ?? MAX_MESSAGES_PER_POLL, authoredOn: clock() });
       const reply = await exchange({ event: "poll-request", focus: task, resources: [provider()], destination: { exchange: true }, bucket: "status" }, options);
       return { messages: reply.view.messages, more: reply.view.queuedMessages, requestId: reply.requestId };
+    },
+
+    // ---- issue 18 (items 1–3): cancel-request and communication messages ----
+    async cancel(task: Task, options = {}) {
+      const requestId = options.requestId ?? randomUUID();
+      const claimId = idOf(task.focus?.reference, "Claim");
+      const destination = await destinationFor({ claimId }, requestId, "Task.focus");
+      const reply = await exchange({ event: "cancel-request", focus: task, resources: [provider()], destination, bucket: "claims" }, { ...options, requestId });
+      const read = focusOf<Read<{ notes: string[] }, Task>>(reply, "Task", (json) => readResource<Task>(json, "Task"));
+      return { data: read.raw, status: reply.status, requestId: reply.requestId, outcome: cancelOutcomeOf(read.raw) };
+    },
+
+    async sendCommunication(communication: Communication, options = {}) {
+      const requestId = options.requestId ?? randomUUID();
+      const claimId = communication.about?.map((a) => idOf(a.reference, "Claim")).find(Boolean);
+      const destination = await destinationFor({ claimId }, requestId, "Communication.about");
+      const reply = await exchange({ event: "communication", focus: communication, resources: [provider()], destination, bucket: "claims" }, { ...options, requestId });
+      // The exchange's receipt (acknowledgement): the payer's own acknowledgement comes later, by poll.
+      const echoed = reply.view.entries.find((e) => e.resourceType === "Communication")?.resource as Record<string, unknown> | undefined;
+      const data = echoed ?? (reply.data as unknown as Record<string, unknown>);
+      const platformId = typeof echoed?.id === "string" ? echoed.id : communication.id;
+      return { data, status: reply.status, requestId: reply.requestId, ...(platformId ? { platformId } : {}) };
+    },
+
+    async sendPaymentNotice(notice, options = {}) {
+      // Addressed to the exchange; the id is fixed per remittance and status, so a resend is the same message.
+      const seed = `payment-notice|${notice.id ?? randomUUID()}`;
+      const reply = await exchange({ event: "payment-notice", focus: notice, destination: { exchange: true }, seed, bucket: "claims" }, options);
+      if (reply.view.header.responseTo !== reply.headerId) {
+        throw new PlatformProtocolError({ status: reply.status, requestId: reply.requestId, message: "POST /$process-message: the payment notice was not acknowledged", problems: ["MessageHeader.response"] });
+      }
+      return { status: reply.status, requestId: reply.requestId, data: reply.data as unknown as Record<string, unknown> };
     },
 
     close: () => transport.close(),

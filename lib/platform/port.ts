@@ -1,4 +1,4 @@
-import type { Bundle, Claim, ClaimResponse, CoverageEligibilityRequest, CoverageEligibilityResponse } from "@medplum/fhirtypes";
+import type { Bundle, Claim, ClaimResponse, Communication, CoverageEligibilityRequest, CoverageEligibilityResponse, PaymentNotice, Task } from "@medplum/fhirtypes";
 import type { BenefitsView, ClaimResponseView, MessageView } from "@/lib/fhir";
 import type { CallOptions, PlatformClient, PlatformResult } from "./client";
 
@@ -25,12 +25,70 @@ export interface PlatformPort {
   readClaim(platformId: string, options?: CallOptions): Promise<PlatformResult<Claim> & { processingStatus?: string }>;
   searchClaims(query: { patient: string; createdOnOrAfter: string }, options?: CallOptions): Promise<PlatformResult<Bundle<Claim>>>;
   claimResponses(platformId: string, options?: CallOptions): Promise<PlatformResult<ClaimResponse[]> & { views: ClaimResponseView[] }>;
+  /** REST only: GET /{type}/{id} of a resource a `resource.available` webhook announced (inbound routing). */
+  readResource?(type: string, id: string, options?: CallOptions): Promise<PlatformResult<Record<string, unknown>>>;
   /**
    * Messaging only: one poll-request for waiting messages (pended answers, CommunicationRequests,
    * PaymentReconciliations). Absent in REST, where the platform pushes webhooks instead.
    */
   pollMessages?(options?: CallOptions & { count?: number }): Promise<PolledMessages>;
+
+  // ---- issue 18 (items 1–3): cancel, answer an information request ----
+  /**
+   * Cancel or nullify a Claim (authorization or claim) with a cancel Task (lib/fhir buildCancelTask).
+   * REST: `POST /Task`; messaging: a `cancel-request` message answered by `cancel-response`. The
+   * platform's answer: the Task `completed` (done) or `rejected`/`failed` with its reason.
+   */
+  cancel(task: Task, options?: CallOptions): Promise<PlatformResult<Task> & { outcome: CancelOutcome }>;
+  /**
+   * The answer to a payer's CommunicationRequest (lib/fhir buildCommunication). REST: `POST
+   * /Communication`; messaging: a `communication` message. The payer's acknowledgement arrives
+   * later, on its own (inbound routing).
+   */
+  sendCommunication(communication: Communication, options?: CallOptions): Promise<PlatformResult<Record<string, unknown>> & { platformId?: string }>;
+  /**
+   * Payments (issue 18): the clinic's PaymentNotice about a remittance (paid, then cleared). REST:
+   * `POST /PaymentNotice` (the sandbox's extension of the spec); messaging: event `payment-notice`
+   * to the exchange, answered by an `acknowledgement`. Resolves once the platform accepted it.
+   */
+  sendPaymentNotice(notice: PaymentNotice, options?: CallOptions): Promise<PaymentNoticeResult>;
   close(): Promise<void>;
+}
+
+/**
+ * A port, or how to get the port of a facility (decision 049): work about one submission goes out
+ * through that submission's facility (`getPlatformPort` fits).
+ */
+export type PortSource = PlatformPort | ((facilityId: string | null) => Promise<PlatformPort>);
+
+export async function portOf(source: PortSource, facilityId: string | null): Promise<PlatformPort> {
+  return typeof source === "function" ? source(facilityId) : source;
+}
+
+/** What the platform said to a cancel Task. */
+export interface CancelOutcome {
+  done: boolean;
+  /** The Task's status as answered (completed, rejected, failed …). */
+  taskStatus: string;
+  /** The platform's words when it refused (statusReason, output error). */
+  reason?: string;
+}
+
+/** Reads the answer to a cancel Task (both adapters). */
+export function cancelOutcomeOf(task: Task): CancelOutcome {
+  const status = task.status ?? "unknown";
+  const words =
+    task.statusReason?.text ??
+    task.statusReason?.coding?.[0]?.display ??
+    task.output?.map((o) => o.valueCodeableConcept?.text ?? o.valueCodeableConcept?.coding?.[0]?.display ?? o.valueString).find(Boolean);
+  return { done: status === "completed", taskStatus: status, ...(words ? { reason: words } : {}) };
+}
+
+/** The platform's acceptance of a PaymentNotice: the stored notice (REST) or the acknowledgement message (messaging). */
+export interface PaymentNoticeResult {
+  status: number;
+  requestId: string;
+  data: Record<string, unknown>;
 }
 
 // The REST client is the rest adapter: it must stay a PlatformPort.

@@ -112,4 +112,84 @@ describe.each(testDatabases().map((d) => [d.name, d] as [string, TestDatabase]))
     const rows = await database.query<{ n: number }>("select count(*)::int as n from platform_rate_permits");
     expect(Number(rows[0]?.n)).toBe(0);
   });
+
+  /** The priority tests start from an empty limiter state (earlier tests leave permits and blocks). */
+  async function fresh() {
+    await database.query("delete from platform_rate_permits");
+    await database.query("delete from platform_rate_blocks");
+    await database.query("delete from platform_rate_waiters");
+  }
+
+  it("priority: batch callers never take the interactive share of a window", async () => {
+    await fresh();
+    const limiter = new PlatformRateLimiter(database.db, { ...config, windowMs: 60_000 });
+    // 20 − 1 headroom = 19 per window; batch may hold floor(19 × 0.8) = 15 of them.
+    expect(limiter.batchLimit("claims")).toBe(15);
+    let batchGranted = 0;
+    for (let i = 0; i < 30; i++) {
+      const decision = await limiter.tryAcquire("claims", "batch");
+      if (decision.granted) batchGranted++;
+    }
+    expect(batchGranted).toBe(15);
+    // The interactive share is still there, at once.
+    for (let i = 0; i < 4; i++) expect((await limiter.tryAcquire("claims")).granted).toBe(true);
+    expect((await limiter.tryAcquire("claims")).granted).toBe(false);
+  });
+
+  it("priority: a waiting interactive caller (of any instance) stops batch permits until it is served", async () => {
+    await fresh();
+    const a = new PlatformRateLimiter(database.db, config);
+    const b = new PlatformRateLimiter(database.db, config);
+    expect((await b.tryAcquire("status", "batch")).granted).toBe(true);
+    await a.announceWaiter("status", 500);
+    expect(await b.interactiveWaiters("status")).toBe(1);
+    const refused = await b.tryAcquire("status", "batch");
+    expect(refused.granted).toBe(false);
+    // Interactive callers are not held back by the signal.
+    expect((await b.tryAcquire("status")).granted).toBe(true);
+    await a.withdrawWaiter("status");
+    expect((await b.tryAcquire("status", "batch")).granted).toBe(true);
+  });
+
+  it("priority: under a saturating batch, an interactive caller goes first and batch resumes after it", async () => {
+    await fresh();
+    const limiter = new PlatformRateLimiter(database.db, { ...config, batchShare: 1 });
+    const order: { who: "b" | "I"; at: number }[] = [];
+    const stop = { done: false };
+    // A batch that would take every permit of every window.
+    const batch = (async () => {
+      while (!stop.done) {
+        await limiter.acquire("eligibility", { priority: "batch" });
+        order.push({ who: "b", at: Date.now() });
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 300));
+    const asked = Date.now();
+    await limiter.acquire("eligibility");
+    const servedAt = Date.now();
+    order.push({ who: "I", at: servedAt });
+    await new Promise((r) => setTimeout(r, WINDOW_MS + 600));
+    stop.done = true;
+    await batch;
+    // The interactive caller waited only for the window to free one permit (≤ one span) and no
+    // batch permit was granted while it waited (one batch call may already have been at the database).
+    expect(servedAt - asked).toBeLessThanOrEqual(WINDOW_MS + 250 + 400);
+    expect(order.filter((x) => x.who === "b" && x.at > asked + 20 && x.at < servedAt).length).toBeLessThanOrEqual(1);
+    // The batch took the window before the ask, and resumed after it.
+    expect(order.filter((x) => x.who === "b" && x.at < asked).length).toBeGreaterThanOrEqual(LIMIT - 2);
+    expect(order.filter((x) => x.who === "b" && x.at > servedAt).length).toBeGreaterThan(0);
+    const rows = await database.query<{ at: Date | string }>("select at from platform_rate_permits where bucket = 'eligibility'");
+    expect(busiestWindow(rows.map((r) => new Date(r.at).getTime()), WINDOW_MS)).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it("priority: an interactive caller told to come back (wait: false) keeps batch callers away meanwhile", async () => {
+    await fresh();
+    const limiter = new PlatformRateLimiter(database.db, { ...config, limits: { eligibility: 3, claims: LIMIT, status: LIMIT }, windowMs: 60_000, batchShare: 1 });
+    await limiter.acquire("eligibility");
+    await limiter.acquire("eligibility");
+    const error = await limiter.acquire("eligibility", { wait: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformRateLimitedError);
+    expect(await limiter.interactiveWaiters("eligibility")).toBe(1);
+    expect((await limiter.tryAcquire("eligibility", "batch")).granted).toBe(false);
+  });
 });

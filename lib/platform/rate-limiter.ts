@@ -20,6 +20,14 @@ import { metrics } from "@/lib/metrics";
  *
  * Inside one process, callers of a bucket queue in FIFO order and only the head polls the
  * database; without that, 2 000 waiting callers would all wake and hammer the lock at once.
+ *
+ * Priorities (decision 043): `interactive` (default: a person waits at the counter) and `batch`
+ * (visit-list runs). A batch permit is granted only (a) while the window holds fewer than
+ * `batchShare` of the limit — the rest of every window stays free for interactive callers — and
+ * (b) when no interactive caller waits anywhere: an interactive caller that does not get a permit
+ * at once writes a row in platform_rate_waiters (its instance, until when), and the batch guard is
+ * part of the same guarded INSERT, so every instance sees it. Each priority has its own in-process
+ * queue, so an interactive caller never queues behind batch callers.
  */
 
 export interface RateLimitConfig {
@@ -43,7 +51,17 @@ export interface RateLimitConfig {
   batch: number;
   /** How long reserved permits stay usable (default 150 ms; must stay below `marginMs`). */
   reserveTtlMs: number;
+  /**
+   * Share of a window's permits batch callers may hold (default 0.8): with the platform's 100 per
+   * minute, batch runs use at most 79 and interactive checks always find the rest free.
+   */
+  batchShare: number;
+  /** How often a waiting batch caller looks again while an interactive caller waits (default 200 ms). */
+  batchPollMs: number;
 }
+
+/** Who asks: a person at the counter (`interactive`, default) or a paced batch run (`batch`). */
+export type RatePriority = "interactive" | "batch";
 
 export const PLATFORM_RATE_LIMITS: Record<RateBucket, number> = { eligibility: 100, claims: 500, status: 1000 };
 
@@ -56,6 +74,8 @@ export const DEFAULT_RATE_LIMIT_CONFIG: RateLimitConfig = {
   cleanupEvery: 50,
   batch: 8,
   reserveTtlMs: 150,
+  batchShare: 0.8,
+  batchPollMs: 200,
 };
 
 export type PermitDecision = { granted: true; at: Date } | { granted: false; waitMs: number; blocked: boolean };
@@ -65,6 +85,8 @@ export interface AcquireOptions {
   wait?: boolean;
   signal?: AbortSignal;
   requestId?: string;
+  /** Default `interactive`. */
+  priority?: RatePriority;
 }
 
 type Row = Record<string, unknown>;
@@ -89,7 +111,11 @@ function toMs(value: unknown): number {
 
 export class PlatformRateLimiter {
   readonly config: RateLimitConfig;
-  private readonly queues = new Map<RateBucket, Promise<void>>();
+  private readonly queues = new Map<string, Promise<void>>();
+  /** Interactive callers of this process waiting per bucket (batch callers step aside meanwhile). */
+  private readonly interactiveWaiting = new Map<RateBucket, number>();
+  /** This limiter's name in platform_rate_waiters. */
+  private readonly holder = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   private readonly reserved = new Map<RateBucket, { at: Date; left: number; until: number }>();
   private readonly lastAsked = new Map<RateBucket, number>();
   private granted = 0;
@@ -106,12 +132,23 @@ export class PlatformRateLimiter {
     return Math.max(1, this.config.limits[bucket] - this.config.headroom);
   }
 
+  /** How many permits a window may hold before batch callers must wait. */
+  batchLimit(bucket: RateBucket): number {
+    return Math.max(1, Math.floor(this.effectiveLimit(bucket) * Math.min(1, Math.max(0, this.config.batchShare))));
+  }
+
   private get spanMs(): number {
     return this.config.windowMs + this.config.marginMs;
   }
 
   /** One attempt: a permit now, or how long to wait. */
-  async tryAcquire(bucket: RateBucket): Promise<PermitDecision> {
+  async tryAcquire(bucket: RateBucket, priority: RatePriority = "interactive"): Promise<PermitDecision> {
+    if (priority === "batch") {
+      if ((this.interactiveWaiting.get(bucket) ?? 0) > 0) return { granted: false, waitMs: this.config.batchPollMs, blocked: false };
+      const fast = await this.fastAcquire(bucket, 1, "batch");
+      if (fast) return this.granted_(fast.at);
+      return this.slowAcquire(bucket, "batch");
+    }
     const nowMono = performance.now();
     const reserve = this.reserved.get(bucket);
     if (reserve && reserve.left > 0 && nowMono < reserve.until) {
@@ -141,11 +178,12 @@ export class PlatformRateLimiter {
    * numbers are integers. Returns undefined when no permit is free (the slow path then says how
    * long to wait) or when the driver offers no multi-statement call.
    */
-  private async fastAcquire(bucket: RateBucket, want: number): Promise<{ at: Date; count: number } | undefined> {
+  private async fastAcquire(bucket: RateBucket, want: number, priority: RatePriority = "interactive"): Promise<{ at: Date; count: number } | undefined> {
     if (!BUCKETS.has(bucket)) throw new TypeError(`unknown rate bucket ${String(bucket)}`);
     const client = driverClient<MultiStatementClient>(this.db);
     if (!client) return undefined;
-    const limit = Math.trunc(this.effectiveLimit(bucket));
+    const batch = priority === "batch";
+    const limit = Math.trunc(batch ? this.batchLimit(bucket) : this.effectiveLimit(bucket));
     const span = Math.trunc(this.spanMs);
     const clock = this.config.clock;
     const now = clock === "database" ? "clock_timestamp()" : `'${clock().toISOString()}'::timestamptz`;
@@ -155,7 +193,9 @@ select '${bucket}', n.t
 from (select ${now} as t) as n
 cross join lateral (select ${limit} - (select count(*) from platform_rate_permits p where p.bucket = '${bucket}' and p.at > n.t - interval '${span} milliseconds') as avail) as a
 cross join lateral generate_series(1, least(a.avail, case when a.avail * 2 > ${limit} then ${Math.trunc(want)} else 1 end)) as g
-where not exists (select 1 from platform_rate_blocks b where b.bucket = '${bucket}' and b.until > n.t)
+where not exists (select 1 from platform_rate_blocks b where b.bucket = '${bucket}' and b.until > n.t)${
+      batch ? `\n  and not exists (select 1 from platform_rate_waiters w where w.bucket = '${bucket}' and w.until > n.t)` : ""
+    }
 returning (extract(epoch from at) * 1000)::float8 as at_ms`;
     let rows_: Row[] | undefined;
     if (typeof client.exec === "function" && typeof client.query === "function") {
@@ -172,8 +212,9 @@ returning (extract(epoch from at) * 1000)::float8 as at_ms`;
     return first ? { at: new Date(Number(first.at_ms)), count: rows_?.length ?? 1 } : undefined;
   }
 
-  private async slowAcquire(bucket: RateBucket): Promise<PermitDecision> {
-    const limit = this.effectiveLimit(bucket);
+  private async slowAcquire(bucket: RateBucket, priority: RatePriority = "interactive"): Promise<PermitDecision> {
+    const batch = priority === "batch";
+    const limit = batch ? this.batchLimit(bucket) : this.effectiveLimit(bucket);
     const key = `cx-rate:${bucket}`;
     const clock = this.config.clock;
     const decision = await this.db.transaction(async (tx) => {
@@ -184,15 +225,23 @@ returning (extract(epoch from at) * 1000)::float8 as at_ms`;
       const nowMs = Number(nowRows[0]?.now_ms);
       const now = new Date(nowMs);
       const since = new Date(nowMs - this.spanMs);
+      const waiterGuard = batch
+        ? sql`and not exists (select 1 from platform_rate_waiters where bucket = ${bucket} and until > ${now.toISOString()}::timestamptz)`
+        : sql``;
       const inserted = await rows(
         tx,
         sql`insert into platform_rate_permits (bucket, at)
             select ${bucket}, ${now.toISOString()}::timestamptz
             where not exists (select 1 from platform_rate_blocks where bucket = ${bucket} and until > ${now.toISOString()}::timestamptz)
+              ${waiterGuard}
               and (select count(*) from platform_rate_permits where bucket = ${bucket} and at > ${since.toISOString()}::timestamptz) < ${limit}
             returning id`,
       );
       if (inserted.length > 0) return { granted: true as const, at: now };
+      if (batch) {
+        const [waiter] = await rows(tx, sql`select 1 as one from platform_rate_waiters where bucket = ${bucket} and until > ${now.toISOString()}::timestamptz limit 1`);
+        if (waiter) return { granted: false as const, waitMs: this.config.batchPollMs, blocked: false };
+      }
       const [block] = await rows(
         tx,
         sql`select until from platform_rate_blocks where bucket = ${bucket} and until > ${now.toISOString()}::timestamptz`,
@@ -215,41 +264,83 @@ returning (extract(epoch from at) * 1000)::float8 as at_ms`;
 
   /**
    * A permit for one request. Waits (abortable) in FIFO order with the other callers of this
-   * process, or — with `wait: false` — throws PlatformRateLimitedError when none is free now.
+   * process and priority, or — with `wait: false` — throws PlatformRateLimitedError when none is
+   * free now. An interactive caller that must wait (or is told to come back) is announced in
+   * platform_rate_waiters, so batch callers of every instance step aside until it has its permit.
    */
   async acquire(bucket: RateBucket, options: AcquireOptions = {}): Promise<Date> {
+    const priority = options.priority ?? "interactive";
     if (options.wait === false) {
-      const decision = await this.tryAcquire(bucket);
+      const decision = await this.tryAcquire(bucket, priority);
       if (decision.granted) {
         metrics().ratePermits.inc({ group: bucket });
         return decision.at;
       }
       metrics().rateWaits.inc({ group: bucket });
+      // The caller comes back after waitMs (the eligibility form does): keep batch callers away until then.
+      if (priority === "interactive") await this.announceWaiter(bucket, decision.waitMs + 5_000).catch(() => undefined);
       throw new PlatformRateLimitedError({ bucket, retryAfterMs: decision.waitMs, requestId: options.requestId ?? "", fromPlatform: false });
     }
-    const previous = this.queues.get(bucket) ?? Promise.resolve();
+    const key = `${bucket}:${priority}`;
+    const previous = this.queues.get(key) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((resolve) => {
       release = resolve;
     });
     const tail = previous.then(() => mine);
-    this.queues.set(bucket, tail);
+    this.queues.set(key, tail);
+    let announced = false;
+    if (priority === "interactive") this.interactiveWaiting.set(bucket, (this.interactiveWaiting.get(bucket) ?? 0) + 1);
     try {
       await abortable(previous, options.signal);
       for (;;) {
         options.signal?.throwIfAborted();
-        const decision = await this.tryAcquire(bucket);
+        const decision = await this.tryAcquire(bucket, priority);
         if (decision.granted) {
           metrics().ratePermits.inc({ group: bucket });
           return decision.at;
         }
         metrics().rateWaits.inc({ group: bucket });
+        if (priority === "interactive") {
+          await this.announceWaiter(bucket, decision.waitMs + 2_000).catch(() => undefined);
+          announced = true;
+        }
         await sleep(decision.waitMs, options.signal);
       }
     } finally {
+      if (priority === "interactive") {
+        const left = (this.interactiveWaiting.get(bucket) ?? 1) - 1;
+        if (left > 0) this.interactiveWaiting.set(bucket, left);
+        else this.interactiveWaiting.delete(bucket);
+        if (announced && left === 0) await this.withdrawWaiter(bucket).catch(() => undefined);
+      }
       release();
-      if (this.queues.get(bucket) === tail) this.queues.delete(bucket);
+      if (this.queues.get(key) === tail) this.queues.delete(key);
     }
+  }
+
+  /** Marks an interactive caller of this instance as waiting for `bucket` for the next `forMs`. */
+  async announceWaiter(bucket: RateBucket, forMs: number): Promise<void> {
+    const clock = this.config.clock;
+    const nowExpr = clock === "database" ? sql`clock_timestamp()` : sql`${clock().toISOString()}::timestamptz`;
+    await this.db.execute(
+      sql`insert into platform_rate_waiters as w (bucket, holder, until)
+          values (${bucket}, ${this.holder}, ${nowExpr} + make_interval(secs => ${Math.max(0, forMs) / 1000}))
+          on conflict (bucket, holder) do update set until = greatest(w.until, excluded.until)`,
+    );
+  }
+
+  /** This instance has no interactive caller waiting for `bucket` any more. */
+  async withdrawWaiter(bucket: RateBucket): Promise<void> {
+    await this.db.execute(sql`delete from platform_rate_waiters where bucket = ${bucket} and holder = ${this.holder}`);
+  }
+
+  /** Whether an interactive caller (of any instance) waits for `bucket` now. */
+  async interactiveWaiters(bucket: RateBucket): Promise<number> {
+    const clock = this.config.clock;
+    const nowExpr = clock === "database" ? sql`clock_timestamp()` : sql`${clock().toISOString()}::timestamptz`;
+    const [row] = await rows(this.db, sql`select count(*)::int as n from platform_rate_waiters where bucket = ${bucket} and until > ${nowExpr}`);
+    return Number(row?.n ?? 0);
   }
 
   /** Pauses the bucket for every instance until now + retryAfterMs (a platform 429). Never shortens a block. */
@@ -282,6 +373,7 @@ returning (extract(epoch from at) * 1000)::float8 as at_ms`;
     const clock = this.config.clock;
     const nowExpr = clock === "database" ? sql`clock_timestamp()` : sql`${clock().toISOString()}::timestamptz`;
     await this.db.execute(sql`delete from platform_rate_permits where at < ${nowExpr} - make_interval(secs => ${this.spanMs / 1000})`);
+    await this.db.execute(sql`delete from platform_rate_waiters where until < ${nowExpr}`);
   }
 }
 

@@ -7,6 +7,8 @@ import { createPlatformClient } from "./client";
 import { platformConfigFromEnv, type PlatformConfig } from "./config";
 import { PlatformError } from "./errors";
 import { silentLogger } from "./logger";
+import { MAIN_FACILITY_CODE, getFacility, listFacilities } from "@/lib/facilities";
+import { facilityConfig } from "./facilities";
 
 /** Facts for the admin settings page: which platform, which client certificate, how long it lasts. */
 export type PlatformDescription =
@@ -85,6 +87,58 @@ export function describePlatform(options: { config?: PlatformConfig; now?: Date 
   };
 }
 
+/** One facility's line in Settings → Platform connection (decision 049). */
+export interface FacilityDescription {
+  /** null = the main facility (the environment's connection). */
+  id: string | null;
+  code: string;
+  name: { en: string; ar: string } | null;
+  providerLicense: string | null;
+  active: boolean;
+  /** REST: its own OAuth client, or the main one's. */
+  ownOAuthClient: boolean;
+  certificate: CertificateFacts | { error: string };
+}
+
+/** Every facility with its certificate facts: the main one first, then the rows by code. */
+export async function describeFacilities(db: Db, options: { config?: PlatformConfig; now?: Date } = {}): Promise<FacilityDescription[]> {
+  let main: PlatformConfig | undefined;
+  try {
+    main = options.config ?? platformConfigFromEnv();
+  } catch {
+    return [];
+  }
+  const facts = (file: string | null): CertificateFacts | { error: string } => {
+    if (!file) return { error: "no certificate file" };
+    try {
+      return certificateFacts(fs.readFileSync(file, "utf8"), options.now);
+    } catch (error) {
+      return { error: `${file}: ${(error as Error).message}` };
+    }
+  };
+  const rows = await listFacilities(db);
+  return [
+    {
+      id: null,
+      code: MAIN_FACILITY_CODE,
+      name: null,
+      providerLicense: main.providerLicense ?? null,
+      active: true,
+      ownOAuthClient: true,
+      certificate: facts(main.tls.certFile),
+    },
+    ...rows.map((f) => ({
+      id: f.id,
+      code: f.code,
+      name: f.name,
+      providerLicense: f.providerLicense,
+      active: f.active,
+      ownOAuthClient: Boolean(f.oauthClientId),
+      certificate: facts(f.certFile),
+    })),
+  ];
+}
+
 export type ConnectionStepName = "tls" | "token" | "status";
 export interface ConnectionStep {
   step: ConnectionStepName;
@@ -149,10 +203,15 @@ function tlsProbe(config: PlatformConfig, timeoutMs: number): Promise<string> {
 }
 
 /** The Settings page's connection test: TLS, then token, then one harmless status call. Stops at the first failure. */
-export async function testConnection(deps: { db: Db; config?: PlatformConfig; timeoutMs?: number }): Promise<ConnectionStep[]> {
+export async function testConnection(deps: { db: Db; config?: PlatformConfig; timeoutMs?: number; facilityId?: string | null }): Promise<ConnectionStep[]> {
   let config: PlatformConfig;
   try {
     config = deps.config ?? platformConfigFromEnv();
+    if (deps.facilityId) {
+      const facility = await getFacility(deps.db, deps.facilityId);
+      if (!facility) throw new Error(`No facility with id ${deps.facilityId}.`);
+      config = facilityConfig(config, facility);
+    }
   } catch (error) {
     return [{ step: "tls", ok: false, detail: (error as Error).message, ms: 0 }];
   }

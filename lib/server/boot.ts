@@ -5,8 +5,11 @@ import { dataDir, env, usesSandbox } from "@/lib/env";
 import { startExchangeServices, type ExchangeServices } from "@/lib/exchange";
 import { startHttpObserver } from "@/lib/http";
 import { getPlatformPort } from "@/lib/platform";
+import { listFacilities } from "@/lib/facilities";
+import { startVisitWorker, type VisitWorker } from "@/lib/visits";
 import { startMaintenance } from "./maintenance";
 import { onShutdownSignal } from "./shutdown";
+import { INBOUND_HANDLERS } from "./inbound-handlers";
 import { log } from "@/lib/log";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -38,11 +41,13 @@ export async function boot(): Promise<void> {
   const maintenance = startMaintenance(database.db);
 
   let services: ExchangeServices | undefined;
+  let visitWorker: VisitWorker | undefined;
   onShutdownSignal(() => ({
     db: database.db,
     services,
     graceMs: e.SHUTDOWN_GRACE_MS,
     close: async () => {
+      await visitWorker?.stop().catch(() => undefined);
       maintenance.stop();
       adminSocket?.close();
       await closeDatabase();
@@ -53,7 +58,16 @@ export async function boot(): Promise<void> {
   if (e.PLATFORM_BASE_URL) {
     // A platform that is configured but unusable (missing certificate file, …) stops the start.
     const client = await getPlatformPort();
-    services = startExchangeServices({ db: database.db, client });
+    services = startExchangeServices({
+      db: database.db,
+      client,
+      inbound: INBOUND_HANDLERS,
+      // Facilities beyond the main one (decision 049): each sends and polls with its own certificate.
+      clientFor: (facilityId) => getPlatformPort(facilityId),
+      facilityPorts: async () => Promise.all((await listFacilities(database.db)).filter((f) => f.active && f.id).map((f) => getPlatformPort(f.id))),
+    });
+    // Eligibility ahead of the visit: paced batch runs at batch priority (decision 044).
+    visitWorker = startVisitWorker({ db: database.db, port: client, providerOrgId: e.PROVIDER_ORG_ID });
     log("boot").info(`submission pipeline started (${e.PLATFORM_ENV} platform, ${client.protocol} protocol)`);
   } else {
     log("boot").warn("no platform configured (PLATFORM_BASE_URL): submissions stay queued until one is");

@@ -1,9 +1,18 @@
+import type { Resource } from "@medplum/fhirtypes";
+import { MAIL_RESOURCE_TYPES } from "../mailbox";
 import type { IncomingMessage } from "node:http";
 import { AnswerStylePatchSchema } from "../answer-style";
 import type { SandboxContext } from "../context";
 import { FaultPatchSchema } from "../faults";
-import { jsonReply, readBody, type Reply } from "../http";
+import { ApiError, jsonReply, readBody, type Reply } from "../http";
+import { RemittanceRequestSchema, originateRemittance } from "../remittances";
 import { safeEqual } from "../oauth";
+import { z } from "zod";
+import { requestInformation } from "../information-requests";
+
+const InformationRequestInputSchema = z
+  .object({ text: z.string().max(2000).optional(), attachmentTypes: z.array(z.string().min(1).max(200)).max(10).optional(), dueInDays: z.number().int().min(-365).max(365).optional() })
+  .strict();
 
 /**
  * Sandbox administration (not part of the platform): fault injection and inspection for tests and
@@ -14,17 +23,21 @@ import { safeEqual } from "../oauth";
  *   DELETE /_admin/faults                 all faults off
  *   GET    /_admin/claims                 receipts per business identifier and stored claims
  *   POST   /_admin/claims/{id}/process    run the next step of a queued/pended claim now
+ *   POST   /_admin/claims/{id}/request-information  the payer asks for information ({text, attachmentTypes, dueInDays})
  *   GET    /_admin/webhooks               webhook deliveries and their state
  *   GET    /_admin/answer-style           {style}: default | national (sandbox/answer-style.ts)
  *   PUT    /_admin/answer-style           {"style": "national"} switches the form of the answers
  *   DELETE /_admin/answer-style           back to the default form
+ *   POST   /_admin/remittances            the payer pays claims: {"claims": [{"id": "<platform claim id>", "amount"?: 12.5}], "paymentDate"?, "payerId"?}
+ *                                         → 201 the PaymentReconciliation, delivered through the mailbox (sandbox/remittances.ts)
+ *   GET    /_admin/payment-notices        the PaymentNotices the clinic sent (paid / cleared), in order
  */
 export function isAdminPath(pathname: string): boolean {
   return pathname === "/_admin" || pathname.startsWith("/_admin/");
 }
 
 export function adminPattern(pathname: string): string {
-  return pathname.replace(/^\/_admin\/claims\/[^/]+\/process$/, "/_admin/claims/:id/process");
+  return pathname.replace(/^\/_admin\/claims\/[^/]+\/(process|request-information)$/, "/_admin/claims/:id/$1");
 }
 
 export async function handleAdmin(req: IncomingMessage, url: URL, ctx: SandboxContext): Promise<Reply> {
@@ -105,6 +118,81 @@ export async function handleAdmin(req: IncomingMessage, url: URL, ctx: SandboxCo
     if (!ran) return jsonReply(409, { error: "not_pending", message: "no queued or pended claim with this id" });
     const record = ctx.store.getClaim(id);
     return jsonReply(200, { id: record?.id, status: record?.status });
+  }
+
+  // Issue 18: the payer asks for information about a claim (sandbox/information-requests.ts).
+  const ask = /^\/_admin\/claims\/([^/]+)\/request-information$/.exec(path);
+  if (ask?.[1] && method === "POST") {
+    let parsed: unknown = {};
+    try {
+      const text = await readBody(req, 16 * 1024);
+      parsed = text.trim() ? JSON.parse(text) : {};
+    } catch {
+      return jsonReply(400, { error: "invalid_json", message: "body must be a JSON object" });
+    }
+    const result = InformationRequestInputSchema.safeParse(parsed);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      return jsonReply(400, { error: "invalid_request", message: `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}` });
+    }
+    const posted = requestInformation(ctx, ask[1], result.data);
+    if (!posted) return jsonReply(404, { error: "not_found", message: "no claim with this id" });
+    return jsonReply(201, { id: posted.id, resourceType: "CommunicationRequest", held: posted.held });
+  }
+
+  // The mailbox (sandbox/mailbox.ts): post a resource the platform sends on its own initiative —
+  // announced by webhook and handed out by polls. Areas with their own triggers build on it.
+  if (path === "/_admin/mail") {
+    if (method === "GET") return jsonReply(200, { mail: ctx.mailbox.forClinic(ctx.providerOrgId) });
+    if (method !== "POST") {
+      req.resume();
+      return jsonReply(405, { error: "method_not_allowed" }, { Allow: "GET, POST" });
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readBody(req, 256 * 1024));
+    } catch {
+      return jsonReply(400, { error: "invalid_json", message: "body must be a JSON object" });
+    }
+    const body = parsed as { event?: unknown; resource?: { resourceType?: unknown } } | null;
+    const type = body?.resource?.resourceType;
+    if (typeof body?.event !== "string" || typeof type !== "string" || !(MAIL_RESOURCE_TYPES as readonly string[]).includes(type)) {
+      return jsonReply(400, { error: "invalid_mail", message: `body must be {"event": "<ksa message event>", "resource": {"resourceType": one of ${MAIL_RESOURCE_TYPES.join(", ")}, …}}` });
+    }
+    const item = ctx.mailbox.post(ctx.providerOrgId, body.resource as Resource, body.event);
+    return jsonReply(201, { id: item.id, resourceType: item.resourceType });
+  }
+
+  if (path === "/_admin/facilities" && method === "GET") {
+    return jsonReply(200, { facilities: ctx.facilities.report(ctx.reference.provider.license) });
+  }
+
+  // Remittances (sandbox/remittances.ts): the payer pays adjudicated claims, through the mailbox.
+  if (path === "/_admin/remittances") {
+    if (method !== "POST") {
+      req.resume();
+      return jsonReply(405, { error: "method_not_allowed" }, { Allow: "POST" });
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readBody(req, 256 * 1024));
+    } catch {
+      return jsonReply(400, { error: "invalid_json", message: "body must be a JSON object" });
+    }
+    const result = RemittanceRequestSchema.safeParse(parsed);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      return jsonReply(400, { error: "invalid_remittance", message: `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}` });
+    }
+    try {
+      return jsonReply(201, originateRemittance(ctx, result.data));
+    } catch (error) {
+      if (error instanceof ApiError) return jsonReply(error.status, { error: "invalid_remittance", message: error.issues[0]?.diagnostics ?? "invalid" });
+      throw error;
+    }
+  }
+  if (path === "/_admin/payment-notices" && method === "GET") {
+    return jsonReply(200, { notices: ctx.store.allPaymentNotices() });
   }
 
   if (path === "/_admin/webhooks" && method === "GET") {

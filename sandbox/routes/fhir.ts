@@ -1,5 +1,7 @@
+import type { Resource } from "@medplum/fhirtypes";
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { MAIL_RESOURCE_TYPES } from "../mailbox";
 import { checkNationalId, parseReference, type PlatformIssueInput } from "../../lib/fhir";
 import { ApiError, acceptsFhirJson, fhirReply, isFhirJsonContentType, parseJsonObject, readBody, BodyTooLargeError, UUID_RE, type Reply } from "../http";
 import { verifyAccessToken } from "../oauth";
@@ -10,6 +12,8 @@ import { identifierKey, type ClaimRecord } from "../store";
 import { validateClaim, validateEligibilityRequest } from "../validation";
 import { nationalClaimResponse, nationalEligibilityResponse, type NationalContext } from "../national-style";
 import { messageRateGroup, processMessage } from "./messaging";
+import { cancelByTask, receiveCommunication } from "../information-requests";
+import { receivePaymentNotice } from "../remittances";
 
 /** The platform FHIR interface: endpoints 1–6 of the spec. */
 
@@ -19,6 +23,13 @@ export type FhirRoute =
   | { name: "claim-read"; group: "status"; id: string }
   | { name: "claim-search"; group: "status" }
   | { name: "claimresponse-search"; group: "status" }
+  /** The mailbox's resources (sandbox/mailbox.ts): the sandbox's extension of the spec. */
+  | { name: "mail-read"; group: "status"; resourceType: string; id: string }
+  /** Issue 18 (the sandbox's extension of the spec): a cancel Task, the answer to an information request. */
+  | { name: "task-create"; group: "claims" }
+  | { name: "communication-create"; group: "claims" }
+  /** The clinic's PaymentNotice about a remittance (sandbox/remittances.ts): the sandbox's extension of the spec. */
+  | { name: "payment-notice"; group: "claims" }
   /** FHIR messaging (the national exchange's protocol): its rate group follows the message's event. */
   | { name: "process-message"; group: "by-event" };
 
@@ -39,8 +50,21 @@ export function matchFhirRoute(method: string, pathname: string): FhirRoute | { 
   if (read?.[1]) {
     return method === "GET" ? { name: "claim-read", group: "status", id: safeDecode(read[1]) } : { name: "method-not-allowed", allow: "GET" };
   }
+  if (pathname === "/PaymentNotice") {
+    return method === "POST" ? { name: "payment-notice", group: "claims" } : { name: "method-not-allowed", allow: "POST" };
+  }
   if (pathname === "/ClaimResponse") {
     return method === "GET" ? { name: "claimresponse-search", group: "status" } : { name: "method-not-allowed", allow: "GET" };
+  }
+  if (pathname === "/Task") {
+    return method === "POST" ? { name: "task-create", group: "claims" } : { name: "method-not-allowed", allow: "POST" };
+  }
+  if (pathname === "/Communication") {
+    return method === "POST" ? { name: "communication-create", group: "claims" } : { name: "method-not-allowed", allow: "POST" };
+  }
+  const mail = /^\/([A-Za-z]+)\/([^/]+)$/.exec(pathname);
+  if (mail?.[1] && mail[2] && (MAIL_RESOURCE_TYPES as readonly string[]).includes(mail[1])) {
+    return method === "GET" ? { name: "mail-read", group: "status", resourceType: mail[1], id: safeDecode(mail[2]) } : { name: "method-not-allowed", allow: "GET" };
   }
   return undefined;
 }
@@ -65,6 +89,14 @@ export function routePattern(route: FhirRoute): string {
       return "/Claim/:id";
     case "claimresponse-search":
       return "/ClaimResponse";
+    case "mail-read":
+      return `/${route.resourceType}/:id`;
+    case "task-create":
+      return "/Task";
+    case "communication-create":
+      return "/Communication";
+    case "payment-notice":
+      return "/PaymentNotice";
     case "process-message":
       return "/$process-message";
   }
@@ -78,13 +110,18 @@ export async function handleFhir(
   ctx: SandboxContext,
 ): Promise<Reply> {
   // 1. Authorization: a valid bearer token bound to this connection's certificate.
-  const token = await verifyAccessToken(ctx.tokenKeys, ctx.clock, req.headers.authorization, thumbprint, ctx.registered.thumbprint());
+  const facility = ctx.facilities.byThumbprint(thumbprint);
+  const token = await verifyAccessToken(ctx.tokenKeys, ctx.clock, req.headers.authorization, thumbprint, facility ? thumbprint : ctx.registered.thumbprint());
   if (!token.ok) {
     const error = token.reason === "missing" ? "" : `, error="invalid_token", error_description="${token.message}"`;
     throw ApiError.plain(401, token.reason === "expired" ? "expired" : token.reason === "missing" ? "login" : "security", token.message, {
       "WWW-Authenticate": `Bearer realm="platform-sandbox"${error}`,
     });
   }
+
+  // The licence this certificate speaks for: a facility's own, else the clinic's main one.
+  const license = facility?.license ?? ctx.reference.provider.license;
+  ctx.facilities.countRequest(license);
 
   // 2. Rate limit per client certificate and endpoint group (a message's group: after reading its event).
   let rateHeaders: Record<string, string> = {};
@@ -134,7 +171,7 @@ export async function handleFhir(
 
     const reply =
       route.name === "process-message"
-        ? processMessage(body ?? {}, token.providerOrgId, ctx, (event) => limit(messageRateGroup(event)))
+        ? processMessage(body ?? {}, token.providerOrgId, ctx, (event) => limit(messageRateGroup(event)), license)
         : await dispatch(route, url, body ?? {}, token.providerOrgId, ctx);
     return { ...reply, headers: { ...rateHeaders, ...reply.headers } };
   } catch (error) {
@@ -155,6 +192,19 @@ async function dispatch(route: FhirRoute, url: URL, body: Record<string, unknown
       return searchClaims(url, providerOrgId, ctx);
     case "claimresponse-search":
       return searchClaimResponses(url, providerOrgId, ctx);
+    case "mail-read": {
+      const item = ctx.mailbox.read(providerOrgId, route.resourceType, route.id);
+      if (!item) throw ApiError.plain(404, "not-found", `${route.resourceType}/${route.id} not found`);
+      return fhirReply(200, item.resource);
+    }
+    case "task-create":
+      return fhirReply(200, cancelByTask(ctx, providerOrgId, body) as Resource);
+    case "communication-create":
+      return fhirReply(201, receiveCommunication(ctx, providerOrgId, body) as Resource);
+    case "payment-notice": {
+      const notice = receivePaymentNotice(ctx, providerOrgId, body, "rest");
+      return fhirReply(201, notice.resource, { Location: `PaymentNotice/${notice.id}` });
+    }
     case "process-message":
       throw new Error("process-message is dispatched by handleFhir");
   }

@@ -7,7 +7,9 @@ import type { RateLimitGroup } from "../rate-limit";
 import { claimView } from "../resources";
 import { identifierKey, type ClaimRecord } from "../store";
 import { validateClaim } from "../validation";
+import { receivePaymentNotice } from "../remittances";
 import { claimResponseOf, eligibility } from "./fhir";
+import { cancelByTask, receiveCommunication } from "../information-requests";
 
 /**
  * The national exchange's messaging protocol on `POST /$process-message` (issue 17), beside the
@@ -64,7 +66,14 @@ function replyBundle(ctx: SandboxContext, event: string, answers: string | undef
 
 const responseEvent = (record: ClaimRecord) => (record.use === "preauthorization" ? "priorauth-response" : "claim-response");
 
-export function processMessage(body: Record<string, unknown>, providerOrgId: string, ctx: SandboxContext, limit: (event: string) => void): Reply {
+export function processMessage(
+  body: Record<string, unknown>,
+  providerOrgId: string,
+  ctx: SandboxContext,
+  limit: (event: string) => void,
+  /** The licence of the certificate the message came over (a facility's, or the clinic's main one). */
+  senderLicense: string | undefined = ctx.reference.provider.license,
+): Reply {
   try {
     checkMessageRules(body);
   } catch (error) {
@@ -75,7 +84,7 @@ export function processMessage(body: Record<string, unknown>, providerOrgId: str
   const header = bundle.entry![0]!.resource as MessageHeader;
   const event = header.eventCoding!.code!;
   limit(event);
-  if (header.sender!.identifier!.value !== ctx.reference.provider.license) {
+  if (header.sender!.identifier!.value !== senderLicense) {
     throw messageError("MessageHeader.sender.identifier", "the provider licence is not registered for this client certificate", "security");
   }
   const receiver = header.destination![0]!.receiver!.identifier!;
@@ -128,15 +137,44 @@ export function processMessage(body: Record<string, unknown>, providerOrgId: str
       const count = inputs.find((i) => i.type?.coding?.some((c) => c.code === "count"))?.valuePositiveInt ?? MAX_MESSAGES_PER_POLL;
       if (count > MAX_MESSAGES_PER_POLL) throw messageError("Task.input[count]", `at most ${MAX_MESSAGES_PER_POLL} messages per poll`, "business-rule");
       const sent = delivered(ctx);
-      const waiting = ctx.store
+      // Late claim answers and the mailbox's resources (sandbox/mailbox.ts), oldest first, each once.
+      type Waiting = { key: string; at: string; message: () => Bundle };
+      const claims: Waiting[] = ctx.store
         .allClaims()
         .filter((r) => r.providerOrgId === providerOrgId && r.status !== "queued" && !sent.has(key(r)))
-        .sort((a, b) => a.lastUpdated.localeCompare(b.lastUpdated));
+        .map((record) => ({ key: key(record), at: record.lastUpdated, message: () => replyBundle(ctx, responseEvent(record), undefined, claimResponseOf(record, ctx)) }));
+      const mail: Waiting[] = ctx.mailbox
+        .forClinic(providerOrgId)
+        .filter((m) => !sent.has(`mail:${m.resourceType}/${m.id}`))
+        .map((m) => ({ key: `mail:${m.resourceType}/${m.id}`, at: m.createdAt, message: () => replyBundle(ctx, m.event, undefined, m.resource) }));
+      const waiting = [...claims, ...mail].sort((a, b) => a.at.localeCompare(b.at));
       const batch = waiting.slice(0, count);
-      for (const record of batch) sent.add(key(record));
-      const messages = batch.map((record) => replyBundle(ctx, responseEvent(record), undefined, claimResponseOf(record, ctx)));
+      for (const w of batch) sent.add(w.key);
+      const messages = batch.map((w) => w.message());
       const task = { resourceType: "Task" as const, id: randomUUID(), status: "completed" as const, intent: "order" as const, code: { coding: [{ system: NATIONAL_EXCHANGE.taskCodeSystem, code: "poll" }] } };
       return fhirReply(200, replyBundle(ctx, "poll-response", header.id, task, messages, waiting.length > batch.length));
+    }
+    // Issue 18: cancel / nullify and the answer to an information request (sandbox/information-requests.ts).
+    case "cancel-request": {
+      expect("Task");
+      const task = cancelByTask(ctx, providerOrgId, focus);
+      return fhirReply(200, replyBundle(ctx, "cancel-response", header.id, task as Resource));
+    }
+    case "communication": {
+      expect("Communication");
+      const stored = receiveCommunication(ctx, providerOrgId, focus);
+      return fhirReply(200, replyBundle(ctx, "acknowledgement", header.id, stored as Resource));
+    }
+    case "payment-notice": {
+      expect("PaymentNotice");
+      try {
+        receivePaymentNotice(ctx, providerOrgId, focus, "messaging");
+      } catch (error) {
+        if (error instanceof ApiError) throw messageError("PaymentNotice", error.issues[0]?.diagnostics ?? "invalid", "invalid");
+        throw error;
+      }
+      // The exchange acknowledges: response.code ok, no focus.
+      return fhirReply(200, replyBundle(ctx, "acknowledgement", header.id, undefined));
     }
     default:
       throw messageError("MessageHeader.eventCoding.code", `the sandbox does not handle ${event} yet`, "not-supported");

@@ -39,7 +39,8 @@ export async function handleToken(req: IncomingMessage, thumbprint: string, ctx:
   if (!safeEqual(auth.auth.clientId, ctx.secrets.clientId) || !safeEqual(auth.auth.clientSecret, ctx.secrets.clientSecret)) {
     return fail(401, "invalid_client", "unknown client or wrong secret", challenge);
   }
-  const registered = ctx.registered.thumbprint();
+  // The main certificate, or one of the facilities' (facilities.ts).
+  const registered = ctx.facilities.byThumbprint(thumbprint) ? thumbprint : ctx.registered.thumbprint();
   if (!registered || !safeEqual(registered, thumbprint)) {
     return fail(401, "invalid_client", "the client certificate presented is not the one registered for this client", challenge);
   }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import readline from "node:readline";
-import type { Env } from "@/lib/env";
+import { childEnvironment, type Env } from "@/lib/env";
 import { sandboxCredentials } from "@/sandbox/credentials";
 import { DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT } from "@/sandbox/defaults";
 import { sandboxEnv } from "@/sandbox/env";
@@ -28,17 +28,14 @@ export async function startSandboxProcess(root: string, portal: Pick<Env, "PORT"
   // The messaging protocol has no webhooks: the portal polls (PLATFORM_PROTOCOL=messaging).
   const messaging = portal.PLATFORM_PROTOCOL === "messaging";
   // The child inherits this environment, without a webhook address the messaging mode must not use.
-  const { SANDBOX_WEBHOOK_URL: _unused, ...inherited } = process.env;
-  void _unused;
   const child = startManaged("sandbox", process.execPath, ["--import", "tsx", path.join(root, "sandbox", "main.ts")], {
     stdio: ["ignore", "pipe", "inherit"],
     // The sandbox signs its claim.status.changed webhooks with the secret the portal verifies.
-    env: {
-      ...inherited,
+    env: childEnvironment({
       SANDBOX_DATA_DIR: dataDir,
-      ...(messaging ? {} : { SANDBOX_WEBHOOK_URL: options.webhookUrl ?? `http://127.0.0.1:${portal.PORT}/api/webhooks/platform` }),
+      SANDBOX_WEBHOOK_URL: messaging ? undefined : (options.webhookUrl ?? `http://127.0.0.1:${portal.PORT}/api/webhooks/platform`),
       SANDBOX_WEBHOOK_SECRET: credentials.webhookSecret,
-    },
+    }),
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the sandbox did not start within ${timeoutMs / 1000} s`)), timeoutMs);

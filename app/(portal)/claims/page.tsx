@@ -16,6 +16,9 @@ import { env } from "@/lib/env";
 import { requestContext } from "@/lib/http";
 import { STATUS_ORDER, statusLabel } from "@/lib/i18n";
 import { insurerNames } from "@/lib/patients";
+import { deadlinesFor } from "@/lib/deadlines";
+import { claimPayments } from "@/lib/payments";
+import { clinicToday } from "@/lib/time";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("nav"))("claims") };
@@ -55,6 +58,12 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
     for (const [k, v] of Object.entries({ ...base, ...extra })) if (v) qs.set(k, v);
     return `/claims?${qs.toString()}`;
   };
+  // Issue 18: "paid on … in remittance …" and the filing-deadline countdown of each listed claim.
+  const [payments, deadlines, tp] = await Promise.all([claimPayments(db, rows.map((r) => r.id)), deadlinesFor(db, rows.map((r) => r.id), clinicToday(timeZone), timeZone), getTranslations("payments.claim")]);
+  const paymentOf = (id: string) => {
+    const p = payments.get(id);
+    return p ? { text: tp("paidOn", { date: format.dateTime(new Date(`${p.paymentDate}T12:00:00Z`), { dateStyle: "medium", timeZone: "UTC" }), remittance: p.remittance }), short: p.shortPaid } : undefined;
+  };
   const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
   const input = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm";
   const tableRows: ClaimTableRow[] = rows.map((r) => {
@@ -72,6 +81,8 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
     total: formatAmount(r.totalMinor),
     identifier: r.identifierValue ?? "—",
     replaces: Boolean(r.replacesId),
+    payment: paymentOf(r.id),
+    deadline: deadlines.get(r.id),
     };
   });
 

@@ -4,6 +4,8 @@ import { Suspense } from "react";
 import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
 import { LiveRefresh } from "@/components/dashboard/live-refresh";
 import { RangeForm } from "@/components/dashboard/range-form";
+import { AheadWidget } from "@/components/visits/ahead-widget";
+import { PaymentsDashboardWidgets } from "@/components/payments/dashboard-widgets";
 import { DashboardWidget, WidgetSkeleton } from "@/components/dashboard/widget";
 import { buttonClasses } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
@@ -56,7 +58,9 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
             </Suspense>
           </div>
         ))}
+        <AheadWidget />
       </div>
+      <PaymentsDashboardWidgets key={`payments-${rangeSearch(range)}`} range={range} />
     </>
   );
 }

@@ -25,6 +25,14 @@ export default async function SettingsPage() {
         <span className="block font-semibold text-brand-800">{t("systemStatus.link")}</span>
         <span className="mt-1 block text-sm text-slate-600">{t("systemStatus.linkHelp")}</span>
       </Link>
+      <Link
+        href="/settings/insurers"
+        className="mb-6 block rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-brand-600 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+        data-testid="settings-insurers-link"
+      >
+        <span className="block font-semibold text-brand-800">{t("insurers.title")}</span>
+        <span className="mt-1 block text-sm text-slate-600">{t("insurers.description")}</span>
+      </Link>
       <Card className="mb-6">
         <div className="border-b border-slate-200 px-4 py-3">
           <h2 className="font-semibold">{t("settings.usersTitle")}</h2>

@@ -1,3 +1,4 @@
+import { facilities } from "./facilities";
 import { sql } from "drizzle-orm";
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
@@ -68,6 +69,8 @@ export const submissions = pgTable(
     replacesId: uuid("replaces_id"),
     /** A claim made from a prior authorization. */
     authorizationId: uuid("authorization_id"),
+    /** The facility it goes out from (its certificate and licence); null = the main facility. */
+    facilityId: uuid("facility_id").references(() => facilities.id),
     /** ui, exchange-api, claims-api, gateway. */
     channel: text("channel").notNull().default("ui"),
     createdBy: text("created_by"),

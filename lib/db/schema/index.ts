@@ -6,3 +6,7 @@ export * from "./patients";
 export * from "./attachments";
 export * from "./api-access";
 export * from "./dashboard";
+export * from "./facilities";
+export * from "./visits";
+export * from "./communications";
+export * from "./payments";

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { facilities } from "./facilities";
 import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /** All times are stored as timestamptz (UTC on the wire); display converts to the clinic's zone. */
@@ -14,6 +15,8 @@ export const users = pgTable("users", {
   name: text("name").notNull(),
   passwordHash: text("password_hash").notNull(),
   roles: text("roles").array().$type<Role[]>().notNull(),
+  /** The facility the user works at (facilities.ts); null = the main facility. */
+  facilityId: uuid("facility_id").references(() => facilities.id),
   disabledAt: utc("disabled_at"),
   lockedUntil: utc("locked_until"),
   createdAt: utc("created_at").notNull().defaultNow(),

@@ -3,6 +3,7 @@
  * client, a local HTTP server that feeds the sandbox's webhooks to the webhook handler, admin
  * calls, and Claim builders. Not a test file itself.
  */
+import type { InboundHandlers } from "../inbound";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -41,6 +42,8 @@ export interface RelayDeps {
   secret: string;
   pollAfterMs: number;
   fetchTimeoutMs?: number;
+  /** Handlers for `resource.available` (inbound.ts). */
+  inbound?: InboundHandlers;
 }
 
 export async function startWebhookRelay(deps: RelayDeps): Promise<WebhookRelay> {
@@ -63,6 +66,7 @@ export async function startWebhookRelay(deps: RelayDeps): Promise<WebhookRelay> 
         secret: deps.secret,
         pollAfterMs: deps.pollAfterMs,
         fetchTimeoutMs: deps.fetchTimeoutMs ?? 3000,
+        ...(deps.inbound ? { inbound: deps.inbound } : {}),
       })
         .then(async (answer) => {
           res.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());

@@ -105,3 +105,31 @@ describe("buildClaim", () => {
     ).toThrow();
   });
 });
+
+describe("buildClaim — resubmission linked to the prior claim (issue 18 item 7)", () => {
+  it("carries related[prior] with the prior's platform id and business identifier; valid R4; the schema keeps it", async () => {
+    const { r4Problems } = await import("../messages/r4-schema.test-support");
+    const claim = buildClaim({
+      use: "claim",
+      nationalId: "1000000001",
+      coverageRef: "cov-1000000001",
+      providerOrgId: "clinic-001",
+      created,
+      diagnoses: ["J06.9"],
+      procedures: [],
+      items: [{ code: "99213", servicedDate: "2026-11-21", quantity: 1, unitPriceMinor: 25_000 }],
+      prior: { platformId: "a1b2", identifier: { system: "https://clinic.example/fhir/claim-id/clinic-001", value: "C-1" } },
+    });
+    expect(claim.related).toEqual([
+      {
+        claim: { reference: "Claim/a1b2", identifier: { system: "https://clinic.example/fhir/claim-id/clinic-001", value: "C-1" } },
+        relationship: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/ex-relatedclaimrelationship", code: "prior" }] },
+      },
+    ]);
+    expect(r4Problems({ ...claim, identifier: [{ system: "https://clinic.example/fhir/claim-id/clinic-001", value: "C-2" }] })).toEqual([]);
+    expect(ClaimSchema.parse(claim).related).toEqual(claim.related);
+    const identifierOnly = buildClaim({ use: "claim", nationalId: "1000000001", coverageRef: "cov-1000000001", providerOrgId: "clinic-001", created, diagnoses: ["J06.9"], procedures: [], items: [{ code: "99213", servicedDate: "2026-11-21", quantity: 1, unitPriceMinor: 25_000 }], prior: { identifier: { value: "C-1" } } });
+    expect(identifierOnly.related?.[0]?.claim).toEqual({ identifier: { value: "C-1" } });
+    expect(buildClaim({ use: "claim", nationalId: "1000000001", coverageRef: "cov-1000000001", providerOrgId: "clinic-001", created, diagnoses: ["J06.9"], procedures: [], items: [{ code: "99213", servicedDate: "2026-11-21", quantity: 1, unitPriceMinor: 25_000 }] }).related).toBeUndefined();
+  });
+});

@@ -46,6 +46,12 @@ export interface ClaimInput {
   attachments?: readonly ClaimAttachmentInput[];
   /** For a claim made from prior authorizations: their references (`insurance[].preAuthRef`). */
   preAuthRefs?: readonly string[];
+  /**
+   * A fix-and-resubmit (or the copy of a cancelled claim): the prior claim, sent as `related`
+   * with relationship `prior` — its platform id when the platform held it, and its business
+   * identifier, so the payer sees the link too (issue 18 item 7).
+   */
+  prior?: { platformId?: string; identifier?: { system?: string; value: string } };
 }
 
 const coding = (system: string, code: string) => ({ coding: [{ system, code }] });
@@ -84,6 +90,19 @@ export function buildClaim(input: ClaimInput): Claim {
       },
     ],
     diagnosis: input.diagnoses.map((code, i) => ({ sequence: i + 1, diagnosisCodeableConcept: coding(CODE_SYSTEMS.icd10am, code) })),
+    ...(input.prior && (input.prior.platformId || input.prior.identifier?.value)
+      ? {
+          related: [
+            {
+              claim: {
+                ...(input.prior.platformId ? { reference: `Claim/${input.prior.platformId}` } : {}),
+                ...(input.prior.identifier?.value ? { identifier: { ...(input.prior.identifier.system ? { system: input.prior.identifier.system } : {}), value: input.prior.identifier.value } } : {}),
+              },
+              relationship: coding(CODE_SYSTEMS.relatedClaimRelationship, "prior"),
+            },
+          ],
+        }
+      : {}),
     ...(input.procedures.length > 0
       ? { procedure: input.procedures.map((code, i) => ({ sequence: i + 1, procedureCodeableConcept: coding(CODE_SYSTEMS.cpt, code) })) }
       : {}),

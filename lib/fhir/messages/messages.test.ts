@@ -1,6 +1,6 @@
 import type { Bundle, Claim, Coverage, MessageHeader, Organization, Patient } from "@medplum/fhirtypes";
 import { describe, expect, it } from "vitest";
-import { buildClaim, buildEligibilityRequest, NATIONAL_EXCHANGE, readMessage, answersRequest } from "@/lib/fhir";
+import { buildCancelTask, buildClaim, buildCommunication, buildEligibilityRequest, buildPaymentNotice, NATIONAL_EXCHANGE, readCommunicationRequest, readMessage, answersRequest } from "@/lib/fhir";
 import { buildMessage, buildPollTask, checkMessageRules, MessageBuildError, MessageTooLargeError, MESSAGE_LIMIT_BYTES } from "./index";
 import { r4Problems } from "./r4-schema.test-support";
 
@@ -58,6 +58,21 @@ describe("message Bundles the portal sends", () => {
       expect(r4Problems(built.bundle)).toEqual([]);
     }
     expect((cases[2]!.bundle.entry![0]!.resource as MessageHeader).destination![0]!.receiver!.identifier!.system).toBe("http://nphies.sa/license/nphies");
+  });
+
+  it("payment-notice (issue 18): a PaymentNotice addressed to the exchange, paid and cleared, builds valid R4", () => {
+    for (const paymentStatus of ["paid", "cleared"] as const) {
+      const notice = buildPaymentNotice({ id: `pn-${paymentStatus}`, paymentId: "pr-1", paymentStatus, amountMinor: 123_456, currency: "SAR", providerOrgId: "clinic-001", paymentDate: "2026-11-23", created: at, identifierSystem: "https://clinic.example/fhir/payment-notice-id/clinic-001" });
+      const built = buildMessage({ event: "payment-notice", focus: notice, providerLicense: "PR-FHIR-001", destination: { exchange: true }, sourceEndpoint: source, timestamp: at });
+      expect(() => checkMessageRules(built.bundle)).not.toThrow();
+      expect(r4Problems(built.bundle)).toEqual([]);
+      expect(r4Problems(notice)).toEqual([]);
+      expect(notice.amount).toEqual({ value: 1234.56, currency: "SAR" });
+      expect(notice.paymentStatus?.coding?.[0]).toEqual({ system: "http://terminology.hl7.org/CodeSystem/paymentstatus", code: paymentStatus });
+      expect((built.bundle.entry![0]!.resource as MessageHeader).destination![0]!.receiver!.identifier!.system).toBe("http://nphies.sa/license/nphies");
+    }
+    const notice = buildPaymentNotice({ id: "pn-x", paymentId: "pr-1", paymentStatus: "paid", amountMinor: 1, currency: "SAR", providerOrgId: "clinic-001", paymentDate: "2026-11-23", created: at, identifierSystem: "https://clinic.example/x" });
+    expect(() => buildMessage({ event: "payment-notice", focus: notice, providerLicense: "PR-FHIR-001", destination: { payerLicense: "INS-RIMAL" }, sourceEndpoint: source, timestamp: at })).toThrow(MessageBuildError);
   });
 
   it("the R4 schema check can fail", () => {
@@ -204,5 +219,69 @@ describe("reading replies", () => {
   it("refuses what is not a message Bundle, naming the path", () => {
     expect(() => readMessage({ resourceType: "Bundle", type: "searchset" })).toThrow(/Bundle\.type/);
     expect(() => readMessage({ resourceType: "Bundle", type: "message", entry: [] })).toThrow(/without a MessageHeader/);
+  });
+});
+
+describe("issue 18 messages: cancel-request and communication", () => {
+  const task = buildCancelTask({
+    id: "5b0a6d0e-0d8e-4c47-9a5b-2c4d1f2e3a01",
+    target: { platformId: "claim-9", identifier: { system: "https://clinic.example/fhir/claim-id/clinic-001", value: "C-9" } },
+    code: "nullify",
+    reason: "resubmission",
+    providerOrgId: "clinic-001",
+    authoredOn: at,
+  });
+  const communication = buildCommunication({
+    id: "0f7d2b2e-51c2-4d7a-8f0e-1a2b3c4d5e6f",
+    requestId: "cr-1",
+    about: { platformId: "claim-9", identifier: { value: "C-9" } },
+    providerOrgId: "clinic-001",
+    recipientOrgId: "payer-rimal",
+    text: "The lab report is attached.",
+    attachments: [{ contentType: "application/pdf", data: Buffer.from("%PDF-1.4 test"), title: "lab.pdf", creation: at }],
+    sent: at,
+  });
+
+  it("builds valid R4 message Bundles the exchange accepts", () => {
+    for (const built of [
+      buildMessage({ event: "cancel-request", focus: task, resources: [provider], providerLicense: "PR-FHIR-001", destination: { payerLicense: "INS-RIMAL" }, sourceEndpoint: source, timestamp: at }),
+      buildMessage({ event: "communication", focus: communication, resources: [provider], providerLicense: "PR-FHIR-001", destination: { payerLicense: "INS-RIMAL" }, sourceEndpoint: source, timestamp: at }),
+    ]) {
+      expect(() => checkMessageRules(built.bundle)).not.toThrow();
+      expect(r4Problems(built.bundle)).toEqual([]);
+    }
+  });
+
+  it("the cancel Task names the claim both ways and the exchange's reason code; the Communication is based on the request", () => {
+    expect(r4Problems(task)).toEqual([]);
+    expect(task.code?.coding?.[0]).toEqual({ system: "http://nphies.sa/terminology/CodeSystem/task-code", code: "nullify" });
+    expect(task.reasonCode?.coding?.[0]).toMatchObject({ system: "http://nphies.sa/terminology/CodeSystem/task-reason-code", code: "resubmission" });
+    expect(task.focus).toMatchObject({ reference: "Claim/claim-9", identifier: { value: "C-9" } });
+    expect(r4Problems(communication)).toEqual([]);
+    expect(communication.basedOn).toEqual([{ reference: "CommunicationRequest/cr-1" }]);
+    expect(communication.payload?.map((p) => Object.keys(p)[0])).toEqual(["contentString", "contentAttachment"]);
+    expect(() => buildCommunication({ id: "x", requestId: "cr-1", about: { platformId: "c" }, providerOrgId: "clinic-001", text: " ", sent: at })).toThrow(/text or at least one attachment/);
+    expect(() => buildCancelTask({ id: "t", target: {}, code: "cancel", reason: "NP", providerOrgId: "clinic-001", authoredOn: at })).toThrow(/platform id or the business identifier/);
+  });
+
+  it("reads a payer's CommunicationRequest in any valid form: due date from occurrencePeriod.end, identifier-only about, referenced documents", () => {
+    const read = readCommunicationRequest({
+      resourceType: "CommunicationRequest",
+      id: "cr-2",
+      status: "active",
+      about: [{ type: "Claim", identifier: { system: "https://clinic.example/fhir/claim-id/clinic-001", value: "C-9" } }],
+      payload: [{ contentString: "Operative report, please" }, { contentReference: { display: "Discharge summary" } }, { contentAttachment: { title: "X-ray images" } }],
+      reasonCode: [{ text: "Clinical review" }],
+      occurrencePeriod: { start: "2026-11-23", end: "2026-11-30" },
+      sender: { identifier: { system: NATIONAL_EXCHANGE.payerLicense, value: "7000000101" } },
+    });
+    expect(read.view).toMatchObject({
+      id: "cr-2",
+      asks: ["Operative report, please", "Clinical review"],
+      attachmentTypes: ["Discharge summary", "X-ray images"],
+      due: "2026-11-30",
+      about: [{ kind: "identifier", identifier: { value: "C-9" } }],
+    });
+    expect(readCommunicationRequest({ resourceType: "CommunicationRequest", status: "active", occurrenceDateTime: "2026-12-01T10:00:00Z" }).view.due).toBe("2026-12-01T10:00:00Z");
   });
 });

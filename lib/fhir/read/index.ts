@@ -20,4 +20,6 @@ export type { ExtensionView } from "./extensions";
 export type { CodedView, MoneyView, PeriodView } from "./values";
 export { checkStructure } from "./structure";
 export { readMessage, answersRequest, messageErrorsOf } from "./message";
+export { readCommunicationRequest } from "./communication-request";
+export type { CommunicationRequestView } from "./communication-request";
 export type { MessageView, MessageHeaderView, MessageErrorView } from "./message";

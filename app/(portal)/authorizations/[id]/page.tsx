@@ -11,9 +11,17 @@ import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
 import { formatAmount } from "@/components/coding/format";
 import { Card, PageHeader } from "@/components/ui/card";
+import { CancelButton } from "@/components/cancellation/cancel-button";
+import { StatusCheckPanel } from "@/components/cancellation/status-check-panel";
+import { InformationRequestsLive } from "@/components/information-requests/live-refresh";
+import { InformationRequestList } from "@/components/information-requests/request-list";
+import { canCancel } from "@/lib/cancellation";
+import { listInformationRequests } from "@/lib/information-requests";
 import { formatBytes } from "@/lib/attachments";
 import { audit } from "@/lib/audit";
 import { getSubmissionView } from "@/lib/authorizations";
+import { UsageTable } from "@/components/authorization-usage/usage-table";
+import { authorizationUsage } from "@/lib/authorization-usage";
 import { requireArea, canAccess } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http";
@@ -43,9 +51,11 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
   if (s.status === "draft") redirect(`/authorizations/new?draft=${s.id}`);
   const [t, format, locale] = [await getTranslations("authorizations"), await getFormatter(), await getLocale()];
   const decided = s.status === "complete" || s.status === "partial";
+  const usage = decided ? await authorizationUsage(db, s.id) : undefined;
   const canClaim = decided && !!decision?.preAuthRef && canAccess(user.roles, "claims");
   const waiting = s.status === "queued" || s.status === "sent" || s.status === "pended";
   const dl = "grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4";
+  const [ir, informationRequests] = [await getTranslations("informationRequests"), await listInformationRequests(db, { submissionId: s.id, filter: "all", kinds: ["preauthorization"] })];
 
   return (
     <>
@@ -61,6 +71,8 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
           <div className="flex flex-col items-end gap-1">
             <StatusBadge status={s.status} outcome={outcomeOfView(s.responseView)} />
             <LiveRefresh submissionId={s.id} />
+            <InformationRequestsLive submissionId={s.id} />
+            {s.platformId && <CancelButton id={s.id} kind="preauthorization" allowed={canCancel(s)} />}
           </div>
         }
       />
@@ -164,6 +176,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
             </div>
             {decision ? <DecisionTable decision={decision} /> : <p className="text-sm text-slate-600">{t("decision.none")}</p>}
           </Card>
+          {usage && <UsageTable usage={usage} />}
           {decision && (
             <Card className="p-5">
               <ResponseDetails decision={decision} show={{ payment: true, preAuth: true }} />
@@ -194,10 +207,23 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
             )}
           </Card>
         </div>
-        <Card className="p-5">
-          <h2 className="mb-3 text-base font-semibold">{t("detail.timeline")}</h2>
-          <Timeline entries={view.timeline} kind="preauthorization" outcome={outcomeOfView(s.responseView)} />
-        </Card>
+        <div className="space-y-6">
+          {informationRequests.length > 0 && (
+            <Card className="p-5">
+              <h2 className="mb-3 text-base font-semibold">{ir("section")}</h2>
+              <InformationRequestList rows={informationRequests} showSubmission={false} canAnswer={() => true} />
+            </Card>
+          )}
+          {s.platformId && (
+            <Card className="p-5">
+              <StatusCheckPanel id={s.id} kind="preauthorization" />
+            </Card>
+          )}
+          <Card className="p-5">
+            <h2 className="mb-3 text-base font-semibold">{t("detail.timeline")}</h2>
+            <Timeline entries={view.timeline} kind="preauthorization" outcome={outcomeOfView(s.responseView)} />
+          </Card>
+        </div>
       </div>
     </>
   );

@@ -12,6 +12,12 @@ import { PlatformErrors } from "@/components/claims/platform-errors";
 import { RawJson } from "@/components/claims/raw-json";
 import { formatAmount } from "@/components/coding/format";
 import { Card, PageHeader } from "@/components/ui/card";
+import { CancelButton } from "@/components/cancellation/cancel-button";
+import { StatusCheckPanel } from "@/components/cancellation/status-check-panel";
+import { InformationRequestsLive } from "@/components/information-requests/live-refresh";
+import { InformationRequestList } from "@/components/information-requests/request-list";
+import { canCancel } from "@/lib/cancellation";
+import { listInformationRequests } from "@/lib/information-requests";
 import { audit } from "@/lib/audit";
 import { requireArea } from "@/lib/auth";
 import { getSubmissionView } from "@/lib/authorizations";
@@ -22,6 +28,12 @@ import { requestContext } from "@/lib/http";
 import { outcomeOfView } from "@/lib/i18n";
 import { formatMoney } from "@/lib/money";
 import { insurerNames } from "@/lib/patients";
+import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
+import { ClaimPaymentLine } from "@/components/payments/claim-payment";
+import { deadlinesFor } from "@/lib/deadlines";
+import { env } from "@/lib/env";
+import { claimPayments } from "@/lib/payments";
+import { clinicToday } from "@/lib/time";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("claims"))("detail.title") };
@@ -45,7 +57,14 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
   });
   if (!view) notFound();
   const s = view.submission;
-  const [links, preAuth] = await Promise.all([replacementLinks(db, s.id, s.replacesId), claimAuthorization(db, s.claim, s.authorizationId)]);
+  const [links, preAuth, informationRequests, ir] = await Promise.all([
+    replacementLinks(db, s.id, s.replacesId),
+    claimAuthorization(db, s.claim, s.authorizationId),
+    listInformationRequests(db, { submissionId: s.id, filter: "all", kinds: ["claim"] }),
+    getTranslations("informationRequests"),
+  ]);
+  // Issue 18: what the payer paid (remittances) and the filing deadline while the claim is still open.
+  const [paidBy, deadlines] = await Promise.all([claimPayments(db, [s.id]), deadlinesFor(db, [s.id], clinicToday(), env().CLINIC_TIME_ZONE)]);
   const d = view.decision;
   const outcome = outcomeOfView(s.responseView);
   const payment = d?.response.payment;
@@ -72,13 +91,21 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
             <div className="flex items-center gap-3">
               <StatusBadge status={s.status} kind="claim" outcome={outcome} />
               <LiveRefresh submissionId={s.id} use="claim" />
+              <InformationRequestsLive submissionId={s.id} />
             </div>
             <ClaimActions id={s.id} status={s.status} />
+            {s.platformId && <CancelButton id={s.id} kind="claim" nullify={s.status === "complete" || s.status === "partial"} allowed={canCancel(s)} />}
           </div>
         }
       />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
+          {(paidBy.get(s.id) || deadlines.get(s.id)) && (
+            <Card className="flex flex-wrap items-center gap-3 p-4">
+              {paidBy.get(s.id) && <ClaimPaymentLine payment={paidBy.get(s.id)!} />}
+              {deadlines.get(s.id) && <DeadlineBadge deadline={deadlines.get(s.id)!} />}
+            </Card>
+          )}
           <Card className="p-5 text-sm">
             <dl className="grid gap-3 sm:grid-cols-3">
               {dt(t("detail.identifier"), <bdi dir="ltr" className="break-all font-mono text-xs">{s.identifierValue ?? "—"}</bdi>, "claim-identifier")}
@@ -207,6 +234,17 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
           </Card>
         </div>
         <div className="space-y-6">
+          {informationRequests.length > 0 && (
+            <Card className="p-5">
+              <h2 className="mb-3 font-medium">{ir("section")}</h2>
+              <InformationRequestList rows={informationRequests} showSubmission={false} canAnswer={() => true} />
+            </Card>
+          )}
+          {s.platformId && (
+            <Card className="p-5">
+              <StatusCheckPanel id={s.id} kind="claim" />
+            </Card>
+          )}
           <Card className="p-5">
             <h2 className="mb-3 font-medium">{t("detail.timeline")}</h2>
             <Timeline entries={view.timeline} kind="claim" outcome={outcome} />

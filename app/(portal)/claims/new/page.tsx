@@ -14,6 +14,10 @@ import { actorOf, requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http";
 import { clinicToday } from "@/lib/time";
+import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
+import { authorizationUsage } from "@/lib/authorization-usage";
+import { deadlinesFor } from "@/lib/deadlines";
+import { env } from "@/lib/env";
 import { outcomeOfView } from "@/lib/i18n";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -114,6 +118,9 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
       };
     }
   }
+  // Issue 18: what remains of the linked authorization (this draft excluded) and the draft's filing deadline.
+  const usage = authorizationId ? await authorizationUsage(db, authorizationId, initial?.draftId) : undefined;
+  const draftDeadline = initial?.draftId ? (await deadlinesFor(db, [initial.draftId], today, env().CLINIC_TIME_ZONE)).get(initial.draftId) : undefined;
   return (
     <>
       {authorizationId && (
@@ -125,7 +132,12 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
       )}
       <PageHeader title={t("claim.title")} description={authorizationId ? t("claim.fromAuthorization") : t("claim.description")} />
       {initial?.draftId && <DuplicateWarning db={db} draftId={initial.draftId} />}
-      <SubmissionForm use="claim" today={today} initial={initial} />
+      {draftDeadline && (
+        <p className="mb-4">
+          <DeadlineBadge deadline={draftDeadline} />
+        </p>
+      )}
+      <SubmissionForm use="claim" today={today} initial={initial} usage={usage} />
     </>
   );
 }

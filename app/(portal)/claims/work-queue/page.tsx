@@ -13,6 +13,10 @@ import { getDb, patients } from "@/lib/db";
 import { requestContext } from "@/lib/http";
 import { formatMoney } from "@/lib/money";
 import { inArray } from "drizzle-orm";
+import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
+import { deadlinesFor } from "@/lib/deadlines";
+import { env } from "@/lib/env";
+import { clinicToday } from "@/lib/time";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("claims"))("workQueue.title") };
@@ -23,6 +27,8 @@ export default async function WorkQueuePage() {
   const user = await requireArea("claims");
   const [t, format, locale, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getLocale(), await getDb(), await requestContext()];
   const rows = await workQueue(db);
+  const timeZone = env().CLINIC_TIME_ZONE;
+  const deadlines = await deadlinesFor(db, rows.map((r) => r.id), clinicToday(timeZone), timeZone);
   const nids = [...new Set(rows.map((r) => r.patientId))];
   const people = nids.length ? await db.select().from(patients).where(inArray(patients.nationalId, nids)) : [];
   const byNid = new Map(people.map((p) => [p.nationalId, p]));
@@ -63,6 +69,7 @@ export default async function WorkQueuePage() {
                         </span>
                         <span className="tabular-nums">{r.totalMinor === null ? "—" : formatMoney(r.totalMinor, locale, r.currency ?? undefined)}</span>
                       </p>
+                      {deadlines.get(r.id) && <DeadlineBadge deadline={deadlines.get(r.id)!} />}
                       <PlatformErrors errors={r.errors} />
                       <p className="text-xs text-slate-500">{r.status === "rejected" ? t("workQueue.fixHint") : t("workQueue.retryHint")}</p>
                     </div>

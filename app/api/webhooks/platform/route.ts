@@ -4,11 +4,12 @@ import { exchangeConfig, handlePlatformWebhook } from "@/lib/exchange";
 import { getPlatformClient, type PlatformClient } from "@/lib/platform";
 import { guarded } from "@/lib/http";
 import { lineWriter } from "@/lib/log";
+import { INBOUND_HANDLERS } from "@/lib/server";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** `claim.status.changed` from the platform: signature, dedupe and apply live in lib/exchange/webhooks.ts. */
+/** `claim.status.changed` and `resource.available` from the platform: signature, dedupe and apply live in lib/exchange/webhooks.ts. */
 export const POST = guarded("json", "webhooks", async (request: Request): Promise<Response> => {
   let client: PlatformClient;
   try {
@@ -25,5 +26,6 @@ export const POST = guarded("json", "webhooks", async (request: Request): Promis
     pollAfterMs: config.pollAfterMs,
     fetchTimeoutMs: config.webhookFetchTimeoutMs,
     log: lineWriter("warn"),
+    inbound: INBOUND_HANDLERS,
   });
 });

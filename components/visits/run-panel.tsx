@@ -1,0 +1,122 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useLocale, useTranslations } from "next-intl";
+import { useEffect, useId, useState } from "react";
+import { useLiveEvents } from "@/components/live/use-live-events";
+import { Button } from "@/components/ui/button";
+import { cancelRunAction, startRunAction } from "@/lib/visits/browser";
+
+export interface RunSummary {
+  id: string;
+  status: "scheduled" | "running" | "done" | "cancelled";
+  runAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  total: number;
+  done: number;
+  problems: number;
+}
+
+const LIVE_KINDS = ["visits.run"];
+
+/** A list's runs with live progress (SSE `visits.run` events), "check now", "schedule" and "cancel". */
+export function RunPanel({ listId, runs: initial }: { listId: string; runs: RunSummary[] }) {
+  const t = useTranslations("visits");
+  const locale = useLocale();
+  const router = useRouter();
+  const [runs, setRuns] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const [at, setAt] = useState("");
+  const ids = { at: useId() };
+  const time = (iso: string) => new Intl.DateTimeFormat(locale === "ar" ? "ar-SA-u-nu-latn-ca-gregory" : "en-GB", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+
+  useLiveEvents(
+    (event) => {
+      const p = event.payload as { runId: string; status: RunSummary["status"]; total: number; done: number; problems: number };
+      setRuns((current) => {
+        const known = current.some((r) => r.id === p.runId);
+        if (!known) {
+          router.refresh();
+          return current;
+        }
+        return current.map((r) => (r.id === p.runId ? { ...r, status: p.status, total: p.total, done: Math.max(r.done, p.done), problems: Math.max(r.problems, p.problems) } : r));
+      });
+      if (p.status === "done") router.refresh();
+    },
+    (event) => (event.payload as { listId?: string } | null)?.listId === listId,
+    LIVE_KINDS,
+  );
+
+  async function start(run: string) {
+    setBusy(true);
+    const result = await startRunAction({ listId, run });
+    setBusy(false);
+    if (result.ok) {
+      setRuns((current) => [...current, { id: result.runId, status: result.status as RunSummary["status"], runAt: run === "now" ? new Date().toISOString() : run, startedAt: null, finishedAt: null, total: result.total, done: 0, problems: 0 }]);
+      router.refresh();
+    }
+  }
+
+  const active = runs.some((r) => r.status === "running" || r.status === "scheduled");
+  // Safety net for events missed before the stream connected: re-read the page while a run is active.
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => router.refresh(), 3_000);
+    return () => clearInterval(timer);
+  }, [active, router]);
+  return (
+    <div className="space-y-4">
+      {runs.length === 0 ? (
+        <p className="text-sm text-slate-600">{t("list.noRuns")}</p>
+      ) : (
+        <ul className="space-y-3" aria-live="polite">
+          {runs.map((run) => {
+            const percent = run.total ? Math.round((run.done / run.total) * 100) : 100;
+            return (
+              <li key={run.id} className="rounded-md border border-slate-200 p-3" data-testid="visit-run" data-status={run.status}>
+                <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+                  <span className="font-medium text-slate-900">{t(`run.status.${run.status}`, { at: time(run.runAt) })}</span>
+                  <span className="tabular-nums text-slate-700" data-testid="visit-run-progress">
+                    {t("run.progress", { done: run.done, total: run.total, problems: run.problems })}
+                  </span>
+                </div>
+                <div className="mt-2 h-2 overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-label={t("run.live")} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+                  <div className="h-full rounded-full bg-brand-700 transition-all" style={{ width: `${percent}%` }} />
+                </div>
+                {(run.status === "running" || run.status === "scheduled") && (
+                  <button
+                    type="button"
+                    className="mt-2 text-sm font-medium text-red-800 underline"
+                    onClick={async () => {
+                      await cancelRunAction({ runId: run.id });
+                      setRuns((current) => current.map((r) => (r.id === run.id ? { ...r, status: "cancelled" } : r)));
+                    }}
+                  >
+                    {t("list.cancel")}
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {!active && (
+        <div className="flex flex-wrap items-end gap-3">
+          <Button type="button" busy={busy} onClick={() => void start("now")} data-testid="run-now">
+            {t("list.startNow")}
+          </Button>
+          <div>
+            <label htmlFor={ids.at} className="block text-sm font-medium text-slate-800">
+              {t("list.scheduleAt")}
+            </label>
+            <input id={ids.at} type="datetime-local" value={at} onChange={(e) => setAt(e.target.value)} className="mt-1 rounded-md border border-slate-300 px-3 py-2 text-sm" />
+          </div>
+          <Button type="button" variant="secondary" disabled={!at || busy} onClick={() => at && void start(new Date(at).toISOString())}>
+            {t("list.schedule")}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import { and, eq, inArray, ne } from "drizzle-orm";
+import { submissions, type Db } from "@/lib/db";
+import { toMinorUnits } from "@/lib/fhir";
+import type { AuthorizationUsage, ServiceUsage } from "./usage";
+
+/** Claim states that consume an authorization: on their way or paid for. */
+const CONSUMING = ["queued", "sent", "pended", "complete", "partial"] as const;
+
+type ClaimJson = { item?: { sequence?: number; productOrService?: { coding?: { code?: string }[] }; quantity?: { value?: number }; unitPrice?: { value?: number } }[] };
+type ViewJson = {
+  preAuthRef?: string;
+  preAuthPeriod?: { start?: string; end?: string };
+  items?: { sequence?: number; approvedQuantity?: number; decision?: string; amounts?: { eligible?: { minor?: number } } }[];
+};
+
+/**
+ * What an approved authorization allows per service (approved quantity: the payer's
+ * approved-quantity when given, else the requested quantity of an approved line, 0 for a denied
+ * one) against what its linked claims consumed. `excludeSubmissionId`: the claim being edited,
+ * which must not count against itself. Undefined when there is no decided authorization.
+ */
+export async function authorizationUsage(db: Db, authorizationId: string, excludeSubmissionId?: string): Promise<AuthorizationUsage | undefined> {
+  const [auth] = await db
+    .select({ id: submissions.id, kind: submissions.kind, status: submissions.status, claim: submissions.claim, view: submissions.responseView })
+    .from(submissions)
+    .where(eq(submissions.id, authorizationId))
+    .limit(1);
+  if (!auth || auth.kind !== "preauthorization" || !["complete", "partial"].includes(auth.status)) return undefined;
+  const view = (auth.view ?? {}) as ViewJson;
+  const byCode = new Map<string, ServiceUsage>();
+  for (const item of (auth.claim as ClaimJson).item ?? []) {
+    const code = item.productOrService?.coding?.[0]?.code;
+    if (!code) continue;
+    const line = view.items?.find((l) => l.sequence === item.sequence);
+    const requested = item.quantity?.value ?? 1;
+    const approved = line?.approvedQuantity ?? (line?.decision === "approved" || line?.decision === "partly-approved" ? requested : 0);
+    const s = byCode.get(code) ?? { code, approvedQuantity: 0, approvedMinor: null, usedQuantity: 0, usedMinor: 0, remainingQuantity: 0 };
+    s.approvedQuantity += approved;
+    const eligible = line?.amounts?.eligible?.minor;
+    if (typeof eligible === "number") s.approvedMinor = (s.approvedMinor ?? 0) + eligible;
+    byCode.set(code, s);
+  }
+  const claims = await db
+    .select({ claim: submissions.claim })
+    .from(submissions)
+    .where(
+      and(
+        eq(submissions.authorizationId, authorizationId),
+        eq(submissions.kind, "claim"),
+        inArray(submissions.status, [...CONSUMING]),
+        ...(excludeSubmissionId ? [ne(submissions.id, excludeSubmissionId)] : []),
+      ),
+    );
+  for (const { claim } of claims) {
+    for (const item of (claim as ClaimJson).item ?? []) {
+      const s = byCode.get(item.productOrService?.coding?.[0]?.code ?? "");
+      if (!s) continue;
+      const q = item.quantity?.value ?? 1;
+      s.usedQuantity += q;
+      s.usedMinor += (toMinorUnits(item.unitPrice?.value ?? 0) ?? 0) * q;
+    }
+  }
+  const services = [...byCode.values()].map((s) => ({ ...s, remainingQuantity: Math.max(0, s.approvedQuantity - s.usedQuantity) }));
+  const period = view.preAuthPeriod ? { start: view.preAuthPeriod.start?.slice(0, 10) ?? null, end: view.preAuthPeriod.end?.slice(0, 10) ?? null } : null;
+  return { authorizationId, preAuthRef: view.preAuthRef ?? null, period, services, claims: claims.length };
+}

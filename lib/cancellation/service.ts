@@ -1,0 +1,162 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { audit, type AuditActor } from "@/lib/audit";
+import { submissions, type Db, type SubmissionKind, type SubmissionStatus } from "@/lib/db";
+import { applyPlatformNews, decisionOf, noteOnTimeline, transition, type PlatformStatus, type Submission } from "@/lib/exchange";
+import { buildCancelTask, claimProcessingStatus, type CancelReason } from "@/lib/fhir";
+import { PlatformError, isRetryablePlatformError, portOf, type PortSource } from "@/lib/platform";
+
+/**
+ * Issue 18 items 2 and 3: cancel or nullify a submission on the platform (a cancel Task), and ask
+ * the platform where a submission stands now (REST: `GET /Claim/{id}` + its ClaimResponse;
+ * messaging: status-check messages). Cancellation is a status change through `transition()` —
+ * timeline, live event and all — made only once the platform answered `completed`; a refusal is
+ * noted on the timeline with the platform's words and the status stays.
+ */
+export interface CancellationDeps {
+  db: Db;
+  /** The port, or the facility ports (getPlatformPort): each submission goes out through its facility. */
+  port: PortSource;
+  providerOrgId: string;
+  clock?: () => Date;
+  /** For applying what a status check found (default 60 s). */
+  pollAfterMs?: number;
+}
+
+export interface CancellationCaller {
+  actor: AuditActor;
+  userId: string;
+  requestId: string;
+  ip?: string;
+}
+
+/** Statuses from which a submission can be cancelled on the platform (the platform holds it). */
+export const CANCELLABLE: readonly SubmissionStatus[] = ["sent", "pended", "complete", "partial"];
+
+export function canCancel(submission: { status: SubmissionStatus; platformId: string | null }): boolean {
+  return CANCELLABLE.includes(submission.status) && submission.platformId !== null;
+}
+
+export type CancelResult =
+  | { ok: true; done: true; status: "cancelled" }
+  | { ok: true; done: false; status: SubmissionStatus; reason?: string }
+  | { ok: false; error: "not_found" | "not_cancellable" | "platform"; reason?: string };
+
+async function load(db: Db, id: string, kinds: readonly SubmissionKind[]): Promise<Submission | undefined> {
+  const [row] = await db.select().from(submissions).where(eq(submissions.id, id));
+  return row && kinds.includes(row.kind) ? row : undefined;
+}
+
+export async function cancelSubmission(deps: CancellationDeps, caller: CancellationCaller, input: { id: string; reason: CancelReason; kinds: readonly SubmissionKind[] }): Promise<CancelResult> {
+  const now = deps.clock ?? (() => new Date());
+  const row = await load(deps.db, input.id, input.kinds);
+  if (!row) return { ok: false, error: "not_found" };
+  if (!canCancel(row)) return { ok: false, error: "not_cancellable" };
+  const code = row.kind === "claim" && (row.status === "complete" || row.status === "partial") ? "nullify" : "cancel";
+  const task = buildCancelTask({
+    id: randomUUID(),
+    target: {
+      platformId: row.platformId!,
+      ...(row.identifierValue ? { identifier: { ...(row.identifierSystem ? { system: row.identifierSystem } : {}), value: row.identifierValue } } : {}),
+    },
+    code,
+    reason: input.reason,
+    providerOrgId: deps.providerOrgId,
+    authoredOn: now(),
+  });
+  const target = { type: "submission", id: row.id };
+  let answer;
+  try {
+    answer = await (await portOf(deps.port, row.facilityId)).cancel(task, { requestId: caller.requestId });
+  } catch (error) {
+    await audit(deps.db, { actor: caller.actor, action: `${row.kind === "claim" ? "claim" : "authorization"}.cancel`, target, outcome: "failure", requestId: caller.requestId, ip: caller.ip, details: { reason: input.reason } });
+    const words = error instanceof PlatformError ? (error.resolution ?? error.diagnostics ?? error.message) : isRetryablePlatformError(error) ? "unavailable" : undefined;
+    return { ok: false, error: "platform", ...(words ? { reason: words } : {}) };
+  }
+  const at = now();
+  const detail = { cancelReason: input.reason, task: code, taskStatus: answer.outcome.taskStatus, ...(answer.outcome.reason ? { platformReason: answer.outcome.reason } : {}) };
+  const result = await deps.db.transaction(async (tx): Promise<CancelResult> => {
+    const [current] = await tx.select().from(submissions).where(eq(submissions.id, row.id)).for("update");
+    if (!current) return { ok: false, error: "not_found" };
+    if (answer.outcome.done) {
+      if (current.status === "cancelled") return { ok: true, done: true, status: "cancelled" };
+      if (!CANCELLABLE.includes(current.status)) return { ok: false, error: "not_cancellable" };
+      await transition(tx, current, "cancelled", "user", { requestId: answer.requestId, ...detail }, { nextAttemptAt: null, leaseOwner: null, leaseUntil: null }, at);
+      return { ok: true, done: true, status: "cancelled" };
+    }
+    await noteOnTimeline(tx, current, { kind: "submission.note", note: "cancelRefused", source: "platform", requestId: answer.requestId, detail }, at);
+    return { ok: true, done: false, status: current.status, ...(answer.outcome.reason ? { reason: answer.outcome.reason } : {}) };
+  });
+  await audit(deps.db, {
+    actor: caller.actor,
+    action: `${row.kind === "claim" ? "claim" : "authorization"}.cancel`,
+    target,
+    outcome: result.ok && result.done ? "success" : "failure",
+    requestId: caller.requestId,
+    ip: caller.ip,
+    details: { reason: input.reason, task: code, taskStatus: answer.outcome.taskStatus },
+  });
+  return result;
+}
+
+/** What the platform says now against what the portal believes. */
+export interface StatusCheckResult {
+  portal: SubmissionStatus;
+  /** The platform's processing status (queued, pended, complete, partial, denied, cancelled) or decision. */
+  platform?: string;
+  /** The platform's words for its decision, when decided. */
+  disposition?: string;
+  agree: boolean;
+  /** The portal took the platform's newer news (e.g. a decision it had not heard of yet). */
+  updated: boolean;
+  /** The portal's status after the check. */
+  now: SubmissionStatus;
+  requestId: string;
+}
+
+const DECIDED = new Set(["complete", "partial", "denied"]);
+
+export type StatusCheckOutcome = { ok: true; check: StatusCheckResult } | { ok: false; error: "not_found" | "not_sent" | "platform"; reason?: string };
+
+export async function checkSubmissionStatus(deps: CancellationDeps, caller: CancellationCaller, input: { id: string; kinds: readonly SubmissionKind[] }): Promise<StatusCheckOutcome> {
+  const row = await load(deps.db, input.id, input.kinds);
+  if (!row) return { ok: false, error: "not_found" };
+  if (!row.platformId) return { ok: false, error: "not_sent" };
+  let platform: string | undefined;
+  let disposition: string | undefined;
+  let response;
+  let requestId = caller.requestId;
+  try {
+    const port = await portOf(deps.port, row.facilityId);
+    const read = await port.readClaim(row.platformId, { requestId: caller.requestId });
+    requestId = read.requestId;
+    platform = read.processingStatus ?? claimProcessingStatus(read.data);
+    if (platform && DECIDED.has(platform)) {
+      const responses = await port.claimResponses(row.platformId);
+      response = responses.data.at(-1);
+      const view = responses.views.at(-1);
+      disposition = view?.disposition;
+      const decided = response ? decisionOf(response) : undefined;
+      if (decided) platform = decided;
+    }
+  } catch (error) {
+    const words = error instanceof PlatformError ? (error.resolution ?? error.diagnostics ?? error.message) : undefined;
+    return { ok: false, error: "platform", ...(words ? { reason: words } : {}) };
+  }
+  let now: SubmissionStatus = row.status;
+  let updated = false;
+  if (platform && platform !== row.status && ["pended", "complete", "partial", "denied"].includes(platform)) {
+    const applied = await applyPlatformNews({ db: deps.db, clock: deps.clock, pollAfterMs: deps.pollAfterMs ?? 60_000 }, row.id, {
+      status: platform as PlatformStatus,
+      platformId: row.platformId,
+      ...(response ? { response } : {}),
+      source: "platform",
+      detail: { requestId, note: "statusCheck" },
+    });
+    if (applied.result === "applied" && applied.submission) updated = true;
+  }
+  // What the portal believes after the check (news may also have arrived by webhook or poll meanwhile).
+  now = (await load(deps.db, row.id, input.kinds))?.status ?? now;
+  await audit(deps.db, { actor: caller.actor, action: `${row.kind === "claim" ? "claim" : "authorization"}.status_check`, target: { type: "submission", id: row.id }, outcome: "success", requestId: caller.requestId, ip: caller.ip, details: { platform, portal: row.status } });
+  return { ok: true, check: { portal: row.status, ...(platform ? { platform } : {}), ...(disposition ? { disposition } : {}), agree: platform === row.status, updated, now, requestId } };
+}

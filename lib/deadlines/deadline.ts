@@ -1,0 +1,44 @@
+/**
+ * Filing deadlines (issue 18), pure: a claim must reach the payer within `submissionDays` of its
+ * (earliest) service date; a rejected one must be resubmitted within `resubmissionDays` of the
+ * rejection. Days are clinic calendar days (YYYY-MM-DD); `daysLeft` 0 = the last day is today,
+ * negative = missed. Staff are warned from WARN_DAYS days before.
+ */
+export const WARN_DAYS = 7;
+
+/** Used for an insurer the administrators have not configured (decision 048). */
+export const DEFAULT_WINDOWS: FilingWindows = { submissionDays: 90, resubmissionDays: 30 };
+
+export interface FilingWindows {
+  submissionDays: number;
+  resubmissionDays: number;
+}
+
+export type DeadlineKind = "submission" | "resubmission";
+
+export interface Deadline {
+  kind: DeadlineKind;
+  /** Last day (inclusive). */
+  due: string;
+  daysLeft: number;
+  level: "ok" | "soon" | "overdue";
+}
+
+const dayNumber = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
+
+export function addDaysTo(day: string, n: number): string {
+  return new Date((dayNumber(day) + n) * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function deadlineFrom(kind: DeadlineKind, from: string, windowDays: number, today: string): Deadline {
+  const due = addDaysTo(from, windowDays);
+  const daysLeft = dayNumber(due) - dayNumber(today);
+  return { kind, due, daysLeft, level: daysLeft < 0 ? "overdue" : daysLeft <= WARN_DAYS ? "soon" : "ok" };
+}
+
+/** The earliest valid service date of a Claim's items (YYYY-MM-DD), if any. */
+export function earliestServiceDate(claim: unknown): string | undefined {
+  const items = (claim as { item?: { servicedDate?: unknown }[] } | null)?.item ?? [];
+  const days = items.map((i) => i.servicedDate).filter((d): d is string => typeof d === "string" && /^\d{4}-\d{2}-\d{2}$/.test(d));
+  return days.sort()[0];
+}

@@ -1,0 +1,132 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { insurers, submissions, tables, type Db } from "@/lib/db";
+import { DEFAULT_WINDOWS, deadlineFrom, earliestServiceDate, type Deadline, type FilingWindows } from "./deadline";
+
+const { insurerFilingWindows } = tables;
+
+/** Claim states with a deadline still ahead: not yet sent (draft, failed) or rejected and not yet replaced. */
+const OPEN_STATES = ["draft", "failed", "rejected"] as const;
+
+export async function filingWindows(db: Db): Promise<Map<string, FilingWindows>> {
+  const rows = await db.select().from(insurerFilingWindows);
+  return new Map(rows.map((r) => [r.insurerId, { submissionDays: r.submissionDays, resubmissionDays: r.resubmissionDays }]));
+}
+
+interface Candidate {
+  id: string;
+  status: string;
+  insurerId: string | null;
+  claim: Record<string, unknown>;
+  /** The clinic day of the last change (for rejected: the rejection). */
+  changedDay: string;
+}
+
+function deadlineOf(row: Candidate, windows: Map<string, FilingWindows>, today: string): Deadline | undefined {
+  const w = (row.insurerId && windows.get(row.insurerId)) || DEFAULT_WINDOWS;
+  if (row.status === "rejected") return deadlineFrom("resubmission", row.changedDay, w.resubmissionDays, today);
+  const served = earliestServiceDate(row.claim);
+  return served ? deadlineFrom("submission", served, w.submissionDays, today) : undefined;
+}
+
+const dayIn = (timeZone: string) => sql<string>`to_char(${submissions.updatedAt} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
+
+/** Deadlines of these claims (only those still open: drafts, failed, rejected without a replacement). */
+export async function deadlinesFor(db: Db, ids: readonly string[], today: string, timeZone: string): Promise<Map<string, Deadline>> {
+  if (ids.length === 0) return new Map();
+  const rows = await candidates(db, timeZone, inArray(submissions.id, [...ids]));
+  const windows = await filingWindows(db);
+  const out = new Map<string, Deadline>();
+  for (const row of rows) {
+    const d = deadlineOf(row, windows, today);
+    if (d) out.set(row.id, d);
+  }
+  return out;
+}
+
+async function candidates(db: Db, timeZone: string, extra?: ReturnType<typeof inArray>): Promise<Candidate[]> {
+  const replacement = sql`NOT EXISTS (SELECT 1 FROM submissions r WHERE r.replaces_id = ${submissions.id})`;
+  return db
+    .select({ id: submissions.id, status: submissions.status, insurerId: submissions.insurerId, claim: submissions.claim, changedDay: dayIn(timeZone) })
+    .from(submissions)
+    .where(and(eq(submissions.kind, "claim"), inArray(submissions.status, [...OPEN_STATES]), replacement, ...(extra ? [extra] : [])));
+}
+
+export interface AtRisk {
+  insurerId: string;
+  soon: number;
+  overdue: number;
+}
+
+/** Claims at deadline risk (≤ 7 days left, or missed) per insurer, for the managers' dashboard. */
+export async function claimsAtRisk(db: Db, today: string, timeZone: string): Promise<AtRisk[]> {
+  const rows = await candidates(db, timeZone);
+  const windows = await filingWindows(db);
+  const per = new Map<string, AtRisk>();
+  for (const row of rows) {
+    const d = deadlineOf(row, windows, today);
+    if (!d || d.level === "ok") continue;
+    const key = row.insurerId ?? "";
+    const entry = per.get(key) ?? { insurerId: key, soon: 0, overdue: 0 };
+    entry[d.level === "soon" ? "soon" : "overdue"]++;
+    per.set(key, entry);
+  }
+  return [...per.values()].sort((a, b) => b.soon + b.overdue - (a.soon + a.overdue));
+}
+
+export interface InsurerSettings {
+  id: string;
+  nameEn: string;
+  nameAr: string;
+  license: string | null;
+  active: boolean;
+  windows: FilingWindows;
+  /** False when the defaults apply. */
+  configured: boolean;
+}
+
+export async function listInsurerSettings(db: Db): Promise<InsurerSettings[]> {
+  const rows = await db
+    .select({ insurer: insurers, windows: insurerFilingWindows })
+    .from(insurers)
+    .leftJoin(insurerFilingWindows, eq(insurerFilingWindows.insurerId, insurers.id))
+    .orderBy(insurers.nameEn);
+  return rows.map(({ insurer, windows }) => ({
+    id: insurer.id,
+    nameEn: insurer.nameEn,
+    nameAr: insurer.nameAr,
+    license: insurer.license,
+    active: insurer.active,
+    windows: windows ? { submissionDays: windows.submissionDays, resubmissionDays: windows.resubmissionDays } : DEFAULT_WINDOWS,
+    configured: Boolean(windows),
+  }));
+}
+
+export interface InsurerInput {
+  id: string;
+  nameEn: string;
+  nameAr: string;
+  license: string | null;
+  active: boolean;
+  submissionDays: number;
+  resubmissionDays: number;
+}
+
+/** Creates or updates an insurer and its filing windows (administrators). */
+export async function saveInsurer(db: Db, input: InsurerInput, by: string): Promise<{ created: boolean }> {
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: insurers.id }).from(insurers).where(eq(insurers.id, input.id)).limit(1);
+    if (existing) {
+      await tx.update(insurers).set({ nameEn: input.nameEn, nameAr: input.nameAr, license: input.license, active: input.active }).where(eq(insurers.id, input.id));
+    } else {
+      await tx.insert(insurers).values({ id: input.id, nameEn: input.nameEn, nameAr: input.nameAr, license: input.license, active: input.active });
+    }
+    await tx
+      .insert(insurerFilingWindows)
+      .values({ insurerId: input.id, submissionDays: input.submissionDays, resubmissionDays: input.resubmissionDays, updatedBy: by, updatedAt: new Date() })
+      .onConflictDoUpdate({
+        target: insurerFilingWindows.insurerId,
+        set: { submissionDays: input.submissionDays, resubmissionDays: input.resubmissionDays, updatedBy: by, updatedAt: new Date() },
+      });
+    return { created: !existing };
+  });
+}

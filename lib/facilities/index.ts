@@ -1,0 +1,15 @@
+/** lib/facilities: a clinic group's facilities, each with its licence and certificate (issue 17 item 3, decision 049). */
+export {
+  MAIN_FACILITY_CODE,
+  FacilityInputError,
+  addFacility,
+  assignUserFacility,
+  checkCertificatePair,
+  facilityByCode,
+  getFacility,
+  listFacilities,
+  setFacilityActive,
+  userFacilityId,
+  type Facility,
+  type FacilityInput,
+} from "./store";

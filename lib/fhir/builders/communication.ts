@@ -1,0 +1,117 @@
+import type { Communication, CommunicationPayload, Task } from "@medplum/fhirtypes";
+import { NATIONAL_EXCHANGE } from "../systems";
+
+/**
+ * Issue 18: what the clinic sends besides claims — the answer to a payer's information request (a
+ * Communication based on its CommunicationRequest, about the claim) and the cancel Task. Strict
+ * writers: everything they build is valid R4 (checked against the R4 JSON schema in the tests).
+ */
+
+/** The exchange's cancellation reasons (task-reason-code, NPHIES IG ValueSet task-reason-code). */
+export const CANCEL_REASONS = ["WI", "NP", "TAS", "SU", "resubmission"] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+/** English display of each reason as the exchange names it (the portal's own words are in the catalogues). */
+export const CANCEL_REASON_DISPLAY: Readonly<Record<CancelReason, string>> = {
+  WI: "Wrong information",
+  NP: "Service not performed",
+  TAS: "Transaction already submitted",
+  SU: "Service unavailable",
+  resubmission: "Claim re-submission",
+};
+
+export interface ClaimTarget {
+  /** The platform's Claim id, when it accepted the claim. */
+  platformId?: string;
+  /** The clinic's business identifier (Claim.identifier[0]). */
+  identifier?: { system?: string; value: string };
+}
+
+function claimReference(target: ClaimTarget) {
+  if (!target.platformId && !target.identifier?.value) throw new Error("a claim reference needs the platform id or the business identifier");
+  return {
+    type: "Claim" as const,
+    ...(target.platformId ? { reference: `Claim/${target.platformId}` } : {}),
+    ...(target.identifier?.value ? { identifier: { ...(target.identifier.system ? { system: target.identifier.system } : {}), value: target.identifier.value } } : {}),
+  };
+}
+
+export interface CancelTaskInput {
+  id: string;
+  target: ClaimTarget;
+  /** `cancel` for an authorization (or a claim still in process), `nullify` for a decided claim. */
+  code: "cancel" | "nullify";
+  reason: CancelReason;
+  providerOrgId: string;
+  authoredOn: Date;
+}
+
+/** The cancel-request Task (`Task.code` cancel | nullify, `focus` the Claim, `reasonCode` from task-reason-code). */
+export function buildCancelTask(input: CancelTaskInput): Task {
+  if (!(CANCEL_REASONS as readonly string[]).includes(input.reason)) throw new Error(`unknown cancel reason ${String(input.reason)}`);
+  return {
+    resourceType: "Task",
+    id: input.id,
+    identifier: [{ system: `${NATIONAL_EXCHANGE_TASK_ID_BASE}/${input.providerOrgId}`, value: input.id }],
+    status: "requested",
+    intent: "order",
+    priority: "routine",
+    code: { coding: [{ system: NATIONAL_EXCHANGE.taskCodeSystem, code: input.code }] },
+    focus: claimReference(input.target),
+    authoredOn: input.authoredOn.toISOString(),
+    requester: { reference: `Organization/${input.providerOrgId}` },
+    reasonCode: { coding: [{ system: NATIONAL_EXCHANGE.taskReasonSystem, code: input.reason, display: CANCEL_REASON_DISPLAY[input.reason] }] },
+  };
+}
+
+/** The portal's Task identifiers (`…/task-id/<provider org id>`). */
+export const NATIONAL_EXCHANGE_TASK_ID_BASE = "https://clinic.example/fhir/task-id";
+
+export interface CommunicationAttachmentInput {
+  contentType: string;
+  data: Uint8Array;
+  title: string;
+  creation: Date;
+}
+
+export interface CommunicationInput {
+  id: string;
+  /** The CommunicationRequest answered (its platform id). */
+  requestId: string;
+  about: ClaimTarget;
+  providerOrgId: string;
+  /** The payer (Organization id) the answer goes to, when known. */
+  recipientOrgId?: string;
+  text?: string;
+  attachments?: readonly CommunicationAttachmentInput[];
+  sent: Date;
+}
+
+/** The answer: a Communication based on the request, about the claim, with text and/or attachments. */
+export function buildCommunication(input: CommunicationInput): Communication {
+  const payload: CommunicationPayload[] = [
+    ...(input.text?.trim() ? [{ contentString: input.text.trim() }] : []),
+    ...(input.attachments ?? []).map((a) => ({
+      contentAttachment: {
+        contentType: a.contentType,
+        data: Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength).toString("base64"),
+        title: a.title,
+        creation: a.creation.toISOString(),
+      },
+    })),
+  ];
+  if (payload.length === 0) throw new Error("an answer needs text or at least one attachment");
+  return {
+    resourceType: "Communication",
+    id: input.id,
+    identifier: [{ system: `https://clinic.example/fhir/communication-id/${input.providerOrgId}`, value: input.id }],
+    basedOn: [{ reference: `CommunicationRequest/${input.requestId}` }],
+    status: "completed",
+    category: [{ coding: [{ system: "http://terminology.hl7.org/CodeSystem/communication-category", code: "notification" }] }],
+    priority: "routine",
+    about: [claimReference(input.about)],
+    sent: input.sent.toISOString(),
+    sender: { reference: `Organization/${input.providerOrgId}` },
+    ...(input.recipientOrgId ? { recipient: [{ reference: `Organization/${input.recipientOrgId}` }] } : {}),
+    payload,
+  };
+}

@@ -1,0 +1,185 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { audit, type AuditActor } from "@/lib/audit";
+import { attachableIds, attachmentsWithData, checkSet } from "@/lib/attachments";
+import { attachments, informationRequests, patients, submissions, type Db, type InformationRequestStatus, type SubmissionKind, type SubmissionStatus } from "@/lib/db";
+import { noteOnTimeline } from "@/lib/exchange";
+import { buildCommunication } from "@/lib/fhir";
+import { PlatformError, portOf, type PortSource } from "@/lib/platform";
+import { INFORMATION_REQUEST_EVENT } from "./inbound";
+
+export interface AnswerDeps {
+  db: Db;
+  /** The port, or the facility ports (getPlatformPort): the answer goes out through the claim's facility. */
+  port: PortSource;
+  providerOrgId: string;
+  clock?: () => Date;
+}
+
+export interface AnswerCaller {
+  actor: AuditActor;
+  userId: string;
+  requestId: string;
+  ip?: string;
+}
+
+export type AnswerResult =
+  | { ok: true; status: InformationRequestStatus }
+  | { ok: false; error: "not_found" | "already_answered" | "empty" | "attachments" | "platform"; reason?: string };
+
+/**
+ * Staff answer a payer's information request: text and/or attachments (the prior-authorization
+ * upload rules: PDF/JPEG/PNG by their bytes, 5 files, 10 MB each, 20 MB in all), sent as a
+ * Communication based on the request and about the claim. The row moves open → answered only when
+ * the platform accepted it; a refusal leaves it open with the platform's words.
+ */
+export async function answerInformationRequest(deps: AnswerDeps, caller: AnswerCaller, input: { id: string; text: string; attachmentIds: string[] }): Promise<AnswerResult> {
+  const now = deps.clock ?? (() => new Date());
+  const [row] = await deps.db.select().from(informationRequests).where(eq(informationRequests.id, input.id));
+  if (!row) return { ok: false, error: "not_found" };
+  if (row.status !== "open") return { ok: false, error: "already_answered" };
+  const text = input.text.trim();
+  if (!text && input.attachmentIds.length === 0) return { ok: false, error: "empty" };
+  const [submission] = await deps.db.select().from(submissions).where(eq(submissions.id, row.submissionId));
+  if (!submission) return { ok: false, error: "not_found" };
+  const attachable = await attachableIds(deps.db, input.attachmentIds, caller.userId, submission.id);
+  if (!attachable.ok || checkSet(attachable.rows.map((r) => r.size))) return { ok: false, error: "attachments" };
+  const files = await attachmentsWithData(deps.db, input.attachmentIds);
+  const communication = buildCommunication({
+    id: randomUUID(),
+    requestId: row.platformRequestId,
+    about: {
+      ...(submission.platformId ? { platformId: submission.platformId } : {}),
+      ...(submission.identifierValue ? { identifier: { ...(submission.identifierSystem ? { system: submission.identifierSystem } : {}), value: submission.identifierValue } } : {}),
+    },
+    providerOrgId: deps.providerOrgId,
+    ...(submission.insurerId ? { recipientOrgId: submission.insurerId } : {}),
+    text,
+    attachments: files.map((f) => ({ contentType: f.contentType, data: f.data, title: f.fileName, creation: f.createdAt })),
+    sent: now(),
+  });
+  let sent;
+  try {
+    sent = await (await portOf(deps.port, submission.facilityId)).sendCommunication(communication, { requestId: caller.requestId });
+  } catch (error) {
+    await audit(deps.db, { actor: caller.actor, action: "information_request.answer", target: { type: "information_request", id: row.id }, outcome: "failure", requestId: caller.requestId, ip: caller.ip });
+    return { ok: false, error: "platform", ...(error instanceof PlatformError ? { reason: error.resolution ?? error.message } : {}) };
+  }
+  const at = now();
+  // The stored copy keeps no attachment bytes (they stay in `attachments`, linked to the submission).
+  const stored = { ...communication, payload: communication.payload?.map((p) => (p.contentAttachment ? { contentAttachment: { ...p.contentAttachment, data: undefined } } : p)) };
+  await deps.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(informationRequests)
+      .set({
+        status: "answered",
+        answerText: text || null,
+        answerAttachmentIds: input.attachmentIds,
+        communication: JSON.parse(JSON.stringify(stored)) as Record<string, unknown>,
+        answeredAt: at,
+        answeredBy: caller.userId,
+        answerRequestId: sent.requestId,
+      })
+      .where(and(eq(informationRequests.id, row.id), eq(informationRequests.status, "open")))
+      .returning({ id: informationRequests.id });
+    if (!updated) return;
+    if (input.attachmentIds.length > 0) {
+      await tx.update(attachments).set({ submissionId: submission.id }).where(and(inArray(attachments.id, input.attachmentIds), isNull(attachments.submissionId)));
+    }
+    await noteOnTimeline(tx, submission, { kind: INFORMATION_REQUEST_EVENT, note: "informationAnswered", source: "user", requestId: sent.requestId, payload: { informationRequestId: row.id, state: "answered" } }, at);
+  });
+  await audit(deps.db, {
+    actor: caller.actor,
+    action: "information_request.answer",
+    target: { type: "information_request", id: row.id },
+    outcome: "success",
+    requestId: caller.requestId,
+    ip: caller.ip,
+    details: { submissionId: submission.id, attachments: input.attachmentIds.length },
+  });
+  return { ok: true, status: "answered" };
+}
+
+export interface InformationRequestRow {
+  id: string;
+  submissionId: string;
+  submissionKind: SubmissionKind;
+  submissionStatus: SubmissionStatus;
+  status: InformationRequestStatus;
+  asks: string[];
+  attachmentTypes: string[];
+  dueAt: Date | null;
+  receivedAt: Date;
+  answeredAt: Date | null;
+  answerText: string | null;
+  acknowledgedAt: Date | null;
+  overdue: boolean;
+  patientName: string | null;
+  insurerId: string | null;
+  totalMinor: number | null;
+  currency: string | null;
+}
+
+/** Open past its due date. */
+export function isOverdue(row: { status: InformationRequestStatus; dueAt: Date | null }, now: Date): boolean {
+  return row.status === "open" && row.dueAt !== null && row.dueAt.getTime() < now.getTime();
+}
+
+export const QUEUE_FILTERS = ["open", "overdue", "answered", "all"] as const;
+export type QueueFilter = (typeof QUEUE_FILTERS)[number];
+
+/**
+ * The "Information requested" work queue: open ones first, soonest due first (overdue on top);
+ * `kinds` limits it to what the caller may open (front desk: authorizations only).
+ */
+export async function listInformationRequests(db: Db, options: { filter?: QueueFilter; kinds: readonly SubmissionKind[]; submissionId?: string; now?: Date; limit?: number }): Promise<InformationRequestRow[]> {
+  const now = options.now ?? new Date();
+  const filter = options.filter ?? "open";
+  if (options.kinds.length === 0) return [];
+  const where = [inArray(submissions.kind, [...options.kinds])];
+  if (options.submissionId) where.push(eq(informationRequests.submissionId, options.submissionId));
+  if (filter === "open") where.push(eq(informationRequests.status, "open"));
+  if (filter === "overdue") where.push(eq(informationRequests.status, "open"), sql`${informationRequests.dueAt} < ${now.toISOString()}::timestamptz`);
+  if (filter === "answered") where.push(inArray(informationRequests.status, ["answered", "acknowledged"]));
+  const rows = await db
+    .select({
+      id: informationRequests.id,
+      submissionId: informationRequests.submissionId,
+      submissionKind: submissions.kind,
+      submissionStatus: submissions.status,
+      status: informationRequests.status,
+      asks: informationRequests.asks,
+      attachmentTypes: informationRequests.attachmentTypes,
+      dueAt: informationRequests.dueAt,
+      receivedAt: informationRequests.receivedAt,
+      answeredAt: informationRequests.answeredAt,
+      answerText: informationRequests.answerText,
+      acknowledgedAt: informationRequests.acknowledgedAt,
+      givenName: patients.givenName,
+      familyName: patients.familyName,
+      insurerId: submissions.insurerId,
+      totalMinor: submissions.totalMinor,
+      currency: submissions.currency,
+    })
+    .from(informationRequests)
+    .innerJoin(submissions, eq(submissions.id, informationRequests.submissionId))
+    .leftJoin(patients, eq(patients.nationalId, submissions.patientId))
+    .where(and(...where))
+    .orderBy(sql`case when ${informationRequests.status} = 'open' then 0 else 1 end`, asc(sql`coalesce(${informationRequests.dueAt}, 'infinity'::timestamptz)`), desc(informationRequests.receivedAt))
+    .limit(options.limit ?? 200);
+  return rows.map(({ givenName, familyName, ...r }) => ({ ...r, patientName: givenName ? `${givenName} ${familyName ?? ""}`.trim() : null, overdue: isOverdue(r, now) }));
+}
+
+/** Counts for the queue's tabs and the navigation badge. */
+export async function countInformationRequests(db: Db, kinds: readonly SubmissionKind[], now: Date = new Date()): Promise<{ open: number; overdue: number }> {
+  if (kinds.length === 0) return { open: 0, overdue: 0 };
+  const [row] = await db
+    .select({
+      open: sql<number>`count(*)::int`,
+      overdue: sql<number>`count(*) filter (where ${informationRequests.dueAt} < ${now.toISOString()}::timestamptz)::int`,
+    })
+    .from(informationRequests)
+    .innerJoin(submissions, eq(submissions.id, informationRequests.submissionId))
+    .where(and(eq(informationRequests.status, "open"), inArray(submissions.kind, [...kinds])));
+  return { open: row?.open ?? 0, overdue: row?.overdue ?? 0 };
+}

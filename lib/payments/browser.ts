@@ -1,0 +1,2 @@
+/** What client components may use of lib/payments. */
+export { sendPaymentNoticeAction } from "./actions";

@@ -1,0 +1,15 @@
+import type { InboundHandlers } from "@/lib/exchange";
+import { acknowledgementInbound, informationRequestInbound } from "@/lib/information-requests";
+import { paymentReconciliationInbound } from "@/lib/payments";
+
+/**
+ * The composition of inbound routing (lib/exchange/inbound.ts): what each area does with what the
+ * platform sends on its own initiative. The message poller (messaging) and the `resource.available`
+ * webhook (REST) both use this one table; the pipeline's ClaimResponse handler is always included.
+ * An area adds its handler here, e.g. `CommunicationRequest: informationRequestInbound`.
+ */
+export const INBOUND_HANDLERS: InboundHandlers = {
+  CommunicationRequest: informationRequestInbound,
+  Communication: acknowledgementInbound,
+  PaymentReconciliation: paymentReconciliationInbound,
+};

@@ -1,0 +1,161 @@
+import { randomUUID } from "node:crypto";
+import type { ClaimResponse, PaymentReconciliation, PaymentReconciliationDetail } from "@medplum/fhirtypes";
+import { z } from "zod";
+import { PAYMENT_SYSTEMS, PAYMENT_NOTICE_STATUS_CODES, money, toMinorUnits } from "../lib/fhir";
+import type { SandboxContext } from "./context";
+import { ApiError } from "./http";
+import type { ReceivedPaymentNotice } from "./store";
+
+/**
+ * The payer paying adjudicated claims (issue 18), the sandbox's extension of the spec in both
+ * protocols:
+ *  - a remittance is a PaymentReconciliation with one `detail` per claim paid; it reaches the
+ *    clinic ONLY through the mailbox (`ctx.mailbox.post`, event `payment-reconciliation`): a
+ *    `resource.available` webhook + `GET /PaymentReconciliation/{id}` in REST, a poll in messaging.
+ *    Trainers and tests originate one with `POST /_admin/remittances` (below).
+ *  - the clinic acknowledges it with a PaymentNotice (`paymentStatus` paid, then cleared): REST
+ *    `POST /PaymentNotice` (201 + the stored notice), messaging event `payment-notice` addressed to
+ *    the exchange (reply event `acknowledgement`, `response.code` ok). A notice about a remittance
+ *    the clinic never received, or with an unknown status, is refused (400, OperationOutcome).
+ */
+
+export const RemittanceRequestSchema = z.object({
+  /** Claims to pay, by platform Claim id; `amount` (SAR, decimal) overrides the benefit: a short payment. */
+  claims: z
+    .array(z.object({ id: z.string().min(1).max(64), amount: z.number().nonnegative().max(10_000_000).optional() }))
+    .min(1)
+    .max(500),
+  paymentDate: z.iso.date().optional(),
+  /** The payer, when no claim is known (all lines unmatched); otherwise the first claim's payer. */
+  payerId: z.string().min(1).max(64).optional(),
+});
+export type RemittanceRequest = z.infer<typeof RemittanceRequestSchema>;
+
+function benefitMinor(response: ClaimResponse): number {
+  const total = response.total?.find((t) => t.category?.coding?.some((c) => c.code === "benefit"));
+  return toMinorUnits(total?.amount?.value ?? 0) ?? 0;
+}
+
+/** Builds the remittance and posts it to the clinic's mailbox; unknown claim ids become lines the clinic cannot match (an amount is then required). */
+export function originateRemittance(ctx: SandboxContext, request: RemittanceRequest): PaymentReconciliation {
+  const now = new Date(ctx.clock.now());
+  const date = request.paymentDate ?? now.toISOString().slice(0, 10);
+  let payerId = request.payerId;
+  const details: PaymentReconciliationDetail[] = request.claims.map((line, i) => {
+    const record = ctx.store.getClaim(line.id);
+    if (record && record.providerOrgId !== ctx.providerOrgId) throw ApiError.plain(404, "not-found", `claims[${i}].id: no such claim`);
+    if (record && !["complete", "partial"].includes(record.status)) {
+      throw ApiError.plain(409, "business-rule", `claims[${i}].id: the claim is ${record.status}; only adjudicated claims (complete or partial) are paid`);
+    }
+    if (!record && line.amount === undefined) throw ApiError.plain(400, "required", `claims[${i}].amount: a claim the sandbox does not know needs an amount`);
+    if (record) payerId ??= ctx.reference.coverages.get(record.coverageId)?.payerId;
+    const amountMinor = line.amount !== undefined ? (toMinorUnits(line.amount) ?? 0) : benefitMinor(record!.response);
+    const identifier = record?.claim.identifier?.[0];
+    return {
+      identifier: { system: `${PAYMENT_SYSTEMS.sandboxPaymentIdentifier}/detail`, value: randomUUID() },
+      type: { coding: [{ system: PAYMENT_SYSTEMS.paymentType, code: "payment" }] },
+      request: { reference: `Claim/${line.id}`, ...(identifier ? { identifier } : {}) },
+      ...(record?.response.id ? { response: { reference: `ClaimResponse/${record.response.id}` } } : {}),
+      date,
+      payee: { reference: `Organization/${ctx.providerOrgId}` },
+      amount: money(amountMinor),
+    };
+  });
+  const total = details.reduce((sum, d) => sum + (toMinorUnits(d.amount?.value ?? 0) ?? 0), 0);
+  const paymentNumber = `PAY-${now.getTime().toString(36).toUpperCase()}-${randomUUID().slice(0, 4).toUpperCase()}`;
+  const resource: PaymentReconciliation = {
+    resourceType: "PaymentReconciliation",
+    id: randomUUID(),
+    identifier: [{ system: PAYMENT_SYSTEMS.sandboxPaymentIdentifier, value: paymentNumber }],
+    status: "active",
+    created: now.toISOString(),
+    ...(payerId ? { paymentIssuer: { reference: `Organization/${payerId}` } } : {}),
+    requestor: { reference: `Organization/${ctx.providerOrgId}` },
+    outcome: "complete",
+    disposition: "Payment of adjudicated claims",
+    paymentDate: date,
+    paymentAmount: money(total),
+    paymentIdentifier: { system: PAYMENT_SYSTEMS.sandboxPaymentIdentifier, value: paymentNumber },
+    detail: details,
+  };
+  ctx.mailbox.post(ctx.providerOrgId, resource, "payment-reconciliation");
+  return resource;
+}
+
+/** Checks and records a clinic's PaymentNotice (either protocol). Throws ApiError 400 naming the path. */
+export function receivePaymentNotice(ctx: SandboxContext, providerOrgId: string, body: Record<string, unknown>, protocol: "rest" | "messaging"): ReceivedPaymentNotice {
+  const bad = (path: string, reason: string) => ApiError.plain(400, "invalid", `${path}: ${reason}`);
+  if (body.resourceType !== "PaymentNotice") throw bad("resourceType", "expected a PaymentNotice");
+  if (body.status !== "active") throw bad("PaymentNotice.status", "must be active");
+  const payment = (body.payment as { reference?: string } | undefined)?.reference ?? "";
+  const paymentId = /(?:^|\/)PaymentReconciliation\/([A-Za-z0-9\-.]{1,64})$/.exec(payment)?.[1];
+  if (!paymentId || !ctx.mailbox.read(providerOrgId, "PaymentReconciliation", paymentId)) {
+    throw bad("PaymentNotice.payment", "must refer to a PaymentReconciliation sent to this clinic");
+  }
+  const coding = (body.paymentStatus as { coding?: { system?: string; code?: string }[] } | undefined)?.coding ?? [];
+  const status = coding.find((c) => c.system === PAYMENT_SYSTEMS.paymentStatus)?.code;
+  if (!status || !(PAYMENT_NOTICE_STATUS_CODES as readonly string[]).includes(status)) {
+    throw bad("PaymentNotice.paymentStatus", `a coding of ${PAYMENT_SYSTEMS.paymentStatus}: paid or cleared`);
+  }
+  const amount = body.amount as { value?: unknown } | undefined;
+  if (typeof amount?.value !== "number") throw bad("PaymentNotice.amount", "is required");
+  if (typeof body.created !== "string") throw bad("PaymentNotice.created", "is required");
+  const notice: ReceivedPaymentNotice = {
+    id: typeof body.id === "string" && /^[A-Za-z0-9\-.]{1,64}$/.test(body.id) ? body.id : randomUUID(),
+    providerOrgId,
+    paymentId,
+    paymentStatus: status as "paid" | "cleared",
+    protocol,
+    receivedAt: new Date(ctx.clock.now()).toISOString(),
+    resource: { ...(body as object), resourceType: "PaymentNotice" } as ReceivedPaymentNotice["resource"],
+  };
+  notice.resource = { ...notice.resource, id: notice.id };
+  ctx.store.recordPaymentNotice(notice);
+  return notice;
+}
+
+/**
+ * Optional automatic payer (`SANDBOX_AUTO_REMIT_MS`, option `autoRemitMs`; off by default): every
+ * `delayMs`, each payer pays — in one remittance per payer — the clinic's claims that were decided
+ * complete or partial with a benefit at least `delayMs` ago and appear in no remittance yet. What
+ * was paid is read back from the mailbox (journaled), so a restart never pays a claim twice.
+ */
+export class AutoRemitter {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ctx: SandboxContext,
+    private readonly delayMs: number,
+  ) {}
+
+  start(): void {
+    if (this.delayMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => this.runOnce(), this.delayMs);
+    this.timer.unref();
+  }
+
+  /** One round; answers the remittances posted (for tests). */
+  runOnce(): PaymentReconciliation[] {
+    const { ctx } = this;
+    const paid = new Set(
+      ctx.mailbox
+        .forClinic(ctx.providerOrgId)
+        .filter((m) => m.resourceType === "PaymentReconciliation")
+        .flatMap((m) => ((m.resource as PaymentReconciliation).detail ?? []).map((d) => d.request?.reference?.replace(/^.*Claim\//, "") ?? "")),
+    );
+    const due = ctx.clock.now() - this.delayMs;
+    const byPayer = new Map<string, string[]>();
+    for (const record of ctx.store.allClaims()) {
+      if (record.providerOrgId !== ctx.providerOrgId || record.use !== "claim" || paid.has(record.id)) continue;
+      if (!["complete", "partial"].includes(record.status) || Date.parse(record.lastUpdated) > due || benefitMinor(record.response) <= 0) continue;
+      const payer = ctx.reference.coverages.get(record.coverageId)?.payerId ?? "";
+      byPayer.set(payer, [...(byPayer.get(payer) ?? []), record.id]);
+    }
+    return [...byPayer.values()].map((ids) => originateRemittance(ctx, { claims: ids.map((id) => ({ id })) }));
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
