@@ -2,7 +2,7 @@ import type { OrgClient } from "@/lib/api-access";
 import { API_ERROR_SYSTEM, AppError, runApi, type ApiCall, type ApiFamily, type AuthStrategy } from "@/lib/api";
 import type { AuditActor } from "@/lib/audit";
 import type { Db } from "@/lib/db";
-import type { PlatformClient } from "@/lib/platform";
+import type { PlatformClient, PortSource } from "@/lib/platform";
 import { authenticate, publicReason } from "./auth";
 import type { ExchangeApiConfig } from "./config";
 
@@ -10,6 +10,8 @@ import type { ExchangeApiConfig } from "./config";
 export interface ExchangeApiDeps {
   db: () => Promise<Db>;
   platform: () => Promise<Pick<PlatformClient, "checkEligibility">>;
+  /** Cancel and status check (issue 18): the port, or the facility ports — each submission goes out through its facility. */
+  port: PortSource;
   config: ExchangeApiConfig;
   now?: () => Date;
   /** Default: the portal log (lib/log); lines carry ids and codes only. */
@@ -18,7 +20,7 @@ export interface ExchangeApiDeps {
   timeZone?: string;
 }
 
-export type ExchangeOp = "eligibility.check" | "coverage.read" | "claim.submit" | "claim.status" | "visits.import" | "visits.status";
+export type ExchangeOp = "eligibility.check" | "coverage.read" | "claim.submit" | "claim.status" | "claim.cancel" | "claim.status-check" | "visits.import" | "visits.status";
 
 /** One authenticated call: the kernel's call plus the API's dependencies and the organization client. */
 export interface CallContext extends ApiCall<OrgClient> {

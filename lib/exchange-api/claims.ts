@@ -1,5 +1,7 @@
 import type { ClaimResponse, Identifier, OperationOutcome, Parameters, ParametersParameter } from "@medplum/fhirtypes";
+import { z } from "zod";
 import { AppError, fhirResponse, readJsonObject } from "@/lib/api";
+import { cancelSubmission, checkSubmissionStatus, type CancellationCaller, type StatusCheckResult } from "@/lib/cancellation";
 import {
   DECISION_STATUSES,
   apiClaimAcknowledgement,
@@ -10,9 +12,10 @@ import {
   submitApiClaim,
   type Submission,
 } from "@/lib/exchange";
-import { isFhirReadError, readClaimResponse, PLATFORM_ERROR_SYSTEM, PORTAL_SUBMISSION_ID_SYSTEM, PORTAL_SUBMISSION_STATUS_SYSTEM } from "@/lib/fhir";
+import { CANCEL_REASONS, isFhirReadError, readClaimResponse, PLATFORM_ERROR_SYSTEM, PORTAL_SUBMISSION_ID_SYSTEM, PORTAL_SUBMISSION_STATUS_SYSTEM } from "@/lib/fhir";
 import { isUuid } from "@/lib/ids";
 import type { CallContext } from "./api";
+import { parseResource } from "./validation";
 
 import { listInformationRequests, type InformationRequestRow } from "@/lib/information-requests";
 
@@ -54,21 +57,93 @@ export const acknowledgement = apiClaimAcknowledgement;
 
 /** GET /api/exchange/claims/{id}/status — only the calling client's own submissions exist for it. */
 export async function claimStatus(ctx: CallContext, id: string): Promise<Response> {
+  const submission = await ownSubmission(ctx, id);
+  ctx.audit.details.submissionStatus = submission.status;
+  return fhirResponse(await currentStatus(ctx, submission.id), 200);
+}
+
+/** The calling organization's own submission (any other id, or another client's, is unknown: 404). */
+async function ownSubmission(ctx: CallContext, id: string): Promise<Submission> {
   const submission = isUuid(id) ? await getSubmission(ctx.db, id) : undefined;
   if (!submission || submission.channel !== EXCHANGE_API_CHANNEL || submission.createdBy !== createdByOf(ctx.client.clientId)) {
     throw new AppError("not_found", "No such submission.", { reason: "unknown_submission" });
   }
   ctx.audit.target = { type: "submission", id: submission.id };
-  ctx.audit.details.submissionStatus = submission.status;
+  return submission;
+}
+
+/** The status Parameters as stored now (re-read: a cancel or status check may just have changed it). */
+async function currentStatus(ctx: CallContext, id: string, check?: StatusCheckResult): Promise<Parameters> {
+  const submission = (await getSubmission(ctx.db, id))!;
   const timeline = await submissionTimeline(ctx.db, submission.id);
   const requests = await listInformationRequests(ctx.db, { submissionId: submission.id, filter: "all", kinds: [submission.kind] });
-  return fhirResponse(statusParameters(submission, timeline, requests), 200);
+  return statusParameters(submission, timeline, requests, check);
+}
+
+function cancellationCaller(ctx: CallContext): CancellationCaller {
+  return { actor: ctx.actor, userId: createdByOf(ctx.client.clientId), requestId: ctx.requestId, ...(ctx.ip ? { ip: ctx.ip } : {}) };
+}
+
+/** The body of `POST /claims/{id}/cancel`: the exchange's reason (task-reason-code). */
+export const CancelParametersSchema = z.object({
+  resourceType: z.literal("Parameters"),
+  parameter: z.tuple([z.object({ name: z.literal("reason"), valueCode: z.enum(CANCEL_REASONS) })]),
+});
+
+/**
+ * POST /api/exchange/claims/{id}/cancel — a cancel Task (authorization, claim in process) or a
+ * nullify Task (decided claim) to the platform, through the submission's facility. 200 with the
+ * status Parameters (status `cancelled`) once the platform completed it; 409 when the platform
+ * refused (its words in the answer, the refusal on the timeline) or the submission is not at the
+ * platform; 502 when the platform did not answer (nothing changed — safe to repeat).
+ */
+export async function cancelClaim(ctx: CallContext, request: Request, id: string): Promise<Response> {
+  const submission = await ownSubmission(ctx, id);
+  const body = parseResource(CancelParametersSchema, await readJsonObject(request, { maxBytes: ctx.deps.config.maxBodyBytes }), "Parameters");
+  const reason = body.parameter[0].valueCode;
+  ctx.audit.details.reason = reason;
+  const result = await cancelSubmission({ db: ctx.db, port: ctx.deps.port, providerOrgId: ctx.deps.config.providerOrgId, clock: () => ctx.now }, cancellationCaller(ctx), {
+    id: submission.id,
+    reason,
+    kinds: [submission.kind],
+  });
+  if (!result.ok) {
+    if (result.error === "not_cancellable") {
+      throw new AppError("conflict", submission.platformId ? `A submission in status ${submission.status} cannot be cancelled.` : "Not at the platform yet: nothing to cancel.", { reason: "not_cancellable" });
+    }
+    if (result.error === "not_found") throw new AppError("not_found", "No such submission.", { reason: "unknown_submission" });
+    throw new AppError("platform_error", `The platform did not answer the cancellation${result.reason ? `: ${result.reason}` : "."} Nothing changed; it is safe to send again.`, { reason: "platform" });
+  }
+  if (!result.done) {
+    throw new AppError("conflict", `The platform refused the cancellation${result.reason ? `: ${result.reason}` : "."}`, { reason: "cancel_refused" });
+  }
+  return fhirResponse(await currentStatus(ctx, submission.id), 200);
+}
+
+/**
+ * POST /api/exchange/claims/{id}/status-check — asks the platform now (REST: a read; messaging: a
+ * status-check message) and answers the status Parameters with `platformStatus`, `agree` and
+ * `updated` (the portal took newer news the platform had).
+ */
+export async function statusCheck(ctx: CallContext, id: string): Promise<Response> {
+  const submission = await ownSubmission(ctx, id);
+  const result = await checkSubmissionStatus({ db: ctx.db, port: ctx.deps.port, providerOrgId: ctx.deps.config.providerOrgId, clock: () => ctx.now }, cancellationCaller(ctx), {
+    id: submission.id,
+    kinds: [submission.kind],
+  });
+  if (!result.ok) {
+    if (result.error === "not_sent") throw new AppError("conflict", "Not at the platform yet: nothing to check. Follow /status until it is sent.", { reason: "not_sent" });
+    if (result.error === "not_found") throw new AppError("not_found", "No such submission.", { reason: "unknown_submission" });
+    throw new AppError("platform_error", `The platform did not answer the status check${result.reason ? `: ${result.reason}` : "."}`, { reason: "platform" });
+  }
+  ctx.audit.details.agree = result.check.agree;
+  return fhirResponse(await currentStatus(ctx, submission.id, result.check), 200);
 }
 
 type TimelineRow = Awaited<ReturnType<typeof submissionTimeline>>[number];
 
 /** The status representation: a FHIR Parameters resource (docs/decisions/020). */
-export function statusParameters(submission: Submission, timeline: TimelineRow[], informationRequests: readonly InformationRequestRow[] = []): Parameters {
+export function statusParameters(submission: Submission, timeline: TimelineRow[], informationRequests: readonly InformationRequestRow[] = [], check?: StatusCheckResult): Parameters {
   const claim = submission.claim as { identifier?: Identifier[] };
   const own = callerIdentifier(claim.identifier?.filter((i) => i.system !== submission.identifierSystem));
   const parameter: ParametersParameter[] = [
@@ -124,6 +199,19 @@ export function statusParameters(submission: Submission, timeline: TimelineRow[]
         { name: "received", valueInstant: r.receivedAt.toISOString() },
         ...(r.answeredAt ? [{ name: "answered", valueInstant: r.answeredAt.toISOString() }] : []),
         ...(r.acknowledgedAt ? [{ name: "acknowledged", valueInstant: r.acknowledgedAt.toISOString() }] : []),
+      ],
+    });
+  }
+  // Issue 18: what a status check just heard from the platform, against what the portal believed.
+  if (check) {
+    parameter.push({
+      name: "statusCheck",
+      part: [
+        { name: "portalBefore", valueCode: check.portal },
+        ...(check.platform ? [{ name: "platformStatus", valueCode: check.platform }] : []),
+        ...(check.disposition ? [{ name: "disposition", valueString: check.disposition }] : []),
+        { name: "agree", valueBoolean: check.agree },
+        { name: "updated", valueBoolean: check.updated },
       ],
     });
   }

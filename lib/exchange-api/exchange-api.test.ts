@@ -11,7 +11,7 @@ import { getFhir, json, newOrgKey, postFhir, registerOrg, signToken, testApi, te
 import type { ExchangeApi } from "./index";
 
 type Json = Record<string, unknown>;
-type Param = { name: string; valueCode?: string; valueCoding?: { code?: string }; resource?: Json; part?: Param[]; valueIdentifier?: { system?: string; value?: string } };
+type Param = { name: string; valueCode?: string; valueBoolean?: boolean; valueCoding?: { code?: string }; resource?: Json; part?: Param[]; valueIdentifier?: { system?: string; value?: string } };
 const param = (body: Json, name: string) => (body.parameter as Param[]).find((p) => p.name === name);
 
 describe.each(testDatabases())("provider-side exchange API against the sandbox on $name", (target) => {
@@ -268,9 +268,60 @@ describe.each(testDatabases())("provider-side exchange API against the sandbox o
       expect(moves.slice(0, 2)).toEqual(["draft", "queued"]);
       expect(moves.length).toBeGreaterThanOrEqual(3);
 
+      // Issue 18: ask the platform now — it agrees with the decision the portal holds.
+      const checked = await api.statusCheck(postFhir(`/api/exchange/claims/${id}/status-check`, "", await tokenFor(his, "his")), id);
+      expect(checked.status).toBe(200);
+      const check = param(await json(checked), "statusCheck")?.part ?? [];
+      expect(check.find((p) => p.name === "agree")).toMatchObject({ valueBoolean: true });
+      expect(check.find((p) => p.name === "platformStatus")?.valueCode).toBe(param(decided, "status")?.valueCoding?.code);
+
       // An id that is not a submission id is simply unknown.
       const again = await api.claimStatus(getFhir(`/api/exchange/claims/not-a-uuid/status`, await tokenFor(his, "his")), "not-a-uuid");
       expect(again.status).toBe(404);
+    });
+
+    it("cancel and status check: refused before the platform holds it, bad reasons named, cancelled once the platform completes the Task", async () => {
+      const token = () => tokenFor(his, "his");
+      const res = await api.submitClaim(postFhir("/api/exchange/claims/submit", claimBody("preauthorization"), await token()));
+      const id = ((await json(res)).identifier as { value: string }[])[0]!.value;
+      const cancel = async (body: unknown, who = token) => api.cancelClaim(postFhir(`/api/exchange/claims/${id}/cancel`, body, await who()), id);
+      const reason = (code: string) => ({ resourceType: "Parameters", parameter: [{ name: "reason", valueCode: code }] });
+      const outcome = async (response: Response) => ((await json(response)).issue as { diagnostics?: string; expression?: string[] }[])[0]!;
+
+      // Not at the platform yet: nothing to check or cancel.
+      const early = await api.statusCheck(postFhir(`/api/exchange/claims/${id}/status-check`, "", await token()), id);
+      expect(early.status).toBe(409);
+      expect((await outcome(early)).diagnostics).toMatch(/Not at the platform yet/);
+      expect((await cancel(reason("NP"))).status).toBe(409);
+      // Bad bodies say what to fix; another organization does not see it.
+      const unknownReason = await cancel(reason("BECAUSE"));
+      expect(unknownReason.status).toBe(400);
+      expect((await outcome(unknownReason)).expression).toEqual(["Parameters.parameter[0].valueCode"]);
+      const noReason = await cancel({ resourceType: "Parameters" });
+      expect(noReason.status).toBe(422);
+      expect((await outcome(noReason)).expression).toEqual(["Parameters.parameter"]);
+      expect((await cancel("{not json")).status).toBe(400);
+      expect((await cancel(reason("NP"), () => tokenFor(lab, "lab"))).status).toBe(404);
+
+      const worker = startOutboxWorker({ db: database.db, client, pollMs: 30, leaseMs: 30_000, maxAttempts: 3, backoff: { baseMs: 20, maxMs: 200, jitter: 0.5 }, pollAfterMs: 60_000, log: () => {} });
+      try {
+        await waitFor(async () => (await getSubmission(database.db, id))?.platformId, 30_000, "sent to the platform");
+      } finally {
+        await worker.stop();
+      }
+      const cancelled = await cancel(reason("NP"));
+      expect(cancelled.status).toBe(200);
+      const body = await json(cancelled);
+      expect(param(body, "status")?.valueCoding?.code).toBe("cancelled");
+      const last = (body.parameter as Param[]).filter((p) => p.name === "event").at(-1)!.part!;
+      expect(last.find((p) => p.name === "to")?.valueCode).toBe("cancelled");
+      expect(last.find((p) => p.name === "cancelReason")?.valueCode).toBe("NP");
+      expect((await getSubmission(database.db, id))?.status).toBe("cancelled");
+      // Once cancelled, again is refused, and the platform agrees it is cancelled.
+      const twice = await cancel(reason("NP"));
+      expect(twice.status).toBe(409);
+      const [entry] = await database.db.select().from(auditEvents).where(and(eq(auditEvents.action, "exchange.claim.cancel"), eq(auditEvents.targetId, id), eq(auditEvents.outcome, "success")));
+      expect(entry).toMatchObject({ actorKind: "api", actorId: "his" });
     });
   });
 });

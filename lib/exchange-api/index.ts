@@ -6,7 +6,7 @@
 import { getDb } from "@/lib/db";
 import { getPlatformPort } from "@/lib/platform";
 import { runOperation, type ExchangeApiDeps } from "./api";
-import { claimStatus, submitClaim } from "./claims";
+import { cancelClaim, claimStatus, statusCheck, submitClaim } from "./claims";
 import { exchangeApiConfig } from "./config";
 import { readCoverage } from "./coverage";
 import { eligibilityCheck } from "./eligibility";
@@ -24,6 +24,10 @@ export interface ExchangeApi {
   coverage(request: Request, id: string): Promise<Response>;
   submitClaim(request: Request): Promise<Response>;
   claimStatus(request: Request, id: string): Promise<Response>;
+  /** Issue 18: cancel (in process) or nullify (decided) on the platform with the exchange's reason. */
+  cancelClaim(request: Request, id: string): Promise<Response>;
+  /** Issue 18: ask the platform now; the status Parameters with what it said. */
+  statusCheck(request: Request, id: string): Promise<Response>;
   /** Eligibility ahead of the visit (issue 21): a visit list in, its bad items and run out. */
   importVisits(request: Request): Promise<Response>;
   visitsStatus(request: Request, id: string): Promise<Response>;
@@ -36,6 +40,8 @@ export function createExchangeApi(deps: ExchangeApiDeps): ExchangeApi {
     coverage: (request, id) => runOperation("coverage.read", request, deps, (ctx) => readCoverage(ctx, id)),
     submitClaim: (request) => runOperation("claim.submit", request, deps, (ctx) => submitClaim(ctx, request)),
     claimStatus: (request, id) => runOperation("claim.status", request, deps, (ctx) => claimStatus(ctx, id)),
+    cancelClaim: (request, id) => runOperation("claim.cancel", request, deps, (ctx) => cancelClaim(ctx, request, id)),
+    statusCheck: (request, id) => runOperation("claim.status-check", request, deps, (ctx) => statusCheck(ctx, id)),
     importVisits: (request) => runOperation("visits.import", request, deps, (ctx) => importVisits(ctx, request)),
     visitsStatus: (request, id) => runOperation("visits.status", request, deps, (ctx) => visitsStatus(ctx, id)),
     async openApi() {
@@ -50,5 +56,5 @@ export function createExchangeApi(deps: ExchangeApiDeps): ExchangeApi {
 /** The process-wide API: the portal database and platform client, configuration from the environment. */
 export function exchangeApi(): ExchangeApi {
   // The configuration was validated at boot (lib/env.ts): a bad value never gets this far.
-  return createExchangeApi({ db: getDb, platform: getPlatformPort, config: exchangeApiConfig() });
+  return createExchangeApi({ db: getDb, platform: getPlatformPort, port: getPlatformPort, config: exchangeApiConfig() });
 }

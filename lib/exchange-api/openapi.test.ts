@@ -2,8 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { coverages, insurers, patients } from "@/lib/db/schema";
-import { buildClaim, startTestSandbox, testClient, type SandboxHandle } from "@/lib/exchange/testing/harness";
+import { eq } from "drizzle-orm";
+import { coverages, insurers, patients, submissions } from "@/lib/db/schema";
+import { startOutboxWorker } from "@/lib/exchange";
+import { buildClaim, startTestSandbox, testClient, waitFor, type SandboxHandle } from "@/lib/exchange/testing/harness";
 import type { PlatformClient } from "@/lib/platform";
 import { eligibilityRequest } from "@/lib/platform/test-support";
 import { testDatabases } from "@/lib/testing/databases";
@@ -61,6 +63,16 @@ describe("the OpenAPI document (on PGlite and the sandbox)", () => {
     return new Request(request.url, { method: "POST", headers, body: JSON.stringify(body) });
   }
 
+  /** Runs the outbox until every queued submission is at the platform. */
+  async function sendQueued(): Promise<void> {
+    const worker = startOutboxWorker({ db: database.db, client, pollMs: 20, leaseMs: 30_000, maxAttempts: 3, backoff: { baseMs: 20, maxMs: 200, jitter: 0.5 }, pollAfterMs: 60_000, log: () => {} });
+    try {
+      await waitFor(async () => (await database.db.select({ id: submissions.id }).from(submissions).where(eq(submissions.status, "queued"))).length === 0, 30_000, "submissions sent");
+    } finally {
+      await worker.stop();
+    }
+  }
+
   /** Calls the handler behind a documented operation, with or without a valid token. */
   async function call(operationId: string, authenticated: boolean, variant: "good" | "bad" = "good"): Promise<Response> {
     const token = authenticated ? await signToken(key, "openapi-client") : undefined;
@@ -80,6 +92,20 @@ describe("the OpenAPI document (on PGlite and the sandbox)", () => {
         const location = submitted.headers.get("location")!;
         const id = location.split("/").at(-2)!;
         return api.claimStatus(getFhir(location, token), id);
+      }
+      case "cancelClaim":
+      case "claimStatusCheck": {
+        if (variant === "bad") {
+          const id = randomUUID();
+          return operationId === "cancelClaim" ? api.cancelClaim(postFhir(`/api/exchange/claims/${id}/cancel`, { resourceType: "Parameters" }, token), id) : api.statusCheck(postFhir(`/api/exchange/claims/${id}/status-check`, "", token), id);
+        }
+        // A fresh submission the platform holds (the outbox sends it; these operations need a platform id).
+        const submitted = await call("submitClaim", true);
+        const id = submitted.headers.get("location")!.split("/").at(-2)!;
+        await sendQueued();
+        return operationId === "cancelClaim"
+          ? api.cancelClaim(postFhir(`/api/exchange/claims/${id}/cancel`, { resourceType: "Parameters", parameter: [{ name: "reason", valueCode: "WI" }] }, token), id)
+          : api.statusCheck(postFhir(`/api/exchange/claims/${id}/status-check`, "", token), id);
       }
       case "importVisitList":
         return api.importVisits(
@@ -103,7 +129,9 @@ describe("the OpenAPI document (on PGlite and the sandbox)", () => {
     expect(doc.components.securitySchemes.organizationJwt?.scheme).toBe("bearer");
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/api/exchange/claims/submit",
+      "/api/exchange/claims/{id}/cancel",
       "/api/exchange/claims/{id}/status",
+      "/api/exchange/claims/{id}/status-check",
       "/api/exchange/coverage/{id}",
       "/api/exchange/eligibility/check",
       "/api/exchange/openapi.json",

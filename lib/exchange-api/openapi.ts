@@ -12,6 +12,7 @@ import {
   ReferenceSchema,
 } from "@/lib/fhir";
 import type { ExchangeApiConfig } from "./config";
+import { CancelParametersSchema } from "./claims";
 import { VisitListAnswerSchema, VisitListBodySchema, VisitListStatusSchema } from "@/lib/visits";
 
 /** The Coverage `GET /api/exchange/coverage/{id}` answers. */
@@ -52,6 +53,7 @@ export const EXCHANGE_API_SCHEMAS = {
   Claim: { schema: ClaimSchema, io: "input" },
   ClaimResponse: { schema: ApiClaimAcknowledgementSchema, io: "input" },
   Parameters: { schema: StatusParametersSchema, io: "input" },
+  CancelParameters: { schema: CancelParametersSchema, io: "input" },
   VisitList: { schema: VisitListBodySchema, io: "input" },
   VisitListAnswer: { schema: VisitListAnswerSchema, io: "input" },
   VisitListStatus: { schema: VisitListStatusSchema, io: "input" },
@@ -176,6 +178,40 @@ export function openApiDocument(config: Pick<ExchangeApiConfig, "portalUrl" | "a
             "200": { description: "The current status.", headers: rateHeaders, content: fhirContent("Parameters") },
             "404": problem("No such submission for this organization."),
             ...common,
+          },
+        },
+      },
+      "/api/exchange/claims/{id}/cancel": {
+        post: {
+          operationId: "cancelClaim",
+          summary: "Cancel or nullify a submission on the platform",
+          description:
+            "Sends the platform a cancel Task (an authorization, or a claim still in process) or a nullify Task (a decided claim) with the exchange's reason: WI (wrong information), NP (service not performed), TAS (transaction already submitted), SU (service unavailable), resubmission. The submission must be at the platform (sent, pended, complete or partial). 200: the platform completed it; the answer is the status Parameters with status `cancelled`.",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          requestBody: { required: true, content: fhirContent("CancelParameters") },
+          responses: {
+            "200": { description: "Cancelled: the current status.", headers: rateHeaders, content: fhirContent("Parameters") },
+            ...bodyProblems,
+            "404": problem("No such submission for this organization."),
+            "409": problem("Not cancellable in its status (not_cancellable), or the platform refused (cancel_refused, with the platform's words; the refusal is on the timeline)."),
+            ...common,
+            "502": problem("The platform did not answer; nothing changed and it is safe to send again."),
+          },
+        },
+      },
+      "/api/exchange/claims/{id}/status-check": {
+        post: {
+          operationId: "claimStatusCheck",
+          summary: "Ask the platform where a submission stands now",
+          description:
+            "A status check with the platform (a read in REST, a status-check message in the messaging protocol). The answer is the status Parameters plus `statusCheck` (portalBefore, platformStatus, disposition, agree, updated). When the platform knows newer news (a decision the portal had not heard of), the portal takes it and `updated` is true. No body.",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", format: "uuid" } }],
+          responses: {
+            "200": { description: "What the platform says now against what the portal believed.", headers: rateHeaders, content: fhirContent("Parameters") },
+            "404": problem("No such submission for this organization."),
+            "409": problem("Not at the platform yet (not_sent): follow /status."),
+            ...common,
+            "502": problem("The platform did not answer the status check."),
           },
         },
       },

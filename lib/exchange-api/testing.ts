@@ -7,7 +7,7 @@ import { assertReadableByPortal } from "@/lib/fhir/read/testing/own-answers";
 import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWTPayload } from "jose";
 import { addOrgKey, ensureOrgClient } from "@/lib/api-access";
 import type { Db } from "@/lib/db";
-import type { PlatformClient } from "@/lib/platform";
+import { portFor, type PlatformClient } from "@/lib/platform";
 import { parseExchangeApiConfig, type ExchangeApiConfig } from "./config";
 import { createExchangeApi, type ExchangeApi } from "./index";
 
@@ -69,7 +69,7 @@ export function testConfig(overrides: Partial<ExchangeApiConfig> = {}, providerO
 
 export function testApi(
   db: Db,
-  platform: Pick<PlatformClient, "checkEligibility"> | undefined,
+  platform: PlatformClient | undefined,
   config: ExchangeApiConfig = testConfig(),
   now?: () => Date,
 ): ExchangeApi {
@@ -79,6 +79,10 @@ export function testApi(
     platform: async () => {
       if (!platform) throw new Error("no platform client in this test");
       return platform;
+    },
+    port: async () => {
+      if (!platform) throw new Error("no platform client in this test");
+      return portFor(platform, db);
     },
     config,
     warn: () => {},
