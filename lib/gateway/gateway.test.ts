@@ -73,7 +73,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       log: () => undefined,
     });
     config = parseGatewayConfig({ GATEWAY_AGENTS: AGENTS, PROVIDER_ORG_ID: sb.config.providerOrgId, PLATFORM_ENV: "sandbox", GATEWAY_RATE_PER_MINUTE: "100000" });
-    gw = createGateway({ db: async () => db, config: () => config, warn: () => undefined });
+    gw = createGateway({ db: async () => db, config: () => config, warn: () => undefined, port: client });
     const main = await createGatewayToken(db, { name: "Claims assistant" });
     token = main.token;
     tokenId = main.record.id;
@@ -250,6 +250,35 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       expect(status.result).toMatchObject({ kind: "preauthorization", decision: { outcome: expect.any(String) } });
       // An authorization is not a claim.
       expect((await q({ agent: "claim", task: "status", data: { submissionId: id } })).status).toBe(404);
+    });
+
+    it("checks a claim's status with the platform and cancels an authorization by identifier (issue 18)", async () => {
+      const claim = buildClaim({ use: "claim", items: [{ code: "99213", price: 150 }], diagnoses: ["R51"] });
+      const claimId = ((await json(await q({ agent: "claim", task: "submit", data: { claim } }))).result as Json).submissionId as string;
+      const decided = await waitFor(async () => {
+        const s = await getSubmission(db, claimId);
+        return s && DECIDED.includes(s.status) ? s : undefined;
+      }, 60_000, "claim decided");
+      const check = await json(await q({ agent: "claim", task: "check", data: { submissionId: claimId } }));
+      expect(check.result).toMatchObject({ submissionId: claimId, portal: decided.status, platform: decided.status, agree: true, updated: false });
+
+      const auth = buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }], diagnoses: ["R51"] });
+      const authId = ((await json(await q({ agent: "authorization", task: "request", data: { claim: auth } }))).result as Json).submissionId as string;
+      const sent = await waitFor(async () => {
+        const s = await getSubmission(db, authId);
+        return s?.platformId ? s : undefined;
+      }, 60_000, "authorization sent");
+      // A reason outside the exchange's codes is named; an authorization is not a claim.
+      const badReason = await q({ agent: "authorization", task: "cancel", data: { submissionId: authId, reason: "because" } });
+      expect(badReason.status).toBe(422);
+      expect(await json(badReason)).toMatchObject({ issues: [{ path: expect.stringContaining("reason") }] });
+      expect((await q({ agent: "claim", task: "cancel", data: { submissionId: authId, reason: "NP" } })).status).toBe(404);
+      const cancelled = await json(await q({ agent: "AuthLinc", task: "cancel", data: { identifier: sent.identifierValue, reason: "NP" } }));
+      expect(cancelled.result).toEqual({ submissionId: authId, cancelled: true, status: "cancelled" });
+      expect((await getSubmission(db, authId))?.status).toBe("cancelled");
+      const again = await q({ agent: "authorization", task: "cancel", data: { submissionId: authId, reason: "NP" } });
+      expect(again.status).toBe(409);
+      expect(await json(again)).toMatchObject({ reason: "not_cancellable" });
     });
 
     it("refuses the wrong use, another provider, a bad patient and invalid fields with 422 naming the field", async () => {

@@ -7,8 +7,6 @@ import { lookupDataSchema, recordLookup, recordSummary, recordVisits, recordVisi
 import type { GatewayContext } from "./run";
 import { cancelDataSchema, findSubmission, pipelineError, statusDataSchema, statusResult, submitGatewayClaim, submittedResult } from "./submissions";
 import { cancelSubmission, checkSubmissionStatus } from "@/lib/cancellation";
-import { env } from "@/lib/env";
-import { getPlatformPort } from "@/lib/platform";
 
 /** The body of `POST /query` (platform spec, "Gateway task body"). */
 export const GatewayQuerySchema = z.object({
@@ -64,11 +62,11 @@ function cancelTask(kind: SubmissionKind): Task {
   return {
     schema: cancelDataSchema,
     async run(ctx, data: z.infer<typeof cancelDataSchema>) {
-      const submission = await findSubmission(ctx, kind, "submissionId" in data ? { submissionId: data.submissionId } : { identifier: data.identifier });
+      const submission = await findSubmission(ctx, kind, data);
       if (!submission) throw new AppError("not_found", kind === "claim" ? "No claim with this id or identifier." : "No authorization request with this id or identifier.");
       ctx.audit.target = { type: "submission", id: submission.id };
       ctx.audit.details.reason = data.reason;
-      const result = await cancelSubmission({ db: ctx.db, port: getPlatformPort, providerOrgId: env().PROVIDER_ORG_ID }, machineCaller(ctx), { id: submission.id, reason: data.reason, kinds: [kind] });
+      const result = await cancelSubmission({ db: ctx.db, port: ctx.port, providerOrgId: ctx.config.providerOrgId }, machineCaller(ctx), { id: submission.id, reason: data.reason, kinds: [kind] });
       if (!result.ok) {
         if (result.error === "not_cancellable") throw new AppError("conflict", `It cannot be cancelled in status ${submission.status}.`, { reason: "not_cancellable" });
         if (result.error === "not_found") throw new AppError("not_found", "No such submission.");
@@ -87,7 +85,7 @@ function checkTask(kind: SubmissionKind): Task {
       const submission = await findSubmission(ctx, kind, data);
       if (!submission) throw new AppError("not_found", kind === "claim" ? "No claim with this id or identifier." : "No authorization request with this id or identifier.");
       ctx.audit.target = { type: "submission", id: submission.id };
-      const result = await checkSubmissionStatus({ db: ctx.db, port: getPlatformPort, providerOrgId: env().PROVIDER_ORG_ID }, machineCaller(ctx), { id: submission.id, kinds: [kind] });
+      const result = await checkSubmissionStatus({ db: ctx.db, port: ctx.port, providerOrgId: ctx.config.providerOrgId }, machineCaller(ctx), { id: submission.id, kinds: [kind] });
       if (!result.ok) {
         if (result.error === "not_sent") throw new AppError("conflict", "Not sent to the platform yet: nothing to check.", { reason: "not_sent" });
         if (result.error === "not_found") throw new AppError("not_found", "No such submission.");

@@ -2,6 +2,7 @@ import { authenticateGatewayToken } from "@/lib/api-access";
 import type { GatewayTokenSummary } from "@/lib/api-access";
 import { AppError, runApi, type ApiCall, type AuthStrategy, type ErrorStyle } from "@/lib/api";
 import type { Db } from "@/lib/db";
+import { getPlatformPort, type PortSource } from "@/lib/platform";
 import { GatewayConfigError, type GatewayConfig } from "./config";
 
 /** What the gateway needs; route files pass the process-wide ones, tests their own. */
@@ -12,12 +13,15 @@ export interface GatewayDeps {
   now?: () => Date;
   /** Default: the portal log (lib/log); lines carry ids and codes only. */
   warn?: (line: string) => void;
+  /** Cancel and status check (issue 18): the port, or the facility ports. Default: the portal's (getPlatformPort). */
+  port?: PortSource;
 }
 
 /** One authenticated call: the kernel's call plus the gateway configuration and the token. */
 export interface GatewayContext extends ApiCall<GatewayTokenSummary> {
   config: GatewayConfig;
   token: GatewayTokenSummary;
+  port: PortSource;
 }
 
 export type { ErrorStyle };
@@ -74,6 +78,6 @@ export async function runGateway(
     { name: "gateway", style, db: deps.db, now: deps.now, warn: deps.warn, precheck, authenticate: gatewayTokenStrategy(() => config!) },
     initialAction,
     request,
-    (call) => work(Object.assign(call, { config: config!, token: call.principal })),
+    (call) => work(Object.assign(call, { config: config!, token: call.principal, port: deps.port ?? getPlatformPort })),
   );
 }

@@ -52,25 +52,28 @@ export function submittedResult(submission: Submission, replay: boolean, agent: 
   };
 }
 
-/** Issue 18: `cancel` — which submission, and the exchange's reason code (task-reason-code). */
-export const cancelDataSchema = z.union([
-  z.strictObject({ submissionId: z.string().refine(isUuid, "expected a submission id (UUID)"), reason: z.enum(CANCEL_REASONS) }),
-  z.strictObject({ identifier: z.string().trim().min(1).max(200), reason: z.enum(CANCEL_REASONS) }),
-]);
+/** Which submission: its id, or an identifier (exactly one of them). */
+const submissionReference = {
+  submissionId: z.string().refine(isUuid, "expected a submission id (UUID)").optional(),
+  identifier: z.string().trim().min(1).max(200).optional(),
+};
+const exactlyOne = (d: { submissionId?: string; identifier?: string }) => (d.submissionId === undefined) !== (d.identifier === undefined);
+const exactlyOneMessage = { message: "give either submissionId or identifier (exactly one)", path: ["submissionId"] };
 
-export const statusDataSchema = z.union([
-  z.strictObject({ submissionId: z.string().refine(isUuid, "expected a submission id (UUID)") }),
-  z.strictObject({ identifier: z.string().trim().min(1).max(200) }),
-]);
+/** `status` and `check`: which submission. One object, so that a refusal names the field (a union would name only `data`). */
+export const statusDataSchema = z.strictObject(submissionReference).refine(exactlyOne, exactlyOneMessage);
+
+/** Issue 18: `cancel` — which submission, and the exchange's reason code (task-reason-code). */
+export const cancelDataSchema = z.strictObject({ ...submissionReference, reason: z.enum(CANCEL_REASONS) }).refine(exactlyOne, exactlyOneMessage);
 
 /**
  * Finds a submission of `kind` by its id or by an identifier: the portal's business identifier
  * (`Claim.identifier[0].value`, fixed when queued; any channel — an assistant may ask about a claim
  * made in the pages) or the caller's own Claim identifier value (submissions of this token).
  */
-export async function findSubmission(ctx: GatewayContext, kind: SubmissionKind, data: z.infer<typeof statusDataSchema>): Promise<Submission | undefined> {
+export async function findSubmission(ctx: GatewayContext, kind: SubmissionKind, data: { submissionId?: string; identifier?: string }): Promise<Submission | undefined> {
   const { db } = ctx;
-  if ("submissionId" in data) {
+  if (data.submissionId !== undefined) {
     const row = await getSubmission(db, data.submissionId);
     return row?.kind === kind ? row : undefined;
   }
@@ -78,7 +81,7 @@ export async function findSubmission(ctx: GatewayContext, kind: SubmissionKind, 
   const [portal] = await db
     .select()
     .from(submissions)
-    .where(and(eq(submissions.identifierSystem, system), eq(submissions.identifierValue, data.identifier), eq(submissions.kind, kind)))
+    .where(and(eq(submissions.identifierSystem, system), eq(submissions.identifierValue, data.identifier ?? ""), eq(submissions.kind, kind)))
     .limit(1);
   if (portal) return portal;
   const [own] = await db
@@ -89,7 +92,7 @@ export async function findSubmission(ctx: GatewayContext, kind: SubmissionKind, 
         eq(submissions.channel, GATEWAY_CHANNEL),
         eq(submissions.createdBy, createdByToken(ctx.token.id)),
         eq(submissions.kind, kind),
-        sql`${submissions.claim} -> 'identifier' @> ${JSON.stringify([{ value: data.identifier }])}::jsonb`,
+        sql`${submissions.claim} -> 'identifier' @> ${JSON.stringify([{ value: data.identifier ?? "" }])}::jsonb`,
       ),
     )
     .orderBy(desc(submissions.createdAt))
