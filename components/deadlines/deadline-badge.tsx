@@ -11,10 +11,11 @@ export function DeadlineBadge({ deadline }: { deadline: Deadline }) {
   const t = useTranslations("deadlines");
   const format = useFormatter();
   const date = format.dateTime(new Date(`${deadline.due}T12:00:00Z`), { dateStyle: "medium", timeZone: "UTC" });
+  const information = deadline.kind === "information";
   const text =
     deadline.level === "overdue"
-      ? t("overdue", { date })
-      : t(deadline.kind === "resubmission" ? "countdownResubmit" : "countdown", { days: deadline.daysLeft });
+      ? t(information ? "overdueInformation" : "overdue", { date })
+      : t(information ? "countdownInformation" : deadline.kind === "resubmission" ? "countdownResubmit" : "countdown", { days: deadline.daysLeft });
   const tone = deadline.level === "overdue" ? "bg-red-50 text-red-800 ring-red-200" : deadline.level === "soon" ? "bg-amber-50 text-amber-900 ring-amber-300" : "bg-slate-50 text-slate-600 ring-slate-200";
   return (
     <span
@@ -22,6 +23,7 @@ export function DeadlineBadge({ deadline }: { deadline: Deadline }) {
       title={t("due", { date })}
       data-testid="deadline-badge"
       data-level={deadline.level}
+      data-kind={deadline.kind}
       data-days={deadline.daysLeft}
     >
       {deadline.level !== "ok" && <span aria-hidden>⚠</span>}

@@ -1,7 +1,7 @@
 /**
  * Filing deadlines (issue 18), pure: a claim must reach the payer within `submissionDays` of its
  * (earliest) service date; a rejected one must be resubmitted within `resubmissionDays` of the
- * rejection. Days are clinic calendar days (YYYY-MM-DD); `daysLeft` 0 = the last day is today,
+ * rejection; a payer's information request must be answered by its due date. Days are clinic calendar days (YYYY-MM-DD); `daysLeft` 0 = the last day is today,
  * negative = missed. Staff are warned from WARN_DAYS days before.
  */
 export const WARN_DAYS = 7;
@@ -14,7 +14,8 @@ export interface FilingWindows {
   resubmissionDays: number;
 }
 
-export type DeadlineKind = "submission" | "resubmission";
+/** `information`: a payer's open information request about the claim, due on its own date. */
+export type DeadlineKind = "submission" | "resubmission" | "information";
 
 export interface Deadline {
   kind: DeadlineKind;
@@ -34,6 +35,17 @@ export function deadlineFrom(kind: DeadlineKind, from: string, windowDays: numbe
   const due = addDaysTo(from, windowDays);
   const daysLeft = dayNumber(due) - dayNumber(today);
   return { kind, due, daysLeft, level: daysLeft < 0 ? "overdue" : daysLeft <= WARN_DAYS ? "soon" : "ok" };
+}
+
+/** A deadline on a given last day (an information request's due date, as a clinic day). */
+export function deadlineOn(kind: DeadlineKind, due: string, today: string): Deadline {
+  return deadlineFrom(kind, due, 0, today);
+}
+
+/** The more urgent of two deadlines (fewer days left). */
+export function moreUrgent(a: Deadline | undefined, b: Deadline | undefined): Deadline | undefined {
+  if (!a || !b) return a ?? b;
+  return b.daysLeft < a.daysLeft ? b : a;
 }
 
 /** The earliest valid service date of a Claim's items (YYYY-MM-DD), if any. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { insurers, submissions } from "@/lib/db/schema";
+import { informationRequests, insurers, submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
 import { addDaysTo, deadlineFrom, earliestServiceDate } from "./deadline";
 import { claimsAtRisk, deadlinesFor, listInsurerSettings, saveInsurer } from "./queries";
@@ -48,6 +48,29 @@ describe.each(testDatabases())("filing deadlines on $name", (target) => {
         { insurerId: "payer-a", soon: 1, overdue: 0 },
         { insurerId: "payer-b", soon: 0, overdue: 1 },
       ]);
+
+      // A sent claim the payer asked about: due by the request's own date (the earliest open one),
+      // in the clinic's day; answered requests and undated ones set no deadline.
+      const asked = await claim("payer-b", "complete", "2026-11-10");
+      const answeredToo = await claim("payer-b", "complete", "2026-11-10");
+      const request = (submissionId: string, dueAt: Date | null, status: "open" | "answered" = "open") =>
+        db.insert(informationRequests).values({ platformRequestId: `cr-${Math.random()}`, submissionId, status, asks: ["Lab report"], attachmentTypes: [], dueAt, raw: {} });
+      await request(asked, new Date("2026-11-30T21:30:00Z")); // 2026-12-01 in Riyadh: 8 days, fine on its own
+      await request(asked, new Date("2026-11-24T22:00:00Z")); // 2026-11-25 in Riyadh: 2 days left
+      await request(asked, null);
+      await request(answeredToo, new Date("2026-11-20T10:00:00Z"), "answered");
+      const withRequests = await deadlinesFor(db, [asked, answeredToo, rejected], today, "Asia/Riyadh");
+      expect(withRequests.get(asked)).toEqual({ kind: "information", due: "2026-11-25", daysLeft: 2, level: "soon" });
+      expect(withRequests.has(answeredToo)).toBe(false);
+      expect(withRequests.get(rejected)?.kind).toBe("resubmission");
+      // A rejected claim with an overdue information request: the more urgent one shows.
+      await request(rejected, new Date("2026-11-20T10:00:00Z"));
+      expect((await deadlinesFor(db, [rejected], today, "UTC")).get(rejected)).toMatchObject({ kind: "information", level: "overdue" });
+      expect(await claimsAtRisk(db, today, "UTC")).toEqual([
+        { insurerId: "payer-b", soon: 1, overdue: 2 },
+        { insurerId: "payer-a", soon: 1, overdue: 0 },
+      ]);
+      await db.delete(informationRequests);
 
       // Administrators widen payer-a's window: nothing at risk there any more.
       await saveInsurer(db, { id: "payer-a", nameEn: "A Insurance", nameAr: "أ للتأمين", license: "7000000999", active: true, submissionDays: 120, resubmissionDays: 15 }, "admin-1");

@@ -1,6 +1,6 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
-import { insurers, submissions, tables, type Db } from "@/lib/db";
-import { DEFAULT_WINDOWS, deadlineFrom, earliestServiceDate, type Deadline, type FilingWindows } from "./deadline";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { informationRequests, insurers, submissions, tables, type Db } from "@/lib/db";
+import { DEFAULT_WINDOWS, deadlineFrom, deadlineOn, earliestServiceDate, moreUrgent, type Deadline, type FilingWindows } from "./deadline";
 
 const { insurerFilingWindows } = tables;
 
@@ -30,17 +30,42 @@ function deadlineOf(row: Candidate, windows: Map<string, FilingWindows>, today: 
 
 const dayIn = (timeZone: string) => sql<string>`to_char(${submissions.updatedAt} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
 
-/** Deadlines of these claims (only those still open: drafts, failed, rejected without a replacement). */
+/**
+ * Deadlines of these claims: still open ones (drafts, failed, rejected without a replacement) by
+ * their filing window, and any claim with a payer's open information request by its due date —
+ * the more urgent when both apply.
+ */
 export async function deadlinesFor(db: Db, ids: readonly string[], today: string, timeZone: string): Promise<Map<string, Deadline>> {
   if (ids.length === 0) return new Map();
-  const rows = await candidates(db, timeZone, inArray(submissions.id, [...ids]));
-  const windows = await filingWindows(db);
+  const [rows, windows, asked] = await Promise.all([candidates(db, timeZone, inArray(submissions.id, [...ids])), filingWindows(db), informationDue(db, timeZone, [...ids])]);
   const out = new Map<string, Deadline>();
   for (const row of rows) {
     const d = deadlineOf(row, windows, today);
     if (d) out.set(row.id, d);
   }
+  for (const { submissionId, dueDay } of asked) {
+    const d = moreUrgent(out.get(submissionId), deadlineOn("information", dueDay, today));
+    if (d) out.set(submissionId, d);
+  }
   return out;
+}
+
+interface InformationDue {
+  submissionId: string;
+  insurerId: string | null;
+  /** The earliest due date of the claim's open information requests, as a clinic day. */
+  dueDay: string;
+}
+
+/** Claims (not authorizations: their requests are in the information-requests queue) with an open, dated information request. */
+async function informationDue(db: Db, timeZone: string, ids?: string[]): Promise<InformationDue[]> {
+  const dueDay = sql<string>`to_char(min(${informationRequests.dueAt}) AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
+  return db
+    .select({ submissionId: informationRequests.submissionId, insurerId: submissions.insurerId, dueDay })
+    .from(informationRequests)
+    .innerJoin(submissions, eq(submissions.id, informationRequests.submissionId))
+    .where(and(eq(informationRequests.status, "open"), isNotNull(informationRequests.dueAt), eq(submissions.kind, "claim"), ...(ids ? [inArray(informationRequests.submissionId, ids)] : [])))
+    .groupBy(informationRequests.submissionId, submissions.insurerId) as Promise<InformationDue[]>;
 }
 
 async function candidates(db: Db, timeZone: string, extra?: ReturnType<typeof inArray>): Promise<Candidate[]> {
@@ -57,18 +82,24 @@ export interface AtRisk {
   overdue: number;
 }
 
-/** Claims at deadline risk (≤ 7 days left, or missed) per insurer, for the managers' dashboard. */
+/** Claims at deadline risk (≤ 7 days left, or missed — filing windows and information requests) per insurer, for the managers' dashboard. */
 export async function claimsAtRisk(db: Db, today: string, timeZone: string): Promise<AtRisk[]> {
-  const rows = await candidates(db, timeZone);
-  const windows = await filingWindows(db);
-  const per = new Map<string, AtRisk>();
+  const [rows, windows, asked] = await Promise.all([candidates(db, timeZone), filingWindows(db), informationDue(db, timeZone)]);
+  const worst = new Map<string, { insurerId: string; deadline: Deadline }>();
   for (const row of rows) {
     const d = deadlineOf(row, windows, today);
-    if (!d || d.level === "ok") continue;
-    const key = row.insurerId ?? "";
-    const entry = per.get(key) ?? { insurerId: key, soon: 0, overdue: 0 };
-    entry[d.level === "soon" ? "soon" : "overdue"]++;
-    per.set(key, entry);
+    if (d) worst.set(row.id, { insurerId: row.insurerId ?? "", deadline: d });
+  }
+  for (const a of asked) {
+    const d = moreUrgent(worst.get(a.submissionId)?.deadline, deadlineOn("information", a.dueDay, today))!;
+    worst.set(a.submissionId, { insurerId: a.insurerId ?? "", deadline: d });
+  }
+  const per = new Map<string, AtRisk>();
+  for (const { insurerId, deadline } of worst.values()) {
+    if (deadline.level === "ok") continue;
+    const entry = per.get(insurerId) ?? { insurerId, soon: 0, overdue: 0 };
+    entry[deadline.level === "soon" ? "soon" : "overdue"]++;
+    per.set(insurerId, entry);
   }
   return [...per.values()].sort((a, b) => b.soon + b.overdue - (a.soon + a.overdue));
 }
