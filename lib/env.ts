@@ -134,6 +134,8 @@ const pipelineSection = {
   OUTBOX_LEASE_MS: wholeNumber(15_000, 1000),
   OUTBOX_MAX_ATTEMPTS: wholeNumber(8, 1),
   OUTBOX_CONCURRENCY: wholeNumber(8, 1, 64),
+  /** Messaging: claims of one facility for one insurer per batch-request (1 = never batch; the exchange takes ≤ 200). */
+  OUTBOX_BATCH_SIZE: wholeNumber(200, 1, 200),
   OUTBOX_BACKOFF_BASE_MS: wholeNumber(2000, 1),
   OUTBOX_BACKOFF_MAX_MS: wholeNumber(300_000, 1),
   POLL_AFTER_MS: wholeNumber(60_000, 100),

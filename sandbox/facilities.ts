@@ -65,7 +65,8 @@ export async function ensureFacility(dataDir: string, code: string, license: str
  */
 export class FacilityCertificates {
   private cached: { key: string; byThumbprint: Map<string, SandboxFacility> } | undefined;
-  private readonly requests = new Map<string, number>();
+  /** Requests per licence, and per kind (a REST route's name or a message's event). */
+  private readonly requests = new Map<string, Map<string, number>>();
 
   constructor(private readonly dataDir: string) {}
 
@@ -104,15 +105,18 @@ export class FacilityCertificates {
     return this.table().get(thumbprint);
   }
 
-  countRequest(license: string | undefined): void {
+  countRequest(license: string | undefined, kind: string): void {
     if (!license) return;
-    this.requests.set(license, (this.requests.get(license) ?? 0) + 1);
+    const byKind = this.requests.get(license) ?? new Map<string, number>();
+    byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
+    this.requests.set(license, byKind);
   }
 
-  report(mainLicense: string | undefined): { code: string; license: string; requests: number }[] {
-    return [
-      { code: "main", license: mainLicense ?? "", requests: (mainLicense && this.requests.get(mainLicense)) || 0 },
-      ...readFacilities(this.dataDir).map((f) => ({ code: f.code, license: f.license, requests: this.requests.get(f.license) ?? 0 })),
-    ];
+  report(mainLicense: string | undefined): { code: string; license: string; requests: number; byKind: Record<string, number> }[] {
+    const row = (code: string, license: string) => {
+      const byKind = Object.fromEntries(this.requests.get(license) ?? []);
+      return { code, license, requests: Object.values(byKind).reduce((a, b) => a + b, 0), byKind };
+    };
+    return [row("main", mainLicense ?? ""), ...readFacilities(this.dataDir).map((f) => row(f.code, f.license))];
   }
 }

@@ -35,6 +35,8 @@ export interface ExchangeConfig {
   liveEventsRetentionMs: number;
   /** Messaging: pause between poll-requests once the queue is drained (MESSAGE_POLL_MS). */
   messagePollMs: number;
+  /** Messaging: claims per batch-request (OUTBOX_BATCH_SIZE; 1 = each claim alone). */
+  batchSize: number;
 }
 
 /** The pipeline's view of the configuration (the variables are validated in lib/env.ts). */
@@ -49,6 +51,7 @@ export function exchangeConfigFrom(e: Env): ExchangeConfig {
     webhookFetchTimeoutMs: e.WEBHOOK_FETCH_TIMEOUT_MS,
     liveEventsRetentionMs: e.LIVE_EVENTS_RETENTION_MS,
     messagePollMs: e.MESSAGE_POLL_MS,
+    batchSize: e.OUTBOX_BATCH_SIZE,
   };
 }
 

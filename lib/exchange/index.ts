@@ -128,6 +128,7 @@ export function startExchangeServices(deps: {
     maxAttempts: config.maxAttempts,
     backoff: config.backoff,
     concurrency: config.concurrency,
+    batchSize: config.batchSize,
     pollAfterMs: config.pollAfterMs,
     log: deps.log,
     ...(deps.clientFor ? { clientFor: deps.clientFor } : {}),

@@ -13,7 +13,7 @@ export const WORKER_STATUSES = ["queued", "sent", "pended"] as const;
  * runs out). A row to send gets its attempt counted and a fresh X-Request-ID before anything
  * leaves, and the attempt is on the timeline — so even a worker killed mid-request leaves a trace.
  */
-export async function leaseDue(db: Db, owner: string, now: Date, leaseMs: number, limit: number): Promise<Submission[]> {
+export async function leaseDue(db: Db, owner: string, now: Date, leaseMs: number, limit: number, batch?: BatchKey): Promise<Submission[]> {
   if (limit <= 0) return [];
   const leaseUntil = new Date(now.getTime() + leaseMs);
   return db.transaction(async (tx) => {
@@ -23,8 +23,9 @@ export async function leaseDue(db: Db, owner: string, now: Date, leaseMs: number
       .where(
         and(
           lte(submissions.nextAttemptAt, now),
-          inArray(submissions.status, [...WORKER_STATUSES]),
+          batch ? eq(submissions.status, "queued") : inArray(submissions.status, [...WORKER_STATUSES]),
           or(isNull(submissions.leaseUntil), lt(submissions.leaseUntil, now)),
+          ...(batch ? batchConditions(batch) : []),
         ),
       )
       .orderBy(asc(submissions.nextAttemptAt))
@@ -54,6 +55,37 @@ export async function leaseDue(db: Db, owner: string, now: Date, leaseMs: number
     }
     return rows;
   });
+}
+
+/** Claims that can travel in one batch-request: queued claims of one facility for one insurer. */
+export interface BatchKey {
+  facilityId: string | null;
+  insurerId: string | null;
+}
+
+function batchConditions(key: BatchKey) {
+  return [
+    eq(submissions.kind, "claim"),
+    key.facilityId === null ? isNull(submissions.facilityId) : eq(submissions.facilityId, key.facilityId),
+    key.insurerId === null ? isNull(submissions.insurerId) : eq(submissions.insurerId, key.insurerId),
+  ];
+}
+
+/**
+ * Where a batch is worth it: (facility, insurer) pairs with at least two due, unleased, queued
+ * claims, the longest-waiting first. Read without locks — leaseDue with the key takes the rows.
+ */
+export async function dueBatches(db: Db, now: Date, limit: number): Promise<BatchKey[]> {
+  if (limit <= 0) return [];
+  const rows = await db
+    .select({ facilityId: submissions.facilityId, insurerId: submissions.insurerId })
+    .from(submissions)
+    .where(and(eq(submissions.status, "queued"), eq(submissions.kind, "claim"), lte(submissions.nextAttemptAt, now), or(isNull(submissions.leaseUntil), lt(submissions.leaseUntil, now))))
+    .groupBy(submissions.facilityId, submissions.insurerId)
+    .having(sql`count(*) >= 2`)
+    .orderBy(sql`min(${submissions.nextAttemptAt})`)
+    .limit(limit);
+  return rows;
 }
 
 /**

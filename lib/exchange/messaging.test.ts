@@ -66,6 +66,44 @@ describe.each(testDatabases())("submission pipeline in the messaging protocol on
     }
   }, 60_000);
 
+  it("a day's claims leave as batch-requests (one facility, one insurer, ≤ the batch size), each decided through the poll loop", async () => {
+    const counts = async () => {
+      const { body } = await sb.admin("GET", "/_admin/facilities");
+      return (body.facilities as { code: string; byKind: Record<string, number> }[]).find((f) => f.code === "main")!.byKind;
+    };
+    const before = await counts();
+    // 25 claims for one patient's insurer, one with a code the payer does not know.
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      const diagnoses = i === 7 ? ["ZZZ.9"] : undefined;
+      ids.push((await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 + i }], ...(diagnoses ? { diagnoses } : {}) }) })).id);
+    }
+    const s = startExchangeServices({
+      db: database.db,
+      client: port,
+      config: { pollMs: 25, leaseMs: 10_000, maxAttempts: 5, backoff: { baseMs: 10, maxMs: 150, jitter: 0.5 }, pollAfterMs: 2_000, concurrency: 8, messagePollMs: 100, batchSize: 10 },
+      log: () => {},
+    });
+    try {
+      await waitFor(async () => {
+        const rows = await database.db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));
+        return rows.every((r) => [...DECIDED, "rejected"].includes(r.status));
+      }, 60_000, "every claim decided or refused");
+    } finally {
+      await s.stop();
+    }
+    const rows = await database.db.select().from(submissions).where(inArray(submissions.id, ids));
+    const refused = rows.filter((r) => r.status === "rejected");
+    expect(refused.map((r) => r.id)).toEqual([ids[7]]);
+    expect(refused[0]!.errors?.[0]).toMatchObject({ code: "ERR-003", field: "Claim.diagnosis[0]" });
+    const after = await counts();
+    const grown = (kind: string) => (after[kind] ?? 0) - (before[kind] ?? 0);
+    expect(grown("batch-request")).toBe(3);
+    expect(grown("claim-request")).toBe(0);
+    const decidedBy = await database.db.select().from(submissionEvents).where(inArray(submissionEvents.submissionId, ids));
+    expect(decidedBy.filter((e) => DECIDED.includes(e.toStatus)).every((e) => e.source === "poll")).toBe(true);
+  }, 90_000);
+
   it("40 submissions through 5xx, dropped connections and lost answers: all decided, each held once, no ERR-005", async () => {
     await sb.setFaults({ errorRate: 0.3, errorStatus: 503, retryAfterSeconds: 0, dropRate: 0.1, dropAfterProcessingRate: 0.1, latencyMs: 5 });
     const ids: string[] = [];

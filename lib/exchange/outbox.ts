@@ -4,12 +4,12 @@ import type { Claim } from "@medplum/fhirtypes";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { submissions } from "@/lib/db";
-import { claimProcessingStatus, isResourceOf } from "@/lib/fhir";
+import { MAX_CLAIMS_PER_BATCH, claimProcessingStatus, isResourceOf } from "@/lib/fhir";
 import { adjudicatedResponse, applyPlatformNews, decisionOf, isDecision, type PlatformStatus } from "./apply";
 import { auditPipeline } from "./audit";
 import { backoffDelayMs, type BackoffPolicy } from "./config";
 import { describeError } from "@/lib/http";
-import { heartbeatMs, leaseDue, renewLeases } from "./lease";
+import { dueBatches, heartbeatMs, leaseDue, renewLeases } from "./lease";
 import { classifyFailure, claimIdFromLocation, type CallFailure, type ExchangePlatform } from "./platform-port";
 import { pollSubmission } from "./poller";
 import { appendTimeline, transition, type Submission } from "./states";
@@ -30,8 +30,13 @@ export interface OutboxWorkerOptions {
   leaseMs: number;
   maxAttempts: number;
   backoff: BackoffPolicy;
-  /** Requests in flight at once (default 8). */
+  /** Requests in flight at once (default 8); a batch-request counts as one. */
   concurrency?: number;
+  /**
+   * Claims per batch-request when the port can send batches (messaging): queued claims of one
+   * facility for one insurer go together, up to this many (default and maximum 200); 1 = never.
+   */
+  batchSize?: number;
   /** Follow-up of sent/pended submissions after this much silence (default 60 s). */
   pollAfterMs?: number;
   random?: () => number;
@@ -61,6 +66,9 @@ type Failure = CallFailure;
 export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const owner = options.owner ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const concurrency = options.concurrency ?? 8;
+  const batchSize = Math.min(MAX_CLAIMS_PER_BATCH, Math.max(1, options.batchSize ?? MAX_CLAIMS_PER_BATCH));
+  // The main port sends batch-requests (messaging; facility ports speak the same protocol).
+  const batching = batchSize > 1 && typeof options.client.submitClaimBatch === "function";
   const pollAfterMs = options.pollAfterMs ?? 60_000;
   const now = options.clock ?? (() => new Date());
   const log = options.log ?? lineWriter("warn");
@@ -92,21 +100,26 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     ticking = true;
     let full = false;
     try {
-      const free = concurrency - inFlight.size;
+      let free = concurrency - inFlight.size;
+      // Batches first (ports that send batch-requests): claims of one facility for one insurer, together.
+      if (free > 0 && batching) {
+        for (const key of await dueBatches(db, now(), free)) {
+          // As many batches of this key as there are free slots and claims.
+          while (free > 0) {
+            const rows = await leaseDue(db, owner, now(), options.leaseMs, batchSize, key);
+            if (rows.length === 0) break;
+            start(rows, rows.length === 1 ? () => handle(rows[0]!) : () => handleBatch(rows));
+            free--;
+            if (rows.length < batchSize) break;
+          }
+          if (free === 0) break;
+        }
+        full = free === 0;
+      }
       if (free > 0) {
         const rows = await leaseDue(db, owner, now(), options.leaseMs, free);
         full = rows.length === free;
-        for (const row of rows) {
-          held.add(row.id);
-          const job: Promise<void> = handle(row)
-            .catch((error: unknown) => log(`[outbox] submission ${row.id}: ${describeError(error)}`))
-            .finally(() => {
-              held.delete(row.id);
-              inFlight.delete(job);
-              schedule(0);
-            });
-          inFlight.add(job);
-        }
+        for (const row of rows) start([row], () => handle(row));
       }
     } catch (error) {
       log(`[outbox] could not read due submissions: ${describeError(error)}`);
@@ -122,53 +135,124 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     }
   }
 
-  async function handle(row: Submission): Promise<void> {
-    let port = client;
-    if (row.facilityId && options.clientFor) {
-      try {
-        port = await options.clientFor(row.facilityId);
-      } catch (error) {
-        // A facility deactivated or misconfigured after the claim was queued: wait (and, after the
-        // attempts, fail visibly) rather than send it with another facility's certificate.
-        log(`[outbox] submission ${row.id}: its facility cannot connect (${describeError(error)})`);
-        if (row.status === "queued") return retryLater(row, { kind: "transient", reason: "facility_unavailable", retryAfterMs: 60_000 });
-        return;
-      }
+  /** Runs one job on these leased rows, kept alive by the heartbeat until it ends. */
+  function start(rows: Submission[], work: () => Promise<void>): void {
+    for (const row of rows) held.add(row.id);
+    const job: Promise<void> = work()
+      .catch((error: unknown) => log(`[outbox] submission${rows.length > 1 ? "s" : ""} ${rows.map((r) => r.id).join(", ")}: ${describeError(error)}`))
+      .finally(() => {
+        for (const row of rows) held.delete(row.id);
+        inFlight.delete(job);
+        schedule(0);
+      });
+    inFlight.add(job);
+  }
+
+  /**
+   * The port of a row's facility; undefined when that facility cannot connect — the row then
+   * waits (and, after the attempts, fails visibly) rather than go out with another certificate.
+   */
+  async function portOf(row: Submission): Promise<ExchangePlatform | undefined> {
+    if (!row.facilityId || !options.clientFor) return client;
+    try {
+      return await options.clientFor(row.facilityId);
+    } catch (error) {
+      log(`[outbox] submission ${row.id}: its facility cannot connect (${describeError(error)})`);
+      if (row.status === "queued") await retryLater(row, { kind: "transient", reason: "facility_unavailable", retryAfterMs: 60_000 });
+      return undefined;
     }
+  }
+
+  async function handle(row: Submission): Promise<void> {
+    const port = await portOf(row);
+    if (!port) return;
     if (row.status === "queued") return send(row, port);
     return pollSubmission({ db, client: port, clock: now, pollAfterMs, owner, signal: signalFor(), log }, row);
   }
 
+  /** Stored as JSON by submissions.ts from the builders' Claim; anything else is a bug, not news. */
+  function claimOf(row: Submission): Claim {
+    if (!isResourceOf<Claim>(row.claim, "Claim")) throw new TypeError(`submission ${row.id} holds no Claim`);
+    return row.claim;
+  }
+
   async function send(row: Submission, client: ExchangePlatform): Promise<void> {
     const requestId = row.lastRequestId ?? randomUUID();
-    const deps = { db, clock: now, pollAfterMs };
     try {
-      // Stored as JSON by submissions.ts from the builders' Claim; anything else is a bug, not news.
-      if (!isResourceOf<Claim>(row.claim, "Claim")) throw new TypeError(`submission ${row.id} holds no Claim`);
-      const answer = await client.submitClaim(row.claim, { requestId, signal: signalFor(), waitForPermit: true });
-      const platformId = answer.platformId ?? claimIdFromLocation(answer.location) ?? claimIdFromLocation(answer.data.request?.reference);
-      if (!platformId) {
-        // Accepted but we cannot tell where: the retry (same identifier) meets ERR-005 with a Location.
-        return await retryLater(row, { kind: "transient", reason: "no_location", status: answer.status, retryAfterMs: 0, requestId });
-      }
-      // Authorizations are decided in the answer; a platform may decide claims there too (the
-      // sandbox acknowledges them `queued` and decides later).
-      const decision = decisionOf(answer.data);
-      const status: PlatformStatus = decision ?? (claimProcessingStatus(answer.data) as PlatformStatus | undefined) ?? "queued";
-      await applyPlatformNews(deps, row.id, {
-        status,
-        platformId,
-        response: decision ? answer.data : undefined,
-        source: "platform",
-        detail: { requestId: answer.requestId || requestId, httpStatus: answer.status, attempt: row.attempts },
-      });
-      await auditPipeline(db, "outbox", "submission.send", row, "success", { requestId, httpStatus: answer.status, attempt: row.attempts, platformId, status }, log);
+      const answer = await client.submitClaim(claimOf(row), { requestId, signal: signalFor(), waitForPermit: true });
+      await accepted(row, answer, requestId);
     } catch (error) {
-      const failure = classifyFailure(error);
-      if (failure.kind === "rejected" && failure.code === "ERR-005") return reconcile(row, failure, client);
-      if (failure.kind === "rejected") return reject(row, failure, requestId);
-      return retryLater(row, { ...failure, requestId: failure.requestId ?? requestId });
+      await refused(row, error, requestId, client);
     }
+  }
+
+  /**
+   * Claims of one facility for one insurer in batch-requests (messaging): each claim's own answer
+   * or refusal is settled as if it had gone alone. When the batch as a whole is refused (not a
+   * claim of it), each claim goes alone instead — a claim is never rejected for its neighbours.
+   */
+  async function handleBatch(rows: Submission[]): Promise<void> {
+    const port = await portOf(rows[0]!);
+    if (!port) {
+      for (const row of rows.slice(1)) await retryLater(row, { kind: "transient", reason: "facility_unavailable", retryAfterMs: 60_000 });
+      return;
+    }
+    const requestId = rows[0]!.lastRequestId ?? randomUUID();
+    const sendable: Submission[] = [];
+    for (const row of rows) {
+      try {
+        claimOf(row);
+        sendable.push(row);
+      } catch (error) {
+        await refused(row, error, row.lastRequestId ?? requestId, port);
+      }
+    }
+    let outcomes: Awaited<ReturnType<NonNullable<ExchangePlatform["submitClaimBatch"]>>>;
+    try {
+      outcomes = await port.submitClaimBatch!(sendable.map(claimOf), { requestId, signal: signalFor(), waitForPermit: true });
+    } catch (error) {
+      outcomes = sendable.map(() => ({ ok: false as const, error, batchWide: true }));
+    }
+    for (const [i, row] of sendable.entries()) {
+      const outcome = outcomes[i] ?? { ok: false as const, error: new Error("no outcome for this claim"), batchWide: true };
+      try {
+        if (outcome.ok) await accepted(row, outcome.answer, requestId);
+        else if (outcome.batchWide && classifyFailure(outcome.error).kind === "rejected") await send(row, port);
+        else await refused(row, outcome.error, requestId, port);
+      } catch (error) {
+        await refused(row, error, requestId, port);
+      }
+    }
+    await auditPipeline(db, "outbox", "submission.batch", rows[0]!, "success", { requestId, claims: rows.length }, log);
+  }
+
+  /** The platform took the claim: its id, status and (when decided in the answer) decision. */
+  async function accepted(row: Submission, answer: Awaited<ReturnType<ExchangePlatform["submitClaim"]>>, requestId: string): Promise<void> {
+    const platformId = answer.platformId ?? claimIdFromLocation(answer.location) ?? claimIdFromLocation(answer.data.request?.reference);
+    if (!platformId) {
+      // Accepted but we cannot tell where: the retry (same identifier) meets ERR-005 with a Location.
+      return retryLater(row, { kind: "transient", reason: "no_location", status: answer.status, retryAfterMs: 0, requestId });
+    }
+    // Authorizations are decided in the answer; a platform may decide claims there too (the
+    // sandbox acknowledges them `queued` and decides later).
+    const decision = decisionOf(answer.data);
+    const status: PlatformStatus = decision ?? (claimProcessingStatus(answer.data) as PlatformStatus | undefined) ?? "queued";
+    await applyPlatformNews({ db, clock: now, pollAfterMs }, row.id, {
+      status,
+      platformId,
+      response: decision ? answer.data : undefined,
+      source: "platform",
+      detail: { requestId: answer.requestId || requestId, httpStatus: answer.status, attempt: row.attempts },
+    });
+    await auditPipeline(db, "outbox", "submission.send", row, "success", { requestId, httpStatus: answer.status, attempt: row.attempts, platformId, status }, log);
+  }
+
+  /** A failed send: ERR-005 reconciled, other refusals rejected, everything else retried later. */
+  async function refused(row: Submission, error: unknown, requestId: string, client: ExchangePlatform): Promise<void> {
+    const failure = classifyFailure(error);
+    if (failure.kind === "rejected" && failure.code === "ERR-005") return reconcile(row, failure, client);
+    if (failure.kind === "rejected") return reject(row, failure, requestId);
+    return retryLater(row, { ...failure, requestId: failure.requestId ?? requestId });
   }
 
   /**

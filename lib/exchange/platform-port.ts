@@ -26,6 +26,8 @@ export interface ExchangePlatform {
     options?: ExchangeCallOptions,
   ): Promise<ExchangeResult<Bundle<Claim>>>;
   claimResponses(platformId: string, options?: ExchangeCallOptions): Promise<ExchangeResult<ClaimResponse[]>>;
+  /** Messaging: claims sent together as batch-requests; one outcome per claim, in order. */
+  submitClaimBatch?(claims: readonly Claim[], options?: ExchangeCallOptions): Promise<({ ok: true; answer: ExchangeResult<ClaimResponse> & { platformId?: string } } | { ok: false; error: unknown; batchWide?: boolean })[]>;
   /** REST: `GET /{type}/{id}` of a resource a `resource.available` webhook announced. */
   readResource?(type: string, id: string, options?: ExchangeCallOptions): Promise<ExchangeResult<Record<string, unknown>>>;
 }

@@ -39,10 +39,12 @@ describe.each(testDatabases())("facilities on $name", (target) => {
     await database?.dispose();
   });
 
+  /** Requests the sandbox took over each certificate, by kind (REST route name or message event). */
   const facilityRequests = async () => {
     const { body } = await sb.admin("GET", "/_admin/facilities");
-    return new Map((body.facilities as { code: string; requests: number }[]).map((f) => [f.code, f.requests]));
+    return new Map((body.facilities as { code: string; byKind: Record<string, number> }[]).map((f) => [f.code, f.byKind]));
   };
+  const grown = (before: Map<string, Record<string, number>>, after: Map<string, Record<string, number>>, code: string, kind: string) => (after.get(code)?.[kind] ?? 0) - (before.get(code)?.[kind] ?? 0);
 
   function ports(protocol: "rest" | "messaging") {
     const main: PlatformConfig = { ...sb.config, protocol, providerLicense: "PR-CLINIC-001" };
@@ -105,9 +107,11 @@ describe.each(testDatabases())("facilities on $name", (target) => {
         }, 30_000, `submission ${id} decided`);
       }
       const after = await facilityRequests();
-      // Sending (and, in messaging, polling) happened over north's certificate; the main one only polled.
-      expect((after.get("north") ?? 0) - (before.get("north") ?? 0)).toBeGreaterThanOrEqual(2);
-      if (protocol === "rest") expect((after.get("main") ?? 0) - (before.get("main") ?? 0)).toBe(0);
+      // Both went out over north's certificate, none over the main one (which, in messaging, only polled).
+      const sends = protocol === "rest" ? ["claim-create"] : ["claim-request", "priorauth-request"];
+      expect(sends.reduce((n, kind) => n + grown(before, after, "north", kind), 0)).toBeGreaterThanOrEqual(2);
+      for (const kind of [...sends, "batch-request"]) expect(grown(before, after, "main", kind), `main ${kind}`).toBe(0);
+      if (protocol === "messaging") expect(grown(before, after, "north", "poll-request")).toBeGreaterThan(0);
     } finally {
       await services.stop(1000);
     }

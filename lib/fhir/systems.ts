@@ -58,6 +58,10 @@ export const NATIONAL_EXCHANGE = {
   /** `Task.input.type` / `Task.output.type` system (count, include-message-type, error …). */
   taskInputTypeSystem: "http://nphies.sa/terminology/CodeSystem/task-input-type",
   taskOutputTypeSystem: "http://nphies.sa/terminology/CodeSystem/task-output-type",
+  /** Extensions on each Claim of a batch-request: the batch's identifier, the claim's place in it, the period the batch covers. */
+  batchIdentifierExtension: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/extension-batch-identifier",
+  batchNumberExtension: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/extension-batch-number",
+  batchPeriodExtension: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/extension-batch-period",
   /** Profiles of the message envelope. */
   bundleProfile: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/bundle|1.0.0",
   messageHeaderProfile: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/message-header|1.0.0",

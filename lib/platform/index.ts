@@ -46,7 +46,7 @@ export { tlsHandshakeCount } from "./transport";
 export { facilityConfig } from "./facilities";
 export { createMessagingPlatform, stableUuid, type MessagingDeps } from "./messaging";
 export { payerLicenseFromDb, type PayerLicenseResolver, type PayerTarget } from "./payer-license";
-export type { CancelOutcome, PaymentNoticeResult, PlatformPort, PlatformProtocol, PolledMessages } from "./port";
+export type { BatchOutcome, CancelOutcome, PaymentNoticeResult, PlatformPort, PlatformProtocol, PolledMessages } from "./port";
 export { cancelOutcomeOf, portOf, type PortSource } from "./port";
 export { createLogger, type LogLevel, type PlatformLogger } from "./logger";
 export {

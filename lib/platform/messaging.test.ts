@@ -37,6 +37,12 @@ async function receipts(value: string): Promise<{ receipts: number; claims: numb
   };
 }
 
+/** Requests the sandbox took over the clinic's main certificate, by kind (message event). */
+async function facilityCounts(): Promise<Record<string, number>> {
+  const { body } = (await sbx.admin("GET", "/_admin/facilities")) as { body: { facilities: { code: string; byKind: Record<string, number> }[] } };
+  return body.facilities.find((f) => f.code === "main")?.byKind ?? {};
+}
+
 describe("the messaging adapter against the sandbox's $process-message", () => {
   it("is chosen by the configured protocol", () => {
     expect(port.protocol).toBe("messaging");
@@ -77,6 +83,29 @@ describe("the messaging adapter against the sandbox's $process-message", () => {
     const again = await port.submitClaim(structuredClone(fixture));
     expect(again.platformId).toBe(first.platformId);
     expect(await receipts(value)).toEqual({ receipts: 2, claims: 1 });
+  });
+
+  it("sends claims together in one batch-request: each answered as if alone, a bad one refused alone, a resend held once", async () => {
+    const values = Array.from({ length: 5 }, () => randomUUID());
+    const claims = values.map((value, i) => claimFixture({ use: "claim", identifier: value, items: [{ code: "99213", price: 100 + i }], ...(i === 2 ? { diagnoses: ["ZZZ.9"] } : {}) }));
+    const before = await facilityCounts();
+    const outcomes = await port.submitClaimBatch!(claims);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true, false, true, true]);
+    const refused = outcomes[2] as { ok: false; error: unknown; batchWide?: boolean };
+    expect(refused.batchWide).toBeUndefined();
+    expect(refused.error).toBeInstanceOf(PlatformError);
+    expect(refused.error).toMatchObject({ code: "ERR-003", field: "Claim.diagnosis[0]" });
+    const accepted = outcomes.flatMap((o) => (o.ok ? [o.answer] : []));
+    expect(accepted.every((a) => a.data.outcome === "queued" && a.platformId)).toBe(true);
+    expect(new Set(accepted.map((a) => a.platformId)).size).toBe(4);
+    const after = await facilityCounts();
+    expect((after["batch-request"] ?? 0) - (before["batch-request"] ?? 0)).toBe(1);
+    expect((after["claim-request"] ?? 0) - (before["claim-request"] ?? 0)).toBe(0);
+
+    // The same batch again (a retry after a lost answer): the stored replies, no second claim.
+    const again = await port.submitClaimBatch!(claims.map((c) => structuredClone(c)));
+    expect(again.map((o) => (o.ok ? o.answer.platformId : undefined))).toEqual(outcomes.map((o) => (o.ok ? o.answer.platformId : undefined)));
+    expect(await receipts(values[0]!)).toEqual({ receipts: 2, claims: 1 });
   });
 
   it("drains with queued-messages: a small count leaves the tag on until the last poll", async () => {

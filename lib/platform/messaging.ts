@@ -6,15 +6,19 @@ import {
   MessageBuildError,
   MessageTooLargeError,
   answersRequest,
+  buildBatchMessage,
   buildMessage,
   buildPollTask,
+  claimInBatch,
   claimProcessingStatus,
   isFhirReadError,
   readClaimResponse,
   readCoverageEligibilityResponse,
   readResource,
   referenceId,
+  MAX_CLAIMS_PER_BATCH,
   MAX_MESSAGES_PER_POLL,
+  type BuiltMessage,
   type MessageDestination,
   type MessageRequestEvent,
   type MessageView,
@@ -23,7 +27,7 @@ import {
 import type { CallOptions, PlatformClient, PlatformResult } from "./client";
 import { PlatformError, PlatformProtocolError, PlatformUnavailableError, type RateBucket } from "./errors";
 import type { PayerLicenseResolver } from "./payer-license";
-import { cancelOutcomeOf, type PlatformPort, type PolledMessages } from "./port";
+import { cancelOutcomeOf, type BatchOutcome, type PlatformPort, type PolledMessages } from "./port";
 
 /**
  * The messaging adapter of the platform port (issue 17): every call is one FHIR message Bundle
@@ -58,6 +62,36 @@ const idOf = (reference: string | undefined, type: string): string | undefined =
   return m?.[1];
 };
 
+/** A message we would not send (over 10 MB, against the envelope rules) as the PlatformError the outbox records; other errors as they are. */
+function asRefusal(error: unknown, requestId: string): unknown {
+  if (error instanceof MessageTooLargeError) {
+    return new PlatformError({ status: 413, requestId, field: error.attachment?.path, diagnostics: error.message, resolution: error.message, message: error.message });
+  }
+  if (error instanceof MessageBuildError) {
+    return new PlatformError({ status: 422, requestId, field: error.path, diagnostics: error.reason, message: `The message was not sent: ${error.message}` });
+  }
+  return error;
+}
+
+function refusedBeforeSending<T>(requestId: string, make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    throw asRefusal(error, requestId);
+  }
+}
+
+/** Claims grouped by payer licence, then cut at 200 per batch (the 10 MB limit is checked as each batch is built). */
+function batchesOf<T extends { license: string }>(ready: readonly T[]): T[][] {
+  const byPayer = new Map<string, T[]>();
+  for (const r of ready) byPayer.set(r.license, [...(byPayer.get(r.license) ?? []), r]);
+  const out: T[][] = [];
+  for (const group of byPayer.values()) {
+    for (let i = 0; i < group.length; i += MAX_CLAIMS_PER_BATCH) out.push(group.slice(i, i + MAX_CLAIMS_PER_BATCH));
+  }
+  return out;
+}
+
 export function createMessagingPlatform(deps: MessagingDeps): PlatformPort {
   const { transport } = deps;
   const clock = deps.clock ?? (() => new Date());
@@ -77,15 +111,10 @@ export function createMessagingPlatform(deps: MessagingDeps): PlatformPort {
     return { payerLicense: license };
   }
 
-  /** Builds, sends and checks one message; returns the reply with its view. */
-  async function exchange(
-    init: { event: MessageRequestEvent; focus: Resource; resources?: Resource[]; destination: MessageDestination; seed?: string; timestamp?: Date; bucket: RateBucket; claimIdentifier?: { system?: string; value: string } },
-    options: CallOptions,
-  ): Promise<PlatformResult<Bundle> & { view: MessageView; headerId: string }> {
-    const requestId = options.requestId ?? randomUUID();
-    let built;
-    try {
-      built = buildMessage({
+  /** Builds one message (ids from `seed` when given); a message we would not send is a PlatformError (413, 422). */
+  function build(init: { event: MessageRequestEvent; focus: Resource; resources?: Resource[]; destination: MessageDestination; seed?: string; timestamp?: Date; requestId: string }): BuiltMessage {
+    return refusedBeforeSending(init.requestId, () =>
+      buildMessage({
         event: init.event,
         focus: init.focus,
         resources: init.resources,
@@ -94,30 +123,54 @@ export function createMessagingPlatform(deps: MessagingDeps): PlatformPort {
         sourceEndpoint: source,
         timestamp: init.timestamp ?? clock(),
         ...(init.seed ? { bundleId: stableUuid(`${init.seed}|bundle`), headerId: stableUuid(`${init.seed}|header`) } : {}),
-      });
-    } catch (error) {
-      if (error instanceof MessageTooLargeError) {
-        throw new PlatformError({ status: 413, requestId, field: error.attachment?.path, diagnostics: error.message, resolution: error.message, message: error.message });
-      }
-      if (error instanceof MessageBuildError) {
-        throw new PlatformError({ status: 422, requestId, field: error.path, diagnostics: error.reason, message: `The message was not sent: ${error.message}` });
-      }
-      throw error;
-    }
+      }),
+    );
+  }
+
+  /** Builds, sends and checks one message; returns the reply with its view. */
+  async function exchange(
+    init: { event: MessageRequestEvent; focus: Resource; resources?: Resource[]; destination: MessageDestination; seed?: string; timestamp?: Date; bucket: RateBucket; claimIdentifier?: { system?: string; value: string } },
+    options: CallOptions,
+  ): Promise<PlatformResult<Bundle> & { view: MessageView; headerId: string }> {
+    const requestId = options.requestId ?? randomUUID();
+    const built = build({ ...init, requestId });
     const reply = await transport.processMessage(built.bundle, init.bucket, { ...options, requestId });
-    const { view } = reply;
-    if (!answersRequest(view, built.headerId, init.claimIdentifier) && view.header.responseTo !== undefined) {
-      throw new PlatformProtocolError({ status: reply.status, requestId, message: "POST /$process-message: the reply answers another message", problems: ["MessageHeader.response.identifier"] });
+    checkReply(reply.view, { status: reply.status, requestId, headerId: built.headerId, claimIdentifier: init.claimIdentifier });
+    return { ...reply, requestId, headerId: built.headerId };
+  }
+
+  /** Throws what a reply says went wrong: it answers another message, a transient error, the exchange's refusal. */
+  function checkReply(view: MessageView, at: { status: number; requestId: string; headerId: string; claimIdentifier?: { system?: string; value: string }; errorStatus?: number }): void {
+    const { status, requestId } = at;
+    if (!answersRequest(view, at.headerId, at.claimIdentifier) && view.header.responseTo !== undefined) {
+      throw new PlatformProtocolError({ status, requestId, message: "POST /$process-message: the reply answers another message", problems: ["MessageHeader.response.identifier"] });
     }
     if (view.header.responseCode === "transient-error") {
-      throw new PlatformUnavailableError({ reason: "server", status: reply.status, requestId, message: "The national exchange reported a transient error; try again later" });
+      throw new PlatformUnavailableError({ reason: "server", status, requestId, message: "The national exchange reported a transient error; try again later" });
     }
     const focusErrors = view.focus.some((f) => f.outcome === "error" || f.resourceType === "OperationOutcome" || f.resourceType === "Task");
     if (view.errors.length > 0 && (focusErrors || view.header.responseCode === "fatal-error" || view.focus.length === 0)) {
-      throw PlatformError.fromMessageErrors(view.errors, reply.status, requestId);
+      throw PlatformError.fromMessageErrors(view.errors, at.errorStatus ?? status, requestId);
     }
-    if (view.header.responseCode === "fatal-error") throw PlatformError.fromMessageErrors([], reply.status, requestId);
-    return { ...reply, requestId, headerId: built.headerId };
+    if (view.header.responseCode === "fatal-error") throw PlatformError.fromMessageErrors([], at.errorStatus ?? status, requestId);
+  }
+
+  /** A claim-request message for `claim` (ids fixed by its business identifier: a resend is the same message). */
+  function claimMessage(claim: Claim, destination: MessageDestination, requestId: string, batch?: { id: string; number: number; period: { start: string; end: string } }) {
+    const identifier = claim.identifier?.[0];
+    if (!identifier?.value) throw new PlatformError({ status: 422, requestId, field: "Claim.identifier", diagnostics: "a claim is sent with its business identifier" });
+    const seed = `claim|${identifier.system ?? ""}|${identifier.value}`;
+    let focus: Claim = { ...claim, id: claim.id ?? stableUuid(`${seed}|resource`) };
+    if (batch) focus = claimInBatch(focus, { ...batch, system: `${source.replace(/\/+$/, "")}/batch` });
+    const built = build({
+      event: claim.use === "preauthorization" ? "priorauth-request" : "claim-request",
+      focus,
+      destination,
+      seed,
+      timestamp: claim.created ? new Date(claim.created) : undefined,
+      requestId,
+    });
+    return { built, seed, claimIdentifier: { ...(identifier.system ? { system: identifier.system } : {}), value: identifier.value } };
   }
 
   function focusOf<T>(reply: { view: MessageView; status: number; requestId: string }, type: string, read: (json: unknown) => T): T {
@@ -152,6 +205,13 @@ export function createMessagingPlatform(deps: MessagingDeps): PlatformPort {
     return exchange({ event: "status-check", focus: statusCheckTask(platformId), destination, bucket: "status" }, { ...options, requestId });
   }
 
+  /** The ClaimResponse a reply carries, with the platform's Claim id. */
+  function claimAnswer(reply: { view: MessageView; status: number; requestId: string }) {
+    const read = focusOf(reply, "ClaimResponse", readClaimResponse);
+    const platformId = referenceId(read.view.request, "Claim");
+    return { data: read.raw, view: read.view, status: reply.status, requestId: reply.requestId, ...(platformId ? { platformId } : {}) };
+  }
+
   const provider = (): Organization => ({
     resourceType: "Organization",
     id: deps.providerOrgId,
@@ -175,25 +235,78 @@ export function createMessagingPlatform(deps: MessagingDeps): PlatformPort {
     async submitClaim(claim: Claim, options = {}) {
       const requestId = options.requestId ?? randomUUID();
       const destination = await destinationFor({ coverage: idOf(claim.insurance?.[0]?.coverage?.reference, "Coverage") }, requestId, "Claim.insurance[0].coverage");
-      const identifier = claim.identifier?.[0];
-      if (!identifier?.value) throw new PlatformError({ status: 422, requestId, field: "Claim.identifier", diagnostics: "a claim is sent with its business identifier" });
-      const seed = `claim|${identifier.system ?? ""}|${identifier.value}`;
-      const focus = { ...claim, id: claim.id ?? stableUuid(`${seed}|resource`) };
-      const reply = await exchange(
-        {
-          event: claim.use === "preauthorization" ? "priorauth-request" : "claim-request",
-          focus,
-          destination,
-          seed,
-          timestamp: claim.created ? new Date(claim.created) : undefined,
-          bucket: "claims",
-          claimIdentifier: { ...(identifier.system ? { system: identifier.system } : {}), value: identifier.value },
-        },
-        { ...options, requestId },
-      );
-      const read = focusOf(reply, "ClaimResponse", readClaimResponse);
-      const platformId = referenceId(read.view.request, "Claim");
-      return { data: read.raw, view: read.view, status: reply.status, requestId: reply.requestId, ...(platformId ? { platformId } : {}) };
+      const { built, claimIdentifier } = claimMessage(claim, destination, requestId);
+      const reply = await transport.processMessage(built.bundle, "claims", { ...options, requestId });
+      checkReply(reply.view, { status: reply.status, requestId, headerId: built.headerId, claimIdentifier });
+      return claimAnswer({ ...reply, requestId });
+    },
+
+    async submitClaimBatch(claims: readonly Claim[], options = {}): Promise<BatchOutcome[]> {
+      const requestId = options.requestId ?? randomUUID();
+      const outcomes: (BatchOutcome | undefined)[] = claims.map(() => undefined);
+      // Each claim's own message first: a claim that cannot be sent fails alone.
+      type Ready = { index: number; license: string; claim: Claim; claimIdentifier: { system?: string; value: string } };
+      const ready: Ready[] = [];
+      for (const [index, claim] of claims.entries()) {
+        try {
+          if (claim.use !== "claim") throw new PlatformError({ status: 422, requestId, field: "Claim.use", diagnostics: "a batch-request carries claims (use claim) only" });
+          const destination = await destinationFor({ coverage: idOf(claim.insurance?.[0]?.coverage?.reference, "Coverage") }, requestId, "Claim.insurance[0].coverage");
+          const { claimIdentifier } = claimMessage(claim, destination, requestId);
+          ready.push({ index, license: (destination as { payerLicense: string }).payerLicense, claim, claimIdentifier });
+        } catch (error) {
+          outcomes[index] = { ok: false, error };
+        }
+      }
+      // One batch-request per payer, at most 200 claims and 10 MB each.
+      const created = claims.map((c) => c.created).filter((c): c is string => typeof c === "string").sort();
+      const period = { start: (created[0] ?? clock().toISOString()).slice(0, 10), end: (created.at(-1) ?? clock().toISOString()).slice(0, 10) };
+      const queue = batchesOf(ready);
+      while (queue.length > 0) {
+        const group = queue.shift()!;
+        const batchId = stableUuid(`batch|${group.map((r) => `${r.claimIdentifier.system ?? ""}|${r.claimIdentifier.value}`).join(",")}`);
+        let inner: ReturnType<typeof claimMessage>[];
+        let outer: BuiltMessage;
+        try {
+          inner = group.map((r, i) => claimMessage(r.claim, { payerLicense: r.license }, requestId, { id: batchId, number: i + 1, period }));
+          outer = buildBatchMessage({
+            messages: inner.map((m) => m.built),
+            providerLicense: deps.providerLicense,
+            payerLicense: group[0]!.license,
+            sourceEndpoint: source,
+            bundleId: stableUuid(`${batchId}|bundle`),
+            headerId: stableUuid(`${batchId}|header`),
+            timestamp: clock(),
+          });
+        } catch (error) {
+          // Claims that fit alone but not together: two smaller batches.
+          if (error instanceof MessageTooLargeError && group.length > 1) {
+            const half = Math.ceil(group.length / 2);
+            queue.unshift(group.slice(0, half), group.slice(half));
+            continue;
+          }
+          for (const r of group) outcomes[r.index] = { ok: false, error: asRefusal(error, requestId), batchWide: true };
+          continue;
+        }
+        try {
+          const reply = await transport.processMessage(outer.bundle, "claims", { ...options, requestId });
+          checkReply(reply.view, { status: reply.status, requestId, headerId: outer.headerId });
+          for (const [i, r] of group.entries()) {
+            const own = inner[i]!;
+            const answer = reply.view.messages.find((m) => answersRequest(m, own.built.headerId, r.claimIdentifier));
+            try {
+              if (!answer) throw new PlatformProtocolError({ status: reply.status, requestId, message: "POST /$process-message: the batch-response has no answer for this claim", problems: ["Bundle.entry"] });
+              checkReply(answer, { status: reply.status, requestId, headerId: own.built.headerId, claimIdentifier: r.claimIdentifier, errorStatus: 422 });
+              outcomes[r.index] = { ok: true, answer: claimAnswer({ view: answer, status: reply.status, requestId }) };
+            } catch (error) {
+              outcomes[r.index] = { ok: false, error };
+            }
+          }
+        } catch (error) {
+          // The whole batch met it (unavailable, refused as a whole): every claim of it did.
+          for (const r of group) outcomes[r.index] = { ok: false, error, batchWide: true };
+        }
+      }
+      return outcomes.map((o) => o!);
     },
 
     async readClaim(platformId, options = {}) {

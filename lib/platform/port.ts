@@ -33,6 +33,13 @@ export interface PlatformPort {
    */
   pollMessages?(options?: CallOptions & { count?: number }): Promise<PolledMessages>;
 
+  /**
+   * Messaging only: claims (use `claim`) sent together as batch-requests (≤ 200 claims per payer
+   * and message, within 10 MB), each answered as if sent alone. One outcome per claim, in order:
+   * its answer, or the error that claim alone met (a refusal, or trouble the whole batch met).
+   */
+  submitClaimBatch?(claims: readonly Claim[], options?: CallOptions): Promise<BatchOutcome[]>;
+
   // ---- issue 18 (items 1–3): cancel, answer an information request ----
   /**
    * Cancel or nullify a Claim (authorization or claim) with a cancel Task (lib/fhir buildCancelTask).
@@ -54,6 +61,12 @@ export interface PlatformPort {
   sendPaymentNotice(notice: PaymentNotice, options?: CallOptions): Promise<PaymentNoticeResult>;
   close(): Promise<void>;
 }
+
+/** What one claim of a batch met. */
+export type BatchOutcome =
+  | { ok: true; answer: PlatformResult<ClaimResponse> & { view: ClaimResponseView; platformId?: string } }
+  /** `batchWide`: the batch as a whole met the error (unavailable, refused), not this claim. */
+  | { ok: false; error: unknown; batchWide?: boolean };
 
 /**
  * A port, or how to get the port of a facility (decision 049): work about one submission goes out

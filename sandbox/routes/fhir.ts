@@ -121,7 +121,8 @@ export async function handleFhir(
 
   // The licence this certificate speaks for: a facility's own, else the clinic's main one.
   const license = facility?.license ?? ctx.reference.provider.license;
-  ctx.facilities.countRequest(license);
+  // Counted per kind: a REST route by its name here, a message by its event once read.
+  if (route.name !== "process-message") ctx.facilities.countRequest(license, route.name);
 
   // 2. Rate limit per client certificate and endpoint group (a message's group: after reading its event).
   let rateHeaders: Record<string, string> = {};
@@ -171,7 +172,10 @@ export async function handleFhir(
 
     const reply =
       route.name === "process-message"
-        ? processMessage(body ?? {}, token.providerOrgId, ctx, (event) => limit(messageRateGroup(event)), license)
+        ? processMessage(body ?? {}, token.providerOrgId, ctx, (event) => {
+            ctx.facilities.countRequest(license, event);
+            limit(messageRateGroup(event));
+          }, license)
         : await dispatch(route, url, body ?? {}, token.providerOrgId, ctx);
     return { ...reply, headers: { ...rateHeaders, ...reply.headers } };
   } catch (error) {

@@ -40,7 +40,15 @@ function delivered(ctx: SandboxContext): Set<string> {
 
 const key = (record: ClaimRecord) => `${record.id}@${record.version}`;
 
-function replyBundle(ctx: SandboxContext, event: string, answers: string | undefined, focus: Resource | undefined, others: Resource[] = [], more = false): Bundle {
+function replyBundle(
+  ctx: SandboxContext,
+  event: string,
+  answers: string | undefined,
+  focus: Resource | undefined,
+  others: Resource[] = [],
+  more = false,
+  code: "ok" | "fatal-error" = "ok",
+): Bundle {
   const base = `${ctx.baseUrl()}/fhir`;
   const headerId = randomUUID();
   const entry = (resource: Resource): BundleEntry => ({ fullUrl: resource.resourceType === "Bundle" ? `urn:uuid:${resource.id}` : `${base}/${resource.resourceType}/${resource.id ?? randomUUID()}`, resource });
@@ -51,7 +59,7 @@ function replyBundle(ctx: SandboxContext, event: string, answers: string | undef
     eventCoding: { system: NATIONAL_EXCHANGE.messageEventSystem, code: event },
     sender: { type: "Organization", identifier: { system: NATIONAL_EXCHANGE.exchangeLicense, value: "NPHIES" } },
     source: { endpoint: base },
-    ...(answers ? { response: { identifier: answers, code: "ok" as const } } : {}),
+    ...(answers ? { response: { identifier: answers, code } } : {}),
     ...(entries[0] ? { focus: [{ reference: entries[0].fullUrl! }] } : {}),
   };
   return {
@@ -122,6 +130,24 @@ export function processMessage(
       const record = ctx.store.findByIdentifier(identifierKey(providerOrgId, v.identifier.system, v.identifier.value)) ?? ctx.engine.submit(v, providerOrgId);
       delivered(ctx).add(key(record));
       return fhirReply(200, replyBundle(ctx, responseEvent(record), header.id, claimResponseOf(record, ctx)));
+    }
+    // NPHIES "Batch Claims": each inner claim-request is answered as if sent alone (a repeat gets
+    // its stored reply); a refused one gets its own error reply, and never stops the others.
+    case "batch-request": {
+      const inner = bundle.entry!.slice(1).map((e) => e.resource as Bundle);
+      const payers = new Set(inner.map((m) => (m.entry![0]!.resource as MessageHeader).destination?.[0]?.receiver?.identifier?.value));
+      if (payers.size !== 1 || !payers.has(receiver.value)) throw messageError("Bundle.entry", "every claim of a batch is for the batch's payer", "business-rule");
+      const replies = inner.map((message) => {
+        const innerHeader = message.entry![0]!.resource as MessageHeader;
+        try {
+          return processMessage(message as unknown as Record<string, unknown>, providerOrgId, ctx, () => {}, senderLicense).body as Bundle;
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          const outcome = { resourceType: "OperationOutcome" as const, id: randomUUID(), issue: error.issues };
+          return replyBundle(ctx, "claim-response", innerHeader.id, outcome, [], false, "fatal-error");
+        }
+      });
+      return fhirReply(200, replyBundle(ctx, "batch-response", header.id, undefined, replies));
     }
     case "status-check": {
       expect("Task");

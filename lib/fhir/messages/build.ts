@@ -1,4 +1,4 @@
-import type { Bundle, BundleEntry, MessageHeader, Organization, Reference, Resource } from "@medplum/fhirtypes";
+import type { Bundle, BundleEntry, Claim, MessageHeader, Organization, Reference, Resource } from "@medplum/fhirtypes";
 import { MESSAGE_REQUEST_EVENTS, NATIONAL_EXCHANGE, type MessageRequestEvent } from "../systems";
 import { checkStructure } from "../read/structure";
 import { assertMessageSize } from "./size";
@@ -22,6 +22,9 @@ export class MessageBuildError extends Error {
     super(`${path}: ${reason}`);
   }
 }
+
+/** The exchange takes at most 200 claims in one batch-request. */
+export const MAX_CLAIMS_PER_BATCH = 200;
 
 /** Events addressed to the exchange itself rather than to a payer. */
 const TO_EXCHANGE: ReadonlySet<MessageRequestEvent> = new Set(["poll-request", "payment-notice"]);
@@ -145,6 +148,83 @@ export function buildMessage(input: MessageInput): BuiltMessage {
   return { bundle, bundleId, headerId, focusFullUrl, bytes };
 }
 
+export interface BatchInput {
+  /** The claim-request messages of the batch (built by buildMessage), all to the same payer. */
+  messages: readonly BuiltMessage[];
+  providerLicense: string;
+  payerLicense: string;
+  sourceEndpoint: string;
+  bundleId?: string;
+  headerId?: string;
+  timestamp: Date;
+}
+
+/**
+ * A batch-request (NPHIES "Batch Claims"): one message whose entries are the claim-request
+ * messages themselves, each a whole message Bundle (header first …) as it would be sent alone, so
+ * the exchange answers each as it would a single claim. The header's focus names every inner
+ * message. At most 200 claims, one payer, within the 10 MB limit — or a MessageBuildError /
+ * MessageTooLargeError, and nothing is sent.
+ */
+export function buildBatchMessage(input: BatchInput): BuiltMessage {
+  if (input.messages.length === 0) throw new MessageBuildError("Bundle.entry", "a batch needs at least one claim");
+  if (input.messages.length > MAX_CLAIMS_PER_BATCH) throw new MessageBuildError("Bundle.entry", `at most ${MAX_CLAIMS_PER_BATCH} claims in one batch-request`);
+  if (!LICENSE.test(input.providerLicense)) throw new MessageBuildError("MessageHeader.sender", "the provider licence is missing or malformed");
+  if (!LICENSE.test(input.payerLicense)) throw new MessageBuildError("MessageHeader.destination", "the payer licence is missing or malformed (insurers.license)");
+  const base = input.sourceEndpoint.replace(/\/+$/, "");
+  const bundleId = input.bundleId ?? crypto.randomUUID();
+  const headerId = input.headerId ?? crypto.randomUUID();
+  const entries: BundleEntry[] = input.messages.map((m) => ({ fullUrl: `urn:uuid:${m.bundleId}`, resource: m.bundle }));
+  const header: MessageHeader = {
+    resourceType: "MessageHeader",
+    id: headerId,
+    meta: { profile: [NATIONAL_EXCHANGE.messageHeaderProfile] },
+    eventCoding: { system: NATIONAL_EXCHANGE.messageEventSystem, code: "batch-request" },
+    destination: [
+      {
+        endpoint: `${NATIONAL_EXCHANGE.payerLicense}/${input.payerLicense}`,
+        receiver: { type: "Organization", identifier: { system: NATIONAL_EXCHANGE.payerLicense, value: input.payerLicense } },
+      },
+    ],
+    sender: { type: "Organization", identifier: { system: NATIONAL_EXCHANGE.providerLicense, value: input.providerLicense } },
+    source: { endpoint: base },
+    focus: entries.map((e) => ({ reference: e.fullUrl! })),
+  };
+  const bundle: Bundle = {
+    resourceType: "Bundle",
+    id: bundleId,
+    meta: { profile: [NATIONAL_EXCHANGE.bundleProfile] },
+    type: "message",
+    timestamp: input.timestamp.toISOString(),
+    entry: [{ fullUrl: `urn:uuid:${headerId}`, resource: header }, ...entries],
+  };
+  checkMessageRules(bundle);
+  let notes: string[];
+  try {
+    notes = checkStructure(bundle, "Bundle").notes;
+  } catch (error) {
+    const e = error as { path?: string; reason?: string };
+    throw new MessageBuildError(e.path ?? "Bundle", e.reason ?? "not valid R4");
+  }
+  if (notes.length > 0) throw new MessageBuildError("Bundle", `not strict R4: ${notes.slice(0, 3).join("; ")}`);
+  const bytes = assertMessageSize(bundle);
+  return { bundle, bundleId, headerId, focusFullUrl: entries[0]!.fullUrl!, bytes };
+}
+
+/** A Claim marked as the `number`-th (1-based) of batch `batchId` covering `period`. */
+export function claimInBatch(claim: Claim, batch: { id: string; system: string; number: number; period: { start: string; end: string } }): Claim {
+  const own = new Set<string>([NATIONAL_EXCHANGE.batchIdentifierExtension, NATIONAL_EXCHANGE.batchNumberExtension, NATIONAL_EXCHANGE.batchPeriodExtension]);
+  return {
+    ...claim,
+    extension: [
+      ...(claim.extension ?? []).filter((e) => !own.has(e.url)),
+      { url: NATIONAL_EXCHANGE.batchIdentifierExtension, valueIdentifier: { system: batch.system, value: batch.id } },
+      { url: NATIONAL_EXCHANGE.batchNumberExtension, valuePositiveInt: batch.number },
+      { url: NATIONAL_EXCHANGE.batchPeriodExtension, valuePeriod: batch.period },
+    ],
+  };
+}
+
 /**
  * The envelope rules the exchange enforces, checked on any message Bundle (ours before sending; the
  * sandbox uses the same function on what it receives). Throws MessageBuildError naming the path.
@@ -179,7 +259,32 @@ export function checkMessageRules(bundle: unknown): asserts bundle is Bundle {
     throw new MessageBuildError("MessageHeader.destination[0].receiver.identifier", `must be one destination identified by ${toExchange ? "the exchange's licence" : "the payer's licence (payer-license)"}`);
   }
   const focus = header.focus ?? [];
+  if (event.code === "batch-request") return checkBatchRules(entries, focus, receiver.value);
   if (focus.length !== 1 || typeof focus[0]?.reference !== "string") throw new MessageBuildError("MessageHeader.focus", "exactly one focus reference");
   const target = entries.findIndex((e, i) => i > 0 && e.fullUrl === focus[0]!.reference);
   if (target < 0) throw new MessageBuildError("MessageHeader.focus[0].reference", "must be exactly the fullUrl of an entry of the message");
+}
+
+/** A batch-request: its focus names each inner claim-request message, all to the batch's payer, at most 200. */
+function checkBatchRules(entries: BundleEntry[], focus: Reference[], payerLicense: string): void {
+  const inner = entries.slice(1);
+  if (inner.length === 0) throw new MessageBuildError("Bundle.entry", "a batch-request carries at least one claim-request message");
+  if (inner.length > MAX_CLAIMS_PER_BATCH) throw new MessageBuildError("Bundle.entry", `at most ${MAX_CLAIMS_PER_BATCH} claims in one batch-request`);
+  if (focus.length !== inner.length) throw new MessageBuildError("MessageHeader.focus", "a batch-request's focus names each of its messages");
+  for (const [i, entry] of inner.entries()) {
+    const path = `Bundle.entry[${i + 1}]`;
+    if (focus[i]?.reference !== entry.fullUrl) throw new MessageBuildError(`MessageHeader.focus[${i}].reference`, `must be the fullUrl of ${path}`);
+    if (entry.resource?.resourceType !== "Bundle") throw new MessageBuildError(`${path}.resource`, "each entry of a batch-request is a claim-request message Bundle");
+    try {
+      checkMessageRules(entry.resource);
+    } catch (error) {
+      if (error instanceof MessageBuildError) throw new MessageBuildError(`${path}.resource.${error.path}`, error.reason);
+      throw error;
+    }
+    const innerHeader = entry.resource.entry![0]!.resource as MessageHeader;
+    if (innerHeader.eventCoding?.code !== "claim-request") throw new MessageBuildError(`${path}.resource`, "a batch carries claim-request messages only");
+    if (innerHeader.destination?.[0]?.receiver?.identifier?.value !== payerLicense) {
+      throw new MessageBuildError(`${path}.resource`, "every claim of a batch is for the batch's payer");
+    }
+  }
 }

@@ -1,7 +1,7 @@
 import type { Bundle, Claim, Coverage, MessageHeader, Organization, Patient } from "@medplum/fhirtypes";
 import { describe, expect, it } from "vitest";
 import { buildCancelTask, buildClaim, buildCommunication, buildEligibilityRequest, buildPaymentNotice, NATIONAL_EXCHANGE, readCommunicationRequest, readMessage, answersRequest } from "@/lib/fhir";
-import { buildMessage, buildPollTask, checkMessageRules, MessageBuildError, MessageTooLargeError, MESSAGE_LIMIT_BYTES } from "./index";
+import { buildBatchMessage, buildMessage, buildPollTask, checkMessageRules, claimInBatch, MessageBuildError, MessageTooLargeError, MESSAGE_LIMIT_BYTES } from "./index";
 import { r4Problems } from "./r4-schema.test-support";
 
 const at = new Date("2026-11-23T09:00:00.000Z");
@@ -25,6 +25,50 @@ function claim(attachmentBytes = 15): Claim {
 const patient: Patient = { resourceType: "Patient", id: "1000000001", identifier: [{ system: "https://platform.example/fhir/identifier/national-id", value: "1000000001" }] };
 const coverage: Coverage = { resourceType: "Coverage", id: "cov-1000000001", status: "active", beneficiary: { reference: "Patient/1000000001" }, payor: [{ reference: "Organization/payer-rimal" }] };
 const provider: Organization = { resourceType: "Organization", id: "clinic-001", identifier: [{ system: NATIONAL_EXCHANGE.providerLicense, value: "PR-FHIR-001" }], name: "Demo Clinic" };
+
+describe("batch-requests", () => {
+  const claimMessage = (n: number, payerLicense = "INS-RIMAL") => {
+    const c = claimInBatch({ ...claim(), use: "claim", id: `claim-${n}`, identifier: [{ system: "https://clinic.example/fhir/claim-id/clinic-001", value: `C-${n}` }] }, {
+      id: "batch-1",
+      system: `${source}/batch`,
+      number: n,
+      period: { start: "2026-11-01", end: "2026-11-23" },
+    });
+    return buildMessage({ event: "claim-request", focus: c, resources: [patient, coverage, provider], providerLicense: "PR-FHIR-001", destination: { payerLicense }, sourceEndpoint: source, timestamp: at });
+  };
+  const batch = (messages: ReturnType<typeof claimMessage>[], payerLicense = "INS-RIMAL") =>
+    buildBatchMessage({ messages, providerLicense: "PR-FHIR-001", payerLicense, sourceEndpoint: source, timestamp: at });
+
+  it("carries whole claim-request messages, focuses each, marks each claim with the batch; valid R4", () => {
+    const inner = [1, 2, 3].map((n) => claimMessage(n));
+    const built = batch(inner);
+    const header = built.bundle.entry![0]!.resource as MessageHeader;
+    expect(header.eventCoding?.code).toBe("batch-request");
+    expect(header.destination?.[0]?.receiver?.identifier?.value).toBe("INS-RIMAL");
+    expect(header.focus).toEqual(inner.map((m) => ({ reference: `urn:uuid:${m.bundleId}` })));
+    expect(built.bundle.entry!.slice(1).map((e) => (e.resource as Bundle).id)).toEqual(inner.map((m) => m.bundleId));
+    const second = (built.bundle.entry![2]!.resource as Bundle).entry![1]!.resource as Claim;
+    expect(second.extension?.find((e) => e.url === NATIONAL_EXCHANGE.batchNumberExtension)?.valuePositiveInt).toBe(2);
+    expect(second.extension?.find((e) => e.url === NATIONAL_EXCHANGE.batchIdentifierExtension)?.valueIdentifier?.value).toBe("batch-1");
+    expect(r4Problems(built.bundle)).toEqual([]);
+    // The reader sees the inner messages as messages.
+    expect(readMessage(built.bundle).view.messages.map((m) => m.header.event)).toEqual(["claim-request", "claim-request", "claim-request"]);
+  });
+
+  it("refuses what the exchange would: another payer's claim, over 200 claims, a focus that misses a message", () => {
+    expect(() => batch([claimMessage(1), claimMessage(2, "INS-WADI")])).toThrow(/batch's payer/);
+    expect(() => batch([])).toThrow(MessageBuildError);
+    const one = claimMessage(1);
+    expect(() => batch(Array.from({ length: 201 }, () => one))).toThrow(/at most 200/);
+    const built = batch([claimMessage(1), claimMessage(2)]);
+    const tampered = structuredClone(built.bundle);
+    (tampered.entry![0]!.resource as MessageHeader).focus = [{ reference: `urn:uuid:${claimMessage(1).bundleId}` }];
+    expect(() => checkMessageRules(tampered)).toThrow(/names each of its messages/);
+    const poll = structuredClone(built.bundle);
+    ((poll.entry![1]!.resource as Bundle).entry![0]!.resource as MessageHeader).eventCoding!.code = "eligibility-request";
+    expect(() => checkMessageRules(poll)).toThrow(/claim-request messages only/);
+  });
+});
 
 describe("message Bundles the portal sends", () => {
   it("puts the header first, gives every entry a fullUrl and focuses exactly the main resource; valid R4", () => {

@@ -4,8 +4,7 @@ import { MessageBuildError } from "./build";
 
 /** The exchange hands out at most 100 messages per poll. */
 export const MAX_MESSAGES_PER_POLL = 100;
-/** …and takes at most 200 claims in one batch-request. */
-export const MAX_CLAIMS_PER_BATCH = 200;
+export { MAX_CLAIMS_PER_BATCH } from "./build";
 
 export interface PollRequestInput {
   id: string;
