@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, fillAuthorizationRequest, pdfBytes, pickCode, pickPatient, test } from "./fixtures";
+import { expect, fillAuthorizationRequest, markNoReload, pdfBytes, pickCode, pickPatient, stillNoReload, test } from "./fixtures";
 
 /** A JPEG drawn by the browser itself (canvas), as bytes. */
 async function jpegFromCanvas(page: Page): Promise<number[]> {
@@ -66,13 +66,13 @@ test.describe("prior authorization", () => {
     await page.getByRole("button", { name: "Submit authorization request" }).click();
     await page.waitForURL(/\/authorizations\/[0-9a-f-]{36}$/);
     // Mark this document: a reload would lose the mark.
-    await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+    await markNoReload(page);
     await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", /queued|sent/);
     await expect(page.getByTestId("waiting-note")).toBeVisible();
     await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "open");
     await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
     await expect(page.getByTestId("status-badge")).toContainText("Approved");
-    expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+    expect(await stillNoReload(page)).toBe(true);
     await expect(page.getByTestId("preauth-ref")).toContainText(/PA-/);
     await expect(page.getByTestId("decision-table")).toContainText("72148");
     await expect(page.getByTestId("decision-benefit-total")).toHaveText("1,600.00");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, inArabic, pickCode, pickPatient, screenshot, test } from "./fixtures";
+import { expect, inArabic, markNoReload, pickCode, pickPatient, screenshot, stillNoReload, test } from "./fixtures";
 
 const SHOTS = "/tmp/claims-shots";
 
@@ -28,11 +28,11 @@ test.describe("claims", () => {
     await sandbox.faults({ latencyMs: 3_000 });
     const paidId = await submitForm(page);
     await page.goto(`/claims/${paidId}`);
-    await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+    await markNoReload(page);
     await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", /queued|sent/);
     await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "open");
     await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", "complete", { timeout: 45_000 });
-    expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+    expect(await stillNoReload(page)).toBe(true);
     const steps = await page.getByTestId("timeline").locator("li").allTextContents();
     expect(steps.join(" ")).toMatch(/Waiting to send[\s\S]*Sent[\s\S]*Paid|Complete/);
     await expect(page.getByTestId("adjudication-table")).toContainText("99213");

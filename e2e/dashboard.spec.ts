@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
-import { createUser, expect, signIn, test } from "./fixtures";
+import { createUser, expect, markNoReload, signIn, stillNoReload, test } from "./fixtures";
 
 /*
  * Managers' dashboards (issue #8): a claim submitted by billing in another browser and decided by
@@ -87,7 +87,7 @@ test("a claim decided by the platform shows up on the live board and in the tota
   await dashboard.goto("/dashboard");
   await expect(dashboard.getByTestId("dashboard-widget-insurers")).toBeVisible();
   const totalsBefore = (await dashboard.getByTestId("dashboard-table-insurers").count()) ? await countColumn(dashboard) : 0;
-  for (const p of [board, dashboard]) await p.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+  for (const p of [board, dashboard]) await markNoReload(p);
 
   // The clinic's own system sends a claim (exchange API); the platform decides it.
   const claim = await newClaim({ nationalId: "1000000001", unitPrice: 250 });
@@ -95,7 +95,7 @@ test("a claim decided by the platform shows up on the live board and in the tota
   await expect.poll(() => decidedClaims(board), { timeout: 60_000 }).toBe(boardBefore + 1);
   await expect(board.getByTestId("live-feed")).toContainText(/Claim .* → (Paid|Partly paid|Not paid — .*|Denied)/);
   await expect.poll(() => countColumn(dashboard), { timeout: 30_000 }).toBe(totalsBefore + 1);
-  for (const p of [board, dashboard]) expect(await p.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+  for (const p of [board, dashboard]) expect(await stillNoReload(p)).toBe(true);
   await shotBoth(board, "live-board");
   await dashboard.close();
   // The claim just decided, as billing sees it (status words, prior authorization, money).

@@ -371,3 +371,8 @@ export const test = base.extend<Fixtures, { orgClient: OrgClient }>({
 });
 
 export { expect };
+
+/** Marks the page: a full reload (navigation) drops the mark, a live update keeps it. */
+export const markNoReload = (page: Page) => page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+/** Whether the page still carries the mark of markNoReload (no reload happened since). */
+export const stillNoReload = async (page: Page): Promise<boolean> => (await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)) === true;

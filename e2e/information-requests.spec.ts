@@ -1,5 +1,4 @@
-import type { Page } from "@playwright/test";
-import { expect, inArabic, pdfBytes, platformIdOf, screenshot, test, type SandboxAdmin } from "./fixtures";
+import { expect, inArabic, markNoReload, pdfBytes, platformIdOf, screenshot, stillNoReload, test, type SandboxAdmin } from "./fixtures";
 
 
 /** The platform's id of a claim submitted through the exchange API (its status Parameters name it once sent). */
@@ -8,8 +7,6 @@ async function askForInformation(sandbox: SandboxAdmin, platformId: string, body
   await sandbox.call("POST", `/_admin/claims/${platformId}/request-information`, body);
 }
 
-const markNoReload = (page: Page) => page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
-const stillNoReload = (page: Page) => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload);
 
 test.describe("information requests", () => {
   test("billing: a payer's request appears live in the queue (overdue highlighted); answered with a document, the revised decision arrives live", async ({ page, signInAs, newClaim, sandbox, orgClient }) => {

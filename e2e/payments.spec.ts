@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, inArabic, pickCode, pickPatient, platformIdOf, screenshot, test, type OrgClient } from "./fixtures";
+import { expect, inArabic, markNoReload, pickCode, pickPatient, platformIdOf, screenshot, stillNoReload, test, type OrgClient } from "./fixtures";
 
 const SHOTS = "docs/screenshots/18";
 
@@ -26,18 +26,17 @@ test.describe("payments (issue 18)", () => {
       orgClient,
       claims.map((c) => c.id),
     );
-    // The payer pays: the third claim only 1.00 SAR (short), through the platform's mailbox.
+    // The Payments page is open when the payer pays: the third claim only 1.00 SAR (short),
+    // through the platform's mailbox. The remittance appears live, without a reload.
+    await page.goto("/payments");
+    await markNoReload(page);
     const remittance = (await sandbox.call("POST", "/_admin/remittances", {
       claims: [{ id: platformIds[0] }, { id: platformIds[1] }, { id: platformIds[2], amount: 1 }],
     })) as { id: string; paymentIdentifier: { value: string } };
     const paymentId = remittance.paymentIdentifier.value;
-
-    await page.goto("/payments");
     const row = page.locator('[data-testid="remittance-row"]', { hasText: paymentId });
-    await expect(async () => {
-      await page.reload();
-      await expect(row).toBeVisible({ timeout: 1000 });
-    }).toPass({ timeout: 30_000 });
+    await expect(row).toBeVisible({ timeout: 30_000 });
+    expect(await stillNoReload(page)).toBe(true);
     await expect(row.getByTestId("unmatched-count")).toHaveText("0");
     await expect(row.getByTestId("short-paid-count")).toHaveText("1");
     await screenshot(page, SHOTS, "payments-en.png");

@@ -1,8 +1,9 @@
 /**
- * A batch of claims in the messaging protocol, end to end: the portal's outbox sends each claim
- * as a claim-request message to the sandbox's $process-message (answered `queued`), the sandbox
- * adjudicates them, and the poll loop drains the waiting answers — polling again at once while a
- * reply carries the `queued-messages` tag. Prints messages, polls, drain polls and time.
+ * A batch of claims in the messaging protocol, end to end: the portal's outbox sends the claims
+ * in batch-requests (≤ 200 claims of one insurer each; every claim answered `queued` inside the
+ * batch-response), the sandbox adjudicates them, and the poll loop drains the waiting answers —
+ * polling again at once while a reply carries the `queued-messages` tag. Prints the messages sent
+ * by event (as the sandbox counted them), polls, drain polls and time.
  *
  *   node --import tsx scripts/messaging-batch.ts [--n=200] [--poll-ms=600000] [--settle-ms=3000]
  *
@@ -55,6 +56,8 @@ async function main() {
     void _none;
     ids.push((await submit({ db: database.db }, { kind: "claim", patientId, claim: { ...claim }, channel: "api" })).id);
   }
+  const counted = async () => ((await sandbox.admin("GET", "/_admin/facilities")).body.facilities as { code: string; byKind: Record<string, number> }[]).find((f) => f.code === "main")!.byKind;
+  const sentBefore = await counted();
   const started = performance.now();
   const services = startExchangeServices({ db: database.db, client: port, config: { pollMs: 25, concurrency: 16, messagePollMs: pollMs, pollAfterMs: 120_000 }, log: () => {} });
   let sentAt = 0;
@@ -76,10 +79,17 @@ async function main() {
   const drainMs = performance.now() - drainStart;
   const stats = services.messagePoller!.stats();
   await services.stop();
+  const sentAfter = await counted();
   const rows = await database.db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));
   const byStatus = new Map<string, number>();
   for (const r of rows) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
-  console.log(`claims: ${n} (messaging protocol, claim-request messages answered queued)`);
+  const sent = Object.entries(sentAfter)
+    .map(([event, k]) => [event, k - (sentBefore[event] ?? 0)] as const)
+    .filter(([, k]) => k > 0)
+    .map(([event, k]) => `${event} ${k}`)
+    .join(", ");
+  console.log(`claims: ${n} (messaging protocol; the insurers of ${PATIENTS.length} patients)`);
+  console.log(`messages the exchange received: ${sent}`);
   console.log(`all sent (outbox) after: ${(sentAt - started).toFixed(0)} ms`);
   console.log(`all decided after: ${ms.toFixed(0)} ms`);
   console.log(`drain after waking the poll loop once (${settleMs} ms after the last send): ${drainMs.toFixed(0)} ms`);

@@ -29,7 +29,7 @@ export interface FeedItem {
  * The live status board: counts per status come from the server (re-read on every event, at most
  * once a second); the feed shows the latest events as they arrive.
  */
-const LIVE_BOARD_KINDS = ["submission.status", "information.request"] as const;
+const LIVE_BOARD_KINDS = ["submission.status", "information.request", "payment.remittance"] as const;
 
 export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: BoardCounts[]; feed: FeedItem[]; locale: string }) {
   const t = useTranslations("dashboard");
@@ -68,7 +68,7 @@ export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: Board
   );
   const info = useTranslations("informationRequests.live");
   const informationWords = (item: FeedItem): string | undefined =>
-    item.kind === "information.request" && item.note
+    (item.kind === "information.request" || item.kind === "payment.remittance") && item.note
       ? info(item.note as "informationRequested", { kind: item.submissionKind === "preauthorization" ? t("live.kind.preauthorization") : t("live.kind.claim"), id: (item.submissionId ?? "").slice(0, 8) })
       : undefined;
   const number = new Intl.NumberFormat(locale);

@@ -181,8 +181,8 @@ export async function recentLiveEvents(db: Db, limit = 20) {
   const rows = await db
     .select({ id: liveEvents.id, at: liveEvents.at, kind: liveEvents.kind, submissionKind: liveEvents.submissionKind, submissionId: liveEvents.submissionId, status: liveEvents.status, payload: liveEvents.payload })
     .from(liveEvents)
-    // Status changes and (issue 18) payers' information requests and their answers.
-    .where(and(inArray(liveEvents.kind, ["submission.status", "information.request"]), sql`'manager' = any(${liveEvents.audience})`))
+    // Status changes and (issue 18) payers' information requests, their answers, and claims paid in remittances.
+    .where(and(inArray(liveEvents.kind, ["submission.status", "information.request", "payment.remittance"]), sql`'manager' = any(${liveEvents.audience})`))
     .orderBy(desc(liveEvents.id))
     .limit(limit);
   return rows.map(({ payload, ...r }) => ({ ...r, at: r.at.toISOString(), note: typeof payload?.note === "string" ? payload.note : null }));

@@ -47,6 +47,7 @@ export {
   isFinal,
   transition,
   noteOnTimeline,
+  emitGeneralLive,
   type DecisionStatus,
   type Submission,
   type SubmissionPatch,

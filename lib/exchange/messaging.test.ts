@@ -60,7 +60,7 @@ describe.each(testDatabases())("submission pipeline in the messaging protocol on
       const authEvents = await database.db.select().from(submissionEvents).where(eq(submissionEvents.submissionId, auth.id));
       expect(authEvents.find((e) => DECIDED.includes(e.toStatus))?.source).toBe("platform");
       // The poller counts a message once its handler has finished (the audit entry comes after the commit).
-      await waitFor(async () => s.messagePoller!.stats().applied > 0, 5_000, "the poller counting what it applied");
+      await waitFor(async () => s.messagePoller!.stats().applied > 0, 15_000, "the poller counting what it applied");
     } finally {
       await s.stop();
     }

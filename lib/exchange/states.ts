@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { liveEvents, submissionEvents, submissions } from "@/lib/db";
-import type { SubmissionKind, SubmissionStatus, TransitionSource, Tx } from "@/lib/db";
+import type { Db, SubmissionKind, SubmissionStatus, TransitionSource, Tx } from "@/lib/db";
 
 /**
  * The life of a submission (DESIGN.md "Records and states"):
@@ -150,6 +150,15 @@ export async function emitLive(
     })
     .returning({ id: liveEvents.id });
   await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${String(event!.id)})`);
+}
+
+/**
+ * A live event about no one submission (a visit run's progress, a remittance's arrival): its
+ * kind, the roles it is for and a payload of ids, counts and amounts — never patient data.
+ */
+export async function emitGeneralLive(db: Db | Tx, kind: string, audience: readonly string[], payload: Record<string, unknown>): Promise<void> {
+  const [event] = await db.insert(liveEvents).values({ kind, audience: [...audience], payload }).returning({ id: liveEvents.id });
+  await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${String(event!.id)})`);
 }
 
 // ---- issue 18: news about a submission that is not a status change -------------------------------

@@ -1,10 +1,16 @@
 import type { PaymentReconciliation } from "@medplum/fhirtypes";
 import { eq } from "drizzle-orm";
 import { tables, type Db } from "@/lib/db";
-import { submissionForRequest, type InboundHandler } from "@/lib/exchange";
+import { emitGeneralLive, noteOnTimeline, submissionForRequest, type InboundHandler } from "@/lib/exchange";
 import { isFhirReadError, readReference, readResource, referenceId, toMinorUnits } from "@/lib/fhir";
 
-const { remittances, remittanceLines } = tables;
+const { remittances, remittanceLines, submissions } = tables;
+
+/** The live event of a remittance's arrival (the Payments page, the dashboard): ids, counts, amounts. */
+export const REMITTANCE_EVENT = "payments.remittance";
+const REMITTANCE_AUDIENCE = ["billing", "manager"] as const;
+/** The live event on each claim a remittance pays (its page, the live board), with its timeline entry. */
+export const CLAIM_PAID_EVENT = "payment.remittance";
 
 /**
  * A remittance (PaymentReconciliation) the platform sent on its own: stored once (by its platform
@@ -69,6 +75,22 @@ async function insertRemittance(
     const [inserted] = await tx.insert(remittances).values(remittance).onConflictDoNothing().returning({ id: remittances.id });
     if (!inserted) return "unchanged"; // another delivery of the same remittance won the race
     if (lines.length > 0) await tx.insert(remittanceLines).values(lines.map((l) => ({ ...l, remittanceId: inserted.id })));
+    // Each paid claim's timeline (and open claim pages, live); then the Payments page.
+    const at = remittance.receivedAt ?? new Date();
+    const matched = [...new Set(lines.flatMap((l) => (l.submissionId ? [l.submissionId] : [])))];
+    for (const id of matched) {
+      const [claim] = await tx.select().from(submissions).where(eq(submissions.id, id));
+      if (!claim) continue;
+      const amountMinor = lines.filter((l) => l.submissionId === id).reduce((sum, l) => sum + (l.amountMinor ?? 0), 0);
+      await noteOnTimeline(tx, claim, { kind: CLAIM_PAID_EVENT, note: "remittanceReceived", source: remittance.source === "webhook" ? "webhook" : "poll", payload: { remittanceId: inserted.id, amountMinor } }, at);
+    }
+    await emitGeneralLive(tx, REMITTANCE_EVENT, REMITTANCE_AUDIENCE, {
+      remittanceId: inserted.id,
+      amountMinor: remittance.amountMinor,
+      currency: remittance.currency,
+      lines: lines.length,
+      unmatched: lines.filter((l) => !l.submissionId).length,
+    });
     return "applied";
   });
 }

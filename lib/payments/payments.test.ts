@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq, inArray } from "drizzle-orm";
-import { submissions } from "@/lib/db/schema";
+import { and, eq, inArray } from "drizzle-orm";
+import { liveEvents, submissionEvents, submissions } from "@/lib/db/schema";
 import { remittances } from "@/lib/db/schema/payments";
 import { startExchangeServices } from "@/lib/exchange";
 import { submit } from "@/lib/exchange/submissions";
@@ -94,9 +94,19 @@ describe.each(testDatabases())("payments on $name", (target) => {
       const [summary] = (await listRemittances(database.db)).filter((r) => r.id === stored!.id);
       expect(summary).toMatchObject({ lines: 4, unmatched: 1, shortPaid: 1 });
 
-      // A repeated delivery is recognised.
+      // Announced live (the Payments page: counts and amounts, no patient data) and on each paid claim's timeline.
+      const announced = (await database.db.select().from(liveEvents).where(eq(liveEvents.kind, "payments.remittance"))).filter((e) => e.payload?.remittanceId === stored!.id);
+      expect(announced).toHaveLength(1);
+      expect(announced[0]).toMatchObject({ audience: ["billing", "manager"], payload: { amountMinor: stored!.amountMinor, lines: 4, unmatched: 1 } });
+      const paidNotes = await database.db.select().from(submissionEvents).where(inArray(submissionEvents.submissionId, ids));
+      expect(paidNotes.filter((e) => e.detail?.note === "remittanceReceived").map((e) => e.submissionId).sort()).toEqual([...ids].sort());
+      const claimLive = await database.db.select().from(liveEvents).where(and(eq(liveEvents.kind, "payment.remittance"), inArray(liveEvents.submissionId, ids)));
+      expect(claimLive.find((e) => e.submissionId === ids[2])?.payload).toMatchObject({ note: "remittanceReceived", amountMinor: 150 });
+
+      // A repeated delivery is recognised (and announced nothing more).
       const again = await paymentReconciliationInbound({ db: database.db, clock: () => new Date(), pollAfterMs: 60_000, log: () => {}, source: "poll" }, stored!.resource);
       expect(again).toBe("unchanged");
+      expect((await database.db.select().from(liveEvents).where(eq(liveEvents.kind, "payments.remittance"))).filter((e) => e.payload?.remittanceId === stored!.id)).toHaveLength(1);
 
       // Claims show "paid on … in remittance …".
       const paid = await claimPayments(database.db, ids);

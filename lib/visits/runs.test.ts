@@ -85,8 +85,10 @@ describe.each(testDatabases().map((d) => [d.name, d] as [string, TestDatabase]))
       { patientId: stolen!.patientId!, coverageId: coverage!.id, servicedDate: today, purposes: ["benefits"], categories: [] },
     );
 
-    // First worker: stopped (a deploy) after a few visits.
-    const first = startVisitWorker({ db: database.db, port: counting, providerOrgId: sandbox.config.providerOrgId, concurrency: 2, pollMs: 50 });
+    // First worker: stopped (a deploy) after a few visits. Its checks take a while (200 ms each, two
+    // at once), so the stop comes mid-run however fast the machine is.
+    const slow = { checkEligibility: async (...args: Parameters<typeof port.checkEligibility>) => (await new Promise((r) => setTimeout(r, 200)), counting.checkEligibility(...args)) };
+    const first = startVisitWorker({ db: database.db, port: slow, providerOrgId: sandbox.config.providerOrgId, concurrency: 2, pollMs: 50 });
     await until(async () => (await database.db.select().from(visits).where(eq(visits.checkState, "done"))).length >= 3);
     await first.stop();
     const doneBefore = (await database.db.select().from(visits).where(eq(visits.checkState, "done"))).length;

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db, VisitRunStatus, VisitVerdict, VisitVerdictDetail } from "@/lib/db";
-import { eligibilityChecks, liveEvents, queryRows, visitLists, visitRuns, visits } from "@/lib/db";
+import { eligibilityChecks, queryRows, visitLists, visitRuns, visits } from "@/lib/db";
 import { listCoverages } from "@/lib/patients";
 import { runEligibilityCheck, type CheckOutcome } from "@/lib/eligibility";
-import { LIVE_CHANNEL } from "@/lib/exchange";
+import { emitGeneralLive } from "@/lib/exchange";
 import type { BenefitsView, BenefitCategoryCode } from "@/lib/fhir";
 import type { PlatformPort } from "@/lib/platform";
 import { serviceCategories, verdictOfBenefits, PROBLEM_VERDICTS } from "./verdict";
@@ -67,11 +67,7 @@ export async function runProgress(db: Db, runId: string): Promise<{ done: number
 
 /** A general live event (kind `visits.run`): the run's status and counts — never patient data. */
 async function emitRunEvent(db: Db, run: Pick<Run, "id" | "listId" | "status" | "total">, done: number, problems: number): Promise<void> {
-  const [event] = await db
-    .insert(liveEvents)
-    .values({ kind: VISIT_RUN_EVENT, audience: VISITS_AUDIENCE, payload: { runId: run.id, listId: run.listId, status: run.status, total: run.total, done, problems } })
-    .returning({ id: liveEvents.id });
-  await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${String(event!.id)})`);
+  await emitGeneralLive(db, VISIT_RUN_EVENT, VISITS_AUDIENCE, { runId: run.id, listId: run.listId, status: run.status, total: run.total, done, problems });
 }
 
 export interface VisitWorkerOptions {

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { AgingTable } from "@/components/payments/aging-table";
+import { PaymentsLive } from "@/components/payments/payments-live";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { actorOf, requireArea } from "@/lib/auth";
@@ -28,6 +29,7 @@ export default async function PaymentsPage() {
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} />
+      <PaymentsLive />
       {rows.length === 0 ? (
         <Card className="mb-6 p-8 text-center text-sm text-slate-500">{t("empty")}</Card>
       ) : (
