@@ -93,7 +93,7 @@ test("a claim decided by the platform shows up on the live board and in the tota
   const claim = await newClaim({ nationalId: "1000000001", unitPrice: 250 });
 
   await expect.poll(() => decidedClaims(board), { timeout: 60_000 }).toBe(boardBefore + 1);
-  await expect(board.getByTestId("live-feed")).toContainText(/Claim .* → (Paid|Partly paid|Not paid — .*|Denied)/);
+  await expect(board.getByTestId("live-feed")).toContainText(/Claim .* → (Approved|Partly approved|Not payable — .*|Denied)/);
   await expect.poll(() => countColumn(dashboard), { timeout: 30_000 }).toBe(totalsBefore + 1);
   for (const p of [board, dashboard]) expect(await stillNoReload(p)).toBe(true);
   await shotBoth(board, "live-board");

@@ -137,7 +137,7 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     expect(after.receipts.find((r) => r.value === identifier)?.count).toBeGreaterThanOrEqual(2);
     await expect(page.getByTestId("claim-identifier")).toHaveText(identifier);
 
-    await expect(page.getByTestId("overall-decision")).toContainText("Partly paid");
+    await expect(page.getByTestId("overall-decision")).toContainText("Partly approved");
     const rows = page.getByTestId("adjudication-row");
     await expect(rows).toHaveCount(2);
     await expect(rows.nth(0).getByTestId("line-decision")).toContainText("Denied");
@@ -157,7 +157,7 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await expect(page.getByTestId("other-data")).toContainText("episode");
     await screenshot(page, SHOTS, "claim-national-en.png");
     await inArabic(page, async () => {
-      await expect(page.getByTestId("overall-decision")).toContainText("مدفوعة جزئيًا");
+      await expect(page.getByTestId("overall-decision")).toContainText("مقبولة جزئيًا");
       await expect(page.getByTestId("added-item-label")).toContainText("أضافها الدافع");
       await expect(rows.nth(0).getByTestId("line-reason")).toContainText("خُفِّض إلى سعر القائمة");
       await screenshot(page, SHOTS, "claim-national-ar.png");

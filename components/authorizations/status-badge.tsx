@@ -7,7 +7,7 @@ import type { StatusOutcome } from "@/lib/i18n";
 /**
  * A submission's status in words and colour (the word carries the meaning, not the colour), from the
  * portal's one status vocabulary (lib/i18n/status-words.ts). Pass the outcome so a decision that
- * paid nothing reads "Not paid", never "Paid" or "Partly paid".
+ * pays nothing reads "Not payable", never "Approved" or "Partly approved".
  */
 export function StatusBadge({ status, kind = "preauthorization", outcome }: { status: SubmissionStatus; kind?: SubmissionKind; outcome?: StatusOutcome }) {
   const t = useTranslations("statusWords");

@@ -142,7 +142,7 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
 
 /**
  * The overall decision as a badge (what the reader decided from outcome, extensions or items), in
- * the portal's one status vocabulary: a decision that pays nothing reads "Not paid" / "No benefit".
+ * the portal's one status vocabulary: a decision that pays nothing reads "Not payable" / "No benefit".
  */
 export async function OverallDecision({ decision, kind }: { decision: DecisionView; kind: SubmissionKind }) {
   const t = await getTranslations("adjudication");

@@ -44,7 +44,7 @@ export interface ClaimRow {
   insurerId: string | null;
   identifierValue: string | null;
   replacesId: string | null;
-  /** What the decision paid (zero-benefit claims read "Not paid"). */
+  /** What the decision paid (zero-benefit claims read "Not payable"). */
   outcome?: StatusOutcome;
   patient?: { id: string; givenName: string; familyName: string };
 }

@@ -32,19 +32,21 @@ describe("the one status vocabulary", () => {
   });
 
   it("names a finished claim the same everywhere and a queued one too", () => {
-    expect(en.statusWords.claim.complete).toBe("Paid");
+    // "Paid" is what a remittance says (statusWords.payment), never a decision.
+    expect(en.statusWords.claim.complete).toBe("Approved");
+    expect(en.statusWords.claim.partial).toBe("Partly approved");
     expect(en.statusWords.claim.queued).toBe("Waiting to send");
     expect(en.statusWords.preauthorization.complete).toBe("Approved");
     expect(statusLabel("claim", "complete")).toEqual({ key: "claim.complete", word: "complete", tone: "green" });
     expect(statusLabel(null, "queued").key).toBe("claim.queued");
   });
 
-  it("never calls a decision that pays 0.00 'Partly paid' or 'Approved with changes'", () => {
+  it("never calls a decision that pays 0.00 'Partly approved' or 'Approved with changes'", () => {
     expect(statusLabel("claim", "partial", { benefitMinor: 0, reasonCodes: [] }).word).toBe("zeroBenefit");
     expect(statusLabel("claim", "complete", { benefitMinor: 0 }).word).toBe("zeroBenefit");
     expect(statusLabel("claim", "partial", { benefitMinor: 0, reasonCodes: ["ar002"] })).toEqual({ key: "claim.zeroBenefitLimit", word: "zeroBenefitLimit", tone: "red" });
     expect(statusLabel("preauthorization", "complete", { benefitMinor: 0, reasonCodes: ["ar002"] }).key).toBe("preauthorization.zeroBenefitLimit");
-    expect(en.statusWords.claim.zeroBenefitLimit).toBe("Not paid — plan limit reached");
+    expect(en.statusWords.claim.zeroBenefitLimit).toBe("Not payable — plan limit reached");
     // A benefit, or no amounts at all, keeps the status's own words; a denial stays a denial.
     expect(statusLabel("claim", "partial", { benefitMinor: 1 }).word).toBe("partial");
     expect(statusLabel("claim", "partial", {}).word).toBe("partial");

@@ -8,8 +8,8 @@ import type { Decision } from "@/lib/fhir";
  * every screen. The readers' decisions (lib/exchange/apply.ts decisionOf: complete | partial |
  * denied | rejected) are already submission statuses; `pended`, `queued` and `cancelled` too.
  *
- * A decided submission whose benefit is 0.00 is not "Partly paid" nor "Approved with changes": it
- * is "Not paid" (claims) or "No benefit" (authorizations), with the plan-limit reason when the
+ * A decided submission whose benefit is 0.00 is not "Partly approved" nor "Approved with changes": it
+ * is "Not payable" (claims) or "No benefit" (authorizations), with the plan-limit reason when the
  * platform gave it (HL7 adjudication reason ar002).
  */
 

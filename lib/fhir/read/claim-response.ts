@@ -76,7 +76,7 @@ export interface ClaimResponseLineView {
   /** The national-exchange adjudication-outcome extension, when present. */
   outcome?: AdjudicationOutcome;
   decision: Decision;
-  /** Approved, yet nothing paid by the payer (benefit 0): "Not paid — plan limit reached" and the like. */
+  /** Approved, yet nothing paid by the payer (benefit 0): "Not payable — plan limit reached" and the like. */
   zeroBenefit: boolean;
   reasons: CodedView[];
   errors: ClaimResponseErrorView[];
