@@ -4,7 +4,7 @@ import { z } from "zod";
 import { staffAction, AREAS } from "@/lib/auth";
 import type { ActionFailure, ActionResult, StaffActionContext } from "@/lib/auth";
 import { env } from "@/lib/env";
-import { getPlatformClient } from "@/lib/platform";
+import { getPlatformPort } from "@/lib/platform";
 import { userFacilityId } from "@/lib/facilities";
 import { batchProgress, type BatchProgress } from "./batch";
 import { reconcile, type ReconcileRow } from "./reconcile";
@@ -52,7 +52,8 @@ export const reconcileAction = staffAction(
   billing,
   reconcileInput,
   async (input, ctx): Promise<ActionResult<{ rows: ReconcileRow[] }>> => {
-    const client = await getPlatformClient(await userFacilityId(ctx.db, ctx.caller.userId));
+    // Through the port: in messaging (no search at the exchange) these are the patient's claims the portal sent, read by status-check.
+    const client = await getPlatformPort(await userFacilityId(ctx.db, ctx.caller.userId));
     let bundle;
     try {
       bundle = await client.searchClaims({ patient: input.patient, createdOnOrAfter: input.since });

@@ -9,7 +9,7 @@ import { env, type Env } from "@/lib/env";
 import { createPlatformClient, type PlatformClient } from "./client";
 import { platformConfigFromEnv as configFromEnv, type PlatformConfig } from "./config";
 import { createMessagingPlatform } from "./messaging";
-import { payerLicenseFromDb } from "./payer-license";
+import { knownClaimsFromDb, payerLicenseFromDb } from "./payer-license";
 import { facilityConfig } from "./facilities";
 import { PlatformConfigError } from "./errors";
 import type { PlatformPort } from "./port";
@@ -45,7 +45,7 @@ export {
 export { tlsHandshakeCount } from "./transport";
 export { facilityConfig } from "./facilities";
 export { createMessagingPlatform, stableUuid, type MessagingDeps } from "./messaging";
-export { payerLicenseFromDb, type PayerLicenseResolver, type PayerTarget } from "./payer-license";
+export { knownClaimsFromDb, payerLicenseFromDb, type KnownClaimsResolver, type PayerLicenseResolver, type PayerTarget } from "./payer-license";
 export type { BatchOutcome, CancelOutcome, PaymentNoticeResult, PlatformPort, PlatformProtocol, PolledMessages } from "./port";
 export { cancelOutcomeOf, portOf, type PortSource } from "./port";
 export { createLogger, type LogLevel, type PlatformLogger } from "./logger";
@@ -159,5 +159,6 @@ export function portFor(client: PlatformClient, db: Parameters<typeof payerLicen
     providerLicense: client.config.providerLicense ?? "PR-CLINIC-001",
     providerOrgId: client.config.providerOrgId,
     payerLicense: payerLicenseFromDb(db),
+    knownClaims: knownClaimsFromDb(db),
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Claim } from "@medplum/fhirtypes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "@/lib/db";
+import { submissions, type Database } from "@/lib/db";
 import { openDatabase } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
@@ -106,6 +106,24 @@ describe("the messaging adapter against the sandbox's $process-message", () => {
     const again = await port.submitClaimBatch!(claims.map((c) => structuredClone(c)));
     expect(again.map((o) => (o.ok ? o.answer.platformId : undefined))).toEqual(outcomes.map((o) => (o.ok ? o.answer.platformId : undefined)));
     expect(await receipts(values[0]!)).toEqual({ receipts: 2, claims: 1 });
+  });
+
+  it("searches without a search: the patient's claims the portal sent, each read by status-check", async () => {
+    const fixture = claimFixture({ use: "claim", patientId: "1048573628", items: [{ code: "99213", price: 120 }] });
+    const sent = await port.submitClaim(fixture);
+    await database.db.insert(submissions).values([
+      { kind: "claim", status: "sent", patientId: "1048573628", platformId: sent.platformId!, claim: fixture as unknown as Record<string, unknown> },
+      // One the exchange does not know (another environment's id): left out, not an error.
+      { kind: "claim", status: "sent", patientId: "1048573628", platformId: "no-such-claim", claim: fixture as unknown as Record<string, unknown> },
+    ]);
+    const before = await facilityCounts();
+    const found = await port.searchClaims({ patient: "1048573628", createdOnOrAfter: new Date().toISOString().slice(0, 10) });
+    expect(found.data.type).toBe("searchset");
+    expect(found.data.entry?.map((e) => e.resource?.id)).toEqual([sent.platformId]);
+    expect(found.data.entry?.[0]?.resource?.identifier?.[0]?.value).toBe(fixture.identifier![0]!.value);
+    const after = await facilityCounts();
+    expect((after["status-check"] ?? 0) - (before["status-check"] ?? 0)).toBe(2);
+    expect((await port.searchClaims({ patient: "1000000099", createdOnOrAfter: "2026-01-01" })).data.entry).toEqual([]);
   });
 
   it("drains with queued-messages: a small count leaves the tag on until the last poll", async () => {

@@ -26,7 +26,7 @@ import {
 } from "@/lib/fhir";
 import type { CallOptions, PlatformClient, PlatformResult } from "./client";
 import { PlatformError, PlatformProtocolError, PlatformUnavailableError, type RateBucket } from "./errors";
-import type { PayerLicenseResolver } from "./payer-license";
+import type { KnownClaimsResolver, PayerLicenseResolver } from "./payer-license";
 import { cancelOutcomeOf, type BatchOutcome, type PlatformPort, type PolledMessages } from "./port";
 
 /**
@@ -46,6 +46,8 @@ export interface MessagingDeps {
   providerLicense: string;
   providerOrgId: string;
   payerLicense: PayerLicenseResolver;
+  /** The platform Claim ids the portal sent for a patient: what "search" can mean without a search (decision 050). */
+  knownClaims?: KnownClaimsResolver;
   /** Base of our fullUrls and MessageHeader.source.endpoint (default the portal's FHIR base). */
   sourceEndpoint?: string;
   clock?: () => Date;
@@ -205,6 +207,14 @@ export function createMessagingPlatform(deps: MessagingDeps): PlatformPort {
     return exchange({ event: "status-check", focus: statusCheckTask(platformId), destination, bucket: "status" }, { ...options, requestId });
   }
 
+  /** The platform's Claim as a status-check answers it. */
+  async function readClaim(platformId: string, options: CallOptions = {}) {
+    const reply = await statusCheck(platformId, options);
+    const read = focusOf<Read<{ notes: string[] }, Claim>>(reply, "Claim", (json) => readResource<Claim>(json, "Claim"));
+    const processingStatus = claimProcessingStatus(read.raw);
+    return { data: read.raw, status: reply.status, requestId: reply.requestId, ...(processingStatus ? { processingStatus } : {}) };
+  }
+
   /** The ClaimResponse a reply carries, with the platform's Claim id. */
   function claimAnswer(reply: { view: MessageView; status: number; requestId: string }) {
     const read = focusOf(reply, "ClaimResponse", readClaimResponse);
@@ -309,12 +319,7 @@ export function createMessagingPlatform(deps: MessagingDeps): PlatformPort {
       return outcomes.map((o) => o!);
     },
 
-    async readClaim(platformId, options = {}) {
-      const reply = await statusCheck(platformId, options);
-      const read = focusOf<Read<{ notes: string[] }, Claim>>(reply, "Claim", (json) => readResource<Claim>(json, "Claim"));
-      const processingStatus = claimProcessingStatus(read.raw);
-      return { data: read.raw, status: reply.status, requestId: reply.requestId, ...(processingStatus ? { processingStatus } : {}) };
-    },
+    readClaim,
 
     async claimResponses(platformId, options = {}) {
       const reply = await statusCheck(platformId, options);
@@ -324,12 +329,25 @@ export function createMessagingPlatform(deps: MessagingDeps): PlatformPort {
       return { data: responses.map((r) => r.raw as ClaimResponse), views: responses.map((r) => r.view), status: reply.status, requestId: reply.requestId };
     },
 
-    searchClaims(_query, options = {}) {
-      // Only the outbox's ERR-005 reconciliation searches; in messaging a repeated message is
-      // answered with the exchange's stored reply, so there is no duplicate to look up.
-      return Promise.reject(
-        new PlatformError({ status: 501, requestId: options.requestId ?? randomUUID(), diagnostics: "searching claims is a REST call; the messaging protocol has no search" }),
-      );
+    async searchClaims(query, options = {}) {
+      // The exchange has no search: the patient's claims the portal sent, each read with a
+      // status-check (at most 50, newest first). Claims another system sent cannot be found here.
+      const requestId = options.requestId ?? randomUUID();
+      if (!deps.knownClaims) {
+        throw new PlatformError({ status: 501, requestId, diagnostics: "searching claims is a REST call; the messaging protocol has no search" });
+      }
+      const ids = await deps.knownClaims(query, 50);
+      const claims: Claim[] = [];
+      for (const id of ids) {
+        try {
+          claims.push((await readClaim(id, { ...options, requestId })).data);
+        } catch (error) {
+          // A claim the exchange no longer knows (or that is not ours) is simply not in the answer.
+          if (!(error instanceof PlatformError) || error.status >= 500) throw error;
+        }
+      }
+      const bundle: Bundle<Claim> = { resourceType: "Bundle", type: "searchset", total: claims.length, entry: claims.map((resource) => ({ resource })) };
+      return { data: bundle, status: 200, requestId };
     },
 
     async pollMessages(options = {}): Promise<PolledMessages> {

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, desc, eq, gte, isNotNull } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { coverages, insurers, submissions } from "@/lib/db";
 
@@ -41,5 +41,25 @@ export function payerLicenseFromDb(db: Db): PayerLicenseResolver {
       .where(eq(coverages.coverageRef, coverage))
       .limit(1);
     return row?.license ?? undefined;
+  };
+}
+
+/** The platform Claim ids the portal knows for a patient (national ID) since a day, newest first. */
+export type KnownClaimsResolver = (query: { patient: string; createdOnOrAfter: string }, limit: number) => Promise<string[]>;
+
+/**
+ * The messaging protocol has no search (decision 050): "the patient's claims at the platform" are
+ * the ones the portal sent, each asked about with a status-check. Read from submissions.
+ */
+export function knownClaimsFromDb(db: Db): KnownClaimsResolver {
+  return async (query, limit) => {
+    const since = new Date(`${query.createdOnOrAfter}T00:00:00Z`);
+    const rows = await db
+      .select({ platformId: submissions.platformId })
+      .from(submissions)
+      .where(and(eq(submissions.patientId, query.patient), isNotNull(submissions.platformId), ...(Number.isNaN(since.getTime()) ? [] : [gte(submissions.createdAt, since)])))
+      .orderBy(desc(submissions.createdAt))
+      .limit(limit);
+    return rows.flatMap((r) => (r.platformId ? [r.platformId] : []));
   };
 }
