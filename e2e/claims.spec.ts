@@ -102,6 +102,11 @@ test.describe("claims", () => {
     await page.goto("/claims/new");
     await fillClaim(page, "1000000003"); // registered coverage unknown to the platform → ERR-002
     const rejectedId = await submitForm(page);
+    // The confirmation turns (live) into a refusal: why, and links to the claim and the work queue.
+    await expect(page.getByTestId("submitted-refused")).toContainText("The platform rejected this claim", { timeout: 30_000 });
+    await expect(page.getByTestId("submitted-reason")).toContainText("ERR-002");
+    await expect(page.getByTestId("submitted-open")).toHaveAttribute("href", `/claims/${rejectedId}`);
+    await expect(page.getByTestId("submitted-work-queue")).toHaveAttribute("href", "/claims/work-queue");
     await page.goto(`/claims/${rejectedId}`);
     await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", "rejected", { timeout: 30_000 });
     await page.goto("/claims/work-queue");

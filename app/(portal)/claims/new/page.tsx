@@ -49,6 +49,10 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
     });
     if (view) {
       const s = view.submission;
+      // Refused: say so, why (the platform's words), and where to fix it — not "in the outbox".
+      const refused = s.status === "rejected" || s.status === "failed";
+      const first = s.errors?.[0];
+      const reason = refused && first ? { code: first.code, words: first.resolution ?? first.diagnostics ?? "" } : undefined;
       return (
         <>
           <PageHeader
@@ -61,7 +65,18 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
             }
           />
           <Card className="p-5 text-sm">
-            <p>{t("claim.submittedText")}</p>
+            {refused ? (
+              <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-900" data-testid="submitted-refused">
+                <p>{t(s.status === "rejected" ? "claim.rejectedText" : "claim.failedText")}</p>
+                {reason && (
+                  <p className="mt-1" data-testid="submitted-reason">
+                    {t("claim.reason")}: {reason.code && <bdi dir="ltr" className="font-mono">{reason.code}</bdi>} {reason.words}
+                  </p>
+                )}
+              </div>
+            ) : (
+              <p>{t("claim.submittedText")}</p>
+            )}
             <dl className="mt-3 grid gap-2 sm:grid-cols-3">
               <div>
                 <dt className="text-slate-500">{t("detail.identifier")}</dt>
@@ -83,7 +98,15 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
                 <DecisionTable decision={view.decision} />
               </div>
             )}
-            <p className="mt-4">
+            <p className="mt-4 flex flex-wrap gap-x-6 gap-y-2">
+              <Link href={`/claims/${s.id}`} className="text-brand-800 underline" data-testid="submitted-open">
+                {t("claim.open")}
+              </Link>
+              {refused && (
+                <Link href="/claims/work-queue" className="text-brand-800 underline" data-testid="submitted-work-queue">
+                  {t("claim.workQueue")}
+                </Link>
+              )}
               <Link href="/claims/new" className="text-brand-800 underline">
                 {t("claim.another")}
               </Link>
