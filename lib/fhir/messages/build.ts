@@ -125,17 +125,24 @@ export function buildMessage(input: MessageInput): BuiltMessage {
     source: { endpoint: base },
     focus: [{ reference: focusFullUrl }],
   };
+  return seal({ bundleId, header, entries, timestamp: input.timestamp, focusFullUrl });
+}
+
+/**
+ * The envelope around a header and its entries, checked before anything leaves: the exchange's
+ * rules, strict R4 (the structure checker's tolerated departures — unknown members, empty strings —
+ * are refusals here) and the 10 MB limit.
+ */
+function seal(m: { bundleId: string; header: MessageHeader; entries: BundleEntry[]; timestamp: Date; focusFullUrl: string }): BuiltMessage {
   const bundle: Bundle = {
     resourceType: "Bundle",
-    id: bundleId,
+    id: m.bundleId,
     meta: { profile: [NATIONAL_EXCHANGE.bundleProfile] },
     type: "message",
-    timestamp: input.timestamp.toISOString(),
-    entry: [{ fullUrl: `urn:uuid:${headerId}`, resource: header }, ...entries],
+    timestamp: m.timestamp.toISOString(),
+    entry: [{ fullUrl: `urn:uuid:${m.header.id!}`, resource: m.header }, ...m.entries],
   };
-
   checkMessageRules(bundle);
-  // Strict: the R4 structure checker's tolerated departures (unknown members, empty strings) are refusals here.
   let notes: string[];
   try {
     notes = checkStructure(bundle, "Bundle").notes;
@@ -145,7 +152,7 @@ export function buildMessage(input: MessageInput): BuiltMessage {
   }
   if (notes.length > 0) throw new MessageBuildError("Bundle", `not strict R4: ${notes.slice(0, 3).join("; ")}`);
   const bytes = assertMessageSize(bundle);
-  return { bundle, bundleId, headerId, focusFullUrl, bytes };
+  return { bundle, bundleId: m.bundleId, headerId: m.header.id!, focusFullUrl: m.focusFullUrl, bytes };
 }
 
 export interface BatchInput {
@@ -190,25 +197,7 @@ export function buildBatchMessage(input: BatchInput): BuiltMessage {
     source: { endpoint: base },
     focus: entries.map((e) => ({ reference: e.fullUrl! })),
   };
-  const bundle: Bundle = {
-    resourceType: "Bundle",
-    id: bundleId,
-    meta: { profile: [NATIONAL_EXCHANGE.bundleProfile] },
-    type: "message",
-    timestamp: input.timestamp.toISOString(),
-    entry: [{ fullUrl: `urn:uuid:${headerId}`, resource: header }, ...entries],
-  };
-  checkMessageRules(bundle);
-  let notes: string[];
-  try {
-    notes = checkStructure(bundle, "Bundle").notes;
-  } catch (error) {
-    const e = error as { path?: string; reason?: string };
-    throw new MessageBuildError(e.path ?? "Bundle", e.reason ?? "not valid R4");
-  }
-  if (notes.length > 0) throw new MessageBuildError("Bundle", `not strict R4: ${notes.slice(0, 3).join("; ")}`);
-  const bytes = assertMessageSize(bundle);
-  return { bundle, bundleId, headerId, focusFullUrl: entries[0]!.fullUrl!, bytes };
+  return seal({ bundleId, header, entries, timestamp: input.timestamp, focusFullUrl: entries[0]!.fullUrl! });
 }
 
 /** A Claim marked as the `number`-th (1-based) of batch `batchId` covering `period`. */
