@@ -34,7 +34,7 @@ test.describe("claims", () => {
     await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", "complete", { timeout: 45_000 });
     expect(await stillNoReload(page)).toBe(true);
     const steps = await page.getByTestId("timeline").locator("li").allTextContents();
-    expect(steps.join(" ")).toMatch(/Waiting to send[\s\S]*Sent[\s\S]*Paid|Complete/);
+    expect(steps.join(" ")).toMatch(/Waiting to send[\s\S]*Sent[\s\S]*Approved/);
     await expect(page.getByTestId("adjudication-table")).toContainText("99213");
     await expect(page.getByTestId("eligible").first()).toHaveText("250.00");
     await expect(page.getByTestId("benefit-total")).not.toHaveText("—");
