@@ -23,6 +23,7 @@ const PAGES: Target[] = [
   { path: "/patients", role: "frontDesk" },
   { path: "/patients/new", role: "frontDesk" },
   { path: "/patients/[id]", role: "frontDesk", from: { list: "/patients?q=1000000001", links: [/^\/patients\/[0-9a-f-]{36}$/] } },
+  { path: "/patients/[id]/edit", role: "frontDesk", from: { list: "/patients?q=1000000001", links: [/^\/patients\/[0-9a-f-]{36}$/, /^\/patients\/[0-9a-f-]{36}\/edit$/] } },
   { path: "/eligibility", role: "frontDesk" },
   { path: "/eligibility/[id]", role: "frontDesk", from: { list: "/patients?q=1000000001", links: [/^\/patients\/[0-9a-f-]{36}$/, /^\/eligibility\/[0-9a-f-]{36}$/] } },
   { path: "/authorizations", role: "frontDesk" },

@@ -46,6 +46,7 @@ const MATRIX: Entry[] = [
   page("/patients", FRONT),
   page("/patients/new", FRONT),
   page("/patients/[id]", FRONT, (ids) => `/patients/${ids.patient}`),
+  page("/patients/[id]/edit", FRONT, (ids) => `/patients/${ids.patient}/edit`),
   page("/eligibility", FRONT),
   page("/eligibility/[id]", FRONT, () => `/eligibility/${randomUUID()}`, 404),
   page("/authorizations", AUTHORIZATIONS),

@@ -149,6 +149,19 @@ test.describe("front desk: patients", () => {
     await expect(page.getByText("No coverage recorded yet")).toBeVisible();
     await expect(page.getByText("No claims for this patient.")).toBeVisible();
 
+    // A typing mistake in the name is corrected (the same form, filled in); the page shows the fix.
+    await page.getByTestId("edit-patient").click();
+    await expect(page).toHaveURL(/\/patients\/[0-9a-f-]{36}\/edit$/);
+    await expect(page.getByLabel("National ID or Iqama number")).toHaveValue(nationalId);
+    await expect(page.getByLabel("Mobile phone (optional)")).toHaveValue("055 123 4567");
+    await page.getByLabel("Given name").fill("Lamia");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("heading", { name: "Lamia Al-Dosari" })).toBeVisible();
+    await page.getByTestId("edit-patient").click();
+    await page.getByLabel("Given name").fill("Lamya");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect(page.getByRole("heading", { name: "Lamya Al-Dosari" })).toBeVisible();
+
     await page.getByLabel("Insurer", { exact: true }).selectOption("payer-nakheel");
     await page.getByLabel("Member / policy number").fill("NKH-E2E-1");
     await page.getByLabel("Coverage ID on the platform").fill(`cov-${nationalId}`);

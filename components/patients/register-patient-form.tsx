@@ -9,23 +9,27 @@ import { useForm, useWatch } from "react-hook-form";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { checkNationalId } from "@/lib/fhir";
-import { registerPatientAction, GENDERS, registerPatientSchema } from "@/lib/patients/browser";
+import { registerPatientAction, GENDERS, registerPatientSchema, updatePatientAction } from "@/lib/patients/browser";
 import type { RegisterPatientInput } from "@/lib/patients";
 import { describedBy, FieldMessages, FormAlert, inputClasses, SelectField } from "./form-controls";
 
 type Field = keyof RegisterPatientInput;
 
-export function RegisterPatientForm({ allowSandboxTestIds }: { allowSandboxTestIds: boolean }) {
+/** Registers a patient, or (with `patient`) corrects a registered one: the same fields and rules. */
+export function RegisterPatientForm({ allowSandboxTestIds, patient }: { allowSandboxTestIds: boolean; patient?: RegisterPatientInput & { id: string } }) {
+  const editing = patient !== undefined;
   const t = useTranslations("patients");
   const router = useRouter();
   const [pending, startTransition] = useTransition();
-  const [failure, setFailure] = useState<"checkFields" | "unauthorized" | "forbidden" | "failed">();
+  const [failure, setFailure] = useState<"checkFields" | "unauthorized" | "forbidden" | "failed" | "notFound">();
   const [duplicateOf, setDuplicateOf] = useState<string>();
   const schema = useMemo(() => registerPatientSchema({ allowSandboxTestIds }), [allowSandboxTestIds]);
   const form = useForm<RegisterPatientInput>({
     resolver: zodResolver(schema),
     mode: "onTouched",
-    defaultValues: { nationalId: "", givenName: "", familyName: "", birthDate: "", gender: undefined, phone: "" },
+    defaultValues: patient
+      ? { nationalId: patient.nationalId, givenName: patient.givenName, familyName: patient.familyName, birthDate: patient.birthDate, gender: patient.gender, phone: patient.phone }
+      : { nationalId: "", givenName: "", familyName: "", birthDate: "", gender: undefined, phone: "" },
   });
   const idFieldId = useId();
 
@@ -61,7 +65,7 @@ export function RegisterPatientForm({ allowSandboxTestIds }: { allowSandboxTestI
       startTransition(async () => {
         let result;
         try {
-          result = await registerPatientAction(values);
+          result = patient ? await updatePatientAction({ ...values, id: patient.id }) : await registerPatientAction(values);
         } catch {
           setFailure("failed");
           return;
@@ -85,7 +89,9 @@ export function RegisterPatientForm({ allowSandboxTestIds }: { allowSandboxTestI
           form.setFocus((Object.keys(result.fieldErrors)[0] as Field | undefined) ?? "nationalId");
           return;
         }
-        setFailure(result.error === "invalid" ? "checkFields" : result.error === "unauthorized" ? "unauthorized" : result.error === "forbidden" ? "forbidden" : "failed");
+        setFailure(
+          result.error === "invalid" ? "checkFields" : result.error === "unauthorized" ? "unauthorized" : result.error === "forbidden" ? "forbidden" : result.error === "not_found" ? "notFound" : "failed",
+        );
       });
     },
     () => setFailure("checkFields"),
@@ -162,9 +168,9 @@ export function RegisterPatientForm({ allowSandboxTestIds }: { allowSandboxTestI
       </fieldset>
       <div className="mt-6 flex flex-wrap gap-3 border-t border-slate-100 pt-5">
         <Button type="submit" busy={pending}>
-          {pending ? t("new.submitting") : t("new.submit")}
+          {pending ? t(editing ? "edit.submitting" : "new.submitting") : t(editing ? "edit.submit" : "new.submit")}
         </Button>
-        <Link href="/patients" className={buttonClasses("secondary")}>
+        <Link href={patient ? `/patients/${patient.id}` : "/patients"} className={buttonClasses("secondary")}>
           {t("new.cancel")}
         </Link>
       </div>

@@ -58,6 +58,7 @@ const MATRIX: Record<string, Access> = {
   // lib/eligibility, lib/patients: front desk
   "eligibility.checkEligibilityAction": ["front_desk"],
   "patients.registerPatientAction": ["front_desk"],
+  "patients.updatePatientAction": ["front_desk"],
   "patients.addCoverageAction": ["front_desk"],
   "patients.searchPatientsAction": ["front_desk"],
   // lib/i18n: before and after sign-in

@@ -5,8 +5,8 @@ import { staffAction, AREAS } from "@/lib/auth";
 import type { ActionResult } from "@/lib/auth";
 import { env } from "@/lib/env";
 import type { PatientSummary } from "./registry";
-import { addCoverageSchema, registerPatientSchema } from "./schemas";
-import { auditedAddCoverage, auditedRegister, auditedSearch } from "./service";
+import { addCoverageSchema, registerPatientSchema, updatePatientSchema } from "./schemas";
+import { auditedAddCoverage, auditedRegister, auditedSearch, auditedUpdate } from "./service";
 
 export type { ActionResult };
 
@@ -21,6 +21,19 @@ export const registerPatientAction = staffAction(
     const result = await auditedRegister(ctx.db, ctx.caller, input);
     if (!result.ok) return { ok: false, error: "invalid", fieldErrors: { nationalId: [`duplicate:${result.existingId}`] } };
     return { ok: true, id: result.patient.id };
+  },
+  { name: "patients" },
+);
+
+/** Correct a registered patient: front desk only; the national ID only while nothing was sent under it. */
+export const updatePatientAction = staffAction(
+  frontDesk,
+  z.lazy(() => updatePatientSchema({ allowSandboxTestIds: env().PLATFORM_ENV === "sandbox" })),
+  async (input, ctx): Promise<ActionResult<{ id: string }>> => {
+    const result = await auditedUpdate(ctx.db, ctx.caller, input);
+    if (result.ok) return { ok: true, id: result.patient.id };
+    if (result.reason === "not_found") return { ok: false, error: "not_found" };
+    return { ok: false, error: "invalid", fieldErrors: { nationalId: [result.reason === "duplicate" ? `duplicate:${result.existingId}` : "nationalIdInUse"] } };
   },
   { name: "patients" },
 );

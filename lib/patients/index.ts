@@ -2,9 +2,9 @@
 export { callerOf } from "./caller";
 export { ageOn, dayAsDate } from "./dates";
 export { insurerNames } from "./insurer-names";
-export { addCoverage, findPatientByNationalId, getCoverage, getPatient, listCoverages, listInsurers, listSubmissionsForPatient, registerPatient } from "./registry";
-export type { CoverageView, Patient, PatientSummary, SubmissionSummary } from "./registry";
-export { addCoverageSchema, formatSaudiMobile, patientSearchSchema, registerPatientSchema } from "./schemas";
-export type { AddCoverageInput, RegisterPatientInput } from "./schemas";
-export { auditedSearch, auditedView } from "./service";
+export { addCoverage, findPatientByNationalId, getCoverage, getPatient, listCoverages, listInsurers, listSubmissionsForPatient, registerPatient, updatePatient } from "./registry";
+export type { CoverageView, Patient, PatientSummary, SubmissionSummary, UpdateResult } from "./registry";
+export { addCoverageSchema, formatSaudiMobile, patientSearchSchema, registerPatientSchema, updatePatientSchema } from "./schemas";
+export type { AddCoverageInput, RegisterPatientInput, UpdatePatientInput } from "./schemas";
+export { auditedSearch, auditedUpdate, auditedView } from "./service";
 export { seedDemoPatients } from "./demo-data";

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAuditEvents } from "@/lib/audit";
-import { submissions } from "@/lib/db/schema";
+import { auditEvents, submissions } from "@/lib/db/schema";
+import { eq } from "drizzle-orm";
 import { testDatabases, type TestDatabase } from "@/lib/testing/databases";
 import { DEMO_PATIENTS, seedDemoPatients } from "./demo-data";
 import { addCoverage, getPatient, listCoverages, listSubmissionsForPatient, registerPatient, searchKind, searchPatients } from "./registry";
-import { registerPatientSchema } from "./schemas";
-import { auditedRegister, auditedSearch, auditedView } from "./service";
+import { registerPatientSchema, updatePatientSchema } from "./schemas";
+import { auditedRegister, auditedSearch, auditedUpdate, auditedView } from "./service";
 
 const parse = registerPatientSchema({ allowSandboxTestIds: true }).parse;
 const caller = { actor: { kind: "user" as const, id: "00000000-0000-4000-8000-000000000001", email: "fd@clinic.example", roles: ["front_desk"] }, userId: "00000000-0000-4000-8000-000000000001", userName: "Front Desk", requestId: "11111111-1111-4111-8111-111111111111" };
@@ -99,5 +100,39 @@ describe.each(testDatabases().map((d): [string, TestDatabase] => [d.name, d]))("
     expect(mine.find((r) => r.action === "patient.search")?.details).toEqual({ by: "national_id", results: 1 });
     const text = JSON.stringify(mine);
     for (const secret of ["1048573628", "1000000050", "Huda", "Probe"]) expect(text).not.toContain(secret);
+  });
+
+  it("corrects a patient; the national ID only while nothing was made under it; audited by field names only", async () => {
+    const update = updatePatientSchema({ allowSandboxTestIds: true }).parse;
+    const reg = await registerPatient(database.db, parse({ nationalId: "1000000060", givenName: "Typo", familyName: "Name", birthDate: "1990-01-01", gender: "male", phone: "" }));
+    const other = await registerPatient(database.db, parse({ nationalId: "1000000061", givenName: "Other", familyName: "Person", birthDate: "1991-01-01", gender: "female", phone: "" }));
+    if (!reg.ok || !other.ok) throw new Error("registered");
+    const id = reg.patient.id;
+    const base = { id, nationalId: "1000000060", givenName: "Typo", familyName: "Name", birthDate: "1990-01-01", gender: "male" as const, phone: "" };
+
+    // Names, birth date, phone and (nothing sent yet) the number itself.
+    const fixed = await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tariq", phone: "0551234567" }));
+    expect(fixed).toMatchObject({ ok: true, changed: ["nationalId", "givenName", "phone"] });
+    expect(await getPatient(database.db, id)).toMatchObject({ nationalId: "1000000062", givenName: "Tariq", phone: "+966551234567" });
+    // The same again changes nothing; another patient's number is a duplicate.
+    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tariq", phone: "0551234567" }))).toMatchObject({ ok: true, changed: [] });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000061" }))).toEqual({ ok: false, reason: "duplicate", existingId: other.patient.id });
+
+    // Once a claim was made under the number, it stays; the other fields can still be corrected.
+    await database.db.insert(submissions).values({ kind: "claim", status: "draft", patientId: "1000000062", claim: { resourceType: "Claim" } });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000063", givenName: "Tariq", phone: "0551234567" }))).toEqual({ ok: false, reason: "national_id_in_use" });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tareq", phone: "0551234567" }))).toMatchObject({ ok: true, changed: ["givenName"] });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, id: "5b0f4a36-9d4e-4d43-9a55-0f0f6d9f1a10" }))).toEqual({ ok: false, reason: "not_found" });
+
+    const entries = (await database.db.select().from(auditEvents).where(eq(auditEvents.action, "patient.update")).orderBy(auditEvents.id)).filter((e) => e.targetId === id);
+    expect(entries.map((e) => [e.outcome, e.details])).toEqual([
+      ["success", { changed: ["nationalId", "givenName", "phone"] }],
+      ["success", { changed: [] }],
+      ["failure", { reason: "duplicate" }],
+      ["failure", { reason: "national_id_in_use" }],
+      ["success", { changed: ["givenName"] }],
+    ]);
+    const text = JSON.stringify(entries);
+    for (const secret of ["1000000060", "1000000062", "Tariq", "Tareq", "551234567"]) expect(text).not.toContain(secret);
   });
 });

@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, ilike, inArray, like, or, type SQL } from "drizzle-orm";
 import type { Db, SubmissionStatus } from "@/lib/db";
-import { coverages, insurers, patients, submissions } from "@/lib/db";
+import { coverages, insurers, patients, submissions, visits } from "@/lib/db";
 import { outcomeOfView } from "@/lib/i18n";
 import type { StatusOutcome } from "@/lib/i18n";
-import { normalizeSaudiMobile, type AddCoverageInput, type RegisterPatientInput } from "./schemas";
+import { normalizeSaudiMobile, type AddCoverageInput, type RegisterPatientInput, type UpdatePatientInput } from "./schemas";
 import { isUuid } from "@/lib/ids";
 
 export type Patient = typeof patients.$inferSelect;
@@ -52,6 +52,47 @@ export async function registerPatient(db: Db, input: RegisterPatientInput, creat
   const existing = await findPatientByNationalId(db, input.nationalId);
   if (!existing) throw new Error("patient insert conflicted but no row was found");
   return { ok: false, reason: "duplicate", existingId: existing.id };
+}
+
+export type UpdateResult =
+  | { ok: true; patient: Patient; changed: string[] }
+  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "duplicate"; existingId: string }
+  /** The number already names claims, authorizations or visits sent or planned under it: it cannot change. */
+  | { ok: false; reason: "national_id_in_use" };
+
+const EDITABLE = ["nationalId", "givenName", "familyName", "birthDate", "gender", "phone"] as const;
+
+/**
+ * Corrects a registered patient (input already parsed by updatePatientSchema). The national ID
+ * can be corrected only while nothing was sent or planned under it (submissions and visits carry
+ * the number itself); after that the right number is a new registration. Answers which fields
+ * changed (names only, for the audit).
+ */
+export async function updatePatient(db: Db, input: UpdatePatientInput): Promise<UpdateResult> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(patients).where(eq(patients.id, input.id)).for("update");
+    if (!current) return { ok: false, reason: "not_found" };
+    const next = {
+      nationalId: input.nationalId,
+      givenName: input.givenName,
+      familyName: input.familyName,
+      birthDate: input.birthDate,
+      gender: input.gender,
+      phone: (input.phone ? normalizeSaudiMobile(input.phone) : undefined) ?? null,
+    };
+    const changed = EDITABLE.filter((k) => (current[k] ?? null) !== next[k]);
+    if (changed.length === 0) return { ok: true, patient: current, changed };
+    if (changed.includes("nationalId")) {
+      const [other] = await tx.select({ id: patients.id }).from(patients).where(eq(patients.nationalId, next.nationalId)).limit(1);
+      if (other) return { ok: false, reason: "duplicate", existingId: other.id };
+      const [sent] = await tx.select({ id: submissions.id }).from(submissions).where(eq(submissions.patientId, current.nationalId)).limit(1);
+      const [planned] = await tx.select({ id: visits.id }).from(visits).where(eq(visits.nationalId, current.nationalId)).limit(1);
+      if (sent || planned) return { ok: false, reason: "national_id_in_use" };
+    }
+    const [row] = await tx.update(patients).set(next).where(eq(patients.id, current.id)).returning();
+    return { ok: true, patient: row!, changed: [...changed] };
+  });
 }
 
 export async function getPatient(db: Db, id: string): Promise<Patient | undefined> {

@@ -77,6 +77,12 @@ export function registerPatientSchema(options: { allowSandboxTestIds: boolean })
 }
 export type RegisterPatientInput = z.infer<ReturnType<typeof registerPatientSchema>>;
 
+/** Editing a registered patient: the same fields and rules, and which patient. */
+export function updatePatientSchema(options: { allowSandboxTestIds: boolean }) {
+  return registerPatientSchema(options).extend({ id: z.uuid() });
+}
+export type UpdatePatientInput = z.infer<ReturnType<typeof updatePatientSchema>>;
+
 export const addCoverageSchema = z.object({
   patientId: z.uuid("patientRequired"),
   insurerId: z.string().trim().min(1, "insurerRequired").max(64, "insurerRequired"),

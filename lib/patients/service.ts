@@ -6,13 +6,15 @@ import {
   getPatient,
   registerPatient,
   searchKind,
+  updatePatient,
   searchPatients,
   type AddCoverageResult,
   type Patient,
   type PatientSummary,
   type RegisterResult,
+  type UpdateResult,
 } from "./registry";
-import type { AddCoverageInput, RegisterPatientInput } from "./schemas";
+import type { AddCoverageInput, RegisterPatientInput, UpdatePatientInput } from "./schemas";
 
 type Caller = Awaited<ReturnType<typeof callerOf>>;
 
@@ -57,6 +59,21 @@ export async function auditedRegister(db: Db, caller: Caller, input: RegisterPat
     requestId: caller.requestId,
     ip: caller.ip,
     ...(result.ok ? {} : { details: { reason: "duplicate_national_id" } }),
+  });
+  return result;
+}
+
+/** A correction: audited with the names of the fields that changed, never their values. */
+export async function auditedUpdate(db: Db, caller: Caller, input: UpdatePatientInput): Promise<UpdateResult> {
+  const result = await updatePatient(db, input);
+  await audit(db, {
+    actor: caller.actor,
+    action: "patient.update",
+    target: { type: "patient", id: input.id },
+    outcome: result.ok ? "success" : "failure",
+    requestId: caller.requestId,
+    ip: caller.ip,
+    details: result.ok ? { changed: result.changed } : { reason: result.reason },
   });
   return result;
 }

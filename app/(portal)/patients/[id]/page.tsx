@@ -98,11 +98,16 @@ export default async function PatientPage({ params }: { params: Promise<{ id: st
       <PageHeader
         title={name}
         actions={
-          coverages.length > 0 ? (
-            <Link href={`/eligibility?patient=${patient.id}`} className={buttonClasses("primary")}>
-              {t("checkEligibility")}
+          <div className="flex flex-wrap gap-3">
+            <Link href={`/patients/${patient.id}/edit`} className={buttonClasses("secondary")} data-testid="edit-patient">
+              {t("edit.link")}
             </Link>
-          ) : undefined
+            {coverages.length > 0 && (
+              <Link href={`/eligibility?patient=${patient.id}`} className={buttonClasses("primary")}>
+                {t("checkEligibility")}
+              </Link>
+            )}
+          </div>
         }
       />
       <Card className="mb-6 p-5">
