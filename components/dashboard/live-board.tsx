@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Card } from "@/components/ui/card";
 import { useLiveEvents, type LiveStatusEvent } from "@/components/live/use-live-events";
 import type { SubmissionStatus } from "@/lib/db";
@@ -23,6 +23,8 @@ export interface FeedItem {
   submissionKind: string | null;
   submissionId: string | null;
   status: string | null;
+  /** The patient's name: from the server's read (live events carry none), so it follows a moment later. */
+  patient?: string | null;
 }
 
 /**
@@ -35,10 +37,15 @@ export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: Board
   const t = useTranslations("dashboard");
   const words = useTranslations("statusWords");
   const router = useRouter();
-  const [feed, setFeed] = useState(initialFeed);
+  // Events as they arrive, until the server's re-read (with the patient's name) includes them.
+  const [arrived, setArrived] = useState<FeedItem[]>([]);
+  const feed = useMemo(() => {
+    const served = new Set(initialFeed.map((i) => i.id));
+    return [...arrived.filter((i) => !served.has(i.id)), ...initialFeed].sort((a, b) => b.id - a.id).slice(0, 30);
+  }, [arrived, initialFeed]);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const connection = useLiveEvents((event: LiveStatusEvent) => {
-    setFeed((items) =>
+    setArrived((items) =>
       items.some((i) => i.id === event.id)
         ? items
         : [
@@ -115,9 +122,16 @@ export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: Board
                     status: item.status ? words(statusLabel(item.submissionKind, item.status as SubmissionStatus).key) : "—",
                   });
                   return item.submissionId ? (
-                    <Link href={`/${item.submissionKind === "preauthorization" ? "authorizations" : "claims"}/${item.submissionId}`} className="text-brand-800 underline-offset-2 hover:underline">
-                      {text}
-                    </Link>
+                    <span>
+                      <Link href={`/${item.submissionKind === "preauthorization" ? "authorizations" : "claims"}/${item.submissionId}`} className="text-brand-800 underline-offset-2 hover:underline">
+                        {text}
+                      </Link>
+                      {item.patient && (
+                        <span className="ms-2 text-slate-600" data-testid="live-feed-patient">
+                          <bdi>{item.patient}</bdi>
+                        </span>
+                      )}
+                    </span>
                   ) : (
                     <span>{text}</span>
                   );

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
-import { queryRows, type Db, adjudicationHourly as h, liveEvents } from "@/lib/db";
+import { queryRows, type Db, adjudicationHourly as h, liveEvents, patients, submissions } from "@/lib/db";
 import type { DashboardRange } from "./range";
 
 /*
@@ -176,11 +176,25 @@ export async function dashboardData(db: Db, range: DashboardRange) {
 }
 export type DashboardData = Awaited<ReturnType<typeof dashboardData>>;
 
-/** The latest submission status events managers may see (the live board's feed, before SSE takes over). */
+/**
+ * The latest submission events managers may see, with the patient's name (the live board's feed:
+ * server-rendered, then re-read after live events, which carry no patient data themselves).
+ */
 export async function recentLiveEvents(db: Db, limit = 20) {
   const rows = await db
-    .select({ id: liveEvents.id, at: liveEvents.at, kind: liveEvents.kind, submissionKind: liveEvents.submissionKind, submissionId: liveEvents.submissionId, status: liveEvents.status, payload: liveEvents.payload })
+    .select({
+      id: liveEvents.id,
+      at: liveEvents.at,
+      kind: liveEvents.kind,
+      submissionKind: liveEvents.submissionKind,
+      submissionId: liveEvents.submissionId,
+      status: liveEvents.status,
+      payload: liveEvents.payload,
+      patient: sql<string | null>`${patients.givenName} || ' ' || ${patients.familyName}`,
+    })
     .from(liveEvents)
+    .leftJoin(submissions, eq(submissions.id, liveEvents.submissionId))
+    .leftJoin(patients, eq(patients.nationalId, submissions.patientId))
     // Status changes and (issue 18) payers' information requests, their answers, and claims paid in remittances.
     .where(and(inArray(liveEvents.kind, ["submission.status", "information.request", "payment.remittance"]), sql`'manager' = any(${liveEvents.audience})`))
     .orderBy(desc(liveEvents.id))
