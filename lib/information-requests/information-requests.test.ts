@@ -96,10 +96,36 @@ describe.each(testDatabases())("information requests, cancellation and status ch
       }, 30_000, "revised decision");
       expect(decided.status).toBe("complete");
       const notes = (await database.db.select().from(submissionEvents).where(eq(submissionEvents.submissionId, claim.id))).map((e) => e.detail?.note).filter(Boolean);
-      expect(notes).toEqual(["informationRequested", "informationAnswered", "informationAcknowledged"]);
+      expect(notes[0]).toBe("informationRequested");
+      // Answered and acknowledged: in that order, unless the acknowledgement overtook the answer's commit (next test).
+      expect(notes.slice(1).sort()).toEqual(["informationAcknowledged", "informationAnswered"]);
       const mail = await sb.admin("GET", "/_admin/mail");
       expect((mail.body.mail as { event: string }[]).map((m) => m.event)).toEqual(["communication-request", "acknowledgement"]);
     }, 90_000);
+
+    it("an acknowledgement that arrives before the answer is recorded is not lost", async () => {
+      const claim = await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 61 }] }) });
+      const { platformId } = await sent(claim.id);
+      await sb.admin("POST", `/_admin/claims/${platformId}/request-information`, { text: "Please send the referral", dueInDays: 3 });
+      const request = await waitFor(async () => (await database.db.select().from(informationRequests).where(eq(informationRequests.submissionId, claim.id)))[0], 20_000, "information request stored");
+      // The payer's acknowledgement is handled while the send is still returning (a poll overtaking it).
+      const overtaking: PlatformPort = {
+        ...port,
+        sendCommunication: async (communication, options) => {
+          const answer = await port.sendCommunication(communication, options);
+          const ack = { resourceType: "Communication", id: randomUUID(), status: "completed", inResponseTo: [{ reference: `Communication/${communication.id}` }] };
+          // "unchanged" when the platform's own acknowledgement (poll or webhook) got there first: also before the commit.
+          expect(["applied", "unchanged"]).toContain(await acknowledgementInbound({ db: database.db, clock: () => new Date(), pollAfterMs: 60_000, log: () => {}, source: "poll" }, ack));
+          return answer;
+        },
+      };
+      const answered = await answerInformationRequest({ db: database.db, port: overtaking, providerOrgId: sb.config.providerOrgId }, caller, { id: request.id, text: "Referral attached", attachmentIds: [] });
+      expect(answered).toEqual({ ok: true, status: "answered" });
+      const [after] = await database.db.select().from(informationRequests).where(eq(informationRequests.id, request.id));
+      expect(after).toMatchObject({ status: "acknowledged", answerText: "Referral attached", answeredBy: caller.userId });
+      expect(after!.answeredAt).not.toBeNull();
+      expect(after!.acknowledgedAt).not.toBeNull();
+    }, 60_000);
 
     it("cancels an authorization (cancel Task completed → cancelled through transition()); a second cancel is refused", async () => {
       const auth = await submit({ db: database.db }, { kind: "preauthorization", patientId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });

@@ -58,29 +58,34 @@ export async function answerInformationRequest(deps: AnswerDeps, caller: AnswerC
     attachments: files.map((f) => ({ contentType: f.contentType, data: f.data, title: f.fileName, creation: f.createdAt })),
     sent: now(),
   });
+  // The stored copy keeps no attachment bytes (they stay in `attachments`, linked to the submission).
+  const stored = JSON.parse(JSON.stringify({ ...communication, payload: communication.payload?.map((p) => (p.contentAttachment ? { contentAttachment: { ...p.contentAttachment, data: undefined } } : p)) })) as Record<string, unknown>;
+  // Written ahead of sending: the payer's acknowledgement may be polled before the send returns,
+  // and it is matched by this Communication's id (acknowledgementInbound).
+  await deps.db.update(informationRequests).set({ communication: stored }).where(and(eq(informationRequests.id, row.id), eq(informationRequests.status, "open")));
   let sent;
   try {
     sent = await (await portOf(deps.port, submission.facilityId)).sendCommunication(communication, { requestId: caller.requestId });
   } catch (error) {
+    await deps.db.update(informationRequests).set({ communication: null }).where(and(eq(informationRequests.id, row.id), eq(informationRequests.status, "open"), isNull(informationRequests.answeredAt)));
     await audit(deps.db, { actor: caller.actor, action: "information_request.answer", target: { type: "information_request", id: row.id }, outcome: "failure", requestId: caller.requestId, ip: caller.ip });
     return { ok: false, error: "platform", ...(error instanceof PlatformError ? { reason: error.resolution ?? error.message } : {}) };
   }
   const at = now();
-  // The stored copy keeps no attachment bytes (they stay in `attachments`, linked to the submission).
-  const stored = { ...communication, payload: communication.payload?.map((p) => (p.contentAttachment ? { contentAttachment: { ...p.contentAttachment, data: undefined } } : p)) };
   await deps.db.transaction(async (tx) => {
     const [updated] = await tx
       .update(informationRequests)
       .set({
-        status: "answered",
+        // Already acknowledged (the acknowledgement overtook this answer's commit): it stays so.
+        status: sql`case when ${informationRequests.status} = 'acknowledged' then 'acknowledged' else 'answered' end`,
         answerText: text || null,
         answerAttachmentIds: input.attachmentIds,
-        communication: JSON.parse(JSON.stringify(stored)) as Record<string, unknown>,
+        communication: stored,
         answeredAt: at,
         answeredBy: caller.userId,
         answerRequestId: sent.requestId,
       })
-      .where(and(eq(informationRequests.id, row.id), eq(informationRequests.status, "open")))
+      .where(and(eq(informationRequests.id, row.id), isNull(informationRequests.answeredAt), sql`${informationRequests.communication}->>'id' = ${communication.id!}`))
       .returning({ id: informationRequests.id });
     if (!updated) return;
     if (input.attachmentIds.length > 0) {
