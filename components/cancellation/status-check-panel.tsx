@@ -53,7 +53,12 @@ export function StatusCheckPanel({ id, kind }: { id: string; kind: "claim" | "pr
               <dt className="text-slate-500">{t("platform")}</dt>
               <dd data-testid="status-check-platform">{t(`platformWords.${check.platform && PLATFORM_WORDS.includes(check.platform) ? check.platform : "unknown"}`)}</dd>
             </div>
-            {check.disposition && <p className="col-span-2 text-slate-700">{check.disposition}</p>}
+            {check.disposition && (
+              // The platform's own words, in whatever language it wrote them.
+              <p dir="auto" className="col-span-2 text-start text-slate-700">
+                {check.disposition}
+              </p>
+            )}
             <p className={`col-span-2 ${check.agree ? "text-emerald-800" : "text-amber-800"}`}>{check.agree ? t("agree") : t("differ")}</p>
             {check.updated && <p className="col-span-2 text-slate-700">{t("updated")}</p>}
           </dl>

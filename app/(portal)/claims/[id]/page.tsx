@@ -147,7 +147,8 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                 ),
                 "claim-preauth",
               )}
-              {dt(t("detail.disposition"), d?.disposition ?? "—", "disposition")}
+              {/* The payer's own words, in whatever language it wrote them: their own direction. */}
+              {dt(t("detail.disposition"), d?.disposition ? <span dir="auto" className="block text-start">{d.disposition}</span> : "—", "disposition")}
               {dt(
                 t("detail.payment"),
                 payment ? (
