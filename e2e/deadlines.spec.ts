@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { expect, pickCode, pickPatient, screenshot, test } from "./fixtures";
+import { clinicDay, expect, pickCode, pickPatient, screenshot, test } from "./fixtures";
 
 const SHOTS = "docs/screenshots/18";
 
-const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+const daysAgo = (n: number) => clinicDay(-n);
 
 test.describe("filing deadlines (issue 18)", () => {
   test("an administrator sets an insurer's window; a draft near its deadline warns in the form and the list; the dashboard counts it", async ({ page, signInAs, newPatient }) => {

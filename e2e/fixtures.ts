@@ -376,3 +376,12 @@ export { expect };
 export const markNoReload = (page: Page) => page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
 /** Whether the page still carries the mark of markNoReload (no reload happened since). */
 export const stillNoReload = async (page: Page): Promise<boolean> => (await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)) === true;
+
+/**
+ * A day of the clinic's calendar (YYYY-MM-DD), `offset` days from today, in the portal's time zone
+ * (CLINIC_TIME_ZONE, Asia/Riyadh by default) — not UTC's, which is a day behind from 21:00 UTC.
+ */
+export function clinicDay(offset = 0): string {
+  const zone = process.env.CLINIC_TIME_ZONE || "Asia/Riyadh";
+  return new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(Date.now() + offset * 86_400_000));
+}

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, inArabic, screenshot, test } from "./fixtures";
+import { clinicDay, expect, inArabic, screenshot, test } from "./fixtures";
 
 /*
  * Eligibility ahead of the visit (issue 21): a front desk uploads a CSV with mistakes, sees the
@@ -10,7 +10,7 @@ import { expect, inArabic, screenshot, test } from "./fixtures";
  * Screenshots for the closing note go to docs/screenshots/21/.
  */
 const SHOTS = "docs/screenshots/21";
-const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+const tomorrow = clinicDay(1);
 const CSV = [
   "national_id,date,insurer,services",
   `1000000001,${tomorrow},payer-rimal,99213`,
