@@ -99,7 +99,11 @@ describe.each(testDatabases())("submission pipeline against the sandbox on $name
       const receipts = await database.db.select().from(webhookReceipts).where(eq(webhookReceipts.claimId, done.platformId!));
       expect(receipts.some((r) => r.result === "applied" && r.status === "complete")).toBe(true);
       expect(done.attempts).toBe(1);
-      const audited = await database.db.select().from(auditEvents).where(eq(auditEvents.targetId, s.id));
+      // The webhook handler audits after its commit (the status is visible a moment before its entry).
+      const audited = await waitFor(async () => {
+        const rows = await database.db.select().from(auditEvents).where(eq(auditEvents.targetId, s.id));
+        return rows.length >= 2 ? rows : undefined;
+      }, 10_000, "the send and the webhook audited");
       expect(audited.map((a) => `${a.action}:${a.outcome}:${a.actorLabel}`).sort()).toEqual([
         "submission.send:success:outbox",
         "submission.status:success:platform-webhook",
