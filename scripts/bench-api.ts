@@ -18,6 +18,7 @@ import { decodeCursor, encodeCursor, handleListClaims, listClaims, type ClaimsQu
 import { openDatabase, type Database } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import type { SubmissionStatus } from "@/lib/db/schema";
+import { env } from "@/lib/env";
 
 function arg(name: string): string | undefined {
   const i = process.argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -64,7 +65,7 @@ async function cursorAt(database: Database, offset: number, where = "true"): Pro
 }
 
 async function main(): Promise<number> {
-  const url = arg("database-url") ?? process.env.DATABASE_URL;
+  const url = arg("database-url") ?? env().DATABASE_URL;
   if (!url) {
     console.error("Give --database-url postgres://… (a database seeded with npm run seed:volume).");
     return 2;

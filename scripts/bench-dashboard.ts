@@ -21,6 +21,7 @@ import {
   totalsByInsurer,
   trend,
 } from "@/lib/dashboard";
+import { env } from "@/lib/env";
 
 function arg(name: string): string | undefined {
   const i = process.argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
@@ -30,14 +31,14 @@ function arg(name: string): string | undefined {
 }
 
 async function main() {
-  const url = arg("database-url") ?? process.env.DATABASE_URL;
+  const url = arg("database-url") ?? env().DATABASE_URL;
   if (!url) {
     console.error("Usage: npm run bench:dashboard -- --database-url postgres://… (or DATABASE_URL)");
     process.exit(2);
   }
   const days = Number(arg("days") ?? 30);
   const runs = Math.max(1, Number(arg("runs") ?? 5));
-  const timeZone = arg("time-zone") ?? process.env.CLINIC_TIME_ZONE ?? "Asia/Riyadh";
+  const timeZone = arg("time-zone") ?? env().CLINIC_TIME_ZONE;
   const database = await openDatabase({ kind: "postgres", url, poolSize: 2 });
   try {
     await runMigrations(database);

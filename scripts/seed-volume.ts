@@ -26,7 +26,7 @@ async function main(): Promise<number> {
     console.error("Usage: npm run seed:volume -- --claims N [--database-url URL] [--batch 50000] [--authorizations 0.08]");
     return 2;
   }
-  const url = arg("database-url") ?? process.env.DATABASE_URL;
+  const url = arg("database-url") ?? env().DATABASE_URL;
   const database = await openDatabase(url ? { kind: "postgres", url, poolSize: 2 } : { kind: "pglite", dataDir: dataDir(env()) });
   try {
     await runMigrations(database);
@@ -35,7 +35,7 @@ async function main(): Promise<number> {
       claims,
       batchSize: arg("batch") ? Number(arg("batch")) : undefined,
       authorizationRatio: arg("authorizations") ? Number(arg("authorizations")) : undefined,
-      providerOrgId: process.env.PROVIDER_ORG_ID,
+      providerOrgId: env().PROVIDER_ORG_ID,
       onProgress: (done, total) => {
         const s = (Date.now() - started) / 1000;
         process.stdout.write(`\r${done.toLocaleString("en")} / ${total.toLocaleString("en")} submissions (${Math.round(done / s).toLocaleString("en")}/s)   `);
