@@ -1,7 +1,7 @@
 import type { ClaimResponse, Identifier, OperationOutcome, Parameters, ParametersParameter } from "@medplum/fhirtypes";
 import { z } from "zod";
 import { AppError, fhirResponse, readJsonObject } from "@/lib/api";
-import { cancelSubmission, checkSubmissionStatus, type CancellationCaller, type StatusCheckResult } from "@/lib/cancellation";
+import { cancelFailure, cancelSubmission, checkSubmissionStatus, statusCheckFailure, type CancellationCaller, type StatusCheckResult } from "@/lib/cancellation";
 import {
   DECISION_STATUSES,
   apiClaimAcknowledgement,
@@ -107,13 +107,7 @@ export async function cancelClaim(ctx: CallContext, request: Request, id: string
     reason,
     kinds: [submission.kind],
   });
-  if (!result.ok) {
-    if (result.error === "not_cancellable") {
-      throw new AppError("conflict", submission.platformId ? `A submission in status ${submission.status} cannot be cancelled.` : "Not at the platform yet: nothing to cancel.", { reason: "not_cancellable" });
-    }
-    if (result.error === "not_found") throw new AppError("not_found", "No such submission.", { reason: "unknown_submission" });
-    throw new AppError("platform_error", `The platform did not answer the cancellation${result.reason ? `: ${result.reason}` : "."} Nothing changed; it is safe to send again.`, { reason: "platform" });
-  }
+  if (!result.ok) throw cancelFailure(result, submission);
   if (!result.done) {
     throw new AppError("conflict", `The platform refused the cancellation${result.reason ? `: ${result.reason}` : "."}`, { reason: "cancel_refused" });
   }
@@ -131,11 +125,8 @@ export async function statusCheck(ctx: CallContext, id: string): Promise<Respons
     id: submission.id,
     kinds: [submission.kind],
   });
-  if (!result.ok) {
-    if (result.error === "not_sent") throw new AppError("conflict", "Not at the platform yet: nothing to check. Follow /status until it is sent.", { reason: "not_sent" });
-    if (result.error === "not_found") throw new AppError("not_found", "No such submission.", { reason: "unknown_submission" });
-    throw new AppError("platform_error", `The platform did not answer the status check${result.reason ? `: ${result.reason}` : "."}`, { reason: "platform" });
-  }
+  // Not at the platform yet: follow /status until it is sent.
+  if (!result.ok) throw statusCheckFailure(result);
   ctx.audit.details.agree = result.check.agree;
   return fhirResponse(await currentStatus(ctx, submission.id, result.check), 200);
 }

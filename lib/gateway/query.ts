@@ -6,7 +6,7 @@ import { acknowledgeDataSchema, acknowledgeNotifications, listDataSchema, listNo
 import { lookupDataSchema, recordLookup, recordSummary, recordVisits, recordVisitsStatus, summaryDataSchema, visitsDataSchema, visitsStatusDataSchema } from "./record";
 import type { GatewayContext } from "./run";
 import { cancelDataSchema, findSubmission, pipelineError, statusDataSchema, statusResult, submitGatewayClaim, submittedResult } from "./submissions";
-import { cancelSubmission, checkSubmissionStatus } from "@/lib/cancellation";
+import { cancelFailure, cancelSubmission, checkSubmissionStatus, statusCheckFailure } from "@/lib/cancellation";
 
 /** The body of `POST /query` (platform spec, "Gateway task body"). */
 export const GatewayQuerySchema = z.object({
@@ -41,13 +41,19 @@ function submitTask(kind: SubmissionKind): Task {
   };
 }
 
+/** The caller's submission of `kind` by id or identifier (404 otherwise), as the audit's target. */
+async function located(ctx: GatewayContext, kind: SubmissionKind, data: { submissionId?: string; identifier?: string }) {
+  const submission = await findSubmission(ctx, kind, data);
+  if (!submission) throw new AppError("not_found", kind === "claim" ? "No claim with this id or identifier." : "No authorization request with this id or identifier.");
+  ctx.audit.target = { type: "submission", id: submission.id };
+  return submission;
+}
+
 function statusTask(kind: SubmissionKind): Task {
   return {
     schema: statusDataSchema,
     async run(ctx, data: z.infer<typeof statusDataSchema>) {
-      const submission = await findSubmission(ctx, kind, data);
-      if (!submission) throw new AppError("not_found", kind === "claim" ? "No claim with this id or identifier." : "No authorization request with this id or identifier.");
-      ctx.audit.target = { type: "submission", id: submission.id };
+      const submission = await located(ctx, kind, data);
       ctx.audit.details.submissionStatus = submission.status;
       return { status: 200, result: await statusResult(ctx.db, submission) };
     },
@@ -62,16 +68,10 @@ function cancelTask(kind: SubmissionKind): Task {
   return {
     schema: cancelDataSchema,
     async run(ctx, data: z.infer<typeof cancelDataSchema>) {
-      const submission = await findSubmission(ctx, kind, data);
-      if (!submission) throw new AppError("not_found", kind === "claim" ? "No claim with this id or identifier." : "No authorization request with this id or identifier.");
-      ctx.audit.target = { type: "submission", id: submission.id };
+      const submission = await located(ctx, kind, data);
       ctx.audit.details.reason = data.reason;
       const result = await cancelSubmission({ db: ctx.db, port: ctx.port, providerOrgId: ctx.config.providerOrgId }, machineCaller(ctx), { id: submission.id, reason: data.reason, kinds: [kind] });
-      if (!result.ok) {
-        if (result.error === "not_cancellable") throw new AppError("conflict", `It cannot be cancelled in status ${submission.status}.`, { reason: "not_cancellable" });
-        if (result.error === "not_found") throw new AppError("not_found", "No such submission.");
-        throw new AppError("platform_error", `The platform did not answer the cancellation${result.reason ? `: ${result.reason}` : "."}`, { reason: "platform" });
-      }
+      if (!result.ok) throw cancelFailure(result, submission);
       return { status: 200, result: { submissionId: submission.id, cancelled: result.done, status: result.status, ...(!result.done && result.reason ? { platformReason: result.reason } : {}) } };
     },
   };
@@ -82,15 +82,9 @@ function checkTask(kind: SubmissionKind): Task {
   return {
     schema: statusDataSchema,
     async run(ctx, data: z.infer<typeof statusDataSchema>) {
-      const submission = await findSubmission(ctx, kind, data);
-      if (!submission) throw new AppError("not_found", kind === "claim" ? "No claim with this id or identifier." : "No authorization request with this id or identifier.");
-      ctx.audit.target = { type: "submission", id: submission.id };
+      const submission = await located(ctx, kind, data);
       const result = await checkSubmissionStatus({ db: ctx.db, port: ctx.port, providerOrgId: ctx.config.providerOrgId }, machineCaller(ctx), { id: submission.id, kinds: [kind] });
-      if (!result.ok) {
-        if (result.error === "not_sent") throw new AppError("conflict", "Not sent to the platform yet: nothing to check.", { reason: "not_sent" });
-        if (result.error === "not_found") throw new AppError("not_found", "No such submission.");
-        throw new AppError("platform_error", `The platform did not answer the status check${result.reason ? `: ${result.reason}` : "."}`, { reason: "platform" });
-      }
+      if (!result.ok) throw statusCheckFailure(result);
       return { status: 200, result: { submissionId: submission.id, ...result.check } };
     },
   };
