@@ -254,14 +254,18 @@ export function createMessagingPlatform(deps: MessagingDeps): PlatformPort {
     async submitClaimBatch(claims: readonly Claim[], options = {}): Promise<BatchOutcome[]> {
       const requestId = options.requestId ?? randomUUID();
       const outcomes: (BatchOutcome | undefined)[] = claims.map(() => undefined);
-      // Each claim's own message first: a claim that cannot be sent fails alone.
+      // What each claim needs before it can travel (its use, identifier and payer): one that lacks
+      // it fails alone. Its message is built once, in its batch; one that cannot be built makes its
+      // batch fail as a whole, and the outbox then sends those claims alone, each refused on its own.
       type Ready = { index: number; license: string; claim: Claim; claimIdentifier: { system?: string; value: string } };
       const ready: Ready[] = [];
       for (const [index, claim] of claims.entries()) {
         try {
           if (claim.use !== "claim") throw new PlatformError({ status: 422, requestId, field: "Claim.use", diagnostics: "a batch-request carries claims (use claim) only" });
+          const identifier = claim.identifier?.[0];
+          if (!identifier?.value) throw new PlatformError({ status: 422, requestId, field: "Claim.identifier", diagnostics: "a claim is sent with its business identifier" });
           const destination = await destinationFor({ coverage: idOf(claim.insurance?.[0]?.coverage?.reference, "Coverage") }, requestId, "Claim.insurance[0].coverage");
-          const { claimIdentifier } = claimMessage(claim, destination, requestId);
+          const claimIdentifier = { ...(identifier.system ? { system: identifier.system } : {}), value: identifier.value };
           ready.push({ index, license: (destination as { payerLicense: string }).payerLicense, claim, claimIdentifier });
         } catch (error) {
           outcomes[index] = { ok: false, error };
