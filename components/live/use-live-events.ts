@@ -1,62 +1,37 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
+import { useLiveConnection, useLiveHub, type LiveConnection, type LiveStatusEvent } from "./live-events";
 
-/** A submission status event as /api/events sends it (see lib/exchange/live.ts). */
-export interface LiveStatusEvent {
-  id: number;
-  at: string;
-  kind: string;
-  submissionId: string | null;
-  submissionKind: string | null;
-  status: string | null;
-  payload: Record<string, unknown> | null;
-}
-
-export type LiveConnection = "connecting" | "open" | "closed";
+export type { LiveConnection, LiveStatusEvent } from "./live-events";
 
 const DEFAULT_KINDS = ["submission.status"] as const;
 
 /**
- * Subscribes to the portal's Server-Sent Events (`/api/events`) while the component is mounted
- * and calls `onEvent` for every `submission.status` event that passes `filter`. EventSource
- * reconnects by itself and sends Last-Event-ID, so nothing is missed across short drops. The
- * latest callbacks are always used without re-subscribing.
+ * Calls `onEvent` for every live event of `kinds` (default submission.status) that passes
+ * `filter`, and `onOpen` each time the tab's stream (re)opens, while the component is mounted.
+ * The latest callbacks are always used without re-subscribing. Data on screen should rather come
+ * from `useLiveQuery`, which uses this to invalidate its query.
  */
 export function useLiveEvents(
   onEvent: (event: LiveStatusEvent) => void,
   filter?: (event: LiveStatusEvent) => boolean,
-  /** Event kinds to receive (default submission.status; visit runs send `visits.run`). */
   kinds: readonly string[] = DEFAULT_KINDS,
+  onOpen?: () => void,
 ): LiveConnection {
-  const handler = useRef(onEvent);
-  const accept = useRef(filter);
-  const [state, setState] = useState<LiveConnection>("connecting");
+  const hub = useLiveHub();
+  const latest = useRef({ onEvent, filter, kinds, onOpen });
   useEffect(() => {
-    handler.current = onEvent;
-    accept.current = filter;
+    latest.current = { onEvent, filter, kinds, onOpen };
   });
-  const kindsKey = kinds.join("|");
-  useEffect(() => {
-    if (typeof EventSource === "undefined") return;
-    const source = new EventSource("/api/events");
-    const onStatus = (message: MessageEvent<string>) => {
-      let event: LiveStatusEvent;
-      try {
-        event = JSON.parse(message.data) as LiveStatusEvent;
-      } catch {
-        return;
-      }
-      if (!accept.current || accept.current(event)) handler.current(event);
-    };
-    const names = kindsKey.split("|");
-    for (const name of names) source.addEventListener(name, onStatus as EventListener);
-    source.onopen = () => setState("open");
-    source.onerror = () => setState(source.readyState === EventSource.CLOSED ? "closed" : "connecting");
-    return () => {
-      for (const name of names) source.removeEventListener(name, onStatus as EventListener);
-      source.close();
-    };
-  }, [kindsKey]);
-  return state;
+  useEffect(
+    () =>
+      hub.subscribe((event) => {
+        const { onEvent: handle, filter: accept, kinds: wanted } = latest.current;
+        if (wanted.includes(event.kind) && (!accept || accept(event))) handle(event);
+      }),
+    [hub],
+  );
+  useEffect(() => hub.onOpen(() => latest.current.onOpen?.()), [hub]);
+  return useLiveConnection();
 }

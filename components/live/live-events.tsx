@@ -1,0 +1,95 @@
+"use client";
+
+import { createContext, useContext, useEffect, useRef, useState } from "react";
+
+/** A live event as /api/events sends it (see lib/exchange/live.ts). */
+export interface LiveStatusEvent {
+  id: number;
+  at: string;
+  kind: string;
+  submissionId: string | null;
+  submissionKind: string | null;
+  status: string | null;
+  payload: Record<string, unknown> | null;
+}
+
+export type LiveConnection = "connecting" | "open" | "closed";
+
+/**
+ * Every event kind the portal's stream carries (the server sends each user only what their roles
+ * may see): submission status changes, payers' information requests, per-claim and whole
+ * remittances, and visit-list runs.
+ */
+export const LIVE_EVENT_KINDS = ["submission.status", "information.request", "payment.remittance", "payments.remittance", "visits.run"] as const;
+
+type Listener = (event: LiveStatusEvent) => void;
+type OpenListener = () => void;
+
+interface LiveHub {
+  subscribe(listener: Listener): () => void;
+  /** Called each time the stream (re)opens: whatever changed while it was down must be read again. */
+  onOpen(listener: OpenListener): () => void;
+}
+
+const LiveContext = createContext<LiveHub | null>(null);
+const ConnectionContext = createContext<LiveConnection>("connecting");
+
+/**
+ * The one Server-Sent Events connection of a portal tab (mounted once by QueryProvider). Every
+ * live component and query subscribes here instead of opening its own EventSource. EventSource
+ * reconnects by itself and sends Last-Event-ID, so short drops lose nothing.
+ */
+export function LiveEventsProvider({ children }: { children: React.ReactNode }) {
+  const listeners = useRef(new Set<Listener>());
+  const openListeners = useRef(new Set<OpenListener>());
+  const [connection, setConnection] = useState<LiveConnection>("connecting");
+  useEffect(() => {
+    if (typeof EventSource === "undefined") return;
+    const source = new EventSource("/api/events");
+    const onMessage = (message: MessageEvent<string>) => {
+      let event: LiveStatusEvent;
+      try {
+        event = JSON.parse(message.data) as LiveStatusEvent;
+      } catch {
+        return;
+      }
+      for (const listener of [...listeners.current]) listener(event);
+    };
+    for (const kind of LIVE_EVENT_KINDS) source.addEventListener(kind, onMessage as EventListener);
+    source.onopen = () => {
+      setConnection("open");
+      for (const listener of [...openListeners.current]) listener();
+    };
+    source.onerror = () => setConnection(source.readyState === EventSource.CLOSED ? "closed" : "connecting");
+    return () => {
+      for (const kind of LIVE_EVENT_KINDS) source.removeEventListener(kind, onMessage as EventListener);
+      source.close();
+    };
+  }, []);
+  const [hub] = useState(() => ({
+    subscribe(listener: Listener) {
+      listeners.current.add(listener);
+      return () => void listeners.current.delete(listener);
+    },
+    onOpen(listener: OpenListener) {
+      openListeners.current.add(listener);
+      return () => void openListeners.current.delete(listener);
+    },
+  }));
+  return (
+    <LiveContext.Provider value={hub}>
+      <ConnectionContext.Provider value={connection}>{children}</ConnectionContext.Provider>
+    </LiveContext.Provider>
+  );
+}
+
+export function useLiveHub(): LiveHub {
+  const hub = useContext(LiveContext);
+  if (!hub) throw new Error("useLiveHub: no LiveEventsProvider above (the portal layout mounts it through QueryProvider)");
+  return hub;
+}
+
+/** Whether the tab's live stream is open (for the "Live" badges). */
+export function useLiveConnection(): LiveConnection {
+  return useContext(ConnectionContext);
+}
