@@ -74,6 +74,7 @@ test.describe("claims", () => {
     await expect(page.getByTestId("duplicate-warning")).toContainText("20 drafts look already claimed");
     await page.getByTestId("confirm-duplicates").click();
     await page.waitForURL(/batch=[0-9a-f-]{36}/);
+    await markNoReload(page);
     const bar = page.getByTestId("batch-progress");
     await expect(bar).toHaveAttribute("data-total", "20");
     // Server-rendered first figures: never "0 of 0"; the list now shows the batch, not the Draft filter.
@@ -82,6 +83,10 @@ test.describe("claims", () => {
     await expect(page.getByTestId("claim-row")).toHaveCount(20);
     await expect(bar).toHaveAttribute("data-done", "20", { timeout: 120_000 });
     await expect(bar.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "20");
+    // The rows follow too (the list is a live query): none is still waiting to send, without a reload.
+    await expect(page.locator('[data-testid="claim-row"][data-status="queued"]')).toHaveCount(0, { timeout: 15_000 });
+    await expect(page.getByTestId("claim-row")).toHaveCount(20);
+    expect(await stillNoReload(page)).toBe(true);
     // The batch lives in the URL and the database: a reload shows the same bar.
     await page.reload();
     await expect(page.getByTestId("batch-progress")).toHaveAttribute("data-done", "20");

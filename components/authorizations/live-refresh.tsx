@@ -1,42 +1,41 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useEffect, useState } from "react";
-import { useLiveEvents } from "@/components/live/use-live-events";
+import { useState } from "react";
+import { LiveBadge } from "@/components/live/live-badge";
+import { useLiveServerView } from "@/components/query/use-live-query";
 import type { SubmissionStatus } from "@/lib/db";
+import type { LiveStampQuery } from "@/lib/exchange/browser";
 import { STATUS_WORDS, statusLabel } from "@/lib/i18n/browser";
 
+/** What changes a submission's page: its status, timeline notes, the payer's questions, payments. */
+export const SUBMISSION_PAGE_KINDS = ["submission.status", "submission.note", "information.request", "payment.remittance"] as const;
+
 /**
- * Keeps a submission's page current: when a status event for this submission arrives over
- * Server-Sent Events, the server components are re-rendered (router.refresh — no reload, no lost
- * scroll) and the change is announced to screen readers.
+ * Keeps a submission's page current: its live stamp is a TanStack query (`useLiveServerView`) and
+ * the server components are rendered again when it moves (no reload, no lost scroll); a status
+ * change or a payer's question is announced to screen readers.
  */
-export function LiveRefresh({ submissionId, use = "preauthorization" }: { submissionId: string; use?: "preauthorization" | "claim" }) {
-  const router = useRouter();
+export function LiveRefresh({ submissionId, stamp, use = "preauthorization" }: { submissionId: string; stamp: number; use?: "preauthorization" | "claim" }) {
   const t = useTranslations("authorizations.live");
+  const ir = useTranslations("informationRequests.live");
   const words = useTranslations("statusWords");
+  const query: LiveStampQuery = { kinds: [...SUBMISSION_PAGE_KINDS], submissionId };
   const [announcement, setAnnouncement] = useState("");
-  const connection = useLiveEvents(
-    (event) => {
-      router.refresh();
+  useLiveServerView({
+    query,
+    stamp,
+    onEvent: (event) => {
+      if (event.kind === "information.request") return setAnnouncement(ir("announce"));
+      if (event.kind !== "submission.status") return;
       const status = event.status ?? "";
       const label = STATUS_WORDS.includes(status as SubmissionStatus) ? words(statusLabel(use, status as SubmissionStatus).key) : status;
       setAnnouncement(t("changed", { status: label }));
     },
-    (event) => event.submissionId === submissionId,
-  );
-  // A change between this page's render and the subscription would be missed: look again each
-  // time the stream (re)opens.
-  useEffect(() => {
-    if (connection === "open") router.refresh();
-  }, [connection, router]);
+  });
   return (
     <>
-      <span className="inline-flex items-center gap-1.5 text-xs text-slate-500" data-testid="live-state" data-state={connection}>
-        <span aria-hidden className={`size-2 rounded-full ${connection === "open" ? "bg-emerald-500" : "bg-slate-300"}`} />
-        {connection === "open" ? t("on") : t("off")}
-      </span>
+      <LiveBadge on={t("on")} off={t("off")} />
       <p className="sr-only" aria-live="polite" role="status">
         {announcement}
       </p>

@@ -1,8 +1,7 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useCallback, useEffect, useState } from "react";
-import { useLiveEvents } from "@/components/live/use-live-events";
+import { fromAction, useLiveQuery } from "@/components/query/use-live-query";
 import { batchProgressAction } from "@/lib/claims/browser";
 import type { BatchProgress } from "@/lib/claims";
 import type { SubmissionStatus } from "@/lib/db";
@@ -10,26 +9,20 @@ import { statusLabel } from "@/lib/i18n/browser";
 
 /**
  * Progress of a "submit selected" batch, read from the database (how many of the batch have left
- * `queued`), refreshed on every live claim event and every 2 s. The batch id lives in the URL, so
- * a reload shows the same bar.
+ * `queued`): a TanStack query refreshed on every live claim event and every 2 s while unfinished.
+ * The batch id lives in the URL, so a reload shows the same bar.
  */
-export function BatchProgressBar({ batchId, initial }: { batchId: string; initial?: BatchProgress }) {
+export function BatchProgressBar({ batchId, initial }: { batchId: string; initial: BatchProgress }) {
   const t = useTranslations("claims.batch");
   const words = useTranslations("statusWords");
-  const [progress, setProgress] = useState<BatchProgress | undefined>(initial);
-  const load = useCallback(async () => {
-    const result = await batchProgressAction(batchId);
-    if (result.ok) setProgress({ total: result.total, done: result.done, byStatus: result.byStatus });
-  }, [batchId]);
-  useLiveEvents(() => void load(), (e) => e.submissionKind === "claim");
-  useEffect(() => {
-    const first = setTimeout(() => void load(), 0);
-    const timer = setInterval(() => void load(), 2000);
-    return () => {
-      clearTimeout(first);
-      clearInterval(timer);
-    };
-  }, [load]);
+  const { data: progress } = useLiveQuery({
+    queryKey: ["claims", "batch", batchId],
+    queryFn: fromAction(() => batchProgressAction(batchId)),
+    initialData: { ok: true as const, ...initial },
+    live: (e) => e.submissionKind === "claim",
+    // Claims leave the outbox without events of their own until answered: look every 2 s until all have left.
+    refetchInterval: (p) => (p && p.total > 0 && p.done === p.total ? false : 2000),
+  });
   const total = progress?.total ?? 0;
   const done = progress?.done ?? 0;
   const pct = total ? Math.round((done / total) * 100) : 0;

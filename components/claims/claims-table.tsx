@@ -6,29 +6,10 @@ import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
-import type { StatusTone, StatusWord } from "@/lib/i18n";
-import { submitSelectedAction } from "@/lib/claims/browser";
-import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
-import type { Deadline } from "@/lib/deadlines/browser";
+import { submitSelectedAction, type ClaimTableRow } from "@/lib/claims/browser";
 
-export interface ClaimTableRow {
-  id: string;
-  status: string;
-  /** Words and tone from the one status vocabulary (lib/i18n/status-words.ts). */
-  statusLabel: string;
-  statusWord: StatusWord;
-  statusTone: StatusTone;
-  created: string;
-  createdIso: string;
-  patient: string;
-  insurer: string;
-  total: string;
-  identifier: string;
-  replaces: boolean;
-  /** Issue 18: "Paid on … in remittance …" (short: paid less than the benefit) and the filing-deadline countdown. */
-  payment?: { text: string; short: boolean };
-  deadline?: Deadline;
-}
+export type { ClaimTableRow };
+import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
 
 /**
  * The claims table with selection of drafts and "submit selected". Drafts that look already

@@ -1,9 +1,10 @@
 "use client";
 
 import { useLocale, useTranslations } from "next-intl";
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { FieldMessages, describedBy, inputClasses } from "@/components/patients/form-controls";
 import { searchPatientsForFormAction } from "@/lib/authorizations/browser";
+import { useSearchQuery } from "@/components/query/use-search-query";
 import type { PatientSummary } from "@/lib/patients";
 
 /**
@@ -34,38 +35,16 @@ export function PatientCoveragePicker({
   const inputRef = useRef<HTMLInputElement>(null);
   const changeRef = useRef<HTMLButtonElement>(null);
   const [query, setQuery] = useState("");
-  const [results, setResults] = useState<PatientSummary[]>([]);
+  const { results, loading } = useSearchQuery("patients-for-forms", query, searchPatientsForFormAction, (a) => a.patients);
   const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
-  const [loading, setLoading] = useState(false);
-  const seq = useRef(0);
-
-  useEffect(() => {
-    const q = query.trim();
-    const mine = ++seq.current;
-    if (!q) return;
-    const timer = setTimeout(async () => {
-      setLoading(true);
-      try {
-        const result = await searchPatientsForFormAction(q);
-        if (mine !== seq.current) return;
-        setResults(result.ok ? result.patients : []);
-        setActive(0);
-      } catch {
-        if (mine === seq.current) setResults([]);
-      } finally {
-        if (mine === seq.current) setLoading(false);
-      }
-    }, 250);
-    return () => clearTimeout(timer);
-  }, [query]);
+  const [chosen, setActive] = useState(0);
+  const active = results.length ? Math.min(chosen, results.length - 1) : 0;
 
   const choose = (p: PatientSummary) => {
     onPatient(p);
     onCoverage(p.coverages.length === 1 ? p.coverages[0]!.id : "");
     setOpen(false);
     setQuery("");
-    setResults([]);
     requestAnimationFrame(() => changeRef.current?.focus());
   };
 

@@ -1,78 +1,51 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import Link from "next/link";
 import { useFormatter, useTranslations } from "next-intl";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { Card } from "@/components/ui/card";
-import { useLiveEvents, type LiveStatusEvent } from "@/components/live/use-live-events";
+import { fromAction, useLiveQuery } from "@/components/query/use-live-query";
+import { liveBoardAction, type FeedItem, type LiveBoardView } from "@/lib/dashboard/browser";
 import type { SubmissionStatus } from "@/lib/db";
 import { STATUS_ORDER, statusLabel } from "@/lib/i18n/browser";
 
-export interface BoardCounts {
-  kind: "claim" | "preauthorization";
-  statuses: { status: string; count: number }[];
-}
-
-export interface FeedItem {
-  id: number;
-  at: string;
-  /** `submission.status`, or (issue 18) `information.request` with its `note`. */
-  kind?: string;
-  note?: string | null;
-  submissionKind: string | null;
-  submissionId: string | null;
-  status: string | null;
-  /** The patient's name: from the server's read (live events carry none), so it follows a moment later. */
-  patient?: string | null;
-}
-
 /**
- * The live status board: counts per status come from the server (re-read on every event, at most
- * once a second); the feed shows the latest events as they arrive.
+ * The live status board as a TanStack query (useLiveQuery): the server's first view, then the same
+ * view from `liveBoardAction` after live events (at most once a second). Events show in the feed
+ * the moment they arrive; the patient's name follows with the re-read (events carry no patient data).
  */
 const LIVE_BOARD_KINDS = ["submission.status", "information.request", "payment.remittance"] as const;
 
-export function LiveBoard({ counts, feed: initialFeed, locale }: { counts: BoardCounts[]; feed: FeedItem[]; locale: string }) {
+export function LiveBoard({ initial, locale }: { initial: LiveBoardView; locale: string }) {
   const t = useTranslations("dashboard");
   const words = useTranslations("statusWords");
-  const router = useRouter();
   // Events as they arrive, until the server's re-read (with the patient's name) includes them.
   const [arrived, setArrived] = useState<FeedItem[]>([]);
-  const feed = useMemo(() => {
-    const served = new Set(initialFeed.map((i) => i.id));
-    return [...arrived.filter((i) => !served.has(i.id)), ...initialFeed].sort((a, b) => b.id - a.id).slice(0, 30);
-  }, [arrived, initialFeed]);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const connection = useLiveEvents((event: LiveStatusEvent) => {
-    setArrived((items) =>
-      items.some((i) => i.id === event.id)
-        ? items
-        : [
-            {
-              id: event.id,
-              at: event.at,
-              kind: event.kind,
-              note: typeof event.payload?.note === "string" ? event.payload.note : null,
-              submissionKind: event.submissionKind,
-              submissionId: event.submissionId,
-              status: event.status,
-            },
-            ...items,
-          ].slice(0, 30),
-    );
-    if (!timer.current)
-      timer.current = setTimeout(() => {
-        timer.current = null;
-        router.refresh();
-      }, 1000);
-  }, undefined, LIVE_BOARD_KINDS);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
+  const { data, connection } = useLiveQuery({
+    queryKey: ["dashboard", "live-board"],
+    queryFn: fromAction(() => liveBoardAction({})),
+    initialData: { ok: true as const, ...initial },
+    live: () => true,
+    kinds: LIVE_BOARD_KINDS,
+    throttleMs: 1000,
+    onEvent: (event) => {
+      const item: FeedItem = {
+        id: event.id,
+        at: event.at,
+        kind: event.kind,
+        note: typeof event.payload?.note === "string" ? event.payload.note : null,
+        submissionKind: event.submissionKind,
+        submissionId: event.submissionId,
+        status: event.status,
+      };
+      setArrived((items) => (items.some((i) => i.id === item.id) ? items : [item, ...items].slice(0, 30)));
     },
-    [],
-  );
+  });
+  const { counts, feed: served } = data;
+  const feed = useMemo(() => {
+    const ids = new Set(served.map((i) => i.id));
+    return [...arrived.filter((i) => !ids.has(i.id)), ...served].sort((a, b) => b.id - a.id).slice(0, 30);
+  }, [arrived, served]);
   const info = useTranslations("informationRequests.live");
   const informationWords = (item: FeedItem): string | undefined =>
     (item.kind === "information.request" || item.kind === "payment.remittance") && item.note

@@ -2,10 +2,11 @@
 
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
-import { forwardRef, useEffect, useId, useRef, useState } from "react";
+import { forwardRef, useId, useRef, useState } from "react";
 import { FieldMessages, describedBy, inputClasses } from "@/components/patients/form-controls";
 import { checkNationalId, type NationalIdProblem } from "@/lib/fhir";
 import { searchPatientsAction } from "@/lib/patients/browser";
+import { useSearchQuery } from "@/components/query/use-search-query";
 import type { PatientSummary } from "@/lib/patients";
 
 const ID_PROBLEM_KEYS: Record<NationalIdProblem, string> = {
@@ -46,42 +47,16 @@ export const PatientPicker = forwardRef<HTMLInputElement, Props>(function Patien
   const id = useId();
   const listId = `${id}-list`;
   const [query, setQuery] = useState("");
-  const [results, setResults] = useState<PatientSummary[]>([]);
+  const { results, loading } = useSearchQuery("patients", query, searchPatientsAction, (a) => a.patients);
   const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
-  const [loading, setLoading] = useState(false);
-  const seq = useRef(0);
+  const [chosen, setActive] = useState(0);
+  const active = results.length ? Math.min(chosen, results.length - 1) : -1;
   const changeRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    const q = query.trim();
-    if (!q) {
-      setResults([]);
-      setLoading(false);
-      return;
-    }
-    const mine = ++seq.current;
-    setLoading(true);
-    const timer = setTimeout(async () => {
-      try {
-        const result = await searchPatientsAction(q);
-        if (mine !== seq.current) return;
-        setResults(result.ok ? result.patients : []);
-        setActive(result.ok && result.patients.length > 0 ? 0 : -1);
-      } catch {
-        if (mine === seq.current) setResults([]);
-      } finally {
-        if (mine === seq.current) setLoading(false);
-      }
-    }, 250);
-    return () => clearTimeout(timer);
-  }, [query]);
 
   const choose = (patient: PatientSummary) => {
     onChange(patient);
     setOpen(false);
     setQuery("");
-    setResults([]);
     // Keep focus in the form: on the "Change patient" button that replaces the input.
     requestAnimationFrame(() => changeRef.current?.focus());
   };

@@ -3,21 +3,11 @@
 import { useTranslations } from "next-intl";
 import { LiveRefresh } from "@/components/live/live-refresh";
 
-const KINDS = ["information.request", "submission.note", "submission.status", "payment.remittance"] as const;
+/** The kinds the information-requests page depends on (with `liveStamp` on the server). */
+export const INFORMATION_REQUEST_KINDS = ["information.request"] as const;
 
-/**
- * Re-renders the page (no reload) when an information request arrives or changes — for one
- * submission (its page: also its status, notes and payments) or any (the work queue) — and says so
- * to screen readers.
- */
-export function InformationRequestsLive({ submissionId }: { submissionId?: string }) {
+/** Re-renders the information-requests page (no reload) when a request arrives or changes, and says so. */
+export function InformationRequestsLive({ stamp }: { stamp: number }) {
   const t = useTranslations("informationRequests.live");
-  return (
-    <LiveRefresh
-      kinds={KINDS}
-      filter={(event) => (submissionId ? event.submissionId === submissionId : event.kind === "information.request")}
-      announceOn={["information.request"]}
-      announcement={t("announce")}
-    />
-  );
+  return <LiveRefresh query={{ kinds: [...INFORMATION_REQUEST_KINDS] }} stamp={stamp} announceOn={INFORMATION_REQUEST_KINDS} announcement={t("announce")} />;
 }

@@ -17,10 +17,10 @@ export type LiveConnection = "connecting" | "open" | "closed";
 
 /**
  * Every event kind the portal's stream carries (the server sends each user only what their roles
- * may see): submission status changes, payers' information requests, per-claim and whole
+ * may see): submission status changes and timeline notes, payers' information requests, per-claim and whole
  * remittances, and visit-list runs.
  */
-export const LIVE_EVENT_KINDS = ["submission.status", "information.request", "payment.remittance", "payments.remittance", "visits.run"] as const;
+export const LIVE_EVENT_KINDS = ["submission.status", "submission.note", "information.request", "payment.remittance", "payments.remittance", "visits.run"] as const;
 
 type Listener = (event: LiveStatusEvent) => void;
 type OpenListener = () => void;

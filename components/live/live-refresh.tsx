@@ -1,46 +1,28 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
-import { useLiveEvents, type LiveStatusEvent } from "./use-live-events";
+import { useState } from "react";
+import { useLiveServerView } from "@/components/query/use-live-query";
+import type { LiveStampQuery } from "@/lib/exchange/browser";
 
 /**
- * Re-renders the server page (no reload) when live events of `kinds` arrive that pass `filter`,
- * at most every 300 ms, and tells screen readers `announcement` when one of `announceOn` comes.
- * Lists and queues use it; a submission's own page uses components/authorizations/live-refresh
- * (status words and a connection badge).
+ * Keeps a server-rendered page current (lists of remittances, information requests, the work
+ * queue): its live stamp is a TanStack query (`useLiveServerView`), and the page is rendered again
+ * when the stamp moves. Tells screen readers `announcement` when an event of `announceOn` arrives.
+ * Render it with `liveStamp(...)` read before the page's own data.
  */
 export function LiveRefresh({
-  kinds,
-  filter,
+  query,
+  stamp,
   announceOn = [],
   announcement = "",
 }: {
-  kinds: readonly string[];
-  filter?: (event: LiveStatusEvent) => boolean;
+  query: LiveStampQuery;
+  stamp: number;
   announceOn?: readonly string[];
   announcement?: string;
 }) {
-  const router = useRouter();
   const [said, setSaid] = useState("");
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const connection = useLiveEvents(
-    (event) => {
-      if (announceOn.includes(event.kind)) setSaid(announcement);
-      if (timer.current) return;
-      timer.current = setTimeout(() => {
-        timer.current = null;
-        router.refresh();
-      }, 300);
-    },
-    filter,
-    kinds,
-  );
-  // What happened between this page's render and the subscription would be missed: look again
-  // each time the stream (re)opens (as the submission pages' LiveRefresh does).
-  useEffect(() => {
-    if (connection === "open") router.refresh();
-  }, [connection, router]);
+  useLiveServerView({ query, stamp, onEvent: (event) => announceOn.includes(event.kind) && setSaid(announcement) });
   return (
     <p className="sr-only" aria-live="polite" role="status">
       {said}

@@ -1,8 +1,7 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useFormatter, useTranslations } from "next-intl";
-import { useLiveEvents } from "@/components/live/use-live-events";
+import { useLiveQuery } from "@/components/query/use-live-query";
 import { Badge, Card } from "@/components/ui/card";
 import type { SystemStatus, Tone } from "@/lib/operations";
 
@@ -22,9 +21,7 @@ async function fetchStatus(): Promise<SystemStatus> {
 export function SystemStatusView({ initial }: { initial: SystemStatus }) {
   const t = useTranslations("systemStatus");
   const format = useFormatter();
-  const queryClient = useQueryClient();
-  const { data, isError } = useQuery({ queryKey: QUERY_KEY, queryFn: fetchStatus, initialData: initial, refetchInterval: 5_000 });
-  const connection = useLiveEvents(() => void queryClient.invalidateQueries({ queryKey: QUERY_KEY }));
+  const { data, isError, connection } = useLiveQuery({ queryKey: QUERY_KEY, queryFn: fetchStatus, initialData: initial, refetchInterval: 5_000, live: () => true });
   const s = data;
   const age = (seconds: number | null) => (seconds === null ? t("never") : t("age", { seconds: Math.round(seconds) }));
   const ms = (value: number | null) => (value === null ? "—" : `${format.number(Math.round(value))} ms`);

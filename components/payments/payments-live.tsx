@@ -3,10 +3,11 @@
 import { useTranslations } from "next-intl";
 import { LiveRefresh } from "@/components/live/live-refresh";
 
-const KINDS = ["payments.remittance"] as const;
+/** The kinds the Payments page depends on (with `liveStamp` on the server). */
+export const PAYMENTS_KINDS = ["payments.remittance"] as const;
 
 /** The Payments page follows remittances as they arrive (no reload), announced to screen readers. */
-export function PaymentsLive() {
+export function PaymentsLive({ stamp }: { stamp: number }) {
   const t = useTranslations("payments.live");
-  return <LiveRefresh kinds={KINDS} announceOn={KINDS} announcement={t("announce")} />;
+  return <LiveRefresh query={{ kinds: [...PAYMENTS_KINDS] }} stamp={stamp} announceOn={PAYMENTS_KINDS} announcement={t("announce")} />;
 }

@@ -1,8 +1,10 @@
 "use client";
 
 import { useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { useLiveEvents, type LiveConnection, type LiveStatusEvent } from "@/components/live/use-live-events";
+import { liveStampAction, type LiveStampQuery } from "@/lib/exchange/browser";
 
 /** What a staff server action answers (lib/auth ActionResult), as far as a query needs it. */
 type ActionAnswer = { ok: true } | { ok: false; error: string };
@@ -33,10 +35,12 @@ export interface LiveQueryOptions<T> {
   live: (event: LiveStatusEvent) => boolean;
   /** Event kinds to listen to (default submission.status). */
   kinds?: readonly string[];
-  /** Also refetch on a timer while mounted (ms), e.g. while a batch is being sent. */
-  refetchInterval?: number | false;
+  /** Also refetch on a timer while mounted (ms), e.g. while a batch is being sent; a function decides from the data. */
+  refetchInterval?: number | false | ((data: T | undefined) => number | false);
   /** Bursts of events (a batch of 200) cause one refetch per `throttleMs` (default 300 ms). */
   throttleMs?: number;
+  /** Also told of each matching event as it arrives (announcements, optimistic feed entries). */
+  onEvent?: (event: LiveStatusEvent) => void;
 }
 
 export interface LiveQueryResult<T> {
@@ -67,7 +71,7 @@ export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQueryResult<T
     queryFn: options.queryFn,
     initialData: options.initialData,
     initialDataUpdatedAt: mountedAt,
-    refetchInterval: options.refetchInterval ?? false,
+    refetchInterval: typeof options.refetchInterval === "function" ? (q) => (options.refetchInterval as (data: T | undefined) => number | false)(q.state.data) : (options.refetchInterval ?? false),
   });
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [changes, setChanges] = useState(0);
@@ -85,8 +89,9 @@ export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQueryResult<T
     [],
   );
   const connection = useLiveEvents(
-    () => {
+    (event) => {
       setChanges((n) => n + 1);
+      options.onEvent?.(event);
       invalidate();
     },
     options.live,
@@ -95,4 +100,48 @@ export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQueryResult<T
   );
   // initialData makes data always defined.
   return { data: query.data as T, connection, isError: query.isError, isFetching: query.isFetching, changes };
+}
+
+/**
+ * For pages the server renders whole (a submission's page, the work queue, payments): the query is
+ * the page's live stamp (lib/exchange `liveStamp`, the newest relevant live event it was rendered
+ * with). Matching events and a reopened stream refetch the stamp; when it moved, the server
+ * components are rendered again (router.refresh: no reload, no lost scroll or form input).
+ */
+export function useLiveServerView({
+  query,
+  stamp,
+  throttleMs,
+  onEvent,
+  refetchInterval,
+}: {
+  query: LiveStampQuery;
+  stamp: number;
+  throttleMs?: number;
+  onEvent?: (event: LiveStatusEvent) => void;
+  /** Also look on a timer (ms), e.g. while a run is active. */
+  refetchInterval?: number | false;
+}): LiveQueryResult<number> {
+  const router = useRouter();
+  const result = useLiveQuery({
+    queryKey: ["live-stamp", query],
+    queryFn: async () => (await fromAction(() => liveStampAction(query))()).stamp,
+    initialData: stamp,
+    live: (e) => (!query.submissionId || e.submissionId === query.submissionId) && (!query.submissionKind || e.submissionKind === query.submissionKind),
+    kinds: query.kinds,
+    ...(throttleMs ? { throttleMs } : {}),
+    ...(onEvent ? { onEvent } : {}),
+    ...(refetchInterval ? { refetchInterval } : {}),
+  });
+  const rendered = useRef(stamp);
+  useEffect(() => {
+    rendered.current = Math.max(rendered.current, stamp);
+  }, [stamp]);
+  useEffect(() => {
+    if (result.data > rendered.current) {
+      rendered.current = result.data;
+      router.refresh();
+    }
+  }, [result.data, router]);
+  return result;
 }

@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
-import { useEffect, useId, useState } from "react";
-import { useLiveEvents } from "@/components/live/use-live-events";
+import { useId, useState } from "react";
+import { useLiveServerView } from "@/components/query/use-live-query";
 import { Button } from "@/components/ui/button";
 import { cancelRunAction, startRunAction } from "@/lib/visits/browser";
 
@@ -18,10 +18,15 @@ export interface RunSummary {
   problems: number;
 }
 
-const LIVE_KINDS = ["visits.run"];
+/** The kinds a visit list's page depends on (with `liveStamp` on the server). */
+export const VISIT_RUN_KINDS = ["visits.run"] as const;
 
-/** A list's runs with live progress (SSE `visits.run` events), "check now", "schedule" and "cancel". */
-export function RunPanel({ listId, runs: initial }: { listId: string; runs: RunSummary[] }) {
+/**
+ * A list's runs with live progress, "check now", "schedule" and "cancel". Progress moves with each
+ * `visits.run` event at once; the page itself (verdicts, the worklist) follows through its live
+ * stamp (`useLiveServerView`), also every 3 s while a run is active in case an event was missed.
+ */
+export function RunPanel({ listId, runs: initial, stamp }: { listId: string; runs: RunSummary[]; stamp: number }) {
   const t = useTranslations("visits");
   const locale = useLocale();
   const router = useRouter();
@@ -31,22 +36,18 @@ export function RunPanel({ listId, runs: initial }: { listId: string; runs: RunS
   const ids = { at: useId() };
   const time = (iso: string) => new Intl.DateTimeFormat(locale === "ar" ? "ar-SA-u-nu-latn-ca-gregory" : "en-GB", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 
-  useLiveEvents(
-    (event) => {
-      const p = event.payload as { runId: string; status: RunSummary["status"]; total: number; done: number; problems: number };
-      setRuns((current) => {
-        const known = current.some((r) => r.id === p.runId);
-        if (!known) {
-          router.refresh();
-          return current;
-        }
-        return current.map((r) => (r.id === p.runId ? { ...r, status: p.status, total: p.total, done: Math.max(r.done, p.done), problems: Math.max(r.problems, p.problems) } : r));
-      });
-      if (p.status === "done") router.refresh();
+  const active = runs.some((r) => r.status === "running" || r.status === "scheduled");
+  useLiveServerView({
+    query: { kinds: [...VISIT_RUN_KINDS] },
+    stamp,
+    refetchInterval: active ? 3_000 : false,
+    throttleMs: 1_000,
+    onEvent: (event) => {
+      const p = event.payload as { runId?: string; listId?: string; status: RunSummary["status"]; total: number; done: number; problems: number } | null;
+      if (!p || p.listId !== listId) return;
+      setRuns((current) => current.map((r) => (r.id === p.runId ? { ...r, status: p.status, total: p.total, done: Math.max(r.done, p.done), problems: Math.max(r.problems, p.problems) } : r)));
     },
-    (event) => (event.payload as { listId?: string } | null)?.listId === listId,
-    LIVE_KINDS,
-  );
+  });
 
   async function start(run: string) {
     setBusy(true);
@@ -58,13 +59,6 @@ export function RunPanel({ listId, runs: initial }: { listId: string; runs: RunS
     }
   }
 
-  const active = runs.some((r) => r.status === "running" || r.status === "scheduled");
-  // Safety net for events missed before the stream connected: re-read the page while a run is active.
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => router.refresh(), 3_000);
-    return () => clearInterval(timer);
-  }, [active, router]);
   return (
     <div className="space-y-4">
       {runs.length === 0 ? (

@@ -47,6 +47,10 @@ const MATRIX: Record<string, Access> = {
   "claims.retryClaimAction": ["billing"],
   "claims.submitSelectedAction": ["billing"],
   "claims.batchProgressAction": ["billing"],
+  "claims.claimListAction": ["billing"],
+  "dashboard.liveBoardAction": ["manager"],
+  // lib/exchange: any signed-in staff member reads the live stamp of the pages they may open
+  "exchange.liveStampAction": ["front_desk", "billing", "manager", "admin"],
   "claims.reconcileAction": ["billing"],
   // lib/cancellation, lib/information-requests (issue 18): claims billing's, authorizations front desk's too (checked by kind inside)
   "cancellation.cancelSubmissionAction": ["front_desk", "billing"],

@@ -7,6 +7,7 @@ import { env } from "@/lib/env";
 import { getPlatformPort } from "@/lib/platform";
 import { userFacilityId } from "@/lib/facilities";
 import { batchProgress, type BatchProgress } from "./batch";
+import { claimListQuery, claimListView, type ClaimListView } from "./list-view";
 import { reconcile, type ReconcileRow } from "./reconcile";
 import { copyClaim, fixRejectedClaim, retryClaim, submitBatch, type BatchResult, type ServiceDeps } from "./service";
 
@@ -42,6 +43,14 @@ export const batchProgressAction = staffAction(
   billing,
   z.uuid(),
   async (batchId, ctx): Promise<ActionResult<BatchProgress>> => ({ ok: true, ...(await batchProgress(ctx.db, batchId)) }),
+  { name: "claims" },
+);
+
+/** The claims list again (its live refresh): the same view the page rendered first. Not audited per refresh; the page view is. */
+export const claimListAction = staffAction(
+  billing,
+  claimListQuery,
+  async (query, ctx): Promise<ActionResult<ClaimListView>> => ({ ok: true, ...(await claimListView(ctx.db, query)) }),
   { name: "claims" },
 );
 

@@ -6,3 +6,4 @@ export type { ReconcileRow } from "./reconcile";
 export { draftDuplicates } from "./service";
 export { batchProgress } from "./batch";
 export { claimAuthorization } from "./queries";
+export { claimListView, parseClaimListQuery, type ClaimListQuery, type ClaimListView, type ClaimTableRow } from "./list-view";

@@ -4,3 +4,4 @@ export * from "./queries";
 export * from "./range";
 export * from "./tables";
 export { insurerNames } from "./insurers";
+export { liveBoardView, type BoardCounts, type FeedItem, type LiveBoardView } from "./live-board";

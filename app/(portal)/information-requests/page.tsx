@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { InformationRequestList } from "@/components/information-requests/request-list";
-import { InformationRequestsLive } from "@/components/information-requests/live-refresh";
+import { INFORMATION_REQUEST_KINDS, InformationRequestsLive } from "@/components/information-requests/live-refresh";
+import { liveStamp } from "@/lib/exchange";
 import { PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { AREAS, actorOf, canAccess, requireArea } from "@/lib/auth";
@@ -28,11 +29,12 @@ export default async function InformationRequestsPage({ searchParams }: { search
   const filter: QueueFilter = (QUEUE_FILTERS as readonly string[]).includes(show ?? "") ? (show as QueueFilter) : "open";
   const kinds: SubmissionKind[] = [...(canAccess(user.roles, "authorizations") ? (["preauthorization"] as const) : []), ...(canAccess(user.roles, "claims") ? (["claim"] as const) : [])];
   const [t, db, ctx] = [await getTranslations("informationRequests"), await getDb(), await requestContext()];
+  const stamp = await liveStamp(db, user.roles, { kinds: [...INFORMATION_REQUEST_KINDS] });
   const [rows, counts] = await Promise.all([listInformationRequests(db, { filter, kinds }), countInformationRequests(db, kinds)]);
   await audit(db, { actor: actorOf(user), action: "information_request.queue", outcome: "success", requestId: ctx.requestId, ip: ctx.ip, details: { filter, ids: rows.map((r) => r.id) } });
   return (
     <>
-      <PageHeader title={t("title")} description={t("description")} actions={<InformationRequestsLive />} />
+      <PageHeader title={t("title")} description={t("description")} actions={<InformationRequestsLive stamp={stamp} />} />
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <nav aria-label={t("filterLabel")} className="flex flex-wrap gap-2 text-sm">
           {QUEUE_FILTERS.map((f) => (

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { AgingTable } from "@/components/payments/aging-table";
-import { PaymentsLive } from "@/components/payments/payments-live";
+import { PAYMENTS_KINDS, PaymentsLive } from "@/components/payments/payments-live";
+import { liveStamp } from "@/lib/exchange";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { actorOf, requireArea } from "@/lib/auth";
@@ -23,13 +24,14 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function PaymentsPage() {
   const user = await requireArea("payments");
   const [t, words, format, locale, db, ctx] = [await getTranslations("payments"), await getTranslations("statusWords"), await getFormatter(), await getLocale(), await getDb(), await requestContext()];
+  const stamp = await liveStamp(db, user.roles, { kinds: [...PAYMENTS_KINDS] });
   const [rows, names] = await Promise.all([listRemittances(db), insurerNames(db, locale)]);
   await audit(db, { actor: actorOf(user), action: "payments.view", outcome: "success", requestId: ctx.requestId, ip: ctx.ip, details: { rows: rows.length } });
   const cols = ["paymentDate", "payer", "paymentId", "amount", "lines", "unmatched", "shortPaid", "status"] as const;
   return (
     <>
       <PageHeader title={t("title")} description={t("description")} />
-      <PaymentsLive />
+      <PaymentsLive stamp={stamp} />
       {rows.length === 0 ? (
         <Card className="mb-6 p-8 text-center text-sm text-slate-500">{t("empty")}</Card>
       ) : (

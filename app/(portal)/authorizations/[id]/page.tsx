@@ -6,14 +6,14 @@ import { CreateClaimButton } from "@/components/authorizations/create-claim-butt
 import { DecisionTable } from "@/components/authorizations/decision-table";
 import { OverallDecision } from "@/components/claims/decision-lines";
 import { ResponseDetails } from "@/components/claims/response-details";
-import { LiveRefresh } from "@/components/authorizations/live-refresh";
+import { LiveRefresh, SUBMISSION_PAGE_KINDS } from "@/components/authorizations/live-refresh";
+import { liveStamp } from "@/lib/exchange";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
 import { formatAmount } from "@/components/coding/format";
 import { Card, PageHeader } from "@/components/ui/card";
 import { CancelButton } from "@/components/cancellation/cancel-button";
 import { StatusCheckPanel } from "@/components/cancellation/status-check-panel";
-import { InformationRequestsLive } from "@/components/information-requests/live-refresh";
 import { InformationRequestList } from "@/components/information-requests/request-list";
 import { canCancel } from "@/lib/cancellation";
 import { listInformationRequests } from "@/lib/information-requests";
@@ -35,6 +35,8 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
   const user = await requireArea("authorizations");
   const { id } = await params;
   const db = await getDb();
+  // Read before the page's data: an event after this moment makes the browser render the page again.
+  const stamp = await liveStamp(db, user.roles, { kinds: [...SUBMISSION_PAGE_KINDS], submissionId: id });
   const ctx = await requestContext();
   const view = await getSubmissionView(db, id, "preauthorization");
   await audit(db, {
@@ -70,8 +72,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
         actions={
           <div className="flex flex-col items-end gap-1">
             <StatusBadge status={s.status} outcome={outcomeOfView(s.responseView)} />
-            <LiveRefresh submissionId={s.id} />
-            <InformationRequestsLive submissionId={s.id} />
+            <LiveRefresh submissionId={s.id} stamp={stamp} />
             {s.platformId && <CancelButton id={s.id} kind="preauthorization" allowed={canCancel(s)} />}
           </div>
         }

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
-import { LiveRefresh } from "@/components/authorizations/live-refresh";
+import { LiveRefresh, SUBMISSION_PAGE_KINDS } from "@/components/authorizations/live-refresh";
+import { liveStamp } from "@/lib/exchange";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
 import { ClaimActions } from "@/components/claims/claim-actions";
@@ -14,7 +15,6 @@ import { formatAmount } from "@/components/coding/format";
 import { Card, PageHeader } from "@/components/ui/card";
 import { CancelButton } from "@/components/cancellation/cancel-button";
 import { StatusCheckPanel } from "@/components/cancellation/status-check-panel";
-import { InformationRequestsLive } from "@/components/information-requests/live-refresh";
 import { InformationRequestList } from "@/components/information-requests/request-list";
 import { canCancel } from "@/lib/cancellation";
 import { listInformationRequests } from "@/lib/information-requests";
@@ -44,6 +44,8 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
   const user = await requireArea("claims");
   const { id } = await params;
   const [t, words, format, db, ctx] = [await getTranslations("claims"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
+  // Read before the page's data: an event after this moment makes the browser render the page again.
+  const stamp = await liveStamp(db, user.roles, { kinds: [...SUBMISSION_PAGE_KINDS], submissionId: id });
   const locale = await getLocale();
   const insurerName = await insurerNames(db, locale);
   const view = await getSubmissionView(db, id, "claim");
@@ -90,8 +92,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
           <div className="flex flex-col items-end gap-2">
             <div className="flex items-center gap-3">
               <StatusBadge status={s.status} kind="claim" outcome={outcome} />
-              <LiveRefresh submissionId={s.id} use="claim" />
-              <InformationRequestsLive submissionId={s.id} />
+              <LiveRefresh submissionId={s.id} stamp={stamp} use="claim" />
             </div>
             <ClaimActions id={s.id} status={s.status} />
             {s.platformId && <CancelButton id={s.id} kind="claim" nullify={s.status === "complete" || s.status === "partial"} allowed={canCancel(s)} />}

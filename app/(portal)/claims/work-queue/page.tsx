@@ -3,7 +3,9 @@ import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { ClaimActions } from "@/components/claims/claim-actions";
-import { ClaimsLiveRefresh } from "@/components/claims/list-live";
+import { LiveBadge } from "@/components/live/live-badge";
+import { LiveRefresh } from "@/components/live/live-refresh";
+import { liveStamp } from "@/lib/exchange";
 import { PlatformErrors } from "@/components/claims/platform-errors";
 import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
@@ -26,6 +28,9 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function WorkQueuePage() {
   const user = await requireArea("claims");
   const [t, format, locale, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getLocale(), await getDb(), await requestContext()];
+  // Read before the queue: a claim changing after this moment makes the browser render the page again.
+  const live = { kinds: ["submission.status"], submissionKind: "claim" } as const;
+  const stamp = await liveStamp(db, user.roles, { ...live, kinds: [...live.kinds] });
   const rows = await workQueue(db);
   const timeZone = env().CLINIC_TIME_ZONE;
   const deadlines = await deadlinesFor(db, rows.map((r) => r.id), clinicToday(timeZone), timeZone);
@@ -47,7 +52,8 @@ export default async function WorkQueuePage() {
           <span aria-hidden className="inline-block rtl:-scale-x-100">←</span> {t("detail.back")}
         </Link>
       </nav>
-      <PageHeader title={t("workQueue.title")} description={t("workQueue.description")} actions={<ClaimsLiveRefresh />} />
+      <PageHeader title={t("workQueue.title")} description={t("workQueue.description")} actions={<LiveBadge on={t("live.on")} off={t("live.off")} />} />
+      <LiveRefresh query={{ ...live, kinds: [...live.kinds] }} stamp={stamp} announceOn={live.kinds} announcement={t("live.updated")} />
       {rows.length === 0 ? (
         <Card className="p-8 text-center text-sm text-slate-500">{t("workQueue.empty")}</Card>
       ) : (

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
-import { LiveBoard, type BoardCounts } from "@/components/dashboard/live-board";
+import { LiveBoard } from "@/components/dashboard/live-board";
 import { buttonClasses } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
 import { requireArea } from "@/lib/auth";
-import { liveBoardSince, recentLiveEvents, statusCounts } from "@/lib/dashboard";
+import { liveBoardView } from "@/lib/dashboard";
 import { getDb } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
@@ -17,11 +17,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function LiveBoardPage() {
   await requireArea("dashboard");
   const [t, locale, db] = [await getTranslations("dashboard"), await getLocale(), await getDb()];
-  const [counts, feed] = await Promise.all([statusCounts(db, liveBoardSince()), recentLiveEvents(db, 20)]);
-  const groups: BoardCounts[] = (["claim", "preauthorization"] as const).map((kind) => ({
-    kind,
-    statuses: counts.filter((c) => c.kind === kind).map((c) => ({ status: c.status, count: c.count })),
-  }));
+  const view = await liveBoardView(db);
   return (
     <>
       <PageHeader
@@ -33,7 +29,7 @@ export default async function LiveBoardPage() {
           </Link>
         }
       />
-      <LiveBoard counts={groups} feed={feed} locale={locale} />
+      <LiveBoard initial={view} locale={locale} />
     </>
   );
 }

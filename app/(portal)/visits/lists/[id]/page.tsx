@@ -4,7 +4,8 @@ import { notFound } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { RunPanel } from "@/components/visits/run-panel";
+import { RunPanel, VISIT_RUN_KINDS } from "@/components/visits/run-panel";
+import { liveStamp } from "@/lib/exchange";
 import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 import { isUuid } from "@/lib/ids";
@@ -15,10 +16,12 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function VisitListPage({ params }: { params: Promise<{ id: string }> }) {
-  await requireArea("visits");
+  const user = await requireArea("visits");
   const { id } = await params;
   if (!isUuid(id)) notFound();
   const db = await getDb();
+  // Read before the runs: a run moving after this moment makes the browser render the page again.
+  const stamp = await liveStamp(db, user.roles, { kinds: [...VISIT_RUN_KINDS] });
   const list = await getVisitList(db, id);
   if (!list) notFound();
   const t = await getTranslations("visits");
@@ -57,7 +60,7 @@ export default async function VisitListPage({ params }: { params: Promise<{ id: 
         <Card className="p-4">
           <h2 className="mb-3 text-base font-semibold text-slate-900">{t("list.runs")}</h2>
           {/* Keyed by the runs' state: a refresh with newer figures remounts the panel with them. */}
-          <RunPanel key={summaries.map((s) => `${s.id}:${s.status}:${s.done}`).join("|")} listId={list.id} runs={summaries} />
+          <RunPanel key={summaries.map((s) => `${s.id}:${s.status}:${s.done}`).join("|")} listId={list.id} runs={summaries} stamp={stamp} />
         </Card>
         <Card className="p-4">
           <h2 className="mb-3 text-base font-semibold text-slate-900">{t("list.badRows")}</h2>

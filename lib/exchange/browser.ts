@@ -1,0 +1,3 @@
+/** What the browser may import from lib/exchange (docs/decisions/041-module-entries.md). */
+export { liveStampAction } from "./actions";
+export type { LiveStampQuery } from "./live-stamp";
