@@ -5,11 +5,8 @@ import { useState } from "react";
 import { LiveBadge } from "@/components/live/live-badge";
 import { useLiveServerView } from "@/components/query/use-live-query";
 import type { SubmissionStatus } from "@/lib/db";
-import type { LiveStampQuery } from "@/lib/exchange/browser";
+import { PAGE_LIVE_KINDS, type LiveStampQuery } from "@/lib/exchange/browser";
 import { STATUS_WORDS, statusLabel } from "@/lib/i18n/browser";
-
-/** What changes a submission's page: its status, timeline notes, the payer's questions, payments. */
-export const SUBMISSION_PAGE_KINDS = ["submission.status", "submission.note", "information.request", "payment.remittance"] as const;
 
 /**
  * Keeps a submission's page current: its live stamp is a TanStack query (`useLiveServerView`) and
@@ -20,7 +17,7 @@ export function LiveRefresh({ submissionId, stamp, use = "preauthorization" }: {
   const t = useTranslations("authorizations.live");
   const ir = useTranslations("informationRequests.live");
   const words = useTranslations("statusWords");
-  const query: LiveStampQuery = { kinds: [...SUBMISSION_PAGE_KINDS], submissionId };
+  const query: LiveStampQuery = { kinds: [...PAGE_LIVE_KINDS.submission], submissionId };
   const [announcement, setAnnouncement] = useState("");
   useLiveServerView({
     query,

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { useId, useState } from "react";
 import { useLiveServerView } from "@/components/query/use-live-query";
+import { PAGE_LIVE_KINDS } from "@/lib/exchange/browser";
 import { Button } from "@/components/ui/button";
 import { cancelRunAction, startRunAction } from "@/lib/visits/browser";
 
@@ -17,9 +18,6 @@ export interface RunSummary {
   done: number;
   problems: number;
 }
-
-/** The kinds a visit list's page depends on (with `liveStamp` on the server). */
-export const VISIT_RUN_KINDS = ["visits.run"] as const;
 
 /**
  * A list's runs with live progress, "check now", "schedule" and "cancel". Progress moves with each
@@ -38,7 +36,7 @@ export function RunPanel({ listId, runs: initial, stamp }: { listId: string; run
 
   const active = runs.some((r) => r.status === "running" || r.status === "scheduled");
   useLiveServerView({
-    query: { kinds: [...VISIT_RUN_KINDS] },
+    query: { kinds: [...PAGE_LIVE_KINDS.visitRuns] },
     stamp,
     refetchInterval: active ? 3_000 : false,
     throttleMs: 1_000,

@@ -1,3 +1,4 @@
 /** What the browser may import from lib/exchange (docs/decisions/041-module-entries.md). */
 export { liveStampAction } from "./actions";
 export type { LiveStampQuery } from "./live-stamp";
+export { PAGE_LIVE_KINDS } from "./live-kinds";

@@ -161,3 +161,4 @@ export function startExchangeServices(deps: {
 /** For route handlers: the per-process hub of the portal database. */
 export type { Database };
 export { liveStamp, liveStampQuery, type LiveStampQuery } from "./live-stamp";
+export { PAGE_LIVE_KINDS } from "./live-kinds";

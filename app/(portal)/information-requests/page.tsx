@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { InformationRequestList } from "@/components/information-requests/request-list";
-import { INFORMATION_REQUEST_KINDS, InformationRequestsLive } from "@/components/information-requests/live-refresh";
-import { liveStamp } from "@/lib/exchange";
+import { InformationRequestsLive } from "@/components/information-requests/live-refresh";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
 import { PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { AREAS, actorOf, canAccess, requireArea } from "@/lib/auth";
@@ -29,7 +29,7 @@ export default async function InformationRequestsPage({ searchParams }: { search
   const filter: QueueFilter = (QUEUE_FILTERS as readonly string[]).includes(show ?? "") ? (show as QueueFilter) : "open";
   const kinds: SubmissionKind[] = [...(canAccess(user.roles, "authorizations") ? (["preauthorization"] as const) : []), ...(canAccess(user.roles, "claims") ? (["claim"] as const) : [])];
   const [t, db, ctx] = [await getTranslations("informationRequests"), await getDb(), await requestContext()];
-  const stamp = await liveStamp(db, user.roles, { kinds: [...INFORMATION_REQUEST_KINDS] });
+  const stamp = await liveStamp(db, user.roles, { kinds: [...PAGE_LIVE_KINDS.informationRequests] });
   const [rows, counts] = await Promise.all([listInformationRequests(db, { filter, kinds }), countInformationRequests(db, kinds)]);
   await audit(db, { actor: actorOf(user), action: "information_request.queue", outcome: "success", requestId: ctx.requestId, ip: ctx.ip, details: { filter, ids: rows.map((r) => r.id) } });
   return (

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { AgingTable } from "@/components/payments/aging-table";
-import { PAYMENTS_KINDS, PaymentsLive } from "@/components/payments/payments-live";
-import { liveStamp } from "@/lib/exchange";
+import { PaymentsLive } from "@/components/payments/payments-live";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { actorOf, requireArea } from "@/lib/auth";
@@ -24,7 +24,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function PaymentsPage() {
   const user = await requireArea("payments");
   const [t, words, format, locale, db, ctx] = [await getTranslations("payments"), await getTranslations("statusWords"), await getFormatter(), await getLocale(), await getDb(), await requestContext()];
-  const stamp = await liveStamp(db, user.roles, { kinds: [...PAYMENTS_KINDS] });
+  const stamp = await liveStamp(db, user.roles, { kinds: [...PAGE_LIVE_KINDS.payments] });
   const [rows, names] = await Promise.all([listRemittances(db), insurerNames(db, locale)]);
   await audit(db, { actor: actorOf(user), action: "payments.view", outcome: "success", requestId: ctx.requestId, ip: ctx.ip, details: { rows: rows.length } });
   const cols = ["paymentDate", "payer", "paymentId", "amount", "lines", "unmatched", "shortPaid", "status"] as const;

@@ -6,8 +6,8 @@ import { CreateClaimButton } from "@/components/authorizations/create-claim-butt
 import { DecisionTable } from "@/components/authorizations/decision-table";
 import { OverallDecision } from "@/components/claims/decision-lines";
 import { ResponseDetails } from "@/components/claims/response-details";
-import { LiveRefresh, SUBMISSION_PAGE_KINDS } from "@/components/authorizations/live-refresh";
-import { liveStamp } from "@/lib/exchange";
+import { LiveRefresh } from "@/components/authorizations/live-refresh";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
 import { formatAmount } from "@/components/coding/format";
@@ -36,7 +36,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
   const { id } = await params;
   const db = await getDb();
   // Read before the page's data: an event after this moment makes the browser render the page again.
-  const stamp = await liveStamp(db, user.roles, { kinds: [...SUBMISSION_PAGE_KINDS], submissionId: id });
+  const stamp = await liveStamp(db, user.roles, { kinds: [...PAGE_LIVE_KINDS.submission], submissionId: id });
   const ctx = await requestContext();
   const view = await getSubmissionView(db, id, "preauthorization");
   await audit(db, {

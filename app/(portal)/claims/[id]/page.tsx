@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
-import { LiveRefresh, SUBMISSION_PAGE_KINDS } from "@/components/authorizations/live-refresh";
-import { liveStamp } from "@/lib/exchange";
+import { LiveRefresh } from "@/components/authorizations/live-refresh";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
 import { ClaimActions } from "@/components/claims/claim-actions";
@@ -45,7 +45,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
   const { id } = await params;
   const [t, words, format, db, ctx] = [await getTranslations("claims"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
   // Read before the page's data: an event after this moment makes the browser render the page again.
-  const stamp = await liveStamp(db, user.roles, { kinds: [...SUBMISSION_PAGE_KINDS], submissionId: id });
+  const stamp = await liveStamp(db, user.roles, { kinds: [...PAGE_LIVE_KINDS.submission], submissionId: id });
   const locale = await getLocale();
   const insurerName = await insurerNames(db, locale);
   const view = await getSubmissionView(db, id, "claim");

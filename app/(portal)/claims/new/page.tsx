@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { DecisionTable } from "@/components/authorizations/decision-table";
-import { LiveRefresh, SUBMISSION_PAGE_KINDS } from "@/components/authorizations/live-refresh";
-import { liveStamp } from "@/lib/exchange";
+import { LiveRefresh } from "@/components/authorizations/live-refresh";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { SubmissionForm } from "@/components/authorizations/submission-form";
 import { DuplicateWarning } from "@/components/claims/duplicate-warning";
@@ -39,7 +39,7 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
   const actor = actorOf(user);
 
   if (typeof submitted === "string") {
-    const stamp = await liveStamp(db, user.roles, { kinds: [...SUBMISSION_PAGE_KINDS], submissionId: submitted });
+    const stamp = await liveStamp(db, user.roles, { kinds: [...PAGE_LIVE_KINDS.submission], submissionId: submitted });
     const view = await getSubmissionView(db, submitted, "claim");
     await audit(db, {
       actor,

@@ -5,7 +5,7 @@ import { StatusBadge } from "@/components/authorizations/status-badge";
 import { ClaimActions } from "@/components/claims/claim-actions";
 import { LiveBadge } from "@/components/live/live-badge";
 import { LiveRefresh } from "@/components/live/live-refresh";
-import { liveStamp } from "@/lib/exchange";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
 import { PlatformErrors } from "@/components/claims/platform-errors";
 import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
@@ -29,7 +29,7 @@ export default async function WorkQueuePage() {
   const user = await requireArea("claims");
   const [t, format, locale, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getLocale(), await getDb(), await requestContext()];
   // Read before the queue: a claim changing after this moment makes the browser render the page again.
-  const live = { kinds: ["submission.status"], submissionKind: "claim" } as const;
+  const live = { kinds: PAGE_LIVE_KINDS.workQueue, submissionKind: "claim" } as const;
   const stamp = await liveStamp(db, user.roles, { ...live, kinds: [...live.kinds] });
   const rows = await workQueue(db);
   const timeZone = env().CLINIC_TIME_ZONE;

@@ -4,8 +4,8 @@ import { notFound } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { RunPanel, VISIT_RUN_KINDS } from "@/components/visits/run-panel";
-import { liveStamp } from "@/lib/exchange";
+import { RunPanel } from "@/components/visits/run-panel";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
 import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 import { isUuid } from "@/lib/ids";
@@ -21,7 +21,7 @@ export default async function VisitListPage({ params }: { params: Promise<{ id: 
   if (!isUuid(id)) notFound();
   const db = await getDb();
   // Read before the runs: a run moving after this moment makes the browser render the page again.
-  const stamp = await liveStamp(db, user.roles, { kinds: [...VISIT_RUN_KINDS] });
+  const stamp = await liveStamp(db, user.roles, { kinds: [...PAGE_LIVE_KINDS.visitRuns] });
   const list = await getVisitList(db, id);
   if (!list) notFound();
   const t = await getTranslations("visits");
