@@ -29,7 +29,16 @@ interface LiveHub {
   subscribe(listener: Listener): () => void;
   /** Called each time the stream (re)opens: whatever changed while it was down must be read again. */
   onOpen(listener: OpenListener): () => void;
+  /**
+   * Events received in the last `ms` milliseconds. A screen mounted after a client-side navigation
+   * subscribes to a stream that is already open: an event between its server render and now was
+   * delivered before it listened, and is found here.
+   */
+  recent(ms: number): LiveStatusEvent[];
 }
+
+/** How long received events are kept for screens that mount late (a server render and a navigation take well under this). */
+const RECENT_MS = 30_000;
 
 const LiveContext = createContext<LiveHub | null>(null);
 const ConnectionContext = createContext<LiveConnection>("connecting");
@@ -42,6 +51,7 @@ const ConnectionContext = createContext<LiveConnection>("connecting");
 export function LiveEventsProvider({ children }: { children: React.ReactNode }) {
   const listeners = useRef(new Set<Listener>());
   const openListeners = useRef(new Set<OpenListener>());
+  const received = useRef<{ at: number; event: LiveStatusEvent }[]>([]);
   const [connection, setConnection] = useState<LiveConnection>("connecting");
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
@@ -53,6 +63,8 @@ export function LiveEventsProvider({ children }: { children: React.ReactNode }) 
       } catch {
         return;
       }
+      const now = Date.now();
+      received.current = [...received.current.filter((r) => now - r.at < RECENT_MS), { at: now, event }];
       for (const listener of [...listeners.current]) listener(event);
     };
     for (const kind of LIVE_EVENT_KINDS) source.addEventListener(kind, onMessage as EventListener);
@@ -74,6 +86,10 @@ export function LiveEventsProvider({ children }: { children: React.ReactNode }) 
     onOpen(listener: OpenListener) {
       openListeners.current.add(listener);
       return () => void openListeners.current.delete(listener);
+    },
+    recent(ms: number) {
+      const since = Date.now() - Math.min(ms, RECENT_MS);
+      return received.current.filter((r) => r.at >= since).map((r) => r.event);
     },
   }));
   return (

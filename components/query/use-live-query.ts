@@ -3,6 +3,7 @@
 import { useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { useLiveHub } from "@/components/live/live-events";
 import { useLiveEvents, type LiveConnection, type LiveStatusEvent } from "@/components/live/use-live-events";
 import { liveStampAction, type LiveStampQuery } from "@/lib/exchange/browser";
 
@@ -88,6 +89,15 @@ export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQueryResult<T
     },
     [],
   );
+  // Mounted after a client-side navigation, on a stream already open: an event that came between
+  // the server render and this mount was delivered before we listened. Look at what just arrived.
+  const hub = useLiveHub();
+  useEffect(() => {
+    const kinds = options.kinds ?? ["submission.status"];
+    if (hub.recent(15_000).some((e) => kinds.includes(e.kind) && options.live(e))) invalidate();
+    // Once, on mount (the first data is the server's render of this moment).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const connection = useLiveEvents(
     (event) => {
       setChanges((n) => n + 1);
