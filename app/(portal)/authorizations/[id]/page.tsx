@@ -9,7 +9,6 @@ import { ResponseDetails } from "@/components/claims/response-details";
 import { LiveRefresh } from "@/components/authorizations/live-refresh";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
-import { formatAmount } from "@/components/coding/format";
 import { Card, PageHeader } from "@/components/ui/card";
 import { CancelButton } from "@/components/cancellation/cancel-button";
 import { StatusCheckPanel } from "@/components/cancellation/status-check-panel";
@@ -25,7 +24,10 @@ import { authorizationUsage } from "@/lib/authorization-usage";
 import { requireArea, canAccess } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http";
-import { outcomeOfView } from "@/lib/i18n";
+import { dispositionWords, outcomeOfView } from "@/lib/i18n";
+import { formatMoney } from "@/lib/money";
+import { PlatformErrors } from "@/components/claims/platform-errors";
+import { PlatformWordsText } from "@/components/claims/platform-words";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("detail.title") };
@@ -85,18 +87,9 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
       {(s.status === "rejected" || s.status === "failed") && s.errors && (
         <div role="alert" className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
           <p className="font-semibold">{t(`detail.${s.status}`)}</p>
-          <ul className="mt-1 list-disc ps-5">
-            {s.errors.map((e, i) => (
-              <li key={i}>
-                {e.resolution ?? e.diagnostics ?? t("detail.unknownError")}
-                {e.code && (
-                  <span dir="ltr" className="ms-2 font-mono text-xs">
-                    {e.code}
-                  </span>
-                )}
-              </li>
-            ))}
-          </ul>
+          <div className="mt-1">
+            <PlatformErrors errors={s.errors} />
+          </div>
         </div>
       )}
 
@@ -111,7 +104,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
           <div>
             <dt className="text-slate-500">{t("detail.total")}</dt>
             <dd className="font-medium tabular-nums">
-              <bdi dir="ltr">{formatAmount(s.totalMinor)}</bdi> {t("decision.currency")}
+              {s.totalMinor === null ? "—" : formatMoney(s.totalMinor, locale, s.currency ?? undefined)}
             </dd>
           </div>
           <div>
@@ -134,7 +127,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
             <div className="sm:col-span-2 lg:col-span-4">
               <dt className="text-slate-500">{t("detail.disposition")}</dt>
               <dd data-testid="disposition">
-                <bdi>{decision.disposition}</bdi>
+                <PlatformWordsText value={dispositionWords(decision.disposition, locale)} testId="disposition-text" />
               </dd>
             </div>
           )}

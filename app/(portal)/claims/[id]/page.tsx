@@ -9,6 +9,7 @@ import { ClaimActions } from "@/components/claims/claim-actions";
 import { DecisionLines, OverallDecision } from "@/components/claims/decision-lines";
 import { ResponseDetails } from "@/components/claims/response-details";
 import { PlatformErrors } from "@/components/claims/platform-errors";
+import { PlatformWordsText } from "@/components/claims/platform-words";
 import { RawJson } from "@/components/claims/raw-json";
 import { formatAmount } from "@/components/coding/format";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -25,7 +26,7 @@ import { claimAuthorization, replacementLinks } from "@/lib/claims";
 import { getDb } from "@/lib/db";
 import { toMinorUnits } from "@/lib/fhir";
 import { requestContext } from "@/lib/http";
-import { outcomeOfView } from "@/lib/i18n";
+import { dispositionWords, outcomeOfView } from "@/lib/i18n";
 import { formatMoney } from "@/lib/money";
 import { insurerNames } from "@/lib/patients";
 import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
@@ -147,8 +148,8 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                 ),
                 "claim-preauth",
               )}
-              {/* The payer's own words, in whatever language it wrote them: their own direction. */}
-              {dt(t("detail.disposition"), d?.disposition ? <span dir="auto" className="block text-start">{d.disposition}</span> : "—", "disposition")}
+              {/* In the page's language when the platform's text is known; its own words kept as a secondary line. */}
+              {dt(t("detail.disposition"), d?.disposition ? <PlatformWordsText value={dispositionWords(d.disposition, locale)} testId="disposition-text" /> : "—", "disposition")}
               {dt(
                 t("detail.payment"),
                 payment ? (
