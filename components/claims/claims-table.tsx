@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
@@ -10,6 +10,7 @@ import type { StatusTone, StatusWord } from "@/lib/i18n";
 import { submitSelectedAction } from "@/lib/claims/browser";
 import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
 import type { Deadline } from "@/lib/deadlines/browser";
+import { currencySymbol } from "@/lib/money/browser";
 
 export interface ClaimTableRow {
   id: string;
@@ -36,6 +37,7 @@ export interface ClaimTableRow {
  */
 export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
   const t = useTranslations("claims");
+  const locale = useLocale();
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
@@ -120,7 +122,7 @@ export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
               </th>
               {(["created", "patient", "insurer", "status", "identifier", "total"] as const).map((c) => (
                 <th key={c} scope="col" className={`px-3 py-3 ${c === "total" ? "text-end" : "text-start"}`}>
-                  {t(`columns.${c}`)}
+                  {c === "total" ? t("columns.total", { currency: currencySymbol(locale) }) : t(`columns.${c}`)}
                 </th>
               ))}
             </tr>

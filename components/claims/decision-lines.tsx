@@ -1,5 +1,6 @@
 import { getLocale, getTranslations } from "next-intl/server";
 import { formatAmount } from "@/components/coding/format";
+import { currencySymbol } from "@/lib/money";
 import { Badge } from "@/components/ui/card";
 import type { DecisionLine, DecisionView } from "@/lib/authorizations";
 import { CODE_SYSTEMS, findCode, type Decision } from "@/lib/fhir";
@@ -114,7 +115,7 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
         <tfoot className="border-t border-slate-200 bg-slate-50 font-semibold">
           <tr>
             <th scope="row" colSpan={4} className="px-3 py-2 text-start">
-              {t("total")} <span className="text-xs font-normal text-slate-500">({t("currency")})</span>
+              {t("total")} <span className="text-xs font-normal text-slate-500">({currencySymbol(locale)})</span>
             </th>
             <td className={money} dir="ltr">{formatAmount(decision.totals.submittedMinor)}</td>
             <td className={money} dir="ltr">{formatAmount(decision.totals.eligibleMinor)}</td>

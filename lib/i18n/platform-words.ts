@@ -61,7 +61,7 @@ export function reasonWords(reason: { system?: string; code?: string; display?: 
 
 const FIXED: Readonly<Record<FixedDisposition, BilingualDisplay>> = {
   claimComplete: { en: "Claim approved according to the plan's benefits", ar: "تمت الموافقة على المطالبة وفق منافع الخطة" },
-  preauthComplete: { en: "Authorization approved in full", ar: "تمت الموافقة على الطلب بالكامل" },
+  preauthComplete: { en: "Authorization approved in full", ar: "تمت الموافقة على طلب الموافقة المسبقة بالكامل" },
   queued: { en: "Received; waiting for a decision", ar: "تم الاستلام، بانتظار القرار" },
   pended: { en: "Held for manual review", ar: "معلّق للمراجعة اليدوية" },
   coverageInForce: { en: "Coverage in force", ar: "التغطية سارية" },
