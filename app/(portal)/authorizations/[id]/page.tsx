@@ -9,6 +9,7 @@ import { ResponseDetails } from "@/components/claims/response-details";
 import { LiveRefresh } from "@/components/authorizations/live-refresh";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
+import { DiagnosisList } from "@/components/coding/diagnosis-list";
 import { Card, PageHeader } from "@/components/ui/card";
 import { CancelButton } from "@/components/cancellation/cancel-button";
 import { StatusCheckPanel } from "@/components/cancellation/status-check-panel";
@@ -51,7 +52,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
   if (!view) notFound();
   const { submission: s, decision } = view;
   if (s.status === "draft") redirect(`/authorizations/new?draft=${s.id}`);
-  const [t, format, locale] = [await getTranslations("authorizations"), await getFormatter(), await getLocale()];
+  const [t, format, locale, coding] = [await getTranslations("authorizations"), await getFormatter(), await getLocale(), await getTranslations("coding")];
   const decided = s.status === "complete" || s.status === "partial";
   const usage = decided ? await authorizationUsage(db, s.id) : undefined;
   const canClaim = decided && !!decision?.preAuthRef && canAccess(user.roles, "claims");
@@ -121,6 +122,12 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
             <dt className="text-slate-500">{t("detail.identifier")}</dt>
             <dd className="break-all font-mono text-xs">
               <bdi dir="ltr">{s.identifierValue ?? "—"}</bdi>
+            </dd>
+          </div>
+          <div className="sm:col-span-2 lg:col-span-4">
+            <dt className="text-slate-500">{coding("diagnoses")}</dt>
+            <dd>
+              <DiagnosisList claim={s.claim} />
             </dd>
           </div>
           {decision?.disposition && (

@@ -11,6 +11,7 @@ import { ResponseDetails } from "@/components/claims/response-details";
 import { PlatformErrors } from "@/components/claims/platform-errors";
 import { PlatformWordsText } from "@/components/claims/platform-words";
 import { RawJson } from "@/components/claims/raw-json";
+import { DiagnosisList } from "@/components/coding/diagnosis-list";
 import { formatAmount } from "@/components/coding/format";
 import { Card, PageHeader } from "@/components/ui/card";
 import { CancelButton } from "@/components/cancellation/cancel-button";
@@ -24,7 +25,7 @@ import { requireArea } from "@/lib/auth";
 import { getSubmissionView } from "@/lib/authorizations";
 import { claimAuthorization, replacementLinks } from "@/lib/claims";
 import { getDb } from "@/lib/db";
-import { toMinorUnits } from "@/lib/fhir";
+import { findCode, toMinorUnits } from "@/lib/fhir";
 import { requestContext } from "@/lib/http";
 import { dispositionWords, outcomeOfView } from "@/lib/i18n";
 import { formatMoney } from "@/lib/money";
@@ -46,6 +47,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
   const { id } = await params;
   const [t, words, format, db, ctx] = [await getTranslations("claims"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
   const locale = await getLocale();
+  const coding = await getTranslations("coding");
   const insurerName = await insurerNames(db, locale);
   const view = await getSubmissionView(db, id, "claim");
   await audit(db, {
@@ -149,6 +151,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                 "claim-preauth",
               )}
               {/* In the page's language when the platform's text is known; its own words kept as a secondary line. */}
+              {dt(coding("diagnoses"), <DiagnosisList claim={s.claim} />, "claim-diagnoses")}
               {dt(t("detail.disposition"), d?.disposition ? <PlatformWordsText value={dispositionWords(d.disposition, locale)} testId="disposition-text" /> : "—", "disposition")}
               {dt(
                 t("detail.payment"),
@@ -219,7 +222,10 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                 <tbody className="divide-y divide-slate-100">
                   {itemsOfClaim(s.claim).map((i) => (
                     <tr key={i.sequence} data-testid="adjudication-row">
-                      <td className="px-3 py-2 font-mono" dir="ltr">{i.code ?? "—"}</td>
+                      <td className="px-3 py-2">
+                        <bdi dir="ltr" className="font-mono">{i.code ?? "—"}</bdi>
+                        {i.code && findCode("cpt", i.code) && <span className="ms-2 text-slate-700">{findCode("cpt", i.code)!.display[locale === "ar" ? "ar" : "en"]}</span>}
+                      </td>
                       <td className="px-3 py-2 tabular-nums" dir="ltr">{i.servicedDate ?? "—"}</td>
                       <td className="px-3 py-2 text-end tabular-nums">{i.quantity ?? "—"}</td>
                       <td className="px-3 py-2 text-end tabular-nums" dir="ltr">{formatAmount(i.submittedMinor)}</td>
