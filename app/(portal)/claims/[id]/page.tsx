@@ -48,6 +48,11 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
   const [t, words, format, db, ctx] = [await getTranslations("claims"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
   const locale = await getLocale();
   const coding = await getTranslations("coding");
+  /** A FHIR date in the page's language; an unreadable one as the platform wrote it. */
+  const day = (value: string) => {
+    const date = new Date(`${value.slice(0, 10)}T12:00:00Z`);
+    return Number.isNaN(date.getTime()) ? value : format.dateTime(date, { dateStyle: "medium" });
+  };
   const insurerName = await insurerNames(db, locale);
   const view = await getSubmissionView(db, id, "claim");
   await audit(db, {
@@ -158,7 +163,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                 payment ? (
                   <span className="tabular-nums">
                     {payment.amount?.minor !== undefined ? formatMoney(payment.amount.minor, locale, payment.amount.currency) : "—"}
-                    {payment.date ? ` · ${payment.date}` : ""}
+                    {payment.date ? ` · ${day(payment.date)}` : ""}
                   </span>
                 ) : (
                   "—"
