@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, fillAuthorizationRequest, markNoReload, pdfBytes, pickCode, pickPatient, stillNoReload, test } from "./fixtures";
+import { expect, fillAuthorizationRequest, inArabic, markNoReload, pdfBytes, pickCode, pickPatient, screenshot, stillNoReload, test } from "./fixtures";
 
 /** A JPEG drawn by the browser itself (canvas), as bytes. */
 async function jpegFromCanvas(page: Page): Promise<number[]> {
@@ -77,6 +77,16 @@ test.describe("prior authorization", () => {
     await expect(page.getByTestId("decision-table")).toContainText("72148");
     await expect(page.getByTestId("decision-benefit-total")).toHaveText("1,600.00");
     await expect(page.getByTestId("attachment-list").getByRole("link")).toHaveCount(2);
+    // The disposition in the page's language; in Arabic the platform's own text stays as a secondary line.
+    await expect(page.getByTestId("disposition-text-words")).toHaveText("Authorization approved in full");
+    await expect(page.getByTestId("disposition-text-platform")).toHaveCount(0);
+    await screenshot(page, "docs/screenshots/19", "authorization-en.png");
+    await inArabic(page, async () => {
+      await expect(page.getByTestId("disposition-text-words")).toHaveText("تمت الموافقة على طلب الموافقة المسبقة بالكامل");
+      await expect(page.getByTestId("disposition-text-platform")).toHaveText("Authorization approved in full");
+      await expect(page.getByTestId("decision-table")).toContainText("رنين مغناطيسي لأسفل الظهر بدون صبغة");
+      await screenshot(page, "docs/screenshots/19", "authorization-ar.png");
+    });
 
     // The download: attachment disposition, nosniff, the stored type.
     const href = await page.getByTestId("attachment-list").getByRole("link").first().getAttribute("href");

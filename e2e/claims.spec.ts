@@ -42,11 +42,21 @@ test.describe("claims", () => {
     await expect(page.getByTestId("request-ids").locator("li").first()).toBeVisible();
     await page.getByTestId("raw-claim").locator("summary").click();
     await expect(page.getByTestId("raw-claim").locator("pre")).toContainText('"resourceType": "Claim"');
+    // The disposition in the page's language; the platform's own text as a secondary line when it differs.
+    await expect(page.getByTestId("disposition-text-words")).toHaveText("Claim approved according to the plan's benefits");
+    await expect(page.getByTestId("disposition-text-platform")).toHaveText("Claim adjudicated and paid according to the plan");
     await screenshot(page, SHOTS, "detail-en.png");
+    await screenshot(page, "docs/screenshots/19", "claim-en.png");
     await inArabic(page, async () => {
       await page.reload();
       await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+      await expect(page.getByTestId("disposition-text-words")).toHaveText("تمت الموافقة على المطالبة وفق منافع الخطة");
+      await expect(page.getByTestId("disposition-text-platform")).toHaveText("Claim adjudicated and paid according to the plan");
+      await expect(page.getByTestId("disposition-text-platform")).toHaveAttribute("dir", "auto");
+      // The service in words beside its code.
+      await expect(page.getByTestId("adjudication-table")).toContainText("زيارة عيادة لمريض مراجع، عادية");
       await screenshot(page, SHOTS, "detail-ar.png");
+      await screenshot(page, "docs/screenshots/19", "claim-ar.png");
     });
   });
 

@@ -1,4 +1,4 @@
-import { percentOf, type AdjudicationReasonCode } from "../lib/fhir";
+import { percentOf, writeDisposition, type AdjudicationReasonCode } from "../lib/fhir";
 import { isoDate } from "./clock";
 import { coveragePeriod, type BenefitLine, type CoverageDef, type ReferenceData } from "./reference-data";
 import type { ClaimRecord, Consumption } from "./store";
@@ -149,21 +149,12 @@ export function adjudicate(claim: ValidatedClaim, ctx: AdjudicationContext): Adj
   return { status, items, consumption, disposition: disposition(claim.use, status, items), totals };
 }
 
-const REASON_TEXT: Record<AdjudicationReasonCode, string> = {
-  ar001: "not covered by the plan",
-  ar002: "annual benefit limit reached",
-  "price-list": "reduced to the price list",
-  "preauth-required": "prior authorization required",
-  "coverage-inactive": "coverage not in force on the service date",
-};
-
 function disposition(use: "claim" | "preauthorization", status: AdjudicationResult["status"], items: ItemResult[]): string {
-  const what = use === "preauthorization" ? "Authorization" : "Claim";
-  if (status === "complete") return use === "preauthorization" ? "Authorization approved in full" : "Claim adjudicated and paid according to the plan";
-  const reasons = [...new Set(items.map((i) => i.reason).filter((r): r is AdjudicationReasonCode => r !== undefined))].map((r) => REASON_TEXT[r]);
-  if (status === "denied") return `${what} denied: ${reasons.join("; ")}`;
+  if (status === "complete") return writeDisposition({ kind: "fixed", key: use === "preauthorization" ? "preauthComplete" : "claimComplete" });
+  const reasons = [...new Set(items.map((i) => i.reason).filter((r): r is AdjudicationReasonCode => r !== undefined))];
+  if (status === "denied") return writeDisposition({ kind: "denied", use, reasons });
   const affected = items.filter((i) => i.reason !== undefined).length;
-  return `${what} partially approved: ${affected} of ${items.length} item(s) ${reasons.join("; ")}`;
+  return writeDisposition({ kind: "partial", use, affected, items: items.length, reasons });
 }
 
 export function preAuthPeriod(now: number): { start: string; end: string } {

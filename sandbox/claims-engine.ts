@@ -5,7 +5,7 @@ import type { Clock } from "./clock";
 import { ApiError } from "./http";
 import type { Logger } from "./logger";
 import { REVIEW_THRESHOLD, type ReferenceData } from "./reference-data";
-import { claimProcessingStatusExtension } from "../lib/fhir";
+import { FIXED_DISPOSITIONS, claimProcessingStatusExtension } from "../lib/fhir";
 import { adjudicatedClaimResponse, queuedClaimResponse } from "./resources";
 import { identifierKey, type ClaimRecord, type SandboxStore } from "./store";
 import { validateClaim, type ValidatedClaim } from "./validation";
@@ -145,7 +145,7 @@ export class ClaimsEngine {
           status: "denied" as const,
           items: [],
           consumption: [],
-          disposition: "Claim denied: it no longer matches the platform's reference data",
+          disposition: FIXED_DISPOSITIONS.referenceMismatch,
           totals: { submitted: 0, eligible: 0, copay: 0, benefit: 0 },
         };
     store.updateClaim({

@@ -20,6 +20,7 @@ import {
   isBenefitCategoryCode,
   money,
   toMinorUnits,
+  writeNote,
   type AdjudicationOutcome,
   type AdjudicationReasonCode,
 } from "../lib/fhir";
@@ -126,13 +127,6 @@ function overallOutcome(response: ClaimResponse): AdjudicationOutcome | undefine
   }
 }
 
-const OVERALL_AR: Record<AdjudicationOutcome, string> = {
-  approved: "تمت الموافقة على المطالبة كاملة وفق المنافع",
-  partial: "تمت الموافقة جزئياً",
-  rejected: "تم رفض المطالبة",
-  pended: "المطالبة قيد المراجعة اليدوية",
-  "not-required": "لا تتطلب موافقة",
-};
 
 export function nationalClaimResponse(response: ClaimResponse, claim: Claim, ctx: NationalContext): ClaimResponse {
   const { base } = ctx;
@@ -150,7 +144,7 @@ export function nationalClaimResponse(response: ClaimResponse, claim: Claim, ctx
     const f = factsOf(item);
     const source = claimItems.get(item.itemSequence);
     const quantity = source?.quantity?.value ?? 1;
-    const noteNumbers = f.reason ? [note(`Item ${item.itemSequence}: ${ADJUDICATION_REASONS[f.reason].en}`, "en")] : [];
+    const noteNumbers = f.reason ? [note(writeNote({ kind: "itemReason", item: item.itemSequence, reason: f.reason }), "en")] : [];
     if (f.reason === "price-list" && source) {
       // Substitution: the billed line is rejected, the contracted line is added with the engine's amounts.
       items.push({
@@ -174,7 +168,7 @@ export function nationalClaimResponse(response: ClaimResponse, claim: Claim, ctx
         quantity: { value: quantity },
         unitPrice: money(Math.round(f.eligible / quantity)),
         net: money(f.eligible),
-        noteNumber: [note(`Item ${item.itemSequence} replaced by the contracted service at the price-list rate`, "en")],
+        noteNumber: [note(writeNote({ kind: "itemReplaced", item: item.itemSequence }), "en")],
         adjudication: [
           ...item.adjudication.filter((a) => codeOf(a.category) !== "submitted").map((a) => ({ category: a.category, ...(a.amount ? { amount: a.amount } : {}) })),
           ...(paid ? [approvedQuantity(quantity)] : []),
@@ -193,7 +187,7 @@ export function nationalClaimResponse(response: ClaimResponse, claim: Claim, ctx
   }
 
   const overall = overallOutcome(response);
-  if (overall && overall !== "pended" && response.item?.length) note(OVERALL_AR[overall], "ar", "print");
+  if (overall && overall !== "pended" && response.item?.length) note(writeNote({ kind: "overall", outcome: overall }), "ar", "print");
   const identifier = claim.identifier?.[0];
   const others = (response.extension ?? []).filter((e) => e.url !== CLAIM_PROCESSING_STATUS_EXTENSION);
   const national: ClaimResponse = {

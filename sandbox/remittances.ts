@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ClaimResponse, PaymentReconciliation, PaymentReconciliationDetail } from "@medplum/fhirtypes";
 import { z } from "zod";
-import { PAYMENT_SYSTEMS, PAYMENT_NOTICE_STATUS_CODES, money, toMinorUnits } from "../lib/fhir";
+import { FIXED_DISPOSITIONS, PAYMENT_SYSTEMS, PAYMENT_NOTICE_STATUS_CODES, money, toMinorUnits } from "../lib/fhir";
 import type { SandboxContext } from "./context";
 import { ApiError } from "./http";
 import type { ReceivedPaymentNotice } from "./store";
@@ -72,7 +72,7 @@ export function originateRemittance(ctx: SandboxContext, request: RemittanceRequ
     ...(payerId ? { paymentIssuer: { reference: `Organization/${payerId}` } } : {}),
     requestor: { reference: `Organization/${ctx.providerOrgId}` },
     outcome: "complete",
-    disposition: "Payment of adjudicated claims",
+    disposition: FIXED_DISPOSITIONS.remittance,
     paymentDate: date,
     paymentAmount: money(total),
     paymentIdentifier: { system: PAYMENT_SYSTEMS.sandboxPaymentIdentifier, value: paymentNumber },

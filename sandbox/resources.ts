@@ -14,6 +14,7 @@ import {
   BENEFIT_TYPES,
   claimProcessingStatusExtension,
   CODE_SYSTEMS,
+  FIXED_DISPOSITIONS,
   IDENTIFIER_SYSTEMS,
   money,
   organizationReference,
@@ -88,7 +89,7 @@ export function eligibilityResponse(
     ...(request.provider ? { requestor: { reference: request.provider.reference } } : {}),
     request: { reference: `CoverageEligibilityRequest/${ctx.requestId}` },
     outcome: "complete",
-    disposition: inforce ? "Coverage in force" : "Coverage not in force on the service date",
+    disposition: FIXED_DISPOSITIONS[inforce ? "coverageInForce" : "coverageInactive"],
     insurer: organizationReference(coverage.payerId),
     insurance: [
       {
@@ -149,7 +150,7 @@ export function queuedClaimResponse(b: ResponseBase, status: "queued" | "pended"
   return {
     ...responseSkeleton(b, status),
     outcome: "queued",
-    disposition: status === "queued" ? "Received; adjudication pending" : "Pended for manual review",
+    disposition: FIXED_DISPOSITIONS[status === "queued" ? "queued" : "pended"],
   };
 }
 

@@ -1,6 +1,7 @@
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { Card } from "@/components/ui/card";
 import type { AuthorizationUsage } from "@/lib/authorization-usage";
+import { findCode } from "@/lib/fhir";
 import { formatMoney } from "@/lib/money";
 
 /** An approved authorization's usage: approved, used by linked claims and remaining per service; its validity period. */
@@ -28,7 +29,10 @@ export async function UsageTable({ usage }: { usage: AuthorizationUsage }) {
         <tbody className="divide-y divide-slate-100">
           {usage.services.map((s) => (
             <tr key={s.code} data-testid="usage-row" data-code={s.code} data-remaining={s.remainingQuantity}>
-              <th scope="row" className="px-3 py-2 text-start font-mono font-medium" dir="ltr">{s.code}</th>
+              <th scope="row" className="px-3 py-2 text-start font-normal">
+                <bdi dir="ltr" className="font-mono font-medium">{s.code}</bdi>
+                {findCode("cpt", s.code) && <span className="ms-2 text-slate-700">{findCode("cpt", s.code)!.display[locale === "ar" ? "ar" : "en"]}</span>}
+              </th>
               <td className="px-3 py-2 text-end tabular-nums">{s.approvedQuantity}</td>
               <td className="px-3 py-2 text-end tabular-nums">{s.usedQuantity}</td>
               <td className={`px-3 py-2 text-end font-semibold tabular-nums ${s.remainingQuantity === 0 ? "text-red-800" : "text-emerald-800"}`} data-testid="usage-remaining">

@@ -1,12 +1,13 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { statusCheckAction, type StatusCheckResult } from "@/lib/cancellation/browser";
 import type { SubmissionStatus } from "@/lib/db";
-import { statusLabel } from "@/lib/i18n/browser";
+import { dispositionWords, statusLabel } from "@/lib/i18n/browser";
+import { PlatformWordsText } from "@/components/claims/platform-words";
 
 const KNOWN_ERRORS = ["not_sent", "not_found", "platform", "forbidden"] as const;
 const PLATFORM_WORDS = ["queued", "pended", "complete", "partial", "denied", "cancelled"];
@@ -15,6 +16,7 @@ const PLATFORM_WORDS = ["queued", "pended", "complete", "partial", "denied", "ca
 export function StatusCheckPanel({ id, kind }: { id: string; kind: "claim" | "preauthorization" }) {
   const t = useTranslations("statusCheck");
   const words = useTranslations("statusWords");
+  const locale = useLocale();
   const router = useRouter();
   const [check, setCheck] = useState<StatusCheckResult | null>(null);
   const [error, setError] = useState("");
@@ -54,9 +56,9 @@ export function StatusCheckPanel({ id, kind }: { id: string; kind: "claim" | "pr
               <dd data-testid="status-check-platform">{t(`platformWords.${check.platform && PLATFORM_WORDS.includes(check.platform) ? check.platform : "unknown"}`)}</dd>
             </div>
             {check.disposition && (
-              // The platform's own words, in whatever language it wrote them.
-              <p dir="auto" className="col-span-2 text-start text-slate-700">
-                {check.disposition}
+              // In the page's language when known; the platform's own words kept as a secondary line.
+              <p className="col-span-2 text-start text-slate-700" data-testid="status-check-disposition">
+                <PlatformWordsText value={dispositionWords(check.disposition, locale)} />
               </p>
             )}
             <p className={`col-span-2 ${check.agree ? "text-emerald-800" : "text-amber-800"}`}>{check.agree ? t("agree") : t("differ")}</p>

@@ -2,14 +2,15 @@
 
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Badge } from "@/components/ui/card";
 import { submitSelectedAction, type ClaimTableRow } from "@/lib/claims/browser";
+import { currencySymbol } from "@/lib/money/browser";
+import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
 
 export type { ClaimTableRow };
-import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
 
 /**
  * The claims table with selection of drafts and "submit selected". Drafts that look already
@@ -17,6 +18,7 @@ import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
  */
 export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
   const t = useTranslations("claims");
+  const locale = useLocale();
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
@@ -101,7 +103,7 @@ export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
               </th>
               {(["created", "patient", "insurer", "status", "identifier", "total"] as const).map((c) => (
                 <th key={c} scope="col" className={`px-3 py-3 ${c === "total" ? "text-end" : "text-start"}`}>
-                  {t(`columns.${c}`)}
+                  {c === "total" ? t("columns.total", { currency: currencySymbol(locale) }) : t(`columns.${c}`)}
                 </th>
               ))}
             </tr>

@@ -1,11 +1,12 @@
 import { getLocale, getTranslations } from "next-intl/server";
 import { formatAmount } from "@/components/coding/format";
+import { currencySymbol } from "@/lib/money";
 import { Badge } from "@/components/ui/card";
 import type { DecisionLine, DecisionView } from "@/lib/authorizations";
 import { CODE_SYSTEMS, findCode, type Decision } from "@/lib/fhir";
 import type { SubmissionKind } from "@/lib/db";
-import { DECISION_STATUS, statusLabel } from "@/lib/i18n";
-import { reasonWords } from "./reason-words";
+import { DECISION_STATUS, noteWords, reasonWords, statusLabel } from "@/lib/i18n";
+import { PlatformWordsText } from "./platform-words";
 
 const TONE: Record<Decision, "green" | "amber" | "red" | "blue" | "slate"> = {
   approved: "green",
@@ -84,19 +85,9 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
               <td className="min-w-40 px-3 py-2">{service(line)}</td>
               <td className="min-w-44 px-3 py-2" data-testid="line-decision">
                 <Badge tone={line.zeroBenefit ? "amber" : TONE[line.decision]}>{line.zeroBenefit ? t("zeroBenefit") : t(`decision.${line.decision}`)}</Badge>
-                {line.reasons.map((r, i) => {
-                  const words = reasonWords(r, locale);
-                  return (
-                    <span key={`${r.system}|${r.code}|${i}`} className="mt-1 block text-xs text-slate-700" data-testid="line-reason">
-                      <bdi>{words.words}</bdi>
-                      {words.platformText && (
-                        <span className="block text-slate-500">
-                          <bdi>{words.platformText}</bdi>
-                        </span>
-                      )}
-                    </span>
-                  );
-                })}
+                {line.reasons.map((r, i) => (
+                  <PlatformWordsText key={`${r.system}|${r.code}|${i}`} value={reasonWords(r, locale)} testId="line-reason" className="mt-1 text-xs text-slate-700" />
+                ))}
                 {line.outcome && (
                   <span className="mt-1 block text-xs text-slate-500" data-testid="line-outcome">
                     {t("outcomeLabel", { outcome: t(`outcome.${line.outcome}`) })}
@@ -108,9 +99,7 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
                   </span>
                 ))}
                 {line.notes.map((n, i) => (
-                  <span key={i} className="mt-1 block text-xs italic text-slate-600" lang={n.language?.code} dir="auto" data-testid="line-note">
-                    {n.text}
-                  </span>
+                  <PlatformWordsText key={i} value={noteWords(n.text, locale)} platformLang={n.language?.code} testId="line-note" className="mt-1 text-xs italic text-slate-600" />
                 ))}
               </td>
               <td className={money} dir="ltr">
@@ -126,7 +115,7 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
         <tfoot className="border-t border-slate-200 bg-slate-50 font-semibold">
           <tr>
             <th scope="row" colSpan={4} className="px-3 py-2 text-start">
-              {t("total")} <span className="text-xs font-normal text-slate-500">({t("currency")})</span>
+              {t("total")} <span className="text-xs font-normal text-slate-500">({currencySymbol(locale)})</span>
             </th>
             <td className={money} dir="ltr">{formatAmount(decision.totals.submittedMinor)}</td>
             <td className={money} dir="ltr">{formatAmount(decision.totals.eligibleMinor)}</td>

@@ -15,7 +15,7 @@ export async function PlatformErrors({ errors }: { errors: PlatformErrorEntry[] 
           <span dir="ltr" className="font-mono text-xs text-red-800">
             {e.code ?? (e.status ? `HTTP ${e.status}` : "—")}
           </span>
-          <span className="font-medium">{e.code && KNOWN.includes(e.code) ? t(e.code as "ERR-001") : e.resolution ?? t("other")}</span>
+          <span className="font-medium" dir="auto">{e.code && KNOWN.includes(e.code) ? t(e.code as "ERR-001") : e.resolution ?? e.diagnostics ?? t("other")}</span>
           {e.field && (
             <span className="text-xs text-slate-600">
               {t("field")}: <bdi dir="ltr" className="font-mono">{e.field}</bdi>

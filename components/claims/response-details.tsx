@@ -1,7 +1,9 @@
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import type { DecisionView } from "@/lib/authorizations";
 import { describeReference, type CodedView, type ExtensionView, type MoneyView } from "@/lib/fhir";
+import { noteWords } from "@/lib/i18n";
 import { formatMoney } from "@/lib/money";
+import { PlatformWordsText } from "./platform-words";
 
 /**
  * Everything else the platform said in its ClaimResponse, from the reader's view: process notes,
@@ -29,6 +31,13 @@ export async function ResponseDetails({ decision, show }: { decision: DecisionVi
     return Number.isNaN(date.getTime()) ? value : format.dateTime(date, { dateStyle: "medium", timeZone: "UTC" });
   };
   const h = "mb-2 text-sm font-semibold text-slate-900";
+  const languageName = (code: string) => {
+    try {
+      return new Intl.DisplayNames([locale], { type: "language" }).of(code);
+    } catch {
+      return undefined;
+    }
+  };
   const row = (label: string, value: React.ReactNode, testId?: string) => (
     <div className="flex flex-wrap gap-x-2">
       <dt className="text-slate-500">{label}</dt>
@@ -62,14 +71,14 @@ export async function ResponseDetails({ decision, show }: { decision: DecisionVi
           <ol className="space-y-2">
             {r.processNotes.map((n, i) => (
               <li key={i} className="rounded-md border border-slate-100 bg-slate-50 px-3 py-2">
-                <p lang={n.language?.code} dir="auto" data-testid="process-note">
+                <div className="flex items-start gap-2" data-testid="process-note">
                   {n.number !== undefined && (
-                    <span className="me-2 inline-block min-w-5 rounded bg-white px-1 text-center font-mono text-xs text-slate-500 ring-1 ring-slate-200">{n.number}</span>
+                    <span className="inline-block min-w-5 rounded bg-white px-1 text-center font-mono text-xs text-slate-500 ring-1 ring-slate-200">{n.number}</span>
                   )}
-                  {n.text}
-                </p>
+                  <PlatformWordsText value={noteWords(n.text, locale)} platformLang={n.language?.code} className="min-w-0 flex-1" />
+                </div>
                 <p className="mt-1 text-xs text-slate-500">
-                  {[n.type ? (["display", "print", "printoper"].includes(n.type) ? t(`notes.type.${n.type as "display"}`) : n.type) : undefined, n.language?.code ? t("notes.language", { language: n.language.display ?? n.language.code }) : undefined]
+                  {[n.type ? (["display", "print", "printoper"].includes(n.type) ? t(`notes.type.${n.type as "display"}`) : n.type) : undefined, n.language?.code ? t("notes.language", { language: languageName(n.language.code) ?? n.language.display ?? n.language.code }) : undefined]
                     .filter(Boolean)
                     .join(" · ")}
                 </p>

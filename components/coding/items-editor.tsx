@@ -1,11 +1,12 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { Controller, useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister } from "react-hook-form";
 import { inputClasses } from "@/components/patients/form-controls";
 import { emptyItem, lineTotalMinor } from "@/lib/authorizations/browser";
 import type { SubmissionFormInput } from "@/lib/authorizations";
 import { CodeCombobox } from "./code-combobox";
+import { currencySymbol } from "@/lib/money/browser";
 import { formatAmount } from "./format";
 
 /**
@@ -29,6 +30,7 @@ export function ItemsEditor({
   translateError: (key: string | undefined) => React.ReactNode[] | undefined;
 }) {
   const t = useTranslations("coding.items");
+  const locale = useLocale();
   const { fields, append, remove } = useFieldArray({ control, name: "items" });
   const items = useWatch({ control, name: "items" }) ?? [];
   const totals = items.map((i) => lineTotalMinor(i?.quantity ?? "", i?.unitPrice ?? ""));
@@ -49,7 +51,7 @@ export function ItemsEditor({
               <th scope="col" className="min-w-[18rem] px-2 py-2 text-start">{t("service")}</th>
               <th scope="col" className="px-2 py-2 text-start">{t("date")}</th>
               <th scope="col" className="w-24 px-2 py-2 text-start">{t("quantity")}</th>
-              <th scope="col" className="w-36 px-2 py-2 text-start">{t("unitPrice")}</th>
+              <th scope="col" className="w-36 px-2 py-2 text-start">{t("unitPrice", { currency: currencySymbol(locale) })}</th>
               <th scope="col" className="px-2 py-2 text-end">{t("lineTotal")}</th>
               <th scope="col" className="px-2 py-2">
                 <span className="sr-only">{t("actions")}</span>
@@ -160,7 +162,7 @@ export function ItemsEditor({
               </td>
               <td className="px-2 py-2 text-end font-semibold tabular-nums" dir="ltr">
                 <span className="sr-only">{t("total")} </span>
-                <span data-testid="items-total">{formatAmount(grand)}</span> <span className="text-xs font-normal text-slate-500">{t("currency")}</span>
+                <span data-testid="items-total">{formatAmount(grand)}</span> <span className="text-xs font-normal text-slate-500">{currencySymbol(locale)}</span>
               </td>
               <td />
             </tr>

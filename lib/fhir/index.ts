@@ -17,3 +17,4 @@ export * from "./outcome";
 export * from "./messages";
 export * from "./builders/communication";
 export * from "./builders/payment-notice";
+export * from "./platform-texts";

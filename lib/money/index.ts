@@ -1,4 +1,4 @@
-import { PLATFORM_CURRENCY } from "@/lib/fhir";
+import { PLATFORM_CURRENCY } from "@/lib/fhir/browser";
 
 /**
  * Money for display and for the wire's decimal strings: amounts are integer minor units
@@ -29,5 +29,17 @@ export function formatMoney(minor: string | number | bigint, locale: string, cur
     return new Intl.NumberFormat(locale, { style: "currency", currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(decimal as Intl.StringNumericLiteral);
   } catch {
     return `${decimal} ${currency}`;
+  }
+}
+
+/**
+ * The currency's symbol as {@link formatMoney} writes it for the UI language ("SAR", "ر.س."): the
+ * one form for column headings and labels, so a heading and the amounts under it always agree.
+ */
+export function currencySymbol(locale: string, currency: string = PLATFORM_CURRENCY): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: "currency", currency }).formatToParts(0).find((p) => p.type === "currency")?.value ?? currency;
+  } catch {
+    return currency;
   }
 }

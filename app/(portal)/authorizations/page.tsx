@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getFormatter, getTranslations } from "next-intl/server";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { formatAmount } from "@/components/coding/format";
 import { buttonClasses } from "@/components/ui/button";
@@ -11,6 +11,7 @@ import { actorOf, requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http";
 import { STATUS_ORDER } from "@/lib/i18n";
+import { currencySymbol } from "@/lib/money";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("nav"))("authorizations") };
@@ -22,6 +23,7 @@ export default async function AuthorizationsPage({ searchParams }: { searchParam
   const status = isSubmissionStatus(params.status) ? params.status : undefined;
   const before = parseCursor(params.before);
   const [t, words, format, db, ctx] = [await getTranslations("authorizations"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
+  const currency = currencySymbol(await getLocale());
   const { rows, next } = await listSubmissions(db, { use: "preauthorization", status, before, limit: 25 });
   await audit(db, {
     actor: actorOf(user),
@@ -75,7 +77,7 @@ export default async function AuthorizationsPage({ searchParams }: { searchParam
             <tr>
               {(["created", "patient", "status", "preAuthRef", "total"] as const).map((c) => (
                 <th key={c} scope="col" className={`px-4 py-3 ${c === "total" ? "text-end" : "text-start"}`}>
-                  {t(`columns.${c}`)}
+                  {c === "total" ? t("columns.total", { currency: currency }) : t(`columns.${c}`)}
                 </th>
               ))}
             </tr>

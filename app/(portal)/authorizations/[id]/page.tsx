@@ -10,7 +10,7 @@ import { LiveRefresh } from "@/components/authorizations/live-refresh";
 import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
-import { formatAmount } from "@/components/coding/format";
+import { DiagnosisList } from "@/components/coding/diagnosis-list";
 import { Card, PageHeader } from "@/components/ui/card";
 import { CancelButton } from "@/components/cancellation/cancel-button";
 import { StatusCheckPanel } from "@/components/cancellation/status-check-panel";
@@ -25,7 +25,10 @@ import { authorizationUsage } from "@/lib/authorization-usage";
 import { requireArea, canAccess } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http";
-import { outcomeOfView } from "@/lib/i18n";
+import { dispositionWords, outcomeOfView } from "@/lib/i18n";
+import { formatMoney } from "@/lib/money";
+import { PlatformErrors } from "@/components/claims/platform-errors";
+import { PlatformWordsText } from "@/components/claims/platform-words";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("detail.title") };
@@ -51,7 +54,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
   if (!view) notFound();
   const { submission: s, decision } = view;
   if (s.status === "draft") redirect(`/authorizations/new?draft=${s.id}`);
-  const [t, format, locale] = [await getTranslations("authorizations"), await getFormatter(), await getLocale()];
+  const [t, format, locale, coding] = [await getTranslations("authorizations"), await getFormatter(), await getLocale(), await getTranslations("coding")];
   const decided = s.status === "complete" || s.status === "partial";
   const usage = decided ? await authorizationUsage(db, s.id) : undefined;
   const canClaim = decided && !!decision?.preAuthRef && canAccess(user.roles, "claims");
@@ -86,18 +89,9 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
       {(s.status === "rejected" || s.status === "failed") && s.errors && (
         <div role="alert" className="mb-4 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
           <p className="font-semibold">{t(`detail.${s.status}`)}</p>
-          <ul className="mt-1 list-disc ps-5">
-            {s.errors.map((e, i) => (
-              <li key={i}>
-                {e.resolution ?? e.diagnostics ?? t("detail.unknownError")}
-                {e.code && (
-                  <span dir="ltr" className="ms-2 font-mono text-xs">
-                    {e.code}
-                  </span>
-                )}
-              </li>
-            ))}
-          </ul>
+          <div className="mt-1">
+            <PlatformErrors errors={s.errors} />
+          </div>
         </div>
       )}
 
@@ -112,7 +106,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
           <div>
             <dt className="text-slate-500">{t("detail.total")}</dt>
             <dd className="font-medium tabular-nums">
-              <bdi dir="ltr">{formatAmount(s.totalMinor)}</bdi> {t("decision.currency")}
+              {s.totalMinor === null ? "—" : formatMoney(s.totalMinor, locale, s.currency ?? undefined)}
             </dd>
           </div>
           <div>
@@ -131,11 +125,17 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
               <bdi dir="ltr">{s.identifierValue ?? "—"}</bdi>
             </dd>
           </div>
+          <div className="sm:col-span-2 lg:col-span-4">
+            <dt className="text-slate-500">{coding("diagnoses")}</dt>
+            <dd>
+              <DiagnosisList claim={s.claim} />
+            </dd>
+          </div>
           {decision?.disposition && (
             <div className="sm:col-span-2 lg:col-span-4">
               <dt className="text-slate-500">{t("detail.disposition")}</dt>
               <dd data-testid="disposition">
-                <bdi>{decision.disposition}</bdi>
+                <PlatformWordsText value={dispositionWords(decision.disposition, locale)} testId="disposition-text" />
               </dd>
             </div>
           )}

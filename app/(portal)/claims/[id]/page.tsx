@@ -10,7 +10,9 @@ import { ClaimActions } from "@/components/claims/claim-actions";
 import { DecisionLines, OverallDecision } from "@/components/claims/decision-lines";
 import { ResponseDetails } from "@/components/claims/response-details";
 import { PlatformErrors } from "@/components/claims/platform-errors";
+import { PlatformWordsText } from "@/components/claims/platform-words";
 import { RawJson } from "@/components/claims/raw-json";
+import { DiagnosisList } from "@/components/coding/diagnosis-list";
 import { formatAmount } from "@/components/coding/format";
 import { Card, PageHeader } from "@/components/ui/card";
 import { CancelButton } from "@/components/cancellation/cancel-button";
@@ -23,9 +25,9 @@ import { requireArea } from "@/lib/auth";
 import { getSubmissionView } from "@/lib/authorizations";
 import { claimAuthorization, replacementLinks } from "@/lib/claims";
 import { getDb } from "@/lib/db";
-import { toMinorUnits } from "@/lib/fhir";
+import { findCode, toMinorUnits } from "@/lib/fhir";
 import { requestContext } from "@/lib/http";
-import { outcomeOfView } from "@/lib/i18n";
+import { dispositionWords, outcomeOfView } from "@/lib/i18n";
 import { formatMoney } from "@/lib/money";
 import { insurerNames } from "@/lib/patients";
 import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
@@ -47,6 +49,12 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
   // Read before the page's data: an event after this moment makes the browser render the page again.
   const stamp = await liveStamp(db, user.roles, { kinds: [...PAGE_LIVE_KINDS.submission], submissionId: id });
   const locale = await getLocale();
+  const coding = await getTranslations("coding");
+  /** A FHIR date in the page's language; an unreadable one as the platform wrote it. */
+  const day = (value: string) => {
+    const date = new Date(`${value.slice(0, 10)}T12:00:00Z`);
+    return Number.isNaN(date.getTime()) ? value : format.dateTime(date, { dateStyle: "medium" });
+  };
   const insurerName = await insurerNames(db, locale);
   const view = await getSubmissionView(db, id, "claim");
   await audit(db, {
@@ -148,14 +156,15 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                 ),
                 "claim-preauth",
               )}
-              {/* The payer's own words, in whatever language it wrote them: their own direction. */}
-              {dt(t("detail.disposition"), d?.disposition ? <span dir="auto" className="block text-start">{d.disposition}</span> : "—", "disposition")}
+              {/* In the page's language when the platform's text is known; its own words kept as a secondary line. */}
+              {dt(coding("diagnoses"), <DiagnosisList claim={s.claim} />, "claim-diagnoses")}
+              {dt(t("detail.disposition"), d?.disposition ? <PlatformWordsText value={dispositionWords(d.disposition, locale)} testId="disposition-text" /> : "—", "disposition")}
               {dt(
                 t("detail.payment"),
                 payment ? (
                   <span className="tabular-nums">
                     {payment.amount?.minor !== undefined ? formatMoney(payment.amount.minor, locale, payment.amount.currency) : "—"}
-                    {payment.date ? ` · ${payment.date}` : ""}
+                    {payment.date ? ` · ${day(payment.date)}` : ""}
                   </span>
                 ) : (
                   "—"
@@ -219,7 +228,10 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                 <tbody className="divide-y divide-slate-100">
                   {itemsOfClaim(s.claim).map((i) => (
                     <tr key={i.sequence} data-testid="adjudication-row">
-                      <td className="px-3 py-2 font-mono" dir="ltr">{i.code ?? "—"}</td>
+                      <td className="px-3 py-2">
+                        <bdi dir="ltr" className="font-mono">{i.code ?? "—"}</bdi>
+                        {i.code && findCode("cpt", i.code) && <span className="ms-2 text-slate-700">{findCode("cpt", i.code)!.display[locale === "ar" ? "ar" : "en"]}</span>}
+                      </td>
                       <td className="px-3 py-2 tabular-nums" dir="ltr">{i.servicedDate ?? "—"}</td>
                       <td className="px-3 py-2 text-end tabular-nums">{i.quantity ?? "—"}</td>
                       <td className="px-3 py-2 text-end tabular-nums" dir="ltr">{formatAmount(i.submittedMinor)}</td>

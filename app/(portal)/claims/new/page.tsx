@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getTranslations } from "next-intl/server";
+import { getLocale, getTranslations } from "next-intl/server";
 import { DecisionTable } from "@/components/authorizations/decision-table";
 import { LiveRefresh } from "@/components/authorizations/live-refresh";
 import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { SubmissionForm } from "@/components/authorizations/submission-form";
 import { DuplicateWarning } from "@/components/claims/duplicate-warning";
-import { formatAmount } from "@/components/coding/format";
 import { Card, PageHeader } from "@/components/ui/card";
 import { audit } from "@/lib/audit";
 import { loadDraftForForm, getSubmissionView } from "@/lib/authorizations";
@@ -20,6 +19,7 @@ import { authorizationUsage } from "@/lib/authorization-usage";
 import { deadlinesFor } from "@/lib/deadlines";
 import { env } from "@/lib/env";
 import { outcomeOfView } from "@/lib/i18n";
+import { formatMoney } from "@/lib/money";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("claim.title") };
@@ -34,6 +34,7 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
   const user = await requireArea("claims");
   const { draft, submitted } = await searchParams;
   const t = await getTranslations("authorizations");
+  const locale = await getLocale();
   const db = await getDb();
   const ctx = await requestContext();
   const actor = actorOf(user);
@@ -86,7 +87,7 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
               </div>
               <div>
                 <dt className="text-slate-500">{t("detail.total")}</dt>
-                <dd className="tabular-nums"><bdi dir="ltr">{formatAmount(s.totalMinor)}</bdi> {t("decision.currency")}</dd>
+                <dd className="tabular-nums">{s.totalMinor === null ? "—" : formatMoney(s.totalMinor, locale, s.currency ?? undefined)}</dd>
               </div>
               <div>
                 <dt className="text-slate-500">{t("detail.preAuthRef")}</dt>
