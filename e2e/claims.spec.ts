@@ -36,6 +36,7 @@ test.describe("claims", () => {
     const steps = await page.getByTestId("timeline").locator("li").allTextContents();
     expect(steps.join(" ")).toMatch(/Waiting to send[\s\S]*Sent[\s\S]*Approved/);
     await expect(page.getByTestId("adjudication-table")).toContainText("99213");
+    await expect(page.getByTestId("claim-insurer")).not.toContainText("payer-");
     await expect(page.getByTestId("eligible").first()).toHaveText("250.00");
     await expect(page.getByTestId("benefit-total")).not.toHaveText("—");
     await expect(page.getByTestId("payment")).toContainText(/\d/);

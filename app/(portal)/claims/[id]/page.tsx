@@ -121,13 +121,9 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
               {dt(t("detail.platformId"), <bdi dir="ltr" className="font-mono text-xs">{s.platformId ?? "—"}</bdi>)}
               {dt(
                 t("detail.insurer"),
-                s.insurerId ? (
-                  <span>
-                    {insurerName(s.insurerId)} <bdi dir="ltr" className="font-mono text-xs text-slate-500">{s.insurerId}</bdi>
-                  </span>
-                ) : (
-                  "—"
-                ),
+                // The insurer by name; its platform id only on hover (support), never as text beside it.
+                s.insurerId ? <span title={s.insurerId}>{insurerName(s.insurerId)}</span> : "—",
+                "claim-insurer",
               )}
               {dt(t("detail.total"), <span className="tabular-nums">{s.totalMinor === null ? "—" : formatMoney(s.totalMinor, locale, s.currency ?? undefined)}</span>, "claim-total")}
               {dt(
