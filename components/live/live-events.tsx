@@ -1,17 +1,10 @@
 "use client";
 
 import { createContext, useContext, useEffect, useRef, useState } from "react";
+import type { LiveEvent } from "@/lib/exchange/browser";
 
-/** A live event as /api/events sends it (see lib/exchange/live.ts). */
-export interface LiveStatusEvent {
-  id: number;
-  at: string;
-  kind: string;
-  submissionId: string | null;
-  submissionKind: string | null;
-  status: string | null;
-  payload: Record<string, unknown> | null;
-}
+/** A live event as /api/events sends it (lib/exchange/live.ts). */
+export type LiveStatusEvent = LiveEvent;
 
 export type LiveConnection = "connecting" | "open" | "closed";
 

@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { screenSources } from "@/lib/testing/source-files";
 import { describe, expect, it } from "vitest";
 import {
   ADJUDICATION_REASONS,
@@ -100,19 +99,7 @@ describe("the platform's words", () => {
   });
 
   it("is the only table of the platform's words: no screen keeps its own", () => {
-    const root = join(__dirname, "..", "..");
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const name of readdirSync(dir)) {
-        const path = join(dir, name);
-        if (statSync(path).isDirectory()) walk(path);
-        else if (/\.tsx?$/.test(name) && !name.endsWith(".test.ts")) files.push(path);
-      }
-    };
-    walk(join(root, "app"));
-    walk(join(root, "components"));
-    const offenders = files.filter((f) => {
-      const text = readFileSync(f, "utf8");
+    const offenders = screenSources().filter(({ text }) => {
       return (
         // Reason codes looked up or keyed outside lib/i18n/platform-words.ts.
         /\bADJUDICATION_REASONS\b/.test(text) ||
@@ -123,6 +110,6 @@ describe("the platform's words", () => {
         Object.values(OVERALL_NOTES_AR).some((d) => text.includes(d))
       );
     });
-    expect(offenders).toEqual([]);
+    expect(offenders.map((f) => f.path)).toEqual([]);
   });
 });

@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { screenSources } from "@/lib/testing/source-files";
 import { describe, expect, it } from "vitest";
 import { SUBMISSION_KINDS, SUBMISSION_STATUSES } from "@/lib/db/schema";
 import { DECISION_STATUS as APPLY_DECISION_STATUS } from "@/lib/exchange/apply";
@@ -82,19 +81,7 @@ describe("the one status vocabulary", () => {
       expect(m.patients?.submissionStatus, lang).toBeUndefined();
       expect(m.dashboard?.status, lang).toBeUndefined();
     }
-    const root = join(__dirname, "..", "..");
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const name of readdirSync(dir)) {
-        const path = join(dir, name);
-        if (statSync(path).isDirectory()) walk(path);
-        else if (/\.tsx?$/.test(name) && !name.endsWith(".test.ts")) files.push(path);
-      }
-    };
-    walk(join(root, "app"));
-    walk(join(root, "components"));
-    const offenders = files.filter((f) => {
-      const text = readFileSync(f, "utf8");
+    const offenders = screenSources().filter(({ text }) => {
       // A per-screen table: keyed by submission statuses, or status words looked up outside statusWords.
       return (
         /t\(`status\.\$\{/.test(text) ||
@@ -103,6 +90,6 @@ describe("the one status vocabulary", () => {
         /\bcomplete:\s*"(green|emerald|bg-)/.test(text)
       );
     });
-    expect(offenders).toEqual([]);
+    expect(offenders.map((f) => f.path)).toEqual([]);
   });
 });
