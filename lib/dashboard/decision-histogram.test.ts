@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, inArray } from "drizzle-orm";
 import { submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
-import { decisionGrains, histogramMedian, medianDecisionSeconds, parseRange, type DashboardRange } from "./index";
+import { decisionGrains, histogramMedian, medianDecisionSeconds, parseRange, totalsByInsurer, trend, type DashboardRange } from "./index";
 
 /*
  * Issue 19: the median decision time read from `decision_time_histogram` (kept by triggers) is
@@ -70,6 +70,16 @@ async function exact(database: { query<T>(text: string, params?: unknown[]): Pro
 const RECOMPUTE = `
   select c.grain, c.period, c.insurer_id, c.bucket::int as bucket, sum(c.sign)::int as count
   from submissions s, dashboard_decision_contribution(s, 1) c group by 1, 2, 3, 4 order by 1, 2, 3, 4`;
+/** The coarser adjudication rollup recomputed from the hourly one, to compare with what its triggers kept. */
+const PERIODS_RECOMPUTE = `
+  select g.grain, date_trunc(g.grain, h.hour, 'UTC') as period, h.insurer_id, h.kind,
+    case when g.grain = 'hour' then '' else h.category end as category, h.status, case when g.grain = 'hour' then '' else h.reason end as reason,
+    sum(h.count)::int as count, sum(h.submitted_minor)::text as submitted, sum(h.copay_minor)::text as copay
+  from adjudication_hourly h, (values ('hour'), ('day'), ('month')) g (grain)
+  group by 1, 2, 3, 4, 5, 6, 7 having sum(h.count) <> 0 or sum(h.submitted_minor) <> 0 order by 1, 2, 3, 4, 5, 6, 7`;
+const PERIODS_KEPT = `
+  select grain, period, insurer_id, kind, category, status, reason, count::int as count, submitted_minor::text as submitted, copay_minor::text as copay
+  from adjudication_rollup where count <> 0 or submitted_minor <> 0 order by 1, 2, 3, 4, 5, 6, 7`;
 const KEPT = `
   select grain, period, insurer_id, bucket::int as bucket, count::int as count
   from decision_time_histogram where count <> 0 order by 1, 2, 3, 4`;
@@ -138,6 +148,23 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
     expect(perInsurer.map((m) => m.count)).toEqual([401, 400, 400]);
     expect(await medianDecisionSeconds(database.db, days("2024-01-01", "2024-12-31"))).toEqual({ median: null, count: 0 });
     expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
+    expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
+  });
+
+  it("sums money over long ranges exactly as the hourly rollup does (months, days and edge hours)", async () => {
+    for (const range of [days("2025-01-01", "2026-12-31"), days("2025-03-17", "2026-03-16", "payer-b"), days("2025-07-09", "2025-07-09")]) {
+      const insurer = range.insurerId ? `and insurer_id = '${range.insurerId}'` : "";
+      const want = await database.query<{ key: string; count: string; submitted: string }>(
+        `select insurer_id as key, sum(count)::text as count, sum(submitted_minor)::text as submitted from adjudication_hourly
+         where hour >= '${range.start.toISOString()}' and hour < '${range.end.toISOString()}' and kind = 'claim' and status in ('complete', 'partial', 'denied') ${insurer}
+         group by 1 order by sum(submitted_minor) desc, 1`,
+      );
+      expect(want.length).toBeGreaterThan(0);
+      const got = await totalsByInsurer(database.db, range);
+      expect(got.map((r) => ({ key: r.key, count: String(r.count), submitted: r.submittedMinor }))).toEqual(want);
+      const perDay = await trend(database.db, range);
+      expect(perDay.reduce((n, r) => n + r.count, 0)).toBe(want.reduce((n, r) => n + Number(r.count), 0));
+    }
   });
 
   it("follows claims as they change or go: decided_at moved, status changed, decision cleared, kind changed, moved out, deleted", async () => {
@@ -166,6 +193,7 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
       if (median === null) expect(got.median).toBeNull();
       else expect(Math.abs(got.median! - median)).toBeLessThanOrEqual(median * 0.05 + 1);
       expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
+      expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
     };
     await near(1000, 3);
     // The middle claim's decision moves to 50 000 s: the median is now the 10 000 s one.

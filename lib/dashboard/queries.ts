@@ -1,11 +1,13 @@
-import { and, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db, adjudicationHourly as h, liveEvents, patients, submissions } from "@/lib/db";
 import type { DashboardRange } from "./range";
 
 /*
- * The dashboard's reads. Everything but the median comes from `adjudication_hourly` (kept by
- * triggers, see drizzle/0005_dashboard_triggers.sql), the median from `decision_time_histogram`
- * (drizzle/0013_dashboard_decision_histogram.sql); money is summed in SQL as bigint minor units
+ * The dashboard's reads. Totals, rates and reasons come from `adjudication_rollup` (whole UTC
+ * months and days) and `adjudication_hourly` (the hours at a range's edges), the trend from the
+ * hour rows of `adjudication_rollup`, the live board from `adjudication_hourly`, the median from
+ * `decision_time_histogram` (all kept by triggers: drizzle/0005_dashboard_triggers.sql,
+ * 0013_dashboard_decision_histogram.sql, 0014_dashboard_rollup_periods.sql); money is summed in SQL as bigint minor units
  * and returned as decimal strings of minor units, never as floats.
  */
 
@@ -42,18 +44,6 @@ export interface TrendRow extends MoneyTotals {
   period: string;
 }
 
-const money = {
-  count: sql<string>`coalesce(sum(${h.count}), 0)::text`,
-  submittedMinor: sql<string>`coalesce(sum(${h.submittedMinor}), 0)::text`,
-  eligibleMinor: sql<string>`coalesce(sum(${h.eligibleMinor}), 0)::text`,
-  benefitMinor: sql<string>`coalesce(sum(${h.benefitMinor}), 0)::text`,
-  copayMinor: sql<string>`coalesce(sum(${h.copayMinor}), 0)::text`,
-};
-
-function inRange(range: DashboardRange, ...more: (SQL | undefined)[]): SQL | undefined {
-  return and(gte(h.hour, range.start), lt(h.hour, range.end), range.insurerId ? eq(h.insurerId, range.insurerId) : undefined, ...more);
-}
-
 type RawMoney = { count: string; submittedMinor: string; eligibleMinor: string; benefitMinor: string; copayMinor: string };
 const toTotals = (r: RawMoney): MoneyTotals => ({
   count: Number(r.count),
@@ -63,41 +53,60 @@ const toTotals = (r: RawMoney): MoneyTotals => ({
   copayMinor: r.copayMinor,
 });
 
+const MONEY_SUMS = sql.raw(`coalesce(sum(count), 0)::text as "count", coalesce(sum(submitted_minor), 0)::text as "submittedMinor",
+  coalesce(sum(eligible_minor), 0)::text as "eligibleMinor", coalesce(sum(benefit_minor), 0)::text as "benefitMinor",
+  coalesce(sum(copay_minor), 0)::text as "copayMinor"`);
+const DECIDED_SQL = sql.raw(`status in ('complete', 'partial', 'denied')`);
+
+/**
+ * The rollup rows of a range with every dimension (issue 19): whole UTC months and days from
+ * `adjudication_rollup`, the hours at the range's edges from `adjudication_hourly` (an hour counts
+ * when it starts in the range). A subquery with insurer_id, kind, category, status, reason and the
+ * money columns.
+ */
+function rollupRows(range: DashboardRange): SQL {
+  const pieces = decisionGrains(range.start, range.end);
+  const between = (column: string, p: { from: Date; to: Date }) =>
+    sql`(${sql.raw(column)} >= ${p.from.toISOString()}::timestamptz and ${sql.raw(column)} < ${p.to.toISOString()}::timestamptz)`;
+  const hours = pieces.filter((p) => p.grain === "hour").map((p) => between("hour", p));
+  const periods = pieces.filter((p) => p.grain !== "hour").map((p) => sql`(grain = ${p.grain} and ${between("period", p)})`);
+  const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
+  const columns = sql.raw("insurer_id, kind, category, status, reason, count, submitted_minor, eligible_minor, benefit_minor, copay_minor");
+  const parts: SQL[] = [];
+  if (hours.length) parts.push(sql`select ${columns} from adjudication_hourly where (${sql.join(hours, sql` or `)}) ${insurer}`);
+  if (periods.length) parts.push(sql`select ${columns} from adjudication_rollup where (${sql.join(periods, sql` or `)}) ${insurer}`);
+  if (!parts.length) parts.push(sql`select ${columns} from adjudication_rollup where false`);
+  return sql`(${sql.join(parts, sql` union all `)}) r`;
+}
+
 /** Adjudicated claims (complete, partial, denied): money per insurer, largest submitted first. */
 export async function totalsByInsurer(db: Db, range: DashboardRange): Promise<TotalsRow[]> {
-  const rows = await db
-    .select({ key: h.insurerId, ...money })
-    .from(h)
-    .where(inRange(range, eq(h.kind, "claim"), inArray(h.status, [...DECIDED])))
-    .groupBy(h.insurerId)
-    .orderBy(sql`sum(${h.submittedMinor}) desc`, h.insurerId);
+  const rows = await queryRows<RawMoney & { key: string }>(db, sql`
+    select insurer_id as key, ${MONEY_SUMS} from ${rollupRows(range)}
+    where kind = 'claim' and ${DECIDED_SQL}
+    group by insurer_id order by sum(submitted_minor) desc, insurer_id`);
   return rows.map((r) => ({ key: r.key, ...toTotals(r) }));
 }
 
 /** Adjudicated claims per benefit category (of the claim's first item). */
 export async function totalsByCategory(db: Db, range: DashboardRange): Promise<TotalsRow[]> {
-  const rows = await db
-    .select({ key: h.category, ...money })
-    .from(h)
-    .where(inRange(range, eq(h.kind, "claim"), inArray(h.status, [...DECIDED])))
-    .groupBy(h.category)
-    .orderBy(sql`sum(${h.submittedMinor}) desc`, h.category);
+  const rows = await queryRows<RawMoney & { key: string }>(db, sql`
+    select category as key, ${MONEY_SUMS} from ${rollupRows(range)}
+    where kind = 'claim' and ${DECIDED_SQL}
+    group by category order by sum(submitted_minor) desc, category`);
   return rows.map((r) => ({ key: r.key, ...toTotals(r) }));
 }
 
 /** Prior authorizations decided, per insurer: approved (complete), partial, denied. */
 export async function authorizationRates(db: Db, range: DashboardRange): Promise<RateRow[]> {
-  const rows = await db
-    .select({
-      key: h.insurerId,
-      approved: sql<string>`coalesce(sum(${h.count}) filter (where ${h.status} = 'complete'), 0)::text`,
-      partial: sql<string>`coalesce(sum(${h.count}) filter (where ${h.status} = 'partial'), 0)::text`,
-      denied: sql<string>`coalesce(sum(${h.count}) filter (where ${h.status} = 'denied'), 0)::text`,
-    })
-    .from(h)
-    .where(inRange(range, eq(h.kind, "preauthorization"), inArray(h.status, [...DECIDED])))
-    .groupBy(h.insurerId)
-    .orderBy(h.insurerId);
+  const rows = await queryRows<{ key: string; approved: string; partial: string; denied: string }>(db, sql`
+    select insurer_id as key,
+      coalesce(sum(count) filter (where status = 'complete'), 0)::text as approved,
+      coalesce(sum(count) filter (where status = 'partial'), 0)::text as partial,
+      coalesce(sum(count) filter (where status = 'denied'), 0)::text as denied
+    from ${rollupRows(range)}
+    where kind = 'preauthorization' and ${DECIDED_SQL}
+    group by insurer_id order by insurer_id`);
   return rows.map((r) => {
     const approved = Number(r.approved);
     const partial = Number(r.partial);
@@ -108,14 +117,13 @@ export async function authorizationRates(db: Db, range: DashboardRange): Promise
 
 /** Why submissions were turned down: platform errors (rejected, failed) and dispositions (denied, partial), most frequent first. */
 export async function rejectionReasons(db: Db, range: DashboardRange, limit = 10): Promise<ReasonRow[]> {
-  const rows = await db
-    .select({ kind: h.kind, status: h.status, reason: h.reason, count: sql<string>`sum(${h.count})::text` })
-    .from(h)
-    .where(inRange(range, inArray(h.status, ["rejected", "failed", "denied", "partial"]), sql`${h.reason} <> ''`))
-    .groupBy(h.kind, h.status, h.reason)
-    .having(sql`sum(${h.count}) > 0`)
-    .orderBy(sql`sum(${h.count}) desc`, h.kind, h.status, h.reason)
-    .limit(limit);
+  const rows = await queryRows<{ kind: string; status: string; reason: string; count: string }>(db, sql`
+    select kind, status, reason, sum(count)::text as count from ${rollupRows(range)}
+    where status in ('rejected', 'failed', 'denied', 'partial') and reason <> ''
+    group by kind, status, reason
+    having sum(count) > 0
+    order by sum(count) desc, kind, status, reason
+    limit ${limit}`);
   return rows.map((r) => ({ kind: r.kind, status: r.status, reason: r.reason, count: Number(r.count) }));
 }
 
@@ -207,15 +215,18 @@ export async function medianDecisionSeconds(db: Db, range: DashboardRange): Prom
   return histogramMedian(rows.map((r) => ({ bucket: Number(r.bucket), count: Number(r.count) })));
 }
 
-/** Adjudicated claims per clinic day or week (weeks start on Monday). */
+/**
+ * Adjudicated claims per clinic day or week (weeks start on Monday), from the hour rows of
+ * `adjudication_rollup` (no category or reason: a few rows per hour).
+ */
 export async function trend(db: Db, range: DashboardRange): Promise<TrendRow[]> {
-  const period = sql<string>`to_char(date_trunc(${range.bucket}, ${h.hour} at time zone ${range.timeZone}), 'YYYY-MM-DD')`;
-  const rows = await db
-    .select({ period, ...money })
-    .from(h)
-    .where(inRange(range, eq(h.kind, "claim"), inArray(h.status, [...DECIDED])))
-    .groupBy(sql`1`)
-    .orderBy(sql`1`);
+  const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
+  const rows = await queryRows<RawMoney & { period: string }>(db, sql`
+    select to_char(date_trunc(${range.bucket}, period at time zone ${range.timeZone}), 'YYYY-MM-DD') as period, ${MONEY_SUMS}
+    from adjudication_rollup
+    where grain = 'hour' and period >= ${range.start.toISOString()}::timestamptz and period < ${range.end.toISOString()}::timestamptz
+      and kind = 'claim' and ${DECIDED_SQL} ${insurer}
+    group by 1 order by 1`);
   return rows.map((r) => ({ period: r.period, ...toTotals(r) }));
 }
 

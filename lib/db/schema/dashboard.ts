@@ -62,3 +62,30 @@ export const decisionTimeHistogram = pgTable(
   },
   (t) => [primaryKey({ columns: [t.grain, t.period, t.insurerId, t.bucket] })],
 );
+
+/**
+ * Issue 19: `adjudication_hourly` at coarser grains, so a range of up to 24 months reads a few
+ * thousand rows. 'day' and 'month' (UTC) rows carry every dimension; a range reads whole UTC months,
+ * whole UTC days at their edges and `adjudication_hourly` for the hours at its own edges. 'hour'
+ * rows leave out category and reason (both ''): the trend groups hours into clinic days and
+ * weeks and needs neither. Kept by statement-level triggers on `submissions` (migration
+ * `dashboard_rollup_periods`).
+ */
+export const adjudicationRollup = pgTable(
+  "adjudication_rollup",
+  {
+    grain: text("grain").notNull(),
+    period: timestamp("period", { withTimezone: true, mode: "date" }).notNull(),
+    insurerId: text("insurer_id").notNull(),
+    kind: text("kind").notNull(),
+    category: text("category").notNull(),
+    status: text("status").notNull(),
+    reason: text("reason").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+    submittedMinor: bigint("submitted_minor", { mode: "number" }).notNull().default(0),
+    eligibleMinor: bigint("eligible_minor", { mode: "number" }).notNull().default(0),
+    benefitMinor: bigint("benefit_minor", { mode: "number" }).notNull().default(0),
+    copayMinor: bigint("copay_minor", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.grain, t.period, t.insurerId, t.kind, t.category, t.status, t.reason] })],
+);
