@@ -15,17 +15,20 @@ CREATE TABLE "adjudication_rollup" (
 );
 --> statement-breakpoint
 -- Issue 19: the adjudication rollup at coarser grains (see lib/db/schema/dashboard.ts): 'day' and
--- 'month' rows with every dimension, 'hour' rows without category and reason (for the trend).
+-- 'month' rows with every dimension; 'hour' rows only for adjudicated claims (complete, partial,
+-- denied), with status 'decided' and neither category nor reason: what the trend reads.
 -- Same contributions as adjudication_hourly (dashboard_contribution), same lock order (0006).
 CREATE OR REPLACE FUNCTION dashboard_period_contribution(s submissions, weight integer)
 RETURNS TABLE (grain text, period timestamptz, insurer_id text, kind text, category text, status text, reason text, sign integer,
   submitted bigint, eligible bigint, benefit bigint, copay bigint)
 LANGUAGE sql STABLE AS $$
   SELECT g.grain, date_trunc(g.grain, c.hour, 'UTC'), c.insurer_id, c.kind,
-    CASE WHEN g.grain = 'hour' THEN '' ELSE c.category END, c.status,
+    CASE WHEN g.grain = 'hour' THEN '' ELSE c.category END,
+    CASE WHEN g.grain = 'hour' THEN 'decided' ELSE c.status END,
     CASE WHEN g.grain = 'hour' THEN '' ELSE c.reason END,
     c.sign, c.submitted, c.eligible, c.benefit, c.copay
   FROM dashboard_contribution(s, weight) c, (VALUES ('hour'), ('day'), ('month')) g (grain)
+  WHERE g.grain <> 'hour' OR (c.kind = 'claim' AND c.status IN ('complete', 'partial', 'denied'))
 $$;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION dashboard_periods_insert() RETURNS trigger
@@ -104,8 +107,10 @@ CREATE TRIGGER submissions_periods_delete AFTER DELETE ON submissions
 -- Backfill from the hourly rollup (the same contributions, already grouped; the triggers cover every change from here on).
 INSERT INTO adjudication_rollup (grain, period, insurer_id, kind, category, status, reason, count, submitted_minor, eligible_minor, benefit_minor, copay_minor)
   SELECT g.grain, date_trunc(g.grain, h.hour, 'UTC'), h.insurer_id, h.kind,
-    CASE WHEN g.grain = 'hour' THEN '' ELSE h.category END, h.status, CASE WHEN g.grain = 'hour' THEN '' ELSE h.reason END,
+    CASE WHEN g.grain = 'hour' THEN '' ELSE h.category END, CASE WHEN g.grain = 'hour' THEN 'decided' ELSE h.status END,
+    CASE WHEN g.grain = 'hour' THEN '' ELSE h.reason END,
     sum(h.count), sum(h.submitted_minor), sum(h.eligible_minor), sum(h.benefit_minor), sum(h.copay_minor)
   FROM adjudication_hourly h, (VALUES ('hour'), ('day'), ('month')) g (grain)
+  WHERE g.grain <> 'hour' OR (h.kind = 'claim' AND h.status IN ('complete', 'partial', 'denied'))
   GROUP BY 1, 2, 3, 4, 5, 6, 7
   HAVING sum(h.count) <> 0 OR sum(h.submitted_minor) <> 0 OR sum(h.eligible_minor) <> 0 OR sum(h.benefit_minor) <> 0 OR sum(h.copay_minor) <> 0;

@@ -55,6 +55,7 @@ async function main() {
     if (!process.argv.includes("--no-vacuum")) {
       // What autovacuum does shortly after a bulk load (seed:volume): fresh statistics and a visibility map.
       await database.query("vacuum analyze adjudication_hourly");
+      await database.query("vacuum analyze adjudication_rollup");
       await database.query("vacuum analyze decision_time_histogram");
       await database.query("vacuum analyze submissions");
     }

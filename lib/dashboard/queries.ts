@@ -217,7 +217,7 @@ export async function medianDecisionSeconds(db: Db, range: DashboardRange): Prom
 
 /**
  * Adjudicated claims per clinic day or week (weeks start on Monday), from the hour rows of
- * `adjudication_rollup` (no category or reason: a few rows per hour).
+ * `adjudication_rollup` (adjudicated claims only, status 'decided': one row per hour and insurer).
  */
 export async function trend(db: Db, range: DashboardRange): Promise<TrendRow[]> {
   const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
@@ -225,7 +225,7 @@ export async function trend(db: Db, range: DashboardRange): Promise<TrendRow[]> 
     select to_char(date_trunc(${range.bucket}, period at time zone ${range.timeZone}), 'YYYY-MM-DD') as period, ${MONEY_SUMS}
     from adjudication_rollup
     where grain = 'hour' and period >= ${range.start.toISOString()}::timestamptz and period < ${range.end.toISOString()}::timestamptz
-      and kind = 'claim' and ${DECIDED_SQL} ${insurer}
+      and kind = 'claim' and status = 'decided' ${insurer}
     group by 1 order by 1`);
   return rows.map((r) => ({ period: r.period, ...toTotals(r) }));
 }

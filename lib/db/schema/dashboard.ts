@@ -67,8 +67,8 @@ export const decisionTimeHistogram = pgTable(
  * Issue 19: `adjudication_hourly` at coarser grains, so a range of up to 24 months reads a few
  * thousand rows. 'day' and 'month' (UTC) rows carry every dimension; a range reads whole UTC months,
  * whole UTC days at their edges and `adjudication_hourly` for the hours at its own edges. 'hour'
- * rows leave out category and reason (both ''): the trend groups hours into clinic days and
- * weeks and needs neither. Kept by statement-level triggers on `submissions` (migration
+ * rows hold adjudicated claims only (complete, partial, denied: status 'decided', category and
+ * reason ''), one per hour and insurer: the trend groups them into clinic days and weeks. Kept by statement-level triggers on `submissions` (migration
  * `dashboard_rollup_periods`).
  */
 export const adjudicationRollup = pgTable(
