@@ -3,7 +3,7 @@
  * generated). Used by the claims-API benchmark and the managers' dashboards.
  *
  *   npm run seed:volume -- --claims 1000000 [--database-url postgres://…] [--batch 50000]
- *                          [--authorizations 0.08]
+ *                          [--authorizations 0.08] [--days 365]
  *
  * Without --database-url it uses DATABASE_URL, else the embedded PGlite in DATA_DIR (the portal
  * must not be running then). Migrations are applied first. Rows are added to what is there.
@@ -23,7 +23,7 @@ function arg(name: string): string | undefined {
 async function main(): Promise<number> {
   const claims = Number(arg("claims"));
   if (!Number.isInteger(claims) || claims < 1) {
-    console.error("Usage: npm run seed:volume -- --claims N [--database-url URL] [--batch 50000] [--authorizations 0.08]");
+    console.error("Usage: npm run seed:volume -- --claims N [--database-url URL] [--batch 50000] [--authorizations 0.08] [--days 365]");
     return 2;
   }
   const url = arg("database-url") ?? env().DATABASE_URL;
@@ -35,6 +35,7 @@ async function main(): Promise<number> {
       claims,
       batchSize: arg("batch") ? Number(arg("batch")) : undefined,
       authorizationRatio: arg("authorizations") ? Number(arg("authorizations")) : undefined,
+      days: arg("days") ? Number(arg("days")) : undefined,
       providerOrgId: env().PROVIDER_ORG_ID,
       onProgress: (done, total) => {
         const s = (Date.now() - started) / 1000;

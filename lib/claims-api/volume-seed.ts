@@ -3,7 +3,7 @@ import { CODE_SYSTEMS, CPT_CODES, ICD10AM_CODES, nationalIdCheckDigit } from "@/
 
 /*
  * Realistic volume for benchmarks, dashboards and paging tests: claims (and some prior
- * authorizations) over the last 12 months, created in clinic hours, from a patient population
+ * authorizations) over the last 12 months (or `days`), created in clinic hours, from a patient population
  * (valid national IDs with check digits; citizens and residents; each with one insurer), with
  * 1–3 CPT items at list prices, statuses spread by age (recent claims still in flight, older
  * ones adjudicated with a ClaimResponse, decided_at and payment), and each row's timeline in
@@ -22,6 +22,8 @@ export interface VolumeSeedOptions {
   /** Patients per claim (default 1/20: each patient has ~20 claims a year). */
   patientsPerClaim?: number;
   providerOrgId?: string;
+  /** Days of history the rows spread over, ending now (default 365). */
+  days?: number;
   now?: Date;
   onProgress?: (done: number, total: number) => void;
 }
@@ -45,7 +47,7 @@ function nationalId(n: number): string {
 
 const PATIENT_TABLE = "cx_seed_patients";
 
-/** The batch statement. $1 first, $2 last row, $3 authorizations, $4 now, $5 patients, $6 codes, $7 prices, $8 diagnoses, $9 identifier system, $10 provider, $11 rows in all. */
+/** The batch statement. $1 first, $2 last row, $3 authorizations, $4 now, $5 patients, $6 codes, $7 prices, $8 diagnoses, $9 identifier system, $10 provider, $11 rows in all, $12 days of history. */
 const BATCH_SQL = `
 with base as materialized (
   select g,
@@ -55,7 +57,7 @@ with base as materialized (
     1 + floor(random() * $5::int)::int as patient_n,
     -- Rows are written in time order, as a live table is (physical order follows created_at);
     -- volume grows over the year, and each day's claims fall in clinic hours (04:00–14:00 UTC).
-    365 * (1 - power(1 - g::float8 / $11::int, 0.87)) as day_pos,
+    $12::int * (1 - power(1 - g::float8 / $11::int, 0.87)) as day_pos,
     random() as r_status, random() as r_share, random() as r_elig, random() as r_channel,
     random() * interval '20 minutes' as send_delay, random() * random() * interval '20 days' as decide_delay,
     1 + floor(random() * array_length($8::text[], 1))::int as dx,
@@ -63,7 +65,7 @@ with base as materialized (
   from generate_series($1::int, $2::int) g
 ), timed as (
   select b.*, least($4::timestamptz - interval '1 minute',
-      date_trunc('day', $4::timestamptz) - interval '365 days' + floor(day_pos) * interval '1 day'
+      date_trunc('day', $4::timestamptz) - $12::int * interval '1 day' + floor(day_pos) * interval '1 day'
         + interval '4 hours' + (day_pos - floor(day_pos)) * interval '10 hours' + random() * interval '30 seconds') as created_at
   from base b
 ), shaped as (
@@ -170,6 +172,7 @@ export async function seedVolume(database: Database, options: VolumeSeedOptions)
   const batch = Math.max(1, options.batchSize ?? 50_000);
   const patients = Math.max(1, Math.ceil((claims + authorizations) * (options.patientsPerClaim ?? 1 / 20)));
   const now = (options.now ?? new Date()).toISOString();
+  const days = Math.max(1, Math.floor(options.days ?? 365));
   const org = options.providerOrgId ?? "clinic-001";
   const system = `${IDENTIFIER_SYSTEM_BASE}/${org}`;
   const codes = CPT_CODES.map((c) => c.code);
@@ -191,7 +194,7 @@ export async function seedVolume(database: Database, options: VolumeSeedOptions)
     const total = claims + authorizations;
     for (let first = 1; first <= total; first += batch) {
       const last = Math.min(total, first + batch - 1);
-      await database.query(BATCH_SQL, [first, last, authorizations, now, patients, codes, prices, diagnoses, system, org, total]);
+      await database.query(BATCH_SQL, [first, last, authorizations, now, patients, codes, prices, diagnoses, system, org, total, days]);
       options.onProgress?.(last, total);
     }
   } finally {

@@ -151,8 +151,11 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
       { kind: "preauthorization", status: "denied", reason: "Not covered", count: 1 },
       { kind: "preauthorization", status: "partial", reason: "Partly covered", count: 1 },
     ]);
-    // Claims decided after 300, 600, 1200, 3600 s: the median lies halfway between 600 and 1200.
-    expect(await medianDecisionSeconds(database.db, range)).toEqual({ median: 900, count: 4 });
+    // Claims decided after 300, 600, 1200, 3600 s: the median lies halfway between 600 and 1200
+    // (read from the 5 % buckets of the decision-time histogram: within 5 % of 900 s).
+    const median = await medianDecisionSeconds(database.db, range);
+    expect(median.count).toBe(4);
+    expect(Math.abs(median.median! - 900)).toBeLessThanOrEqual(45);
     expect((await trend(database.db, range)).map((r) => [r.period, r.count, r.submittedMinor])).toEqual([
       ["2026-11-01", 1, "1"],
       ["2026-11-05", 1, "25000"],

@@ -1,10 +1,13 @@
-import { and, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db, adjudicationHourly as h, liveEvents, patients, submissions } from "@/lib/db";
 import type { DashboardRange } from "./range";
 
 /*
- * The dashboard's reads. Everything but the median comes from `adjudication_hourly` (kept by
- * triggers, see drizzle/0005_dashboard_triggers.sql); money is summed in SQL as bigint minor units
+ * The dashboard's reads. Totals, rates and reasons come from `adjudication_rollup` (whole UTC
+ * months and days) and `adjudication_hourly` (the hours at a range's edges), the trend from the
+ * hour rows of `adjudication_rollup`, the live board from `adjudication_hourly`, the median from
+ * `decision_time_histogram` (all kept by triggers: drizzle/0005_dashboard_triggers.sql,
+ * 0013_dashboard_decision_histogram.sql, 0014_dashboard_rollup_periods.sql); money is summed in SQL as bigint minor units
  * and returned as decimal strings of minor units, never as floats.
  */
 
@@ -41,18 +44,6 @@ export interface TrendRow extends MoneyTotals {
   period: string;
 }
 
-const money = {
-  count: sql<string>`coalesce(sum(${h.count}), 0)::text`,
-  submittedMinor: sql<string>`coalesce(sum(${h.submittedMinor}), 0)::text`,
-  eligibleMinor: sql<string>`coalesce(sum(${h.eligibleMinor}), 0)::text`,
-  benefitMinor: sql<string>`coalesce(sum(${h.benefitMinor}), 0)::text`,
-  copayMinor: sql<string>`coalesce(sum(${h.copayMinor}), 0)::text`,
-};
-
-function inRange(range: DashboardRange, ...more: (SQL | undefined)[]): SQL | undefined {
-  return and(gte(h.hour, range.start), lt(h.hour, range.end), range.insurerId ? eq(h.insurerId, range.insurerId) : undefined, ...more);
-}
-
 type RawMoney = { count: string; submittedMinor: string; eligibleMinor: string; benefitMinor: string; copayMinor: string };
 const toTotals = (r: RawMoney): MoneyTotals => ({
   count: Number(r.count),
@@ -62,41 +53,60 @@ const toTotals = (r: RawMoney): MoneyTotals => ({
   copayMinor: r.copayMinor,
 });
 
+const MONEY_SUMS = sql.raw(`coalesce(sum(count), 0)::text as "count", coalesce(sum(submitted_minor), 0)::text as "submittedMinor",
+  coalesce(sum(eligible_minor), 0)::text as "eligibleMinor", coalesce(sum(benefit_minor), 0)::text as "benefitMinor",
+  coalesce(sum(copay_minor), 0)::text as "copayMinor"`);
+const DECIDED_SQL = sql.raw(`status in ('complete', 'partial', 'denied')`);
+
+/**
+ * The rollup rows of a range with every dimension (issue 19): whole UTC months and days from
+ * `adjudication_rollup`, the hours at the range's edges from `adjudication_hourly` (an hour counts
+ * when it starts in the range). A subquery with insurer_id, kind, category, status, reason and the
+ * money columns.
+ */
+function rollupRows(range: DashboardRange): SQL {
+  const pieces = decisionGrains(range.start, range.end);
+  const between = (column: string, p: { from: Date; to: Date }) =>
+    sql`(${sql.raw(column)} >= ${p.from.toISOString()}::timestamptz and ${sql.raw(column)} < ${p.to.toISOString()}::timestamptz)`;
+  const hours = pieces.filter((p) => p.grain === "hour").map((p) => between("hour", p));
+  const periods = pieces.filter((p) => p.grain !== "hour").map((p) => sql`(grain = ${p.grain} and ${between("period", p)})`);
+  const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
+  const columns = sql.raw("insurer_id, kind, category, status, reason, count, submitted_minor, eligible_minor, benefit_minor, copay_minor");
+  const parts: SQL[] = [];
+  if (hours.length) parts.push(sql`select ${columns} from adjudication_hourly where (${sql.join(hours, sql` or `)}) ${insurer}`);
+  if (periods.length) parts.push(sql`select ${columns} from adjudication_rollup where (${sql.join(periods, sql` or `)}) ${insurer}`);
+  if (!parts.length) parts.push(sql`select ${columns} from adjudication_rollup where false`);
+  return sql`(${sql.join(parts, sql` union all `)}) r`;
+}
+
 /** Adjudicated claims (complete, partial, denied): money per insurer, largest submitted first. */
 export async function totalsByInsurer(db: Db, range: DashboardRange): Promise<TotalsRow[]> {
-  const rows = await db
-    .select({ key: h.insurerId, ...money })
-    .from(h)
-    .where(inRange(range, eq(h.kind, "claim"), inArray(h.status, [...DECIDED])))
-    .groupBy(h.insurerId)
-    .orderBy(sql`sum(${h.submittedMinor}) desc`, h.insurerId);
+  const rows = await queryRows<RawMoney & { key: string }>(db, sql`
+    select insurer_id as key, ${MONEY_SUMS} from ${rollupRows(range)}
+    where kind = 'claim' and ${DECIDED_SQL}
+    group by insurer_id order by sum(submitted_minor) desc, insurer_id`);
   return rows.map((r) => ({ key: r.key, ...toTotals(r) }));
 }
 
 /** Adjudicated claims per benefit category (of the claim's first item). */
 export async function totalsByCategory(db: Db, range: DashboardRange): Promise<TotalsRow[]> {
-  const rows = await db
-    .select({ key: h.category, ...money })
-    .from(h)
-    .where(inRange(range, eq(h.kind, "claim"), inArray(h.status, [...DECIDED])))
-    .groupBy(h.category)
-    .orderBy(sql`sum(${h.submittedMinor}) desc`, h.category);
+  const rows = await queryRows<RawMoney & { key: string }>(db, sql`
+    select category as key, ${MONEY_SUMS} from ${rollupRows(range)}
+    where kind = 'claim' and ${DECIDED_SQL}
+    group by category order by sum(submitted_minor) desc, category`);
   return rows.map((r) => ({ key: r.key, ...toTotals(r) }));
 }
 
 /** Prior authorizations decided, per insurer: approved (complete), partial, denied. */
 export async function authorizationRates(db: Db, range: DashboardRange): Promise<RateRow[]> {
-  const rows = await db
-    .select({
-      key: h.insurerId,
-      approved: sql<string>`coalesce(sum(${h.count}) filter (where ${h.status} = 'complete'), 0)::text`,
-      partial: sql<string>`coalesce(sum(${h.count}) filter (where ${h.status} = 'partial'), 0)::text`,
-      denied: sql<string>`coalesce(sum(${h.count}) filter (where ${h.status} = 'denied'), 0)::text`,
-    })
-    .from(h)
-    .where(inRange(range, eq(h.kind, "preauthorization"), inArray(h.status, [...DECIDED])))
-    .groupBy(h.insurerId)
-    .orderBy(h.insurerId);
+  const rows = await queryRows<{ key: string; approved: string; partial: string; denied: string }>(db, sql`
+    select insurer_id as key,
+      coalesce(sum(count) filter (where status = 'complete'), 0)::text as approved,
+      coalesce(sum(count) filter (where status = 'partial'), 0)::text as partial,
+      coalesce(sum(count) filter (where status = 'denied'), 0)::text as denied
+    from ${rollupRows(range)}
+    where kind = 'preauthorization' and ${DECIDED_SQL}
+    group by insurer_id order by insurer_id`);
   return rows.map((r) => {
     const approved = Number(r.approved);
     const partial = Number(r.partial);
@@ -107,41 +117,116 @@ export async function authorizationRates(db: Db, range: DashboardRange): Promise
 
 /** Why submissions were turned down: platform errors (rejected, failed) and dispositions (denied, partial), most frequent first. */
 export async function rejectionReasons(db: Db, range: DashboardRange, limit = 10): Promise<ReasonRow[]> {
-  const rows = await db
-    .select({ kind: h.kind, status: h.status, reason: h.reason, count: sql<string>`sum(${h.count})::text` })
-    .from(h)
-    .where(inRange(range, inArray(h.status, ["rejected", "failed", "denied", "partial"]), sql`${h.reason} <> ''`))
-    .groupBy(h.kind, h.status, h.reason)
-    .having(sql`sum(${h.count}) > 0`)
-    .orderBy(sql`sum(${h.count}) desc`, h.kind, h.status, h.reason)
-    .limit(limit);
+  const rows = await queryRows<{ kind: string; status: string; reason: string; count: string }>(db, sql`
+    select kind, status, reason, sum(count)::text as count from ${rollupRows(range)}
+    where status in ('rejected', 'failed', 'denied', 'partial') and reason <> ''
+    group by kind, status, reason
+    having sum(count) > 0
+    order by sum(count) desc, kind, status, reason
+    limit ${limit}`);
   return rows.map((r) => ({ kind: r.kind, status: r.status, reason: r.reason, count: Number(r.count) }));
 }
 
-/**
- * Median seconds from sent to adjudicated of claims created in the range (exact; an index-only
- * scan of `submissions_dashboard_decided_idx`). Every claim with a decision time counts, including
- * one cancelled after its decision. Null when none was decided.
- */
-export async function medianDecisionSeconds(db: Db, range: DashboardRange): Promise<{ median: number | null; count: number }> {
-  const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
-  const [row] = await queryRows<{ median: string | null; count: string }>(db, sql`
-    select percentile_cont(0.5) within group (order by extract(epoch from decided_at - sent_at))::text as median, count(*)::text as count
-    from submissions
-    where sent_at is not null and decided_at is not null and kind = 'claim'
-      and created_at >= ${range.start.toISOString()}::timestamptz and created_at < ${range.end.toISOString()}::timestamptz ${insurer}`);
-  return { median: row?.median == null ? null : Math.round(Number(row.median)), count: Number(row?.count ?? 0) };
+/** Width of a decision-time bucket: bucket b >= 1 holds [GROWTH^(b-1), GROWTH^b) seconds, bucket 0 under 1 s. */
+export const DECISION_BUCKET_GROWTH = 1.05;
+
+const DAY_MS = 86_400_000;
+const utcDay = (t: Date, up: boolean) => new Date((up ? Math.ceil : Math.floor)(t.getTime() / DAY_MS) * DAY_MS);
+function utcMonth(t: Date, up: boolean): Date {
+  const floor = new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), 1));
+  return up && floor.getTime() < t.getTime() ? new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 1)) : floor;
 }
 
-/** Adjudicated claims per clinic day or week (weeks start on Monday). */
+/**
+ * [start, end) as pieces of the histogram's grains: whole UTC months, whole UTC days at their
+ * edges, hours at the range's own edges (as the hourly rollup, an hour counts when it starts in
+ * the range).
+ */
+export function decisionGrains(start: Date, end: Date): { grain: "hour" | "day" | "month"; from: Date; to: Date }[] {
+  const pieces: { grain: "hour" | "day" | "month"; from: Date; to: Date }[] = [];
+  const add = (grain: "hour" | "day" | "month", from: Date, to: Date) => {
+    if (from < to) pieces.push({ grain, from, to });
+  };
+  const dayFrom = utcDay(start, true);
+  const dayTo = utcDay(end, false);
+  if (dayFrom >= dayTo) {
+    add("hour", start, end);
+    return pieces;
+  }
+  add("hour", start, dayFrom);
+  add("hour", dayTo, end);
+  const monthFrom = utcMonth(dayFrom, true);
+  const monthTo = utcMonth(dayTo, false);
+  if (monthFrom >= monthTo) {
+    add("day", dayFrom, dayTo);
+    return pieces;
+  }
+  add("day", dayFrom, monthFrom);
+  add("day", monthTo, dayTo);
+  add("month", monthFrom, monthTo);
+  return pieces;
+}
+
+/** Bounds in seconds of a decision-time bucket. */
+export function decisionBucketBounds(bucket: number): [number, number] {
+  return bucket <= 0 ? [0, 1] : [DECISION_BUCKET_GROWTH ** (bucket - 1), DECISION_BUCKET_GROWTH ** bucket];
+}
+
+/** The median of a histogram (bucket → count): the mean of the two middle ranks, each interpolated inside its bucket. */
+export function histogramMedian(buckets: { bucket: number; count: number }[]): { median: number | null; count: number } {
+  const sorted = buckets.filter((b) => b.count > 0).sort((a, b) => a.bucket - b.bucket);
+  const count = sorted.reduce((n, b) => n + b.count, 0);
+  if (count === 0) return { median: null, count };
+  const at = (rank: number) => {
+    let before = 0;
+    for (const b of sorted) {
+      if (before + b.count >= rank) {
+        const [lo, hi] = decisionBucketBounds(b.bucket);
+        return lo + ((hi - lo) * (rank - before - 0.5)) / b.count;
+      }
+      before += b.count;
+    }
+    return decisionBucketBounds(sorted[sorted.length - 1]!.bucket)[1];
+  };
+  const median = count % 2 === 1 ? at((count + 1) / 2) : (at(count / 2) + at(count / 2 + 1)) / 2;
+  return { median: Math.round(median), count };
+}
+
+/**
+ * Median seconds from sent to adjudicated of claims created in the range, read from the
+ * `decision_time_histogram` rollup (drizzle/0013_dashboard_decision_histogram.sql). Every claim
+ * with a decision time counts, including one cancelled after its decision. Null when none was
+ * decided. Precision: each middle decision time is placed inside its 5 % wide bucket, so the
+ * result is within 5 % (+ 1 s: bucket 0 is [0, 1) s, and rounding) of the exact percentile_cont
+ * median; `count` is exact.
+ */
+export async function medianDecisionSeconds(db: Db, range: DashboardRange): Promise<{ median: number | null; count: number }> {
+  const pieces = decisionGrains(range.start, range.end);
+  if (pieces.length === 0) return { median: null, count: 0 };
+  const within = sql.join(
+    pieces.map((p) => sql`(grain = ${p.grain} and period >= ${p.from.toISOString()}::timestamptz and period < ${p.to.toISOString()}::timestamptz)`),
+    sql` or `,
+  );
+  const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
+  const rows = await queryRows<{ bucket: number; count: string }>(db, sql`
+    select bucket, sum(count)::text as count from decision_time_histogram
+    where (${within}) ${insurer}
+    group by bucket`);
+  return histogramMedian(rows.map((r) => ({ bucket: Number(r.bucket), count: Number(r.count) })));
+}
+
+/**
+ * Adjudicated claims per clinic day or week (weeks start on Monday), from the hour rows of
+ * `adjudication_rollup` (adjudicated claims only, status 'decided': one row per hour and insurer).
+ */
 export async function trend(db: Db, range: DashboardRange): Promise<TrendRow[]> {
-  const period = sql<string>`to_char(date_trunc(${range.bucket}, ${h.hour} at time zone ${range.timeZone}), 'YYYY-MM-DD')`;
-  const rows = await db
-    .select({ period, ...money })
-    .from(h)
-    .where(inRange(range, eq(h.kind, "claim"), inArray(h.status, [...DECIDED])))
-    .groupBy(sql`1`)
-    .orderBy(sql`1`);
+  const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
+  const rows = await queryRows<RawMoney & { period: string }>(db, sql`
+    select to_char(date_trunc(${range.bucket}, period at time zone ${range.timeZone}), 'YYYY-MM-DD') as period, ${MONEY_SUMS}
+    from adjudication_rollup
+    where grain = 'hour' and period >= ${range.start.toISOString()}::timestamptz and period < ${range.end.toISOString()}::timestamptz
+      and kind = 'claim' and status = 'decided' ${insurer}
+    group by 1 order by 1`);
   return rows.map((r) => ({ period: r.period, ...toTotals(r) }));
 }
 

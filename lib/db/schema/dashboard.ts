@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * Managers' dashboards (issue #8): submissions rolled up per UTC hour of `created_at`, insurer,
@@ -40,3 +40,52 @@ export const dashboardProcedureCategories = pgTable("dashboard_procedure_categor
   category: text("category").notNull(),
   sequence: integer("sequence").notNull().default(0),
 });
+
+/**
+ * Issue 19: decision times (sent → adjudicated) of claims as a log-spaced histogram, so the
+ * dashboard's median over any range reads a few thousand rows instead of every decided claim.
+ * One row per grain ('hour', 'day' or 'month' of `created_at`, in UTC), insurer and bucket; a
+ * range reads whole UTC months, then whole UTC days, then hours at its edges. Bucket 0 holds
+ * decision times under 1 s; bucket b ≥ 1 holds [1.05^(b-1), 1.05^b) seconds (the last one, 400,
+ * everything longer). Kept by statement-level triggers on `submissions` (migration
+ * `dashboard_decision_histogram`) for claims with both sent_at and decided_at.
+ */
+export const decisionTimeHistogram = pgTable(
+  "decision_time_histogram",
+  {
+    grain: text("grain").notNull(),
+    period: timestamp("period", { withTimezone: true, mode: "date" }).notNull(),
+    /** '' when the claim has no insurer. */
+    insurerId: text("insurer_id").notNull(),
+    bucket: smallint("bucket").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.grain, t.period, t.insurerId, t.bucket] })],
+);
+
+/**
+ * Issue 19: `adjudication_hourly` at coarser grains, so a range of up to 24 months reads a few
+ * thousand rows. 'day' and 'month' (UTC) rows carry every dimension; a range reads whole UTC months,
+ * whole UTC days at their edges and `adjudication_hourly` for the hours at its own edges. 'hour'
+ * rows hold adjudicated claims only (complete, partial, denied: status 'decided', category and
+ * reason ''), one per hour and insurer: the trend groups them into clinic days and weeks. Kept by statement-level triggers on `submissions` (migration
+ * `dashboard_rollup_periods`).
+ */
+export const adjudicationRollup = pgTable(
+  "adjudication_rollup",
+  {
+    grain: text("grain").notNull(),
+    period: timestamp("period", { withTimezone: true, mode: "date" }).notNull(),
+    insurerId: text("insurer_id").notNull(),
+    kind: text("kind").notNull(),
+    category: text("category").notNull(),
+    status: text("status").notNull(),
+    reason: text("reason").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+    submittedMinor: bigint("submitted_minor", { mode: "number" }).notNull().default(0),
+    eligibleMinor: bigint("eligible_minor", { mode: "number" }).notNull().default(0),
+    benefitMinor: bigint("benefit_minor", { mode: "number" }).notNull().default(0),
+    copayMinor: bigint("copay_minor", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.grain, t.period, t.insurerId, t.kind, t.category, t.status, t.reason] })],
+);

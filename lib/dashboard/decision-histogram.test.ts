@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, inArray } from "drizzle-orm";
+import { submissions } from "@/lib/db/schema";
+import { testDatabases } from "@/lib/testing/databases";
+import { decisionGrains, histogramMedian, medianDecisionSeconds, parseRange, totalsByInsurer, trend, type DashboardRange } from "./index";
+
+/*
+ * Issue 19: the median decision time read from `decision_time_histogram` (kept by triggers) is
+ * within 5 % (+ 1 s) of the exact median over every decided claim, over any range, and the
+ * triggers keep the histogram exact as claims change or go.
+ */
+
+const TZ = "Asia/Riyadh";
+type Row = typeof submissions.$inferInsert;
+
+/** A range of whole clinic days, built directly (parseRange caps at 366 days; the dashboard reads up to 24 months). */
+function days(from: string, to: string, insurerId?: string): DashboardRange {
+  const r = parseRange({ from, to }, TZ);
+  const start = new Date(`${from}T00:00:00+03:00`);
+  const end = new Date(new Date(`${to}T00:00:00+03:00`).getTime() + 86_400_000);
+  return { ...r, from, to, insurerId, start, end };
+}
+
+/** Deterministic pseudo-random numbers in [0, 1). */
+function lcg(seed: number) {
+  let x = seed;
+  return () => {
+    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
+    return x / 2 ** 31;
+  };
+}
+
+const INSURERS = ["payer-a", "payer-b", "payer-c"];
+const FIRST = new Date("2025-01-01T05:00:00Z").getTime();
+
+function claims(n: number): Row[] {
+  const rnd = lcg(42);
+  return Array.from({ length: n }, (_, i) => {
+    const created = new Date(FIRST + Math.floor(i * ((700 * 86_400_000) / n)) + Math.floor(rnd() * 10) * 3_600_000);
+    const sent = new Date(created.getTime() + 10_000);
+    // Log-uniform from 2 s to 10 days, with a few under a second, and milliseconds.
+    const seconds = i % 97 === 0 ? rnd() : Math.exp(Math.log(2) + rnd() * (Math.log(864_000) - Math.log(2)));
+    return {
+      kind: "claim" as const,
+      status: i % 11 === 0 ? ("denied" as const) : ("complete" as const),
+      patientId: "1000000001",
+      insurerId: INSURERS[i % 3]!,
+      claim: { resourceType: "Claim" },
+      totalMinor: 10_000,
+      currency: "SAR",
+      createdAt: created,
+      sentAt: sent,
+      decidedAt: new Date(sent.getTime() + Math.round(seconds * 1000)),
+    };
+  });
+}
+
+/** The exact median, as the dashboard computed it before the histogram. */
+async function exact(database: { query<T>(text: string, params?: unknown[]): Promise<T[]> }, range: DashboardRange) {
+  const insurer = range.insurerId ? `and insurer_id = '${range.insurerId}'` : "";
+  const [row] = await database.query<{ median: string | null; count: string }>(
+    `select percentile_cont(0.5) within group (order by extract(epoch from decided_at - sent_at))::text as median, count(*)::text as count
+     from submissions where sent_at is not null and decided_at is not null and kind = 'claim'
+       and created_at >= '${range.start.toISOString()}' and created_at < '${range.end.toISOString()}' ${insurer}`,
+  );
+  return { median: row?.median == null ? null : Number(row.median), count: Number(row?.count ?? 0) };
+}
+
+/** The histogram recomputed from the claims, to compare with what the triggers kept. */
+const RECOMPUTE = `
+  select c.grain, c.period, c.insurer_id, c.bucket::int as bucket, sum(c.sign)::int as count
+  from submissions s, dashboard_decision_contribution(s, 1) c group by 1, 2, 3, 4 order by 1, 2, 3, 4`;
+/** The coarser adjudication rollup recomputed from the hourly one, to compare with what its triggers kept. */
+const PERIODS_RECOMPUTE = `
+  select g.grain, date_trunc(g.grain, h.hour, 'UTC') as period, h.insurer_id, h.kind,
+    case when g.grain = 'hour' then '' else h.category end as category, case when g.grain = 'hour' then 'decided' else h.status end as status,
+    case when g.grain = 'hour' then '' else h.reason end as reason,
+    sum(h.count)::int as count, sum(h.submitted_minor)::text as submitted, sum(h.copay_minor)::text as copay
+  from adjudication_hourly h, (values ('hour'), ('day'), ('month')) g (grain)
+  where g.grain <> 'hour' or (h.kind = 'claim' and h.status in ('complete', 'partial', 'denied'))
+  group by 1, 2, 3, 4, 5, 6, 7 having sum(h.count) <> 0 or sum(h.submitted_minor) <> 0 order by 1, 2, 3, 4, 5, 6, 7`;
+const PERIODS_KEPT = `
+  select grain, period, insurer_id, kind, category, status, reason, count::int as count, submitted_minor::text as submitted, copay_minor::text as copay
+  from adjudication_rollup where count <> 0 or submitted_minor <> 0 order by 1, 2, 3, 4, 5, 6, 7`;
+const KEPT = `
+  select grain, period, insurer_id, bucket::int as bucket, count::int as count
+  from decision_time_histogram where count <> 0 order by 1, 2, 3, 4`;
+
+describe("decision-time histogram (pure)", () => {
+  it("splits a range into hours at its edges, whole UTC days and whole UTC months", () => {
+    const r = days("2025-01-15", "2025-04-10");
+    expect(decisionGrains(r.start, r.end).map((p) => [p.grain, p.from.toISOString(), p.to.toISOString()])).toEqual([
+      ["hour", "2025-01-14T21:00:00.000Z", "2025-01-15T00:00:00.000Z"],
+      ["hour", "2025-04-10T00:00:00.000Z", "2025-04-10T21:00:00.000Z"],
+      ["day", "2025-01-15T00:00:00.000Z", "2025-02-01T00:00:00.000Z"],
+      ["day", "2025-04-01T00:00:00.000Z", "2025-04-10T00:00:00.000Z"],
+      ["month", "2025-02-01T00:00:00.000Z", "2025-04-01T00:00:00.000Z"],
+    ]);
+    const one = days("2025-01-15", "2025-01-15");
+    expect(decisionGrains(one.start, one.end).map((p) => p.grain)).toEqual(["hour"]);
+  });
+
+  it("reads the median between the two middle ranks, inside their buckets", () => {
+    expect(histogramMedian([])).toEqual({ median: null, count: 0 });
+    // 1.05^100 ≈ 131.5 s: bucket 101 is [131.5, 138.1) s.
+    const one = histogramMedian([{ bucket: 101, count: 1 }]);
+    expect(one.count).toBe(1);
+    expect(one.median).toBeGreaterThanOrEqual(131);
+    expect(one.median).toBeLessThanOrEqual(139);
+  });
+});
+
+describe.each(testDatabases())("decision-time histogram on $name", (target) => {
+  let database: Awaited<ReturnType<typeof target.open>>;
+  beforeAll(async () => {
+    database = await target.open();
+    await database.db.insert(submissions).values(claims(1201));
+    // Not counted: a prior authorization, a claim never sent, one not yet decided.
+    const base = { patientId: "1000000001", insurerId: "payer-a", claim: { resourceType: "Claim" }, totalMinor: 1, currency: "SAR", createdAt: new Date("2025-06-01T08:00:00Z") };
+    await database.db.insert(submissions).values([
+      { ...base, kind: "preauthorization", status: "complete", sentAt: new Date("2025-06-01T08:00:00Z"), decidedAt: new Date("2025-06-01T09:00:00Z") },
+      { ...base, kind: "claim", status: "draft" },
+      { ...base, kind: "claim", status: "sent", sentAt: new Date("2025-06-01T08:00:00Z") },
+    ]);
+  }, 120_000);
+  afterAll(async () => database?.dispose());
+
+  it("is within 5 % (+ 1 s) of the exact median over short, long and odd ranges, per insurer too", async () => {
+    const ranges = [
+      days("2025-01-01", "2026-12-31"),
+      days("2025-01-01", "2026-12-31", "payer-b"),
+      days("2025-03-17", "2026-03-16"),
+      days("2025-03-17", "2025-04-15", "payer-c"),
+      days("2025-11-30", "2025-12-01"),
+      days("2026-02-01", "2026-02-28", "payer-a"),
+      days("2025-07-09", "2025-07-09"),
+    ];
+    for (const range of ranges) {
+      const want = await exact(database, range);
+      const got = await medianDecisionSeconds(database.db, range);
+      expect(got.count, `${range.from}…${range.to} ${range.insurerId ?? ""}`).toBe(want.count);
+      expect(want.count).toBeGreaterThan(0);
+      expect(Math.abs(got.median! - want.median!), `${range.from}…${range.to} ${range.insurerId ?? ""}: ${got.median} vs ${want.median}`).toBeLessThanOrEqual(
+        want.median! * 0.05 + 1,
+      );
+    }
+    const all = await medianDecisionSeconds(database.db, days("2025-01-01", "2026-12-31"));
+    const perInsurer = await Promise.all(INSURERS.map((i) => medianDecisionSeconds(database.db, days("2025-01-01", "2026-12-31", i))));
+    expect(all.count).toBe(1201);
+    expect(perInsurer.map((m) => m.count)).toEqual([401, 400, 400]);
+    expect(await medianDecisionSeconds(database.db, days("2024-01-01", "2024-12-31"))).toEqual({ median: null, count: 0 });
+    expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
+    expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
+  });
+
+  it("sums money over long ranges exactly as the hourly rollup does (months, days and edge hours)", async () => {
+    for (const range of [days("2025-01-01", "2026-12-31"), days("2025-03-17", "2026-03-16", "payer-b"), days("2025-07-09", "2025-07-09")]) {
+      const insurer = range.insurerId ? `and insurer_id = '${range.insurerId}'` : "";
+      const want = await database.query<{ key: string; count: string; submitted: string }>(
+        `select insurer_id as key, sum(count)::text as count, sum(submitted_minor)::text as submitted from adjudication_hourly
+         where hour >= '${range.start.toISOString()}' and hour < '${range.end.toISOString()}' and kind = 'claim' and status in ('complete', 'partial', 'denied') ${insurer}
+         group by 1 order by sum(submitted_minor) desc, 1`,
+      );
+      expect(want.length).toBeGreaterThan(0);
+      const got = await totalsByInsurer(database.db, range);
+      expect(got.map((r) => ({ key: r.key, count: String(r.count), submitted: r.submittedMinor }))).toEqual(want);
+      const perDay = await trend(database.db, range);
+      expect(perDay.reduce((n, r) => n + r.count, 0)).toBe(want.reduce((n, r) => n + Number(r.count), 0));
+    }
+  });
+
+  it("follows claims as they change or go: decided_at moved, status changed, decision cleared, kind changed, moved out, deleted", async () => {
+    const db = database.db;
+    const range = days("2024-03-01", "2024-03-31", "payer-z");
+    const put = (created: string, seconds: number): Row => ({
+      kind: "claim",
+      status: "complete",
+      patientId: "1000000001",
+      insurerId: "payer-z",
+      claim: { resourceType: "Claim" },
+      totalMinor: 1,
+      currency: "SAR",
+      createdAt: new Date(created),
+      sentAt: new Date(created),
+      decidedAt: new Date(new Date(created).getTime() + seconds * 1000),
+    });
+    const rows = await db
+      .insert(submissions)
+      .values([put("2024-03-05T08:00:00Z", 100), put("2024-03-06T08:00:00Z", 1000), put("2024-03-20T08:00:00Z", 10_000)])
+      .returning({ id: submissions.id });
+    const [a, b, c] = rows.map((r) => r.id) as [string, string, string];
+    const near = async (median: number | null, count: number) => {
+      const got = await medianDecisionSeconds(db, range);
+      expect(got.count).toBe(count);
+      if (median === null) expect(got.median).toBeNull();
+      else expect(Math.abs(got.median! - median)).toBeLessThanOrEqual(median * 0.05 + 1);
+      expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
+      expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
+    };
+    await near(1000, 3);
+    // The middle claim's decision moves to 50 000 s: the median is now the 10 000 s one.
+    await db.update(submissions).set({ decidedAt: new Date(new Date("2024-03-06T08:00:00Z").getTime() + 50_000_000) }).where(eq(submissions.id, b));
+    await near(10_000, 3);
+    // Cancelled after its decision: still counts (status alone moves nothing).
+    await db.update(submissions).set({ status: "cancelled" }).where(eq(submissions.id, c));
+    await near(10_000, 3);
+    // Back to pended without a decision: leaves the histogram; two left, 100 and 50 000 s.
+    await db.update(submissions).set({ status: "pended", decidedAt: null }).where(eq(submissions.id, c));
+    await near((100 + 50_000) / 2, 2);
+    // Turned into a prior authorization: no longer a claim.
+    await db.update(submissions).set({ kind: "preauthorization" }).where(eq(submissions.id, a));
+    await near(50_000, 1);
+    // Moved out of the range (created a month later).
+    await db.update(submissions).set({ createdAt: new Date("2024-04-06T08:00:00Z") }).where(eq(submissions.id, b));
+    await near(null, 0);
+    expect((await medianDecisionSeconds(db, days("2024-04-01", "2024-04-30", "payer-z"))).count).toBe(1);
+    await db.delete(submissions).where(inArray(submissions.id, [a, b, c]));
+    expect((await medianDecisionSeconds(db, days("2024-01-01", "2024-12-31", "payer-z"))).count).toBe(0);
+    expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
+  });
+});
