@@ -77,6 +77,9 @@ describe("money and ranges", () => {
     expect([d.from, d.to, d.bucket]).toEqual(["2026-10-24", "2026-11-22", "day"]);
     const swapped = parseRange({ from: "2026-11-30", to: "2026-11-01", bucket: "nope", insurer: "payer-a" }, TZ);
     expect([swapped.from, swapped.to, swapped.bucket, swapped.insurerId]).toEqual(["2026-11-01", "2026-11-30", "day", "payer-a"]);
+    // Up to 24 months as asked; a longer range keeps its latest 731 days.
+    expect(parseRange({ from: "2025-01-01", to: "2026-11-30" }, TZ).from).toBe("2025-01-01");
+    expect(parseRange({ from: "2020-01-01", to: "2026-11-30" }, TZ).from).toBe("2024-11-30");
   });
 
   it("writes CSV with the table's data cells (quotes, commas, formulas)", () => {

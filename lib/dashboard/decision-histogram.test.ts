@@ -13,7 +13,7 @@ import { decisionGrains, histogramMedian, medianDecisionSeconds, parseRange, tot
 const TZ = "Asia/Riyadh";
 type Row = typeof submissions.$inferInsert;
 
-/** A range of whole clinic days, built directly (parseRange caps at 366 days; the dashboard reads up to 24 months). */
+/** A range of whole clinic days (Asia/Riyadh), with its start and end written out so a test reads them at a glance. */
 function days(from: string, to: string, insurerId?: string): DashboardRange {
   const r = parseRange({ from, to }, TZ);
   const start = new Date(`${from}T00:00:00+03:00`);

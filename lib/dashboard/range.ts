@@ -25,7 +25,10 @@ export const DashboardQuerySchema = z.object({
   insurer: z.string().trim().min(1).max(100).optional(),
 });
 
-/** Parses search params (invalid values fall back to the defaults); at most 366 days. */
+/** The longest range a manager may pick: 24 months (731 clinic days, a leap day included). */
+export const MAX_RANGE_DAYS = 731;
+
+/** Parses search params (invalid values fall back to the defaults); at most 24 months (MAX_RANGE_DAYS), the latest kept. */
 export function parseRange(params: Record<string, string | string[] | undefined>, timeZone: string, now = new Date()): DashboardRange {
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
   // Field by field: one bad value falls back alone instead of discarding the others.
@@ -43,7 +46,7 @@ export function parseRange(params: Record<string, string | string[] | undefined>
   let to = input.to ?? today;
   let from = input.from ?? addDays(to, -29);
   if (from > to) [from, to] = [to, from];
-  if (addDays(from, 366) <= to) from = addDays(to, -365);
+  if (addDays(from, MAX_RANGE_DAYS) <= to) from = addDays(to, -(MAX_RANGE_DAYS - 1));
   return {
     from,
     to,
