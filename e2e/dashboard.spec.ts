@@ -87,6 +87,11 @@ test("a claim decided by the platform shows up on the live board and in the tota
   await dashboard.goto("/dashboard");
   await expect(dashboard.getByTestId("dashboard-widget-insurers")).toBeVisible();
   const totalsBefore = (await dashboard.getByTestId("dashboard-table-insurers").count()) ? await countColumn(dashboard) : 0;
+  // Headline figures: eight tiles, each with its change against the previous period in words.
+  await expect(dashboard.getByTestId("kpi-tiles").locator("[data-testid^='kpi-']")).toHaveCount(8);
+  await expect(dashboard.getByTestId("kpi-approvalRate")).toContainText(/%|—/);
+  await expect(dashboard.getByTestId("kpi-submitted")).toContainText(/previous 30 days/);
+  const adjudicatedBefore = Number(await dashboard.getByTestId("kpi-adjudicated").getAttribute("data-value"));
   for (const p of [board, dashboard]) await markNoReload(p);
 
   // The clinic's own system sends a claim (exchange API); the platform decides it.
@@ -98,6 +103,7 @@ test("a claim decided by the platform shows up on the live board and in the tota
   const entry = board.getByTestId("live-feed").locator("li").filter({ has: board.locator(`a[href="/claims/${claim.id}"]`) }).first();
   await expect(entry.getByTestId("live-feed-patient")).toHaveText("Test Patient One");
   await expect.poll(() => countColumn(dashboard), { timeout: 30_000 }).toBe(totalsBefore + 1);
+  await expect(dashboard.getByTestId("kpi-adjudicated")).toHaveAttribute("data-value", String(adjudicatedBefore + 1));
   for (const p of [board, dashboard]) expect(await stillNoReload(p)).toBe(true);
   await shotBoth(board, "live-board");
   await dashboard.close();

@@ -2,7 +2,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { Card } from "@/components/ui/card";
 import { getDb } from "@/lib/db";
 import { buildTable, insurerNames, loadTable, rangeSearch, type DashboardRange, type TableName } from "@/lib/dashboard";
-import { BarChart, ColumnChart } from "./bar-chart";
+import { BarChart, TrendChart } from "./charts";
 import { DataTable } from "./data-table";
 
 function Frame({ name, title, children, csvHref, csvLabel }: { name: TableName; title: string; children: React.ReactNode; csvHref?: string; csvLabel?: string }) {
@@ -47,7 +47,11 @@ export async function DashboardWidget({ name, range }: { name: TableName; range:
         <p className="text-sm text-slate-600">{t("empty")}</p>
       ) : (
         <>
-          {name === "trend" ? <ColumnChart items={chart} label={t("chartOf", { title })} /> : <BarChart items={chart} label={t("chartOf", { title })} />}
+          {name === "trend" ? (
+            <TrendChart items={chart} label={t("chartOf", { title })} locale={locale} />
+          ) : (
+            <BarChart items={chart} label={t("chartOf", { title })} locale={locale} percent={name === "authorizations"} />
+          )}
           <details className="mt-3 group" open={name === "insurers" || name === "authorizations" || name === "reasons"}>
             <summary className="cursor-pointer text-sm font-medium text-sky-700">{t("showTable")}</summary>
             <div className="mt-2">

@@ -15,14 +15,17 @@ export function LiveRefresh({
   stamp,
   announceOn = [],
   announcement = "",
+  throttleMs,
 }: {
   query: LiveStampQuery;
   stamp: number;
   announceOn?: readonly string[];
   announcement?: string;
+  /** At most one look per this many ms during bursts (a batch being decided). */
+  throttleMs?: number;
 }) {
   const [said, setSaid] = useState("");
-  useLiveServerView({ query, stamp, onEvent: (event) => announceOn.includes(event.kind) && setSaid(announcement) });
+  useLiveServerView({ query, stamp, ...(throttleMs ? { throttleMs } : {}), onEvent: (event) => announceOn.includes(event.kind) && setSaid(announcement) });
   return (
     <p className="sr-only" aria-live="polite" role="status">
       {said}

@@ -7,6 +7,7 @@ import {
   buildTable,
   dashboardData,
   formatMoney,
+  kpis,
   medianDecisionSeconds,
   minorToDecimal,
   parseRange,
@@ -123,6 +124,27 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
     ]);
   });
   afterAll(async () => database?.dispose());
+
+  it("headline figures for the range and the period of the same length before it", async () => {
+    const db = database.db;
+    const k = await kpis(db, range);
+    expect(k.days).toBe(30);
+    // November (clinic days): four decided claims (one at local midnight of the 1st) and one rejected.
+    expect(k.current).toMatchObject({ submitted: 5, adjudicated: 4, approved: 2, partial: 1, denied: 1, outstanding: 0, benefitMinor: "23801", copayMinor: "37200" });
+    expect(k.current.medianSeconds).toBeGreaterThan(0);
+    // The 30 days before: the claim one minute before the range, decided in 5 s.
+    expect(k.previous).toMatchObject({ submitted: 1, adjudicated: 1, approved: 1, partial: 0, denied: 0, outstanding: 0, benefitMinor: "99999", copayMinor: "0" });
+    expect(k.previous.medianSeconds).toBeLessThanOrEqual(6);
+    // A claim sent and waiting counts as submitted and outstanding; a draft counts nowhere; a preauthorization is not a claim.
+    await db.insert(submissions).values([
+      { kind: "claim", status: "sent", patientId: "1000000001", insurerId: "payer-a", claim: claim("99213"), totalMinor: 1_000, createdAt: at("2026-11-12T08:00:00Z"), sentAt: at("2026-11-12T08:00:10Z") },
+      { kind: "claim", status: "pended", patientId: "1000000001", insurerId: "payer-b", claim: claim("99213"), totalMinor: 1_000, createdAt: at("2026-11-13T08:00:00Z"), sentAt: at("2026-11-13T08:00:10Z") },
+      { kind: "claim", status: "draft", patientId: "1000000001", insurerId: "payer-a", claim: claim("99213"), totalMinor: 1_000, createdAt: at("2026-11-14T08:00:00Z") },
+    ]);
+    const after = await kpis(db, range);
+    expect(after.current).toMatchObject({ submitted: 7, adjudicated: 4, outstanding: 2 });
+    expect((await kpis(db, { ...range, insurerId: "payer-b" })).current).toMatchObject({ submitted: 4, adjudicated: 2, approved: 1, denied: 1, outstanding: 1 });
+  });
 
   it("sums money per insurer exactly (adjudicated claims in the range only)", async () => {
     expect(await totalsByInsurer(database.db, range)).toEqual([

@@ -5,3 +5,4 @@ export * from "./range";
 export * from "./tables";
 export { insurerNames } from "./insurers";
 export { liveBoardView, type BoardCounts, type FeedItem, type LiveBoardView } from "./live-board";
+export { kpis, previousRange, type KpiFigures, type Kpis } from "./kpis";

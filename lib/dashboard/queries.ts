@@ -64,7 +64,7 @@ const DECIDED_SQL = sql.raw(`status in ('complete', 'partial', 'denied')`);
  * when it starts in the range). A subquery with insurer_id, kind, category, status, reason and the
  * money columns.
  */
-function rollupRows(range: DashboardRange): SQL {
+export function rollupRows(range: DashboardRange): SQL {
   const pieces = decisionGrains(range.start, range.end);
   const between = (column: string, p: { from: Date; to: Date }) =>
     sql`(${sql.raw(column)} >= ${p.from.toISOString()}::timestamptz and ${sql.raw(column)} < ${p.to.toISOString()}::timestamptz)`;

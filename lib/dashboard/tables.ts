@@ -36,8 +36,8 @@ export interface TableModel {
   data: string[][];
   /** Set when the table holds money: the CSV adds a currency column with it. */
   currency?: string;
-  /** Numbers behind the first numeric column, for the chart (same order as rows). */
-  chart?: { label: string; value: number }[];
+  /** Numbers behind the chart (same order as rows), with the value as shown at the bar's end. */
+  chart?: { label: string; value: number; display: string }[];
 }
 
 export type Translate = (key: string, values?: Record<string, string | number>) => string;
@@ -101,7 +101,7 @@ export function buildTable(name: TableName, data: DashboardData, ctx: TableConte
         rows: data.byInsurer.map((r) => [ctx.insurerName(r.key), ...moneyCells(r, locale)]),
         data: data.byInsurer.map((r) => [ctx.insurerName(r.key), ...moneyData(r)]),
         currency: PLATFORM_CURRENCY,
-        chart: data.byInsurer.map((r) => ({ label: ctx.insurerName(r.key), value: forChart(r.submittedMinor) })),
+        chart: data.byInsurer.map((r) => ({ label: ctx.insurerName(r.key), value: forChart(r.submittedMinor), display: formatMoney(r.submittedMinor, locale) })),
       };
     case "categories":
       return {
@@ -111,7 +111,7 @@ export function buildTable(name: TableName, data: DashboardData, ctx: TableConte
         rows: data.byCategory.map((r) => [categoryName(r.key, locale, t), ...moneyCells(r, locale)]),
         data: data.byCategory.map((r) => [categoryName(r.key, locale, t), ...moneyData(r)]),
         currency: PLATFORM_CURRENCY,
-        chart: data.byCategory.map((r) => ({ label: categoryName(r.key, locale, t), value: forChart(r.submittedMinor) })),
+        chart: data.byCategory.map((r) => ({ label: categoryName(r.key, locale, t), value: forChart(r.submittedMinor), display: formatMoney(r.submittedMinor, locale) })),
       };
     case "authorizations": {
       const total = data.rates.reduce(
@@ -137,7 +137,7 @@ export function buildTable(name: TableName, data: DashboardData, ctx: TableConte
           rateData(r.partial, r.decided),
           rateData(r.denied, r.decided),
         ]),
-        chart: data.rates.map((r) => ({ label: ctx.insurerName(r.key), value: r.decided ? (100 * r.approved) / r.decided : 0 })),
+        chart: data.rates.map((r) => ({ label: ctx.insurerName(r.key), value: r.decided ? (100 * r.approved) / r.decided : 0, display: formatRate(r.approved, r.decided, locale) })),
       };
     }
     case "reasons":
@@ -147,7 +147,7 @@ export function buildTable(name: TableName, data: DashboardData, ctx: TableConte
         textColumns: 2,
         rows: data.reasons.map((r, i) => [r.reason, ctx.words(statusLabel(r.kind, r.status as SubmissionStatus).key), formatCount(r.count, locale), formatCount(i + 1, locale)]),
         data: data.reasons.map((r, i) => [r.reason, ctx.words(statusLabel(r.kind, r.status as SubmissionStatus).key), String(r.count), String(i + 1)]),
-        chart: data.reasons.map((r) => ({ label: r.reason, value: r.count })),
+        chart: data.reasons.map((r) => ({ label: r.reason, value: r.count, display: formatCount(r.count, locale) })),
       };
     case "trend":
       return {
@@ -157,7 +157,7 @@ export function buildTable(name: TableName, data: DashboardData, ctx: TableConte
         rows: data.trend.map((r) => [r.period, ...moneyCells(r, locale)]),
         data: data.trend.map((r) => [r.period, ...moneyData(r)]),
         currency: PLATFORM_CURRENCY,
-        chart: data.trend.map((r) => ({ label: r.period, value: forChart(r.submittedMinor) })),
+        chart: data.trend.map((r) => ({ label: r.period, value: forChart(r.submittedMinor), display: formatMoney(r.submittedMinor, locale) })),
       };
     case "timing":
       return {

@@ -10,4 +10,6 @@ export const PAGE_LIVE_KINDS = {
   informationRequests: ["information.request"],
   payments: ["payments.remittance"],
   visitRuns: ["visits.run"],
+  /** The managers' dashboard: every status change moves its figures. */
+  dashboard: ["submission.status"],
 } as const satisfies Record<string, readonly string[]>;

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
 import { getLocale, getTimeZone, getTranslations } from "next-intl/server";
-import { LiveRefresh } from "@/components/dashboard/live-refresh";
+import { KpiTiles, KpiTilesSkeleton } from "@/components/dashboard/kpi-tiles";
+import { LiveRefresh } from "@/components/live/live-refresh";
 import { RangeForm } from "@/components/dashboard/range-form";
 import { AheadWidget } from "@/components/visits/ahead-widget";
 import { PaymentsDashboardWidgets } from "@/components/payments/dashboard-widgets";
@@ -13,6 +14,7 @@ import { audit } from "@/lib/audit";
 import { actorOf, requireArea } from "@/lib/auth";
 import { parseRange, rangeSearch, type TableName } from "@/lib/dashboard";
 import { getDb, insurers as insurersTable } from "@/lib/db";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
 import { requestContext } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
@@ -26,6 +28,8 @@ const WIDGETS: TableName[] = ["insurers", "categories", "authorizations", "reaso
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requireArea("dashboard");
   const [t, locale, timeZone, db, ctx] = [await getTranslations("dashboard"), await getLocale(), await getTimeZone(), await getDb(), await requestContext()];
+  // Read before the figures: a status change after this moment makes the browser render the page again.
+  const stamp = await liveStamp(db, user.roles, { kinds: [...PAGE_LIVE_KINDS.dashboard] });
   const range = parseRange(await searchParams, timeZone);
   const insurers = (await db.select().from(insurersTable)).map((i) => ({ id: i.id, name: locale === "ar" ? i.nameAr : i.nameEn }));
   await audit(db, {
@@ -47,8 +51,11 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           </Link>
         }
       />
-      <LiveRefresh />
+      <LiveRefresh query={{ kinds: [...PAGE_LIVE_KINDS.dashboard] }} stamp={stamp} throttleMs={1000} />
       <RangeForm range={range} insurers={insurers} />
+      <Suspense key={`kpi-${rangeSearch(range)}`} fallback={<KpiTilesSkeleton />}>
+        <KpiTiles range={range} />
+      </Suspense>
       {/* The key makes every widget show its skeleton again when the range changes. */}
       <div key={rangeSearch(range)} className="grid gap-6 lg:grid-cols-2">
         {WIDGETS.map((name) => (

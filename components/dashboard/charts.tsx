@@ -1,0 +1,113 @@
+import { scaleLinear, scalePoint } from "d3-scale";
+import { area, line } from "d3-shape";
+
+/*
+ * The dashboard's charts, drawn on the server: d3-scale gives the scales and "nice" ticks,
+ * d3-shape the trend's path; the markup is ours (decision 054). No chart code reaches the browser.
+ * Every chart has its table next to it; the chart's own accessible name says what it shows.
+ */
+
+export interface ChartItem {
+  label: string;
+  value: number;
+  /** The value as shown at the bar's end and in the tooltip (money, rate, count in the page's language). */
+  display: string;
+}
+
+const compact = (locale: string) => new Intl.NumberFormat(locale, { notation: "compact", maximumFractionDigits: 1 });
+
+/**
+ * Horizontal bars with their values at the ends and an axis of nice ticks underneath. Laid out
+ * with logical properties, so on Arabic pages the bars grow from the right; labels wrap instead of
+ * being cut. Hovering a bar shows its label and value.
+ */
+export function BarChart({ items, label, locale, percent = false }: { items: ChartItem[]; label: string; locale: string; percent?: boolean }) {
+  const max = Math.max(0, ...items.map((i) => i.value));
+  const x = scaleLinear().domain([0, percent ? 100 : max || 1]).nice();
+  const ticks = x.ticks(4);
+  const tick = (v: number) => (percent ? new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 }).format(v / 100) : compact(locale).format(v));
+  const at = (v: number) => `${(x(v) * 100).toFixed(2)}%`;
+  return (
+    <figure role="img" aria-label={label} className="text-xs" data-testid="bar-chart">
+      <div className="space-y-1.5">
+        {items.map((item, i) => (
+          <div key={`${item.label}-${i}`} className="grid grid-cols-[minmax(7rem,14rem)_1fr] items-center gap-3" title={`${item.label}: ${item.display}`}>
+            <span className="text-slate-700">{item.label}</span>
+            <span className="relative flex h-4 items-center">
+              <span className="block h-3 rounded-sm bg-sky-600" style={{ width: item.value > 0 ? `max(2px, ${at(item.value)})` : "0" }} />
+              <span className="ms-1.5 whitespace-nowrap tabular-nums text-slate-800" data-testid="bar-value">
+                {item.display}
+              </span>
+            </span>
+          </div>
+        ))}
+      </div>
+      <div className="mt-1 grid grid-cols-[minmax(7rem,14rem)_1fr] gap-3" aria-hidden="true">
+        <span />
+        <span className="relative h-4 border-t border-slate-300 text-[11px] text-slate-500">
+          {ticks.map((v) => (
+            <span key={v} className="absolute top-0.5 -translate-x-1/2 tabular-nums rtl:translate-x-1/2" style={{ insetInlineStart: at(v) }}>
+              {tick(v)}
+            </span>
+          ))}
+        </span>
+      </div>
+    </figure>
+  );
+}
+
+/**
+ * The trend as a time series: an area and line over the periods (clinic days or weeks), a value
+ * axis with nice ticks, up to six dates on the time axis, a point per period with its tooltip.
+ * Time runs left to right in both languages (as on a calendar's timeline); the labels are localised.
+ */
+export function TrendChart({ items, label, locale }: { items: ChartItem[]; label: string; locale: string }) {
+  const width = 720;
+  const height = 220;
+  const m = { top: 12, right: 16, bottom: 28, left: 56 };
+  const x = scalePoint<string>()
+    .domain(items.map((i) => i.label))
+    .range([m.left, width - m.right])
+    .padding(items.length === 1 ? 0.5 : 0);
+  const y = scaleLinear()
+    .domain([0, Math.max(0, ...items.map((i) => i.value)) || 1])
+    .nice()
+    .range([height - m.bottom, m.top]);
+  const px = (i: ChartItem) => x(i.label) ?? m.left;
+  const path = line<ChartItem>().x(px).y((i) => y(i.value))(items) ?? "";
+  const fill = area<ChartItem>().x(px).y0(y(0)).y1((i) => y(i.value))(items) ?? "";
+  const every = Math.max(1, Math.ceil(items.length / 6));
+  const dates = items.filter((_, n) => n % every === 0 || n === items.length - 1);
+  const day = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", timeZone: "UTC" });
+  const dateLabel = (iso: string) => day.format(new Date(`${iso}T00:00:00Z`));
+  return (
+    <figure role="img" aria-label={label} data-testid="trend-chart">
+      <div dir="ltr">
+      <svg viewBox={`0 0 ${width} ${height}`} className="h-auto w-full">
+        <g className="text-slate-500" fontSize="11" aria-hidden="true">
+          {y.ticks(4).map((v) => (
+            <g key={v}>
+              <line x1={m.left} x2={width - m.right} y1={y(v)} y2={y(v)} stroke="currentColor" strokeOpacity={v === 0 ? 0.5 : 0.15} />
+              <text x={m.left - 6} y={y(v)} dy="0.32em" textAnchor="end" fill="currentColor">
+                {compact(locale).format(v)}
+              </text>
+            </g>
+          ))}
+          {dates.map((i) => (
+            <text key={i.label} x={px(i)} y={height - 8} textAnchor="middle" fill="currentColor">
+              {dateLabel(i.label)}
+            </text>
+          ))}
+        </g>
+        <path d={fill} className="fill-sky-600/15" />
+        <path d={path} fill="none" className="stroke-sky-700" strokeWidth={2} />
+        {items.map((i) => (
+          <circle key={i.label} cx={px(i)} cy={y(i.value)} r={items.length > 60 ? 1.5 : 3} className="fill-sky-700">
+            <title>{`${dateLabel(i.label)}: ${i.display}`}</title>
+          </circle>
+        ))}
+      </svg>
+      </div>
+    </figure>
+  );
+}
