@@ -7,23 +7,28 @@ import { bigint, index, integer, pgTable, primaryKey, smallint, text, timestamp 
  * change, so it is never out of step; the dashboard reads this instead of a million rows.
  * Hours (not days) so any whole-hour clinic time zone can group them into its own days.
  */
+/** The dimensions and money of a rollup row, shared by the hourly and the coarser rollups (fresh builders for each table). */
+const rollupColumns = () => ({
+  /** '' when the submission has no insurer. */
+  insurerId: text("insurer_id").notNull(),
+  kind: text("kind").notNull(),
+  /** Benefit category code of the first item ('' when unknown). */
+  category: text("category").notNull(),
+  status: text("status").notNull(),
+  /** Rejected/failed: error code (ERR-00x or http-NNN); denied/partial: the disposition; else ''. */
+  reason: text("reason").notNull(),
+  count: bigint("count", { mode: "number" }).notNull().default(0),
+  submittedMinor: bigint("submitted_minor", { mode: "number" }).notNull().default(0),
+  eligibleMinor: bigint("eligible_minor", { mode: "number" }).notNull().default(0),
+  benefitMinor: bigint("benefit_minor", { mode: "number" }).notNull().default(0),
+  copayMinor: bigint("copay_minor", { mode: "number" }).notNull().default(0),
+});
+
 export const adjudicationHourly = pgTable(
   "adjudication_hourly",
   {
     hour: timestamp("hour", { withTimezone: true, mode: "date" }).notNull(),
-    /** '' when the submission has no insurer. */
-    insurerId: text("insurer_id").notNull(),
-    kind: text("kind").notNull(),
-    /** Benefit category code of the first item ('' when unknown). */
-    category: text("category").notNull(),
-    status: text("status").notNull(),
-    /** Rejected/failed: error code (ERR-00x or http-NNN); denied/partial: the disposition; else ''. */
-    reason: text("reason").notNull(),
-    count: bigint("count", { mode: "number" }).notNull().default(0),
-    submittedMinor: bigint("submitted_minor", { mode: "number" }).notNull().default(0),
-    eligibleMinor: bigint("eligible_minor", { mode: "number" }).notNull().default(0),
-    benefitMinor: bigint("benefit_minor", { mode: "number" }).notNull().default(0),
-    copayMinor: bigint("copay_minor", { mode: "number" }).notNull().default(0),
+    ...rollupColumns(),
     /** Submissions with both sent_at and decided_at, and the sum of their seconds in between. */
     decidedCount: bigint("decided_count", { mode: "number" }).notNull().default(0),
     decideSeconds: bigint("decide_seconds", { mode: "number" }).notNull().default(0),
@@ -76,16 +81,7 @@ export const adjudicationRollup = pgTable(
   {
     grain: text("grain").notNull(),
     period: timestamp("period", { withTimezone: true, mode: "date" }).notNull(),
-    insurerId: text("insurer_id").notNull(),
-    kind: text("kind").notNull(),
-    category: text("category").notNull(),
-    status: text("status").notNull(),
-    reason: text("reason").notNull(),
-    count: bigint("count", { mode: "number" }).notNull().default(0),
-    submittedMinor: bigint("submitted_minor", { mode: "number" }).notNull().default(0),
-    eligibleMinor: bigint("eligible_minor", { mode: "number" }).notNull().default(0),
-    benefitMinor: bigint("benefit_minor", { mode: "number" }).notNull().default(0),
-    copayMinor: bigint("copay_minor", { mode: "number" }).notNull().default(0),
+    ...rollupColumns(),
   },
   (t) => [primaryKey({ columns: [t.grain, t.period, t.insurerId, t.kind, t.category, t.status, t.reason] })],
 );
