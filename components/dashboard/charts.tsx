@@ -62,8 +62,9 @@ export function BarChart({ items, label, locale, percent = false }: { items: Cha
  * Time runs left to right in both languages (as on a calendar's timeline); the labels are localised.
  */
 export function TrendChart({ items, label, locale }: { items: ChartItem[]; label: string; locale: string }) {
-  const width = 720;
-  const height = 220;
+  // Wide and low: at the widget's full width the text stays at about the page's small size.
+  const width = 1000;
+  const height = 200;
   const m = { top: 12, right: 16, bottom: 28, left: 56 };
   const x = scalePoint<string>()
     .domain(items.map((i) => i.label))
