@@ -1,20 +1,22 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { useForm } from "react-hook-form";
-import { signInAction, signInSchema } from "@/lib/auth/browser";
+import { loadSignInSchema, signInAction } from "@/lib/auth/browser";
+import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-resolver";
 import type { SignInInput } from "@/lib/auth";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
+
+const resolver = lazyZodResolver<SignInInput>(loadSignInSchema);
 
 export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
   const t = useTranslations("signIn");
   const [failure, setFailure] = useState<string>();
   const [pending, startTransition] = useTransition();
   const form = useForm<SignInInput>({
-    resolver: zodResolver(signInSchema),
+    resolver,
     defaultValues: { email: "", password: "", callbackUrl },
   });
   const fieldErrors = (name: "email" | "password") => {
@@ -35,7 +37,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5" aria-describedby={failure ? "sign-in-failure" : undefined}>
+    <form onSubmit={onSubmit} {...preloadOnFocus(resolver)} noValidate className="space-y-5" aria-describedby={failure ? "sign-in-failure" : undefined}>
       <div aria-live="assertive">
         {failure && (
           <p id="sign-in-failure" role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">

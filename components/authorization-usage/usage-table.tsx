@@ -1,7 +1,7 @@
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { Card } from "@/components/ui/card";
 import type { AuthorizationUsage } from "@/lib/authorization-usage";
-import { findCode } from "@/lib/fhir";
+import { findCode } from "@/lib/fhir/browser";
 import { formatMoney } from "@/lib/money";
 
 /** An approved authorization's usage: approved, used by linked claims and remaining per service; its validity period. */

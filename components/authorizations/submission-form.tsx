@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
@@ -9,9 +8,10 @@ import { AttachmentUploader, type UploadedAttachment } from "@/components/attach
 import { CodeMultiPicker } from "@/components/coding/code-multi-picker";
 import { ItemsEditor } from "@/components/coding/items-editor";
 import { PatientCoveragePicker } from "@/components/coding/patient-coverage-picker";
+import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-resolver";
 import { FormAlert } from "@/components/patients/form-controls";
 import { Button } from "@/components/ui/button";
-import { saveDraftAction, submitAction, emptyItem, submissionFormSchema } from "@/lib/authorizations/browser";
+import { loadSubmissionFormSchema, saveDraftAction, submitAction, emptyItem } from "@/lib/authorizations/browser";
 import type { SubmissionFormInput, SubmissionUse } from "@/lib/authorizations";
 import type { PatientSummary } from "@/lib/patients";
 import { UsageWarnings } from "@/components/authorization-usage/usage-warnings";
@@ -23,6 +23,8 @@ export interface SubmissionFormInitial {
   patient?: PatientSummary;
   attachments?: UploadedAttachment[];
 }
+
+const resolver = lazyZodResolver<SubmissionFormInput>(loadSubmissionFormSchema);
 
 type Notice = { tone: "ok" | "error"; text: string } | undefined;
 
@@ -45,7 +47,7 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
   const [notice, setNotice] = useState<Notice>();
 
   const form = useForm<SubmissionFormInput>({
-    resolver: zodResolver(submissionFormSchema),
+    resolver,
     mode: "onSubmit",
     reValidateMode: "onChange",
     defaultValues: {
@@ -150,7 +152,7 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
 
   const disabled = busy !== undefined;
   return (
-    <form onSubmit={submit} noValidate aria-busy={disabled || undefined} className="space-y-6" data-testid={`${use}-form`}>
+    <form onSubmit={submit} {...preloadOnFocus(resolver)} noValidate aria-busy={disabled || undefined} className="space-y-6" data-testid={`${use}-form`}>
       <fieldset disabled={disabled} className="space-y-6">
         <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-patient">
           <h2 id="sec-patient" className="mb-4 text-base font-semibold text-slate-900">

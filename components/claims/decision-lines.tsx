@@ -3,7 +3,7 @@ import { formatAmount } from "@/components/coding/format";
 import { currencySymbol } from "@/lib/money";
 import { Badge } from "@/components/ui/card";
 import type { DecisionLine, DecisionView } from "@/lib/authorizations";
-import { CODE_SYSTEMS, findCode, type Decision } from "@/lib/fhir";
+import { CODE_SYSTEMS, findCode, type Decision } from "@/lib/fhir/browser";
 import type { SubmissionKind } from "@/lib/db";
 import { DECISION_STATUS, noteWords, reasonWords, statusLabel } from "@/lib/i18n";
 import { PlatformWordsText } from "./platform-words";

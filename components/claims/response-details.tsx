@@ -1,6 +1,6 @@
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import type { DecisionView } from "@/lib/authorizations";
-import { describeReference, type CodedView, type ExtensionView, type MoneyView } from "@/lib/fhir";
+import { describeReference, type CodedView, type ExtensionView, type MoneyView } from "@/lib/fhir/browser";
 import { noteWords } from "@/lib/i18n";
 import { formatMoney } from "@/lib/money";
 import { PlatformWordsText } from "./platform-words";

@@ -1,5 +1,5 @@
 import { getLocale } from "next-intl/server";
-import { CODE_SYSTEMS, findCode } from "@/lib/fhir";
+import { CODE_SYSTEMS, findCode } from "@/lib/fhir/browser";
 
 /** ICD-10-AM codes of a stored Claim (`diagnosis[].diagnosisCodeableConcept.coding`), in order. */
 function diagnosisCodes(claim: Record<string, unknown> | null | undefined): string[] {

@@ -1,15 +1,15 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
+import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-resolver";
 import { FieldMessages, FormAlert, SelectField, describedBy, inputClasses } from "@/components/patients/form-controls";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { checkEligibilityAction, COMMON_BENEFIT_CATEGORIES, eligibilityFormSchema } from "@/lib/eligibility/browser";
+import { checkEligibilityAction, COMMON_BENEFIT_CATEGORIES, loadEligibilityFormSchema } from "@/lib/eligibility/browser";
 import type { EligibilityField, EligibilityFormInput, EligibilityCheckView } from "@/lib/eligibility";
-import { BENEFIT_CATEGORIES, ELIGIBILITY_PURPOSES, type BenefitCategoryCode } from "@/lib/fhir";
+import { BENEFIT_CATEGORIES, ELIGIBILITY_PURPOSES, type BenefitCategoryCode } from "@/lib/fhir/browser";
 import type { PatientSummary } from "@/lib/patients";
 import { EligibilityDetails, ERROR_KEYS, OutcomeBanner, useAnnouncement } from "./eligibility-result";
 import { PatientPicker } from "./patient-picker";
@@ -22,6 +22,7 @@ type Status =
   | { kind: "unavailable" }
   | { kind: "form-error"; message: string };
 
+const resolver = lazyZodResolver<EligibilityFormInput>(loadEligibilityFormSchema);
 const OTHER_CATEGORIES = (Object.keys(BENEFIT_CATEGORIES) as BenefitCategoryCode[]).filter((c) => !COMMON_BENEFIT_CATEGORIES.includes(c));
 
 function Announcement({ check }: { check: EligibilityCheckView }) {
@@ -43,7 +44,7 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
     p?.coverages.find((c) => c.id === preferred)?.id ?? (p?.coverages.length === 1 ? p.coverages[0]!.id : "");
 
   const form = useForm<EligibilityFormInput>({
-    resolver: zodResolver(eligibilityFormSchema),
+    resolver,
     mode: "onSubmit",
     defaultValues: {
       patientId: initialPatient?.id ?? "",
@@ -181,7 +182,7 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
 
   return (
     <div className="grid grid-cols-1 gap-6 lg:grid-cols-12">
-      <form onSubmit={onSubmit} noValidate className="no-print space-y-5 self-start rounded-lg border border-slate-200 bg-white p-5 shadow-sm lg:col-span-5 xl:col-span-4" aria-labelledby="eligibility-form-title">
+      <form onSubmit={onSubmit} {...preloadOnFocus(resolver)} noValidate className="no-print space-y-5 self-start rounded-lg border border-slate-200 bg-white p-5 shadow-sm lg:col-span-5 xl:col-span-4" aria-labelledby="eligibility-form-title">
         <h2 id="eligibility-form-title" className="text-lg font-semibold text-slate-900">
           {t("form.title")}
         </h2>

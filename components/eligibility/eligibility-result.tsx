@@ -1,5 +1,5 @@
 import { useFormatter, useLocale, useTranslations } from "next-intl";
-import { benefitCategoryName, type BenefitCategoryView, type InsuranceView } from "@/lib/fhir";
+import { benefitCategoryName, type BenefitCategoryView, type InsuranceView } from "@/lib/fhir/browser";
 import type { EligibilityCheckView } from "@/lib/eligibility";
 import { formatMoney } from "@/lib/money";
 

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useLocale, useTranslations } from "next-intl";
 import { forwardRef, useId, useRef, useState } from "react";
 import { FieldMessages, describedBy, inputClasses } from "@/components/patients/form-controls";
-import { checkNationalId, type NationalIdProblem } from "@/lib/fhir";
+import { checkNationalId, type NationalIdProblem } from "@/lib/fhir/browser";
 import { searchPatientsAction } from "@/lib/patients/browser";
 import { useSearchQuery } from "@/components/query/use-search-query";
 import type { PatientSummary } from "@/lib/patients";

@@ -5,7 +5,7 @@ import { useTranslations } from "next-intl";
 import { useId, useState, useTransition } from "react";
 import { AttachmentUploader, type UploadedAttachment } from "@/components/attachments/attachment-uploader";
 import { Button } from "@/components/ui/button";
-import { answerInformationRequestAction, answerSchema } from "@/lib/information-requests/browser";
+import { answerInformationRequestAction, loadAnswerSchema } from "@/lib/information-requests/browser";
 
 const KNOWN_ERRORS = ["empty", "already_answered", "attachments", "platform", "not_found", "forbidden"] as const;
 
@@ -28,12 +28,13 @@ export function AnswerForm({ id }: { id: string }) {
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     const input = { id, text, attachmentIds: files.map((f) => f.id) };
-    const parsed = answerSchema.safeParse(input);
-    if (!parsed.success) {
-      setError(t("errors.empty"));
-      return;
-    }
     start(async () => {
+      // The schema the server parses again, loaded with the first answer (not in first-load JS).
+      const parsed = (await loadAnswerSchema()).safeParse(input);
+      if (!parsed.success) {
+        setError(t("errors.empty"));
+        return;
+      }
       setError("");
       const result = await answerInformationRequestAction(parsed.data);
       if (result.ok) {

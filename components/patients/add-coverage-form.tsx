@@ -1,17 +1,19 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { useForm } from "react-hook-form";
+import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-resolver";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { addCoverageAction, addCoverageSchema } from "@/lib/patients/browser";
+import { addCoverageAction, loadPatientFormSchemas } from "@/lib/patients/browser";
 import type { AddCoverageInput } from "@/lib/patients";
 import { FormAlert, SelectField } from "./form-controls";
 
 type Field = keyof AddCoverageInput;
+
+const resolver = lazyZodResolver<AddCoverageInput>(() => loadPatientFormSchemas().then((m) => m.addCoverageSchema));
 
 export function AddCoverageForm({ patientId, insurers }: { patientId: string; insurers: { id: string; nameEn: string; nameAr: string }[] }) {
   const t = useTranslations("patients");
@@ -20,7 +22,7 @@ export function AddCoverageForm({ patientId, insurers }: { patientId: string; in
   const [pending, startTransition] = useTransition();
   const [status, setStatus] = useState<"added" | "checkFields" | "unauthorized" | "forbidden" | "failed">();
   const form = useForm<AddCoverageInput>({
-    resolver: zodResolver(addCoverageSchema),
+    resolver,
     mode: "onTouched",
     defaultValues: { patientId, insurerId: "", memberId: "", coverageRef: "" },
   });
@@ -62,7 +64,7 @@ export function AddCoverageForm({ patientId, insurers }: { patientId: string; in
   if (insurers.length === 0) return <p className="text-sm text-slate-600">{t("detail.noInsurers")}</p>;
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={t("detail.addCoverage")}>
+    <form onSubmit={onSubmit} {...preloadOnFocus(resolver)} noValidate aria-label={t("detail.addCoverage")}>
       <div aria-live="polite">
         {status === "added" && <p className="mb-4 rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">✓ {t("detail.coverageAdded")}</p>}
         {status && status !== "added" && (

@@ -1,15 +1,15 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useId, useMemo, useState, useTransition } from "react";
 import { useForm, useWatch } from "react-hook-form";
+import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-resolver";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { checkNationalId } from "@/lib/fhir";
-import { registerPatientAction, GENDERS, registerPatientSchema, updatePatientAction } from "@/lib/patients/browser";
+import { checkNationalId } from "@/lib/fhir/browser";
+import { registerPatientAction, GENDERS, loadPatientFormSchemas, updatePatientAction } from "@/lib/patients/browser";
 import type { RegisterPatientInput } from "@/lib/patients";
 import { describedBy, FieldMessages, FormAlert, inputClasses, SelectField } from "./form-controls";
 
@@ -23,9 +23,12 @@ export function RegisterPatientForm({ allowSandboxTestIds, patient }: { allowSan
   const [pending, startTransition] = useTransition();
   const [failure, setFailure] = useState<"checkFields" | "unauthorized" | "forbidden" | "failed" | "notFound">();
   const [duplicateOf, setDuplicateOf] = useState<string>();
-  const schema = useMemo(() => registerPatientSchema({ allowSandboxTestIds }), [allowSandboxTestIds]);
+  const resolver = useMemo(
+    () => lazyZodResolver<RegisterPatientInput>(() => loadPatientFormSchemas().then((m) => m.registerPatientSchema({ allowSandboxTestIds }))),
+    [allowSandboxTestIds],
+  );
   const form = useForm<RegisterPatientInput>({
-    resolver: zodResolver(schema),
+    resolver,
     mode: "onTouched",
     defaultValues: patient
       ? { nationalId: patient.nationalId, givenName: patient.givenName, familyName: patient.familyName, birthDate: patient.birthDate, gender: patient.gender, phone: patient.phone }
@@ -98,7 +101,7 @@ export function RegisterPatientForm({ allowSandboxTestIds, patient }: { allowSan
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-describedby={failure ? "register-failure" : undefined}>
+    <form onSubmit={onSubmit} {...preloadOnFocus(resolver)} noValidate aria-describedby={failure ? "register-failure" : undefined}>
       <div aria-live="assertive">
         {failure && (
           <div className="mb-6">

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
-import { BENEFIT_CATEGORIES, findCode, type BenefitCategoryCode } from "@/lib/fhir";
+import { BENEFIT_CATEGORIES, findCode, type BenefitCategoryCode } from "@/lib/fhir/browser";
 import { formatMoney } from "@/lib/money";
 import type { WorklistRow } from "@/lib/visits";
 import { AuthorizationButton } from "./authorization-button";

@@ -4,4 +4,7 @@
  */
 export { createClaimFromAuthorizationAction, saveDraftAction, searchPatientsForFormAction, submitAction } from "./actions";
 export { lineTotalMinor } from "./money";
-export { emptyItem, submissionFormSchema } from "./schema";
+export { emptyItem } from "./empty-item";
+
+/** The form's schema (and zod), loaded when the form is first used: not in the page's first-load JavaScript. */
+export const loadSubmissionFormSchema = () => import("./schema").then((m) => m.submissionFormSchema);

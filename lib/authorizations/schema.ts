@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isCptCode, isIcd10amCode } from "@/lib/fhir";
+import { isCptCode, isIcd10amCode } from "@/lib/fhir/browser";
 import { MAX_FILES } from "@/lib/attachments/browser";
 import { parseAmountMinor, parseQuantity } from "./money";
 
@@ -76,7 +76,3 @@ export const draftFormSchema = z.object({
   preAuthRef: z.string().trim().max(64).optional(),
 });
 export type DraftFormValues = z.output<typeof draftFormSchema>;
-
-export function emptyItem(servicedDate: string): SubmissionItemInput {
-  return { code: "", servicedDate, quantity: "1", unitPrice: "" };
-}

@@ -1,4 +1,4 @@
 /** What client components may import from lib/cancellation (no database). */
 export { cancelSubmissionAction, statusCheckAction } from "./actions";
-export { cancelSchema, type CancelInput } from "./schema";
+export type { CancelInput } from "./schema";
 export type { StatusCheckResult } from "./service";

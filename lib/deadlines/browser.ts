@@ -1,4 +1,4 @@
 /** What client components may use of lib/deadlines (pure). */
 export { WARN_DAYS, type Deadline, type DeadlineKind } from "./deadline";
 export { saveInsurerAction } from "./actions";
-export { insurerSchema, type InsurerFormInput } from "./schema";
+export type { InsurerFormInput } from "./schema";

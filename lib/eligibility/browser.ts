@@ -3,4 +3,7 @@
  * helpers — never the database (docs/decisions/041-module-entries.md).
  */
 export { checkEligibilityAction } from "./actions";
-export { COMMON_BENEFIT_CATEGORIES, eligibilityFormSchema } from "./schema";
+export { COMMON_BENEFIT_CATEGORIES } from "./common-categories";
+
+/** The form's schema (and zod), loaded when the form is first used: not in the page's first-load JavaScript. */
+export const loadEligibilityFormSchema = () => import("./schema").then((m) => m.eligibilityFormSchema);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BENEFIT_CATEGORIES, ELIGIBILITY_PURPOSES, isBenefitCategoryCode, type BenefitCategoryCode } from "@/lib/fhir";
+import { BENEFIT_CATEGORIES, ELIGIBILITY_PURPOSES, isBenefitCategoryCode, type BenefitCategoryCode } from "@/lib/fhir/browser";
 
 /**
  * The eligibility form's input: parsed by the browser (zodResolver) and again by the server
@@ -27,6 +27,3 @@ export const eligibilityFormSchema = z.object({
 export type EligibilityFormInput = z.input<typeof eligibilityFormSchema>;
 export type EligibilityFormValues = z.output<typeof eligibilityFormSchema>;
 export type EligibilityField = keyof EligibilityFormInput;
-
-/** The categories a front desk usually asks about first (the rest stay one click away). */
-export const COMMON_BENEFIT_CATEGORIES: BenefitCategoryCode[] = ["1", "2", "3", "4", "5", "62", "69", "F6"];

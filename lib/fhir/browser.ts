@@ -1,9 +1,30 @@
 /**
- * What the browser may import from lib/fhir: server-action references, form schemas and pure
- * helpers — never the database (docs/decisions/041-module-entries.md).
+ * What the browser may import from lib/fhir: code systems, the curated code lists, the national-ID
+ * check, money text and the platform's fixed texts — pure helpers only. Never the resource schemas
+ * (zod), the builders or the readers: the full entry (index.ts) is for the server and the sandbox,
+ * and one import of it puts all of that in every page's first-load JavaScript
+ * (docs/decisions/041-module-entries.md, 055-first-load-javascript.md).
  */
-export { findCode, searchTerminology } from "./terminology";
-export { ADJUDICATION_REASONS, CODE_SYSTEMS, NATIONAL_EXCHANGE, PLATFORM_CURRENCY, SANDBOX_ADJUDICATION_REASON_SYSTEM } from "./systems";
-export type { AdjudicationOutcome, AdjudicationReasonCode, BilingualDisplay } from "./systems";
+export { CPT_CODES, ICD10AM_CODES, findCode, isCptCode, isIcd10amCode, searchTerminology } from "./terminology";
+export type { ProcedureEntry, TerminologyEntry } from "./terminology";
+export {
+  ADJUDICATION_REASONS,
+  BENEFIT_CATEGORIES,
+  CODE_SYSTEMS,
+  NATIONAL_EXCHANGE,
+  PLATFORM_CURRENCY,
+  SANDBOX_ADJUDICATION_REASON_SYSTEM,
+  benefitCategoryName,
+  isBenefitCategoryCode,
+} from "./systems";
+export type { AdjudicationOutcome, AdjudicationReasonCode, BenefitCategoryCode, BilingualDisplay } from "./systems";
 export { readDisposition, readNote } from "./platform-texts";
 export type { DispositionFacts, DispositionUse, FixedDisposition, NoteFacts } from "./platform-texts";
+export { checkNationalId } from "./national-id";
+export type { NationalIdProblem } from "./national-id";
+export { formatMinorUnits } from "./money";
+export { ELIGIBILITY_PURPOSES } from "./builders/eligibility";
+export { CANCEL_REASONS } from "./systems";
+export { describeReference } from "./read/reference";
+// The readers' view types (erased at build: no reader code reaches the browser).
+export type { BenefitCategoryView, CodedView, Decision, ExtensionView, InsuranceView, MoneyView, ReferenceView } from "./read";

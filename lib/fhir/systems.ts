@@ -199,6 +199,12 @@ export function isBenefitCategoryCode(code: string): code is BenefitCategoryCode
   return Object.prototype.hasOwnProperty.call(BENEFIT_CATEGORIES, code);
 }
 
+/** Name of a benefit category in the UI language (standard names), else the payer's label or the code. */
+export function benefitCategoryName(code: string, locale: string, payerName?: string): string {
+  if (isBenefitCategoryCode(code)) return BENEFIT_CATEGORIES[code][locale === "ar" ? "ar" : "en"];
+  return payerName ?? code;
+}
+
 /** Adjudication categories used by the platform, in the order they appear on an item. */
 export const ADJUDICATION_CATEGORIES = {
   submitted: { en: "Submitted Amount", ar: "المبلغ المطالب به" },
@@ -262,3 +268,15 @@ export const PAYMENT_SYSTEMS = {
 } as const;
 export const PAYMENT_NOTICE_STATUS_CODES = ["paid", "cleared"] as const;
 export type PaymentNoticeStatusCode = (typeof PAYMENT_NOTICE_STATUS_CODES)[number];
+
+/** The exchange's cancellation reasons (task-reason-code, NPHIES IG ValueSet task-reason-code). */
+export const CANCEL_REASONS = ["WI", "NP", "TAS", "SU", "resubmission"] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+/** English display of each reason as the exchange names it (the portal's own words are in the catalogues). */
+export const CANCEL_REASON_DISPLAY: Readonly<Record<CancelReason, string>> = {
+  WI: "Wrong information",
+  NP: "Service not performed",
+  TAS: "Transaction already submitted",
+  SU: "Service unavailable",
+  resubmission: "Claim re-submission",
+};

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { checkNationalId, type NationalIdProblem } from "@/lib/fhir";
-import type { PatientGender } from "@/lib/db";
+import { checkNationalId, type NationalIdProblem } from "@/lib/fhir/browser";
+import { GENDERS } from "./genders";
 
-/** Same list as the database's (type-checked); kept here so the browser bundle needs no drizzle. */
-export const GENDERS = ["female", "male", "other", "unknown"] as const satisfies readonly PatientGender[];
+export { GENDERS };
 
 /**
  * The front desk's inputs, parsed by the browser form (zodResolver) and again on the server.

@@ -1,23 +1,11 @@
 import type { Communication, CommunicationPayload, Task } from "@medplum/fhirtypes";
-import { NATIONAL_EXCHANGE } from "../systems";
+import { CANCEL_REASONS, CANCEL_REASON_DISPLAY, NATIONAL_EXCHANGE, type CancelReason } from "../systems";
 
 /**
  * Issue 18: what the clinic sends besides claims — the answer to a payer's information request (a
  * Communication based on its CommunicationRequest, about the claim) and the cancel Task. Strict
  * writers: everything they build is valid R4 (checked against the R4 JSON schema in the tests).
  */
-
-/** The exchange's cancellation reasons (task-reason-code, NPHIES IG ValueSet task-reason-code). */
-export const CANCEL_REASONS = ["WI", "NP", "TAS", "SU", "resubmission"] as const;
-export type CancelReason = (typeof CANCEL_REASONS)[number];
-/** English display of each reason as the exchange names it (the portal's own words are in the catalogues). */
-export const CANCEL_REASON_DISPLAY: Readonly<Record<CancelReason, string>> = {
-  WI: "Wrong information",
-  NP: "Service not performed",
-  TAS: "Transaction already submitted",
-  SU: "Service unavailable",
-  resubmission: "Claim re-submission",
-};
 
 export interface ClaimTarget {
   /** The platform's Claim id, when it accepted the claim. */

@@ -1,6 +1,7 @@
 import type { CoverageEligibilityResponse, CoverageEligibilityResponseInsuranceItem } from "@medplum/fhirtypes";
 import { describe, expect, it } from "vitest";
-import { benefitCategoryName, readCoverageEligibilityResponse } from "./eligibility-response";
+import { benefitCategoryName } from "../systems";
+import { readCoverageEligibilityResponse } from "./eligibility-response";
 
 const readBenefits = (response: CoverageEligibilityResponse) => readCoverageEligibilityResponse(response).view;
 

@@ -1,5 +1,5 @@
 import type { CoverageEligibilityResponse } from "@medplum/fhirtypes";
-import { BENEFIT_CATEGORIES, CODE_SYSTEMS, PLATFORM_CURRENCY, isBenefitCategoryCode } from "../systems";
+import { CODE_SYSTEMS, PLATFORM_CURRENCY, isBenefitCategoryCode } from "../systems";
 import { type Read } from "./errors";
 import { collectExtensions, type ExtensionView } from "./extensions";
 import { readIdentifier, readReference, referenceId, type IdentifierView, type ReferenceView } from "./reference";
@@ -218,10 +218,3 @@ export function readCoverageEligibilityResponse(json: unknown): Read<BenefitsVie
   if (text(r.preAuthRef)) view.preAuthRef = r.preAuthRef as string;
   return { view, raw: json as CoverageEligibilityResponse };
 }
-
-/** Name of a benefit category in the UI language (standard names), else the payer's label or the code. */
-export function benefitCategoryName(code: string, locale: string, payerName?: string): string {
-  if (isBenefitCategoryCode(code)) return BENEFIT_CATEGORIES[code][locale === "ar" ? "ar" : "en"];
-  return payerName ?? code;
-}
-
