@@ -63,18 +63,22 @@ const DECIDED_SQL = sql.raw(`status in ('complete', 'partial', 'denied')`);
  * `adjudication_rollup`, the hours at the range's edges from `adjudication_hourly` (an hour counts
  * when it starts in the range). A subquery with insurer_id, kind, category, status, reason and the
  * money columns.
+ *
+ * One select per piece, joined by `union all`, rather than one select whose pieces are OR-ed: each
+ * piece is then a single range on the primary key's leading columns (grain, period), which the
+ * planner reads by index. OR-ed, it misjudged a two-year range and scanned the whole rollup in
+ * parallel (1,000,000 claims: ~45 ms a query against ~11 ms; bench-dashboard-1m-2026-11-25.txt).
  */
 export function rollupRows(range: DashboardRange): SQL {
-  const pieces = decisionGrains(range.start, range.end);
   const between = (column: string, p: { from: Date; to: Date }) =>
-    sql`(${sql.raw(column)} >= ${p.from.toISOString()}::timestamptz and ${sql.raw(column)} < ${p.to.toISOString()}::timestamptz)`;
-  const hours = pieces.filter((p) => p.grain === "hour").map((p) => between("hour", p));
-  const periods = pieces.filter((p) => p.grain !== "hour").map((p) => sql`(grain = ${p.grain} and ${between("period", p)})`);
+    sql`${sql.raw(column)} >= ${p.from.toISOString()}::timestamptz and ${sql.raw(column)} < ${p.to.toISOString()}::timestamptz`;
   const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
   const columns = sql.raw("insurer_id, kind, category, status, reason, count, submitted_minor, eligible_minor, benefit_minor, copay_minor");
-  const parts: SQL[] = [];
-  if (hours.length) parts.push(sql`select ${columns} from adjudication_hourly where (${sql.join(hours, sql` or `)}) ${insurer}`);
-  if (periods.length) parts.push(sql`select ${columns} from adjudication_rollup where (${sql.join(periods, sql` or `)}) ${insurer}`);
+  const parts = decisionGrains(range.start, range.end).map((p) =>
+    p.grain === "hour"
+      ? sql`select ${columns} from adjudication_hourly where ${between("hour", p)} ${insurer}`
+      : sql`select ${columns} from adjudication_rollup where grain = ${p.grain} and ${between("period", p)} ${insurer}`,
+  );
   if (!parts.length) parts.push(sql`select ${columns} from adjudication_rollup where false`);
   return sql`(${sql.join(parts, sql` union all `)}) r`;
 }
