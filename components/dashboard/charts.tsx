@@ -16,6 +16,20 @@ export interface ChartItem {
 
 const compact = (locale: string) => new Intl.NumberFormat(locale, { notation: "compact", maximumFractionDigits: 1 });
 
+/** Axes show four or so ticks. */
+export const AXIS_TICKS = 4;
+
+/**
+ * A value axis from 0 to at least `max`, made "nice" with as many steps as the axis shows, so its
+ * top tick is at or above the largest value (a bare `.nice()` picks finer steps than four ticks,
+ * and the largest bar or point could end past the last labelled tick).
+ */
+export function valueScale(max: number) {
+  return scaleLinear()
+    .domain([0, max > 0 ? max : 1])
+    .nice(AXIS_TICKS);
+}
+
 /**
  * Horizontal bars with their values at the ends and an axis of nice ticks underneath. Laid out
  * with logical properties, so on Arabic pages the bars grow from the right; labels wrap instead of
@@ -23,8 +37,8 @@ const compact = (locale: string) => new Intl.NumberFormat(locale, { notation: "c
  */
 export function BarChart({ items, label, locale, percent = false }: { items: ChartItem[]; label: string; locale: string; percent?: boolean }) {
   const max = Math.max(0, ...items.map((i) => i.value));
-  const x = scaleLinear().domain([0, percent ? 100 : max || 1]).nice();
-  const ticks = x.ticks(4);
+  const x = valueScale(percent ? 100 : max);
+  const ticks = x.ticks(AXIS_TICKS);
   const tick = (v: number) => (percent ? new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 }).format(v / 100) : compact(locale).format(v));
   const at = (v: number) => `${(x(v) * 100).toFixed(2)}%`;
   return (
@@ -70,10 +84,7 @@ export function TrendChart({ items, label, locale }: { items: ChartItem[]; label
     .domain(items.map((i) => i.label))
     .range([m.left, width - m.right])
     .padding(items.length === 1 ? 0.5 : 0);
-  const y = scaleLinear()
-    .domain([0, Math.max(0, ...items.map((i) => i.value)) || 1])
-    .nice()
-    .range([height - m.bottom, m.top]);
+  const y = valueScale(Math.max(0, ...items.map((i) => i.value))).range([height - m.bottom, m.top]);
   const px = (i: ChartItem) => x(i.label) ?? m.left;
   const path = line<ChartItem>().x(px).y((i) => y(i.value))(items) ?? "";
   const fill = area<ChartItem>().x(px).y0(y(0)).y1((i) => y(i.value))(items) ?? "";
@@ -86,7 +97,7 @@ export function TrendChart({ items, label, locale }: { items: ChartItem[]; label
       <div dir="ltr">
       <svg viewBox={`0 0 ${width} ${height}`} className="h-auto w-full">
         <g className="text-slate-500" fontSize="11" aria-hidden="true">
-          {y.ticks(4).map((v) => (
+          {y.ticks(AXIS_TICKS).map((v) => (
             <g key={v}>
               <line x1={m.left} x2={width - m.right} y1={y(v)} y2={y(v)} stroke="currentColor" strokeOpacity={v === 0 ? 0.5 : 0.15} />
               <text x={m.left - 6} y={y(v)} dy="0.32em" textAnchor="end" fill="currentColor">
