@@ -40,7 +40,7 @@ test.describe("payments (issue 18)", () => {
     await expect(row.getByTestId("unmatched-count")).toHaveText("0");
     await expect(row.getByTestId("short-paid-count")).toHaveText("1");
     await screenshot(page, SHOTS, "payments-en.png");
-    await page.getByTestId("aging-table").screenshot({ path: `${SHOTS}/ar-aging-en.png` });
+    await page.getByTestId("aging-table").filter({ visible: true }).screenshot({ path: `${SHOTS}/ar-aging-en.png` });
 
     await row.getByRole("link").click();
     await page.waitForURL(/\/payments\/[0-9a-f-]{36}$/);
@@ -77,14 +77,17 @@ test.describe("payments (issue 18)", () => {
 
     // Managers: paid vs adjudicated and the A/R aging on the dashboard.
     await page.goto("/dashboard");
-    await expect(page.getByTestId("paid-vs-adjudicated")).toBeVisible();
-    await expect(page.getByTestId("aging-table")).toBeVisible();
+    // The widgets as shown: while a streamed page is also refreshed by a live event, React can hold a
+    // hidden copy of a streamed segment in the document for a moment (seen once in CI).
+    const widgets = page.getByTestId("payments-widgets");
+    await expect(widgets.getByTestId("paid-vs-adjudicated")).toBeVisible();
+    await expect(widgets.getByTestId("aging-table")).toBeVisible();
 
     await page.goto("/payments");
     await inArabic(page, async () => {
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("المدفوعات");
       await screenshot(page, SHOTS, "payments-ar.png");
-      await page.getByTestId("aging-table").screenshot({ path: `${SHOTS}/ar-aging-ar.png` });
+      await page.getByTestId("aging-table").filter({ visible: true }).screenshot({ path: `${SHOTS}/ar-aging-ar.png` });
     });
   });
 });
