@@ -38,7 +38,7 @@ function resolveFile(from: string, spec: string): string | undefined {
 }
 
 /** The module specifiers a file imports at run time (not type-only, not dynamic). */
-export function staticImports(path: string): string[] {
+function staticImports(path: string): string[] {
   const source = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, false, path.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const specs: string[] = [];
   for (const node of source.statements) {
@@ -61,7 +61,7 @@ export function staticImports(path: string): string[] {
 const directive = (path: string, name: string) => new RegExp(`^\\s*(?:/\\*[\\s\\S]*?\\*/\\s*|//[^\\n]*\\n\\s*)*["']${name}["']`).test(readFileSync(path, "utf8"));
 
 /** Every forbidden import reachable from `roots`, each with the chain of files that leads to it. */
-export function clientViolations(roots: string[]): string[] {
+function clientViolations(roots: string[]): string[] {
   const found: string[] = [];
   const seen = new Set<string>();
   const visit = (file: string, chain: string[]) => {

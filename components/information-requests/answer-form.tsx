@@ -30,7 +30,13 @@ export function AnswerForm({ id }: { id: string }) {
     const input = { id, text, attachmentIds: files.map((f) => f.id) };
     start(async () => {
       // The schema the server parses again, loaded with the first answer (not in first-load JS).
-      const parsed = (await loadAnswerSchema()).safeParse(input);
+      // A chunk that does not arrive is a failed attempt to try again, not a broken page.
+      const schema = await loadAnswerSchema().catch(() => undefined);
+      if (!schema) {
+        setError(t("errors.failed"));
+        return;
+      }
+      const parsed = schema.safeParse(input);
       if (!parsed.success) {
         setError(t("errors.empty"));
         return;

@@ -6,6 +6,7 @@
  */
 import { openDatabase } from "@/lib/db/client";
 import { startExchangeServices } from "@/lib/exchange";
+import { env } from "@/lib/env";
 import { createPlatformClient, type PlatformConfig } from "@/lib/platform";
 import { onShutdownSignal } from "../shutdown";
 
@@ -20,7 +21,8 @@ async function main() {
   onShutdownSignal(() => ({
     db: database.db,
     services,
-    graceMs: Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000),
+    // The portal's own variable, read and validated as boot reads it (lib/env.ts).
+    graceMs: env().SHUTDOWN_GRACE_MS,
     close: async () => {
       await client.close();
       await database.close();
