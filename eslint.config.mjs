@@ -9,7 +9,44 @@ const ENTRY_ONLY = {
   message: "Import a lib module through its entry: @/lib/<module> (index.ts), or @/lib/<module>/browser in client components (docs/decisions/041).",
 };
 const LIB_LAYER = { group: ["@/app/*", "@/app/**", "@/components/*", "@/components/**"], message: "lib/ may not import from app/ or components/ (app → components → lib)." };
-const TESTS = ["**/*.test.ts", "**/testing.ts", "**/*.test.tsx", "**/testing/**", "**/test-support.ts", "scripts/bench-*.ts", "scripts/seed-volume.ts", "scripts/messaging-batch.ts"];
+/*
+ * THE MAP OF lib/ (docs/decisions/064) — the one place it is stated; `npm run lint` enforces it.
+ * Layers from the bottom up. Code in a module may import modules of its own layer or of a layer
+ * below, never above (same-layer imports are fine; lib/import-cycles.test.ts refuses any cycle).
+ * A new lib folder must be placed here (lib/boundaries.test.ts fails until it is).
+ */
+export const LIB_MAP = [
+  // Core: no business knowledge — configuration, time, ids, errors, logs, metrics, money, the FHIR
+  // model, the database schema, HTTP and network plumbing, words of the UI.
+  { layer: "core", modules: ["env", "net", "time", "ids", "errors", "log", "metrics", "cursor", "security", "fhir", "money", "db", "http", "i18n", "testing"] },
+  // Platform: shared services every feature stands on — audit, staff sign-in, facilities, files,
+  // the patient registry, the port to the national platform, operations, the machine-API kernel
+  // and its credentials.
+  { layer: "platform", modules: ["audit", "auth", "facilities", "attachments", "patients", "terminology", "platform", "operations", "api-access", "api"] },
+  // Domain: the submission (its one owner) and the pipeline that sends and follows it, with the
+  // small domain readers built on them.
+  { layer: "domain", modules: ["contracts", "scrubber", "submissions", "pipeline", "deadlines", "authorization-usage", "denials"] },
+  // Features: what staff do on the screens — thin layers on the domain.
+  { layer: "features", modules: ["authorizations", "claims", "cancellation", "information-requests", "payments", "eligibility", "visits", "dashboard", "admin"] },
+  // Machine APIs: what other systems call (/api/exchange, /fhir and /query, /v1).
+  { layer: "machine-apis", modules: ["exchange-api", "gateway", "claims-api"] },
+  // Composition: the process — boot, background services, shutdown.
+  { layer: "composition", modules: ["server"] },
+];
+
+/** The no-restricted-imports pattern that keeps a layer's modules off the layers above it. */
+function higherLayers(index) {
+  const above = LIB_MAP.slice(index + 1).flatMap((l) => l.modules);
+  if (above.length === 0) return [];
+  return [
+    {
+      group: above.flatMap((m) => [`@/lib/${m}`, `@/lib/${m}/*`]),
+      message: `The ${LIB_MAP[index].layer} layer may not import a module of a higher layer (${LIB_MAP.slice(index + 1).map((l) => l.layer).join(", ")}); see the map of lib/ in eslint.config.mjs (docs/decisions/064).`,
+    },
+  ];
+}
+
+const TESTS = ["**/*.test.ts", "**/*.test.tsx", "**/testing/**", "sandbox/test-support.ts", "**/*.test-support.ts", "scripts/bench-*.ts", "scripts/scale-out.ts", "scripts/seed-volume.ts", "scripts/messaging-batch.ts", "scripts/scrub-measure.ts"];
 
 const config = [
   ...nextVitals,
@@ -47,6 +84,14 @@ const config = [
       "no-restricted-imports": ["error", { patterns: [LIB_LAYER, ENTRY_ONLY] }],
     },
   },
+  // The map of lib/: each layer's modules, the layers above them refused (same rule, so it repeats LIB_LAYER and ENTRY_ONLY).
+  ...LIB_MAP.map((layer, index) => ({
+    files: layer.modules.flatMap((m) => [`lib/${m}/**/*.{ts,tsx}`, `lib/${m}.ts`]),
+    ignores: TESTS,
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [LIB_LAYER, ENTRY_ONLY, ...higherLayers(index)] }],
+    },
+  })),
   {
     files: TESTS.filter((g) => g.startsWith("**")).map((g) => `lib/${g}`),
     rules: {

@@ -1,18 +1,32 @@
 import NextAuth from "next-auth";
-import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
+import { NextRequest, NextResponse, type NextFetchEvent } from "next/server";
 // proxy.ts runs before every request: it imports the few files it needs, not the modules' entries
 // (which carry the database, Auth.js's full instance and the metrics) — docs/decisions/041.
 import { authConfig, needsStaffSession } from "@/lib/auth";
 import { env, isDevelopment } from "@/lib/env";
-import { isSecureRequest, type TrustedProxies } from "@/lib/net";
-import { familyError, isDecodablePath, noteJunk } from "@/lib/http";
+import { clientAddress, trustedForwarded, withTrustedForwarding, type ForwardedView, type TrustedProxies } from "@/lib/net";
+import { familyError, isDecodablePath, noteJunk, routePattern } from "@/lib/http";
 import type { ErrorFamily } from "@/lib/http";
-import { contentSecurityPolicy } from "@/lib/security";
+import {
+  ACTION_NOT_FOUND_HEADER,
+  actionRefusal,
+  contentSecurityPolicy,
+  crossOriginReason,
+  isActionCandidate,
+  knownActionIds,
+  needsSameOrigin,
+  recordRefusal,
+  type RefusalEntry,
+} from "@/lib/security";
+import { drainingResponse, isDraining } from "@/lib/server/draining";
 
 const { auth } = NextAuth(authConfig);
 
 /** Routes that set their own Content-Security-Policy, which must not be replaced by the pages' one. */
 const OWN_CSP = ["/api/attachments/"];
+
+/** Liveness and readiness keep answering while draining: readiness says 503 "shutting down" itself. */
+const DRAIN_EXEMPT = new Set(["/api/health", "/api/ready"]);
 
 const under = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
 
@@ -33,16 +47,62 @@ function trust(): TrustedProxies {
   }
 }
 
+type SessionRequest = NextRequest & { auth: { user?: { id?: string; email?: string; roles?: readonly string[] } } | null };
+
 /**
- * Runs before every page and route: gives the request an id and a CSP nonce, and sends visitors
- * without a session to the sign-in page. It only redirects — pages, actions and route handlers
- * check the session and the role themselves.
+ * The edge's refusals (docs/decisions/060, 061): a state-changing request from another origin
+ * (403, audited as denied), a server action Next.js could not run (4xx). Each is counted as junk
+ * (one debug line, a summary a minute), never an error line. Undefined: the request goes on.
  */
-const withSession = auth((req) => {
+async function refusal(req: SessionRequest, original: NextRequest, view: ForwardedView, trusted: TrustedProxies, requestId: string): Promise<Response | undefined> {
+  const { pathname } = req.nextUrl;
+  if (needsSameOrigin(req.method, pathname)) {
+    const reason = crossOriginReason(req.headers, view);
+    if (reason) {
+      noteJunk("CrossOrigin");
+      const user = req.auth?.user;
+      const actor: RefusalEntry["actor"] =
+        user?.id && user.email ? { kind: "user", id: user.id, email: user.email, roles: user.roles ?? [] } : { kind: "anonymous", label: "web" };
+      const origin = (req.headers.get("origin") ?? "").slice(0, 120);
+      await recordRefusal({
+        actor,
+        action: "request.cross_origin",
+        outcome: "denied",
+        requestId,
+        ip: clientAddress(req.headers, trusted),
+        details: { reason, method: req.method.slice(0, 10), route: routePattern(pathname), origin: origin || undefined, fetchSite: req.headers.get("sec-fetch-site")?.slice(0, 20) },
+      });
+      return familyError(familyOf(pathname) ?? "json", 403, "cross_origin", "Refused: a request that changes data must come from the portal's own pages (same Origin).", requestId);
+    }
+  }
+  // Server actions live on pages only: every API family (/api, /fhir, /query, /v1, /oauth) answers its own bodies.
+  if (familyOf(pathname) === undefined && isActionCandidate(req.method, req.headers)) {
+    const refused = await actionRefusal(req.headers, async () => original.clone(), knownActionIds());
+    if (refused) {
+      noteJunk(refused.junk);
+      if (refused.reason === "action_body") return familyError("json", 400, "action_body", "The server action's request body cannot be read.", requestId);
+      if (refused.reason === "action_too_large") return familyError("json", 413, "action_too_large", "The server action's request body is larger than 1 MB.", requestId);
+      // The answer Next.js itself gives, which its client router understands (a reload on skew).
+      const text = refused.status === 400 ? "Invalid Server Action request." : "Server Action unavailable.";
+      return new Response(text, { status: refused.status, headers: { "content-type": "text/plain", "cache-control": "no-store", [ACTION_NOT_FOUND_HEADER]: "1", "X-Request-ID": requestId } });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Runs before every page and route: gives the request an id and a CSP nonce, applies the edge's
+ * refusals, and sends visitors without a session to the sign-in page. It only redirects — pages,
+ * actions and route handlers check the session and the role themselves.
+ */
+async function edge(req: SessionRequest, original: NextRequest, view: ForwardedView, trusted: TrustedProxies): Promise<Response> {
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const csp = contentSecurityPolicy(nonce, isDevelopment());
   const requestId = crypto.randomUUID();
   const { pathname, search } = req.nextUrl;
+
+  const refused = await refusal(req, original, view, trusted, requestId);
+  if (refused) return refused;
 
   let response: NextResponse;
   if (!req.auth?.user && needsStaffSession(pathname)) {
@@ -50,6 +110,8 @@ const withSession = auth((req) => {
     if (pathname !== "/") url.searchParams.set("callbackUrl", `${pathname}${search}`);
     response = NextResponse.redirect(url);
   } else {
+    // req.headers already carry the trusted X-Forwarded-Proto/-Host (lib/net): pages, actions,
+    // route handlers and Auth.js downstream see only those.
     const headers = new Headers(req.headers);
     headers.set("x-nonce", nonce);
     headers.set("content-security-policy", csp);
@@ -58,12 +120,14 @@ const withSession = auth((req) => {
   }
   if (!OWN_CSP.some((p) => pathname.startsWith(p))) response.headers.set("Content-Security-Policy", csp);
   response.headers.set("X-Request-ID", requestId);
-  if (isSecureRequest(req.headers, trust())) response.headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  if (view.proto === "https") response.headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   return response;
-});
+}
 
 export function proxy(req: NextRequest, event: NextFetchEvent) {
   const { pathname } = req.nextUrl;
+  // After SIGTERM: refused before any work, in the family's shape (docs/decisions/069).
+  if (isDraining() && !DRAIN_EXEMPT.has(pathname)) return drainingResponse(familyOf(pathname), crypto.randomUUID());
   // Next.js decodes path segments for dynamic routes and answers a malformed one (`%zz`,
   // `%c3%28`) with a plain-text 500: refuse it here, in the family's shape, or as a page not found.
   if (!isDecodablePath(pathname)) {
@@ -73,7 +137,13 @@ export function proxy(req: NextRequest, event: NextFetchEvent) {
     if (family) return familyError(family, 400, "bad_request", "The URL path is not valid percent-encoding (e.g. %zz).", requestId);
     return NextResponse.rewrite(new URL("/_not-found", req.nextUrl.origin), { status: 404 });
   }
-  return withSession(req, event as never);
+  // One trust rule for every forwarded header (docs/decisions/060): Auth.js here and downstream
+  // reads X-Forwarded-Proto/-Host for its cookie names and URLs, so it is given the trusted ones.
+  const trusted = trust();
+  const view = trustedForwarded(req.headers, trusted);
+  const forwarded = new NextRequest(req.url, { method: req.method, headers: withTrustedForwarding(req.headers, trusted) });
+  const withSession = auth((r) => edge(r as SessionRequest, req, view, trusted));
+  return withSession(forwarded, event as never);
 }
 
 export const config = {

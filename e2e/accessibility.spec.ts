@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
-import { DEMO, expect, platformIdOf, signIn, test } from "./fixtures";
+import { DEMO, expect, platformIdOf, sendClaimForm, signIn, test } from "./fixtures";
 
 /*
- * Accessibility (issue 19): axe-core over every portal page, in English and in Arabic, with the
+ * Accessibility: axe-core over every portal page, in English and in Arabic, with the
  * role that may open it: 0 violations of any impact. Detail pages use the first record of their
  * list; the first test makes those records (an eligibility check, a visit list, an authorization,
  * a claim and a remittance paying one). A page without a record is reported as skipped in the
@@ -14,9 +14,13 @@ import { DEMO, expect, platformIdOf, signIn, test } from "./fixtures";
  * The same walk measures each page's first-load JavaScript as the browser received it (compressed
  * bytes of every script fetched until the network is idle, before anyone types) and fails a page
  * over 200 kB (docs/decisions/055-first-load-javascript.md).
+ *
+ * Every page is walked at two widths: a desktop (1280 px) and a phone (390 px). At the phone width
+ * the page itself must not scroll sideways (document.documentElement.scrollWidth ≤ clientWidth);
+ * wide tables scroll inside their own labelled region instead (docs/decisions/065-ui-primitives.md).
  */
 
-/** The first-load JavaScript budget of every page, compressed (issue 19). */
+/** The first-load JavaScript budget of every page, compressed (docs/decisions/055). */
 const FIRST_LOAD_JS_LIMIT = 200 * 1024;
 
 type Role = keyof typeof DEMO;
@@ -56,10 +60,18 @@ const PAGES: Target[] = [
   { path: "/settings/organization-keys", role: "admin" },
   { path: "/settings/system-status", role: "admin" },
   { path: "/settings/insurers", role: "admin" },
+  { path: "/settings/terminology", role: "admin" },
   { path: "/audit", role: "admin" },
 ];
 
-const results: { page: string; lang: string; violations: number | "skipped"; detail: string; js?: number }[] = [];
+/** The two widths of the walk: a desktop and a phone (an iPhone 14's 390 × 844 CSS pixels). */
+const WIDTHS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+] as const;
+const PHONE = 390;
+
+const results: { page: string; lang: string; width: number; violations: number | "skipped"; detail: string; js?: number; overflow?: number }[] = [];
 
 async function setLanguage(page: Page, lang: "en" | "ar") {
   const url = new URL(page.url());
@@ -122,7 +134,7 @@ test("records for the detail pages: an eligibility check, a visit list, an autho
     await expect(page.getByTestId("selected-patient")).toBeVisible();
     await page.getByRole("button", { name: "Check eligibility" }).click();
     await expect(page.getByTestId("eligibility-outcome")).toBeVisible({ timeout: 30_000 });
-    // A visit list with a bad row, not run (issue 21): the list page shows its bad-rows report.
+    // A visit list with a bad row, not run (docs/decisions/044): the list page shows its bad-rows report.
     await page.goto("/visits/new");
     await page.getByLabel("CSV file").setInputFiles({ name: "visits.csv", mimeType: "text/csv", buffer: Buffer.from("national_id,date,services\n1000000001,2026-12-01,99213\n1234567890,2026-12-01,\n") });
     await page.getByLabel("Later (from the list's page)").check();
@@ -136,7 +148,7 @@ test("records for the detail pages: an eligibility check, a visit list, an autho
     await signIn(claims, DEMO.billing);
     await claims.goto("/claims/new");
     await fillSubmission(claims, "250");
-    await claims.getByRole("button", { name: "Submit claim" }).click();
+    await sendClaimForm(claims);
     await claims.waitForURL(/submitted=/);
     // A remittance for the detail page of Payments: the payer pays a decided claim.
     const paid = await newClaim();
@@ -155,7 +167,7 @@ test.describe.configure({ mode: "serial" });
 
 for (const role of [...new Set(PAGES.map((p) => p.role))]) {
   test(`axe: every page of ${role}, in English and Arabic, has no violations`, async ({ page }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(600_000);
     await signIn(page, DEMO[role]);
     const failures: string[] = [];
     for (const target of PAGES.filter((p) => p.role === role)) {
@@ -163,23 +175,31 @@ for (const role of [...new Set(PAGES.map((p) => p.role))]) {
         await setLanguage(page, lang);
         const path = await resolve(page, target);
         if (!path) {
-          results.push({ page: target.path, lang, violations: "skipped", detail: "no record to open" });
+          for (const { width } of WIDTHS) results.push({ page: target.path, lang, width, violations: "skipped", detail: "no record to open" });
           continue;
         }
-        await page.goto(path);
-        await expect(page.locator("html")).toHaveAttribute("lang", lang);
-        await page.waitForLoadState("networkidle").catch(() => undefined);
-        // First-load JavaScript as the browser received it (compressed bytes).
-        const js = await page.evaluate(() =>
-          (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((r) => r.initiatorType === "script" || r.name.endsWith(".js")).reduce((a, r) => a + r.encodedBodySize, 0),
-        );
-        const { violations } = await new AxeBuilder({ page }).analyze();
-        const detail = violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`).join("; ");
-        results.push({ page: target.path, lang, violations: violations.length, detail, js });
-        if (violations.length) failures.push(`${target.path} [${lang}]: ${detail}`);
-        if (js > FIRST_LOAD_JS_LIMIT) failures.push(`${target.path} [${lang}]: first-load JavaScript ${(js / 1024).toFixed(1)} kB, over ${FIRST_LOAD_JS_LIMIT / 1024} kB`);
+        for (const size of WIDTHS) {
+          await page.setViewportSize(size);
+          await page.goto(path);
+          await expect(page.locator("html")).toHaveAttribute("lang", lang);
+          await page.waitForLoadState("networkidle").catch(() => undefined);
+          // First-load JavaScript as the browser received it (compressed bytes).
+          const js = await page.evaluate(() =>
+            (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((r) => r.initiatorType === "script" || r.name.endsWith(".js")).reduce((a, r) => a + r.encodedBodySize, 0),
+          );
+          const { violations } = await new AxeBuilder({ page }).analyze();
+          // How far the page itself scrolls sideways (0 when it fits the width).
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          const detail = violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`).join("; ");
+          results.push({ page: target.path, lang, width: size.width, violations: violations.length, detail, js, overflow });
+          const at = `${target.path} [${lang}, ${size.width} px]`;
+          if (violations.length) failures.push(`${at}: ${detail}`);
+          if (js > FIRST_LOAD_JS_LIMIT) failures.push(`${at}: first-load JavaScript ${(js / 1024).toFixed(1)} kB, over ${FIRST_LOAD_JS_LIMIT / 1024} kB`);
+          if (size.width === PHONE && overflow > 0) failures.push(`${at}: the page scrolls sideways by ${overflow} px`);
+        }
       }
     }
+    await page.setViewportSize(WIDTHS[0]);
     await setLanguage(page, "en");
     expect(failures).toEqual([]);
   });
@@ -188,9 +208,9 @@ for (const role of [...new Set(PAGES.map((p) => p.role))]) {
 test.afterAll(() => {
   const kb = (bytes?: number) => (bytes === undefined ? "—" : (bytes / 1024).toFixed(1));
   const lines = [
-    "| page | language | violations | first-load JS (kB, compressed) | detail |",
-    "|---|---|---|---|---|",
-    ...results.map((r) => `| ${r.page} | ${r.lang} | ${r.violations} | ${kb(r.js)} | ${r.detail} |`),
+    "| page | language | width (px) | violations | first-load JS (kB, compressed) | sideways page scroll (px) | detail |",
+    "|---|---|---|---|---|---|---|",
+    ...results.map((r) => `| ${r.page} | ${r.lang} | ${r.width} | ${r.violations} | ${kb(r.js)} | ${r.overflow ?? "—"} | ${r.detail} |`),
   ];
   fs.mkdirSync("test-results", { recursive: true });
   fs.writeFileSync("test-results/axe.md", `${lines.join("\n")}\n`);

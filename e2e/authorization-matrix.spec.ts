@@ -57,6 +57,8 @@ const MATRIX: Entry[] = [
   page("/claims/[id]", BILLING, (ids) => `/claims/${ids.claim}`),
   page("/claims/reconcile", BILLING),
   page("/claims/work-queue", BILLING),
+  page("/claims/[id]/appeal", BILLING, () => `/claims/${randomUUID()}/appeal`, 404),
+  { route: "/claims/work-queue/export", url: () => "/claims/work-queue/export", allowed: BILLING },
   page("/visits", VISITS),
   page("/visits/new", VISITS),
   page("/visits/lists/[id]", VISITS, () => `/visits/lists/${randomUUID()}`, 404),
@@ -71,11 +73,14 @@ const MATRIX: Entry[] = [
   page("/settings/organization-keys", ADMIN),
   page("/settings/system-status", ADMIN),
   page("/settings/insurers", ADMIN),
+  page("/settings/terminology", ADMIN),
   page("/audit", ADMIN),
   { route: "/dashboard/export", url: () => "/dashboard/export?table=insurers", allowed: MANAGER },
   { route: "/api/attachments/[id]", url: () => `/api/attachments/${randomUUID()}`, allowed: ["front_desk", "billing", "manager"], allowedStatus: 404 },
   { route: "/api/attachments", url: () => "/api/attachments", method: "POST", allowed: ["front_desk", "billing"], allowedStatus: 415 },
   { route: "/api/system-status", url: () => "/api/system-status", allowed: ADMIN },
+  // Code catalogue import (docs/decisions/086): administrators; an empty request names no format (400).
+  { route: "/api/terminology/import", url: () => "/api/terminology/import", method: "POST", allowed: ADMIN, allowedStatus: 400 },
 ];
 
 /** Pages and routes that are not for signed-in staff, with the reason (checked for completeness only). */
@@ -114,7 +119,8 @@ async function statusOf(entry: Entry, cookie: string | undefined, ids: Ids): Pro
   const res = await fetch(`${BASE_URL}${entry.url(ids)}`, {
     method: entry.method ?? "GET",
     redirect: "manual",
-    headers: cookie ? { cookie } : {},
+    // A browser's own POST carries the portal's Origin (cross-origin writes: the block below).
+    headers: { ...(cookie ? { cookie } : {}), ...(entry.method === "POST" ? { origin: BASE_URL } : {}) },
     signal: controller.signal,
   });
   const result = { status: res.status, location: res.headers.get("location") ?? "" };
@@ -162,6 +168,55 @@ test.describe("authorization matrix", () => {
       }
     });
   }
+
+  /*
+   * The origin rule (docs/decisions/060): every state-changing request the session cookie could
+   * authenticate — an upload, a server action, Auth.js' sign-out and sign-in — is refused 403 in
+   * the JSON family's shape when it does not come from the portal's own origin, whoever holds the
+   * cookie, and audited as denied. The same request from the portal's origin still works.
+   */
+  const CROSS_ORIGIN: { label: string; headers: Record<string, string> }[] = [
+    { label: "Origin https://evil.example", headers: { origin: "https://evil.example" } },
+    { label: "Origin null", headers: { origin: "null" } },
+    { label: "another port of the same host (the sandbox's)", headers: { origin: `http://localhost:${new URL(BASE_URL).port ? Number(new URL(BASE_URL).port) + 6000 : 9210}` } },
+    { label: "Sec-Fetch-Site same-site", headers: { "sec-fetch-site": "same-site" } },
+    { label: "a form post from another site", headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site", "content-type": "text/plain" } },
+    { label: "neither Origin nor Sec-Fetch-Site", headers: {} },
+  ];
+  const actionId = () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(process.cwd(), ".next", "server", "server-reference-manifest.json"), "utf8")) as { node: Record<string, unknown> };
+    return Object.keys(manifest.node)[0]!;
+  };
+  const WRITES: { name: string; path: string; headers: () => Record<string, string>; body: string | Uint8Array<ArrayBuffer> }[] = [
+    { name: "POST /api/attachments (upload)", path: "/api/attachments", headers: () => ({ "x-file-name": "x.pdf" }), body: new TextEncoder().encode("%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n") },
+    { name: "POST /eligibility (server action)", path: "/eligibility", headers: () => ({ "next-action": actionId(), "content-type": "text/plain;charset=UTF-8", accept: "text/x-component" }), body: '["en"]' },
+    { name: "POST /api/auth/signout", path: "/api/auth/signout", headers: () => ({ "content-type": "application/x-www-form-urlencoded" }), body: "csrfToken=x" },
+    { name: "POST /api/auth/callback/credentials (sign-in)", path: "/api/auth/callback/credentials", headers: () => ({ "content-type": "application/x-www-form-urlencoded" }), body: "csrfToken=x&email=a%40b.c&password=x" },
+  ];
+  const send = (write: (typeof WRITES)[number], cookie: string | undefined, extra: Record<string, string>) =>
+    fetch(`${BASE_URL}${write.path}`, { method: "POST", redirect: "manual", headers: { ...write.headers(), ...(cookie ? { cookie } : {}), ...extra }, body: write.body });
+
+  for (const write of WRITES) {
+    test(`cross-origin: ${write.name} is refused 403 for every role`, async () => {
+      for (const who of EVERYONE) {
+        for (const variant of CROSS_ORIGIN) {
+          const res = await send(write, cookies.get(who), variant.headers);
+          const label = `${who} → ${write.name} with ${variant.label}`;
+          expect.soft(res.status, label).toBe(403);
+          expect.soft(await res.json().catch(() => undefined), label).toMatchObject({ error: "forbidden", reason: "cross_origin" });
+        }
+      }
+    });
+  }
+
+  test("cross-origin: the same upload from the portal's own origin is stored, and the refusals are audited as denied", async () => {
+    const upload = WRITES[0]!;
+    const res = await send(upload, cookies.get("billing"), { origin: BASE_URL, "sec-fetch-site": "same-origin" });
+    expect(res.status).toBe(201);
+    const audit = await fetch(`${BASE_URL}/audit?action=request.cross_origin&outcome=denied`, { headers: { cookie: cookies.get("admin")! } });
+    expect(audit.status).toBe(200);
+    expect(await audit.text()).toContain("request.cross_origin");
+  });
 
   test("every page and route of the portal is in the matrix or named as not for staff", () => {
     const listed = new Set(MATRIX.map((e) => e.route));

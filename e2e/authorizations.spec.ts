@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, fillAuthorizationRequest, inArabic, markNoReload, pdfBytes, pickCode, pickPatient, screenshot, stillNoReload, test } from "./fixtures";
+import { BASE_URL, expect, fillAuthorizationRequest, inArabic, markNoReload, pdfBytes, pickCode, pickPatient, screenshot, sendClaimForm, stillNoReload, test } from "./fixtures";
 
 /** A JPEG drawn by the browser itself (canvas), as bytes. */
 async function jpegFromCanvas(page: Page): Promise<number[]> {
@@ -81,6 +81,8 @@ test.describe("prior authorization", () => {
     await expect(page.getByTestId("disposition-text-words")).toHaveText("Authorization approved in full");
     await expect(page.getByTestId("disposition-text-platform")).toHaveCount(0);
     await screenshot(page, "docs/screenshots/19", "authorization-en.png");
+    // Messaging: the exchange answered by our identifier only (decision 073); queued → approved on the timeline.
+    if (process.env.E2E_PLATFORM_PROTOCOL === "messaging") await screenshot(page, "docs/screenshots/29", "authorization-identifier-only-timeline.png");
     await inArabic(page, async () => {
       await expect(page.getByTestId("disposition-text-words")).toHaveText("تمت الموافقة على طلب الموافقة المسبقة بالكامل");
       await expect(page.getByTestId("disposition-text-platform")).toHaveText("Authorization approved in full");
@@ -113,7 +115,7 @@ test.describe("prior authorization", () => {
     await expect(page.getByLabel("Unit price of line 1")).toHaveValue("2500.50");
     await expect(page.getByTestId("items-total")).toHaveText("2,500.50");
     // The server refuses an oversized body by itself too (413 with a clear JSON message).
-    const res = await page.request.post("/api/attachments", { data: Buffer.alloc(10 * 1024 * 1024 + 1, 0x25), headers: { "content-type": "application/octet-stream" } });
+    const res = await page.request.post("/api/attachments", { data: Buffer.alloc(10 * 1024 * 1024 + 1, 0x25), headers: { "content-type": "application/octet-stream", origin: new URL(page.url()).origin } });
     expect(res.status()).toBe(413);
     expect((await res.json()) as Record<string, unknown>).toMatchObject({ error: "payload_too_large", reason: "tooLarge", message: expect.stringContaining("10 MB") });
   });
@@ -156,7 +158,7 @@ test.describe("prior authorization", () => {
     await expect(page.getByTestId("selected-patient")).toContainText("Test Patient One");
     await expect(page.getByTestId("diagnoses")).toContainText("M54.5");
     await expect(page.getByTestId("items-total")).toHaveText("2,000.00");
-    await page.getByRole("button", { name: "Submit claim" }).click();
+    await sendClaimForm(page);
     await page.waitForURL(/\/claims\/new\?submitted=[0-9a-f-]{36}$/);
     await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", /queued|sent|pended|complete/);
     await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", "complete", { timeout: 45_000 });
@@ -164,7 +166,7 @@ test.describe("prior authorization", () => {
   });
 
   test("roles: the manager may download but not open the authorization pages; anonymous uploads are refused", async ({ page, request, signInAs }) => {
-    const anonymous = await request.post("/api/attachments", { data: pdfBytes("x"), maxRedirects: 0 });
+    const anonymous = await request.post("/api/attachments", { data: pdfBytes("x"), headers: { origin: BASE_URL }, maxRedirects: 0 });
     expect([401, 302, 303, 307]).toContain(anonymous.status());
     await signInAs("manager");
     const res = await page.goto("/authorizations");

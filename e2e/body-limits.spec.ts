@@ -6,7 +6,7 @@ import { ATTACHMENT_BODY_LIMIT_BYTES, EXCHANGE_API_BODY_LIMIT_BYTES, GATEWAY_BOD
 import { adminCli, DEMO, expect, registerOrgClient, signInRequest, test } from "./fixtures";
 
 /**
- * Body limits at the edge (issue 15): for each route family, a body just under its limit and just
+ * Body limits at the edge: for each route family, a body just under its limit and just
  * over it, sent with Content-Length and chunked (no length), through the real server — proxy.ts
  * included, which buffers bodies. Under → accepted whole (the stored attachment's SHA-256 is the
  * sent one); over → 413 naming the limit; far over the proxy's own buffer → still 413.
@@ -114,7 +114,7 @@ test.describe("body limits: just under is accepted whole, just over is 413 namin
     test(`attachments (10 MB per file), ${how}`, async () => {
       const limit = ATTACHMENT_BODY_LIMIT_BYTES;
       const under = pdfOfSize(limit - MARGIN);
-      const ok = await send("POST", "/api/attachments", { cookie: staffCookie, "x-file-name": "limit.pdf" }, under, chunked);
+      const ok = await send("POST", "/api/attachments", { cookie: staffCookie, origin: `http://localhost:${PORT}`, "x-file-name": "limit.pdf" }, under, chunked);
       expect(ok.status, ok.body).toBe(201);
       const stored = JSON.parse(ok.body) as { size: number; sha256: string };
       // Never truncated: what is stored is byte for byte what was sent.
@@ -134,7 +134,7 @@ test.describe("body limits: just under is accepted whole, just over is 413 namin
         expect(createHash("sha256").update(Buffer.from(await download.arrayBuffer())).digest("hex")).toBe(stored.sha256);
       }
       for (const size of [limit + MARGIN, ...(chunked ? [PROXY_BODY_LIMIT_BYTES + 4 * MARGIN * MARGIN] : [])]) {
-        const over = await send("POST", "/api/attachments", { cookie: staffCookie, "x-file-name": "limit.pdf" }, pdfOfSize(size), chunked);
+        const over = await send("POST", "/api/attachments", { cookie: staffCookie, origin: `http://localhost:${PORT}`, "x-file-name": "limit.pdf" }, pdfOfSize(size), chunked);
         expect(over.status, over.body).toBe(413);
         expect(JSON.parse(over.body).message).toContain("10 MB");
         rows.push({ family: "POST /api/attachments", limit, size, chunked, status: over.status, note: JSON.parse(over.body).message });

@@ -4,7 +4,7 @@ import type { Locator, Page } from "@playwright/test";
 import { createUser, expect, markNoReload, signIn, stillNoReload, test } from "./fixtures";
 
 /*
- * Managers' dashboards (issue #8): a claim submitted by billing in another browser and decided by
+ * Managers' dashboards: a claim submitted by billing in another browser and decided by
  * the platform (webhook) shows up on the live board and in the dashboard totals without a reload;
  * every CSV download has exactly the cells of its table.
  */

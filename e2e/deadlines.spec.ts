@@ -5,7 +5,7 @@ const SHOTS = "docs/screenshots/18";
 
 const daysAgo = (n: number) => clinicDay(-n);
 
-test.describe("filing deadlines (issue 18)", () => {
+test.describe("filing deadlines (docs/decisions/048)", () => {
   test("an administrator sets an insurer's window; a draft near its deadline warns in the form and the list; the dashboard counts it", async ({ page, signInAs, newPatient }) => {
     test.setTimeout(180_000); // insurer page, a fixture patient through the admin CLI, the claim form, the list, the dashboard
     await signInAs(["admin", "billing", "manager"]);

@@ -4,7 +4,7 @@ import { E2E_PORTAL_DATA_DIR } from "../playwright.config";
 import { adminCli, createUser, expect, inArabic, screenshot, signIn, test } from "./fixtures";
 
 /**
- * Issue 17 item 3, as an administrator and a front-desk user would meet it: a second facility with
+ * Facilities (docs/decisions/049), as an administrator and a front-desk user would meet it: a second facility with
  * its own certificate (issued by the sandbox's CA) is added with the admin CLI, Settings shows its
  * certificate expiry and tests its connection, and a user of that facility checks eligibility over
  * that facility's certificate (the sandbox counts requests per certificate).

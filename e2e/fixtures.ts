@@ -70,7 +70,8 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
 export async function signInRequest(email: string, password = DEMO_PASSWORD): Promise<APIRequestContext> {
   const ctx = await playwrightRequest.newContext({ baseURL: BASE_URL });
   const { csrfToken } = (await (await ctx.get("/api/auth/csrf")).json()) as { csrfToken: string };
-  await ctx.post("/api/auth/callback/credentials", { form: { csrfToken, email, password }, maxRedirects: 0 });
+  // A browser sends its Origin with every POST; the portal refuses a sign-in without one (docs/decisions/060).
+  await ctx.post("/api/auth/callback/credentials", { form: { csrfToken, email, password }, headers: { origin: BASE_URL }, maxRedirects: 0 });
   const cookies = (await ctx.storageState()).cookies;
   if (!cookies.some((c) => /session-token/.test(c.name))) throw new Error(`sign-in of ${email} gave no session cookie`);
   return ctx;
@@ -91,6 +92,18 @@ export async function pickCode(page: Page, combobox: Locator, query: string): Pr
   await combobox.fill(query);
   await expect(page.locator('ul[role="listbox"]:not([hidden]) [role="option"]').first()).toBeVisible();
   await combobox.press("Enter");
+}
+
+/**
+ * Clicks the claim form's "Submit claim"; when the scrubber only warns (docs/decisions/090 — a
+ * service this patient already had claimed that day, a price off the contract), answers "Send
+ * anyway" once. Browser tests reuse patients, services and days, so such warnings are expected.
+ */
+export async function sendClaimForm(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Submit claim" }).click();
+  const sent = /\/claims\/new\?submitted=[0-9a-f-]{36}$/;
+  await expect.poll(async () => sent.test(page.url()) || (await page.getByTestId("scrub-findings").isVisible()), { timeout: 30_000 }).toBe(true);
+  if (!sent.test(page.url())) await page.getByRole("button", { name: "Send anyway" }).click();
 }
 
 /** Runs `fn` with the Arabic interface (RTL), then goes back to English. */

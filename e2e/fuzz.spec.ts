@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { adminCli, DEMO, expect, registerOrgClient, signInRequest, test } from "./fixtures";
 
 /**
- * The permanent fuzz suite (issue 15): at least 1,000 generated requests per public endpoint —
+ * The permanent fuzz suite: at least 1,000 generated requests per public endpoint —
  * paths, query strings, headers and bodies from fast-check — against the production build the
  * browser tests run (Playwright's webServer: `npm start`'s script on E2E_PORT, over real HTTP).
  * Each answer must come within REQUEST_TIMEOUT_MS, never be a 5xx, and — when it is an error —
@@ -20,7 +20,7 @@ const REQUEST_TIMEOUT_MS = 20_000;
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const BASE = `http://localhost:${PORT}`;
 
-type Shape = "fhir" | "json-error" | "oauth" | "auth" | "page";
+type Shape = "fhir" | "json-error" | "oauth" | "auth" | "page" | "any";
 
 interface Generated {
   method: "GET" | "POST";
@@ -35,6 +35,8 @@ interface Endpoint {
   /** Fewer runs for a non-API extra (server-rendered pages are costly); APIs take RUNS. */
   runs?: number;
   arbitrary: fc.Arbitrary<(creds: Credentials) => Promise<Generated>>;
+  /** A rule of the family beyond its shape: a problem with this answer to this request, or undefined. */
+  check?: (generated: Generated, response: Response, text: string) => string | undefined;
 }
 
 interface Credentials {
@@ -44,6 +46,10 @@ interface Credentials {
   oauthClientId: string;
   oauthClientSecret: string;
   staffCookie: string;
+  /** A server action id of the build (the cross-origin family). */
+  actionId: string;
+  /** The language switch's action id, read from the sign-in page's form (the multipart family). */
+  localeActionId: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -313,7 +319,8 @@ const ENDPOINTS: Endpoint[] = [
       .map(([auth, extra, name, body]) => async (c) => ({
         method: "POST",
         path: "/api/attachments",
-        headers: { ...extra, "x-file-name": name, ...(auth === "staff" ? { cookie: c.staffCookie } : {}) },
+        // From the portal's own pages (the origin rule is the cross-origin family's subject).
+        headers: { ...extra, origin: BASE, "x-file-name": name, ...(auth === "staff" ? { cookie: c.staffCookie } : {}) },
         body,
       })),
   },
@@ -330,12 +337,20 @@ const ENDPOINTS: Endpoint[] = [
     name: "GET|POST /api/auth/*",
     shape: "auth",
     arbitrary: fc
-      .tuple(fc.constantFrom<"GET" | "POST">("GET", "POST"), fc.oneof(segment, fc.constantFrom("session", "csrf", "providers", "signin", "signout", "callback/credentials", "error", "signin/credentials")), junkHeaders, queryString, fc.oneof(fc.constant(""), text))
-      .map(([method, seg, extra, q, body]) => async () => ({
+      .tuple(
+        fc.constantFrom<"GET" | "POST">("GET", "POST"),
+        fc.oneof(segment, fc.constantFrom("session", "csrf", "providers", "signin", "signout", "callback/credentials", "error", "signin/credentials")),
+        junkHeaders,
+        queryString,
+        fc.oneof(fc.constant(""), text),
+        // JSON bodies (broken or not) once logged an error line each: they are junk now.
+        fc.constantFrom("application/x-www-form-urlencoded", "application/x-www-form-urlencoded", "application/json", "text/plain"),
+      )
+      .map(([method, seg, extra, q, body, type]) => async () => ({
         method,
         path: `/api/auth/${seg}${q}`,
-        headers: { ...extra, ...(method === "POST" ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
-        body: method === "POST" ? `csrfToken=${enc(body)}&email=${enc(body)}&password=x` : undefined,
+        headers: { ...extra, ...(method === "POST" ? { "content-type": type, origin: BASE } : {}) },
+        body: method !== "POST" ? undefined : type === "application/json" ? (body.length % 2 ? JSON.stringify({ csrfToken: body, email: body, password: "x" }) : `{"email":${JSON.stringify(body)}`) : `csrfToken=${enc(body)}&email=${enc(body)}&password=x`,
       })),
   },
   {
@@ -349,6 +364,106 @@ const ENDPOINTS: Endpoint[] = [
         headers: { ...extra, "content-type": "application/json", "webhook-id": id, "webhook-timestamp": ts, "webhook-signature": sig },
         body,
       })),
+  },
+  {
+    name: "cross-origin writes (uploads, server actions, sign-in/out)",
+    shape: "any",
+    runs: Math.min(RUNS, 600),
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom("/api/attachments", "/eligibility", "/claims/new", "/settings/api-access", "/api/auth/signout", "/api/auth/callback/credentials", "/api/anything"),
+        fc.constantFrom("none", "staff", "staff"),
+        fc.oneof(fc.constantFrom(undefined, BASE, "https://evil.example", "null", `http://localhost:${PORT + 6000}`, `http://sub.localhost:${PORT}`, `https://localhost:${PORT}`, `http://127.0.0.1:${PORT}`, "file://x"), headerValue),
+        fc.constantFrom(undefined, undefined, "same-origin", "same-site", "cross-site", "none", "junk"),
+        fc.constantFrom("none", "real", "unknown", "junk"),
+        fc.constantFrom("text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=zz", "application/json", "application/pdf"),
+        fc.oneof(text, fc.constantFrom('["en"]', "[]", '["$Q9999",{', "--zz\r\nbroken", 'csrfToken=x&email=a%40b.c&password=x', "%PDF-1.4\n%%EOF")),
+      )
+      .map(([path, auth, origin, fetchSite, action, type, body]) => async (c) => {
+        const crossOrigin = !sameOrigin(origin, fetchSite);
+        // A real action id only where the rule must refuse it: a same-origin signOutAction would end the suite's session.
+        const actionId = action === "real" && crossOrigin ? c.actionId : action === "unknown" ? `7f${"ab".repeat(20)}` : action === "junk" ? "x" : undefined;
+        return {
+          method: "POST",
+          path,
+          headers: {
+            "content-type": type,
+            ...(origin !== undefined ? { origin } : {}),
+            ...(fetchSite !== undefined ? { "sec-fetch-site": fetchSite } : {}),
+            ...(actionId ? { "next-action": actionId, accept: "text/x-component" } : {}),
+            ...(auth === "staff" ? { cookie: c.staffCookie } : {}),
+          },
+          body,
+        };
+      }),
+    check: (g, response, body) => {
+      if (sameOrigin(g.headers.origin, g.headers["sec-fetch-site"])) return undefined;
+      if (response.status !== 403 || !/"reason":"cross_origin"/.test(body)) return `a cross-origin write was not refused 403 cross_origin (${response.status}): ${body.slice(0, 120)}`;
+      return undefined;
+    },
+  },
+  {
+    name: "forwarded headers (scheme, host, client address)",
+    shape: "any",
+    runs: Math.min(RUNS, 600),
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom("/api/auth/csrf", "/api/auth/session", "/api/auth/signin", "/api/health", "/sign-in", "/eligibility", "/api/attachments/00000000-0000-4000-8000-000000000000"),
+        fc.constantFrom("none", "staff"),
+        fc.record(
+          {
+            "x-forwarded-proto": fc.oneof(fc.constantFrom("https", "https, http", "HTTPS", "http", "wss", ""), headerValue),
+            "x-forwarded-host": fc.oneof(fc.constantFrom("evil.example", "evil.example:443", `localhost:${PORT}`, "a b", "x".repeat(300), "evil.example/path", "[::1]:1"), headerValue),
+            "x-forwarded-port": fc.constantFrom("443", "80", "0", "junk"),
+            "x-forwarded-for": fc.oneof(fc.ipV4(), fc.ipV6(), headerValue),
+            forwarded: fc.oneof(fc.constantFrom("for=1.2.3.4;proto=https;host=evil.example", 'for="[::1]";proto=https'), headerValue),
+            "x-real-ip": fc.ipV4(),
+            host: fc.constantFrom(`localhost:${PORT}`),
+          },
+          { requiredKeys: [] },
+        ),
+      )
+      .map(([path, auth, forwarded]) => async (c) => ({ method: "GET", path, headers: { ...forwarded, ...(auth === "staff" ? { cookie: c.staffCookie } : {}) } })),
+    check: (_g, response) => {
+      // No trusted proxy in the browser tests: the portal is plain HTTP whatever a client claims.
+      const cookies = response.headers.getSetCookie().map((c) => c.split("=")[0]!);
+      if (cookies.some((n) => /^__(Host|Secure)-/.test(n))) return `a __Host-/__Secure- cookie over plain HTTP: ${cookies.join(", ")}`;
+      if (response.headers.getSetCookie().some((c) => /;\s*secure/i.test(c))) return "a Secure cookie over plain HTTP";
+      if (response.headers.has("strict-transport-security")) return "HSTS over plain HTTP";
+      const location = response.headers.get("location");
+      if (location && /^https?:/i.test(location) && new URL(location).host !== `localhost:${PORT}`) return `redirect to a forwarded host: ${location.slice(0, 120)}`;
+      return undefined;
+    },
+  },
+  {
+    // A same-origin fetch action's multipart reply (docs/decisions/061): every part the root names
+    // must be there as React's decoder reads it. The language switch is the target: a forged body that
+    // does decode reaches an action that only reads a form, so the suite's session is not touched.
+    name: "same-origin action replies (multipart parts)",
+    shape: "any",
+    runs: Math.min(RUNS, 300),
+    arbitrary: fc
+      .tuple(
+        fc.array(fc.oneof(fc.constantFrom("$K1", "$Q1", "$W1", "$1", "$1:a", "$1:a:b", "$@1", "$h1", "$i1", "$B1", "$A1", "$R1", "$z1", "$", "$$", "$undefined", "$D2026-02-30", "$n12", `$n${"9".repeat(301)}`, "$nabc", "$T", "en", "ar"), text), { maxLength: 4 }),
+        fc.option(fc.oneof(fc.constantFrom('{"a":{"b":1}}', "[]", '["$Q2"]', "{bad", '["$1"]'), text), { nil: undefined }),
+        fc.option(fc.constantFrom("ar", "en", "xx", ""), { nil: undefined }),
+        fc.boolean(),
+      )
+      .map(([root, one, locale, fileOne]) => async (c) => {
+        const part = (name: string, value: string, file?: string) =>
+          `--zz\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${file}"\r\nContent-Type: application/octet-stream` : ""}\r\n\r\n${value}\r\n`;
+        const body =
+          part("0", JSON.stringify(root)) +
+          (one !== undefined ? part("1", one, fileOne ? "one.bin" : undefined) : "") +
+          (locale !== undefined ? part("_1_locale", locale) : "") +
+          "--zz--\r\n";
+        return {
+          method: "POST",
+          path: "/sign-in",
+          headers: { "content-type": "multipart/form-data; boundary=zz", origin: BASE, "sec-fetch-site": "same-origin", "next-action": c.localeActionId, accept: "text/x-component", cookie: c.staffCookie },
+          body: body.toWellFormed(),
+        };
+      }),
   },
   {
     name: "GET /claims/{id} (page)",
@@ -365,10 +480,15 @@ const ENDPOINTS: Endpoint[] = [
 // ---------------------------------------------------------------------------------------------
 // The checks
 
-async function shapeProblem(shape: Shape, response: Response): Promise<string | undefined> {
+/** The origin rule as the suite states it (docs/decisions/060): the portal's own Origin, or only Sec-Fetch-Site same-origin. */
+function sameOrigin(origin: string | undefined, fetchSite: string | undefined): boolean {
+  if (fetchSite !== undefined && fetchSite !== "same-origin") return false;
+  return origin === undefined ? fetchSite === "same-origin" : origin === BASE;
+}
+
+function shapeProblem(shape: Shape, response: Response, text: string): string | undefined {
   const status = response.status;
   const type = response.headers.get("content-type") ?? "";
-  const text = await response.text();
   if (status >= 500) return `5xx: ${text.slice(0, 200)}`;
   if (status < 400) return undefined;
   const parse = () => {
@@ -394,6 +514,7 @@ async function shapeProblem(shape: Shape, response: Response): Promise<string | 
       if (!/json/.test(type) || typeof body?.error !== "string" || typeof body.error_description !== "string") return `not an RFC 6749 error: ${text.slice(0, 200)}`;
       return undefined;
     }
+    case "any":
     case "auth":
       // Auth.js answers its own errors (400 "Bad request." or a JSON object); a plain 500 is the failure looked for above.
       return undefined;
@@ -426,7 +547,13 @@ async function credentials(): Promise<Credentials> {
   await ctx.dispose();
   const staffCookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
   expect(staffCookie).toContain("session-token");
-  return { orgJwt: () => org.token(), gatewayToken: gateway.token, apiKey: key.key, oauthClientId: oauth.clientId, oauthClientSecret: oauth.clientSecret, staffCookie };
+  const manifest = JSON.parse(fs.readFileSync(path.join(".next", "server", "server-reference-manifest.json"), "utf8")) as { node: Record<string, unknown> };
+  const actionId = Object.keys(manifest.node)[0]!;
+  // The language switch is the sign-in page's only form with a server action: its id is in the page.
+  const signIn = await (await fetch(`${BASE}/sign-in`)).text();
+  const localeActionId = /name="\$ACTION_ID_([0-9a-f]{42})"/.exec(signIn)?.[1];
+  expect(localeActionId, "the language switch's action id on /sign-in").toBeDefined();
+  return { actionId, localeActionId: localeActionId!, orgJwt: () => org.token(), gatewayToken: gateway.token, apiKey: key.key, oauthClientId: oauth.clientId, oauthClientSecret: oauth.clientSecret, staffCookie };
 }
 
 interface Tally {
@@ -477,7 +604,8 @@ test.describe("fuzz: no 5xx, no hang, the family's error shape", () => {
             const response = await send(generated);
             const cls = `${Math.floor(response.status / 100)}xx`;
             tally.byClass[cls] = (tally.byClass[cls] ?? 0) + 1;
-            const problem = await shapeProblem(endpoint.shape, response);
+            const text = await response.text();
+            const problem = shapeProblem(endpoint.shape, response, text) ?? endpoint.check?.(generated, response, text);
             if (problem) tally.problems.push(`${label} → ${response.status}: ${problem}`);
           } catch (error) {
             const timedOut = (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError";

@@ -38,7 +38,7 @@ test.describe("information requests", () => {
     // The claim page shows the request; answer it with a document.
     await page.goto(`/claims/${claim.id}`);
     await markNoReload(page);
-    // Its due date is the claim's deadline now (issue 18 item 6), counted in clinic days.
+    // Its due date is the claim's deadline now (docs/decisions/045), counted in clinic days.
     const deadline = page.getByTestId("deadline-badge");
     await expect(deadline).toHaveAttribute("data-kind", "information");
     await expect(deadline).toHaveText(/5 days left to answer the payer/);

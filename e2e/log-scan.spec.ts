@@ -5,7 +5,7 @@ import { PATIENTS } from "../sandbox/reference-data";
 import { expect, test } from "./fixtures";
 
 /**
- * The log scan (issue 15): runs after every other browser test and the fuzz suite (Playwright
+ * The log scan: runs after every other browser test and the fuzz suite (Playwright
  * project "log-scan" depends on "browser"), over everything the portal and the sandbox printed
  * meanwhile (test-results/server.log, copied by the webServer command). No seeded national ID,
  * Iqama number or patient name may appear. The list comes from the seed data itself — the
@@ -55,4 +55,51 @@ test("the server's log of the whole browser-test and fuzz run holds no seeded pa
   console.log(`[log-scan] ${lines.length} lines (${(log.length / 1024).toFixed(0)} KiB) scanned for ${secrets.length} seeded values: ${hits.length} hits`);
   expect(lines.length).toBeGreaterThan(10);
   expect(hits).toEqual([]);
+});
+
+/*
+ * Error-level lines caused by clients (docs/decisions/060): junk a client sends — a cross-origin
+ * write, a forged server action, a JSON body posted to the sign-in endpoint, a malformed path —
+ * is counted at debug level with a summary line a minute, never an error line. A request-handling
+ * error line is one of: an access-log line of a 500 (a 502/503/504 is the platform's or shutdown's
+ * state, not a client's doing), an Auth.js error, Next.js' own `⨯` render/action errors and its
+ * server-action complaints, or a route's "request … failed" line. Background work (boot, the
+ * database, the outbox, the sandbox) is not counted here.
+ */
+function clientCausedErrorLines(lines: string[]): string[] {
+  return lines.filter((line) => {
+    if (line.startsWith("{")) {
+      try {
+        const entry = JSON.parse(line) as { level?: string | number; component?: string; status?: number; msg?: string };
+        const level = entry.level === "error" || entry.level === "fatal" || entry.level === 50 || entry.level === 60;
+        if (!level) return false;
+        if (entry.component === "http") return entry.status === 500 || entry.status === 501;
+        return entry.component === "auth";
+      } catch {
+        return false;
+      }
+    }
+    return /^⨯ |Invalid Server Actions? request|Failed to find Server Action|^\[auth\] |^\[[a-z-]+\] request [0-9a-f-]{36} failed/.test(line.trim());
+  });
+}
+
+test("the matcher of client-caused error lines finds what it looks for", () => {
+  const sample = [
+    '{"level":"error","component":"auth","msg":"auth error SyntaxError"}',
+    '{"level":"error","component":"http","route":"/eligibility","status":500,"msg":"request"}',
+    "⨯ Error: Invalid Server Actions request.",
+    '{"level":"error","component":"http","route":"/api/exchange/eligibility/check","status":503,"msg":"request"}',
+    '{"level":"info","component":"http","status":403,"msg":"request"}',
+    '{"level":"error","component":"boot","msg":"the portal cannot start"}',
+    "[junk] refused in the last minute: CrossOrigin=3",
+  ];
+  expect(clientCausedErrorLines(sample)).toEqual(sample.slice(0, 3));
+});
+
+test("no error-level log line of the whole run was caused by a client", () => {
+  const lines = fs.readFileSync(E2E_SERVER_LOG, "utf8").split("\n");
+  const hits = clientCausedErrorLines(lines);
+  const junk = lines.filter((l) => l.includes("[junk] refused in the last minute")).length;
+  console.log(`[log-scan] ${lines.length} lines: ${hits.length} client-caused error-level lines; ${junk} junk summary lines`);
+  expect(hits.map((l) => l.slice(0, 200))).toEqual([]);
 });

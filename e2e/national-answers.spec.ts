@@ -1,4 +1,4 @@
-import { SandboxAdmin, expect, fillAuthorizationRequest, inArabic, pickCode, pickPatient, screenshot, test } from "./fixtures";
+import { SandboxAdmin, expect, fillAuthorizationRequest, inArabic, pickCode, pickPatient, screenshot, sendClaimForm, test } from "./fixtures";
 
 /**
  * The sandbox answers like a national exchange (its `national` answer style: absolute and
@@ -119,7 +119,7 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     const before = (await platformClaims()).claims.length;
     await sandbox.call("PUT", "/_admin/faults", { dropAfterProcessingRate: 1 });
     try {
-      await page.getByRole("button", { name: "Submit claim" }).click();
+      await sendClaimForm(page);
       await page.waitForURL(/\/claims\/new\?submitted=[0-9a-f-]{36}$/);
       await expect
         .poll(async () => (await platformClaims()).claims.length, { timeout: 30_000 })

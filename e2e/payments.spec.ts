@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, inArabic, markNoReload, pickCode, pickPatient, platformIdOf, screenshot, stillNoReload, test, type OrgClient } from "./fixtures";
+import { expect, inArabic, markNoReload, pickCode, pickPatient, platformIdOf, screenshot, sendClaimForm, stillNoReload, test, type OrgClient } from "./fixtures";
 
 const SHOTS = "docs/screenshots/18";
 
@@ -16,7 +16,7 @@ async function adjudicated(page: Page, orgClient: OrgClient, ids: string[]): Pro
   return platformIds;
 }
 
-test.describe("payments (issue 18)", () => {
+test.describe("payments (docs/decisions/047)", () => {
   test("a remittance matched to three claims with one short-paid; marked received, then cleared; claims show it", async ({ page, signInAs, newClaim, sandbox, orgClient }) => {
     test.setTimeout(240_000);
     const claims = [await newClaim(), await newClaim(), await newClaim()];
@@ -92,7 +92,7 @@ test.describe("payments (issue 18)", () => {
   });
 });
 
-test.describe("authorization usage (issue 18)", () => {
+test.describe("authorization usage (docs/decisions/048)", () => {
   test("an authorization for two sessions is used up by two claims; a third claim is warned before sending", async ({ page, signInAs }) => {
     await signInAs(["front_desk", "billing"]);
     await page.goto("/authorizations/new");
@@ -114,7 +114,7 @@ test.describe("authorization usage (issue 18)", () => {
       await page.waitForURL(/\/claims\/new\?draft=[0-9a-f-]{36}$/);
       await page.getByLabel("Quantity of line 1").fill("1");
       await expect(page.getByTestId("usage-warnings")).toHaveCount(0);
-      await page.getByRole("button", { name: "Submit claim" }).click();
+      await sendClaimForm(page);
       await page.waitForURL(/\/claims\/new\?submitted=[0-9a-f-]{36}$/);
       await page.goto(authorization);
       await expect(page.locator('[data-testid="usage-row"][data-code="72148"]')).toHaveAttribute("data-remaining", remaining);

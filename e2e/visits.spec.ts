@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { clinicDay, expect, inArabic, screenshot, test } from "./fixtures";
 
 /*
- * Eligibility ahead of the visit (issue 21): a front desk uploads a CSV with mistakes, sees the
+ * Eligibility ahead of the visit (docs/decisions/044): a front desk uploads a CSV with mistakes, sees the
  * bad rows by line, the run checks the good ones through the sandbox with live progress, and the
  * morning worklist shows each visit's verdict in words (English and Arabic) with a link to the
  * eligibility result and a one-click prior authorization pre-filled with the planned services.

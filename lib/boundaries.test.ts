@@ -1,5 +1,7 @@
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
+import { LIB_MAP } from "../eslint.config.mjs";
 import { describe, expect, it } from "vitest";
 
 /*
@@ -27,6 +29,12 @@ describe("lint boundaries", () => {
     ["lib/claims/fixture.ts", 'import { authorize } from "@/lib/auth/guards";\nexport const x = authorize;\n', /through its entry/],
     ["app/(portal)/fixture.tsx", 'import { getPatient } from "@/lib/patients/registry";\nexport const x = getPatient;\n', /through its entry/],
     ["components/claims/fixture.tsx", 'import { formatMoney } from "@/lib/money/format";\nexport const x = formatMoney;\n', /through its entry/],
+    // The map of lib/ (decision 064): never a higher layer.
+    ["lib/submissions/fixture.ts", 'import { listClaims } from "@/lib/claims";\nexport const x = listClaims;\n', /domain layer may not import a module of a higher layer/],
+    ["lib/fhir/fixture.ts", 'import { getPatient } from "@/lib/patients";\nexport const x = getPatient;\n', /core layer may not import/],
+    ["lib/patients/fixture.ts", 'import { submit } from "@/lib/submissions";\nexport const x = submit;\n', /platform layer may not import/],
+    ["lib/claims/fixture.ts", 'import { handleListClaims } from "@/lib/claims-api";\nexport const x = handleListClaims;\n', /features layer may not import/],
+    ["lib/time.ts", 'import { audit } from "@/lib/audit";\nexport const x = audit;\n', /core layer may not import/],
   ])("%s: refuses %j", async (file, code, expected) => {
     expect((await problems(file, code)).join("\n")).toMatch(expected);
   });
@@ -38,9 +46,35 @@ describe("lint boundaries", () => {
     ["lib/claims/fixture.ts", 'import { env } from "@/lib/env";\nexport const x = env().PORT;\n'],
     ["lib/claims/fixture.ts", 'import { authorize } from "@/lib/auth";\nexport const x = authorize;\n'],
     ["components/claims/fixture.tsx", 'import { copyClaimAction } from "@/lib/claims/browser";\nexport const x = copyClaimAction;\n'],
+    ["lib/claims/fixture.ts", 'import { submitForm } from "@/lib/submissions";\nexport const x = submitForm;\n'],
+    ["lib/pipeline/fixture.ts", 'import { transition } from "@/lib/submissions";\nexport const x = transition;\n'],
     // Tests may reach inside a module.
     ["lib/claims/fixture.test.ts", 'import { getPatient } from "@/lib/patients/registry";\nexport const x = getPatient;\n'],
   ])("%s: allows %j", async (file, code) => {
     expect(await problems(file, code)).toEqual([]);
+  });
+});
+
+describe("the map of lib/", () => {
+  it("places every lib folder in exactly one layer", () => {
+    const root = path.resolve(__dirname);
+    const folders = readdirSync(root).filter((name) => statSync(path.join(root, name)).isDirectory());
+    const placed = LIB_MAP.flatMap((l: { modules: string[] }) => l.modules);
+    expect(placed.length).toBe(new Set(placed).size);
+    expect(folders.filter((f) => !placed.includes(f))).toEqual([]);
+    expect(placed.filter((m: string) => !folders.includes(m) && !["env", "time"].includes(m))).toEqual([]);
+  });
+
+  it("keeps test helpers in testing/ folders (one convention, decision 064)", () => {
+    const stray: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const full = path.join(dir, name);
+        if (statSync(full).isDirectory()) walk(full);
+        else if (name === "testing.ts" || name === "test-support.ts") stray.push(path.relative(path.resolve(__dirname, ".."), full));
+      }
+    };
+    walk(path.resolve(__dirname));
+    expect(stray).toEqual([]);
   });
 });

@@ -26,6 +26,7 @@ const FORBIDDEN: Forbidden[] = [
   { test: (t) => t.startsWith("@hookform/resolvers"), why: "the zod resolver: use lazyZodResolver (components/forms)" },
   { test: (t) => t === "lib/fhir/index.ts", why: "the full lib/fhir entry: import @/lib/fhir/browser" },
   { test: (t) => BUILTINS.has(t.split("/")[0]!) || t.startsWith("node:"), why: "a Node built-in" },
+  { test: (t) => t.startsWith("@tanstack/table-core"), why: "table sorting runs on the server: SortableTable in a server page (docs/decisions/065)" },
 ];
 
 function resolveFile(from: string, spec: string): string | undefined {
@@ -108,16 +109,21 @@ describe("first-load JavaScript: what client components may reach", () => {
 
   // The walker itself: each rule is seen where it applies, and what the bundler leaves out is left out.
   it("sees zod behind a form schema, and the full lib/fhir entry with its Buffer", () => {
-    expect(clientViolations([join(ROOT, "lib/authorizations/schema.ts")]).join("\n")).toMatch(/lib\/authorizations\/schema\.ts → zod \(/);
+    expect(clientViolations([join(ROOT, "lib/submissions/form-schema.ts")]).join("\n")).toMatch(/lib\/submissions\/form-schema\.ts → zod \(/);
     const fhir = clientViolations([join(ROOT, "lib/fhir/index.ts")]).join("\n");
     expect(fhir).toMatch(/→ zod \(/);
     expect(fhir).toMatch(/builders\/claim\.ts uses Buffer/);
   });
 
+  it("sees TanStack table-core behind SortableTable (sorting stays on the server)", () => {
+    expect(clientViolations([join(ROOT, "components/ui/sortable-table.tsx")]).join("\n")).toMatch(/sort-rows\.ts → @tanstack\/table-core/);
+    expect(clientViolations([join(ROOT, "components/ui/data-table.tsx")])).toEqual([]);
+  });
+
   it("does not follow import() (its own chunk), type-only imports or action modules", () => {
-    // browser.ts loads the schema with import() and re-exports "use server" actions.
-    expect(clientViolations([join(ROOT, "lib/authorizations/browser.ts")])).toEqual([]);
-    expect(staticImports(join(ROOT, "lib/authorizations/browser.ts"))).not.toContain("./schema");
+    // lib/submissions/browser.ts loads the schema with import(); lib/authorizations/browser.ts re-exports "use server" actions.
+    expect(clientViolations([join(ROOT, "lib/submissions/browser.ts"), join(ROOT, "lib/authorizations/browser.ts")])).toEqual([]);
+    expect(staticImports(join(ROOT, "lib/submissions/browser.ts"))).not.toContain("./form-schema");
     expect(staticImports(join(ROOT, "lib/fhir/browser.ts"))).not.toContain("./read");
   });
 });

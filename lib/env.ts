@@ -110,7 +110,7 @@ const platformSection = {
   WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must look like whsec_<base64>").optional(),
 };
 
-// ── The national exchange's protocol (issue 17) ────────────────────────────────────────────────
+// ── The national exchange's protocol (docs/decisions/034) ────────────────────────────────────────────────
 const protocolSection = {
   /**
    * `rest`: the spec's endpoints (default). `messaging`: FHIR message Bundles to `{base}/$process-message`
@@ -125,9 +125,20 @@ const protocolSection = {
     .default("PR-CLINIC-001"),
   /** Messaging: how often the poller asks for waiting messages when the last poll drained the queue. */
   MESSAGE_POLL_MS: wholeNumber(5000, 100, 3_600_000),
+  /**
+   * Messaging: the clinic's FHIR base — `MessageHeader.source.endpoint` and the base of every
+   * absolute fullUrl (decision 074). A facility's messages use `<base>/facility/<code>`.
+   */
+  MESSAGE_SOURCE_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).default("https://clinic.example/fhir"),
+  /** Messaging: the facility's provider-type code on the exchange (provider Organization profile). */
+  PROVIDER_TYPE: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9\-.]{1,16}$/, "must be a provider-type code")
+    .optional(),
 };
 
-// ── The submission pipeline (lib/exchange: outbox worker, poller, webhooks, live events) ─────────
+// ── The submission pipeline (lib/pipeline: outbox worker, poller, webhooks, live events) ─────────
 const pipelineSection = {
   OUTBOX_POLL_MS: wholeNumber(1000, 10),
   /** A worker renews its lease every third of it (heartbeat); a crashed worker's rows return after it. */

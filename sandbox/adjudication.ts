@@ -1,6 +1,7 @@
 import { percentOf, writeDisposition, type AdjudicationReasonCode } from "../lib/fhir";
 import { isoDate } from "./clock";
-import { coveragePeriod, type BenefitLine, type CoverageDef, type ReferenceData } from "./reference-data";
+import { contractRowFor, coveragePeriod, type BenefitLine, type CoverageDef, type ReferenceData } from "./reference-data";
+import type { LineRuling } from "./appeals";
 import type { ClaimRecord, Consumption } from "./store";
 import type { ValidatedClaim, ValidatedItem } from "./validation";
 
@@ -14,10 +15,21 @@ import type { ValidatedClaim, ValidatedItem } from "./validation";
  *   3. benefit category not in the plan                     → denied (ar001)
  *   4. claims only: procedure needs prior authorization and
  *      no matching approved authorization is referenced     → denied (preauth-required)
- *   5. eligible = min(submitted, price list × quantity[, authorized amount]) → reason price-list if lower
- *   6. patient share = copay% of eligible (rounded half up); benefit = eligible − share,
+ *   5. packages: an item whose code a package item of the same claim includes → paid by the
+ *      package: eligible 0 (package-included)
+ *   6. medications: approved quantity = quantity capped by the code's quantity limit and by its
+ *      days-supply limit (quantity × limit ÷ days supplied)         → reason quantity-limit if lower
+ *   7. eligible = min(submitted, price list × approved quantity[, authorized amount]) → price-list if lower;
+ *      the price list is the payer's contract of the service date (network, class) when it prices
+ *      the code (the shared CSV, docs/decisions/089), else the catalogue's price
+ *   8. patient share = copay% of eligible (the coverage class's share) (rounded half up); benefit = eligible − share,
  *      capped at the category's remaining annual benefit   → reason ar002 if capped
  * Outcome: every item denied → denied; any item with a reason → partial; otherwise complete.
+ *
+ * An appeal's lines that re-open a denied or cut line of the claim it appeals (sandbox/appeals.ts,
+ * docs/decisions/081) are not run through these rules: overturned → eligible = submitted, patient
+ * share = copay% (no annual-limit cap: the payer reverses its own decision); upheld → the prior
+ * decision again. Either way only the benefit above what the prior decision paid is consumed.
  */
 
 export const PREAUTH_VALIDITY_DAYS = 90;
@@ -33,6 +45,8 @@ export interface ItemResult {
   benefit: number;
   reason: AdjudicationReasonCode | undefined;
   denied: boolean;
+  /** Units the payer approves (the quantity unless a limit cut it; 0 when denied). */
+  approvedQuantity: number;
 }
 
 export interface AdjudicationResult {
@@ -48,6 +62,8 @@ export interface AdjudicationContext {
   reference: ReferenceData;
   consumed(coverageId: string, category: string, year: number): number;
   findPreAuth(ref: string): ClaimRecord | undefined;
+  /** The appeal ruling on an item, when the claim appeals a decided one (sandbox/appeals.ts). */
+  appeal?: (item: ValidatedItem) => LineRuling | undefined;
 }
 
 export function isCoverageInForce(coverage: CoverageDef, date: string, now: number): boolean {
@@ -100,7 +116,18 @@ export function adjudicate(claim: ValidatedClaim, ctx: AdjudicationContext): Adj
       benefit: 0,
       reason,
       denied: true,
+      approvedQuantity: 0,
     });
+    const ruling = ctx.appeal?.(item);
+    if (ruling) {
+      const { prior } = ruling;
+      const eligible = ruling.kind === "overturned" ? item.submitted : Math.min(prior.eligible, item.submitted);
+      const benefit = ruling.kind === "overturned" ? eligible - percentOf(eligible, benefitLine(coverage, category)?.copayPercent ?? 0) : Math.min(prior.benefit, eligible);
+      const denied = ruling.kind === "upheld" && prior.denied;
+      items.push({ sequence: item.sequence, code: item.code, category, submitted: item.submitted, eligible, copay: eligible - benefit, benefit, reason: ruling.kind === "upheld" ? prior.reason : undefined, denied, approvedQuantity: denied ? 0 : item.quantity });
+      spentHere.set(category, (spentHere.get(category) ?? 0) + Math.max(0, benefit - prior.benefit));
+      continue;
+    }
     if (!isCoverageInForce(coverage, item.servicedDate, ctx.now)) {
       items.push(deny("coverage-inactive"));
       continue;
@@ -110,8 +137,16 @@ export function adjudicate(claim: ValidatedClaim, ctx: AdjudicationContext): Adj
       items.push(deny("ar001"));
       continue;
     }
-    let cap = item.entry.price * item.quantity;
-    if (claim.use === "claim" && item.entry.requiresPreauth) {
+    const contract = contractRowFor(ctx.reference, coverage, item.system, item.code, item.servicedDate);
+    const includesOf = (other: typeof item) => contractRowFor(ctx.reference, coverage, other.system, other.code, other.servicedDate)?.includes ?? other.entry.includes ?? [];
+    const packaged = claim.items.some((other) => other !== item && other.system === item.system && includesOf(other).includes(item.code));
+    if (packaged) {
+      items.push({ sequence: item.sequence, code: item.code, category, submitted: item.submitted, eligible: 0, copay: 0, benefit: 0, reason: "package-included", denied: false, approvedQuantity: item.quantity });
+      continue;
+    }
+    const approvedQuantity = approvedQuantityOf(item);
+    let cap = (contract?.priceMinor ?? item.entry.price) * approvedQuantity;
+    if (claim.use === "claim" && (item.entry.requiresPreauth || contract?.authorizationRequired)) {
       const authorized = authorizedAmount(claim, item, ctx);
       if (authorized === undefined) {
         items.push(deny("preauth-required"));
@@ -119,9 +154,9 @@ export function adjudicate(claim: ValidatedClaim, ctx: AdjudicationContext): Adj
       }
       cap = Math.min(cap, authorized);
     }
-    let reason: AdjudicationReasonCode | undefined;
+    let reason: AdjudicationReasonCode | undefined = approvedQuantity < item.quantity ? "quantity-limit" : undefined;
     const eligible = Math.min(item.submitted, cap);
-    if (eligible < item.submitted) reason = "price-list";
+    if (eligible < item.submitted) reason ??= "price-list";
     const share = percentOf(eligible, line.copayPercent);
     let benefit = eligible - share;
     const remaining = Math.max(0, line.allowed - line.used - ctx.consumed(coverage.id, category, year) - (spentHere.get(category) ?? 0));
@@ -130,7 +165,7 @@ export function adjudicate(claim: ValidatedClaim, ctx: AdjudicationContext): Adj
       reason ??= "ar002";
     }
     spentHere.set(category, (spentHere.get(category) ?? 0) + benefit);
-    items.push({ sequence: item.sequence, code: item.code, category, submitted: item.submitted, eligible, copay: eligible - benefit, benefit, reason, denied: false });
+    items.push({ sequence: item.sequence, code: item.code, category, submitted: item.submitted, eligible, copay: eligible - benefit, benefit, reason, denied: false, approvedQuantity });
   }
 
   const totals = items.reduce(
@@ -147,6 +182,16 @@ export function adjudicate(claim: ValidatedClaim, ctx: AdjudicationContext): Adj
       : [];
 
   return { status, items, consumption, disposition: disposition(claim.use, status, items), totals };
+}
+
+/** Medications: the quantity within the code's quantity limit and days-supply limit (at least 1). */
+export function approvedQuantityOf(item: ValidatedItem): number {
+  let approved = item.quantity;
+  if (item.entry.maxQuantity !== undefined) approved = Math.min(approved, item.entry.maxQuantity);
+  if (item.entry.maxDaysSupply !== undefined && item.daysSupply !== undefined && item.daysSupply > item.entry.maxDaysSupply) {
+    approved = Math.min(approved, Math.max(1, Math.floor((item.quantity * item.entry.maxDaysSupply) / item.daysSupply)));
+  }
+  return approved;
 }
 
 function disposition(use: "claim" | "preauthorization", status: AdjudicationResult["status"], items: ItemResult[]): string {

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Claim } from "@medplum/fhirtypes";
 import { adjudicate, type AdjudicationContext } from "./adjudication";
+import { appealRuling, ruleOnLine } from "./appeals";
 import type { Clock } from "./clock";
 import { ApiError } from "./http";
 import type { Logger } from "./logger";
@@ -33,9 +34,11 @@ export class ClaimsEngine {
     },
   ) {}
 
-  private context(now: number): AdjudicationContext {
+  private context(now: number, claim?: ValidatedClaim, providerOrgId?: string): AdjudicationContext {
+    const ruling = claim && providerOrgId ? appealRuling(claim, providerOrgId, this.deps.store) : undefined;
     return {
       now,
+      ...(ruling ? { appeal: (item) => ruleOnLine(ruling, item) } : {}),
       reference: this.deps.reference,
       consumed: (coverageId, category, year) => this.deps.store.consumed(coverageId, category, year),
       findPreAuth: (ref) => this.deps.store.findByPreAuthRef(ref),
@@ -48,7 +51,7 @@ export class ClaimsEngine {
     const now = clock.now();
     const id = randomUUID();
     const responseId = randomUUID();
-    const claim: Claim = { ...(v.claim as Claim), id };
+    const claim: Claim = { ...(v.received as unknown as Claim), id };
     const base = { responseId, claim, claimId: id, payerId: v.coverage.payerId, now, version: 1 };
     const record: ClaimRecord = {
       id,
@@ -140,7 +143,7 @@ export class ClaimsEngine {
       return;
     }
     const result = validated
-      ? adjudicate(validated, this.context(now))
+      ? adjudicate(validated, this.context(now, validated, record.providerOrgId))
       : {
           status: "denied" as const,
           items: [],
@@ -171,7 +174,7 @@ export class ClaimsEngine {
     return true;
   }
 
-  // ---- issue 18: information requests hold a claim; cancel/nullify ends it -------------------------
+  // ---- Decision 045: information requests hold a claim; cancel/nullify ends it -------------------------
 
   /**
    * The payer asked for information: a queued or pended claim is pended and waits (no next step)

@@ -200,8 +200,9 @@ describe("POST /Claim use=claim (asynchronous)", () => {
     const id = claimIdFrom(res.headers.location);
     expect(processingStatus((await finalClaim(id)).body)).toBe("partial");
     const r = await responseFor(id);
-    expect(adjudicationAmount(r, 1, "eligible")).toBe(350);
-    expect(adjudicationAmount(r, 1, "benefit")).toBe(280);
+    // Nakheel's contract price for 99214 (contracts/demo-contracts.csv): 332.50; 20 % copay.
+    expect(adjudicationAmount(r, 1, "eligible")).toBe(332.5);
+    expect(adjudicationAmount(r, 1, "benefit")).toBe(266);
     expect(adjudicationReason(r, 1)).toBe("price-list");
   });
 

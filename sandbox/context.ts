@@ -13,6 +13,9 @@ import type { SandboxSecrets } from "./secrets";
 import type { SandboxStore } from "./store";
 import type { WebhookDispatcher } from "./webhooks";
 
+export const CONFORMANCE_LEVELS = ["lenient", "strict"] as const;
+export type Conformance = (typeof CONFORMANCE_LEVELS)[number];
+
 /** Everything a route needs, built once by startSandbox. */
 export interface SandboxContext {
   baseUrl: () => string;
@@ -36,6 +39,11 @@ export interface SandboxContext {
   /** Facilities' own client certificates and licences (facilities.ts). */
   facilities: FacilityCertificates;
   maxBodyBytes: number;
+  /**
+   * strict | lenient (SANDBOX_CONFORMANCE, docs/decisions/072): strict refuses every message the
+   * exchange's rule checker finds an error in; lenient refuses only what the sandbox cannot process.
+   */
+  conformance: Conformance;
   /** Messaging: the claim versions (`id@version`) already answered or handed out by a poll. */
   messageDeliveries: Set<string>;
 }

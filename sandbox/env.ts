@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ANSWER_STYLES } from "./answer-style";
+import { CONFORMANCE_LEVELS } from "./context";
 import { DEFAULT_ADJUDICATION_DELAY_MS, DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT } from "./defaults";
 import type { SandboxOptions } from "./server";
 
@@ -10,8 +11,13 @@ const EnvSchema = z.object({
   SANDBOX_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must look like whsec_<base64>").optional(),
   SANDBOX_ADJUDICATION_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).default(DEFAULT_ADJUDICATION_DELAY_MS),
   PROVIDER_ORG_ID: z.string().regex(/^[A-Za-z0-9\-.]{1,64}$/, "must be a FHIR id").optional(),
-  SANDBOX_ANSWER_STYLE: z.enum(ANSWER_STYLES).default("default"),
-  /** Issue 18: the payer pays decided claims this many ms after their decision (0 = off). */
+  SANDBOX_ANSWER_STYLE: z.enum(ANSWER_STYLES).optional(),
+  /**
+   * How strictly messages are checked against the exchange's rules (docs/decisions/072). lenient
+   * (default while the portal's own message assembly lacks profiles and entries) | strict.
+   */
+  SANDBOX_CONFORMANCE: z.enum(CONFORMANCE_LEVELS).default("lenient"),
+  /** Decisions 045–048: the payer pays decided claims this many ms after their decision (0 = off). */
   SANDBOX_AUTO_REMIT_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
 });
 
@@ -33,6 +39,7 @@ export function parseSandboxEnv(env: NodeJS.ProcessEnv): SandboxOptions {
     providerOrgId: e.PROVIDER_ORG_ID,
     answerStyle: e.SANDBOX_ANSWER_STYLE,
     autoRemitMs: e.SANDBOX_AUTO_REMIT_MS,
+    conformance: e.SANDBOX_CONFORMANCE,
   };
 }
 

@@ -6,7 +6,7 @@ import { ApiError } from "./http";
 import type { ClaimRecord } from "./store";
 
 /**
- * Issue 18 on the payer's side (the sandbox's extension of the spec, both protocols):
+ * decision 045 on the payer's side (the sandbox's extension of the spec, both protocols):
  *
  * - **The payer asks for information** — `POST /_admin/claims/{id}/request-information` (trainers,
  *   tests) posts a CommunicationRequest about the claim to the mailbox (sandbox/mailbox.ts: webhook +
@@ -33,7 +33,7 @@ export interface InformationRequestInput {
 }
 
 /** The claim a reference names (platform id, `Claim/{id}` in any form, or the clinic's identifier). */
-function claimOf(ctx: SandboxContext, providerOrgId: string, reference: { reference?: string; identifier?: { system?: string; value?: string } } | undefined): ClaimRecord | undefined {
+export function claimOf(ctx: SandboxContext, providerOrgId: string, reference: { reference?: string; identifier?: { system?: string; value?: string } } | undefined): ClaimRecord | undefined {
   const id = /(?:^|\/)Claim\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[^/]+)?$/.exec(reference?.reference ?? "")?.[1];
   let record = id ? ctx.store.getClaim(id) : undefined;
   if (!record && reference?.identifier?.value) {
@@ -89,9 +89,12 @@ export function receiveCommunication(ctx: SandboxContext, providerOrgId: string,
   const basedOn = communication.basedOn?.[0]?.reference ?? "";
   const requestId = /(?:^|\/)CommunicationRequest\/([^/]+)$/.exec(basedOn)?.[1];
   const request = requestId ? ctx.mailbox.read(providerOrgId, "CommunicationRequest", requestId) : undefined;
-  if (!request) throw ApiError.plain(422, "required", "Communication.basedOn: must name a CommunicationRequest this clinic received");
+  // Without basedOn the communication is unsolicited (the clinic sends information of its own
+  // accord, about a claim): accepted and acknowledged like an answer, releasing nothing.
+  const unsolicited = communication.basedOn === undefined || communication.basedOn.length === 0;
+  if (!request && !unsolicited) throw ApiError.plain(422, "required", "Communication.basedOn: must name a CommunicationRequest this clinic received");
   if (!communication.payload?.length) throw ApiError.plain(422, "required", "Communication.payload: an answer needs text or attachments");
-  const requestAbout = (request.resource as CommunicationRequest).about?.[0] as { reference?: string; identifier?: { value?: string } } | undefined;
+  const requestAbout = (request?.resource as CommunicationRequest | undefined)?.about?.[0] as { reference?: string; identifier?: { value?: string } } | undefined;
   const record = claimOf(ctx, providerOrgId, (communication.about?.[0] as never) ?? requestAbout) ?? claimOf(ctx, providerOrgId, requestAbout);
   if (!record) throw ApiError.plain(422, "not-found", "Communication.about: no claim of this clinic");
   const id = randomUUID();
@@ -103,7 +106,7 @@ export function receiveCommunication(ctx: SandboxContext, providerOrgId: string,
     id: randomUUID(),
     status: "completed",
     inResponseTo: [{ reference: `Communication/${communication.id ?? id}` }],
-    basedOn: [{ reference: `CommunicationRequest/${requestId}` }],
+    ...(request ? { basedOn: [{ reference: `CommunicationRequest/${requestId}` }] } : {}),
     about: [{ type: "Claim", reference: `Claim/${record.id}` }],
     sent: new Date(ctx.clock.now()).toISOString(),
     sender: { reference: `Organization/${payerId}` },
@@ -111,7 +114,7 @@ export function receiveCommunication(ctx: SandboxContext, providerOrgId: string,
     payload: [{ contentString: "Received: the payer will review the claim with the information sent." }],
   };
   ctx.mailbox.post(providerOrgId, acknowledgement, "acknowledgement");
-  ctx.engine.release(record.id);
+  if (request) ctx.engine.release(record.id);
   return stored;
 }
 

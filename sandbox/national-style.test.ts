@@ -32,13 +32,13 @@ async function adjudicated(location: unknown): Promise<{ raw: Record<string, unk
 }
 
 describe("answer style switch", () => {
-  it("is default at start, switched by PUT /_admin/answer-style and refused when unknown", async () => {
-    expect((await t.admin("GET", "/_admin/answer-style")).body).toEqual({ style: "default" });
+  it("is default at start (national for messages), switched by PUT /_admin/answer-style and refused when unknown", async () => {
+    expect((await t.admin("GET", "/_admin/answer-style")).body).toEqual({ style: "default", messaging: "national" });
     const bad = await t.admin("PUT", "/_admin/answer-style", { style: "nphies" });
     expect(bad.status).toBe(400);
     expect(String(bad.body.message)).toMatch(/national/);
     expect((await t.admin("PUT", "/_admin/answer-style", { style: "national" })).body).toEqual({ style: "national" });
-    expect((await t.admin("DELETE", "/_admin/answer-style")).body).toEqual({ style: "default" });
+    expect((await t.admin("DELETE", "/_admin/answer-style")).body).toEqual({ style: "default", messaging: "national" });
   });
 });
 
@@ -99,17 +99,19 @@ describe("national answers", () => {
     const added = view.addItems[0]!;
     expect(added).toMatchObject({ kind: "addItem", itemSequences: [1], outcome: "approved", decision: "approved", approvedQuantity: 1 });
     expect(added.service?.code).toBe("99214");
-    expect(added.amounts.eligible?.minor).toBe(35_000);
-    expect(added.amounts.benefit?.minor).toBe(28_000);
-    // Totals as the default style gives them (submitted 400, eligible 350, benefit 280).
+    // Nakheel's contract price for 99214 (contracts/demo-contracts.csv): 332.50, 20 % copay.
+    expect(added.amounts.eligible?.minor).toBe(33_250);
+    expect(added.amounts.benefit?.minor).toBe(26_600);
+    // Totals as the default style gives them (submitted 400, eligible 332.50, benefit 266).
     expect(view.total.submitted?.minor).toBe(40_000);
-    expect(view.total.benefit?.minor).toBe(28_000);
-    expect(view.payment?.amount?.minor).toBe(28_000);
+    expect(view.total.benefit?.minor).toBe(26_600);
+    expect(view.payment?.amount?.minor).toBe(26_600);
     expect(view.processNotes.length).toBeGreaterThanOrEqual(2);
   });
 
   it("calls an exhausted benefit what it is: granted, nothing paid", async () => {
-    const res = await submit({ patientId: "1122334459", coverageId: "cov-1122334459", use: "claim", items: [{ code: "99213", price: 250 }] });
+    // Wadi's contract price for 99213 is 225 (contracts/demo-contracts.csv).
+    const res = await submit({ patientId: "1122334459", coverageId: "cov-1122334459", use: "claim", items: [{ code: "99213", price: 225 }] });
     const { view } = await adjudicated(res.headers.location);
     expect(view.items[0]).toMatchObject({ outcome: "partial", decision: "partly-approved", zeroBenefit: true });
     expect(view.items[0]!.reasons.map((r) => r.code)).toEqual(["ar002"]);

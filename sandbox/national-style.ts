@@ -182,7 +182,10 @@ export function nationalClaimResponse(response: ClaimResponse, claim: Claim, ctx
       extension: [outcomeExtension(outcome)],
       ...(noteNumbers.length ? { noteNumber: noteNumbers } : {}),
       // Approved quantity only where the payer pays: a granted line with benefit 0 stays "not paid".
-      adjudication: [...item.adjudication, ...(outcome === "rejected" ? [approvedQuantity(0)] : f.benefit > 0 ? [approvedQuantity(quantity)] : [])],
+      // A limit already set the approved quantity (quantity-limit): it stays as the engine wrote it.
+      adjudication: item.adjudication.some((a) => codeOf(a.category) === "approved-quantity")
+        ? item.adjudication
+        : [...item.adjudication, ...(outcome === "rejected" ? [approvedQuantity(0)] : f.benefit > 0 ? [approvedQuantity(quantity)] : [])],
     });
   }
 

@@ -1,4 +1,8 @@
-import { CPT_CODES, ICD10AM_CODES, type BenefitCategoryCode } from "../lib/fhir";
+import fs from "node:fs";
+import path from "node:path";
+import { CPT_CODES, ICD10AM_CODES, parsePriceListCsv, priceFor, priceListSystemKey, type BenefitCategoryCode, type PriceListRow } from "../lib/fhir";
+import { CPT_SYSTEM, NPHIES_CATALOGUE, catalogueKey, type CatalogueEntry } from "./catalogue";
+import { TRAINING_COVERAGES, TRAINING_PATIENTS, NETWORKS, PRACTITIONERS, type PractitionerDef } from "./seed-training";
 
 /**
  * Reference data of the sandbox: payers, the clinic, patients, coverages with benefit schedules, a
@@ -49,9 +53,15 @@ export interface CoverageDef {
   patientId: string;
   payerId: string;
   plan: string;
-  /** `current`: the current calendar year; `lapsed`: the previous calendar year (not in force now). */
-  period: "current" | "lapsed";
+  /** `current`: the current calendar year; `lapsed`: the previous one; `future`: the next one. */
+  period: "current" | "lapsed" | "future";
   benefits: readonly BenefitLine[];
+  /** Member number on the card (Coverage.identifier); the coverage id when not given. */
+  memberId?: string;
+  /** Coverage class (Coverage.class, plan class): it sets the patient share (seed-training.ts). */
+  coverageClass?: string;
+  /** The payer's provider network; the whole market when not given. */
+  network?: string;
 }
 
 export interface PatientDef {
@@ -62,6 +72,8 @@ export interface PatientDef {
   birthDate: string;
   gender: "female" | "male";
   scenario: string;
+  /** Other documents the patient is known by (Iqama, passport), beside `id`. */
+  documents?: readonly { kind: "national-id" | "iqama" | "passport"; value: string }[];
 }
 
 const SAR = (riyals: number) => riyals * 100;
@@ -193,7 +205,9 @@ export const COVERAGES: readonly CoverageDef[] = [
   },
 ];
 
-export interface PriceListEntry {
+export interface PriceListEntry extends Partial<Pick<CatalogueEntry, "tooth" | "maxQuantity" | "maxDaysSupply" | "includes">> {
+  /** Code system of `code` (CPT for the spec's REST dialect, the exchange's systems otherwise). */
+  system?: string;
   code: string;
   /** Our own short wording, not the licensed CPT descriptor. */
   description: string;
@@ -273,25 +287,68 @@ export interface ReferenceData {
   coverages: ReadonlyMap<string, CoverageDef>;
   coveragesByPatient: ReadonlyMap<string, CoverageDef[]>;
   priceList: ReadonlyMap<string, PriceListEntry>;
+  /** Every priced code, by `system|code` (catalogueKey): CPT and the exchange's systems. */
+  catalogue: ReadonlyMap<string, PriceListEntry>;
   diagnoses: ReadonlyMap<string, DiagnosisDef>;
+  /** Patients by every document number they are known by (id, Iqama, passport). */
+  patientsByDocument: ReadonlyMap<string, PatientDef>;
+  /** Provider licences in each payer network. */
+  networks: ReadonlyMap<string, ReadonlySet<string>>;
+  practitioners: ReadonlyMap<string, PractitionerDef>;
+  /** The payers' contracts (the shared price-list CSV, docs/decisions/089); prices override the catalogue's. */
+  contracts: readonly PriceListRow[];
+}
+
+/**
+ * The contract file the sandbox adjudicates with: the demo contract file shipped in the
+ * repository (run from the repository's folder) — the same file the portal's demo seed imports, so the portal's
+ * estimate and the sandbox's decision use the same prices (docs/decisions/089). A missing file
+ * leaves the catalogue's prices; a bad line stops the sandbox (a silent half price list would
+ * make every estimate wrong).
+ */
+export function loadContracts(file: string = path.join(process.cwd(), "contracts", "demo-contracts.csv")): PriceListRow[] {
+  if (!fs.existsSync(file)) return [];
+  const parsed = parsePriceListCsv(fs.readFileSync(file, "utf8"));
+  if (parsed.errors.length > 0) throw new Error(`sandbox contracts ${file}: ${parsed.errors.length} bad line(s), first line ${parsed.errors[0]!.line} (${parsed.errors[0]!.column}: ${parsed.errors[0]!.problem})`);
+  return parsed.rows;
+}
+
+/** The contract row for an item of a coverage on its service date, if the payer's contract prices it. */
+export function contractRowFor(reference: Pick<ReferenceData, "contracts">, coverage: CoverageDef, system: string, code: string, date: string): PriceListRow | undefined {
+  const key = priceListSystemKey(system);
+  if (!key || reference.contracts.length === 0) return undefined;
+  return priceFor(reference.contracts, { insurerId: coverage.payerId, network: coverage.network ?? "", coverageClass: coverage.coverageClass ?? "", system: key, code, date });
 }
 
 export function buildReferenceData(providerOrgId: string): ReferenceData {
   const coveragesByPatient = new Map<string, CoverageDef[]>();
-  for (const c of COVERAGES) coveragesByPatient.set(c.patientId, [...(coveragesByPatient.get(c.patientId) ?? []), c]);
+  const coverages = [...COVERAGES, ...TRAINING_COVERAGES];
+  const patients = [...PATIENTS, ...TRAINING_PATIENTS];
+  const priced: PriceListEntry[] = [
+    ...PRICE_LIST.map((p) => ({ ...p, system: CPT_SYSTEM })),
+    ...NPHIES_CATALOGUE.map((e) => ({ ...e, requiresPreauth: e.requiresPreauth ?? false, excluded: e.excluded ?? false })),
+  ];
+  const patientsByDocument = new Map<string, PatientDef>();
+  for (const p of patients) for (const value of [p.id, ...(p.documents ?? []).map((d) => d.value)]) patientsByDocument.set(value, p);
+  for (const c of coverages) coveragesByPatient.set(c.patientId, [...(coveragesByPatient.get(c.patientId) ?? []), c]);
   return {
     payers: PAYERS,
     provider: providerOrganization(providerOrgId),
-    patients: new Map(PATIENTS.map((p) => [p.id, p])),
-    coverages: new Map(COVERAGES.map((c) => [c.id, c])),
+    patients: new Map(patients.map((p) => [p.id, p])),
+    coverages: new Map(coverages.map((c) => [c.id, c])),
     coveragesByPatient,
     priceList: new Map(PRICE_LIST.map((p) => [p.code, p])),
+    catalogue: new Map(priced.map((p) => [catalogueKey(p.system, p.code), p])),
     diagnoses: new Map(DIAGNOSES.map((d) => [d.code, d])),
+    patientsByDocument,
+    networks: new Map(Object.entries(NETWORKS).map(([name, licences]) => [name, new Set(licences)])),
+    practitioners: new Map(PRACTITIONERS.map((p) => [p.license, p])),
+    contracts: loadContracts(),
   };
 }
 
 /** Coverage period in UTC dates for the calendar year of `now`. */
 export function coveragePeriod(def: CoverageDef, now: Date): { start: string; end: string } {
-  const year = now.getUTCFullYear() - (def.period === "lapsed" ? 1 : 0);
+  const year = now.getUTCFullYear() + (def.period === "lapsed" ? -1 : def.period === "future" ? 1 : 0);
   return { start: `${year}-01-01`, end: `${year}-12-31` };
 }

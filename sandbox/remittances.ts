@@ -7,7 +7,7 @@ import { ApiError } from "./http";
 import type { ReceivedPaymentNotice } from "./store";
 
 /**
- * The payer paying adjudicated claims (issue 18), the sandbox's extension of the spec in both
+ * The payer paying adjudicated claims (docs/decisions/047), the sandbox's extension of the spec in both
  * protocols:
  *  - a remittance is a PaymentReconciliation with one `detail` per claim paid; it reaches the
  *    clinic ONLY through the mailbox (`ctx.mailbox.post`, event `payment-reconciliation`): a
@@ -87,8 +87,15 @@ export function receivePaymentNotice(ctx: SandboxContext, providerOrgId: string,
   const bad = (path: string, reason: string) => ApiError.plain(400, "invalid", `${path}: ${reason}`);
   if (body.resourceType !== "PaymentNotice") throw bad("resourceType", "expected a PaymentNotice");
   if (body.status !== "active") throw bad("PaymentNotice.status", "must be active");
-  const payment = (body.payment as { reference?: string } | undefined)?.reference ?? "";
-  const paymentId = /(?:^|\/)PaymentReconciliation\/([A-Za-z0-9\-.]{1,64})$/.exec(payment)?.[1];
+  const named = body.payment as { reference?: string; identifier?: { system?: string; value?: string } } | undefined;
+  // By reference, or by the payment's identifier as the exchange names it (decision 073).
+  const paymentId =
+    /(?:^|\/)PaymentReconciliation\/([A-Za-z0-9\-.]{1,64})$/.exec(named?.reference ?? "")?.[1] ??
+    (named?.identifier?.value
+      ? ctx.mailbox
+          .forClinic(providerOrgId)
+          .find((m) => m.resourceType === "PaymentReconciliation" && (m.resource as PaymentReconciliation).identifier?.some((i) => i.value === named.identifier!.value))?.id
+      : undefined);
   if (!paymentId || !ctx.mailbox.read(providerOrgId, "PaymentReconciliation", paymentId)) {
     throw bad("PaymentNotice.payment", "must refer to a PaymentReconciliation sent to this clinic");
   }

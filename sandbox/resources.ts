@@ -8,6 +8,7 @@ import type {
   Resource,
 } from "@medplum/fhirtypes";
 import {
+  NATIONAL_EXCHANGE,
   ADJUDICATION_CATEGORIES,
   ADJUDICATION_REASONS,
   BENEFIT_CATEGORIES,
@@ -43,9 +44,10 @@ export function eligibilityResponse(
 ): CoverageEligibilityResponse {
   const { coverage, request } = v;
   const now = new Date(ctx.now);
-  const servicedDate = request.servicedDate ?? isoDate(ctx.now);
+  const servicedDate = request.servicedDate ?? v.period.start ?? isoDate(ctx.now);
   const period = coveragePeriod(coverage, now);
-  const inforce = servicedDate >= period.start && servicedDate <= period.end;
+  // In force when the coverage covers the whole requested period (a date is a one-day period).
+  const inforce = v.period.start >= period.start && v.period.end <= period.end;
   const year = Number(period.start.slice(0, 4));
   const wantsBenefits = request.purpose.includes("benefits");
 
@@ -84,7 +86,7 @@ export function eligibilityResponse(
     status: "active",
     purpose: request.purpose,
     patient: { reference: request.patient.reference },
-    servicedDate,
+    ...(v.askedPeriod ? { servicedPeriod: { start: v.period.start, end: v.period.end } } : { servicedDate }),
     created: now.toISOString(),
     ...(request.provider ? { requestor: { reference: request.provider.reference } } : {}),
     request: { reference: `CoverageEligibilityRequest/${ctx.requestId}` },
@@ -170,6 +172,8 @@ export function adjudicatedClaimResponse(b: ResponseBase, result: AdjudicationRe
         adjudicationEntry("eligible", i.eligible),
         adjudicationEntry("copay", i.copay),
         adjudicationEntry("benefit", i.benefit, i.reason),
+        // The exchange's approved quantity where a limit cut the units billed (docs/decisions/071).
+        ...(i.reason === "quantity-limit" ? [{ category: { coding: [{ system: NATIONAL_EXCHANGE.adjudicationSystem, code: "approved-quantity" }] }, value: i.approvedQuantity }] : []),
       ],
     })),
     total: [

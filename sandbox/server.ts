@@ -8,7 +8,7 @@ import type { TLSSocket } from "node:tls";
 import { AnswerStyleSetting, type AnswerStyle } from "./answer-style";
 import { ClaimsEngine } from "./claims-engine";
 import { systemClock, type Clock } from "./clock";
-import type { SandboxContext } from "./context";
+import type { Conformance, SandboxContext } from "./context";
 import { Faults } from "./faults";
 import { ApiError, outcomeReply, writeReply, type Reply } from "./http";
 import { consoleLogger, silentLogger, type Logger } from "./logger";
@@ -62,6 +62,8 @@ export interface SandboxOptions {
   answerStyle?: AnswerStyle;
   /** Pay decided claims automatically this long after their decision (sandbox/remittances.ts AutoRemitter); 0/absent = off. */
   autoRemitMs?: number;
+  /** strict | lenient message checking (SANDBOX_CONFORMANCE, docs/decisions/072); lenient when absent. */
+  conformance?: Conformance;
 }
 
 export interface RunningSandbox {
@@ -166,7 +168,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       webhooks,
       mailbox: new Mailbox({ store, webhooks, clock }),
       faults: new Faults(options.random),
-      answerStyle: new AnswerStyleSetting(options.answerStyle ?? "default"),
+      answerStyle: new AnswerStyleSetting(options.answerStyle),
       limiter: new RateLimiter({ ...DEFAULT_RATE_LIMITS, ...options.limits }, rateWindowMs, clock),
       rateWindowMs,
       clock,
@@ -177,6 +179,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       facilities: new FacilityCertificates(dataDir),
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       messageDeliveries: new Set(),
+      conformance: options.conformance ?? "lenient",
     };
 
     const server = https.createServer(

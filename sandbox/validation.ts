@@ -17,7 +17,11 @@ import {
   type PlatformIssueInput,
 } from "../lib/fhir";
 import { ApiError } from "./http";
-import type { CoverageDef, PriceListEntry, ReferenceData } from "./reference-data";
+import { nphies } from "../lib/fhir";
+import { catalogueKey, isNphiesProductSystem } from "./catalogue";
+
+const PROCEDURE_SYSTEMS: ReadonlySet<string> = new Set([CODE_SYSTEMS.cpt, nphies.SYSTEMS.procedures, nphies.SYSTEMS.oralHealthOp, nphies.SYSTEMS.oralHealthIp]);
+import { coveragePeriod, type CoverageDef, type PriceListEntry, type ReferenceData } from "./reference-data";
 
 /**
  * Checks a request against the platform's rules, in this order (the first failing step answers):
@@ -99,8 +103,10 @@ function parseStructure<T extends z.ZodType>(schema: T, body: Json, resourceType
   throw ApiError.plain(400, "structure", `Invalid ${resourceType}${where}: ${issue?.message ?? "invalid value"}`);
 }
 
-function checkPatient(reference: string, resourceType: string): string {
+function checkPatient(reference: string, resourceType: string, ref0?: ReferenceData): string {
   const ref = parseReference(reference, "Patient");
+  // A seeded patient known by a passport (no national ID) is found by its seed id.
+  if (ref && ref0?.patients.has(ref.id) && !/^\d+$/.test(ref.id)) return ref.id;
   if (!ref) {
     throw ApiError.platform({
       code: "ERR-001",
@@ -141,11 +147,25 @@ export interface ValidatedEligibility {
   request: CoverageEligibilityRequestInput;
   patientId: string;
   coverage: CoverageDef;
+  /** The requested period (servicedPeriod, or servicedDate as a one-day period; today when neither). */
+  period: { start: string; end: string };
+  /** The request named a servicedPeriod (answered with one). */
+  askedPeriod: boolean;
   /** Requested categories, or undefined when none were requested (→ all). */
   categories: BenefitCategoryCode[] | undefined;
 }
 
-export function validateEligibilityRequest(body: Json, ref: ReferenceData, providerOrgId: string): ValidatedEligibility {
+/** The requested period of an eligibility request: servicedPeriod, else servicedDate, else today. */
+function requestedPeriod(body: Json, now: number): { start: string; end: string; asked: boolean } {
+  const p = asObject(body.servicedPeriod);
+  const day = (v: unknown) => (typeof v === "string" && /^\d{4}-\d{2}-\d{2}/.test(v) ? v.slice(0, 10) : undefined);
+  const start = day(p?.start);
+  if (start) return { start, end: day(p?.end) ?? start, asked: true };
+  const date = day(body.servicedDate) ?? new Date(now).toISOString().slice(0, 10);
+  return { start: date, end: date, asked: false };
+}
+
+export function validateEligibilityRequest(body: Json, ref: ReferenceData, providerOrgId: string, now: number = Date.now()): ValidatedEligibility {
   const rt = "CoverageEligibilityRequest";
   if (body.resourceType !== rt) {
     throw ApiError.plain(400, "invalid", `resourceType must be ${rt}`);
@@ -167,7 +187,7 @@ export function validateEligibilityRequest(body: Json, ref: ReferenceData, provi
     }
   }
   const request = parseStructure(CoverageEligibilityRequestSchema, body, rt);
-  const patientId = checkPatient(request.patient.reference, rt);
+  const patientId = checkPatient(request.patient.reference, rt, ref);
   checkProvider(request.provider?.reference ?? "", rt, providerOrgId);
 
   let categories: BenefitCategoryCode[] | undefined;
@@ -191,7 +211,16 @@ export function validateEligibilityRequest(body: Json, ref: ReferenceData, provi
   if (all.length === 0) {
     throw ApiError.platform({ code: "ERR-002", diagnostics: `${rt}.patient: no coverage found for this patient`, expression: [`${rt}.patient`] });
   }
-  const coverage = all.find((c) => c.payerId === insurer?.id);
+  // The coverage the request names, else the insurer's coverage whose period meets the requested
+  // one, else the insurer's latest (answered not in force): past, current and future coverages.
+  const requested = requestedPeriod(body, now);
+  const named = (request.insurance ?? []).map((i) => parseReference(i.coverage.reference, "Coverage")?.id).find((id) => id !== undefined);
+  const ofInsurer = all.filter((c) => c.payerId === insurer?.id && (named === undefined || c.id === named || !all.some((x) => x.id === named)));
+  const meets = (c: CoverageDef) => {
+    const p = coveragePeriod(c, new Date(now));
+    return requested.start <= p.end && requested.end >= p.start;
+  };
+  const coverage = ofInsurer.find(meets) ?? [...ofInsurer].sort((a, b) => coveragePeriod(b, new Date(now)).start.localeCompare(coveragePeriod(a, new Date(now)).start))[0];
   if (!coverage) {
     throw ApiError.platform({
       code: "ERR-002",
@@ -199,14 +228,20 @@ export function validateEligibilityRequest(body: Json, ref: ReferenceData, provi
       expression: [`${rt}.insurer`],
     });
   }
-  return { request, patientId, coverage, categories };
+  return { request, patientId, coverage, categories, period: { start: requested.start, end: requested.end }, askedPeriod: requested.asked };
 }
 
 // ---- claims -------------------------------------------------------------------------------------
 
 export interface ValidatedItem {
   sequence: number;
+  /** Code system of `code` (CPT or one of the exchange's product systems). */
+  system: string;
   code: string;
+  /** Oral items: the tooth (item.bodySite, FDI). */
+  tooth?: string;
+  /** Medication items: days of supply (supportingInfo `days-supply` the item points to). */
+  daysSupply?: number;
   entry: PriceListEntry;
   quantity: number;
   unitPrice: number;
@@ -216,6 +251,11 @@ export interface ValidatedItem {
 
 export interface ValidatedClaim {
   claim: ClaimParsed;
+  /**
+   * The Claim as received (servicedDate filled from servicedPeriod): what the sandbox stores, so a
+   * later step re-validates it with everything it carried — tooth, days supply, periods.
+   */
+  received: Json;
   use: "claim" | "preauthorization";
   patientId: string;
   coverage: CoverageDef;
@@ -225,9 +265,22 @@ export interface ValidatedClaim {
   totalSubmitted: number;
 }
 
-export function validateClaim(body: Json, ref: ReferenceData, providerOrgId: string): ValidatedClaim {
+export function validateClaim(input: Json, ref: ReferenceData, providerOrgId: string): ValidatedClaim {
   const rt = "Claim";
-  if (body.resourceType !== rt) throw ApiError.plain(400, "invalid", `resourceType must be ${rt}`);
+  if (input.resourceType !== rt) throw ApiError.plain(400, "invalid", `resourceType must be ${rt}`);
+  // item.servicedPeriod is as valid as servicedDate (R4): the period's start dates the item.
+  const body: Json = {
+    ...input,
+    ...(Array.isArray(input.item)
+      ? {
+          item: input.item.map((it) => {
+            const o = asObject(it);
+            const start = asObject(o?.servicedPeriod)?.start;
+            return o && o.servicedDate === undefined && typeof start === "string" ? { ...o, servicedDate: start.slice(0, 10) } : it;
+          }),
+        }
+      : {}),
+  };
 
   const missing = new MissingFields(rt);
   if (missing.check(body.identifier, "identifier")) missing.checkIn(asArray(body.identifier)[0], "value", "identifier[0].value");
@@ -283,7 +336,7 @@ export function validateClaim(body: Json, ref: ReferenceData, providerOrgId: str
   if (claim.status !== "active") {
     throw ApiError.plain(422, "business-rule", `Claim.status must be 'active' (was '${claim.status}')`);
   }
-  const patientId = checkPatient(claim.patient.reference, rt);
+  const patientId = checkPatient(claim.patient.reference, rt, ref);
   checkProvider(claim.provider.reference, rt, providerOrgId);
 
   const codeError = (path: string, message: string) =>
@@ -304,13 +357,15 @@ export function validateClaim(body: Json, ref: ReferenceData, providerOrgId: str
   }
   for (const [i, p] of (claim.procedure ?? []).entries()) {
     const c = firstCode(p.procedureCodeableConcept);
-    if (c.system !== CODE_SYSTEMS.cpt) throw codeError(`procedure[${i}]`, `coding system must be ${CODE_SYSTEMS.cpt} (CPT)`);
-    if (!c.code || !ref.priceList.has(c.code)) throw codeError(`procedure[${i}]`, `'${c.code ?? ""}' is not a known CPT code`);
+    if (!c.system || !PROCEDURE_SYSTEMS.has(c.system)) throw codeError(`procedure[${i}]`, `coding system must be one of ${[...PROCEDURE_SYSTEMS].join(", ")}`);
+    if (!c.code || !ref.catalogue.has(catalogueKey(c.system, c.code))) throw codeError(`procedure[${i}]`, `'${c.code ?? ""}' is not a known code of ${c.system}`);
   }
   for (const [i, s] of (claim.supportingInfo ?? []).entries()) {
     const c = firstCode(s.category);
-    if (c.system !== CODE_SYSTEMS.supportingInfoCategory || c.code !== "attachment" && c.code !== "info") {
-      throw codeError(`supportingInfo[${i}].category`, `use 'attachment' or 'info' of ${CODE_SYSTEMS.supportingInfoCategory}`);
+    const hl7 = c.system === CODE_SYSTEMS.supportingInfoCategory && (c.code === "attachment" || c.code === "info");
+    const exchange = c.system === nphies.SYSTEMS.claimInformationCategory && !!c.code;
+    if (!hl7 && !exchange) {
+      throw codeError(`supportingInfo[${i}].category`, `use 'attachment' or 'info' of ${CODE_SYSTEMS.supportingInfoCategory}, or a code of ${nphies.SYSTEMS.claimInformationCategory}`);
     }
   }
 
@@ -321,9 +376,17 @@ export function validateClaim(body: Json, ref: ReferenceData, providerOrgId: str
     if (sequences.has(item.sequence)) throw ApiError.plain(400, "invalid", `Claim.item[${i}].sequence ${item.sequence} is used twice`);
     sequences.add(item.sequence);
     const c = firstCode(item.productOrService);
-    if (c.system !== CODE_SYSTEMS.cpt) throw codeError(`item[${i}].productOrService`, `coding system must be ${CODE_SYSTEMS.cpt} (CPT)`);
-    const entry = c.code ? ref.priceList.get(c.code) : undefined;
-    if (!c.code || !entry) throw codeError(`item[${i}].productOrService`, `'${c.code ?? ""}' is not a known CPT code`);
+    if (c.system !== CODE_SYSTEMS.cpt && !isNphiesProductSystem(c.system)) {
+      throw codeError(`item[${i}].productOrService`, `coding system must be CPT or one of the exchange's product systems (services, procedures, oral health, medication codes, imaging, laboratory)`);
+    }
+    const entry = c.code ? ref.catalogue.get(catalogueKey(c.system, c.code)) : undefined;
+    if (!c.code || !entry) throw codeError(`item[${i}].productOrService`, `'${c.code ?? ""}' is not a priced code of ${c.system ?? ""}`);
+    const rawItem = asObject(asArray(body.item)[i]);
+    const tooth = firstCode(asArray(rawItem?.bodySite)[0] ?? rawItem?.bodySite).code;
+    if (entry.tooth && !tooth) {
+      throw ApiError.platform({ code: "ERR-004", diagnostics: `Missing required field: Claim.item[${i}].bodySite (the tooth, FDI)`, expression: [`Claim.item[${i}].bodySite`] });
+    }
+    const daysSupply = daysSupplyOf(body, rawItem);
     if (item.unitPrice?.currency !== PLATFORM_CURRENCY) {
       throw codeError(`item[${i}].unitPrice.currency`, `currency must be ${PLATFORM_CURRENCY}`);
     }
@@ -337,7 +400,10 @@ export function validateClaim(body: Json, ref: ReferenceData, providerOrgId: str
     }
     items.push({
       sequence: item.sequence,
+      system: c.system!,
       code: c.code,
+      ...(tooth ? { tooth } : {}),
+      ...(daysSupply !== undefined ? { daysSupply } : {}),
       entry,
       quantity,
       unitPrice,
@@ -379,6 +445,7 @@ export function validateClaim(body: Json, ref: ReferenceData, providerOrgId: str
   const preAuthRefs = claim.insurance.flatMap((i) => i.preAuthRef ?? []);
   return {
     claim,
+    received: body,
     use: claim.use,
     patientId,
     coverage,
@@ -387,6 +454,15 @@ export function validateClaim(body: Json, ref: ReferenceData, providerOrgId: str
     preAuthRefs,
     totalSubmitted: items.reduce((sum, i) => sum + i.submitted, 0),
   };
+}
+
+/** Days of supply for an item: the `days-supply` supportingInfo it points to, else the claim's first one. */
+function daysSupplyOf(claim: Json, item: Json | undefined): number | undefined {
+  const infos = asArray(claim.supportingInfo).map(asObject).filter((s): s is Json => s !== undefined && firstCode(s.category).code === "days-supply");
+  const pointed = asArray(item?.informationSequence);
+  const info = infos.find((s) => pointed.includes(s.sequence)) ?? infos[0];
+  const value = asObject(info?.valueQuantity)?.value;
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
 export function benefitCategoryDisplay(code: BenefitCategoryCode): string {

@@ -1,5 +1,5 @@
 /**
- * Times the managers' dashboard queries (issue #8) against a database, e.g. one filled with
+ * Times the managers' dashboard queries against a database, e.g. one filled with
  * `npm run seed:volume -- --claims 1000000`:
  *
  *   npm run bench:dashboard -- [--database-url postgres://…] [--days 30,365,730] [--runs 5] [--time-zone Asia/Riyadh] [--no-vacuum]
@@ -9,12 +9,17 @@
  * the medians (the page runs them in parallel, so the page waits less than the total). Budget:
  * 300 ms in all at 1,000,000 claims, for any range up to 24 months. For comparison it also times
  * the exact median over every decided claim (the query before the decision-time histogram,
- * issue 19), outside the total.
+ * decision 052), outside the total. Then it times the denial section's views (docs/decisions/077:
+ * by family, reason, insurer, service, practitioner, the top fixable reasons and the trend) with a
+ * total of their own, under the same budget.
  */
 import { openDatabase } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import {
   authorizationRates,
+  denialBreakdown,
+  denialTrend,
+  topFixableReasons,
   liveBoardSince,
   medianDecisionSeconds,
   parseRange,
@@ -58,10 +63,14 @@ async function main() {
       await database.query("vacuum analyze adjudication_rollup");
       await database.query("vacuum analyze decision_time_histogram");
       await database.query("vacuum analyze submissions");
+      await database.query("vacuum analyze denial_lines");
+      await database.query("vacuum analyze denial_rollup");
     }
     const [counted] = await database.query<{ n: string; claims: string; first: string | null }>(
       "select count(*)::text as n, count(*) filter (where kind = 'claim')::text as claims, min(created_at)::text as first from submissions",
     );
+    const [lines] = await database.query<{ n: string }>("select count(*)::text as n from denial_lines");
+    console.log(`${Number(lines?.n ?? 0).toLocaleString("en")} denied or reduced claim lines`);
     const now = new Date();
     const to = new Intl.DateTimeFormat("en-CA", { timeZone }).format(now);
     const weekAgo = liveBoardSince(now);
@@ -113,11 +122,30 @@ async function main() {
           and created_at >= ${range.start.toISOString()}::timestamptz and created_at < ${range.end.toISOString()}::timestamptz`;
       const exactMs = await time(() => queryRows(db, exact));
       const [exactRow] = await queryRows<{ median: string | null; count: string }>(db, exact);
+      const denialQueries: [string, () => Promise<unknown>][] = [
+        ["denials by family", () => denialBreakdown(db, range, "family")],
+        ["denials by reason", () => denialBreakdown(db, range, "reason")],
+        ["denials by insurer", () => denialBreakdown(db, range, "insurer")],
+        ["denials by service", () => denialBreakdown(db, range, "service")],
+        ["denials by practitioner", () => denialBreakdown(db, range, "practitioner")],
+        ["top fixable reasons", () => topFixableReasons(db, range)],
+        ["denial trend per day", () => denialTrend(db, range)],
+        ["denial trend per week", () => denialTrend(db, { ...range, bucket: "week" })],
+      ];
+      let denialTotal = 0;
+      let denialSlowest: [string, number] = ["", 0];
+      for (const [name, run] of denialQueries) {
+        const median = await time(run);
+        denialTotal += median;
+        if (median > denialSlowest[1]) denialSlowest = [name, median];
+        console.log(`${name.padEnd(30)} ${median.toFixed(1).padStart(8)} ms`);
+      }
+      console.log(`${"denial views total".padEnd(30)} ${denialTotal.toFixed(1).padStart(8)} ms  (budget 300 ms: ${denialTotal <= 300 ? "OK" : "OVER"}; slowest: ${denialSlowest[0]})`);
       const histogram = await medianDecisionSeconds(db, range);
       const exactMedian = exactRow?.median == null ? null : Number(exactRow.median);
       const error = exactMedian && histogram.median != null ? `${((100 * (histogram.median - exactMedian)) / exactMedian).toFixed(2)} %` : "-";
       console.log(
-        `exact median (before issue 19) ${exactMs.toFixed(1).padStart(7)} ms  → total with it ${(total - medianMs + exactMs).toFixed(1)} ms; ` +
+        `exact median (before decision 052) ${exactMs.toFixed(1).padStart(7)} ms  → total with it ${(total - medianMs + exactMs).toFixed(1)} ms; ` +
           `exact ${exactMedian == null ? "-" : Math.round(exactMedian)} s vs histogram ${histogram.median ?? "-"} s (${error}), ${Number(exactRow?.count ?? 0).toLocaleString("en")} claims`,
       );
     }

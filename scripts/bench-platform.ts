@@ -18,7 +18,7 @@ import { Agent, buildConnector, request } from "undici";
 import { openDatabase } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { createLogger, createPlatformClient } from "@/lib/platform";
-import { eligibilityRequest } from "@/lib/platform/test-support";
+import { eligibilityRequest } from "@/lib/platform/testing";
 import { startSandbox } from "@/sandbox";
 
 function arg(name: string): string | undefined {

@@ -1,5 +1,5 @@
 /**
- * Benchmark of eligibility ahead of the visit (issue 21): a batch run of N visits (default 500)
+ * Benchmark of eligibility ahead of the visit (docs/decisions/044): a batch run of N visits (default 500)
  * through the portal's real platform client over mutual TLS against its own sandbox, at the
  * platform's default limits (eligibility 100 per 60 s window), while a front desk makes
  * interactive checks; and the same interactive checks without a run, for comparison.

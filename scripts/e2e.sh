@@ -8,6 +8,8 @@ export E2E_DATA_DIR="${E2E_DATA_DIR:-$PWD/.data-e2e}"
 LOCK="${TMPDIR:-/tmp}/clinic-exchange-e2e-$(printf '%s' "$PWD" | cksum | cut -d' ' -f1).lock"
 run() {
   rm -rf "$E2E_DATA_DIR"
+  # Build first (when the sources changed): Playwright's web-server timeout then covers only the start.
+  node --import tsx scripts/start.ts --build-only
   npx playwright test "$@"
 }
 if command -v flock >/dev/null; then

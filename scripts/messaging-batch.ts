@@ -19,11 +19,12 @@ import os from "node:os";
 import path from "node:path";
 import { inArray } from "drizzle-orm";
 import { openDatabase, runMigrations, submissions } from "@/lib/db";
-import { startExchangeServices, submit } from "@/lib/exchange";
+import { startExchangeServices } from "@/lib/pipeline";
+import { submit } from "@/lib/submissions";
 import { seedDemoPatients } from "@/lib/patients";
 import { createLogger, createPlatformClient, portFor } from "@/lib/platform";
-import { claimFixture } from "@/lib/platform/test-support";
-import { startTestSandbox } from "@/lib/exchange/testing/harness";
+import { claimFixture } from "@/lib/platform/testing";
+import { startTestSandbox } from "@/lib/pipeline/testing/harness";
 
 function arg(name: string, fallback: number): number {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));

@@ -1,5 +1,5 @@
 /**
- * Fills a database with realistic claim volume (see lib/claims-api/volume-seed.ts for what is
+ * Fills a database with realistic claim volume (see lib/submissions/testing/volume-seed.ts for what is
  * generated). Used by the claims-API benchmark and the managers' dashboards.
  *
  *   npm run seed:volume -- --claims 1000000 [--database-url postgres://…] [--batch 50000]
@@ -8,7 +8,7 @@
  * Without --database-url it uses DATABASE_URL, else the embedded PGlite in DATA_DIR (the portal
  * must not be running then). Migrations are applied first. Rows are added to what is there.
  */
-import { seedVolume } from "@/lib/claims-api/volume-seed";
+import { seedVolume } from "@/lib/submissions/testing";
 import { openDatabase } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { dataDir, env } from "@/lib/env";

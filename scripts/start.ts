@@ -86,6 +86,12 @@ async function waitForHealth(url: string, timeoutMs: number, portal: Managed): P
 }
 
 async function main() {
+  // `--build-only`: build when the sources changed, then exit (the browser tests build before their
+  // server's start-up clock runs, so a busy machine's slow build is not a start-up timeout).
+  if (process.argv.includes("--build-only")) {
+    buildIfNeeded();
+    return;
+  }
   const e = loadEnv();
   fs.mkdirSync(dataDir(e), { recursive: true });
   const secret = authSecret(e);

@@ -1,4 +1,5 @@
-// Prints one closing line for the whole suite from the Vitest and Playwright JSON reports.
+// Prints one closing line for the whole suite from the Vitest and Playwright JSON reports, and the
+// scale-out test's (scripts/scale-out.ts: its checks, or one skipped when it had no PostgreSQL).
 import fs from "node:fs";
 
 let passed = 0;
@@ -15,6 +16,10 @@ for (const file of process.argv.slice(2)) {
     passed += report.numPassedTests;
     failed += report.numFailedTests;
     skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  } else if (Array.isArray(report.checks)) {
+    passed += report.checks.filter((c) => c.ok).length;
+    failed += report.checks.filter((c) => !c.ok).length;
+    if (report.skipped) skipped += 1;
   } else if (report.stats) {
     passed += report.stats.expected + (report.stats.flaky ?? 0);
     failed += report.stats.unexpected;

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# `npm test`: lint, type-check, unit tests (PGlite, and PostgreSQL when TEST_DATABASE_URL is set), browser tests.
+# `npm test`: lint, type-check, unit tests (PGlite, and PostgreSQL when TEST_DATABASE_URL is set), browser tests,
+# and the scale-out test (two portal instances on PostgreSQL; skipped, visibly, without TEST_DATABASE_URL).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
 mkdir -p test-results
-rm -f test-results/unit.json test-results/e2e.json test-results/e2e-messaging.json
+rm -f test-results/unit.json test-results/e2e.json test-results/e2e-messaging.json test-results/scale-out.json
 status=0
 step() {
   echo
@@ -17,9 +18,12 @@ step "type-check" npx tsc --noEmit
 step "unit tests" npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json
 step "browser tests" bash scripts/e2e.sh
 # The core journeys again with the portal speaking the national exchange's messaging protocol
-# (FHIR message Bundles to $process-message, polls instead of webhooks): issue 17.
+# (FHIR message Bundles to $process-message, polls instead of webhooks), decision 034.
 step "browser tests, messaging protocol" env E2E_PLATFORM_PROTOCOL=messaging E2E_RUN_NAME=messaging E2E_DATA_DIR="$PWD/.data-e2e-messaging" \
   bash scripts/e2e.sh e2e/front-desk.spec.ts e2e/authorizations.spec.ts e2e/claims.spec.ts e2e/facilities.spec.ts
+# Two instances from the browser tests' production build (not built again), PostgreSQL, the sandbox:
+# shared quota, live events across instances, SIGTERM with requests in flight, kill -9 (decisions 069, 070).
+step "scale-out test" node --import tsx scripts/scale-out.ts
 echo
-node scripts/test-summary.mjs test-results/unit.json test-results/e2e.json test-results/e2e-messaging.json || status=1
+node scripts/test-summary.mjs test-results/unit.json test-results/e2e.json test-results/e2e-messaging.json test-results/scale-out.json || status=1
 exit $status

@@ -1,5 +1,6 @@
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { Card } from "@/components/ui/card";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import type { AuthorizationUsage } from "@/lib/authorization-usage";
 import { findCode } from "@/lib/fhir/browser";
 import { formatMoney } from "@/lib/money";
@@ -8,6 +9,32 @@ import { formatMoney } from "@/lib/money";
 export async function UsageTable({ usage }: { usage: AuthorizationUsage }) {
   const [t, format, locale] = [await getTranslations("authorizationUsage"), await getFormatter(), await getLocale()];
   const day = (d: string | null) => (d ? format.dateTime(new Date(`${d}T12:00:00Z`), { dateStyle: "medium", timeZone: "UTC" }) : "—");
+  const num = { align: "end", className: "px-3 py-2 tabular-nums" } as const;
+  const columns: Column<AuthorizationUsage["services"][number]>[] = [
+    {
+      id: "service",
+      header: t("service"),
+      rowHeader: true,
+      className: "px-3 py-2 font-normal",
+      cell: (s) => (
+        <>
+          <bdi dir="ltr" className="font-mono font-medium">{s.code}</bdi>
+          {findCode("cpt", s.code) && <span className="ms-2 text-slate-700">{findCode("cpt", s.code)!.display[locale === "ar" ? "ar" : "en"]}</span>}
+        </>
+      ),
+    },
+    { id: "approved", header: t("approved"), ...num, cell: (s) => s.approvedQuantity },
+    { id: "used", header: t("used"), ...num, cell: (s) => s.usedQuantity },
+    {
+      id: "remaining",
+      header: t("remaining"),
+      ...num,
+      testId: "usage-remaining",
+      cellProps: (s) => ({ className: `font-semibold ${s.remainingQuantity === 0 ? "text-red-800" : "text-emerald-800"}` }),
+      cell: (s) => s.remainingQuantity,
+    },
+    { id: "amount", header: t("amount"), ...num, cell: (s) => (s.approvedMinor === null ? "—" : formatMoney(s.approvedMinor, locale)) },
+  ];
   return (
     <Card className="p-5">
       <h2 className="text-base font-semibold text-slate-900" id="usage-title">
@@ -16,33 +43,16 @@ export async function UsageTable({ usage }: { usage: AuthorizationUsage }) {
       <p className="mb-3 text-sm text-slate-600">
         {t("description")} · <span data-testid="usage-validity">{usage.period ? t("validity", { start: day(usage.period.start), end: day(usage.period.end) }) : t("noPeriod")}</span>
       </p>
-      <table className="min-w-full divide-y divide-slate-200 text-sm" aria-labelledby="usage-title" data-testid="usage-table">
-        <thead className="bg-slate-50 text-xs font-semibold text-slate-600">
-          <tr>
-            <th scope="col" className="px-3 py-2 text-start">{t("service")}</th>
-            <th scope="col" className="px-3 py-2 text-end">{t("approved")}</th>
-            <th scope="col" className="px-3 py-2 text-end">{t("used")}</th>
-            <th scope="col" className="px-3 py-2 text-end">{t("remaining")}</th>
-            <th scope="col" className="px-3 py-2 text-end">{t("amount")}</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {usage.services.map((s) => (
-            <tr key={s.code} data-testid="usage-row" data-code={s.code} data-remaining={s.remainingQuantity}>
-              <th scope="row" className="px-3 py-2 text-start font-normal">
-                <bdi dir="ltr" className="font-mono font-medium">{s.code}</bdi>
-                {findCode("cpt", s.code) && <span className="ms-2 text-slate-700">{findCode("cpt", s.code)!.display[locale === "ar" ? "ar" : "en"]}</span>}
-              </th>
-              <td className="px-3 py-2 text-end tabular-nums">{s.approvedQuantity}</td>
-              <td className="px-3 py-2 text-end tabular-nums">{s.usedQuantity}</td>
-              <td className={`px-3 py-2 text-end font-semibold tabular-nums ${s.remainingQuantity === 0 ? "text-red-800" : "text-emerald-800"}`} data-testid="usage-remaining">
-                {s.remainingQuantity}
-              </td>
-              <td className="px-3 py-2 text-end tabular-nums">{s.approvedMinor === null ? "—" : formatMoney(s.approvedMinor, locale)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label={t("title")}
+        testId="usage-table"
+        columns={columns}
+        rows={usage.services}
+        rowKey={(s) => s.code}
+        rowProps={(s) => ({ "data-testid": "usage-row", "data-code": s.code, "data-remaining": String(s.remainingQuantity) })}
+        maxHeight=""
+        dense
+      />
     </Card>
   );
 }

@@ -5,15 +5,15 @@ import { useState } from "react";
 import { LiveBadge } from "@/components/live/live-badge";
 import { useLiveServerView } from "@/components/query/use-live-query";
 import type { SubmissionStatus } from "@/lib/db";
-import { PAGE_LIVE_KINDS, type LiveStampQuery } from "@/lib/exchange/browser";
+import { PAGE_LIVE_KINDS, type LiveStampQuery } from "@/lib/pipeline/browser";
 import { STATUS_WORDS, statusLabel } from "@/lib/i18n/browser";
 
 /**
- * Keeps a submission's page current: its live stamp is a TanStack query (`useLiveServerView`) and
- * the server components are rendered again when it moves (no reload, no lost scroll); a status
- * change or a payer's question is announced to screen readers.
+ * Keeps a submission's page current (`useLiveServerView`): a newer live event about it renders the
+ * server components again (no reload, no lost scroll), as a refresh of the audited view `viewKey`;
+ * a status change or a payer's question is announced to screen readers.
  */
-export function LiveRefresh({ submissionId, stamp, use = "preauthorization" }: { submissionId: string; stamp: number; use?: "preauthorization" | "claim" }) {
+export function LiveRefresh({ submissionId, stamp, viewKey, use = "preauthorization" }: { submissionId: string; stamp: number; viewKey: string; use?: "preauthorization" | "claim" }) {
   const t = useTranslations("authorizations.live");
   const ir = useTranslations("informationRequests.live");
   const words = useTranslations("statusWords");
@@ -22,6 +22,7 @@ export function LiveRefresh({ submissionId, stamp, use = "preauthorization" }: {
   useLiveServerView({
     query,
     stamp,
+    viewKey,
     onEvent: (event) => {
       if (event.kind === "information.request") return setAnnouncement(ir("announce"));
       if (event.kind !== "submission.status") return;

@@ -11,10 +11,13 @@ import { PatientCoveragePicker } from "@/components/coding/patient-coverage-pick
 import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-resolver";
 import { FormAlert } from "@/components/patients/form-controls";
 import { Button } from "@/components/ui/button";
-import { loadSubmissionFormSchema, saveDraftAction, submitAction, emptyItem } from "@/lib/authorizations/browser";
-import type { SubmissionFormInput, SubmissionUse } from "@/lib/authorizations";
+import { saveDraftAction, submitAction } from "@/lib/authorizations/browser";
+import { emptyItem, loadSubmissionFormSchema } from "@/lib/submissions/browser";
+import type { SubmissionFormInput, SubmissionUse } from "@/lib/submissions";
 import type { PatientSummary } from "@/lib/patients";
 import { UsageWarnings } from "@/components/authorization-usage/usage-warnings";
+import { ScrubFindings } from "@/components/scrubber/scrub-findings";
+import type { ScrubFinding } from "@/lib/scrubber/browser";
 import { usageWarnings, type AuthorizationUsage } from "@/lib/authorization-usage/browser";
 
 export interface SubmissionFormInitial {
@@ -45,6 +48,10 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
   const [attachments, setAttachments] = useState<UploadedAttachment[]>(initial?.attachments ?? []);
   const [busy, setBusy] = useState<"draft" | "submit" | undefined>();
   const [notice, setNotice] = useState<Notice>();
+  // What the scrubber found on the last submit (decision 090); warnings only: the next submit is "Send anyway".
+  const [scrub, setScrub] = useState<{ findings: ScrubFinding[]; canOverride: boolean }>();
+  const tsc = useTranslations("scrubber");
+  const scrubWarningsOnly = scrub !== undefined && scrub.findings.some((f) => f.severity === "warning") && !scrub.findings.some((f) => f.severity === "error");
 
   const form = useForm<SubmissionFormInput>({
     resolver,
@@ -64,7 +71,7 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
   const { errors } = form.formState;
   const preAuthRef = useWatch({ control: form.control, name: "preAuthRef" });
   const coverageId = useWatch({ control: form.control, name: "coverageId" });
-  // Issue 18: a claim from an authorization is checked against what remains of it before sending.
+  // Decision 048: a claim from an authorization is checked against what remains of it before sending.
   const watchedItems = useWatch({ control: form.control, name: "items" });
   const warnings = usage ? usageWarnings(usage, watchedItems ?? []) : [];
   const [warnedFor, setWarnedFor] = useState<string>();
@@ -122,6 +129,32 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
     }
   };
 
+  const send = async (values: SubmissionFormInput, answer?: { acknowledgeWarnings?: boolean; overrideReason?: string }) => {
+      setBusy("submit");
+      try {
+        const result = await submitAction({ form: { ...values, use }, draftId, ...(answer ? { scrub: answer } : {}) });
+        if (result.ok) {
+          setScrub(undefined);
+          setNotice({ tone: "ok", text: t("submitted") });
+          router.push(use === "preauthorization" ? `/authorizations/${result.id}` : `/claims/new?submitted=${result.id}`);
+          return;
+        }
+        setScrub(undefined);
+        if (result.error === "scrub") {
+          // Nothing was sent; the server kept the form as a draft (lib/submissions SaveResult "scrub").
+          const blocked = result as unknown as { id: string; findings: ScrubFinding[]; canOverride: boolean };
+          rememberDraft(blocked.id);
+          setScrub({ findings: blocked.findings, canOverride: blocked.canOverride });
+        } else if (result.error === "invalid") {
+          applyServerErrors(result.fieldErrors);
+          setNotice({ tone: "error", text: te("fixErrors") });
+        } else setNotice({ tone: "error", text: te(result.error === "unauthorized" || result.error === "forbidden" ? "forbidden" : result.error === "not_draft" ? "notDraft" : "failed") });
+      } catch {
+        setNotice({ tone: "error", text: te("failed") });
+      }
+      setBusy(undefined);
+  };
+
   const submit = form.handleSubmit(
     async (values) => {
       setNotice(undefined);
@@ -130,22 +163,7 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
         setWarnedFor(warningKey);
         return;
       }
-      setBusy("submit");
-      try {
-        const result = await submitAction({ form: { ...values, use }, draftId });
-        if (result.ok) {
-          setNotice({ tone: "ok", text: t("submitted") });
-          router.push(use === "preauthorization" ? `/authorizations/${result.id}` : `/claims/new?submitted=${result.id}`);
-          return;
-        }
-        if (result.error === "invalid") {
-          applyServerErrors(result.fieldErrors);
-          setNotice({ tone: "error", text: te("fixErrors") });
-        } else setNotice({ tone: "error", text: te(result.error === "unauthorized" || result.error === "forbidden" ? "forbidden" : result.error === "not_draft" ? "notDraft" : "failed") });
-      } catch {
-        setNotice({ tone: "error", text: te("failed") });
-      }
-      setBusy(undefined);
+      await send(values, scrubWarningsOnly ? { acknowledgeWarnings: true } : undefined);
     },
     () => setNotice({ tone: "error", text: te("fixErrors") }),
   );
@@ -189,7 +207,7 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
               name="diagnoses"
               render={({ field }) => (
                 <CodeMultiPicker
-                  kind="icd10am"
+                  system="icd-10-am"
                   label={tc("diagnoses")}
                   hint={tc("diagnosesHint")}
                   value={field.value}
@@ -204,7 +222,7 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
               name="procedures"
               render={({ field }) => (
                 <CodeMultiPicker
-                  kind="cpt"
+                  system="cpt"
                   label={tc("procedures")}
                   hint={tc("proceduresHint")}
                   value={field.value}
@@ -245,6 +263,15 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
 
       <UsageWarnings warnings={warnings} />
 
+      {scrub && (
+        <ScrubFindings
+          findings={scrub.findings}
+          canOverride={scrub.canOverride}
+          busy={busy === "submit"}
+          onOverride={(overrideReason) => void form.handleSubmit((values) => send(values, { overrideReason, acknowledgeWarnings: true }))()}
+        />
+      )}
+
       <div aria-live="polite" data-testid="form-status">
         {notice?.tone === "error" && <FormAlert>{notice.text}</FormAlert>}
         {notice?.tone === "ok" && <p className="rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">{notice.text}</p>}
@@ -252,7 +279,7 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
 
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" busy={busy === "submit"} disabled={disabled}>
-          {warnings.length > 0 && warnedFor === warningKey ? tu("sendAnyway") : use === "preauthorization" ? t("submitAuthorization") : t("submitClaim")}
+          {scrubWarningsOnly ? tsc("sendAnyway") : warnings.length > 0 && warnedFor === warningKey ? tu("sendAnyway") : use === "preauthorization" ? t("submitAuthorization") : t("submitClaim")}
         </Button>
         <Button type="button" variant="secondary" busy={busy === "draft"} disabled={disabled} onClick={() => void saveDraft()}>
           {t("saveDraft")}

@@ -1,28 +1,50 @@
+import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import type { SubmissionKind } from "@/lib/db";
-import type { TimelineEntry } from "@/lib/exchange";
+import type { TimelineEntry } from "@/lib/submissions";
 import { statusLabel } from "@/lib/i18n";
 import type { StatusOutcome } from "@/lib/i18n";
+
+/** Another submission's timeline shown inside this one's (a claim's appeals, docs/decisions/081). */
+export interface LinkedTimeline {
+  href: string;
+  /** Words before each of its entries ("Appeal:"). */
+  label: string;
+  entries: TimelineEntry[];
+  outcome?: StatusOutcome;
+}
 
 /**
  * The submission's state changes, oldest first, with their source and time (clinic zone), in the
  * portal's one status vocabulary. The outcome (what the decision paid) names the latest decision.
+ * Linked timelines (its appeals) are merged in by time, each entry marked and linked.
  */
-export async function Timeline({ entries, kind = "preauthorization", outcome }: { entries: TimelineEntry[]; kind?: SubmissionKind; outcome?: StatusOutcome }) {
+export async function Timeline({ entries: own, kind = "preauthorization", outcome, linked = [] }: { entries: TimelineEntry[]; kind?: SubmissionKind; outcome?: StatusOutcome; linked?: LinkedTimeline[] }) {
   const t = await getTranslations("authorizations");
   const words = await getTranslations("statusWords");
   const format = await getFormatter();
-  // Issue 18: news that is not a status change (information requests, a refused cancellation).
+  // Decision 045: news that is not a status change (information requests, a refused cancellation).
   const notes = await getTranslations("informationRequests.timeline");
   const noteOf = (e: TimelineEntry) => (e.fromStatus === e.toStatus && typeof e.detail?.note === "string" && notes.has(e.detail.note) ? notes(e.detail.note) : undefined);
-  const last = entries.length - 1;
+  type Row = { e: TimelineEntry; last: boolean; outcome?: StatusOutcome; from?: LinkedTimeline };
+  const rows: Row[] = [
+    ...own.map((e, i): Row => ({ e, last: i === own.length - 1, outcome })),
+    ...linked.flatMap((l) => l.entries.map((e, i): Row => ({ e, last: i === l.entries.length - 1, outcome: l.outcome, from: l }))),
+  ].sort((a, b) => a.e.at.getTime() - b.e.at.getTime() || (a.from ? 1 : 0) - (b.from ? 1 : 0) || a.e.id - b.e.id);
   return (
     <ol className="relative space-y-3 border-s border-slate-200 ps-4" data-testid="timeline">
-      {entries.map((e, i) => (
-        <li key={e.id} className="relative">
-          <span aria-hidden className="absolute -start-[1.3rem] top-1.5 size-2.5 rounded-full bg-brand-600 ring-2 ring-white" />
+      {rows.map(({ e, last, outcome: decided, from }) => (
+        <li key={`${from?.href ?? ""}${e.id}`} className="relative" data-linked={from ? "appeal" : undefined}>
+          <span aria-hidden className={`absolute -start-[1.3rem] top-1.5 size-2.5 rounded-full ring-2 ring-white ${from ? "bg-amber-500" : "bg-brand-600"}`} />
           <p className="text-sm font-medium text-slate-900">
-            {noteOf(e) ?? (e.fromStatus === e.toStatus ? t("attempt") : words(statusLabel(kind, e.toStatus, i === last ? outcome : undefined).key))}
+            {from && (
+              <>
+                <Link href={from.href} className="text-amber-800 underline-offset-2 hover:underline">
+                  {from.label}
+                </Link>{" "}
+              </>
+            )}
+            {noteOf(e) ?? (e.fromStatus === e.toStatus ? t("attempt") : words(statusLabel(kind, e.toStatus, last ? decided : undefined).key))}
             {/* A real space: without it a screen reader reads "Draftby staff". */}{" "}
             <span className="ms-1 text-xs font-normal text-slate-500">{t(`sources.${e.source}`)}</span>
           </p>

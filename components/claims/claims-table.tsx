@@ -9,6 +9,7 @@ import { Badge } from "@/components/ui/card";
 import { submitSelectedAction, type ClaimTableRow } from "@/lib/claims/browser";
 import { currencySymbol } from "@/lib/money/browser";
 import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
+import { DataTable } from "@/components/ui/data-table";
 
 export type { ClaimTableRow };
 
@@ -62,6 +63,7 @@ export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
       if (result.submitted.length) goToBatch(result.batchId);
     });
 
+  const cell = "px-3 py-2";
   return (
     <>
       <div className="mb-3 flex flex-wrap items-center gap-3">
@@ -86,79 +88,78 @@ export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
           </div>
         </div>
       )}
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-        <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="claims-table">
-          <caption className="sr-only">{t("title")}</caption>
-          <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-            <tr>
-              <th scope="col" className="px-3 py-3 text-start">
-                <input
-                  type="checkbox"
-                  aria-label={t("batch.selectAll")}
-                  checked={allSelected}
-                  disabled={drafts.length === 0}
-                  onChange={() => setSelected(allSelected ? new Set() : new Set(drafts.map((d) => d.id)))}
-                  data-testid="select-all"
-                />
-              </th>
-              {(["created", "patient", "insurer", "status", "identifier", "total"] as const).map((c) => (
-                <th key={c} scope="col" className={`px-3 py-3 ${c === "total" ? "text-end" : "text-start"}`}>
-                  {c === "total" ? t("columns.total", { currency: currencySymbol(locale) }) : t(`columns.${c}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.length === 0 && (
-              <tr>
-                <td colSpan={7} className="px-4 py-8 text-center text-slate-500">
-                  {t("empty")}
-                </td>
-              </tr>
-            )}
-            {rows.map((row) => (
-              <tr key={row.id} className="hover:bg-slate-50" data-testid="claim-row" data-id={row.id} data-status={row.status}>
-                <td className="px-3 py-2">
-                  {row.status === "draft" && (
-                    <input type="checkbox" aria-label={t("batch.select", { created: row.created })} checked={selected.has(row.id)} onChange={() => toggle(row.id)} />
-                  )}
-                </td>
-                <td className="whitespace-nowrap px-3 py-2 tabular-nums">
-                  <Link href={row.status === "draft" ? `/claims/new?draft=${row.id}` : `/claims/${row.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
-                    <time dateTime={row.createdIso}>{row.created}</time>
-                  </Link>
-                  {row.replaces && <span className="ms-2 text-xs text-slate-500">{t("columns.resubmission")}</span>}
-                </td>
-                <td className="px-3 py-2">{row.patient}</td>
-                <td className="px-3 py-2">
-                  <bdi>{row.insurer}</bdi>
-                </td>
-                <td className="px-3 py-2">
-                  <span data-testid="status-badge" data-status={row.status} data-word={row.statusWord}>
-                    <Badge tone={row.statusTone}>{row.statusLabel}</Badge>
+      <DataTable
+        label={t("title")}
+        testId="claims-table"
+        className="rounded-lg border border-slate-200 bg-white shadow-sm"
+        empty={t("empty")}
+        rows={rows}
+        rowKey={(row) => row.id}
+        rowProps={(row) => ({ className: "hover:bg-slate-50", "data-testid": "claim-row", "data-id": row.id, "data-status": row.status })}
+        columns={[
+          {
+            id: "select",
+            header: (
+              <input
+                type="checkbox"
+                aria-label={t("batch.selectAll")}
+                checked={allSelected}
+                disabled={drafts.length === 0}
+                onChange={() => setSelected(allSelected ? new Set() : new Set(drafts.map((d) => d.id)))}
+                data-testid="select-all"
+              />
+            ),
+            className: cell,
+            cell: (row) =>
+              row.status === "draft" && <input type="checkbox" aria-label={t("batch.select", { created: row.created })} checked={selected.has(row.id)} onChange={() => toggle(row.id)} />,
+          },
+          {
+            id: "created",
+            header: t("columns.created"),
+            className: `whitespace-nowrap ${cell} tabular-nums`,
+            cell: (row) => (
+              <>
+                <Link href={row.status === "draft" ? `/claims/new?draft=${row.id}` : `/claims/${row.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
+                  <time dateTime={row.createdIso}>{row.created}</time>
+                </Link>
+                {row.replaces && <span className="ms-2 text-xs text-slate-500">{t("columns.resubmission")}</span>}
+              </>
+            ),
+          },
+          { id: "patient", header: t("columns.patient"), className: cell, cell: (row) => row.patient },
+          { id: "insurer", header: t("columns.insurer"), className: cell, cell: (row) => <bdi>{row.insurer}</bdi> },
+          {
+            id: "status",
+            header: t("columns.status"),
+            className: cell,
+            cell: (row) => (
+              <>
+                <span data-testid="status-badge" data-status={row.status} data-word={row.statusWord}>
+                  <Badge tone={row.statusTone}>{row.statusLabel}</Badge>
+                </span>
+                {row.payment && (
+                  <span className={`mt-1 block text-xs ${row.payment.short ? "text-amber-900" : "text-emerald-800"}`} data-testid="claim-row-payment">
+                    {row.payment.text}
                   </span>
-                  {row.payment && (
-                    <span className={`mt-1 block text-xs ${row.payment.short ? "text-amber-900" : "text-emerald-800"}`} data-testid="claim-row-payment">
-                      {row.payment.text}
-                    </span>
-                  )}
-                  {row.deadline && (
-                    <span className="mt-1 block">
-                      <DeadlineBadge deadline={row.deadline} />
-                    </span>
-                  )}
-                </td>
-                <td className="max-w-40 truncate px-3 py-2 font-mono text-xs" dir="ltr" title={row.identifier}>
-                  {row.identifier}
-                </td>
-                <td className="px-3 py-2 text-end tabular-nums" dir="ltr">
-                  {row.total}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                )}
+                {row.deadline && (
+                  <span className="mt-1 block">
+                    <DeadlineBadge deadline={row.deadline} />
+                  </span>
+                )}
+              </>
+            ),
+          },
+          {
+            id: "identifier",
+            header: t("columns.identifier"),
+            className: `max-w-40 truncate ${cell} font-mono text-xs`,
+            dir: "ltr",
+            cell: (row) => <span title={row.identifier}>{row.identifier}</span>,
+          },
+          { id: "total", header: t("columns.total", { currency: currencySymbol(locale) }), align: "end", className: `${cell} tabular-nums`, dir: "ltr", cell: (row) => row.total },
+        ]}
+      />
     </>
   );
 }

@@ -2,7 +2,8 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { formatAmount } from "@/components/coding/format";
 import { currencySymbol } from "@/lib/money";
 import { Badge } from "@/components/ui/card";
-import type { DecisionLine, DecisionView } from "@/lib/authorizations";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import type { DecisionLine, DecisionView } from "@/lib/submissions";
 import { CODE_SYSTEMS, findCode, type Decision } from "@/lib/fhir/browser";
 import type { SubmissionKind } from "@/lib/db";
 import { DECISION_STATUS, noteWords, reasonWords, statusLabel } from "@/lib/i18n";
@@ -31,7 +32,7 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
   const t = await getTranslations("adjudication");
   const locale = (await getLocale()) === "ar" ? "ar" : "en";
   const ids = IDS[variant];
-  const money = "px-3 py-2 text-end tabular-nums";
+  const money = { className: "px-3 py-2 tabular-nums", align: "end", dir: "ltr" } as const;
 
   const service = (line: DecisionLine) => {
     const known = line.code && (!line.codeSystem || line.codeSystem === CODE_SYSTEMS.cpt) ? findCode("cpt", line.code)?.display[locale] : undefined;
@@ -56,74 +57,67 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
     );
   };
 
-  return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid={ids.table}>
-        <caption className="sr-only">{t("caption")}</caption>
-        <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-          <tr>
-            <th scope="col" className="px-3 py-2 text-start">{t("col.line")}</th>
-            <th scope="col" className="px-3 py-2 text-start">{t("col.service")}</th>
-            <th scope="col" className="px-3 py-2 text-start">{t("col.decision")}</th>
-            <th scope="col" className="px-3 py-2 text-end">{t("col.quantity")}</th>
-            <th scope="col" className="px-3 py-2 text-end">{t("col.submitted")}</th>
-            <th scope="col" className="px-3 py-2 text-end">{t("col.eligible")}</th>
-            <th scope="col" className="px-3 py-2 text-end">{t("col.share")}</th>
-            <th scope="col" className="px-3 py-2 text-end">{t("col.benefit")}</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {decision.lines.map((line, index) => (
-            <tr
-              key={`${line.kind}-${line.sequence ?? index}-${index}`}
-              className={`align-top ${line.kind === "addItem" ? "bg-sky-50/40" : ""}`}
-              data-testid={line.kind === "addItem" ? "added-row" : "adjudication-row"}
-            >
-              <th scope="row" className="px-3 py-2 text-start font-normal text-slate-500">
-                {line.kind === "addItem" ? "+" : (line.sequence ?? "—")}
-              </th>
-              <td className="min-w-40 px-3 py-2">{service(line)}</td>
-              <td className="min-w-44 px-3 py-2" data-testid="line-decision">
-                <Badge tone={line.zeroBenefit ? "amber" : TONE[line.decision]}>{line.zeroBenefit ? t("zeroBenefit") : t(`decision.${line.decision}`)}</Badge>
-                {line.reasons.map((r, i) => (
-                  <PlatformWordsText key={`${r.system}|${r.code}|${i}`} value={reasonWords(r, locale)} testId="line-reason" className="mt-1 text-xs text-slate-700" />
-                ))}
-                {line.outcome && (
-                  <span className="mt-1 block text-xs text-slate-500" data-testid="line-outcome">
-                    {t("outcomeLabel", { outcome: t(`outcome.${line.outcome}`) })}
-                  </span>
-                )}
-                {line.errors.map((e, i) => (
-                  <span key={i} className="mt-1 block text-xs text-red-800">
-                    <span dir="ltr" className="font-mono">{e.code?.code ?? "—"}</span> <bdi>{e.code?.display ?? e.code?.text ?? ""}</bdi>
-                  </span>
-                ))}
-                {line.notes.map((n, i) => (
-                  <PlatformWordsText key={i} value={noteWords(n.text, locale)} platformLang={n.language?.code} testId="line-note" className="mt-1 text-xs italic text-slate-600" />
-                ))}
-              </td>
-              <td className={money} dir="ltr">
-                {line.approvedQuantity ?? "—"} / {line.quantity ?? "—"}
-              </td>
-              <td className={money} dir="ltr">{formatAmount(line.submittedMinor)}</td>
-              <td className={money} dir="ltr" data-testid="eligible">{formatAmount(line.eligibleMinor)}</td>
-              <td className={money} dir="ltr" data-testid="share">{formatAmount(line.shareMinor)}</td>
-              <td className={`${money} font-semibold`} dir="ltr" data-testid="benefit">{formatAmount(line.benefitMinor)}</td>
-            </tr>
+  const columns: Column<DecisionLine>[] = [
+    { id: "line", header: t("col.line"), rowHeader: true, className: "px-3 py-2 font-normal text-slate-500", cell: (line) => (line.kind === "addItem" ? "+" : (line.sequence ?? "—")) },
+    { id: "service", header: t("col.service"), className: "min-w-40 px-3 py-2", cell: service },
+    {
+      id: "decision",
+      header: t("col.decision"),
+      className: "min-w-44 px-3 py-2",
+      testId: "line-decision",
+      cell: (line) => (
+        <>
+          <Badge tone={line.zeroBenefit ? "amber" : TONE[line.decision]}>{line.zeroBenefit ? t("zeroBenefit") : t(`decision.${line.decision}`)}</Badge>
+          {line.reasons.map((r, i) => (
+            <PlatformWordsText key={`${r.system}|${r.code}|${i}`} value={reasonWords(r, locale)} testId="line-reason" className="mt-1 text-xs text-slate-700" />
           ))}
-        </tbody>
-        <tfoot className="border-t border-slate-200 bg-slate-50 font-semibold">
-          <tr>
-            <th scope="row" colSpan={4} className="px-3 py-2 text-start">
-              {t("total")} <span className="text-xs font-normal text-slate-500">({currencySymbol(locale)})</span>
-            </th>
-            <td className={money} dir="ltr">{formatAmount(decision.totals.submittedMinor)}</td>
-            <td className={money} dir="ltr">{formatAmount(decision.totals.eligibleMinor)}</td>
-            <td className={money} dir="ltr" data-testid={ids.shareTotal}>{formatAmount(decision.totals.shareMinor)}</td>
-            <td className={money} dir="ltr" data-testid={ids.benefitTotal}>{formatAmount(decision.totals.benefitMinor)}</td>
-          </tr>
-        </tfoot>
-      </table>
+          {line.outcome && (
+            <span className="mt-1 block text-xs text-slate-500" data-testid="line-outcome">
+              {t("outcomeLabel", { outcome: t(`outcome.${line.outcome}`) })}
+            </span>
+          )}
+          {line.errors.map((e, i) => (
+            <span key={i} className="mt-1 block text-xs text-red-800">
+              <span dir="ltr" className="font-mono">{e.code?.code ?? "—"}</span> <bdi>{e.code?.display ?? e.code?.text ?? ""}</bdi>
+            </span>
+          ))}
+          {line.notes.map((n, i) => (
+            <PlatformWordsText key={i} value={noteWords(n.text, locale)} platformLang={n.language?.code} testId="line-note" className="mt-1 text-xs italic text-slate-600" />
+          ))}
+        </>
+      ),
+    },
+    { id: "quantity", header: t("col.quantity"), ...money, cell: (line) => `${line.approvedQuantity ?? "—"} / ${line.quantity ?? "—"}` },
+    { id: "submitted", header: t("col.submitted"), ...money, cell: (line) => formatAmount(line.submittedMinor) },
+    { id: "eligible", header: t("col.eligible"), ...money, testId: "eligible", cell: (line) => formatAmount(line.eligibleMinor) },
+    { id: "share", header: t("col.share"), ...money, testId: "share", cell: (line) => formatAmount(line.shareMinor) },
+    { id: "benefit", header: t("col.benefit"), ...money, className: `${money.className} font-semibold`, testId: "benefit", cell: (line) => formatAmount(line.benefitMinor) },
+  ];
+  const total = `${money.className} text-end`;
+
+  return (
+    <div>
+      <DataTable
+        label={t("caption")}
+        testId={ids.table}
+        columns={columns}
+        rows={decision.lines.map((line, index) => ({ ...line, index }))}
+        rowKey={(line) => `${line.kind}-${line.sequence ?? line.index}-${line.index}`}
+        rowProps={(line) => ({ className: `align-top ${line.kind === "addItem" ? "bg-sky-50/40" : ""}`, "data-testid": line.kind === "addItem" ? "added-row" : "adjudication-row" })}
+        footer={
+          <tfoot className="border-t border-slate-200 bg-slate-50 font-semibold">
+            <tr>
+              <th scope="row" colSpan={4} className="px-3 py-2 text-start">
+                {t("total")} <span className="text-xs font-normal text-slate-500">({currencySymbol(locale)})</span>
+              </th>
+              <td className={total} dir="ltr">{formatAmount(decision.totals.submittedMinor)}</td>
+              <td className={total} dir="ltr">{formatAmount(decision.totals.eligibleMinor)}</td>
+              <td className={total} dir="ltr" data-testid={ids.shareTotal}>{formatAmount(decision.totals.shareMinor)}</td>
+              <td className={total} dir="ltr" data-testid={ids.benefitTotal}>{formatAmount(decision.totals.benefitMinor)}</td>
+            </tr>
+          </tfoot>
+        }
+      />
       <p className="px-3 py-2 text-xs text-slate-500">{t("shareNote")}</p>
     </div>
   );

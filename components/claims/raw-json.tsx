@@ -26,7 +26,7 @@ export function RawJson({ title, value, testId }: { title: string; value: unknow
         <span className="sr-only" aria-live="polite">
           {copied ? t("copied") : ""}
         </span>
-        <pre dir="ltr" className="mt-2 max-h-96 overflow-auto rounded bg-slate-50 p-3 text-start font-mono text-xs">
+        <pre dir="ltr" className="mt-2 max-h-96 overflow-auto [contain:inline-size] rounded bg-slate-50 p-3 text-start font-mono text-xs">
           {text}
         </pre>
       </div>

@@ -7,6 +7,9 @@ import { formatAmount } from "@/components/coding/format";
 import { Button } from "@/components/ui/button";
 import { reconcileAction } from "@/lib/claims/browser";
 import type { ReconcileRow } from "@/lib/claims";
+import { DataTable } from "@/components/ui/data-table";
+
+const cell = "px-3 py-2";
 
 /** Search the platform's claims of a patient since a date and compare them with the portal's. */
 export function ReconcileForm({ defaultSince }: { defaultSince: string }) {
@@ -53,43 +56,41 @@ export function ReconcileForm({ defaultSince }: { defaultSince: string }) {
         {rows && t("found", { n: rows.length, problems: rows.filter((r) => r.problems.length).length })}
       </div>
       {rows && rows.length > 0 && (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-          <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="reconcile-table">
-            <caption className="sr-only">{t("title")}</caption>
-            <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-              <tr>
-                {(["platformId", "platformStatus", "platformTotal", "portal", "portalStatus", "portalTotal", "result"] as const).map((c) => (
-                  <th key={c} scope="col" className="px-3 py-2 text-start">
-                    {t(`col.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {rows.map((r) => (
-                <tr key={r.platformId} data-testid="reconcile-row" data-problems={r.problems.join(",")}>
-                  <td className="px-3 py-2 font-mono text-xs" dir="ltr">{r.platformId}</td>
-                  <td className="px-3 py-2">{r.status ? (ts.has(r.status as "queued") ? ts(r.status as "queued") : r.status) : "—"}</td>
-                  <td className="px-3 py-2 tabular-nums" dir="ltr">{formatAmount(r.totalMinor)}</td>
-                  <td className="px-3 py-2">
-                    {r.portal ? (
-                      <Link href={`/claims/${r.portal.id}`} className="text-brand-800 underline">
-                        {t("open")}
-                      </Link>
-                    ) : (
-                      "—"
-                    )}
-                  </td>
-                  <td className="px-3 py-2">{r.portal ? ts(r.portal.status) : "—"}</td>
-                  <td className="px-3 py-2 tabular-nums" dir="ltr">{formatAmount(r.portal?.totalMinor)}</td>
-                  <td className={`px-3 py-2 ${r.problems.length ? "font-medium text-red-800" : "text-emerald-800"}`}>
-                    {r.problems.length ? r.problems.map((p) => t(`problem.${p}`)).join(", ") : t("same")}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label={t("title")}
+          testId="reconcile-table"
+          className="rounded-lg border border-slate-200 bg-white shadow-sm"
+          rows={rows}
+          rowKey={(r) => r.platformId ?? `identifier:${r.identifierValue ?? ""}`}
+          rowProps={(r) => ({ "data-testid": "reconcile-row", "data-problems": r.problems.join(",") })}
+          columns={[
+            { id: "platformId", header: t("col.platformId"), className: "px-3 py-2 font-mono text-xs", dir: "ltr", cell: (r) => r.platformId ?? "—" },
+            { id: "platformStatus", header: t("col.platformStatus"), className: cell, cell: (r) => (r.status ? (ts.has(r.status as "queued") ? ts(r.status as "queued") : r.status) : "—") },
+            { id: "platformTotal", header: t("col.platformTotal"), className: `${cell} tabular-nums`, dir: "ltr", cell: (r) => formatAmount(r.totalMinor) },
+            {
+              id: "portal",
+              header: t("col.portal"),
+              className: cell,
+              cell: (r) =>
+                r.portal ? (
+                  <Link href={`/claims/${r.portal.id}`} className="text-brand-800 underline">
+                    {t("open")}
+                  </Link>
+                ) : (
+                  "—"
+                ),
+            },
+            { id: "portalStatus", header: t("col.portalStatus"), className: cell, cell: (r) => (r.portal ? ts(r.portal.status) : "—") },
+            { id: "portalTotal", header: t("col.portalTotal"), className: `${cell} tabular-nums`, dir: "ltr", cell: (r) => formatAmount(r.portal?.totalMinor) },
+            {
+              id: "result",
+              header: t("col.result"),
+              className: cell,
+              cellProps: (r) => ({ className: r.problems.length ? "font-medium text-red-800" : "text-emerald-800" }),
+              cell: (r) => (r.problems.length ? r.problems.map((p) => t(`problem.${p}`)).join(", ") : t("same")),
+            },
+          ]}
+        />
       )}
     </>
   );

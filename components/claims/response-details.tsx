@@ -1,5 +1,5 @@
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
-import type { DecisionView } from "@/lib/authorizations";
+import type { DecisionView } from "@/lib/submissions";
 import { describeReference, type CodedView, type ExtensionView, type MoneyView } from "@/lib/fhir/browser";
 import { noteWords } from "@/lib/i18n";
 import { formatMoney } from "@/lib/money";

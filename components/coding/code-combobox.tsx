@@ -1,18 +1,28 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
-import { forwardRef, useId, useMemo, useState } from "react";
+import { forwardRef, useId, useState } from "react";
 import { FieldMessages, describedBy, inputClasses } from "@/components/patients/form-controls";
-import { findCode, searchTerminology } from "@/lib/fhir/browser";
-import type { TerminologyKind } from "@/lib/fhir";
+import { fromAction } from "@/components/query/use-live-query";
+import { useSearchQuery } from "@/components/query/use-search-query";
+import { Combobox } from "@/components/ui/combobox";
+import { catalogueSystem, describeCodesAction, searchCodesAction, type CodeHit } from "@/lib/terminology/browser";
 
 interface Props {
-  kind: TerminologyKind;
+  /**
+   * The catalogue system to search (key such as "icd-10-am", "services", or its URL); the value is
+   * a code of it. Give `systems` instead to search several together (the value's system then
+   * comes with onChange, and `valueSystem` says it when reopening).
+   */
+  system?: string;
+  systems?: readonly string[];
+  valueSystem?: string;
   label: string;
   /** Hide the label visually (e.g. inside a table row); it still names the control. */
   labelHidden?: boolean;
   value: string;
-  onChange: (code: string) => void;
+  onChange: (code: string, system?: string) => void;
   errors?: React.ReactNode[];
   hint?: string;
   disabled?: boolean;
@@ -24,141 +34,80 @@ interface Props {
   testId?: string;
 }
 
+/** The words of codes already chosen, from the catalogue (cached per system and code). */
+export function useCodeWords(system: string | undefined, codes: readonly string[]): Map<string, CodeHit> {
+  const wanted = [...new Set(codes.filter(Boolean))].sort();
+  const query = useQuery({
+    queryKey: ["codes", system, wanted],
+    queryFn: fromAction(() => describeCodesAction({ system: system ?? "", codes: wanted })),
+    enabled: !!system && wanted.length > 0,
+    staleTime: 5 * 60_000,
+  });
+  return new Map((query.data?.codes ?? []).map((c) => [c.code, c]));
+}
+
 /**
- * An accessible combobox over a curated code list (CPT or ICD-10-AM): type a code ("m545",
- * "M54.5") or words in English or Arabic; ↑/↓ move, Enter chooses, Escape closes; the active option
- * is announced through aria-activedescendant.
+ * The code picker (docs/decisions/086, 087): the shared combobox over the catalogue — type a code
+ * ("m545", "M54.5") or words in English or Arabic; the server searches the clinic's imported codes
+ * (or the demo catalogue) and answers the best first.
  */
 export const CodeCombobox = forwardRef<HTMLInputElement, Props>(function CodeCombobox(
-  { kind, label, labelHidden, value, onChange, errors, hint, disabled, clearOnSelect, exclude, name, testId },
+  { system, systems, valueSystem, label, labelHidden, value, onChange, errors, hint, disabled, clearOnSelect, exclude, name, testId },
   ref,
 ) {
   const t = useTranslations("coding");
   const locale = useLocale() === "ar" ? "ar" : "en";
-  const id = useId();
-  const listId = `${id}-list`;
+  const searched = systems ?? (system ? [system] : []);
   const [query, setQuery] = useState("");
-  const [editing, setEditing] = useState(false);
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
-  const results = useMemo(() => searchTerminology(kind, query, 30).filter((e) => !exclude?.includes(e.code)), [kind, query, exclude]);
-  const selected = value ? findCode(kind, value) : undefined;
-  const shown = editing ? query : selected ? `${selected.code} — ${selected.display[locale]}` : value;
+  const [picked, setPicked] = useState<CodeHit | undefined>(undefined);
+  const { results, loading } = useSearchQuery(`codes:${searched.join(" ")}`, query, (q) => searchCodesAction({ systems: [...searched], q }), (a) => a.codes, 120);
+  // Options only for what is typed now: a stale answer never sits under Enter.
+  const options = loading ? [] : results.filter((h) => !exclude?.includes(h.code));
+  const ownSystem = valueSystem ?? system ?? searched[0];
+  const known = useCodeWords(picked?.code === value ? undefined : ownSystem, clearOnSelect || !value ? [] : [value]);
+  const selected = picked?.code === value ? picked : known.get(value);
+  const several = searched.length > 1;
+  const id = useId();
 
-  const choose = (code: string) => {
-    onChange(code);
-    setOpen(false);
-    setEditing(false);
-    setQuery("");
-  };
-
-  const onKeyDown = (event: React.KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === "ArrowDown") {
-      event.preventDefault();
-      if (!open) {
-        setOpen(true);
-        setEditing(true);
-        setActive(0);
-      } else setActive((i) => Math.min(results.length - 1, i + 1));
-    } else if (event.key === "ArrowUp") {
-      event.preventDefault();
-      setActive((i) => Math.max(0, i - 1));
-    } else if (event.key === "Enter") {
-      if (open && results[active]) {
-        event.preventDefault();
-        choose(results[active].code);
-      } else if (editing) event.preventDefault();
-    } else if (event.key === "Escape") {
-      if (open) {
-        event.preventDefault();
-        setOpen(false);
-        setEditing(false);
-        setQuery("");
-      }
-    }
-  };
-
-  const showList = open && !disabled;
   return (
-    <div className="relative">
-      <label htmlFor={id} className={labelHidden ? "sr-only" : "block text-sm font-medium text-slate-800"}>
-        {label}
-      </label>
-      <input
-        ref={ref}
-        id={id}
-        name={name}
-        type="text"
-        role="combobox"
-        autoComplete="off"
-        spellCheck={false}
-        disabled={disabled}
-        value={shown}
-        placeholder={t("searchPlaceholder")}
-        aria-expanded={showList}
-        aria-controls={listId}
-        aria-autocomplete="list"
-        aria-activedescendant={showList && results[active] ? `${listId}-${active}` : undefined}
-        aria-invalid={errors?.length ? true : undefined}
-        aria-describedby={describedBy(id, hint, errors)}
-        data-testid={testId}
-        onChange={(e) => {
-          setQuery(e.target.value);
-          setEditing(true);
-          setOpen(true);
-          setActive(0);
-        }}
-        onFocus={(e) => {
-          if (!value || clearOnSelect) {
-            setEditing(true);
-            setOpen(true);
-          }
-          e.currentTarget.select();
-        }}
-        onBlur={() =>
-          setTimeout(() => {
-            setOpen(false);
-            setEditing(false);
-            setQuery("");
-          }, 150)
-        }
-        onClick={() => {
-          setEditing(true);
-          setOpen(true);
-        }}
-        onKeyDown={onKeyDown}
-        className={`${inputClasses(!!errors?.length)} ${labelHidden ? "mt-0" : ""}`}
-      />
-      <FieldMessages id={id} hint={hint} errors={errors} />
-      <ul
-        id={listId}
-        role="listbox"
-        aria-label={label}
-        hidden={!showList}
-        className="absolute inset-x-0 z-30 mt-1 max-h-72 min-w-[18rem] overflow-auto rounded-md border border-slate-200 bg-white py-1 shadow-lg"
-      >
-        {results.length === 0 && <li className="px-3 py-2 text-sm text-slate-600">{t("noMatch")}</li>}
-        {results.map((entry, i) => (
-          <li
-            key={entry.code}
-            id={`${listId}-${i}`}
-            role="option"
-            aria-selected={i === active}
-            onMouseDown={(e) => e.preventDefault()}
-            onClick={() => choose(entry.code)}
-            onMouseEnter={() => setActive(i)}
-            className={`flex cursor-pointer gap-3 px-3 py-1.5 text-sm ${i === active ? "bg-brand-50" : ""}`}
-          >
-            <span dir="ltr" className="w-16 shrink-0 font-mono font-semibold text-slate-900">
-              {entry.code}
-            </span>
-            <span className="text-slate-700">{entry.display[locale]}</span>
-          </li>
-        ))}
-      </ul>
-      <p className="sr-only" aria-live="polite">
-        {showList ? (results.length ? t("matches", { count: results.length }) : t("noMatch")) : ""}
-      </p>
-    </div>
+    <Combobox<CodeHit>
+      ref={ref}
+      id={id}
+      label={label}
+      labelHidden={labelHidden}
+      query={query}
+      onQueryChange={setQuery}
+      options={options}
+      optionKey={(h) => `${h.system}|${h.code}`}
+      onSelect={(h) => {
+        setPicked(clearOnSelect ? undefined : h);
+        onChange(h.code, h.system);
+      }}
+      displayValue={clearOnSelect ? undefined : value ? (selected ? `${selected.code} — ${(locale === "ar" && selected.ar) || selected.en}` : value) : ""}
+      loading={loading}
+      loadingText={t("searching")}
+      empty={t("noMatch")}
+      announce={(n) => (n ? t("matches", { count: n }) : t("noMatch"))}
+      placeholder={t("searchPlaceholder")}
+      disabled={disabled}
+      invalid={!!errors?.length}
+      describedBy={describedBy(id, hint, errors)}
+      messages={<FieldMessages id={id} hint={hint} errors={errors} />}
+      name={name}
+      testId={testId}
+      inputClassName={`${inputClasses(!!errors?.length)} ${labelHidden ? "mt-0" : ""}`}
+      listClassName="min-w-[18rem]"
+      renderOption={(h) => (
+        <span className="flex gap-3 text-sm">
+          <span dir="ltr" className="min-w-16 shrink-0 font-mono font-semibold text-slate-900">
+            {h.code}
+          </span>
+          <span className="text-slate-700">
+            {(locale === "ar" && h.ar) || h.en}
+            {several && <span className="block text-xs text-slate-500">{catalogueSystem(h.system)?.[locale] ?? h.system}</span>}
+          </span>
+        </span>
+      )}
+    />
   );
 });

@@ -3,11 +3,12 @@
 import { useLocale, useTranslations } from "next-intl";
 import { Controller, useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister } from "react-hook-form";
 import { inputClasses } from "@/components/patients/form-controls";
-import { emptyItem, lineTotalMinor } from "@/lib/authorizations/browser";
-import type { SubmissionFormInput } from "@/lib/authorizations";
+import { emptyItem, lineTotalMinor } from "@/lib/submissions/browser";
+import type { SubmissionFormInput } from "@/lib/submissions";
 import { CodeCombobox } from "./code-combobox";
 import { currencySymbol } from "@/lib/money/browser";
 import { formatAmount } from "./format";
+import { TableFrame, theadClasses } from "@/components/ui/table-frame";
 
 /**
  * The items (service lines) of an authorization request or a claim: service (CPT), date,
@@ -43,132 +44,131 @@ export function ItemsEditor({
   return (
     <fieldset className="min-w-0" data-testid="items-editor">
       <legend className="text-sm font-medium text-slate-800">{t("legend")}</legend>
-      <div className="mt-2 overflow-x-auto rounded-md border border-slate-200">
-        <table className="min-w-full text-sm">
-          <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-            <tr>
-              <th scope="col" className="px-2 py-2 text-start">#</th>
-              <th scope="col" className="min-w-[18rem] px-2 py-2 text-start">{t("service")}</th>
-              <th scope="col" className="px-2 py-2 text-start">{t("date")}</th>
-              <th scope="col" className="w-24 px-2 py-2 text-start">{t("quantity")}</th>
-              <th scope="col" className="w-36 px-2 py-2 text-start">{t("unitPrice", { currency: currencySymbol(locale) })}</th>
-              <th scope="col" className="px-2 py-2 text-end">{t("lineTotal")}</th>
-              <th scope="col" className="px-2 py-2">
-                <span className="sr-only">{t("actions")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {fields.map((field, i) => {
-              const e = rowErrors(i);
-              return (
-                <tr key={field.id} data-testid={`item-row-${i}`}>
-                  <td className={`${cell} pt-4 text-slate-500`}>{i + 1}</td>
-                  <td className={cell}>
-                    <Controller
-                      control={control}
-                      name={`items.${i}.code`}
-                      render={({ field: f }) => (
-                        <CodeCombobox
-                          kind="cpt"
-                          label={t("serviceOf", { n: i + 1 })}
-                          labelHidden
-                          value={f.value}
-                          onChange={f.onChange}
-                          disabled={disabled}
-                          errors={translateError(e?.code?.message)}
-                          testId={`item-${i}-service`}
-                        />
-                      )}
-                    />
-                  </td>
-                  <td className={cell}>
-                    <label className="sr-only" htmlFor={`item-${i}-date`}>
-                      {t("dateOf", { n: i + 1 })}
-                    </label>
-                    <input
-                      id={`item-${i}-date`}
-                      type="date"
-                      disabled={disabled}
-                      {...register(`items.${i}.servicedDate`)}
-                      aria-invalid={e?.servicedDate ? true : undefined}
-                      aria-describedby={e?.servicedDate ? `item-${i}-date-error` : undefined}
-                      className={`${inputClasses(!!e?.servicedDate)} mt-0`}
-                    />
-                    <Err id={`item-${i}-date-error`} messages={translateError(e?.servicedDate?.message)} />
-                  </td>
-                  <td className={cell}>
-                    <label className="sr-only" htmlFor={`item-${i}-quantity`}>
-                      {t("quantityOf", { n: i + 1 })}
-                    </label>
-                    <input
-                      id={`item-${i}-quantity`}
-                      inputMode="numeric"
-                      dir="ltr"
-                      disabled={disabled}
-                      {...register(`items.${i}.quantity`)}
-                      aria-invalid={e?.quantity ? true : undefined}
-                      aria-describedby={e?.quantity ? `item-${i}-quantity-error` : undefined}
-                      className={`${inputClasses(!!e?.quantity)} mt-0 text-end tabular-nums`}
-                    />
-                    <Err id={`item-${i}-quantity-error`} messages={translateError(e?.quantity?.message)} />
-                  </td>
-                  <td className={cell}>
-                    <label className="sr-only" htmlFor={`item-${i}-price`}>
-                      {t("unitPriceOf", { n: i + 1 })}
-                    </label>
-                    <input
-                      id={`item-${i}-price`}
-                      inputMode="decimal"
-                      dir="ltr"
-                      placeholder="0.00"
-                      disabled={disabled}
-                      {...register(`items.${i}.unitPrice`)}
-                      aria-invalid={e?.unitPrice ? true : undefined}
-                      aria-describedby={e?.unitPrice ? `item-${i}-price-error` : undefined}
-                      className={`${inputClasses(!!e?.unitPrice)} mt-0 text-end tabular-nums`}
-                    />
-                    <Err id={`item-${i}-price-error`} messages={translateError(e?.unitPrice?.message)} />
-                  </td>
-                  <td className={`${cell} pt-4 text-end font-medium tabular-nums`} dir="ltr" data-testid={`item-${i}-total`}>
-                    {formatAmount(totals[i])}
-                  </td>
-                  <td className={`${cell} text-end`}>
-                    <button
-                      type="button"
-                      disabled={disabled || fields.length === 1}
-                      onClick={() => remove(i)}
-                      className="rounded-md px-2 py-1.5 text-sm text-slate-600 hover:bg-red-50 hover:text-red-800 disabled:opacity-40 focus-visible:outline-2 focus-visible:outline-brand-600"
-                      aria-label={t("removeLine", { n: i + 1 })}
-                    >
-                      {t("remove")}
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-          <tfoot className="border-t border-slate-200 bg-slate-50">
-            <tr>
-              <td colSpan={5} className="px-2 py-2">
-                <button
-                  type="button"
-                  disabled={disabled || fields.length >= 50}
-                  onClick={() => append(emptyItem(defaultDate))}
-                  className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
-                >
-                  + {t("add")}
-                </button>
-              </td>
-              <td className="px-2 py-2 text-end font-semibold tabular-nums" dir="ltr">
-                <span className="sr-only">{t("total")} </span>
-                <span data-testid="items-total">{formatAmount(grand)}</span> <span className="text-xs font-normal text-slate-500">{currencySymbol(locale)}</span>
-              </td>
-              <td />
-            </tr>
-          </tfoot>
-        </table>
-      </div>
+      {/* Lines are form rows in their order (their sequence is the claim's), so the frame, not a sortable DataTable. */}
+      <TableFrame label={t("legend")} className="mt-2 rounded-md border border-slate-200" maxHeight="">
+        <thead className={theadClasses}>
+          <tr>
+            <th scope="col" className="px-2 py-2 text-start">#</th>
+            <th scope="col" className="min-w-[18rem] px-2 py-2 text-start">{t("service")}</th>
+            <th scope="col" className="px-2 py-2 text-start">{t("date")}</th>
+            <th scope="col" className="w-24 px-2 py-2 text-start">{t("quantity")}</th>
+            <th scope="col" className="w-36 px-2 py-2 text-start">{t("unitPrice", { currency: currencySymbol(locale) })}</th>
+            <th scope="col" className="px-2 py-2 text-end">{t("lineTotal")}</th>
+            <th scope="col" className="px-2 py-2">
+              <span className="sr-only">{t("actions")}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {fields.map((field, i) => {
+            const e = rowErrors(i);
+            return (
+              <tr key={field.id} data-testid={`item-row-${i}`}>
+                <td className={`${cell} pt-4 text-slate-500`}>{i + 1}</td>
+                <td className={cell}>
+                  <Controller
+                    control={control}
+                    name={`items.${i}.code`}
+                    render={({ field: f }) => (
+                      <CodeCombobox
+                        system="cpt"
+                        label={t("serviceOf", { n: i + 1 })}
+                        labelHidden
+                        value={f.value}
+                        onChange={f.onChange}
+                        disabled={disabled}
+                        errors={translateError(e?.code?.message)}
+                        testId={`item-${i}-service`}
+                      />
+                    )}
+                  />
+                </td>
+                <td className={cell}>
+                  <label className="sr-only" htmlFor={`item-${i}-date`}>
+                    {t("dateOf", { n: i + 1 })}
+                  </label>
+                  <input
+                    id={`item-${i}-date`}
+                    type="date"
+                    disabled={disabled}
+                    {...register(`items.${i}.servicedDate`)}
+                    aria-invalid={e?.servicedDate ? true : undefined}
+                    aria-describedby={e?.servicedDate ? `item-${i}-date-error` : undefined}
+                    className={`${inputClasses(!!e?.servicedDate)} mt-0`}
+                  />
+                  <Err id={`item-${i}-date-error`} messages={translateError(e?.servicedDate?.message)} />
+                </td>
+                <td className={cell}>
+                  <label className="sr-only" htmlFor={`item-${i}-quantity`}>
+                    {t("quantityOf", { n: i + 1 })}
+                  </label>
+                  <input
+                    id={`item-${i}-quantity`}
+                    inputMode="numeric"
+                    dir="ltr"
+                    disabled={disabled}
+                    {...register(`items.${i}.quantity`)}
+                    aria-invalid={e?.quantity ? true : undefined}
+                    aria-describedby={e?.quantity ? `item-${i}-quantity-error` : undefined}
+                    className={`${inputClasses(!!e?.quantity)} mt-0 text-end tabular-nums`}
+                  />
+                  <Err id={`item-${i}-quantity-error`} messages={translateError(e?.quantity?.message)} />
+                </td>
+                <td className={cell}>
+                  <label className="sr-only" htmlFor={`item-${i}-price`}>
+                    {t("unitPriceOf", { n: i + 1 })}
+                  </label>
+                  <input
+                    id={`item-${i}-price`}
+                    inputMode="decimal"
+                    dir="ltr"
+                    placeholder="0.00"
+                    disabled={disabled}
+                    {...register(`items.${i}.unitPrice`)}
+                    aria-invalid={e?.unitPrice ? true : undefined}
+                    aria-describedby={e?.unitPrice ? `item-${i}-price-error` : undefined}
+                    className={`${inputClasses(!!e?.unitPrice)} mt-0 text-end tabular-nums`}
+                  />
+                  <Err id={`item-${i}-price-error`} messages={translateError(e?.unitPrice?.message)} />
+                </td>
+                <td className={`${cell} pt-4 text-end font-medium tabular-nums`} dir="ltr" data-testid={`item-${i}-total`}>
+                  {formatAmount(totals[i])}
+                </td>
+                <td className={`${cell} text-end`}>
+                  <button
+                    type="button"
+                    disabled={disabled || fields.length === 1}
+                    onClick={() => remove(i)}
+                    className="rounded-md px-2 py-1.5 text-sm text-slate-600 hover:bg-red-50 hover:text-red-800 disabled:opacity-40 focus-visible:outline-2 focus-visible:outline-brand-600"
+                    aria-label={t("removeLine", { n: i + 1 })}
+                  >
+                    {t("remove")}
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+        <tfoot className="border-t border-slate-200 bg-slate-50">
+          <tr>
+            <td colSpan={5} className="px-2 py-2">
+              <button
+                type="button"
+                disabled={disabled || fields.length >= 50}
+                onClick={() => append(emptyItem(defaultDate))}
+                className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+              >
+                + {t("add")}
+              </button>
+            </td>
+            <td className="px-2 py-2 text-end font-semibold tabular-nums" dir="ltr">
+              <span className="sr-only">{t("total")} </span>
+              <span data-testid="items-total">{formatAmount(grand)}</span> <span className="text-xs font-normal text-slate-500">{currencySymbol(locale)}</span>
+            </td>
+            <td />
+          </tr>
+        </tfoot>
+      </TableFrame>
     </fieldset>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Badge, Card } from "@/components/ui/card";
+import { DataTable, type Column } from "@/components/ui/data-table";
 
 /** One column of a credentials table: its header and how a row shows in it. */
 export interface CredentialColumn<R> {
@@ -31,7 +32,6 @@ interface Props<R extends { id: string; revokedAt: Date | null }> {
  * form, the list with status and revoke, and the admin-CLI equivalent — one layout for every kind.
  */
 export function CredentialCard<R extends { id: string; revokedAt: Date | null }>({ title, help, create, columns, rows, empty, labels, revoke, cliCommand }: Props<R>) {
-  const headers = [...columns.map((c) => ({ key: c.key, header: c.header })), { key: "status", header: labels.status }, { key: "actions", header: labels.actions }];
   return (
     <Card className="mb-6">
       <div className="border-b border-slate-200 px-4 py-3">
@@ -39,40 +39,18 @@ export function CredentialCard<R extends { id: string; revokedAt: Date | null }>
         <p className="mt-1 text-sm text-slate-600">{help}</p>
       </div>
       <div className="border-b border-slate-200 p-4">{create}</div>
-      <div className="overflow-x-auto">
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <caption className="sr-only">{title}</caption>
-          <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-            <tr>
-              {headers.map((h) => (
-                <th key={h.key} scope="col" className="px-4 py-3 text-start">
-                  {h.header}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.length === 0 && (
-              <tr>
-                <td colSpan={headers.length} className="px-4 py-8 text-center text-slate-500">
-                  {empty}
-                </td>
-              </tr>
-            )}
-            {rows.map((row) => (
-              <tr key={row.id} className="align-top">
-                {columns.map((c) => (
-                  <td key={c.key} className={c.className ?? "px-4 py-2"} dir={c.ltr ? "ltr" : undefined}>
-                    {c.cell(row)}
-                  </td>
-                ))}
-                <td className="px-4 py-2">{row.revokedAt ? <Badge tone="red">{labels.revoked}</Badge> : <Badge tone="green">{labels.active}</Badge>}</td>
-                <td className="px-4 py-2">{!row.revokedAt && revoke(row)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label={title}
+        columns={[
+          ...columns.map((c): Column<R> => ({ id: c.key, header: c.header, cell: c.cell, className: c.className, dir: c.ltr ? "ltr" : undefined })),
+          { id: "status", header: labels.status, cell: (row) => (row.revokedAt ? <Badge tone="red">{labels.revoked}</Badge> : <Badge tone="green">{labels.active}</Badge>) },
+          { id: "actions", header: labels.actions, cell: (row) => !row.revokedAt && revoke(row) },
+        ]}
+        rows={rows}
+        rowKey={(row) => row.id}
+        rowProps={() => ({ className: "align-top" })}
+        empty={empty}
+      />
       <p className="border-t border-slate-200 px-4 py-3 text-xs text-slate-600">
         {labels.cli} <code dir="ltr" className="rounded bg-slate-100 px-1 font-mono text-xs">{cliCommand}</code>
       </p>

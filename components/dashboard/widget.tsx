@@ -1,7 +1,7 @@
 import { getLocale, getTranslations } from "next-intl/server";
 import { Card } from "@/components/ui/card";
 import { getDb } from "@/lib/db";
-import { buildTable, insurerNames, loadTable, rangeSearch, type DashboardRange, type TableName } from "@/lib/dashboard";
+import { buildTable, insurerNames, isDenialTable, loadTable, rangeSearch, type DashboardRange, type TableName } from "@/lib/dashboard";
 import { BarChart, TrendChart } from "./charts";
 import { DataTable } from "./data-table";
 
@@ -22,11 +22,11 @@ function Frame({ name, title, children, csvHref, csvLabel }: { name: TableName; 
 }
 
 /** One dashboard widget: its chart (or key figure), its table in a <details>, and its CSV link. Streams on its own. */
-export async function DashboardWidget({ name, range }: { name: TableName; range: DashboardRange }) {
+export async function DashboardWidget({ name, range, linkClaims = false }: { name: TableName; range: DashboardRange; linkClaims?: boolean }) {
   const [t, locale, words, db] = [await getTranslations("dashboard"), await getLocale(), await getTranslations("statusWords"), await getDb()];
   const [data, insurerName] = await Promise.all([loadTable(name, db, range), insurerNames(db, locale)]);
-  const table = buildTable(name, data, { t: (k, v) => t(k as never, v as never), words: (k) => words(k as never), locale, insurerName });
-  const title = t(`widgets.${name}`);
+  const table = buildTable(name, data, { t: (k, v) => t(k as never, v as never), words: (k) => words(k as never), locale, insurerName, ...(linkClaims ? { range } : {}) });
+  const title = isDenialTable(name) ? t(`denials.widgets.${name}`) : t(`widgets.${name}`);
   const csvHref = `/dashboard/export?${rangeSearch(range)}&table=${name}`;
   if (name === "timing") {
     return (
@@ -43,16 +43,21 @@ export async function DashboardWidget({ name, range }: { name: TableName; range:
   const chart = table.chart ?? [];
   return (
     <Frame name={name} title={title} csvHref={csvHref} csvLabel={t("downloadCsv")}>
+      {name === "denialPractitioners" && (
+        <p className="mb-2 text-xs text-slate-600" data-testid="denial-practitioner-note">
+          {t("denials.practitionerNote")}
+        </p>
+      )}
       {table.rows.length === 0 ? (
         <p className="text-sm text-slate-600">{t("empty")}</p>
       ) : (
         <>
-          {name === "trend" ? (
+          {name === "trend" || name === "denialTrend" ? (
             <TrendChart items={chart} label={t("chartOf", { title })} locale={locale} />
           ) : (
             <BarChart items={chart} label={t("chartOf", { title })} locale={locale} percent={name === "authorizations"} />
           )}
-          <details className="mt-3 group" open={name === "insurers" || name === "authorizations" || name === "reasons"}>
+          <details className="mt-3 group" open={name === "insurers" || name === "authorizations" || name === "reasons" || name === "denialFixable" || name === "denialFamilies"}>
             <summary className="cursor-pointer text-sm font-medium text-sky-700">{t("showTable")}</summary>
             <div className="mt-2">
               <DataTable table={table} caption={title} />

@@ -15,7 +15,7 @@ export function DeadlineBadge({ deadline }: { deadline: Deadline }) {
   const text =
     deadline.level === "overdue"
       ? t(information ? "overdueInformation" : "overdue", { date })
-      : t(information ? "countdownInformation" : deadline.kind === "resubmission" ? "countdownResubmit" : "countdown", { days: deadline.daysLeft });
+      : t(information ? "countdownInformation" : deadline.kind === "resubmission" ? "countdownResubmit" : deadline.kind === "appeal" ? "countdownAppeal" : "countdown", { days: deadline.daysLeft });
   const tone = deadline.level === "overdue" ? "bg-red-50 text-red-800 ring-red-200" : deadline.level === "soon" ? "bg-amber-50 text-amber-900 ring-amber-300" : "bg-slate-50 text-slate-600 ring-slate-200";
   return (
     <span

@@ -138,7 +138,7 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
           return;
         case "rate_limited":
           setNow(Date.now());
-          // Item 4 of issue 21: say that the quota is spent and when the check will run.
+          // Item 4 of decision 043: say that the quota is spent and when the check will run.
           setStatus({ kind: "waiting", until: Date.now() + res.retryAfterMs, source: res.source });
           return;
         default:

@@ -2,6 +2,7 @@ import { useFormatter, useLocale, useTranslations } from "next-intl";
 import { benefitCategoryName, type BenefitCategoryView, type InsuranceView } from "@/lib/fhir/browser";
 import type { EligibilityCheckView } from "@/lib/eligibility";
 import { formatMoney } from "@/lib/money";
+import { TableFrame, thClasses, theadClasses } from "@/components/ui/table-frame";
 
 export const ERROR_KEYS: Record<string, "err001" | "err002" | "err003" | "err004" | "err005"> = {
   "ERR-001": "err001",
@@ -201,33 +202,39 @@ function Qualifiers({ c }: { c: BenefitCategoryView }) {
   );
 }
 
+/** The exchange's site eligibility, in words (decision 075): out of network here means not in force here. */
+function SiteEligibility({ site }: { site: NonNullable<InsuranceView["siteEligibility"]> }) {
+  const t = useTranslations("siteEligibility");
+  const words = site.code === "eligible" || site.code === "not-in-network" || site.code === "not-eligible" ? t(site.code) : t("other", { code: site.code });
+  return (
+    <p className={`px-5 pt-3 text-sm ${site.inForce ? "text-slate-700" : "font-medium text-red-800"}`} data-testid="site-eligibility" data-in-force={site.inForce}>
+      {words}
+    </p>
+  );
+}
+
 function InsuranceBenefits({ insurance, single }: { insurance: InsuranceView; single: boolean }) {
   const t = useTranslations("eligibility.result");
-  if (insurance.categories.length === 0) return <p className="px-5 py-4 text-sm text-slate-600">{insurance.inforce ? t("noBenefits") : t("noBenefitsNotInForce")}</p>;
+  const site = insurance.siteEligibility ? <SiteEligibility site={insurance.siteEligibility} /> : null;
+  if (insurance.categories.length === 0)
+    return (
+      <>
+        {site}
+        <p className="px-5 py-4 text-sm text-slate-600">{insurance.inforce ? t("noBenefits") : t("noBenefitsNotInForce")}</p>
+      </>
+    );
+  // Rows are CategoryRow (a usage bar per category), so the frame, not DataTable's columns.
   return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="benefits-table">
-        <caption className="sr-only">
-          {t("categories")}
-          {!single && insurance.coverageId ? ` — ${insurance.coverageId}` : ""}
-        </caption>
-        <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
+    <>
+      {site}
+      <TableFrame label={`${t("categories")}${!single && insurance.coverageId ? ` — ${insurance.coverageId}` : ""}`} testId="benefits-table" maxHeight="">
+        <thead className={theadClasses}>
           <tr>
-            <th scope="col" className="px-4 py-2.5 text-start">
-              {t("category")}
-            </th>
-            <th scope="col" className="px-4 py-2.5 text-end">
-              {t("allowed")}
-            </th>
-            <th scope="col" className="px-4 py-2.5 text-end">
-              {t("used")}
-            </th>
-            <th scope="col" className="px-4 py-2.5 text-end">
-              {t("remaining")}
-            </th>
-            <th scope="col" className="px-4 py-2.5 text-start">
-              {t("usage")}
-            </th>
+            <th scope="col" className={thClasses("start")}>{t("category")}</th>
+            <th scope="col" className={thClasses("end")}>{t("allowed")}</th>
+            <th scope="col" className={thClasses("end")}>{t("used")}</th>
+            <th scope="col" className={thClasses("end")}>{t("remaining")}</th>
+            <th scope="col" className={thClasses("start")}>{t("usage")}</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -235,8 +242,8 @@ function InsuranceBenefits({ insurance, single }: { insurance: InsuranceView; si
             <CategoryRow key={`${c.code}-${i}`} c={c} />
           ))}
         </tbody>
-      </table>
-    </div>
+      </TableFrame>
+    </>
   );
 }
 

@@ -1,9 +1,9 @@
 "use client";
 
 import { createContext, useContext, useEffect, useRef, useState } from "react";
-import type { LiveEvent } from "@/lib/exchange/browser";
+import type { LiveEvent } from "@/lib/pipeline/browser";
 
-/** A live event as /api/events sends it (lib/exchange/live.ts). */
+/** A live event as /api/events sends it (lib/pipeline/live.ts). */
 export type LiveStatusEvent = LiveEvent;
 
 export type LiveConnection = "connecting" | "open" | "closed";

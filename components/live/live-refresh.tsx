@@ -2,30 +2,33 @@
 
 import { useState } from "react";
 import { useLiveServerView } from "@/components/query/use-live-query";
-import type { LiveStampQuery } from "@/lib/exchange/browser";
+import type { LiveStampQuery } from "@/lib/pipeline/browser";
 
 /**
  * Keeps a server-rendered page current (lists of remittances, information requests, the work
- * queue): its live stamp is a TanStack query (`useLiveServerView`), and the page is rendered again
- * when the stamp moves. Tells screen readers `announcement` when an event of `announceOn` arrives.
- * Render it with `liveStamp(...)` read before the page's own data.
+ * queue) with `useLiveServerView`: the page is rendered again when a newer matching live event
+ * arrives. Tells screen readers `announcement` when an event of `announceOn` arrives.
+ * Render it with `liveStamp(...)` read before the page's own data, and the key `ctx.audit` gave.
  */
 export function LiveRefresh({
   query,
   stamp,
+  viewKey,
   announceOn = [],
   announcement = "",
   throttleMs,
 }: {
   query: LiveStampQuery;
   stamp: number;
+  /** The audited view this page is (lib/auth staffPage `ctx.audit`): its refreshes are not new PHI accesses. */
+  viewKey: string;
   announceOn?: readonly string[];
   announcement?: string;
   /** At most one look per this many ms during bursts (a batch being decided). */
   throttleMs?: number;
 }) {
   const [said, setSaid] = useState("");
-  useLiveServerView({ query, stamp, ...(throttleMs ? { throttleMs } : {}), onEvent: (event) => announceOn.includes(event.kind) && setSaid(announcement) });
+  useLiveServerView({ query, stamp, viewKey, ...(throttleMs ? { throttleMs } : {}), onEvent: (event) => announceOn.includes(event.kind) && setSaid(announcement) });
   return (
     <p className="sr-only" aria-live="polite" role="status">
       {said}

@@ -4,6 +4,9 @@ import { useFormatter, useTranslations } from "next-intl";
 import { useLiveQuery } from "@/components/query/use-live-query";
 import { Badge, Card } from "@/components/ui/card";
 import type { SystemStatus, Tone } from "@/lib/operations";
+import { DataTable } from "@/components/ui/data-table";
+
+const num = { align: "end", className: "px-2 py-2 tabular-nums" } as const;
 
 const TONE_BADGE = { ok: "green", warn: "amber", bad: "red" } as const;
 const QUERY_KEY = ["system-status"] as const;
@@ -44,36 +47,22 @@ export function SystemStatusView({ initial }: { initial: SystemStatus }) {
       </Section>
 
       <Section title={t("calls.title")} tone={worst(s.calls.map((c) => c.tone))} advice={t("calls.advice")}>
-        <table className="min-w-full text-sm">
-          <thead className="text-xs uppercase text-slate-600">
-            <tr>
-              <th scope="col" className="py-2 text-start">{t("calls.group")}</th>
-              <th scope="col" className="py-2 text-end">{t("calls.sent")}</th>
-              <th scope="col" className="py-2 text-end">{t("calls.answered")}</th>
-              <th scope="col" className="py-2 text-end">{t("calls.failed")}</th>
-              <th scope="col" className="py-2 text-end">p50</th>
-              <th scope="col" className="py-2 text-end">p95</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {s.calls.map((c) => (
-              <tr key={c.group}>
-                <th scope="row" className="py-2 text-start font-medium">{t(`groups.${c.group}`)}</th>
-                <td className="py-2 text-end tabular-nums">{format.number(c.calls)}</td>
-                <td className="py-2 text-end tabular-nums">{format.number(c.answered)}</td>
-                <td className="py-2 text-end tabular-nums">
-                  {c.failed > 0 ? <Badge tone={TONE_BADGE[c.tone]}>{format.number(c.failed)}</Badge> : format.number(0)}
-                </td>
-                <td className="py-2 text-end tabular-nums">
-                  <span dir="ltr">{ms(c.p50Ms)}</span>
-                </td>
-                <td className="py-2 text-end tabular-nums">
-                  <span dir="ltr">{ms(c.p95Ms)}</span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label={t("calls.title")}
+          maxHeight=""
+          dense
+          rows={s.calls}
+          rowKey={(c) => c.group}
+          rowProps={() => ({})}
+          columns={[
+            { id: "group", header: t("calls.group"), rowHeader: true, className: "px-2 py-2 font-medium", cell: (c) => t(`groups.${c.group}`) },
+            { id: "sent", header: t("calls.sent"), ...num, cell: (c) => format.number(c.calls) },
+            { id: "answered", header: t("calls.answered"), ...num, cell: (c) => format.number(c.answered) },
+            { id: "failed", header: t("calls.failed"), ...num, cell: (c) => (c.failed > 0 ? <Badge tone={TONE_BADGE[c.tone]}>{format.number(c.failed)}</Badge> : format.number(0)) },
+            { id: "p50", header: "p50", ...num, cell: (c) => <span dir="ltr">{ms(c.p50Ms)}</span> },
+            { id: "p95", header: "p95", ...num, cell: (c) => <span dir="ltr">{ms(c.p95Ms)}</span> },
+          ]}
+        />
       </Section>
 
       <Section title={t("rate.title")} tone={worst(s.rate.map((r) => r.tone))} advice={t("rate.advice")}>

@@ -1,6 +1,7 @@
 import { Suspense } from "react";
 import { getLocale, getTranslations } from "next-intl/server";
 import { Card } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { WidgetSkeleton } from "@/components/dashboard/widget";
 import { getDb } from "@/lib/db";
 import { claimsAtRisk } from "@/lib/deadlines";
@@ -12,7 +13,7 @@ import { clinicToday } from "@/lib/time";
 import { AgingTable } from "./aging-table";
 
 /**
- * The managers' dashboard widgets of issue 18 — paid vs adjudicated (in the dashboard's range), A/R
+ * The managers' dashboard widgets of decision 047 — paid vs adjudicated (in the dashboard's range), A/R
  * aging, claims at filing-deadline risk — each streaming on its own. Inserted in the dashboard page
  * with one line.
  */
@@ -37,6 +38,7 @@ export function PaymentsDashboardWidgets({ range }: { range: { start: Date; end:
 async function PaidVsAdjudicated({ range }: { range: { start: Date; end: Date } }) {
   const [t, locale, db] = [await getTranslations("payments.paidVsAdjudicated"), await getLocale(), await getDb()];
   const [rows, names] = await Promise.all([paidVsAdjudicated(db, range), insurerNames(db, locale)]);
+  const money = "px-3 py-2 tabular-nums";
   const pct = (part: number, whole: number) => (whole > 0 ? new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 }).format(part / whole) : "—");
   return (
     <Card className="p-4">
@@ -46,26 +48,20 @@ async function PaidVsAdjudicated({ range }: { range: { start: Date; end: Date } 
       {rows.length === 0 ? (
         <p className="text-sm text-slate-500">{t("empty")}</p>
       ) : (
-        <table className="min-w-full divide-y divide-slate-200 text-sm" aria-labelledby="pva-title" data-testid="paid-vs-adjudicated">
-          <thead className="bg-slate-50 text-xs font-semibold text-slate-600">
-            <tr>
-              <th scope="col" className="px-3 py-2 text-start">{t("insurer")}</th>
-              <th scope="col" className="px-3 py-2 text-end">{t("adjudicated")}</th>
-              <th scope="col" className="px-3 py-2 text-end">{t("paid")}</th>
-              <th scope="col" className="px-3 py-2 text-end">{t("rate")}</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.map((r) => (
-              <tr key={r.insurerId}>
-                <th scope="row" className="px-3 py-2 text-start font-medium"><bdi>{names(r.insurerId)}</bdi></th>
-                <td className="px-3 py-2 text-end tabular-nums">{formatMoney(r.adjudicatedMinor, locale)}</td>
-                <td className="px-3 py-2 text-end tabular-nums">{formatMoney(r.paidMinor, locale)}</td>
-                <td className="px-3 py-2 text-end tabular-nums">{pct(r.paidMinor, r.adjudicatedMinor)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label={t("title")}
+          testId="paid-vs-adjudicated"
+          maxHeight=""
+          dense
+          rows={rows}
+          rowKey={(r) => r.insurerId}
+          columns={[
+            { id: "insurer", header: t("insurer"), rowHeader: true, className: "px-3 py-2 font-medium", cell: (r) => <bdi>{names(r.insurerId)}</bdi> },
+            { id: "adjudicated", header: t("adjudicated"), align: "end", className: money, cell: (r) => formatMoney(r.adjudicatedMinor, locale) },
+            { id: "paid", header: t("paid"), align: "end", className: money, cell: (r) => formatMoney(r.paidMinor, locale) },
+            { id: "rate", header: t("rate"), align: "end", className: money, cell: (r) => pct(r.paidMinor, r.adjudicatedMinor) },
+          ]}
+        />
       )}
     </Card>
   );

@@ -7,6 +7,9 @@ import { PatientPicker } from "@/components/eligibility/patient-picker";
 import { Button } from "@/components/ui/button";
 import type { PatientSummary } from "@/lib/patients";
 import { uploadVisitListAction } from "@/lib/visits/browser";
+import { DataTable } from "@/components/ui/data-table";
+
+const cell = "py-1 pe-2";
 
 interface Picked {
   patient: PatientSummary;
@@ -56,36 +59,44 @@ export function PickForm({ defaultDate }: { defaultDate: string }) {
         }}
       />
       {picked.length > 0 && (
-        <table className="w-full text-sm" data-testid="picked">
-          <thead className="text-xs uppercase tracking-wide text-slate-600">
-            <tr>
-              <th scope="col" className="py-1 text-start">{t("patient")}</th>
-              <th scope="col" className="py-1 text-start">{t("date")}</th>
-              <th scope="col" className="py-1 text-start">{t("services")}</th>
-              <th scope="col" className="py-1 text-start"><span className="sr-only">{t("remove")}</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {picked.map((p, i) => (
-              <tr key={p.patient.id}>
-                <td className="py-1 pe-2">
-                  {p.patient.givenName} {p.patient.familyName}
-                </td>
-                <td className="py-1 pe-2">
-                  <input type="date" aria-label={`${t("date")} ${p.patient.givenName} ${p.patient.familyName}`} value={p.serviceDate} onChange={(e) => setPicked((list) => list.map((x, j) => (j === i ? { ...x, serviceDate: e.target.value } : x)))} className={input} />
-                </td>
-                <td className="py-1 pe-2">
-                  <input aria-label={`${t("services")} ${p.patient.givenName} ${p.patient.familyName}`} placeholder="99213 71046" value={p.services} onChange={(e) => setPicked((list) => list.map((x, j) => (j === i ? { ...x, services: e.target.value } : x)))} className={input} dir="ltr" />
-                </td>
-                <td className="py-1">
-                  <button type="button" className="text-sm text-red-800 underline" onClick={() => setPicked((list) => list.filter((_, j) => j !== i))}>
-                    {t("remove")}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          label={t("title")}
+          testId="picked"
+          maxHeight=""
+          dense
+          rows={picked.map((p, i) => ({ ...p, i }))}
+          rowKey={(p) => p.patient.id}
+          rowProps={() => ({})}
+          columns={[
+            { id: "patient", header: t("patient"), className: cell, cell: (p) => `${p.patient.givenName} ${p.patient.familyName}` },
+            {
+              id: "date",
+              header: t("date"),
+              className: cell,
+              cell: (p) => (
+                <input type="date" aria-label={`${t("date")} ${p.patient.givenName} ${p.patient.familyName}`} value={p.serviceDate} onChange={(e) => setPicked((list) => list.map((x, j) => (j === p.i ? { ...x, serviceDate: e.target.value } : x)))} className={input} />
+              ),
+            },
+            {
+              id: "services",
+              header: t("services"),
+              className: cell,
+              cell: (p) => (
+                <input aria-label={`${t("services")} ${p.patient.givenName} ${p.patient.familyName}`} placeholder="99213 71046" value={p.services} onChange={(e) => setPicked((list) => list.map((x, j) => (j === p.i ? { ...x, services: e.target.value } : x)))} className={input} dir="ltr" />
+              ),
+            },
+            {
+              id: "remove",
+              header: <span className="sr-only">{t("remove")}</span>,
+              className: "py-1",
+              cell: (p) => (
+                <button type="button" className="text-sm text-red-800 underline" onClick={() => setPicked((list) => list.filter((_, j) => j !== p.i))}>
+                  {t("remove")}
+                </button>
+              ),
+            },
+          ]}
+        />
       )}
       {failed && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { useId, useState } from "react";
 import { useLiveServerView } from "@/components/query/use-live-query";
-import { PAGE_LIVE_KINDS } from "@/lib/exchange/browser";
+import { PAGE_LIVE_KINDS } from "@/lib/pipeline/browser";
 import { Button } from "@/components/ui/button";
 import { cancelRunAction, startRunAction } from "@/lib/visits/browser";
 

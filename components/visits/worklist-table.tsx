@@ -3,6 +3,9 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { BENEFIT_CATEGORIES, findCode, type BenefitCategoryCode } from "@/lib/fhir/browser";
 import { formatMoney } from "@/lib/money";
 import type { WorklistRow } from "@/lib/visits";
+import type { Column } from "@/components/ui/data-table";
+import { SortableTable } from "@/components/ui/sortable-table";
+import type { SortState } from "@/components/ui/sort-rows";
 import { AuthorizationButton } from "./authorization-button";
 import { VerdictBadge } from "./verdict-badge";
 
@@ -47,74 +50,102 @@ async function Why({ row }: { row: WorklistRow }) {
   );
 }
 
-export async function WorklistTable({ rows, canCheck, canAuthorize }: { rows: WorklistRow[]; canCheck: boolean; canAuthorize: boolean }) {
+/** The worklist's sortable columns (`?sort=` on the list's page). */
+export const WORKLIST_SORTABLE = ["patient", "date", "insurer", "verdict"] as const;
+
+export async function WorklistTable({
+  rows,
+  canCheck,
+  canAuthorize,
+  sort,
+}: {
+  rows: WorklistRow[];
+  canCheck: boolean;
+  canAuthorize: boolean;
+  sort: { state: SortState | undefined; href: (by: string, desc: boolean) => string };
+}) {
   const t = await getTranslations("visits");
   const locale = await getLocale();
   if (rows.length === 0) return <p className="rounded-md border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600">{t("empty")}</p>;
+  const cell = "px-3 py-2";
+  const insurer = (row: WorklistRow) => (locale === "ar" ? row.insurerNameAr : row.insurerNameEn) ?? row.insurerId ?? "—";
+  const columns: Column<WorklistRow>[] = [
+    {
+      id: "patient",
+      header: t("columns.patient"),
+      className: cell,
+      sortValue: (row) => row.patientName ?? row.nationalId,
+      cell: (row) => (
+        <>
+          <div className="font-medium text-slate-900">{row.patientName ?? "—"}</div>
+          <div dir="ltr" className="font-mono text-xs text-slate-600 rtl:text-end">{row.nationalId}</div>
+        </>
+      ),
+    },
+    { id: "date", header: t("columns.date"), className: `whitespace-nowrap ${cell}`, dir: "ltr", sortValue: (row) => row.serviceDate, cell: (row) => row.serviceDate },
+    { id: "insurer", header: t("columns.insurer"), className: cell, sortValue: insurer, cell: insurer },
+    {
+      id: "services",
+      header: t("columns.services"),
+      className: cell,
+      cell: (row) =>
+        row.services.length === 0 ? (
+          "—"
+        ) : (
+          <ul>
+            {row.services.map((s) => (
+              <li key={s}>{serviceName(s, locale)}</li>
+            ))}
+          </ul>
+        ),
+    },
+    {
+      id: "verdict",
+      header: t("columns.verdict"),
+      className: cell,
+      sortValue: (row) => (row.checkState === "waiting" ? undefined : row.verdict ?? undefined),
+      cell: (row) => <VerdictBadge verdict={row.checkState === "waiting" ? null : row.verdict} />,
+    },
+    { id: "why", header: t("columns.why"), className: `max-w-sm ${cell} text-slate-700`, cell: (row) => <Why row={row} /> },
+    {
+      id: "actions",
+      header: <span className="print:hidden">{t("columns.actions")}</span>,
+      className: `space-y-1 ${cell} print:hidden`,
+      cell: (row) => (
+        <>
+          {row.checkId && canCheck && (
+            <div>
+              <Link href={`/eligibility/${row.checkId}`} className="font-medium text-brand-800 underline underline-offset-2">
+                {t("links.result")}
+              </Link>
+            </div>
+          )}
+          {row.patientId && canAuthorize && row.services.length > 0 && row.verdict !== "in_force" && (
+            <div>
+              <AuthorizationButton visitId={row.visitId} />
+            </div>
+          )}
+          {!row.patientId && canCheck && (
+            <div>
+              <Link href="/patients/new" className="font-medium text-brand-800 underline underline-offset-2">
+                {t("links.register")}
+              </Link>
+            </div>
+          )}
+        </>
+      ),
+    },
+  ];
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white print:overflow-visible print:border-0">
-      <table className="w-full text-start text-sm" data-testid="worklist">
-        <caption className="sr-only">{t("worklistTitle")}</caption>
-        <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600 print:bg-white">
-          <tr>
-            <th scope="col" className="px-3 py-2 text-start">{t("columns.patient")}</th>
-            <th scope="col" className="px-3 py-2 text-start">{t("columns.date")}</th>
-            <th scope="col" className="px-3 py-2 text-start">{t("columns.insurer")}</th>
-            <th scope="col" className="px-3 py-2 text-start">{t("columns.services")}</th>
-            <th scope="col" className="px-3 py-2 text-start">{t("columns.verdict")}</th>
-            <th scope="col" className="px-3 py-2 text-start">{t("columns.why")}</th>
-            <th scope="col" className="px-3 py-2 text-start print:hidden">{t("columns.actions")}</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {rows.map((row) => (
-            <tr key={row.visitId} data-testid="worklist-row" data-verdict={row.verdict ?? "waiting"} className="align-top break-inside-avoid">
-              <td className="px-3 py-2">
-                <div className="font-medium text-slate-900">{row.patientName ?? "—"}</div>
-                <div dir="ltr" className="font-mono text-xs text-slate-600 rtl:text-end">{row.nationalId}</div>
-              </td>
-              <td className="whitespace-nowrap px-3 py-2" dir="ltr">{row.serviceDate}</td>
-              <td className="px-3 py-2">{(locale === "ar" ? row.insurerNameAr : row.insurerNameEn) ?? row.insurerId ?? "—"}</td>
-              <td className="px-3 py-2">
-                {row.services.length === 0 ? "—" : (
-                  <ul>
-                    {row.services.map((s) => (
-                      <li key={s}>{serviceName(s, locale)}</li>
-                    ))}
-                  </ul>
-                )}
-              </td>
-              <td className="px-3 py-2">
-                <VerdictBadge verdict={row.checkState === "waiting" ? null : row.verdict} />
-              </td>
-              <td className="max-w-sm px-3 py-2 text-slate-700">
-                <Why row={row} />
-              </td>
-              <td className="space-y-1 px-3 py-2 print:hidden">
-                {row.checkId && canCheck && (
-                  <div>
-                    <Link href={`/eligibility/${row.checkId}`} className="font-medium text-brand-800 underline underline-offset-2">
-                      {t("links.result")}
-                    </Link>
-                  </div>
-                )}
-                {row.patientId && canAuthorize && row.services.length > 0 && row.verdict !== "in_force" && (
-                  <div>
-                    <AuthorizationButton visitId={row.visitId} />
-                  </div>
-                )}
-                {!row.patientId && canCheck && (
-                  <div>
-                    <Link href="/patients/new" className="font-medium text-brand-800 underline underline-offset-2">
-                      {t("links.register")}
-                    </Link>
-                  </div>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <SortableTable
+      label={t("worklistTitle")}
+      testId="worklist"
+      className="rounded-lg border border-slate-200 bg-white print:border-0"
+      columns={columns}
+      rows={rows}
+      rowKey={(row) => row.visitId}
+      rowProps={(row) => ({ "data-testid": "worklist-row", "data-verdict": row.verdict ?? "waiting", className: "align-top break-inside-avoid" })}
+      sort={sort}
+    />
   );
 }

@@ -7,6 +7,8 @@ import { operationsCommands } from "./operations-commands";
 import { patientCommands } from "./patient-commands";
 import { userCommands } from "./user-commands";
 import { facilityCommands } from "./facility-commands";
+import { contractCommands } from "./contract-commands";
+import { terminologyCommands } from "./terminology-commands";
 
 /** Commands that act on the portal's database; the portal serves these over its admin socket. */
-export const databaseCommands: AdminCommand[] = [...userCommands, ...orgKeyCommands, ...apiAccessCommands, ...gatewayCommands, ...metricsCommands, ...operationsCommands, ...patientCommands, ...facilityCommands];
+export const databaseCommands: AdminCommand[] = [...userCommands, ...orgKeyCommands, ...apiAccessCommands, ...gatewayCommands, ...metricsCommands, ...operationsCommands, ...patientCommands, ...facilityCommands, ...contractCommands, ...terminologyCommands];

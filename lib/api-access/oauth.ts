@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { AppError, anonymous, runApi, type ApiCall, type ErrorCode } from "@/lib/api";
+import type { ApiCall } from "@/lib/api";
+import { AppError, type ErrorCode } from "@/lib/errors";
 import type { Db, ApiEnvironment } from "@/lib/db";
 import { oauthClients, oauthTokens } from "@/lib/db";
 import { BodyTooLargeError, readLimitedBody, OAUTH_BODY_LIMIT_BYTES, hasControlCharacters } from "@/lib/http";
@@ -126,17 +127,12 @@ async function readForm(request: Request): Promise<URLSearchParams> {
 }
 
 /**
- * The token endpoint. Client authentication: in the body (`client_id` + `client_secret`) or with
- * HTTP Basic — using both is `invalid_request` (RFC 6749 §2.3: one method per request). Errors
- * follow §5.2; `invalid_client` is 401 with a Basic challenge when Basic was used.
+ * The token endpoint's work, run by lib/api's kernel (handleTokenRequest). Client authentication:
+ * in the body (`client_id` + `client_secret`) or with HTTP Basic — using both is
+ * `invalid_request` (RFC 6749 §2.3: one method per request). Errors follow §5.2;
+ * `invalid_client` is 401 with a Basic challenge when Basic was used.
  */
-export async function handleTokenRequest(request: Request, deps: TokenEndpointDeps): Promise<Response> {
-  return runApi({ name: "oauth-client", style: "oauth", db: async () => deps.db, now: deps.now, authenticate: anonymous("oauth-client") }, "oauth.token", request, (call) =>
-    issueToken(call, request, deps),
-  );
-}
-
-async function issueToken(call: ApiCall<undefined>, request: Request, deps: TokenEndpointDeps): Promise<Response> {
+export async function issueToken(call: ApiCall<undefined>, request: Request, deps: TokenEndpointDeps): Promise<Response> {
   const { now } = call;
   const basic = basicCredentials(request.headers.get("authorization"));
   const usedBasic = basic !== undefined;

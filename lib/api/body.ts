@@ -1,13 +1,13 @@
-import { BodyReadError, BodyTooLargeError, readLimitedBody, unstorableTextPath, impossibleDatePath } from "@/lib/http";
+import { BodyReadError, BodyTooLargeError, parseMediaType, readLimitedBody, unstorableTextPath, impossibleDatePath } from "@/lib/http";
 import { AppError } from "@/lib/errors";
 
-const JSON_TYPES = /^application\/(fhir\+)?json\s*(;|$)/i;
+const JSON_TYPES = new Set(["application/json", "application/fhir+json"]);
+/** Longest parameter list accepted after the media type (`; charset=utf-8; fhirVersion=4.0` is 30). */
+export const MEDIA_TYPE_PARAMS_MAX_CHARS = 200;
 
 export interface JsonBodyOptions {
   /** Largest body accepted (lib/http/limits.ts). */
   maxBytes: number;
-  /** Read a body without Content-Type as JSON (some automation clients omit it); default false. */
-  allowMissingType?: boolean;
   /**
    * Paths of dates the caller checks item by item itself (a visit list reports an impossible
    * service date as that item's problem and keeps the others): left out of the whole-body check.
@@ -29,11 +29,29 @@ export function tooLarge(maxBytes: number): AppError {
  * no text PostgreSQL cannot store (NUL, lone surrogates) and no impossible calendar date. Every
  * failure is a 4xx AppError naming what to fix.
  */
-export async function readJsonObject(request: Request, options: JsonBodyOptions): Promise<Record<string, unknown>> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!(options.allowMissingType && type.trim() === "") && !JSON_TYPES.test(type)) {
-    throw new AppError("unsupported_media_type", "Content-Type must be application/json or application/fhir+json.", { reason: "content_type" });
+/**
+ * THE Content-Type rule of every JSON endpoint (docs/decisions/060): application/json or
+ * application/fhir+json — never missing or empty —, UTF-8 only (a `charset` other than utf-8 is
+ * refused, not decoded as UTF-8 anyway), and a parameter list of at most
+ * MEDIA_TYPE_PARAMS_MAX_CHARS characters. Throws 415 `unsupported_media_type` with a finer reason.
+ */
+export function checkJsonContentType(header: string | null): void {
+  const value = (header ?? "").trim();
+  const refuse = (reason: string, message: string) => {
+    throw new AppError("unsupported_media_type", message, { reason });
+  };
+  const semicolon = value.indexOf(";");
+  if (semicolon >= 0 && value.length - semicolon - 1 > MEDIA_TYPE_PARAMS_MAX_CHARS) {
+    refuse("content_type_parameters", `The Content-Type parameters are longer than ${MEDIA_TYPE_PARAMS_MAX_CHARS} characters.`);
   }
+  const media = parseMediaType(value);
+  if (!media || !JSON_TYPES.has(media.type)) refuse("content_type", "Content-Type must be application/json or application/fhir+json.");
+  const charset = media!.params.get("charset");
+  if (charset !== undefined && charset.toLowerCase() !== "utf-8") refuse("charset", `Only UTF-8 is accepted (Content-Type says charset=${charset.slice(0, 40)}).`);
+}
+
+export async function readJsonObject(request: Request, options: JsonBodyOptions): Promise<Record<string, unknown>> {
+  checkJsonContentType(request.headers.get("content-type"));
   let bytes: Uint8Array;
   try {
     bytes = await readLimitedBody(request, options.maxBytes);

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, createGatewayToken } from "@/lib/api-access/credentials";
-import { handleTokenRequest } from "@/lib/api-access/oauth";
+import { handleTokenRequest } from "./token-endpoint";
 import { handleListClaims } from "@/lib/claims-api";
-import { API_CLAIM_REPLAY_STATUS } from "@/lib/exchange";
-import { buildClaim } from "@/lib/exchange/testing/harness";
+import { API_CLAIM_REPLAY_STATUS } from "@/lib/pipeline";
+import { buildClaim } from "@/lib/pipeline/testing/harness";
 import { postFhir, registerOrg, newOrgKey, signToken, testApi, testConfig, type TestOrgKey } from "@/lib/exchange-api/testing";
 import { createGateway, parseGatewayConfig } from "@/lib/gateway";
 import { testDatabases } from "@/lib/testing/databases";

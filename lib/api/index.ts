@@ -1,9 +1,9 @@
 /**
- * The inbound-API kernel and the one error catalogue (docs/decisions/031). Every machine API
- * (/api/exchange, /fhir and /query, /v1, /oauth/token) runs its calls through `runApi` and throws
- * `AppError`; import from "@/lib/api", never from the files behind it.
+ * The inbound-API kernel (docs/decisions/031). Every machine API (/api/exchange, /fhir and
+ * /query, /v1, /oauth/token) runs its calls through `runApi` and throws `AppError`, which — with
+ * the rest of the one error catalogue — is imported from "@/lib/errors" only (docs/decisions/063).
  */
-export * from "@/lib/errors";
-export { readJsonObject, tooLarge, type JsonBodyOptions } from "./body";
+export { MEDIA_TYPE_PARAMS_MAX_CHARS, checkJsonContentType, readJsonObject, tooLarge, type JsonBodyOptions } from "./body";
+export { handleTokenRequest } from "./token-endpoint";
 export { anonymous, runApi, type ApiCall, type ApiFamily, type AuthRefusal, type AuthStrategy, type Authenticated } from "./kernel";
 export { OAuthErrorBodySchema, errorBodySchema, jsonSchemaOf, schemaComponents } from "./openapi";

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attachments } from "@/lib/db/schema";
-import { createDraft } from "@/lib/exchange";
+import { createDraft } from "@/lib/submissions";
 import { testDatabases } from "@/lib/testing/databases";
 import { attachableIds, deleteOrphans, getAttachment, listAttachments, setSubmissionAttachments, storeAttachment } from "./store";
 import { MAX_FILE_BYTES } from "./limits";

@@ -96,7 +96,7 @@ export async function attachmentsWithData(db: Db, ids: readonly string[]): Promi
  * Which of `ids` the user may attach to `submissionId`: files they uploaded that belong to no
  * submission yet, or files already attached to this submission. Anything else is refused.
  */
-export async function attachableIds(db: Db, ids: readonly string[], userId: string, submissionId?: string): Promise<{ ok: boolean; rows: AttachmentMeta[] }> {
+export async function attachableIds(db: Db, ids: readonly string[], userId: string | undefined, submissionId?: string): Promise<{ ok: boolean; rows: AttachmentMeta[] }> {
   const rows = await getAttachmentMeta(db, ids);
   const ok =
     rows.length === new Set(ids).size &&

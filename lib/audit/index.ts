@@ -15,6 +15,20 @@ export function actorOf(user: { id: string; email: string; roles: readonly strin
   return { kind: "user", id: user.id, email: user.email, roles: user.roles };
 }
 
+/**
+ * Who acts — a staff member, an API client or the system — as audit entries and "done by" columns
+ * name them; never patient data. The one caller type of every service (docs/decisions/063).
+ */
+export interface Caller {
+  actor: AuditActor;
+  /** The staff member's user id (stored as created_by / checked_by); absent for API and system callers. */
+  userId?: string;
+  /** Shown as "checked by" and the like. */
+  userName?: string;
+  requestId?: string;
+  ip?: string;
+}
+
 export interface AuditEntry {
   actor: AuditActor;
   /** Dotted verb, e.g. `auth.sign_in`, `user.create`, `claim.submit`. */

@@ -48,19 +48,26 @@ const MATRIX: Record<string, Access> = {
   "claims.submitSelectedAction": ["billing"],
   "claims.batchProgressAction": ["billing"],
   "claims.claimListAction": ["billing"],
+  // decisions 080, 081: the work queue's assignment and notes, and appeals, are billing's
+  "claims.fileAppealAction": ["billing"],
+  "claims.assignWorkAction": ["billing"],
+  "claims.addWorkNoteAction": ["billing"],
   "dashboard.liveBoardAction": ["manager"],
-  // lib/exchange: any signed-in staff member reads the live stamp of the pages they may open
-  "exchange.liveStampAction": ["front_desk", "billing", "manager", "admin"],
+  // lib/pipeline: any signed-in staff member reads the live stamp of the pages they may open
+  "pipeline.liveStampAction": ["front_desk", "billing", "manager", "admin"],
   "claims.reconcileAction": ["billing"],
-  // lib/cancellation, lib/information-requests (issue 18): claims billing's, authorizations front desk's too (checked by kind inside)
+  // lib/cancellation, lib/information-requests (docs/decisions/045): claims billing's, authorizations front desk's too (checked by kind inside)
   "cancellation.cancelSubmissionAction": ["front_desk", "billing"],
   "cancellation.statusCheckAction": ["front_desk", "billing"],
   "information-requests.answerInformationRequestAction": ["front_desk", "billing"],
   // lib/payments: billing sends payment notices; lib/deadlines: administrators set insurers' filing windows
   "payments.sendPaymentNoticeAction": ["billing"],
   "deadlines.saveInsurerAction": ["admin"],
+  // lib/contracts: administrators import payer price lists
+  "contracts.importContractsAction": ["admin"],
   // lib/eligibility, lib/patients: front desk
   "eligibility.checkEligibilityAction": ["front_desk"],
+  "eligibility.estimateVisitAction": ["front_desk"],
   "patients.registerPatientAction": ["front_desk"],
   "patients.updatePatientAction": ["front_desk"],
   "patients.addCoverageAction": ["front_desk"],
@@ -72,6 +79,9 @@ const MATRIX: Record<string, Access> = {
   "visits.startRunAction": ["front_desk", "manager"],
   "visits.cancelRunAction": ["front_desk", "manager"],
   "visits.authorizationFromVisitAction": ["front_desk", "billing"],
+  // lib/terminology: the code pickers (staff who fill forms) and the catalogue's page in Settings (docs/decisions/086)
+  "terminology.searchCodesAction": ["front_desk", "billing", "admin"],
+  "terminology.describeCodesAction": ["front_desk", "billing", "admin"],
   // lib/platform: administrators
   "platform.testPlatformConnectionAction": ["admin"],
 };

@@ -76,7 +76,7 @@ describe.each(testDatabases())("auth on $name", (target) => {
     const checked = rows.filter((r) => (r.details as { passwordChecked?: boolean } | null)?.passwordChecked);
     const locked = rows.filter((r) => (r.details as { reason?: string } | null)?.reason === "locked");
     const lockouts = (await listAuditEvents(database.db, { action: "auth.lockout", actor: email })).rows;
-    // The figures of issue 15's closing note.
+    // The figures the sign-in work reported (lockout and session counts).
     console.log(
       `[lockout on ${target.name}] 50 concurrent attempts in ${Date.now() - started} ms: ${checked.length} passwords checked, ` +
         `${results.filter((r) => !r.ok && r.reason === "locked").length} refused as locked, ${lockouts.length} lockout; right password after: ${right.ok ? "signed in" : right.reason}`,

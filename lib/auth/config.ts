@@ -61,6 +61,16 @@ export const authConfig = {
   pages: { signIn: "/sign-in" },
   logger: authLogger,
   session: { strategy: "jwt", maxAge: SESSION_ABSOLUTE_MS / 1000 },
+  // Auth.js builds its URLs and picks its cookies' Secure flag and __Host-/__Secure- names from
+  // X-Forwarded-Proto/-Host; proxy.ts hands it only the values TRUSTED_PROXIES allows
+  // (lib/net withTrustedForwarding, docs/decisions/060), so trusting "the host" is that rule.
   trustHost: true,
   providers: [],
+  callbacks: {
+    // The proxy's instance only: who holds the cookie, for the audit of a refused request
+    // (proxy.ts). The full instance (auth.ts) has its own callbacks that re-check the session.
+    session({ session, token }) {
+      return { ...session, user: token.user as typeof session.user };
+    },
+  },
 } satisfies NextAuthConfig;

@@ -25,10 +25,15 @@ export async function seedDemoUsers(db: Db, password: string): Promise<boolean> 
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(users);
   if (n > 0) return false;
   const hash = await hashPassword(password);
-  await db.transaction(async (tx) => {
+  // The marker first: two instances starting together on one database seed once (the second
+  // waits for the first's commit, then inserts nothing and leaves the users alone).
+  const seeded = await db.transaction(async (tx) => {
+    const marked = await tx.insert(appMeta).values({ key: MARKER, value: { at: new Date().toISOString() } }).onConflictDoNothing().returning({ key: appMeta.key });
+    if (marked.length === 0) return false;
     await tx.insert(users).values(DEMO_USERS.map((u) => ({ ...u, passwordHash: hash })));
-    await tx.insert(appMeta).values({ key: MARKER, value: { at: new Date().toISOString() } });
+    return true;
   });
+  if (!seeded) return false;
   await audit(db, { actor: { kind: "system", name: "startup" }, action: "user.seed_demo", outcome: "success", details: { users: DEMO_USERS.length } });
   return true;
 }

@@ -1,4 +1,5 @@
 /** lib/auth: sign-in, sessions, roles and guards, and the typed staff-action client (docs/decisions/041-module-entries.md). */
+import { authBodyRefusal } from "./route-body";
 
 /**
  * Auth.js's own routes (/api/auth/*). The instance is loaded on the first request, not when this
@@ -6,7 +7,7 @@
  */
 export const authRoutes = {
   GET: async (request: Request) => (await import("./auth")).handlers.GET(request as import("next/server").NextRequest),
-  POST: async (request: Request) => (await import("./auth")).handlers.POST(request as import("next/server").NextRequest),
+  POST: async (request: Request) => authBodyRefusal(request) ?? (await import("./auth")).handlers.POST(request as import("next/server").NextRequest),
 };
 export { signOutAction } from "./actions";
 export { authConfig, needsStaffSession } from "./config";
@@ -17,5 +18,7 @@ export { AREAS, areasFor, canAccess, homeFor } from "./roles";
 export { safeCallbackPath } from "./schemas";
 export type { SignInInput } from "./schemas";
 export { manyValues, staffAction, staffFormAction } from "./staff-action";
+export { staffPage } from "./staff-page";
+export type { PageAuditEntry, StaffPageContext } from "./staff-page";
 export type { ActionFailure, ActionResult, StaffActionContext } from "./staff-action";
 export { UserInputError, createUser, listUsers, setUserDisabled } from "./users";

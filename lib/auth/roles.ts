@@ -14,15 +14,15 @@ export function isRole(value: string): value is Role {
 export const AREAS = {
   patients: { href: "/patients", roles: ["front_desk"] },
   eligibility: { href: "/eligibility", roles: ["front_desk"] },
-  // Front desk and billing both request prior authorizations (issue #6); claims stay billing.
+  // Front desk and billing both request prior authorizations; claims stay billing.
   authorizations: { href: "/authorizations", roles: ["front_desk", "billing"] },
   claims: { href: "/claims", roles: ["billing"] },
-  // Issue 18: the payers' information requests (claims: billing; authorizations: front desk too).
+  // Decision 045: the payers' information requests (claims: billing; authorizations: front desk too).
   informationRequests: { href: "/information-requests", roles: ["front_desk", "billing"] },
-  // Remittances and payment notices (issue 18): billing's.
+  // Remittances and payment notices (docs/decisions/047): billing's.
   payments: { href: "/payments", roles: ["billing"] },
   dashboard: { href: "/dashboard", roles: ["manager"] },
-  // Eligibility ahead of the visit (issue 21): the front desk's morning worklist, and the manager's view of it.
+  // Eligibility ahead of the visit (docs/decisions/044): the front desk's morning worklist, and the manager's view of it.
   visits: { href: "/visits", roles: ["front_desk", "manager"] },
   settings: { href: "/settings", roles: ["admin"] },
   audit: { href: "/audit", roles: ["admin"] },

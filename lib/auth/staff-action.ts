@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { audit, type AuditActor, type AuditEntry } from "@/lib/audit";
+import { audit, type AuditEntry, type Caller } from "@/lib/audit";
 import { log } from "@/lib/log";
 import { getDb, type Db } from "@/lib/db";
 import { controlCharacterPath, impossibleDatePath, requestContext } from "@/lib/http";
@@ -35,17 +35,12 @@ export interface ActionFailure {
 /** The uniform result of every staff action. */
 export type ActionResult<T extends object = object> = ({ ok: true } & T) | ActionFailure;
 
-export interface Caller {
-  actor: AuditActor;
-  userId: string;
-  userName: string;
-  requestId: string;
-  ip?: string;
-}
+/** The signed-in staff member as the one Caller type (lib/audit) names them: user id, name and request id always known. */
+export type StaffCaller = Caller & Required<Pick<Caller, "userId" | "userName" | "requestId">>;
 
 export interface StaffActionContext {
   user: StaffUser;
-  caller: Caller;
+  caller: StaffCaller;
   db: Db;
   /** Writes an audit entry as this user, with this request's id and IP. */
   audit(entry: Omit<AuditEntry, "actor" | "requestId" | "ip">): Promise<void>;
@@ -90,7 +85,7 @@ function isNextControlFlow(error: unknown): boolean {
 
 async function contextFor(user: StaffUser): Promise<StaffActionContext> {
   const request = await requestContext();
-  const caller: Caller = { actor: actorOf(user), userId: user.id, userName: user.name, requestId: request.requestId, ...(request.ip ? { ip: request.ip } : {}) };
+  const caller: StaffCaller = { actor: actorOf(user), userId: user.id, userName: user.name, requestId: request.requestId, ...(request.ip ? { ip: request.ip } : {}) };
   const db = await getDb();
   return {
     user,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
 import { authorizationUsage } from "./queries";
 import { usageWarnings, type AuthorizationUsage } from "./usage";
+import { insertSubmissions } from "@/lib/submissions/testing";
 
 const item = (sequence: number, code: string, quantity: number, price = 100) => ({
   sequence,
@@ -37,9 +37,7 @@ describe.each(testDatabases())("authorization usage on $name", (target) => {
     const database = await target.open();
     try {
       const db = database.db;
-      const [auth] = await db
-        .insert(submissions)
-        .values({
+      const [auth] = await insertSubmissions(db, {
           kind: "preauthorization",
           status: "complete",
           patientId: "1000000001",
@@ -52,10 +50,9 @@ describe.each(testDatabases())("authorization usage on $name", (target) => {
               { sequence: 2, decision: "denied", amounts: {} },
             ],
           },
-        })
-        .returning();
+        });
       const claim = (status: "complete" | "draft" | "rejected" | "sent") =>
-        db.insert(submissions).values({ kind: "claim", status, patientId: "1000000001", authorizationId: auth!.id, claim: { resourceType: "Claim", use: "claim", item: [item(1, "97110", 1)] } }).returning();
+        insertSubmissions(db, { kind: "claim", status, patientId: "1000000001", authorizationId: auth!.id, claim: { resourceType: "Claim", use: "claim", item: [item(1, "97110", 1)] } });
 
       const [first] = await claim("complete");
       let usage = (await authorizationUsage(db, auth!.id))!;

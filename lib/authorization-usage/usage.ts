@@ -1,5 +1,5 @@
 /**
- * Authorization usage (issue 18), shared by the server (what linked claims consumed) and the claim
+ * Authorization usage (docs/decisions/048), shared by the server (what linked claims consumed) and the claim
  * form (warnings before sending): pure functions over plain data, no database.
  */
 

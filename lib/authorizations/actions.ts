@@ -6,8 +6,8 @@ import type { ActionResult, StaffActionContext } from "@/lib/auth";
 import { env } from "@/lib/env";
 import { auditedSearch } from "@/lib/patients";
 import type { PatientSummary } from "@/lib/patients";
-import type { SubmissionUse } from "./schema";
-import { createClaimFromAuthorization, saveDraft, submitForm, type ServiceDeps } from "./service";
+import type { SubmissionUse } from "@/lib/submissions";
+import { createClaimFromAuthorization, saveDraft, submitForm, type ServiceDeps } from "@/lib/submissions";
 
 export type { ActionResult };
 
@@ -41,11 +41,16 @@ export const saveDraftAction = staffAction(
   { name: "authorizations", rolesFor: (input) => rolesFor(input.form.use) },
 );
 
+/** The sender's answer to the scrubber's findings: "Send anyway", or billing's override with a reason (decision 090). */
+const submitInput = formInput.extend({
+  scrub: z.object({ acknowledgeWarnings: z.boolean().optional(), overrideReason: z.string().trim().max(500).optional() }).optional(),
+});
+
 export const submitAction = staffAction(
   formRoles,
-  formInput,
-  async ({ form, draftId }, ctx): Promise<ActionResult<{ id: string; status: string }>> => {
-    const result = await submitForm(deps(ctx), ctx.caller, form, draftId);
+  submitInput,
+  async ({ form, draftId, scrub }, ctx): Promise<ActionResult<{ id: string; status: string }>> => {
+    const result = await submitForm(deps(ctx), ctx.caller, form, draftId, scrub ? { scrub } : {});
     return result.ok ? { ok: true, id: result.id, status: result.status } : result;
   },
   { name: "authorizations", rolesFor: (input) => rolesFor(input.form.use) },

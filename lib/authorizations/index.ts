@@ -1,8 +1,7 @@
-/** lib/authorizations: what other modules and app/ may use (docs/decisions/041-module-entries.md). */
-export type { DecisionLine, DecisionView } from "./decision";
-export { loadDraftForForm } from "./drafts";
-export { cursorParam, getSubmissionView, isSubmissionStatus, listSubmissions, parseCursor } from "./queries";
-export { draftFormSchema } from "./schema";
-export type { SubmissionFormInput, SubmissionUse } from "./schema";
-export { saveDraft, submitForm } from "./service";
-export type { Caller, ServiceDeps } from "./service";
+/**
+ * lib/authorizations: the prior-authorization feature's server actions (the form's save and
+ * submit, its patient search, a claim from an approved authorization) with their role rules. The
+ * submission itself — form, Claim, states, views — is lib/submissions (docs/decisions/062).
+ * Other modules import only this file or ./browser (docs/decisions/041-module-entries.md).
+ */
+export type { ActionResult } from "./actions";

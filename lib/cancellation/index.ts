@@ -1,4 +1,4 @@
-/** Cancel / nullify and status check on demand (issue 18 items 2 and 3). */
-export { CANCELLABLE, canCancel, cancelSubmission, checkSubmissionStatus, type CancelResult, type CancellationCaller, type CancellationDeps, type StatusCheckOutcome, type StatusCheckResult } from "./service";
+/** Cancel / nullify and status check on demand (docs/decisions/046). */
+export { CANCELLABLE, canCancel, canCheckStatus, cancelSubmission, checkSubmissionStatus, type CancelResult, type CancellationDeps, type StatusCheckOutcome, type StatusCheckResult } from "./service";
 export { cancelSchema, type CancelInput } from "./schema";
 export { cancelFailure, statusCheckFailure } from "./errors";

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { audit, type AuditActor } from "@/lib/audit";
+import { audit, type Caller } from "@/lib/audit";
 import { submissions, type Db, type SubmissionKind, type SubmissionStatus } from "@/lib/db";
-import { applyPlatformNews, decisionOf, noteOnTimeline, transition, type PlatformStatus, type Submission } from "@/lib/exchange";
-import { buildCancelTask, claimProcessingStatus, type CancelReason } from "@/lib/fhir";
+import { applyPlatformNews, decisionOf, type PlatformStatus } from "@/lib/pipeline";
+import { noteOnTimeline, transition, type Submission } from "@/lib/submissions";
+import { buildCancelTask, type CancelReason } from "@/lib/fhir";
 import { PlatformError, isRetryablePlatformError, portOf, type PortSource } from "@/lib/platform";
 
 /**
- * Issue 18 items 2 and 3: cancel or nullify a submission on the platform (a cancel Task), and ask
+ * Decision 046: cancel or nullify a submission on the platform (a cancel Task), and ask
  * the platform where a submission stands now (REST: `GET /Claim/{id}` + its ClaimResponse;
  * messaging: status-check messages). Cancellation is a status change through `transition()` —
  * timeline, live event and all — made only once the platform answered `completed`; a refusal is
@@ -23,19 +24,18 @@ export interface CancellationDeps {
   pollAfterMs?: number;
 }
 
-export interface CancellationCaller {
-  actor: AuditActor;
-  userId: string;
-  requestId: string;
-  ip?: string;
-}
-
 /** Statuses from which a submission can be cancelled on the platform (the platform holds it). */
 export const CANCELLABLE: readonly SubmissionStatus[] = ["sent", "pended", "complete", "partial"];
 
-export function canCancel(submission: { status: SubmissionStatus; platformId: string | null }): boolean {
-  return CANCELLABLE.includes(submission.status) && submission.platformId !== null;
+/** The platform holds it and we can name it: by our identifier (always, once queued) or its id (decision 073). */
+export function canCancel(submission: { status: SubmissionStatus; platformId: string | null; identifierValue?: string | null }): boolean {
+  return CANCELLABLE.includes(submission.status) && (submission.platformId !== null || Boolean(submission.identifierValue));
 }
+
+const targetOf = (row: Submission) => ({
+  ...(row.platformId ? { platformId: row.platformId } : {}),
+  ...(row.identifierValue ? { identifier: { ...(row.identifierSystem ? { system: row.identifierSystem } : {}), value: row.identifierValue } } : {}),
+});
 
 export type CancelResult =
   | { ok: true; done: true; status: "cancelled" }
@@ -47,7 +47,7 @@ async function load(db: Db, id: string, kinds: readonly SubmissionKind[]): Promi
   return row && kinds.includes(row.kind) ? row : undefined;
 }
 
-export async function cancelSubmission(deps: CancellationDeps, caller: CancellationCaller, input: { id: string; reason: CancelReason; kinds: readonly SubmissionKind[] }): Promise<CancelResult> {
+export async function cancelSubmission(deps: CancellationDeps, caller: Caller, input: { id: string; reason: CancelReason; kinds: readonly SubmissionKind[] }): Promise<CancelResult> {
   const now = deps.clock ?? (() => new Date());
   const row = await load(deps.db, input.id, input.kinds);
   if (!row) return { ok: false, error: "not_found" };
@@ -55,13 +55,11 @@ export async function cancelSubmission(deps: CancellationDeps, caller: Cancellat
   const code = row.kind === "claim" && (row.status === "complete" || row.status === "partial") ? "nullify" : "cancel";
   const task = buildCancelTask({
     id: randomUUID(),
-    target: {
-      platformId: row.platformId!,
-      ...(row.identifierValue ? { identifier: { ...(row.identifierSystem ? { system: row.identifierSystem } : {}), value: row.identifierValue } } : {}),
-    },
+    target: targetOf(row),
     code,
     reason: input.reason,
     providerOrgId: deps.providerOrgId,
+    ...(row.insurerId ? { insurerOrgId: row.insurerId } : {}),
     authoredOn: now(),
   });
   const target = { type: "submission", id: row.id };
@@ -116,27 +114,30 @@ export interface StatusCheckResult {
 
 const DECIDED = new Set(["complete", "partial", "denied"]);
 
+/** At the platform (not queued, not refused before it) and nameable by our identifier or its id. */
+const AT_THE_PLATFORM: readonly SubmissionStatus[] = ["sent", "pended", "complete", "partial", "denied", "cancelled"];
+export const canCheckStatus = (row: Pick<Submission, "status" | "platformId" | "identifierValue">) => row.platformId !== null || (AT_THE_PLATFORM.includes(row.status) && Boolean(row.identifierValue));
+
 export type StatusCheckOutcome = { ok: true; check: StatusCheckResult } | { ok: false; error: "not_found" | "not_sent" | "platform"; reason?: string };
 
-export async function checkSubmissionStatus(deps: CancellationDeps, caller: CancellationCaller, input: { id: string; kinds: readonly SubmissionKind[] }): Promise<StatusCheckOutcome> {
+export async function checkSubmissionStatus(deps: CancellationDeps, caller: Caller, input: { id: string; kinds: readonly SubmissionKind[] }): Promise<StatusCheckOutcome> {
   const row = await load(deps.db, input.id, input.kinds);
   if (!row) return { ok: false, error: "not_found" };
-  if (!row.platformId) return { ok: false, error: "not_sent" };
+  if (!canCheckStatus(row)) return { ok: false, error: "not_sent" };
   let platform: string | undefined;
   let disposition: string | undefined;
   let response;
   let requestId = caller.requestId;
   try {
     const port = await portOf(deps.port, row.facilityId);
-    const read = await port.readClaim(row.platformId, { requestId: caller.requestId });
-    requestId = read.requestId;
-    platform = read.processingStatus ?? claimProcessingStatus(read.data);
-    if (platform && DECIDED.has(platform)) {
-      const responses = await port.claimResponses(row.platformId);
-      response = responses.data.at(-1);
-      const view = responses.views.at(-1);
-      disposition = view?.disposition;
-      const decided = response ? decisionOf(response) : undefined;
+    const found = await port.claimStatus(targetOf(row), { requestId: caller.requestId });
+    requestId = found.requestId;
+    platform = found.processingStatus;
+    if (platform && DECIDED.has(platform) && found.response && found.responseView) {
+      // The answer with the view the port read of it: not read again (docs/decisions/078).
+      response = { raw: found.response, view: found.responseView };
+      disposition = found.responseView.disposition;
+      const decided = decisionOf(found.responseView);
       if (decided) platform = decided;
     }
   } catch (error) {
@@ -148,7 +149,6 @@ export async function checkSubmissionStatus(deps: CancellationDeps, caller: Canc
   if (platform && platform !== row.status && ["pended", "complete", "partial", "denied"].includes(platform)) {
     const applied = await applyPlatformNews({ db: deps.db, clock: deps.clock, pollAfterMs: deps.pollAfterMs ?? 60_000 }, row.id, {
       status: platform as PlatformStatus,
-      platformId: row.platformId,
       ...(response ? { response } : {}),
       source: "platform",
       detail: { requestId, note: "statusCheck" },

@@ -2,7 +2,7 @@ import { authenticateApiKey, authenticateBearer } from "@/lib/api-access";
 import type { ApiScope } from "@/lib/api-access";
 import type { Db, ApiEnvironment } from "@/lib/db";
 import type { AuthStrategy } from "@/lib/api";
-import { AppError } from "@/lib/api";
+import { AppError } from "@/lib/errors";
 import { claimsApiError } from "./errors";
 
 /** Who is calling /v1: an API key or an OAuth client (through its access token). */

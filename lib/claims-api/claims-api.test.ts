@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { createApiKey, revokeApiKey } from "@/lib/api-access/credentials";
-import { createOAuthClient, handleTokenRequest } from "@/lib/api-access/oauth";
+import { handleTokenRequest } from "@/lib/api";
+import { createOAuthClient } from "@/lib/api-access/oauth";
 import { hashSecret } from "@/lib/api-access/secrets";
 import { apiKeys, auditEvents, oauthClients, SUBMISSION_STATUSES } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
@@ -10,7 +11,7 @@ import { handleListClaims, type ClaimsApiDeps } from "./handler";
 import { CLAIMS_API_SCHEMAS, openApiDocument } from "./openapi";
 import { CLAIMS_PARAMETERS } from "./params";
 import { CLAIMS_API_ERROR_CODES, CLAIMS_API_REASONS } from "./errors";
-import { seedVolume } from "./volume-seed";
+import { insertSubmissions, seedVolume } from "@/lib/submissions/testing";
 
 const BASE = "https://portal.test/v1/claims";
 const CLAIMS = 10_000;
@@ -36,9 +37,8 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
   beforeAll(async () => {
     database = await target.open();
     deps = { db: database.db, environment: "sandbox", ratePerMinute: 100_000 };
-    await seedVolume(database, { claims: CLAIMS, batchSize: CLAIMS, authorizationRatio: 0.05 });
     // Ties: many claims share one created_at, so the id tie-break and microseconds matter.
-    await database.query(`update submissions set created_at = date_trunc('hour', created_at) where (get_byte(uuid_send(id), 0) % 3) = 0`);
+    await seedVolume(database, { claims: CLAIMS, batchSize: CLAIMS, authorizationRatio: 0.05, ties: true });
     key = (await createApiKey(database.db, { name: "BI tool", environment: "sandbox", scopes: ["claims:read"] })).key;
     // Seeding thousands of claims through the dashboard triggers on PGlite (WASM) takes a minute
     // or more on a busy 2-core machine.
@@ -63,7 +63,8 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
       cursor = page.next_cursor;
       if (++pages === 3) {
         // New claims arrive while a client pages: they are newer than the walk and never shift it.
-        await database.query(`insert into submissions (kind, status, patient_id, claim, created_at) select 'claim', 'draft', '1000000001', '{}'::jsonb, now() from generate_series(1, 5)`);
+        const now = new Date();
+        await insertSubmissions(database.db, Array.from({ length: 5 }, () => ({ kind: "claim" as const, status: "draft" as const, patientId: "1000000001", claim: {}, createdAt: now })));
       }
     } while (cursor);
     expect(seen).toEqual(expected);
@@ -242,7 +243,7 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
     for (let i = 0; i < 3; i++) expect((await get("?limit=1", { "x-api-key": made.key }, { ratePerMinute: 3, now })).status).toBe(200);
     const refused = await get("?limit=1", { "x-api-key": made.key }, { ratePerMinute: 3, now });
     expect(refused.status).toBe(429);
-    expect(refused.headers.get("retry-after")).toBe("15");
+    expect(refused.headers.get("retry-after")).toBe("63"); // sliding window: when the 6 s slice of the three has left it (decision 070)
     expect(await refused.json()).toMatchObject({ error: "rate_limited", reason: "rate_limited" });
     // Other keys have their own budget.
     expect((await get("?limit=1", { "x-api-key": key }, { ratePerMinute: 3, now })).status).toBe(200);

@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode } from "@/lib/api";
+import { AppError, type ErrorCode } from "@/lib/errors";
 
 /**
  * Errors of the generic claims API (`/v1`): AppErrors of the one catalogue (lib/errors/catalogue.ts),

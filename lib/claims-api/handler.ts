@@ -1,4 +1,5 @@
-import { runApi, jsonResponse } from "@/lib/api";
+import { runApi } from "@/lib/api";
+import { jsonResponse } from "@/lib/errors";
 import type { Db, ApiEnvironment } from "@/lib/db";
 import { apiKeyOrBearerStrategy, type ApiCaller } from "./auth";
 import { claimsApiError } from "./errors";

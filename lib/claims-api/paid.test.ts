@@ -1,25 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/api-access/credentials";
-import { submissions } from "@/lib/db/schema";
 import { paymentReconciliationInbound } from "@/lib/payments";
 import { testDatabases } from "@/lib/testing/databases";
 import { handleListClaims } from "./handler";
 import { ApiClaimSchema } from "./serialize";
+import { insertSubmissions } from "@/lib/submissions/testing";
 
-/** Issue 18: `/v1/claims` shows what remittances paid (`paid`, `remittance`), exact money, in the documented shape. */
+/** Decision 047: `/v1/claims` shows what remittances paid (`paid`, `remittance`), exact money, in the documented shape. */
 describe.each(testDatabases())("GET /v1/claims paid and remittance on $name", (target) => {
   it("a paid claim carries paid + remittance (short-paid flagged); an unpaid one nulls", async () => {
     const database = await target.open();
     try {
       const db = database.db;
       const response = { resourceType: "ClaimResponse", total: [{ category: { coding: [{ code: "benefit" }] }, amount: { value: 80, currency: "SAR" } }] };
-      const [paid, unpaid] = await db
-        .insert(submissions)
-        .values([
+      const [paid, unpaid] = await insertSubmissions(db, [
           { kind: "claim", status: "complete", patientId: "1000000001", platformId: "p-1", claim: {}, response, totalMinor: 10_000, currency: "SAR", decidedAt: new Date() },
           { kind: "claim", status: "complete", patientId: "1000000001", platformId: "p-2", claim: {}, response, totalMinor: 10_000, currency: "SAR", decidedAt: new Date() },
-        ])
-        .returning();
+        ]);
       const remittance = {
         resourceType: "PaymentReconciliation",
         id: "pr-1",

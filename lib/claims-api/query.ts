@@ -23,9 +23,9 @@ export interface ClaimRow {
   /** ClaimResponse.payment. */
   payment: unknown;
   platform_id: string | null;
-  /** Issue 18: when the platform confirmed the cancellation (the final change of a cancelled claim). */
+  /** Decision 046: when the platform confirmed the cancellation (the final change of a cancelled claim). */
   cancelled_at: Date | string | null;
-  /** Issue 18: the payers' information requests still waiting for an answer. */
+  /** Decision 045: the payers' information requests still waiting for an answer. */
   information_requests_open: number;
 }
 

@@ -10,6 +10,9 @@ import { batchProgress, type BatchProgress } from "./batch";
 import { claimListQuery, claimListView, type ClaimListView } from "./list-view";
 import { reconcile, type ReconcileRow } from "./reconcile";
 import { copyClaim, fixRejectedClaim, retryClaim, submitBatch, type BatchResult, type ServiceDeps } from "./service";
+import { fileAppeal, type AppealResult } from "@/lib/submissions";
+import { addWorkNote, assignWork, type WorkChange } from "./work-queue";
+import { manyValues } from "@/lib/auth";
 
 /** Server actions of the claims area (billing). */
 export type ClaimActionResult<T extends object> = ActionResult<T>;
@@ -80,5 +83,34 @@ export const reconcileAction = staffAction(
     });
     return { ok: true, rows };
   },
+  { name: "claims" },
+);
+
+/** Files an appeal (docs/decisions/081): lib/submissions checks and stores it in one transaction. */
+export const fileAppealAction = staffAction(
+  billing,
+  z.object({ claimId: z.string(), sequences: z.array(z.number()), justification: z.string(), attachmentIds: z.array(z.string()).default([]) }),
+  async (input, ctx): Promise<ActionResult<{ id: string }>> => {
+    const result: AppealResult = await fileAppeal({ db: ctx.db }, ctx.caller, input);
+    return result.ok ? { ok: true, id: result.id } : result.error === "invalid" ? { ok: false, error: "invalid", fieldErrors: result.fieldErrors } : { ok: false, error: result.error };
+  },
+  { name: "claims" },
+);
+
+const workResult = (r: WorkChange): ActionResult<{ changed: number }> => (r.ok ? { ok: true, changed: r.changed } : { ok: false, error: r.error });
+
+/** Bulk: assigns the selected claims of the work queue to a biller, or releases them (assignee ""). Decision 080. */
+export const assignWorkAction = staffAction(
+  billing,
+  z.object({ ids: manyValues(z.uuid()).pipe(z.array(z.uuid()).min(1).max(500)), assigneeId: z.union([z.uuid(), z.literal("")]) }),
+  async (input, ctx) => workResult(await assignWork(ctx.db, ctx.caller, input.ids, input.assigneeId || null)),
+  { name: "claims" },
+);
+
+/** A note on a claim of the work queue. */
+export const addWorkNoteAction = staffAction(
+  billing,
+  z.object({ id: z.uuid(), body: z.string().trim().min(1, "required").max(2000, "tooLong") }),
+  async (input, ctx) => workResult(await addWorkNote(ctx.db, ctx.caller, input.id, input.body)),
   { name: "claims" },
 );

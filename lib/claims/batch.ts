@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, SubmissionStatus } from "@/lib/db";
 import { submissions } from "@/lib/db";
+import { isUuid } from "@/lib/ids";
 
 /**
  * Batches of "submit selected". No table: each claim of a batch carries the batch id in its
@@ -27,19 +28,11 @@ export function progressOf(byStatus: Partial<Record<SubmissionStatus, number>>):
 }
 
 export async function batchProgress(db: Db, batchId: string): Promise<BatchProgress> {
-  if (!/^[0-9a-f-]{36}$/i.test(batchId)) return { total: 0, done: 0, byStatus: {} };
+  if (!isUuid(batchId)) return { total: 0, done: 0, byStatus: {} };
   const rows = await db
     .select({ status: submissions.status, n: sql<number>`count(*)::int` })
     .from(submissions)
     .where(and(eq(submissions.kind, "claim"), sql`${submissions.form}->>'batch' = ${batchId}`))
     .groupBy(submissions.status);
   return progressOf(Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])));
-}
-
-/** Tags a submission as part of a batch (kept in its form). */
-export async function tagBatch(db: Db, id: string, batchId: string): Promise<void> {
-  await db
-    .update(submissions)
-    .set({ form: sql`coalesce(${submissions.form}, '{}'::jsonb) || jsonb_build_object('batch', ${batchId}::text)` })
-    .where(eq(submissions.id, id));
 }

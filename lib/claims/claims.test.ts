@@ -1,18 +1,20 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { saveDraft, submitForm } from "@/lib/authorizations/service";
+import { saveDraft, submitForm } from "@/lib/submissions/form-service";
 import { submissions } from "@/lib/db/schema";
-import { createDraft, getSubmission, startOutboxWorker, type OutboxWorker } from "@/lib/exchange";
-import { newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "@/lib/exchange/testing/harness";
+import { startOutboxWorker, type OutboxWorker } from "@/lib/pipeline";
+import { createDraft, getSubmission } from "@/lib/submissions";
+import { newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "@/lib/pipeline/testing/harness";
 import type { PlatformClient } from "@/lib/platform";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
-import { findPatientByNationalId, listCoverages } from "@/lib/patients/registry";
 import { testDatabases } from "@/lib/testing/databases";
-import { batchProgress, progressOf, tagBatch } from "./batch";
+import { batchProgress, progressOf } from "./batch";
 import { findDuplicateClaims } from "./duplicates";
 import { countClaimsByStatus, listClaims, replacementLinks, workQueue, type ClaimSort } from "./queries";
 import { reconcile } from "./reconcile";
-import { copyClaim, draftDuplicates, fixRejectedClaim, retryClaim, submitBatch, type Caller } from "./service";
+import type { Caller } from "@/lib/audit";
+import { copyClaim, draftDuplicates, fixRejectedClaim, retryClaim, submitBatch } from "./service";
+import { demoFormPatient, patchSubmission } from "@/lib/submissions/testing";
 
 const billing: Caller = { actor: { kind: "user", id: "staff-2", email: "billing@clinic.example", roles: ["billing"] }, userId: "staff-2" };
 const today = new Date().toISOString().slice(0, 10);
@@ -56,7 +58,7 @@ describe.each(testDatabases())("claims list, duplicates and batches on $name", (
       ids.push(row.id);
     }
     const statuses = ["complete", "rejected", "sent"] as const;
-    for (let n = 0; n < 6; n++) await database.db.update(submissions).set({ status: statuses[n % 3] }).where(eq(submissions.id, ids[n]!));
+    for (let n = 0; n < 6; n++) await patchSubmission(database.db, ids[n]!, { status: statuses[n % 3] });
   }, 60_000);
   afterAll(async () => database?.dispose());
 
@@ -114,8 +116,8 @@ describe.each(testDatabases())("claims list, duplicates and batches on $name", (
 
   it("reads a batch's progress from the database", async () => {
     const batch = "7a1f0c4e-1111-4222-8333-444455556666";
-    for (const id of ids.slice(0, 5)) await tagBatch(database.db, id, batch);
-    await database.db.update(submissions).set({ status: "queued" }).where(eq(submissions.id, ids[3]!));
+    for (const id of ids.slice(0, 5)) await patchSubmission(database.db, id, { form: sql`coalesce(${submissions.form}, '{}'::jsonb) || jsonb_build_object('batch', ${batch}::text)` });
+    await patchSubmission(database.db, ids[3]!, { status: "queued" });
     const p = await batchProgress(database.db, batch);
     expect(p.total).toBe(5);
     expect(p.done).toBe(4); // complete, rejected, sent, rejected; the queued one not yet
@@ -129,10 +131,7 @@ describe.each(testDatabases())("claims against the sandbox on $name", (target) =
   let relay: WebhookRelay;
   let worker: OutboxWorker;
   const secret = newWebhookSecret();
-  const patient = async (nid: string) => {
-    const p = await findPatientByNationalId(database.db, nid);
-    return { patientId: p!.id, coverageId: (await listCoverages(database.db, p!.id))[0]!.id };
-  };
+  const patient = (nid: string) => demoFormPatient(database.db, nid);
 
   beforeAll(async () => {
     database = await target.open();
@@ -182,7 +181,7 @@ describe.each(testDatabases())("claims against the sandbox on $name", (target) =
     const after = await getSubmission(database.db, fixed.id);
     expect(after?.identifierValue).toBeTruthy();
     expect(after?.identifierValue).not.toBe(rejected.identifierValue);
-    // Issue 18 item 7: the resubmission names the rejected claim (never held by the platform: identifier only).
+    // The resubmission names the rejected claim (never held by the platform: identifier only).
     expect(after?.claim.related).toEqual([
       { claim: { identifier: { system: rejected.identifierSystem, value: rejected.identifierValue } }, relationship: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/ex-relatedclaimrelationship", code: "prior" }] } },
     ]);
@@ -201,11 +200,11 @@ describe.each(testDatabases())("claims against the sandbox on $name", (target) =
     if (!copy.ok) throw new Error(copy.error);
     expect((await getSubmission(database.db, copy.id))?.form).toMatchObject({ items: [{ code: "85025", quantity: "2", unitPrice: "60" }] });
     // Force a failed state (as the outbox would after its attempts), then retry.
-    await database.db.update(submissions).set({ status: "failed", identifierSystem: "urn:test", identifierValue: "keep-me-1" }).where(eq(submissions.id, copy.id));
+    await patchSubmission(database.db, copy.id, { status: "failed", identifierSystem: "urn:test", identifierValue: "keep-me-1" });
     expect(await retryClaim(deps(), billing, copy.id)).toEqual({ ok: true });
     const row = await getSubmission(database.db, copy.id);
     expect(row).toMatchObject({ status: "queued", identifierValue: "keep-me-1" });
-    await database.db.update(submissions).set({ status: "cancelled", nextAttemptAt: null }).where(eq(submissions.id, copy.id));
+    await patchSubmission(database.db, copy.id, { status: "cancelled", nextAttemptAt: null });
   }, 30_000);
 
   it("submit selected: duplicates wait for confirmation; progress from the database reaches the batch size", async () => {
@@ -249,9 +248,9 @@ describe.each(testDatabases())("claims against the sandbox on $name", (target) =
     expect(rows.filter((r) => r.problems.length)).toEqual([]);
 
     const victim = rows[0]!;
-    await database.db.update(submissions).set({ totalMinor: 1 }).where(eq(submissions.id, victim.portal!.id));
+    await patchSubmission(database.db, victim.portal!.id, { totalMinor: 1 });
     const other = rows[1]!;
-    await database.db.update(submissions).set({ platformId: null, identifierValue: null, identifierSystem: null }).where(eq(submissions.id, other.portal!.id));
+    await patchSubmission(database.db, other.portal!.id, { platformId: null, identifierValue: null, identifierSystem: null });
     const again = await reconcile(database.db, claims);
     expect(again.find((r) => r.platformId === victim.platformId)?.problems).toEqual(["amount"]);
     expect(again.find((r) => r.platformId === other.platformId)?.problems).toEqual(["unknown"]);

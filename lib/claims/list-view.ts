@@ -29,7 +29,7 @@ export interface ClaimTableRow {
   total: string;
   identifier: string;
   replaces: boolean;
-  /** Issue 18: "Paid on … in remittance …" (short: paid less than the benefit) and the filing-deadline countdown. */
+  /** Decision 047: "Paid on … in remittance …" (short: paid less than the benefit) and the filing-deadline countdown. */
   payment?: { text: string; short: boolean };
   deadline?: Deadline;
 }
@@ -45,6 +45,8 @@ export const claimListQuery = z.object({
   to: text,
   // After "submit selected" the list shows that batch (whatever status filter was on before).
   batch: z.uuid().optional().catch(undefined),
+  // The dashboard's "top fixable reasons" link here (docs/decisions/077).
+  reason: text,
   sort: z.enum(CLAIM_SORTS).catch("created"),
   dir: z.enum(["asc", "desc"]).catch("desc"),
   cursor: text,

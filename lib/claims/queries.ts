@@ -7,6 +7,7 @@ import { hasControlCharacters } from "@/lib/http";
 import { outcomeOfView } from "@/lib/i18n";
 import type { StatusOutcome } from "@/lib/i18n";
 import { startOfZonedDay, addDays, isCalendarDate, isPossibleDateText } from "@/lib/time";
+import { isUuid } from "@/lib/ids";
 
 /**
  * The claims list: filters, sorting, keyset pagination and counts per status. Only ids, statuses,
@@ -25,6 +26,8 @@ export interface ClaimFilters {
   to?: string;
   /** A "submit selected" batch (its claims carry `form.batch`, lib/claims/batch.ts). */
   batch?: string;
+  /** Claims with a line denied or cut for this adjudication reason (denial_lines, docs/decisions/077). */
+  reason?: string;
 }
 
 export interface ClaimListQuery extends ClaimFilters {
@@ -91,7 +94,8 @@ function filterWhere(f: ClaimFilters, timeZone: string, withStatus: boolean): SQ
   const where: SQL[] = [eq(submissions.kind, "claim")];
   if (withStatus && f.status) where.push(eq(submissions.status, f.status));
   if (f.insurer) where.push(eq(submissions.insurerId, f.insurer));
-  if (f.batch && /^[0-9a-f-]{36}$/i.test(f.batch)) where.push(sql`${submissions.form}->>'batch' = ${f.batch}`);
+  if (f.batch && isUuid(f.batch)) where.push(sql`${submissions.form}->>'batch' = ${f.batch}`);
+  if (f.reason) where.push(sql`exists (select 1 from denial_lines d where d.submission_id = ${submissions.id} and d.reason_code = ${f.reason})`);
   const p = f.patient?.trim();
   if (p) {
     const like = `%${p.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;

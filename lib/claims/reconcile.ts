@@ -1,7 +1,7 @@
 import { and, eq, inArray, or } from "drizzle-orm";
 import type { Db, SubmissionStatus } from "@/lib/db";
 import { submissions } from "@/lib/db";
-import { claimTotalMinor } from "@/lib/exchange";
+import { claimTotalMinor } from "@/lib/submissions";
 import { toMinorUnits } from "@/lib/fhir";
 
 /**
@@ -12,7 +12,8 @@ import { toMinorUnits } from "@/lib/fhir";
 type Json = Record<string, unknown>;
 
 export interface PlatformClaimLite {
-  platformId: string;
+  /** The platform's id, when it gave one (the national exchange names claims by our identifier). */
+  platformId?: string;
   identifierValue?: string;
   status?: string;
   totalMinor?: number;
@@ -36,7 +37,7 @@ export function liteOf(claim: Json): PlatformClaimLite {
   const declared = (claim.total as Json | undefined)?.value;
   const total = claimTotalMinor(claim)?.totalMinor ?? (typeof declared === "number" ? toMinorUnits(declared) : undefined);
   return {
-    platformId: String(claim.id ?? ""),
+    ...(typeof claim.id === "string" && claim.id ? { platformId: claim.id } : {}),
     ...(identifier ? { identifierValue: identifier } : {}),
     ...(platformStatusOf(claim) ? { status: platformStatusOf(claim) } : {}),
     ...(typeof total === "number" ? { totalMinor: total } : {}),
@@ -52,16 +53,16 @@ function sameStatus(portal: SubmissionStatus, platform: string | undefined): boo
 }
 
 export async function reconcile(db: Db, platformClaims: readonly Json[]): Promise<ReconcileRow[]> {
-  const lite = platformClaims.map(liteOf).filter((c) => c.platformId);
+  const lite = platformClaims.map(liteOf).filter((c) => c.platformId || c.identifierValue);
   if (!lite.length) return [];
-  const pids = lite.map((c) => c.platformId);
+  const pids = lite.flatMap((c) => (c.platformId ? [c.platformId] : []));
   const idents = lite.flatMap((c) => (c.identifierValue ? [c.identifierValue] : []));
   const mine = await db
     .select({ id: submissions.id, status: submissions.status, totalMinor: submissions.totalMinor, platformId: submissions.platformId, identifierValue: submissions.identifierValue })
     .from(submissions)
-    .where(and(eq(submissions.kind, "claim"), or(inArray(submissions.platformId, pids), idents.length ? inArray(submissions.identifierValue, idents) : undefined)));
+    .where(and(eq(submissions.kind, "claim"), or(pids.length ? inArray(submissions.platformId, pids) : undefined, idents.length ? inArray(submissions.identifierValue, idents) : undefined)));
   return lite.map((c) => {
-    const match = mine.find((m) => m.platformId === c.platformId) ?? mine.find((m) => c.identifierValue && m.identifierValue === c.identifierValue);
+    const match = mine.find((m) => c.platformId && m.platformId === c.platformId) ?? mine.find((m) => c.identifierValue && m.identifierValue === c.identifierValue);
     if (!match) return { ...c, problems: ["unknown"] };
     const problems: ReconcileRow["problems"] = [];
     if (!sameStatus(match.status, c.status)) problems.push("status");

@@ -1,23 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { audit } from "@/lib/audit";
-import { draftFormSchema, saveDraft, submitForm } from "@/lib/authorizations";
-import type { Caller, ServiceDeps } from "@/lib/authorizations";
+import { audit, type Caller } from "@/lib/audit";
+import { draftFormSchema, saveDraft, submitForm } from "@/lib/submissions";
+import type { ServiceDeps } from "@/lib/submissions";
 import type { Db } from "@/lib/db";
 import { submissions } from "@/lib/db";
-import { retrySubmission } from "@/lib/exchange";
+import { retrySubmission } from "@/lib/submissions";
 import { getPatient } from "@/lib/patients";
-import { tagBatch } from "./batch";
 import { findDuplicateClaims, type ItemKey } from "./duplicates";
+import { isUuid } from "@/lib/ids";
 
-export type { Caller, ServiceDeps };
+export type { ServiceDeps };
 
 async function record(db: Db, caller: Caller, action: string, id: string, outcome: "success" | "failure", details?: Record<string, unknown>) {
   await audit(db, { actor: caller.actor, action, target: { type: "submission", id }, outcome, requestId: caller.requestId, ip: caller.ip, ...(details ? { details } : {}) });
 }
 
 async function loadClaim(db: Db, id: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const [row] = await db.select().from(submissions).where(and(eq(submissions.id, id), eq(submissions.kind, "claim")));
   return row;
 }
@@ -34,11 +34,11 @@ async function draftFrom(deps: ServiceDeps, caller: Caller, sourceId: string, mo
   if (mode === "fix" && source.status !== "rejected") return { ok: false, error: "not_rejected" };
   const values = draftFormSchema.safeParse({ ...(source.form ?? {}), use: "claim" });
   if (!values.success) return { ok: false, error: "invalid" };
-  const saved = await saveDraft(deps, caller, { ...values.data, attachmentIds: [] });
-  if (!saved.ok) return { ok: false, error: "invalid" };
   // A fix of a rejected claim, or the copy of a cancelled one, replaces it: sent with `related` (prior).
-  if (mode === "fix" || source.status === "cancelled") await deps.db.update(submissions).set({ replacesId: source.id, ...(source.authorizationId ? { authorizationId: source.authorizationId } : {}) }).where(eq(submissions.id, saved.id));
-  else if (source.authorizationId) await deps.db.update(submissions).set({ authorizationId: source.authorizationId }).where(eq(submissions.id, saved.id));
+  const replaces = mode === "fix" || source.status === "cancelled";
+  const links = { ...(replaces ? { replacesId: source.id } : {}), ...(source.authorizationId ? { authorizationId: source.authorizationId } : {}) };
+  const saved = await saveDraft(deps, caller, { ...values.data, attachmentIds: [] }, undefined, { links });
+  if (!saved.ok) return { ok: false, error: "invalid" };
   await record(deps.db, caller, mode === "fix" ? "claim.fix" : "claim.copy", saved.id, "success", { sourceId: source.id });
   return { ok: true, id: saved.id };
 }
@@ -100,12 +100,13 @@ export async function submitBatch(deps: ServiceDeps, caller: Caller, ids: readon
     }
     const patient = await getPatient(deps.db, String((row.form ?? {}).patientId ?? ""));
     const form = { ...(row.form ?? {}), use: "claim" };
-    const submitted = patient ? await submitForm(deps, caller, form, id) : { ok: false as const };
+    // "Submit selected" answers the scrubber's warnings for the batch (they go on each timeline); a
+    // draft it finds errors in stays a draft and is listed as invalid (docs/decisions/090).
+    const submitted = patient ? await submitForm(deps, caller, form, id, { batchId, scrub: { acknowledgeWarnings: true } }) : { ok: false as const };
     if (!submitted.ok) {
       result.invalid.push(id);
       continue;
     }
-    await tagBatch(deps.db, id, batchId);
     result.submitted.push(id);
   }
   await audit(deps.db, {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
 import { submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
 import {
@@ -18,6 +17,7 @@ import {
   totalsByInsurer,
   trend,
 } from "./index";
+import { deleteSubmissions, insertSubmissions, patchEverySubmission, patchSubmission } from "@/lib/submissions/testing";
 
 const TZ = "Asia/Riyadh";
 const range = parseRange({ from: "2026-11-01", to: "2026-11-30" }, TZ);
@@ -99,7 +99,7 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
   beforeAll(async () => {
     database = await target.open();
     const db = database.db;
-    await db.insert(submissions).values([
+    await insertSubmissions(db, [
       decided("claim", "payer-a", "99213", "2026-11-05T08:00:00Z", "complete", 25_000, { submitted: "250.00", eligible: "250.00", copay: "50.00", benefit: "200.00" }, 600),
       decided("claim", "payer-a", "71046", "2026-11-06T08:00:00Z", "partial", 36_000, { submitted: "360.00", eligible: "360.00", copay: "322.00", benefit: "38.00" }, 1200, "Partly covered"),
       decided("claim", "payer-b", "85025", "2026-11-10T08:00:00Z", "denied", 12_001, { submitted: "120.01", eligible: "0.00", copay: "0.00", benefit: "0.00" }, 3600, "Not covered"),
@@ -136,7 +136,7 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
     expect(k.previous).toMatchObject({ submitted: 1, adjudicated: 1, approved: 1, partial: 0, denied: 0, outstanding: 0, benefitMinor: "99999", copayMinor: "0" });
     expect(k.previous.medianSeconds).toBeLessThanOrEqual(6);
     // A claim sent and waiting counts as submitted and outstanding; a draft counts nowhere; a preauthorization is not a claim.
-    await db.insert(submissions).values([
+    await insertSubmissions(db, [
       { kind: "claim", status: "sent", patientId: "1000000001", insurerId: "payer-a", claim: claim("99213"), totalMinor: 1_000, createdAt: at("2026-11-12T08:00:00Z"), sentAt: at("2026-11-12T08:00:10Z") },
       { kind: "claim", status: "pended", patientId: "1000000001", insurerId: "payer-b", claim: claim("99213"), totalMinor: 1_000, createdAt: at("2026-11-13T08:00:00Z"), sentAt: at("2026-11-13T08:00:10Z") },
       { kind: "claim", status: "draft", patientId: "1000000001", insurerId: "payer-a", claim: claim("99213"), totalMinor: 1_000, createdAt: at("2026-11-14T08:00:00Z") },
@@ -197,27 +197,18 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
   it("keeps the rollup right as statuses change: queued → sent → complete, rejected, resubmitted, deleted", async () => {
     const db = database.db;
     const created = "2026-11-20T10:00:00Z";
-    const [g] = await db
-      .insert(submissions)
-      .values({ kind: "claim", status: "draft", patientId: "1000000001", insurerId: "payer-c", claim: claim("99213"), totalMinor: 10_000, createdAt: at(created) })
-      .returning({ id: submissions.id });
-    await db.update(submissions).set({ status: "queued" }).where(eq(submissions.id, g!.id));
-    await db.update(submissions).set({ status: "sent", sentAt: at(created, 5) }).where(eq(submissions.id, g!.id));
+    const [g] = await insertSubmissions(db, { kind: "claim", status: "draft", patientId: "1000000001", insurerId: "payer-c", claim: claim("99213"), totalMinor: 10_000, createdAt: at(created) });
+    await patchSubmission(db, g!.id, { status: "queued" });
+    await patchSubmission(db, g!.id, { status: "sent", sentAt: at(created, 5) });
     expect((await totalsByInsurer(db, { ...range, insurerId: "payer-c" }))).toEqual([]);
-    await db
-      .update(submissions)
-      .set({ status: "complete", decidedAt: at(created, 65), response: response({ submitted: "100.00", eligible: "90.00", copay: "9.00", benefit: "81.00" }) })
-      .where(eq(submissions.id, g!.id));
+    await patchSubmission(db, g!.id, { status: "complete", decidedAt: at(created, 65), response: response({ submitted: "100.00", eligible: "90.00", copay: "9.00", benefit: "81.00" }) });
     expect(await totalsByInsurer(db, { ...range, insurerId: "payer-c" })).toEqual([
       { key: "payer-c", count: 1, submittedMinor: "10000", eligibleMinor: "9000", benefitMinor: "8100", copayMinor: "900" },
     ]);
     // Rejected, then fixed and resubmitted as a new submission that completes.
-    const [r] = await db
-      .insert(submissions)
-      .values({ kind: "claim", status: "queued", patientId: "1000000001", insurerId: "payer-c", claim: claim("71046"), totalMinor: 7_000, createdAt: at(created) })
-      .returning({ id: submissions.id });
-    await db.update(submissions).set({ status: "rejected", errors: [{ code: "ERR-001", status: 400 }] }).where(eq(submissions.id, r!.id));
-    await db.insert(submissions).values({
+    const [r] = await insertSubmissions(db, { kind: "claim", status: "queued", patientId: "1000000001", insurerId: "payer-c", claim: claim("71046"), totalMinor: 7_000, createdAt: at(created) });
+    await patchSubmission(db, r!.id, { status: "rejected", errors: [{ code: "ERR-001", status: 400 }] });
+    await insertSubmissions(db, {
       ...decided("claim", "payer-c", "71046", created, "complete", 7_000, { submitted: "70.00", eligible: "70.00", copay: "7.00", benefit: "63.00" }, 120),
       replacesId: r!.id,
     });
@@ -228,9 +219,9 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
     expect((await statusCounts(db, since)).filter((s) => s.kind === "claim" && s.status === "complete")[0]?.count).toBe(3);
     // A bulk update of unrelated columns (the outbox lease) changes nothing.
     const before = await database.query(KEPT);
-    await database.query("update submissions set lease_owner = 'w1', updated_at = now()");
+    await patchEverySubmission(db, { leaseOwner: "w1", updatedAt: new Date() });
     expect(await database.query(KEPT)).toEqual(before);
-    await db.delete(submissions).where(eq(submissions.id, g!.id));
+    await deleteSubmissions(db, [g!.id]);
     expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
   });
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq, inArray } from "drizzle-orm";
 import { submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
 import { decisionGrains, histogramMedian, medianDecisionSeconds, parseRange, totalsByInsurer, trend, type DashboardRange } from "./index";
+import { deleteSubmissions, insertSubmissions, patchSubmission } from "@/lib/submissions/testing";
 
 /*
- * Issue 19: the median decision time read from `decision_time_histogram` (kept by triggers) is
+ * Decision 052: the median decision time read from `decision_time_histogram` (kept by triggers) is
  * within 5 % (+ 1 s) of the exact median over every decided claim, over any range, and the
  * triggers keep the histogram exact as claims change or go.
  */
@@ -114,10 +114,10 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
   let database: Awaited<ReturnType<typeof target.open>>;
   beforeAll(async () => {
     database = await target.open();
-    await database.db.insert(submissions).values(claims(1201));
+    await insertSubmissions(database.db, claims(1201));
     // Not counted: a prior authorization, a claim never sent, one not yet decided.
     const base = { patientId: "1000000001", insurerId: "payer-a", claim: { resourceType: "Claim" }, totalMinor: 1, currency: "SAR", createdAt: new Date("2025-06-01T08:00:00Z") };
-    await database.db.insert(submissions).values([
+    await insertSubmissions(database.db, [
       { ...base, kind: "preauthorization", status: "complete", sentAt: new Date("2025-06-01T08:00:00Z"), decidedAt: new Date("2025-06-01T09:00:00Z") },
       { ...base, kind: "claim", status: "draft" },
       { ...base, kind: "claim", status: "sent", sentAt: new Date("2025-06-01T08:00:00Z") },
@@ -184,10 +184,7 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
       sentAt: new Date(created),
       decidedAt: new Date(new Date(created).getTime() + seconds * 1000),
     });
-    const rows = await db
-      .insert(submissions)
-      .values([put("2024-03-05T08:00:00Z", 100), put("2024-03-06T08:00:00Z", 1000), put("2024-03-20T08:00:00Z", 10_000)])
-      .returning({ id: submissions.id });
+    const rows = await insertSubmissions(db, [put("2024-03-05T08:00:00Z", 100), put("2024-03-06T08:00:00Z", 1000), put("2024-03-20T08:00:00Z", 10_000)]);
     const [a, b, c] = rows.map((r) => r.id) as [string, string, string];
     const near = async (median: number | null, count: number) => {
       const got = await medianDecisionSeconds(db, range);
@@ -199,22 +196,22 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
     };
     await near(1000, 3);
     // The middle claim's decision moves to 50 000 s: the median is now the 10 000 s one.
-    await db.update(submissions).set({ decidedAt: new Date(new Date("2024-03-06T08:00:00Z").getTime() + 50_000_000) }).where(eq(submissions.id, b));
+    await patchSubmission(db, b, { decidedAt: new Date(new Date("2024-03-06T08:00:00Z").getTime() + 50_000_000) });
     await near(10_000, 3);
     // Cancelled after its decision: still counts (status alone moves nothing).
-    await db.update(submissions).set({ status: "cancelled" }).where(eq(submissions.id, c));
+    await patchSubmission(db, c, { status: "cancelled" });
     await near(10_000, 3);
     // Back to pended without a decision: leaves the histogram; two left, 100 and 50 000 s.
-    await db.update(submissions).set({ status: "pended", decidedAt: null }).where(eq(submissions.id, c));
+    await patchSubmission(db, c, { status: "pended", decidedAt: null });
     await near((100 + 50_000) / 2, 2);
     // Turned into a prior authorization: no longer a claim.
-    await db.update(submissions).set({ kind: "preauthorization" }).where(eq(submissions.id, a));
+    await patchSubmission(db, a, { kind: "preauthorization" });
     await near(50_000, 1);
     // Moved out of the range (created a month later).
-    await db.update(submissions).set({ createdAt: new Date("2024-04-06T08:00:00Z") }).where(eq(submissions.id, b));
+    await patchSubmission(db, b, { createdAt: new Date("2024-04-06T08:00:00Z") });
     await near(null, 0);
     expect((await medianDecisionSeconds(db, days("2024-04-01", "2024-04-30", "payer-z"))).count).toBe(1);
-    await db.delete(submissions).where(inArray(submissions.id, [a, b, c]));
+    await deleteSubmissions(db, [a, b, c]);
     expect((await medianDecisionSeconds(db, days("2024-01-01", "2024-12-31", "payer-z"))).count).toBe(0);
     expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
   });

@@ -1,4 +1,4 @@
-/** Managers' dashboards (issue #8): the public face. See README "Dashboards". */
+/** Managers' dashboards: the public face. See README "Dashboards". */
 export * from "./format";
 export * from "./queries";
 export * from "./range";
@@ -6,3 +6,5 @@ export * from "./tables";
 export { insurerNames } from "./insurers";
 export { liveBoardView, type BoardCounts, type FeedItem, type LiveBoardView } from "./live-board";
 export { kpis, previousRange, type KpiFigures, type Kpis } from "./kpis";
+export * from "./denials";
+export { DENIAL_TABLES, isDenialTable, reasonClaimsHref, type DenialTableName } from "./denial-tables";

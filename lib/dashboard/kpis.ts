@@ -4,7 +4,7 @@ import { medianDecisionSeconds, rollupRows } from "./queries";
 import type { DashboardRange } from "./range";
 
 /*
- * The dashboard's headline figures (issue 19) for a range and for the period of the same length
+ * The dashboard's headline figures (docs/decisions/052) for a range and for the period of the same length
  * just before it, from the same rollups as the widgets (so any range up to 24 months stays fast).
  * Claims only; "submitted" is every claim created in the range that left the draft state.
  */

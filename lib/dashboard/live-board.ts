@@ -10,7 +10,7 @@ export interface BoardCounts {
 export interface FeedItem {
   id: number;
   at: string;
-  /** `submission.status`, or (issue 18) `information.request` / `payment.remittance` with its `note`. */
+  /** `submission.status`, or (docs/decisions/047) `information.request` / `payment.remittance` with its `note`. */
   kind?: string;
   note?: string | null;
   submissionKind: string | null;

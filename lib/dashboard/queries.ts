@@ -59,7 +59,7 @@ const MONEY_SUMS = sql.raw(`coalesce(sum(count), 0)::text as "count", coalesce(s
 const DECIDED_SQL = sql.raw(`status in ('complete', 'partial', 'denied')`);
 
 /**
- * The rollup rows of a range with every dimension (issue 19): whole UTC months and days from
+ * The rollup rows of a range with every dimension (docs/decisions/052): whole UTC months and days from
  * `adjudication_rollup`, the hours at the range's edges from `adjudication_hourly` (an hour counts
  * when it starts in the range). A subquery with insurer_id, kind, category, status, reason and the
  * money columns.
@@ -284,7 +284,7 @@ export async function recentLiveEvents(db: Db, limit = 20) {
     .from(liveEvents)
     .leftJoin(submissions, eq(submissions.id, liveEvents.submissionId))
     .leftJoin(patients, eq(patients.nationalId, submissions.patientId))
-    // Status changes and (issue 18) payers' information requests, their answers, and claims paid in remittances.
+    // Status changes and (docs/decisions/047) payers' information requests, their answers, and claims paid in remittances.
     .where(and(inArray(liveEvents.kind, ["submission.status", "information.request", "payment.remittance"]), sql`'manager' = any(${liveEvents.audience})`))
     .orderBy(desc(liveEvents.id))
     .limit(limit);

@@ -13,13 +13,14 @@ import {
   type TotalsRow,
 } from "./queries";
 import type { DashboardRange } from "./range";
+import { buildDenialTable, DENIAL_TABLES, isDenialTable, loadDenialTable, type DenialTableData } from "./denial-tables";
 
 /*
  * One model per dashboard table: the page renders it and the CSV export serializes the very same
  * cells, so the download always matches what is on screen.
  */
 
-export const TABLES = ["insurers", "categories", "authorizations", "reasons", "trend", "timing"] as const;
+export const TABLES = ["insurers", "categories", "authorizations", "reasons", "trend", "timing", ...DENIAL_TABLES] as const;
 export type TableName = (typeof TABLES)[number];
 
 export interface TableModel {
@@ -38,6 +39,8 @@ export interface TableModel {
   currency?: string;
   /** Numbers behind the chart (same order as rows), with the value as shown at the bar's end. */
   chart?: { label: string; value: number; display: string }[];
+  /** Where each row leads (same order as rows), e.g. the claims of a denial reason. */
+  links?: string[];
 }
 
 export type Translate = (key: string, values?: Record<string, string | number>) => string;
@@ -48,7 +51,12 @@ export interface TableContext {
   words: Translate;
   locale: string;
   insurerName: (id: string) => string;
+  /** The range shown, for tables whose rows link to the claims behind them. */
+  range?: DashboardRange;
 }
+
+/** What a table is built from: the dashboard's data, or a denial table's (docs/decisions/077). */
+export type TableData = DashboardData & { denial?: DenialTableData };
 
 const moneyColumns = (t: Translate) => [t("columns.count"), t("columns.submitted"), t("columns.eligible"), t("columns.benefit"), t("columns.patientShare")];
 
@@ -79,8 +87,9 @@ export function categoryName(code: string, locale: string, t: Translate): string
 }
 
 /** Loads only what one table needs (each widget streams on its own). */
-export async function loadTable(name: TableName, db: Db, range: DashboardRange): Promise<DashboardData> {
-  const data: DashboardData = { byInsurer: [], byCategory: [], rates: [], reasons: [], median: { median: null, count: 0 }, trend: [] };
+export async function loadTable(name: TableName, db: Db, range: DashboardRange): Promise<TableData> {
+  const data: TableData = { byInsurer: [], byCategory: [], rates: [], reasons: [], median: { median: null, count: 0 }, trend: [] };
+  if (isDenialTable(name)) data.denial = await loadDenialTable(name, db, range);
   if (name === "insurers") data.byInsurer = await totalsByInsurer(db, range);
   if (name === "categories") data.byCategory = await totalsByCategory(db, range);
   if (name === "authorizations") data.rates = await authorizationRates(db, range);
@@ -90,8 +99,9 @@ export async function loadTable(name: TableName, db: Db, range: DashboardRange):
   return data;
 }
 
-export function buildTable(name: TableName, data: DashboardData, ctx: TableContext): TableModel {
+export function buildTable(name: TableName, data: TableData, ctx: TableContext): TableModel {
   const { t, locale } = ctx;
+  if (isDenialTable(name)) return buildDenialTable(name, data.denial ?? { rows: [], trend: [] }, ctx);
   switch (name) {
     case "insurers":
       return {

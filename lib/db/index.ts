@@ -51,6 +51,8 @@ export type { ApiEnvironment, AuditOutcome, EligibilityOutcome, Role, Submission
 export type { PatientGender } from "./schema/patients";
 export { VISIT_VERDICTS, platformRateWaiters, visitLists, visitRuns, visits } from "./schema";
 export type { VisitCheckState, VisitListSource, VisitRowProblem, VisitRunStatus, VisitVerdict, VisitVerdictDetail } from "./schema";
-// Issue 18 (information requests).
+// decision 045 (information requests).
 export { INFORMATION_REQUEST_STATUSES, informationRequests } from "./schema";
 export type { InformationRequestStatus } from "./schema";
+// decision 089 (payer contracts).
+export { contractPrices } from "./schema";

@@ -1,5 +1,5 @@
 /**
- * Filing deadlines (issue 18), pure: a claim must reach the payer within `submissionDays` of its
+ * Filing deadlines (docs/decisions/048), pure: a claim must reach the payer within `submissionDays` of its
  * (earliest) service date; a rejected one must be resubmitted within `resubmissionDays` of the
  * rejection; a payer's information request must be answered by its due date. Days are clinic calendar days (YYYY-MM-DD); `daysLeft` 0 = the last day is today,
  * negative = missed. Staff are warned from WARN_DAYS days before.
@@ -14,8 +14,12 @@ export interface FilingWindows {
   resubmissionDays: number;
 }
 
-/** `information`: a payer's open information request about the claim, due on its own date. */
-export type DeadlineKind = "submission" | "resubmission" | "information";
+/**
+ * `information`: a payer's open information request about the claim, due on its own date.
+ * `appeal`: a decided claim's denied or cut lines, appealable within the insurer's resubmission
+ * window from the decision (docs/decisions/080).
+ */
+export type DeadlineKind = "submission" | "resubmission" | "information" | "appeal";
 
 export interface Deadline {
   kind: DeadlineKind;

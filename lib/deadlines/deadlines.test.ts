@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { informationRequests, insurers, submissions } from "@/lib/db/schema";
+import { informationRequests, insurers } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
 import { addDaysTo, deadlineFrom, earliestServiceDate } from "./deadline";
 import { claimsAtRisk, deadlinesFor, listInsurerSettings, saveInsurer } from "./queries";
+import { insertSubmissions } from "@/lib/submissions/testing";
 
 describe("deadline arithmetic", () => {
   it("counts clinic days to the last day, warns from 7 days, marks missed ones", () => {
@@ -27,10 +28,7 @@ describe.each(testDatabases())("filing deadlines on $name", (target) => {
         { id: "payer-b", nameEn: "B", nameAr: "ب" },
       ]);
       const claim = (insurerId: string, status: "draft" | "rejected" | "complete" | "failed", served: string) =>
-        db
-          .insert(submissions)
-          .values({ kind: "claim", status, insurerId, patientId: "1000000001", claim: { resourceType: "Claim", item: [{ sequence: 1, servicedDate: served }] } })
-          .returning({ id: submissions.id })
+        insertSubmissions(db, { kind: "claim", status, insurerId, patientId: "1000000001", claim: { resourceType: "Claim", item: [{ sequence: 1, servicedDate: served }] } })
           .then((r) => r[0]!.id);
       const soon = await claim("payer-a", "draft", "2026-08-28"); // default 90 days → due 2026-11-26, 3 days left
       const fine = await claim("payer-a", "draft", "2026-11-01");

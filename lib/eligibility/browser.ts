@@ -2,7 +2,8 @@
  * What the browser may import from lib/eligibility: server-action references, form schemas and pure
  * helpers — never the database (docs/decisions/041-module-entries.md).
  */
-export { checkEligibilityAction } from "./actions";
+export { checkEligibilityAction, estimateVisitAction } from "./actions";
+export type { VisitEstimate, VisitEstimateLine } from "./estimate";
 export { COMMON_BENEFIT_CATEGORIES } from "./common-categories";
 
 /** The form's schema (and zod), loaded when the form is first used: not in the page's first-load JavaScript. */

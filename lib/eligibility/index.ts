@@ -3,4 +3,4 @@ export type { EligibilityField, EligibilityFormInput } from "./schema";
 export { getCheckView, listChecksForPatient } from "./store";
 export type { EligibilityCheckView } from "./store";
 export { errorField } from "./store";
-export { runEligibilityCheck, type CallerContext, type CheckOutcome, type EligibilityDeps } from "./service";
+export { runEligibilityCheck, type CheckOutcome, type EligibilityDeps } from "./service";

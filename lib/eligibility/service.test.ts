@@ -10,9 +10,11 @@ import { eligibilityChecks } from "@/lib/db/schema";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { searchPatients, type PatientSummary } from "@/lib/patients/registry";
 import { createPlatformClient, PlatformUnavailableError, type PlatformClient, type PlatformConfig } from "@/lib/platform";
+import { sandboxConnection } from "@/lib/platform/testing";
 import { startSandbox } from "@/sandbox";
 import { eligibilityFormSchema } from "./schema";
-import { runEligibilityCheck, type CallerContext, type CheckOutcome, type EligibilityDeps } from "./service";
+import type { Caller } from "@/lib/audit";
+import { runEligibilityCheck, type CheckOutcome, type EligibilityDeps } from "./service";
 import { getCheckView, listChecksForPatient } from "./store";
 
 // The REAL sandbox over mutual TLS on a free port, with the portal's real platform client.
@@ -23,22 +25,13 @@ let client: PlatformClient;
 let config: PlatformConfig;
 const patients = new Map<string, PatientSummary>();
 const USER = "00000000-0000-4000-8000-0000000000fd";
-const caller: CallerContext = { actor: { kind: "user", id: USER, email: "frontdesk@clinic.example", roles: ["front_desk"] }, userId: USER, requestId: "22222222-2222-4222-8222-222222222222" };
+const caller: Caller = { actor: { kind: "user", id: USER, email: "frontdesk@clinic.example", roles: ["front_desk"] }, userId: USER, requestId: "22222222-2222-4222-8222-222222222222" };
 const warnings: string[] = [];
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "eligibility-service-"));
   sandbox = await startSandbox({ port: 0, dataDir, quiet: true, adjudicationDelayMs: 60_000 });
-  const creds = sandbox.credentials;
-  config = {
-    environment: "sandbox",
-    baseUrl: sandbox.url,
-    tokenUrl: `${sandbox.url}/oauth/token`,
-    clientId: creds.clientId,
-    clientSecret: creds.clientSecret,
-    tls: { certFile: creds.cert, keyFile: creds.key, caFile: creds.ca },
-    providerOrgId: creds.providerOrgId,
-  };
+  config = sandboxConnection(sandbox).config;
   database = await openDatabase({ kind: "pglite-memory" });
   await runMigrations(database);
   client = createPlatformClient(config, { db: database.db });

@@ -1,7 +1,7 @@
 import { describeError } from "@/lib/http";
 import { randomUUID } from "node:crypto";
 import type { CoverageEligibilityRequest } from "@medplum/fhirtypes";
-import { audit, type AuditActor } from "@/lib/audit";
+import { audit, type Caller } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import { buildEligibilityRequest } from "@/lib/fhir";
 import { getCoverage, getPatient } from "@/lib/patients";
@@ -40,15 +40,6 @@ export interface EligibilityDeps {
   identifierValue?: string;
 }
 
-export interface CallerContext {
-  actor: AuditActor;
-  /** The staff member's user id (stored as checked_by). */
-  userId?: string;
-  /** Shown as "checked by" on the result. */
-  userName?: string;
-  requestId?: string;
-  ip?: string;
-}
 
 export type CheckOutcome =
   /** The platform answered with a CoverageEligibilityResponse (in force or not): stored. */
@@ -71,7 +62,7 @@ export type CheckOutcome =
  * request and the answer (in force, not in force, or the platform's refusal) and audits it.
  * Never throws for platform trouble: every outcome is a value the form can show.
  */
-export async function runEligibilityCheck(deps: EligibilityDeps, caller: CallerContext, input: EligibilityFormValues): Promise<CheckOutcome> {
+export async function runEligibilityCheck(deps: EligibilityDeps, caller: Caller, input: EligibilityFormValues): Promise<CheckOutcome> {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
   const warn = deps.warn ?? lineWriter("warn");

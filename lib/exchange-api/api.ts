@@ -1,5 +1,6 @@
 import type { OrgClient } from "@/lib/api-access";
-import { API_ERROR_SYSTEM, AppError, runApi, type ApiCall, type ApiFamily, type AuthStrategy } from "@/lib/api";
+import { runApi, type ApiCall, type ApiFamily, type AuthStrategy } from "@/lib/api";
+import { API_ERROR_SYSTEM, AppError } from "@/lib/errors";
 import type { AuditActor } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import type { PlatformClient, PortSource } from "@/lib/platform";
@@ -10,7 +11,7 @@ import type { ExchangeApiConfig } from "./config";
 export interface ExchangeApiDeps {
   db: () => Promise<Db>;
   platform: () => Promise<Pick<PlatformClient, "checkEligibility">>;
-  /** Cancel and status check (issue 18): the port, or the facility ports — each submission goes out through its facility. */
+  /** Cancel and status check (docs/decisions/046): the port, or the facility ports — each submission goes out through its facility. */
   port: PortSource;
   config: ExchangeApiConfig;
   now?: () => Date;

@@ -1,17 +1,11 @@
 import type { ClaimResponse, Identifier, OperationOutcome, Parameters, ParametersParameter } from "@medplum/fhirtypes";
 import { z } from "zod";
-import { AppError, fhirResponse, readJsonObject } from "@/lib/api";
-import { cancelFailure, cancelSubmission, checkSubmissionStatus, statusCheckFailure, type CancellationCaller, type StatusCheckResult } from "@/lib/cancellation";
-import {
-  DECISION_STATUSES,
-  apiClaimAcknowledgement,
-  callerIdentifier,
-  claimOutcomeOf,
-  getSubmission,
-  submissionTimeline,
-  submitApiClaim,
-  type Submission,
-} from "@/lib/exchange";
+import { readJsonObject } from "@/lib/api";
+import type { Caller } from "@/lib/audit";
+import { AppError, fhirResponse } from "@/lib/errors";
+import { cancelFailure, cancelSubmission, checkSubmissionStatus, statusCheckFailure, type StatusCheckResult } from "@/lib/cancellation";
+import { apiClaimAcknowledgement, callerIdentifier, claimOutcomeOf, submitApiClaim } from "@/lib/pipeline";
+import { DECISION_STATUSES, getSubmission, submissionTimeline, type Submission } from "@/lib/submissions";
 import { CANCEL_REASONS, isFhirReadError, readClaimResponse, PLATFORM_ERROR_SYSTEM, PORTAL_SUBMISSION_ID_SYSTEM, PORTAL_SUBMISSION_STATUS_SYSTEM } from "@/lib/fhir";
 import { isUuid } from "@/lib/ids";
 import type { CallContext } from "./api";
@@ -33,7 +27,7 @@ export function statusPath(submissionId: string): string {
   return `/api/exchange/claims/${submissionId}/status`;
 }
 
-/** POST /api/exchange/claims/submit: lib/exchange's submitApiClaim (one validation, idempotency and replay status with the gateway). */
+/** POST /api/exchange/claims/submit: lib/pipeline's submitApiClaim (one validation, idempotency and replay status with the gateway). */
 export async function submitClaim(ctx: CallContext, request: Request): Promise<Response> {
   const { config } = ctx.deps;
   const body = await readJsonObject(request, { maxBytes: config.maxBodyBytes });
@@ -80,7 +74,7 @@ async function currentStatus(ctx: CallContext, id: string, check?: StatusCheckRe
   return statusParameters(submission, timeline, requests, check);
 }
 
-function cancellationCaller(ctx: CallContext): CancellationCaller {
+function cancellationCaller(ctx: CallContext): Caller {
   return { actor: ctx.actor, userId: createdByOf(ctx.client.clientId), requestId: ctx.requestId, ...(ctx.ip ? { ip: ctx.ip } : {}) };
 }
 
@@ -160,7 +154,7 @@ export function statusParameters(submission: Submission, timeline: TimelineRow[]
     ];
     const detail = event.detail ?? {};
     if (typeof detail.code === "string") part.push({ name: "code", valueCode: detail.code });
-    // Issue 18: news that is not a status change (informationRequested, cancelRefused …), a cancellation's reason.
+    // Decision 045: news that is not a status change (informationRequested, cancelRefused …), a cancellation's reason.
     if (typeof detail.note === "string") part.push({ name: "note", valueCode: detail.note });
     if (typeof detail.cancelReason === "string") part.push({ name: "cancelReason", valueCode: detail.cancelReason });
     if (typeof detail.status === "number") part.push({ name: "httpStatus", valueInteger: detail.status });
@@ -176,7 +170,7 @@ export function statusParameters(submission: Submission, timeline: TimelineRow[]
     }));
     parameter.push({ name: "errors", resource: { resourceType: "OperationOutcome", issue: issues } });
   }
-  // Issue 18: the payers' information requests about it (what they ask, due, state) — answered in the portal.
+  // Decision 045: the payers' information requests about it (what they ask, due, state) — answered in the portal.
   for (const r of informationRequests) {
     parameter.push({
       name: "informationRequest",
@@ -193,7 +187,7 @@ export function statusParameters(submission: Submission, timeline: TimelineRow[]
       ],
     });
   }
-  // Issue 18: what a status check just heard from the platform, against what the portal believed.
+  // Decision 046: what a status check just heard from the platform, against what the portal believed.
   if (check) {
     parameter.push({
       name: "statusCheck",

@@ -5,7 +5,7 @@ import { coverages, insurers, patients } from "@/lib/db";
 import { env } from "@/lib/env";
 import { clinicToday } from "@/lib/time";
 import { buildEligibilityRequest } from "@/lib/fhir";
-import { AppError, fhirResponse } from "@/lib/api";
+import { AppError, fhirResponse } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import type { CallContext } from "./api";
 import { sendAndStore } from "./eligibility";

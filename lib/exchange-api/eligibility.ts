@@ -9,7 +9,8 @@ import {
 } from "@/lib/fhir";
 import { PlatformError } from "@/lib/platform";
 import type { CallContext } from "./api";
-import { fhirResponse, readJsonObject } from "@/lib/api";
+import { readJsonObject } from "@/lib/api";
+import { fhirResponse } from "@/lib/errors";
 import { platformProblem } from "./platform-errors";
 import { expectResourceType, forceProvider, parseResource } from "./validation";
 // The same vocabulary as checks made in the portal: the eligibility form's field a refusal concerns.

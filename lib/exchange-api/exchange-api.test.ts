@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, coverages, eligibilityChecks, insurers, patients, submissions } from "@/lib/db/schema";
-import { getSubmission, startOutboxWorker } from "@/lib/exchange";
-import { buildClaim, startTestSandbox, testClient, waitFor, type SandboxHandle } from "@/lib/exchange/testing/harness";
+import { startOutboxWorker } from "@/lib/pipeline";
+import { getSubmission } from "@/lib/submissions";
+import { buildClaim, startTestSandbox, testClient, waitFor, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 import type { PlatformClient } from "@/lib/platform";
-import { eligibilityRequest } from "@/lib/platform/test-support";
+import { eligibilityRequest } from "@/lib/platform/testing";
 import { testDatabases } from "@/lib/testing/databases";
 import { getFhir, json, newOrgKey, postFhir, registerOrg, signToken, testApi, testConfig, type TestOrgKey } from "./testing";
 import type { ExchangeApi } from "./index";
@@ -268,7 +269,7 @@ describe.each(testDatabases())("provider-side exchange API against the sandbox o
       expect(moves.slice(0, 2)).toEqual(["draft", "queued"]);
       expect(moves.length).toBeGreaterThanOrEqual(3);
 
-      // Issue 18: ask the platform now — it agrees with the decision the portal holds.
+      // Decision 046: ask the platform now — it agrees with the decision the portal holds.
       const checked = await api.statusCheck(postFhir(`/api/exchange/claims/${id}/status-check`, "", await tokenFor(his, "his")), id);
       expect(checked.status).toBe(200);
       const check = param(await json(checked), "statusCheck")?.part ?? [];

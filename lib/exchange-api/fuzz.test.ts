@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildClaim, startTestSandbox, testClient, type SandboxHandle } from "@/lib/exchange/testing/harness";
+import { buildClaim, startTestSandbox, testClient, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 import type { PlatformClient } from "@/lib/platform";
-import { eligibilityRequest } from "@/lib/platform/test-support";
+import { eligibilityRequest } from "@/lib/platform/testing";
 import { testDatabases } from "@/lib/testing/databases";
 import { getFhir, newOrgKey, postFhir, registerOrg, signToken, testApi, testConfig, type TestOrgKey } from "./testing";
 import type { ExchangeApi } from "./index";

@@ -1,5 +1,5 @@
 /**
- * The provider-side exchange API (issue #9): /api/exchange/** for the clinic's own systems,
+ * The provider-side exchange API: /api/exchange/** for the clinic's own systems,
  * authenticated by organization-signed JWTs. Route files call `exchangeApi()` and stay thin.
  * See README.md ("Provider-side exchange API") and docs/decisions/020-exchange-api-shapes.md.
  */
@@ -24,11 +24,11 @@ export interface ExchangeApi {
   coverage(request: Request, id: string): Promise<Response>;
   submitClaim(request: Request): Promise<Response>;
   claimStatus(request: Request, id: string): Promise<Response>;
-  /** Issue 18: cancel (in process) or nullify (decided) on the platform with the exchange's reason. */
+  /** Decision 046: cancel (in process) or nullify (decided) on the platform with the exchange's reason. */
   cancelClaim(request: Request, id: string): Promise<Response>;
-  /** Issue 18: ask the platform now; the status Parameters with what it said. */
+  /** Decision 046: ask the platform now; the status Parameters with what it said. */
   statusCheck(request: Request, id: string): Promise<Response>;
-  /** Eligibility ahead of the visit (issue 21): a visit list in, its bad items and run out. */
+  /** Eligibility ahead of the visit (docs/decisions/044): a visit list in, its bad items and run out. */
   importVisits(request: Request): Promise<Response>;
   visitsStatus(request: Request, id: string): Promise<Response>;
   openApi(request: Request): Promise<Response>;

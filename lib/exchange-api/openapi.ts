@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { schemaComponents } from "@/lib/api";
-import { ApiClaimAcknowledgementSchema } from "@/lib/exchange";
+import { ApiClaimAcknowledgementSchema } from "@/lib/pipeline";
 import {
   ClaimSchema,
   CoverageEligibilityRequestSchema,

@@ -1,4 +1,4 @@
-import { AppError, codeForStatus } from "@/lib/api";
+import { AppError, codeForStatus } from "@/lib/errors";
 import { operationOutcome, platformIssue, plainIssue } from "@/lib/fhir";
 import { PlatformError, PlatformProtocolError, PlatformRateLimitedError, PlatformUnavailableError } from "@/lib/platform";
 

@@ -1,13 +1,13 @@
 import type { OperationOutcomeIssue } from "@medplum/fhirtypes";
 import type { z } from "zod";
-import { AppError, type FieldIssue } from "@/lib/api";
+import { AppError, type FieldIssue } from "@/lib/errors";
 import { platformIssue } from "@/lib/fhir";
 
 /**
  * Turns a zod failure on a FHIR resource into an AppError that names each field (FHIRPath such as
  * `CoverageEligibilityRequest.patient`): missing required elements → 422 `unprocessable` with
  * ERR-004 ("Missing required field"); wrong types or formats → 400 `invalid_request`. Claims go
- * through lib/exchange's validateApiClaim, which follows the same rule.
+ * through lib/pipeline's validateApiClaim, which follows the same rule.
  */
 export function parseResource<S extends z.ZodType>(schema: S, body: Record<string, unknown>, resourceType: string): z.output<S> {
   const result = schema.safeParse(body);

@@ -1,4 +1,5 @@
-import { AppError, issuePath, jsonResponse, readJsonObject } from "@/lib/api";
+import { readJsonObject } from "@/lib/api";
+import { AppError, issuePath, jsonResponse } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { importVisitList, visitListStatus, VisitListBodySchema } from "@/lib/visits";
 
@@ -7,7 +8,7 @@ const VISIT_ITEM_DATES = /^visits\[\d+\]\.(serviceDate|birthDate)$/;
 import type { CallContext } from "./api";
 
 /**
- * POST /api/exchange/visits: the clinic's own systems send tomorrow's visit list (issue 21). Bad
+ * POST /api/exchange/visits: the clinic's own systems send tomorrow's visit list (docs/decisions/044). Bad
  * items are answered by item number with the reason (like a CSV's bad rows), never stopping the
  * good ones; `run` starts or schedules the paced batch check.
  */

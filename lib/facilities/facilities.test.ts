@@ -4,8 +4,9 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/lib/auth";
 import { submissions } from "@/lib/db/schema";
-import { startExchangeServices, submit } from "@/lib/exchange";
-import { buildClaim, startTestSandbox, tempDir, waitFor, type SandboxHandle } from "@/lib/exchange/testing/harness";
+import { startExchangeServices } from "@/lib/pipeline";
+import { submit } from "@/lib/submissions";
+import { buildClaim, startTestSandbox, tempDir, waitFor, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { createPlatformClient, describeFacilities, facilityConfig, portFor, testConnection, type PlatformClient, type PlatformConfig } from "@/lib/platform";
 import { testDatabases } from "@/lib/testing/databases";
@@ -13,7 +14,7 @@ import { ensureFacility } from "@/sandbox";
 import { addFacility, assignUserFacility, FacilityInputError, getFacility, setFacilityActive, type Facility } from "./index";
 
 /**
- * Issue 17 item 3: facilities with their own certificates and licences. Against the sandbox over
+ * Decision 049: facilities with their own certificates and licences. Against the sandbox over
  * real mutual TLS, in both protocols: a facility's claim goes out with the facility's certificate
  * (the sandbox counts requests per certificate's licence and kind) and none over the main one, its
  * messages carry its licence as sender, and its late answers come back by poll (the exchange queues

@@ -1,4 +1,4 @@
-/** lib/facilities: a clinic group's facilities, each with its licence and certificate (issue 17 item 3, decision 049). */
+/** lib/facilities: a clinic group's facilities, each with its licence and certificate (decision 049). */
 export {
   MAIN_FACILITY_CODE,
   FacilityInputError,

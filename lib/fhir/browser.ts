@@ -7,6 +7,8 @@
  */
 export { CPT_CODES, ICD10AM_CODES, findCode, isCptCode, isIcd10amCode, searchTerminology } from "./terminology";
 export type { ProcedureEntry, TerminologyEntry } from "./terminology";
+// The exchange's code system URLs (the code pickers name their catalogue systems with them; docs/decisions/086).
+export { SYSTEMS } from "./nphies/terminology";
 export {
   ADJUDICATION_REASONS,
   BENEFIT_CATEGORIES,

@@ -18,3 +18,7 @@ export * from "./messages";
 export * from "./builders/communication";
 export * from "./builders/payment-notice";
 export * from "./platform-texts";
+export * from "./builders/status-check";
+/** The national exchange's rule module (profiles, extensions, terminology, events, checker): docs/decisions/056. */
+export * as nphies from "./nphies";
+export * from "./price-list";

@@ -29,6 +29,8 @@ export const DISPOSITION_REASON_PHRASES: Readonly<Record<AdjudicationReasonCode,
   "price-list": "reduced to the price list",
   "preauth-required": "prior authorization required",
   "coverage-inactive": "coverage not in force on the service date",
+  "quantity-limit": "reduced to the quantity or days-supply limit",
+  "package-included": "included in the package price",
 };
 
 export type DispositionUse = "claim" | "preauthorization";

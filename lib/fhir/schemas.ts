@@ -206,7 +206,7 @@ export const ClaimSchema = z.object({
   related: z
     .array(
       z.object({
-        // A resubmission names the prior claim by its platform id and/or its business identifier (issue 18 item 7).
+        // A resubmission names the prior claim by its platform id and/or its business identifier (decisions 045–048).
         claim: z.object({ reference: ReferenceSchema.shape.reference.optional(), type: z.literal("Claim").optional(), identifier: IdentifierSchema.optional(), display: z.string().optional() }).optional(),
         relationship: CodeableConceptSchema.optional(),
         reference: IdentifierSchema.optional(),

@@ -1,3 +1,7 @@
+import { EXTENSIONS } from "./nphies/extensions";
+import { profileOf } from "./nphies/profiles";
+import { LICENSES, SYSTEMS } from "./nphies/terminology";
+
 /**
  * Code systems, identifier systems and extension URLs used on the platform FHIR interface.
  *
@@ -31,40 +35,40 @@ export type ClaimProcessingStatus = (typeof CLAIM_PROCESSING_STATUSES)[number];
 export const SANDBOX_ADJUDICATION_REASON_SYSTEM = `${PLATFORM_URI_BASE}/CodeSystem/adjudication-reason`;
 
 /**
- * Terminology of the national exchange (NPHIES implementation guide, portal.nphies.sa/ig) that the
- * readers understand in any platform's answers: the per-item adjudication outcome, the extra
- * adjudication categories (approved quantity …) and the licence identifier systems.
+ * Terminology of the national exchange that the readers understand in any platform's answers: the
+ * per-item adjudication outcome, the extra adjudication categories (approved quantity …) and the
+ * licence identifier systems — names over the one rule module, lib/fhir/nphies (decision 056).
  */
 export const NATIONAL_EXCHANGE = {
   /** Extension on ClaimResponse, .item and .addItem: valueCodeableConcept from {@link NATIONAL_EXCHANGE.adjudicationOutcomeSystem}. */
-  adjudicationOutcomeExtension: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/extension-adjudication-outcome",
+  adjudicationOutcomeExtension: EXTENSIONS.adjudicationOutcome,
   /** approved | rejected | partial | pended | not-required */
-  adjudicationOutcomeSystem: "http://nphies.sa/terminology/CodeSystem/adjudication-outcome",
+  adjudicationOutcomeSystem: SYSTEMS.adjudicationOutcome,
   /** Adjudication categories added to HL7's: discount, rejected, patientShare, approved-quantity … */
-  adjudicationSystem: "http://nphies.sa/terminology/CodeSystem/ksa-adjudication",
-  adjudicationReasonSystem: "http://nphies.sa/terminology/CodeSystem/adjudication-reason",
-  providerLicense: "http://nphies.sa/license/provider-license",
-  payerLicense: "http://nphies.sa/license/payer-license",
+  adjudicationSystem: SYSTEMS.adjudication,
+  adjudicationReasonSystem: SYSTEMS.adjudicationReason,
+  providerLicense: LICENSES.provider,
+  payerLicense: LICENSES.payer,
   /** The exchange itself as a message destination (polls, payment notices). */
-  exchangeLicense: "http://nphies.sa/license/nphies",
+  exchangeLicense: LICENSES.nphies,
   /** `MessageHeader.eventCoding` system (eligibility-request, claim-response, poll-request …). */
-  messageEventSystem: "http://nphies.sa/terminology/CodeSystem/ksa-message-events",
+  messageEventSystem: SYSTEMS.messageEvents,
   /** `Bundle.meta.tag` system; `queued-messages` says more messages wait for the next poll. */
-  metaTagSystem: "http://nphies.sa/terminology/CodeSystem/meta-tags",
+  metaTagSystem: SYSTEMS.metaTags,
   /** `Task.code` system of poll-request, cancel-request, status-check Tasks. */
-  taskCodeSystem: "http://nphies.sa/terminology/CodeSystem/task-code",
+  taskCodeSystem: SYSTEMS.taskCode,
   /** `Task.reasonCode` system of cancel-request Tasks (WI, NP, TAS, SU, resubmission). */
-  taskReasonSystem: "http://nphies.sa/terminology/CodeSystem/task-reason-code",
+  taskReasonSystem: SYSTEMS.taskReason,
   /** `Task.input.type` / `Task.output.type` system (count, include-message-type, error …). */
-  taskInputTypeSystem: "http://nphies.sa/terminology/CodeSystem/task-input-type",
-  taskOutputTypeSystem: "http://nphies.sa/terminology/CodeSystem/task-output-type",
+  taskInputTypeSystem: SYSTEMS.taskInputType,
+  taskOutputTypeSystem: SYSTEMS.taskOutputType,
   /** Extensions on each Claim of a batch-request: the batch's identifier, the claim's place in it, the period the batch covers. */
-  batchIdentifierExtension: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/extension-batch-identifier",
-  batchNumberExtension: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/extension-batch-number",
-  batchPeriodExtension: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/extension-batch-period",
+  batchIdentifierExtension: EXTENSIONS.batchIdentifier,
+  batchNumberExtension: EXTENSIONS.batchNumber,
+  batchPeriodExtension: EXTENSIONS.batchPeriod,
   /** Profiles of the message envelope. */
-  bundleProfile: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/bundle|1.0.0",
-  messageHeaderProfile: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/message-header|1.0.0",
+  bundleProfile: profileOf("bundle"),
+  messageHeaderProfile: profileOf("messageHeader"),
 } as const;
 
 /** Events the portal sends (`MessageHeader.eventCoding.code`). */
@@ -73,6 +77,8 @@ export const MESSAGE_REQUEST_EVENTS = [
   "priorauth-request",
   "claim-request",
   "batch-request",
+  /** A prescriber's pharmacy Claim, answered at once with a prescriber-response (docs/decisions/071). */
+  "prescriber-request",
   "poll-request",
   "cancel-request",
   "status-check",
@@ -87,6 +93,7 @@ export const MESSAGE_REPLY_EVENTS = [
   "priorauth-response",
   "claim-response",
   "batch-response",
+  "prescriber-response",
   "poll-response",
   "cancel-response",
   "status-check-response",
@@ -126,7 +133,7 @@ export const IDENTIFIER_SYSTEMS = {
 } as const;
 
 export const CODE_SYSTEMS = {
-  /** Claim.related.relationship (HL7): `prior` links a resubmission to the claim it replaces (issue 18 item 7). */
+  /** Claim.related.relationship (HL7): `prior` links a resubmission to the claim it replaces (decisions 045–048). */
   relatedClaimRelationship: "http://terminology.hl7.org/CodeSystem/ex-relatedclaimrelationship",
   /** HL7 benefit categories (CoverageEligibilityRequest.item.category, benefit items). */
   benefitCategory: "http://terminology.hl7.org/CodeSystem/ex-benefitcategory",
@@ -221,6 +228,8 @@ export const ADJUDICATION_REASONS = {
   "price-list": { en: "Reduced to the price list", ar: "خُفِّض إلى سعر القائمة" },
   "preauth-required": { en: "Prior authorization required", ar: "يتطلب موافقة مسبقة" },
   "coverage-inactive": { en: "Coverage not in force", ar: "التغطية غير سارية" },
+  "quantity-limit": { en: "Reduced to the quantity or days-supply limit", ar: "خُفِّض إلى حد الكمية أو أيام الصرف" },
+  "package-included": { en: "Included in the package price", ar: "مشمول في سعر الباقة" },
 } as const satisfies Record<string, BilingualDisplay>;
 export type AdjudicationReasonCode = keyof typeof ADJUDICATION_REASONS;
 
@@ -255,7 +264,7 @@ export const PLATFORM_CURRENCY = "SAR";
 export const FHIR_JSON = "application/fhir+json";
 
 /**
- * Payments (issue 18): remittances (PaymentReconciliation) and the clinic's payment notices
+ * Payments (docs/decisions/047): remittances (PaymentReconciliation) and the clinic's payment notices
  * (PaymentNotice). HL7 code systems, as the national exchange's profiles bind them.
  */
 export const PAYMENT_SYSTEMS = {

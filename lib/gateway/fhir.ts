@@ -1,7 +1,8 @@
 import type { Patient as FhirPatient } from "@medplum/fhirtypes";
-import { AppError, fhirResponse as fhirJsonResponse, readJsonObject } from "@/lib/api";
+import { readJsonObject } from "@/lib/api";
+import { AppError, fhirResponse as fhirJsonResponse } from "@/lib/errors";
 import { IDENTIFIER_SYSTEMS } from "@/lib/fhir";
-import { apiClaimAcknowledgement } from "@/lib/exchange";
+import { apiClaimAcknowledgement } from "@/lib/pipeline";
 import { findPatientByNationalId, getPatient } from "@/lib/patients";
 import type { GatewayContext } from "./run";
 import { pipelineError, submitGatewayClaim } from "./submissions";
@@ -43,7 +44,7 @@ export async function readPatient(ctx: GatewayContext, id: string): Promise<Resp
  * caller identifier: docs/decisions/032), or an OperationOutcome.
  */
 export async function createClaim(ctx: GatewayContext, request: Request): Promise<Response> {
-  const body = await readJsonObject(request, { maxBytes: ctx.config.maxBodyBytes, allowMissingType: true });
+  const body = await readJsonObject(request, { maxBytes: ctx.config.maxBodyBytes });
   try {
     const { submission, replay, status } = await submitGatewayClaim(ctx, body, undefined, "Claim");
     ctx.audit.target = { type: "submission", id: submission.id };

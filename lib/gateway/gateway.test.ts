@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGatewayToken, revokeGatewayToken } from "@/lib/api-access/credentials";
 import type { Db } from "@/lib/db";
 import { auditEvents, coverages, eligibilityChecks, insurers, patients, submissions } from "@/lib/db/schema";
-import { getSubmission, startOutboxWorker, type OutboxWorker } from "@/lib/exchange";
-import { buildClaim, startTestSandbox, testClient, waitFor, type SandboxHandle } from "@/lib/exchange/testing/harness";
+import { startOutboxWorker, type OutboxWorker } from "@/lib/pipeline";
+import { getSubmission } from "@/lib/submissions";
+import { buildClaim, startTestSandbox, testClient, waitFor, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 import type { PlatformClient } from "@/lib/platform";
 import { testDatabases } from "@/lib/testing/databases";
 import { GatewayConfigError, parseGatewayConfig, type GatewayConfig } from "./config";
@@ -150,11 +151,18 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       expect(await json(task)).toMatchObject({ error: "invalid_request", reason: "unknown_task", valid: ["submit", "status", "cancel", "check"] });
       const proto = await q({ agent: "claim", task: "constructor", data: {} });
       expect(proto.status).toBe(400);
-      // A body without Content-Type is read as JSON; another type is refused.
+      // The Content-Type rule of every JSON endpoint (lib/api checkJsonContentType): a body without
+      // one, another type, another charset or an overlong parameter list is refused 415.
       const bytes = new TextEncoder().encode(JSON.stringify({ agent: "record", task: "lookup", data: { nationalId: "1000000002" } }));
       const bare = await gw.query(new Request("http://portal.test/query", { method: "POST", headers: { authorization: `Bearer ${token}` }, body: bytes }));
-      expect(bare.status).toBe(200);
+      expect(bare.status).toBe(415);
+      expect(await json(bare)).toMatchObject({ error: "unsupported_media_type", reason: "content_type" });
       expect((await gw.query(post("/query", "{}", token, { "content-type": "text/plain" }))).status).toBe(415);
+      const utf16 = await gw.query(post("/query", "{}", token, { "content-type": "application/json; charset=utf-16" }));
+      expect(utf16.status).toBe(415);
+      expect(await json(utf16)).toMatchObject({ reason: "charset" });
+      const long = await gw.query(post("/query", "{}", token, { "content-type": `application/json; x=${"a".repeat(5000)}` }));
+      expect(await json(long)).toMatchObject({ error: "unsupported_media_type", reason: "content_type_parameters" });
     });
 
     it("rate-limits per token with 429 and Retry-After", async () => {
@@ -252,7 +260,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       expect((await q({ agent: "claim", task: "status", data: { submissionId: id } })).status).toBe(404);
     });
 
-    it("checks a claim's status with the platform and cancels an authorization by identifier (issue 18)", async () => {
+    it("checks a claim's status with the platform and cancels an authorization by identifier (docs/decisions/046)", async () => {
       const claim = buildClaim({ use: "claim", items: [{ code: "99213", price: 150 }], diagnoses: ["R51"] });
       const claimId = ((await json(await q({ agent: "claim", task: "submit", data: { claim } }))).result as Json).submissionId as string;
       const decided = await waitFor(async () => {

@@ -1,5 +1,5 @@
 /**
- * The agent gateway (issue #11): `POST /query` routed to the claim, record, authorization and
+ * The agent gateway: `POST /query` routed to the claim, record, authorization and
  * notification agents, plus `GET /fhir/Patient/{id}` and `POST /fhir/Claim`, all authenticated by
  * gateway bearer tokens. Route files call `gateway()` and stay thin. See README.md ("Agent
  * gateway") and docs/decisions/022-gateway.md.
@@ -10,7 +10,7 @@ import { createClaim, readPatient } from "./fhir";
 import { handleQuery } from "./query";
 import { runGateway, type GatewayDeps } from "./run";
 import { gatewayOpenApiDocument } from "./openapi";
-import { jsonResponse } from "@/lib/api";
+import { jsonResponse } from "@/lib/errors";
 
 export { AGENT_ROLES, GatewayConfigError, agentNames, gatewayConfig, parseGatewayAgents, parseGatewayConfig, resolveAgent, type AgentRole, type GatewayConfig } from "./config";
 export { gatewayTokenStrategy, runGateway, type GatewayContext, type GatewayDeps } from "./run";

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, max, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { gatewayNotificationPositions, submissionEvents, submissions } from "@/lib/db";
-import { AppError } from "@/lib/api";
+import { AppError } from "@/lib/errors";
 import { GATEWAY_CHANNEL, createdByToken } from "./submissions";
 
 /*

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { SubmissionKind } from "@/lib/db";
 import { agentNames, resolveAgent, type AgentRole } from "./config";
-import { AppError, issuePath, jsonResponse, readJsonObject } from "@/lib/api";
+import { readJsonObject } from "@/lib/api";
+import { AppError, issuePath, jsonResponse } from "@/lib/errors";
 import { acknowledgeDataSchema, acknowledgeNotifications, listDataSchema, listNotifications } from "./notifications";
 import { lookupDataSchema, recordLookup, recordSummary, recordVisits, recordVisitsStatus, summaryDataSchema, visitsDataSchema, visitsStatusDataSchema } from "./record";
 import type { GatewayContext } from "./run";
@@ -60,10 +61,10 @@ function statusTask(kind: SubmissionKind): Task {
   };
 }
 
-/** Issue 18: the caller of a cancellation or status check made by a gateway token. */
+/** Decision 046: the caller of a cancellation or status check made by a gateway token. */
 const machineCaller = (ctx: GatewayContext) => ({ actor: ctx.actor, userId: `gateway-token:${ctx.token.id}`, requestId: ctx.requestId, ...(ctx.ip ? { ip: ctx.ip } : {}) });
 
-/** Issue 18: cancel (authorization, claim in process) or nullify (decided claim) with the exchange's reason. */
+/** Decision 046: cancel (authorization, claim in process) or nullify (decided claim) with the exchange's reason. */
 function cancelTask(kind: SubmissionKind): Task {
   return {
     schema: cancelDataSchema,
@@ -77,7 +78,7 @@ function cancelTask(kind: SubmissionKind): Task {
   };
 }
 
-/** Issue 18: status check on demand — what the platform says now against what the portal believes. */
+/** Decision 046: status check on demand — what the platform says now against what the portal believes. */
 function checkTask(kind: SubmissionKind): Task {
   return {
     schema: statusDataSchema,
@@ -112,7 +113,7 @@ export const AGENT_TASKS: Record<AgentRole, Record<string, Task>> = {
         return { status: 200, result };
       },
     },
-    // Eligibility ahead of the visit (issue 21): the same visit list as the exchange API.
+    // Eligibility ahead of the visit (docs/decisions/044): the same visit list as the exchange API.
     visits: {
       schema: visitsDataSchema,
       async run(ctx, data: z.infer<typeof visitsDataSchema>) {
@@ -156,7 +157,7 @@ export const AGENT_TASKS: Record<AgentRole, Record<string, Task>> = {
 /** The body of POST /query, after authentication: route to the agent's task. */
 export async function handleQuery(ctx: GatewayContext, request: Request): Promise<Response> {
   // The record agent's visit lists check their items' dates one by one (lib/visits), like a CSV.
-  const body = await readJsonObject(request, { maxBytes: ctx.config.maxBodyBytes, allowMissingType: true, itemDates: /^data\.visits\[\d+\]\.(serviceDate|birthDate)$/ });
+  const body = await readJsonObject(request, { maxBytes: ctx.config.maxBodyBytes, itemDates: /^data\.visits\[\d+\]\.(serviceDate|birthDate)$/ });
   const envelope = GatewayQuerySchema.safeParse(body);
   if (!envelope.success) {
     throw new AppError("invalid_request", "The body must be {agent, task, data} with agent and task as strings and data an object.", {

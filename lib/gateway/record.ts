@@ -5,7 +5,7 @@ import { eligibilityChecks, submissions } from "@/lib/db";
 import { checkNationalId } from "@/lib/fhir";
 import { findPatientByNationalId, getPatient, listCoverages } from "@/lib/patients";
 import type { Patient } from "@/lib/patients";
-import { AppError } from "@/lib/api";
+import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { importVisitList, visitListStatus, VisitListBodySchema } from "@/lib/visits";
 

@@ -1,6 +1,7 @@
 import { authenticateGatewayToken } from "@/lib/api-access";
 import type { GatewayTokenSummary } from "@/lib/api-access";
-import { AppError, runApi, type ApiCall, type AuthStrategy, type ErrorStyle } from "@/lib/api";
+import { runApi, type ApiCall, type AuthStrategy } from "@/lib/api";
+import { AppError, type ErrorStyle } from "@/lib/errors";
 import type { Db } from "@/lib/db";
 import { getPlatformPort, type PortSource } from "@/lib/platform";
 import { GatewayConfigError, type GatewayConfig } from "./config";
@@ -13,7 +14,7 @@ export interface GatewayDeps {
   now?: () => Date;
   /** Default: the portal log (lib/log); lines carry ids and codes only. */
   warn?: (line: string) => void;
-  /** Cancel and status check (issue 18): the port, or the facility ports. Default: the portal's (getPlatformPort). */
+  /** Cancel and status check (docs/decisions/046): the port, or the facility ports. Default: the portal's (getPlatformPort). */
   port?: PortSource;
 }
 

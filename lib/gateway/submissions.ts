@@ -1,17 +1,10 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { AppError } from "@/lib/api";
+import { AppError } from "@/lib/errors";
 import type { Db, SubmissionKind } from "@/lib/db";
 import { submissions } from "@/lib/db";
-import {
-  IllegalTransitionError,
-  SubmissionNotFoundError,
-  claimIdentifierSystem,
-  getSubmission,
-  submissionTimeline,
-  submitApiClaim,
-  type Submission,
-} from "@/lib/exchange";
+import { submitApiClaim } from "@/lib/pipeline";
+import { IllegalTransitionError, SubmissionNotFoundError, claimIdentifierSystem, getSubmission, submissionTimeline, type Submission } from "@/lib/submissions";
 import { CANCEL_REASONS, PLATFORM_CURRENCY, fromMinorUnits, toMinorUnits } from "@/lib/fhir";
 import { listInformationRequests } from "@/lib/information-requests";
 import type { GatewayContext } from "./run";
@@ -26,7 +19,7 @@ export function createdByToken(tokenId: string): string {
 }
 
 /**
- * Submits a FHIR Claim for `kind` through lib/exchange's submitApiClaim — the same validation
+ * Submits a FHIR Claim for `kind` through lib/pipeline's submitApiClaim — the same validation
  * (national ID included), idempotency (token + the caller's identifier) and replay status as the
  * exchange API. Field paths are under `prefix` (`data.claim` or `Claim`).
  */
@@ -63,7 +56,7 @@ const exactlyOneMessage = { message: "give either submissionId or identifier (ex
 /** `status` and `check`: which submission. One object, so that a refusal names the field (a union would name only `data`). */
 export const statusDataSchema = z.strictObject(submissionReference).refine(exactlyOne, exactlyOneMessage);
 
-/** Issue 18: `cancel` — which submission, and the exchange's reason code (task-reason-code). */
+/** Decision 046: `cancel` — which submission, and the exchange's reason code (task-reason-code). */
 export const cancelDataSchema = z.strictObject({ ...submissionReference, reason: z.enum(CANCEL_REASONS) }).refine(exactlyOne, exactlyOneMessage);
 
 /**
@@ -162,11 +155,11 @@ export async function statusResult(db: Db, submission: Submission) {
       source: e.source,
       ...(typeof e.detail?.code === "string" ? { code: e.detail.code } : {}),
       ...(typeof e.detail?.status === "number" ? { httpStatus: e.detail.status } : {}),
-      // Issue 18: news that is not a status change, and a cancellation's reason.
+      // Decision 046: news that is not a status change, and a cancellation's reason.
       ...(typeof e.detail?.note === "string" ? { note: e.detail.note } : {}),
       ...(typeof e.detail?.cancelReason === "string" ? { cancelReason: e.detail.cancelReason } : {}),
     })),
-    // Issue 18: the payers' information requests about it (answered in the portal).
+    // Decision 045: the payers' information requests about it (answered in the portal).
     informationRequests: requests.map((r) => ({
       id: r.id,
       state: r.status,

@@ -6,6 +6,8 @@ import { isLocale, LOCALE_COOKIE } from "./config";
 
 /** Saves the language choice for a year; works before and after sign-in. */
 export async function setLocaleAction(formData: FormData): Promise<void> {
+  // A forged call may pass anything as the argument: only a form is read.
+  if (!(formData instanceof FormData)) return;
   const locale = formData.get("locale");
   if (!isLocale(locale)) return;
   (await cookies()).set(LOCALE_COOKIE, locale, {

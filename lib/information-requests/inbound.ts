@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
 import { informationRequests, submissions } from "@/lib/db";
-import { noteOnTimeline, submissionForRequest, type InboundHandler } from "@/lib/exchange";
+import { submissionForRequest, type InboundHandler } from "@/lib/pipeline";
+import { noteOnTimeline } from "@/lib/submissions";
 import { isFhirReadError, isResourceOf, readCommunicationRequest, readReference } from "@/lib/fhir";
 
 /** The live event kind of an information request (queue, claim page, live board). */

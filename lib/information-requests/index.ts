@@ -1,5 +1,5 @@
 /**
- * Information requests (issue 18 item 1): a payer's CommunicationRequest about a claim or an
+ * Information requests (docs/decisions/045): a payer's CommunicationRequest about a claim or an
  * authorization, received by poll or webhook (inbound routing, decision 042), shown in the
  * "Information requested" work queue, on the claim page and live; answered with a Communication.
  */
@@ -10,7 +10,6 @@ export {
   countInformationRequests,
   isOverdue,
   listInformationRequests,
-  type AnswerCaller,
   type AnswerDeps,
   type AnswerResult,
   type InformationRequestRow,

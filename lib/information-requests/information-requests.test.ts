@@ -4,8 +4,9 @@ import { eq } from "drizzle-orm";
 import { informationRequests, liveEvents, submissionEvents, submissions } from "@/lib/db/schema";
 import { storeAttachment } from "@/lib/attachments";
 import { cancelSubmission, checkSubmissionStatus } from "@/lib/cancellation";
-import { startExchangeServices, submit, type ExchangeServices, type InboundHandlers } from "@/lib/exchange";
-import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "@/lib/exchange/testing/harness";
+import { startExchangeServices, type ExchangeServices, type InboundHandlers } from "@/lib/pipeline";
+import { submit } from "@/lib/submissions";
+import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "@/lib/pipeline/testing/harness";
 import { buildCancelTask } from "@/lib/fhir";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { createPlatformClient, portFor, type PlatformClient, type PlatformPort } from "@/lib/platform";
@@ -14,10 +15,12 @@ import { acknowledgementInbound, informationRequestInbound } from "./inbound";
 import { answerInformationRequest, countInformationRequests, listInformationRequests } from "./service";
 
 /**
- * Issue 18 items 1–3 against the sandbox, in both protocols: the payer's CommunicationRequest
+ * decision 045gainst the sandbox, in both protocols: the payer's CommunicationRequest
  * (webhook + read in REST, poll in messaging) → the queue; the answer (POST /Communication | a
  * `communication` message) → acknowledged → the revised decision; cancel (POST /Task | a
  * `cancel-request` message) → `cancelled` through transition(); a refused cancel; a status check.
+ * The sandbox answers as the national exchange does (decision 073): in messaging, every answer
+ * names our claim by identifier only and the portal never learns the platform's id.
  */
 const INBOUND: InboundHandlers = { CommunicationRequest: informationRequestInbound, Communication: acknowledgementInbound };
 const caller = { actor: { kind: "user" as const, id: "staff-2", email: "billing@clinic.example", roles: ["billing"] }, userId: "staff-2", requestId: randomUUID() };
@@ -39,7 +42,7 @@ describe.each(testDatabases())("information requests, cancellation and status ch
       const secret = newWebhookSecret();
       const relayDeps: RelayDeps = { db: database.db, secret, pollAfterMs: 60_000, inbound: INBOUND };
       if (protocol === "rest") relay = await startWebhookRelay(relayDeps);
-      sb = await startTestSandbox({ adjudicationDelayMs: 1_500, ...(relay ? { webhookUrl: relay.url, webhookSecret: secret } : {}) });
+      sb = await startTestSandbox({ adjudicationDelayMs: 5_000, answerStyle: "national", ...(relay ? { webhookUrl: relay.url, webhookSecret: secret } : {}) });
       client = createPlatformClient({ ...sb.config, ...(protocol === "messaging" ? { protocol: "messaging", providerLicense: "PR-CLINIC-001" } : {}) }, { db: database.db, tlsCheckIntervalMs: 60_000 });
       port = portFor(client, database.db);
       relayDeps.client = client;
@@ -60,7 +63,24 @@ describe.each(testDatabases())("information requests, cancellation and status ch
     });
 
     const row = async (id: string) => (await database.db.select().from(submissions).where(eq(submissions.id, id)))[0]!;
-    const sent = (id: string) => waitFor(async () => ((await row(id)).platformId ? row(id) : undefined), 20_000, "claim sent");
+    /** The sandbox's own id of a submission's claim, found by our identifier (the portal may never learn it). */
+    const sandboxId = async (identifierValue: string | null) => {
+      const { body } = await sb.admin("GET", "/_admin/claims");
+      return (body.claims as { id: string; identifier: string }[]).find((c) => c.identifier === identifierValue)?.id;
+    };
+    const sent = (id: string) =>
+      waitFor(
+        async () => {
+          const r = await row(id);
+          if (r.status === "queued") return undefined;
+          // Identifier-only answers in messaging: no platform id, and none needed.
+          expect(r.platformId === null).toBe(protocol === "messaging");
+          const platformId = await sandboxId(r.identifierValue);
+          return platformId ? { ...r, platformId } : undefined;
+        },
+        20_000,
+        "claim sent",
+      );
 
     it("a CommunicationRequest reaches the queue and the timeline live; the answer with an attachment is acknowledged and the held claim decided", async () => {
       const claim = await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 }] }) });
@@ -142,10 +162,12 @@ describe.each(testDatabases())("information requests, cancellation and status ch
       expect(await cancelSubmission(deps, caller, { id: auth.id, reason: "NP", kinds: ["preauthorization"] })).toEqual({ ok: false, error: "not_cancellable" });
 
       // The platform refuses a cancel of what it already cancelled: the Task comes back rejected with its reason.
-      const again = await port.cancel(buildCancelTask({ id: randomUUID(), target: { platformId: decided.platformId! }, code: "cancel", reason: "WI", providerOrgId: sb.config.providerOrgId, authoredOn: new Date() }));
+      const identifier = { system: decided.identifierSystem!, value: decided.identifierValue! };
+      const again = await port.cancel(buildCancelTask({ id: randomUUID(), target: { identifier }, code: "cancel", reason: "WI", providerOrgId: sb.config.providerOrgId, authoredOn: new Date() }));
       expect(again.outcome).toEqual({ done: false, taskStatus: "rejected", reason: "The claim is already cancelled" });
       const claims = await sb.admin("GET", "/_admin/claims");
-      expect((claims.body.claims as { id: string; status: string }[]).find((c) => c.id === decided.platformId)?.status).toBe("cancelled");
+      expect((claims.body.claims as { identifier: string; status: string }[]).find((c) => c.identifier === identifier.value)?.status).toBe("cancelled");
+      expect(decided.platformId === null).toBe(protocol === "messaging");
     }, 60_000);
 
     it("nullifies a decided claim and shows what the platform says on a status check", async () => {

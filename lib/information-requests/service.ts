@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { audit, type AuditActor } from "@/lib/audit";
+import { audit, type Caller } from "@/lib/audit";
 import { attachableIds, attachmentsWithData, checkSet } from "@/lib/attachments";
 import { attachments, informationRequests, patients, submissions, type Db, type InformationRequestStatus, type SubmissionKind, type SubmissionStatus } from "@/lib/db";
-import { noteOnTimeline } from "@/lib/exchange";
+import { noteOnTimeline } from "@/lib/submissions";
 import { buildCommunication } from "@/lib/fhir";
 import { PlatformError, portOf, type PortSource } from "@/lib/platform";
 import { INFORMATION_REQUEST_EVENT } from "./inbound";
@@ -16,13 +16,6 @@ export interface AnswerDeps {
   clock?: () => Date;
 }
 
-export interface AnswerCaller {
-  actor: AuditActor;
-  userId: string;
-  requestId: string;
-  ip?: string;
-}
-
 export type AnswerResult =
   | { ok: true; status: InformationRequestStatus }
   | { ok: false; error: "not_found" | "already_answered" | "empty" | "attachments" | "platform"; reason?: string };
@@ -33,7 +26,7 @@ export type AnswerResult =
  * Communication based on the request and about the claim. The row moves open → answered only when
  * the platform accepted it; a refusal leaves it open with the platform's words.
  */
-export async function answerInformationRequest(deps: AnswerDeps, caller: AnswerCaller, input: { id: string; text: string; attachmentIds: string[] }): Promise<AnswerResult> {
+export async function answerInformationRequest(deps: AnswerDeps, caller: Caller, input: { id: string; text: string; attachmentIds: string[] }): Promise<AnswerResult> {
   const now = deps.clock ?? (() => new Date());
   const [row] = await deps.db.select().from(informationRequests).where(eq(informationRequests.id, input.id));
   if (!row) return { ok: false, error: "not_found" };

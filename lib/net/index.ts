@@ -4,3 +4,5 @@
  */
 export { PEER_ADDRESS_HEADER, PEER_TLS_HEADER, clientAddress, isSecureRequest, parseTrustedProxies, peerIsTrusted } from "./client-address";
 export type { TrustedProxies } from "./client-address";
+export { isHostValue, trustedForwarded, withTrustedForwarding } from "./forwarded";
+export type { ForwardedView } from "./forwarded";

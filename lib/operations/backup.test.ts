@@ -9,8 +9,8 @@ import { tinyPdf } from "@/lib/attachments/testing/fixtures";
 import { audit } from "@/lib/audit";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
-import { submit } from "@/lib/exchange";
-import { buildClaim } from "@/lib/exchange/testing/harness";
+import { submit } from "@/lib/submissions";
+import { buildClaim } from "@/lib/pipeline/testing/harness";
 import { testDatabases } from "@/lib/testing/databases";
 import { restoreDatabase } from "./backup";
 

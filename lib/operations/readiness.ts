@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import { getDatabase, queryRows, migrationsFolder } from "@/lib/db";
 import { describePlatform } from "@/lib/platform";
-import { shutdownState } from "@/lib/server";
+import { shutdownState } from "@/lib/http";
 
 export interface Readiness {
   ready: boolean;

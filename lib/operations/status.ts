@@ -8,7 +8,7 @@ import { queryRows, type Database, type Db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { metrics, recentCalls, type CallSummary } from "@/lib/metrics";
 import { PLATFORM_RATE_LIMITS, describePlatform } from "@/lib/platform";
-import { shutdownState } from "@/lib/server";
+import { shutdownState } from "@/lib/http";
 
 export type Tone = "ok" | "warn" | "bad";
 

@@ -1,10 +1,10 @@
-import type { AuditActor } from "@/lib/audit";
+import type { Caller } from "@/lib/audit";
 import type { StaffUser } from "@/lib/auth";
 import { requestContext } from "@/lib/http";
 import { actorOf } from "@/lib/auth";
 
 /** Who is acting and from where, for audit entries of server actions and pages. */
-export async function callerOf(user: StaffUser): Promise<{ actor: AuditActor; userId: string; userName?: string; requestId: string; ip?: string }> {
+export async function callerOf(user: StaffUser): Promise<Caller & { userId: string; requestId: string }> {
   const ctx = await requestContext();
   return {
     actor: actorOf(user),

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAuditEvents } from "@/lib/audit";
-import { auditEvents, submissions } from "@/lib/db/schema";
+import { auditEvents } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import { testDatabases, type TestDatabase } from "@/lib/testing/databases";
 import { DEMO_PATIENTS, seedDemoPatients } from "./demo-data";
 import { addCoverage, getPatient, listCoverages, listSubmissionsForPatient, registerPatient, searchKind, searchPatients } from "./registry";
 import { registerPatientSchema, updatePatientSchema } from "./schemas";
 import { auditedRegister, auditedSearch, auditedUpdate, auditedView } from "./service";
+import { insertSubmissions } from "@/lib/submissions/testing";
 
 const parse = registerPatientSchema({ allowSandboxTestIds: true }).parse;
 const caller = { actor: { kind: "user" as const, id: "00000000-0000-4000-8000-000000000001", email: "fd@clinic.example", roles: ["front_desk"] }, userId: "00000000-0000-4000-8000-000000000001", userName: "Front Desk", requestId: "11111111-1111-4111-8111-111111111111" };
@@ -67,7 +68,7 @@ describe.each(testDatabases().map((d): [string, TestDatabase] => [d.name, d]))("
   });
 
   it("lists a patient's authorizations and claims from submissions, newest first", async () => {
-    await database.db.insert(submissions).values([
+    await insertSubmissions(database.db, [
       { kind: "preauthorization", status: "complete", patientId: "1000000001", insurerId: "payer-rimal", claim: {}, totalMinor: 250_000, currency: "SAR", createdAt: new Date("2026-01-01T00:00:00Z") },
       { kind: "claim", status: "queued", patientId: "1000000001", claim: {}, createdAt: new Date("2026-02-01T00:00:00Z") },
       { kind: "claim", status: "queued", patientId: "1000000002", claim: {} },
@@ -119,7 +120,7 @@ describe.each(testDatabases().map((d): [string, TestDatabase] => [d.name, d]))("
     expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000061" }))).toEqual({ ok: false, reason: "duplicate", existingId: other.patient.id });
 
     // Once a claim was made under the number, it stays; the other fields can still be corrected.
-    await database.db.insert(submissions).values({ kind: "claim", status: "draft", patientId: "1000000062", claim: { resourceType: "Claim" } });
+    await insertSubmissions(database.db, { kind: "claim", status: "draft", patientId: "1000000062", claim: { resourceType: "Claim" } });
     expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000063", givenName: "Tariq", phone: "0551234567" }))).toEqual({ ok: false, reason: "national_id_in_use" });
     expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tareq", phone: "0551234567" }))).toMatchObject({ ok: true, changed: ["givenName"] });
     expect(await auditedUpdate(database.db, caller, update({ ...base, id: "5b0f4a36-9d4e-4d43-9a55-0f0f6d9f1a10" }))).toEqual({ ok: false, reason: "not_found" });

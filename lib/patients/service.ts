@@ -1,6 +1,5 @@
-import { audit } from "@/lib/audit";
+import { audit, type AuditEntry, type Caller } from "@/lib/audit";
 import type { Db } from "@/lib/db";
-import type { callerOf } from "./caller";
 import {
   addCoverage,
   getPatient,
@@ -16,34 +15,35 @@ import {
 } from "./registry";
 import type { AddCoverageInput, RegisterPatientInput, UpdatePatientInput } from "./schemas";
 
-type Caller = Awaited<ReturnType<typeof callerOf>>;
 
 /**
  * The registry's operations with their audit entries. Audit entries name patients by internal
  * UUID only — never the national ID, a name or the search text.
  */
-export async function auditedSearch(db: Db, caller: Caller, query: string, limit?: number): Promise<PatientSummary[]> {
+
+/**
+ * Who an entry is written for: a caller (actions: one entry per call), or the audit writer of a
+ * staff page (lib/auth staffPage `ctx.audit`: one entry per user view, docs/decisions/078).
+ */
+export type AuditedBy = Caller | ((entry: Omit<AuditEntry, "actor" | "requestId" | "ip" | "at">) => Promise<unknown>);
+
+async function record(db: Db, by: AuditedBy, entry: Omit<AuditEntry, "actor" | "requestId" | "ip" | "at">): Promise<void> {
+  if (typeof by === "function") await by(entry);
+  else await audit(db, { ...entry, actor: by.actor, requestId: by.requestId, ip: by.ip });
+}
+
+export async function auditedSearch(db: Db, by: AuditedBy, query: string, limit?: number): Promise<PatientSummary[]> {
   const results = await searchPatients(db, query, limit);
-  await audit(db, {
-    actor: caller.actor,
-    action: "patient.search",
-    outcome: "success",
-    requestId: caller.requestId,
-    ip: caller.ip,
-    details: { by: searchKind(query), results: results.length },
-  });
+  await record(db, by, { action: "patient.search", outcome: "success", details: { by: searchKind(query), results: results.length } });
   return results;
 }
 
-export async function auditedView(db: Db, caller: Caller, patientId: string, action = "patient.view"): Promise<Patient | undefined> {
+export async function auditedView(db: Db, by: AuditedBy, patientId: string, action = "patient.view"): Promise<Patient | undefined> {
   const patient = await getPatient(db, patientId);
-  await audit(db, {
-    actor: caller.actor,
+  await record(db, by, {
     action,
     target: { type: "patient", id: patient?.id ?? "unknown" },
     outcome: patient ? "success" : "failure",
-    requestId: caller.requestId,
-    ip: caller.ip,
     ...(patient ? {} : { details: { reason: "not_found" } }),
   });
   return patient;

@@ -1,7 +1,8 @@
 import type { PaymentReconciliation } from "@medplum/fhirtypes";
 import { eq } from "drizzle-orm";
 import { tables, type Db } from "@/lib/db";
-import { emitGeneralLive, noteOnTimeline, submissionForRequest, type InboundHandler } from "@/lib/exchange";
+import { emitGeneralLive, submissionForRequest, type InboundHandler } from "@/lib/pipeline";
+import { noteOnTimeline } from "@/lib/submissions";
 import { isFhirReadError, readReference, readResource, referenceId, toMinorUnits } from "@/lib/fhir";
 
 const { remittances, remittanceLines, submissions } = tables;

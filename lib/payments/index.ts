@@ -1,5 +1,5 @@
 /**
- * lib/payments (issue 18): remittances (PaymentReconciliation) arriving from the platform, matched
+ * lib/payments (docs/decisions/047): remittances (PaymentReconciliation) arriving from the platform, matched
  * to claims; payment notices back (paid, then cleared); accounts-receivable aging. Decision 047.
  */
 export { paymentReconciliationInbound } from "./inbound";

@@ -41,6 +41,7 @@ export async function sendRemittanceNotice(deps: NoticeDeps, remittanceId: strin
     paymentDate: now.toISOString().slice(0, 10),
     created: now,
     identifierSystem: `${PORTAL_URI_BASE}/payment-notice-id/${deps.providerOrgId}`,
+    ...paymentIdentifierOf(remittance.resource),
   });
   try {
     const answer = await deps.port.sendPaymentNotice(notice);
@@ -58,4 +59,11 @@ export async function sendRemittanceNotice(deps: NoticeDeps, remittanceId: strin
     await deps.db.insert(paymentNotices).values({ remittanceId, paymentStatus: status, outcome: "failed", requestId: e.requestId ?? "", notice: notice as unknown as Record<string, unknown>, error: message, sentBy, sentAt: now });
     return { ok: false, error: "platform", message };
   }
+}
+
+/** The PaymentReconciliation's identifier as received (its first one), to name the payment by. */
+function paymentIdentifierOf(resource: unknown): { paymentIdentifier?: { system?: string; value: string } } {
+  const identifier = (resource as { identifier?: { system?: unknown; value?: unknown }[] } | null)?.identifier?.[0];
+  if (typeof identifier?.value !== "string" || !identifier.value) return {};
+  return { paymentIdentifier: { ...(typeof identifier.system === "string" ? { system: identifier.system } : {}), value: identifier.value } };
 }

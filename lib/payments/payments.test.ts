@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, inArray } from "drizzle-orm";
 import { liveEvents, submissionEvents, submissions } from "@/lib/db/schema";
 import { remittances } from "@/lib/db/schema/payments";
-import { startExchangeServices } from "@/lib/exchange";
-import { submit } from "@/lib/exchange/submissions";
-import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "@/lib/exchange/testing/harness";
+import { startExchangeServices } from "@/lib/pipeline";
+import { submit } from "@/lib/submissions";
+import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "@/lib/pipeline/testing/harness";
 import { buildPaymentNotice } from "@/lib/fhir";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { createPlatformClient, portFor, type PlatformClient, type PlatformPort } from "@/lib/platform";
@@ -14,7 +14,7 @@ import { sendRemittanceNotice } from "./notices";
 import { arAging, claimPayments, getRemittance, listRemittances, paidVsAdjudicated } from "./queries";
 
 /**
- * Payments (issue 18) against the sandbox, in both protocols: the payer's remittance arrives by
+ * Payments (docs/decisions/047) against the sandbox, in both protocols: the payer's remittance arrives by
  * webhook + read (REST) or by poll (messaging), is matched to the portal's claims (one short-paid,
  * one line for a claim the portal does not know), and the clinic's PaymentNotices (paid, cleared)
  * are accepted by the platform.
@@ -65,10 +65,14 @@ describe.each(testDatabases())("payments on $name", (target) => {
       }
       const rows = await waitFor(async () => {
         const r = await database.db.select().from(submissions).where(inArray(submissions.id, ids));
-        return r.length === 3 && r.every((s) => DECIDED.includes(s.status) && s.platformId) ? r : undefined;
+        return r.length === 3 && r.every((s) => DECIDED.includes(s.status)) ? r : undefined;
       }, 30_000, "three claims decided");
       const byId = new Map(rows.map((r) => [r.id, r]));
-      const platformIds = ids.map((id) => byId.get(id)!.platformId!);
+      // Messages are answered identifier-only (decision 073): the portal never learns the sandbox's
+      // ids, so the payer's remittance is matched by our identifier; the sandbox's ids come from its admin.
+      expect(rows.every((r) => (r.platformId === null) === (protocol === "messaging"))).toBe(true);
+      const held = (await sb.admin("GET", "/_admin/claims")).body.claims as { id: string; identifier: string }[];
+      const platformIds = ids.map((id) => held.find((c) => c.identifier === byId.get(id)!.identifierValue)!.id);
 
       const posted = await sb.admin("POST", "/_admin/remittances", {
         claims: [{ id: platformIds[0] }, { id: platformIds[1] }, { id: platformIds[2], amount: 1.5 }, { id: "not-a-claim-of-ours", amount: 10 }],

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { createPlatformClient, type PlatformClient } from "./index";
-import { claimFixture, startPlatformSandbox, type PlatformSandbox } from "./test-support";
+import { claimFixture, startPlatformSandbox, type PlatformSandbox } from "./testing";
 
 // The platform's window shortened to 1 s, the claims limit scaled to 200: the same shape as
 // 500/min, fast enough for a test. Portal and sandbox are configured alike.
@@ -23,7 +23,11 @@ beforeAll(async () => {
   });
   database = await openDatabase({ kind: "pglite-memory" });
   await runMigrations(database);
-  client = createPlatformClient(sbx.config, { db: database.db, limits: { limits: LIMITS, windowMs: WINDOW_MS } });
+  // The window is 60× shorter than the platform's, so a reserved permit's lifetime shrinks with it
+  // (150 ms of a 60 s window is 2.5 ms of this one; 20 ms keeps it well under the 250 ms margin):
+  // a permit stamped when reserved and used much later would otherwise reach the sandbox's 1 s
+  // window after its stamp left ours (docs/decisions/070).
+  client = createPlatformClient(sbx.config, { db: database.db, limits: { limits: LIMITS, windowMs: WINDOW_MS, reserveTtlMs: 20 } });
 });
 
 afterAll(async () => {

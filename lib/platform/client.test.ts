@@ -21,7 +21,7 @@ import {
   platformConfigFromEnv,
   type PlatformClient,
 } from "./index";
-import { claimFixture, eligibilityRequest, startPlatformSandbox, type PlatformSandbox } from "./test-support";
+import { claimFixture, eligibilityRequest, startPlatformSandbox, type PlatformSandbox } from "./testing";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const HIGH_LIMITS = { eligibility: 2_000, claims: 2_000, status: 5_000 };

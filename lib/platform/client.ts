@@ -34,7 +34,8 @@ import { headerValue, parseRetryAfter, transportError } from "./http";
 import { createLogger, type PlatformLogger } from "./logger";
 import { PlatformRateLimiter, type RateLimitConfig, type RatePriority } from "./rate-limiter";
 import { TokenSource, type AccessToken } from "./token";
-import { cancelOutcomeOf, type CancelOutcome } from "./port";
+import { cancelOutcomeOf, type CancelOutcome, type ClaimKey, type ClaimStatusResult } from "./port";
+import { restClaimStatus } from "./claim-status";
 import { PlatformTransport, type TransportStats } from "./transport";
 
 export interface CallOptions {
@@ -74,6 +75,8 @@ export interface PlatformClient {
   searchClaims(query: { patient: string; createdOnOrAfter: string }, options?: CallOptions): Promise<PlatformResult<Bundle<Claim>>>;
   /** GET /ClaimResponse?request={id} → the ClaimResponses in the searchset (may be empty) */
   claimResponses(platformId: string, options?: CallOptions): Promise<PlatformResult<ClaimResponse[]> & { views: ClaimResponseView[] }>;
+  /** GET /Claim/{id}, then its ClaimResponses once decided (claim-status.ts). */
+  claimStatus(key: ClaimKey, options?: CallOptions): Promise<ClaimStatusResult>;
   /**
    * GET /{type}/{id} of a resource the platform announced (`resource.available` webhook — the
    * sandbox's extension of the spec): CommunicationRequest, PaymentReconciliation, … `data` is the
@@ -87,10 +90,10 @@ export interface PlatformClient {
    * Used by the messaging adapter (messaging.ts); the caller builds the Bundle (lib/fhir/messages).
    */
   processMessage(bundle: Bundle, bucket: RateBucket, options?: CallOptions): Promise<PlatformResult<Bundle> & { view: MessageView }>;
-  /** POST /PaymentNotice (payments, issue 18): 201 with the stored notice. */
+  /** POST /PaymentNotice (payments, decision 047): 201 with the stored notice. */
   sendPaymentNotice(notice: PaymentNotice, options?: CallOptions): Promise<PaymentNoticeResult>;
 
-  // ---- issue 18 (items 1–3): cancel, answer an information request (REST: the sandbox's extension of the spec) ----
+  // ---- Decision 045: cancel, answer an information request (REST: the sandbox's extension of the spec) ----
   /** POST /Task (a cancel Task) → the Task as the platform answered it. */
   cancel(task: Task, options?: CallOptions): Promise<PlatformResult<Task> & { outcome: CancelOutcome }>;
   /** POST /Communication → the stored Communication (id in `platformId`). */
@@ -340,6 +343,10 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
       return { status: result.status, requestId: result.requestId, data: responses.map((r) => r.raw), views: responses.map((r) => r.view) };
     },
 
+    claimStatus(key, options) {
+      return restClaimStatus(client, key, options);
+    },
+
     async sendPaymentNotice(notice, options) {
       const result = await send(
         {
@@ -359,7 +366,7 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
       return send({ method: "POST", template: "/$process-message", path: "/$process-message", body: bundle, bucket, read: readMessage }, options);
     },
 
-    // ---- issue 18 (items 1–3) ----
+    // ---- decisions 045–048 ----
     async cancel(task, options) {
       const result = await send({ method: "POST", template: "/Task", path: "/Task", body: task, bucket: "claims", read: (json) => readResource<Task>(json, "Task") }, options);
       return { ...result, outcome: cancelOutcomeOf(result.data) };

@@ -18,6 +18,10 @@ export interface PlatformConfig {
   protocol?: "rest" | "messaging";
   /** The facility's provider licence: `MessageHeader.sender` in messaging (PROVIDER_LICENSE). */
   providerLicense?: string;
+  /** Messaging: our FHIR base (MESSAGE_SOURCE_ENDPOINT; per facility below it), the facility's name and provider type. */
+  sourceEndpoint?: string;
+  providerName?: string;
+  providerType?: string;
   timeouts?: Partial<PlatformTimeouts>;
   /** Most sockets kept open to the platform (default 16). */
   connections?: number;
@@ -97,5 +101,8 @@ export function platformConfigFromEnv(e: Env = processEnv()): PlatformConfig {
     providerOrgId: e.PROVIDER_ORG_ID,
     protocol: e.PLATFORM_PROTOCOL,
     providerLicense: e.PROVIDER_LICENSE,
+    sourceEndpoint: e.MESSAGE_SOURCE_ENDPOINT,
+    providerName: e.CLINIC_NAME,
+    ...(e.PROVIDER_TYPE ? { providerType: e.PROVIDER_TYPE } : {}),
   };
 }

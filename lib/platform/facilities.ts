@@ -28,5 +28,8 @@ export function facilityConfig(main: PlatformConfig, facility: Facility): Platfo
     clientSecret,
     tls: { ...main.tls, certFile: facility.certFile, keyFile: facility.keyFile },
     ...(facility.providerLicense ? { providerLicense: facility.providerLicense } : {}),
+    // Its messages' fullUrls and source endpoint: below the clinic's base, one per facility (decision 074).
+    ...(main.sourceEndpoint ? { sourceEndpoint: `${main.sourceEndpoint.replace(/\/+$/, "")}/facility/${facility.code}` } : {}),
+    ...(facility.name?.en ? { providerName: facility.name.en } : {}),
   };
 }

@@ -9,8 +9,9 @@ import { env, type Env } from "@/lib/env";
 import { createPlatformClient, type PlatformClient } from "./client";
 import { platformConfigFromEnv as configFromEnv, type PlatformConfig } from "./config";
 import { createMessagingPlatform } from "./messaging";
-import { knownClaimsFromDb, payerLicenseFromDb } from "./payer-license";
+import { knownClaimsFromDb, payerLicenseFromDb, sentClaimsFromDb } from "./payer-license";
 import { facilityConfig } from "./facilities";
+import { partiesFromDb } from "./parties";
 import { PlatformConfigError } from "./errors";
 import type { PlatformPort } from "./port";
 
@@ -45,8 +46,8 @@ export {
 export { tlsHandshakeCount } from "./transport";
 export { facilityConfig } from "./facilities";
 export { createMessagingPlatform, stableUuid, type MessagingDeps } from "./messaging";
-export { knownClaimsFromDb, payerLicenseFromDb, type KnownClaimsResolver, type PayerLicenseResolver, type PayerTarget } from "./payer-license";
-export type { BatchOutcome, CancelOutcome, PaymentNoticeResult, PlatformPort, PlatformProtocol, PolledMessages } from "./port";
+export { knownClaimsFromDb, payerLicenseFromDb, sentClaimsFromDb, type KnownClaimsResolver, type PayerLicenseResolver, type PayerTarget, type SentClaimResolver } from "./payer-license";
+export type { BatchOutcome, CancelOutcome, ClaimKey, ClaimStatusResult, PaymentNoticeResult, PlatformPort, PlatformProtocol, PolledMessages } from "./port";
 export { cancelOutcomeOf, portOf, type PortSource } from "./port";
 export { createLogger, type LogLevel, type PlatformLogger } from "./logger";
 export {
@@ -160,5 +161,13 @@ export function portFor(client: PlatformClient, db: Parameters<typeof payerLicen
     providerOrgId: client.config.providerOrgId,
     payerLicense: payerLicenseFromDb(db),
     knownClaims: knownClaimsFromDb(db),
+    sentClaim: sentClaimsFromDb(db),
+    ...(client.config.sourceEndpoint ? { sourceEndpoint: client.config.sourceEndpoint } : {}),
+    parties: partiesFromDb(db, {
+      id: client.config.providerOrgId,
+      license: client.config.providerLicense ?? "PR-CLINIC-001",
+      name: client.config.providerName ?? client.config.providerOrgId,
+      ...(client.config.providerType ? { providerType: client.config.providerType } : {}),
+    }),
   });
 }

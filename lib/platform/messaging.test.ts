@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Claim } from "@medplum/fhirtypes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { submissions, type Database } from "@/lib/db";
+import {  type Database } from "@/lib/db";
 import { openDatabase } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { NATIONAL_EXCHANGE, buildMessage } from "@/lib/fhir";
 import { PlatformError, createPlatformClient, portFor, type PlatformClient, type PlatformPort } from "./index";
-import { claimFixture, eligibilityRequest, startPlatformSandbox, type PlatformSandbox } from "./test-support";
+import { claimFixture, eligibilityRequest, startPlatformSandbox, type PlatformSandbox } from "./testing";
+import { insertSubmissions } from "@/lib/submissions/testing";
 
 const HIGH_LIMITS = { eligibility: 2_000, claims: 2_000, status: 5_000 };
 let sbx: PlatformSandbox;
@@ -16,7 +17,8 @@ let client: PlatformClient;
 let port: PlatformPort;
 
 beforeAll(async () => {
-  sbx = await startPlatformSandbox({ adjudicationDelayMs: 100 });
+  // The spec's answer form (platform ids in answers); identifier-only answers: messaging-identity.test.ts.
+  sbx = await startPlatformSandbox({ adjudicationDelayMs: 100, answerStyle: "default" });
   database = await openDatabase({ kind: "pglite-memory" });
   await runMigrations(database);
   await seedDemoPatients(database.db);
@@ -111,10 +113,16 @@ describe("the messaging adapter against the sandbox's $process-message", () => {
   it("searches without a search: the patient's claims the portal sent, each read by status-check", async () => {
     const fixture = claimFixture({ use: "claim", patientId: "1048573628", items: [{ code: "99213", price: 120 }] });
     const sent = await port.submitClaim(fixture);
-    await database.db.insert(submissions).values([
+    await insertSubmissions(database.db, [
       { kind: "claim", status: "sent", patientId: "1048573628", platformId: sent.platformId!, claim: fixture as unknown as Record<string, unknown> },
-      // One the exchange does not know (another environment's id): left out, not an error.
-      { kind: "claim", status: "sent", patientId: "1048573628", platformId: "no-such-claim", claim: fixture as unknown as Record<string, unknown> },
+      // One the exchange does not know (another environment's claim): left out, not an error.
+      {
+        kind: "claim",
+        status: "sent",
+        patientId: "1048573628",
+        platformId: "no-such-claim",
+        claim: { ...fixture, identifier: [{ ...fixture.identifier![0]!, value: randomUUID() }] } as unknown as Record<string, unknown>,
+      },
     ]);
     const before = await facilityCounts();
     const found = await port.searchClaims({ patient: "1048573628", createdOnOrAfter: new Date().toISOString().slice(0, 10) });

@@ -1,4 +1,5 @@
-import { and, desc, eq, gte, isNotNull } from "drizzle-orm";
+import type { Claim } from "@medplum/fhirtypes";
+import { and, desc, eq, gte, isNotNull, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { coverages, insurers, submissions } from "@/lib/db";
 
@@ -10,6 +11,8 @@ export interface PayerTarget {
   insurer?: string;
   /** The platform's Claim id of a submission (submissions.platform_id). */
   claimId?: string;
+  /** Our business identifier of a submission's Claim (decision 073: the platform id may never come). */
+  claimIdentifier?: { system?: string; value: string };
 }
 
 /** The payer's licence on the exchange (`payer-license`), or undefined when not known. */
@@ -21,6 +24,9 @@ const coverageIdOf = (claim: Record<string, unknown>): string | undefined => {
   return m?.[1];
 };
 
+const byIdentifier = (identifier: { system?: string; value: string }) =>
+  and(eq(submissions.identifierValue, identifier.value), ...(identifier.system ? [eq(submissions.identifierSystem, identifier.system)] : []));
+
 /** Reads licences from the portal's database: insurers.license, through coverages and submissions. */
 export function payerLicenseFromDb(db: Db): PayerLicenseResolver {
   return async (target) => {
@@ -29,6 +35,10 @@ export function payerLicenseFromDb(db: Db): PayerLicenseResolver {
       return row?.license ?? undefined;
     }
     let coverage = target.coverage;
+    if (!coverage && target.claimIdentifier) {
+      const [row] = await db.select({ claim: submissions.claim }).from(submissions).where(byIdentifier(target.claimIdentifier)).limit(1);
+      coverage = row ? coverageIdOf(row.claim) : undefined;
+    }
     if (!coverage && target.claimId) {
       const [row] = await db.select({ claim: submissions.claim }).from(submissions).where(eq(submissions.platformId, target.claimId)).limit(1);
       coverage = row ? coverageIdOf(row.claim) : undefined;
@@ -44,8 +54,15 @@ export function payerLicenseFromDb(db: Db): PayerLicenseResolver {
   };
 }
 
-/** The platform Claim ids the portal knows for a patient (national ID) since a day, newest first. */
-export type KnownClaimsResolver = (query: { patient: string; createdOnOrAfter: string }, limit: number) => Promise<string[]>;
+/** A claim the portal sent: as sent, named by our identifier, with the platform's id when it gave one. */
+export interface KnownClaim {
+  claim: Claim;
+  identifier: { system?: string; value: string };
+  platformId?: string;
+}
+
+/** The claims the portal sent for a patient (national ID) since a day, newest first. */
+export type KnownClaimsResolver = (query: { patient: string; createdOnOrAfter: string }, limit: number) => Promise<KnownClaim[]>;
 
 /**
  * The messaging protocol has no search (decision 050): "the patient's claims at the platform" are
@@ -55,11 +72,37 @@ export function knownClaimsFromDb(db: Db): KnownClaimsResolver {
   return async (query, limit) => {
     const since = new Date(`${query.createdOnOrAfter}T00:00:00Z`);
     const rows = await db
-      .select({ platformId: submissions.platformId })
+      .select({ platformId: submissions.platformId, claim: submissions.claim, system: submissions.identifierSystem, value: submissions.identifierValue })
       .from(submissions)
-      .where(and(eq(submissions.patientId, query.patient), isNotNull(submissions.platformId), ...(Number.isNaN(since.getTime()) ? [] : [gte(submissions.createdAt, since)])))
+      // Sent: the platform took it (its id is kept when given, never required — decision 073).
+      .where(and(eq(submissions.patientId, query.patient), eq(submissions.kind, "claim"), or(isNotNull(submissions.sentAt), isNotNull(submissions.platformId)), ...(Number.isNaN(since.getTime()) ? [] : [gte(submissions.createdAt, since)])))
       .orderBy(desc(submissions.createdAt))
       .limit(limit);
-    return rows.flatMap((r) => (r.platformId ? [r.platformId] : []));
+    return rows.flatMap((r) => {
+      const claim = r.claim as unknown as Claim | null;
+      const value = r.value ?? claim?.identifier?.[0]?.value;
+      if (!claim || !value) return [];
+      const system = r.system ?? claim.identifier?.[0]?.system;
+      return [{ claim, identifier: { ...(system ? { system } : {}), value }, ...(r.platformId ? { platformId: r.platformId } : {}) }];
+    });
+  };
+}
+
+/** The Claim the portal sent under a platform id, with our identifier of it (decision 073). */
+export type SentClaimResolver = (platformId: string) => Promise<{ claim: Claim; identifier: { system?: string; value: string } } | undefined>;
+
+/** Reads what the portal sent from submissions (the Claim as stored when queued). */
+export function sentClaimsFromDb(db: Db): SentClaimResolver {
+  return async (platformId) => {
+    const [row] = await db
+      .select({ claim: submissions.claim, system: submissions.identifierSystem, value: submissions.identifierValue })
+      .from(submissions)
+      .where(eq(submissions.platformId, platformId))
+      .limit(1);
+    if (!row) return undefined;
+    const claim = row.claim as unknown as Claim;
+    const stored = row.value ? { system: row.system ?? undefined, value: row.value } : claim.identifier?.[0];
+    if (!stored?.value) return undefined;
+    return { claim, identifier: { ...(stored.system ? { system: stored.system } : {}), value: stored.value } };
   };
 }

@@ -13,7 +13,7 @@ export interface PolledMessages {
 }
 
 /**
- * The one way out to the national platform (DESIGN.md "one port, two protocols"). The outbox, the
+ * The one way out to the national platform (docs/decisions/034). The outbox, the
  * poller, the screens and the machine APIs use this and never ask which protocol is behind it:
  * `rest` (the spec's endpoints, client.ts) or `messaging` (FHIR message Bundles to
  * `$process-message`, messaging.ts). Answers are the same R4 resources and views either way.
@@ -25,6 +25,13 @@ export interface PlatformPort {
   readClaim(platformId: string, options?: CallOptions): Promise<PlatformResult<Claim> & { processingStatus?: string }>;
   searchClaims(query: { patient: string; createdOnOrAfter: string }, options?: CallOptions): Promise<PlatformResult<Bundle<Claim>>>;
   claimResponses(platformId: string, options?: CallOptions): Promise<PlatformResult<ClaimResponse[]> & { views: ClaimResponseView[] }>;
+  /**
+   * Where a submission stands at the platform, asked by what the portal is sure to know: our Claim
+   * identifier (decision 073). REST: `GET /Claim/{id}` + `GET /ClaimResponse?request=` (the platform
+   * id is needed there and REST always gives one); messaging: a status-check Task (code `status`,
+   * focus by identifier) whose answer is read from `Task.output` and the ClaimResponse it names.
+   */
+  claimStatus(key: ClaimKey, options?: CallOptions): Promise<ClaimStatusResult>;
   /** REST only: GET /{type}/{id} of a resource a `resource.available` webhook announced (inbound routing). */
   readResource?(type: string, id: string, options?: CallOptions): Promise<PlatformResult<Record<string, unknown>>>;
   /**
@@ -40,7 +47,7 @@ export interface PlatformPort {
    */
   submitClaimBatch?(claims: readonly Claim[], options?: CallOptions): Promise<BatchOutcome[]>;
 
-  // ---- issue 18 (items 1–3): cancel, answer an information request ----
+  // ---- Decision 045: cancel, answer an information request ----
   /**
    * Cancel or nullify a Claim (authorization or claim) with a cancel Task (lib/fhir buildCancelTask).
    * REST: `POST /Task`; messaging: a `cancel-request` message answered by `cancel-response`. The
@@ -54,12 +61,34 @@ export interface PlatformPort {
    */
   sendCommunication(communication: Communication, options?: CallOptions): Promise<PlatformResult<Record<string, unknown>> & { platformId?: string }>;
   /**
-   * Payments (issue 18): the clinic's PaymentNotice about a remittance (paid, then cleared). REST:
+   * Payments (docs/decisions/047): the clinic's PaymentNotice about a remittance (paid, then cleared). REST:
    * `POST /PaymentNotice` (the sandbox's extension of the spec); messaging: event `payment-notice`
    * to the exchange, answered by an `acknowledgement`. Resolves once the platform accepted it.
    */
   sendPaymentNotice(notice: PaymentNotice, options?: CallOptions): Promise<PaymentNoticeResult>;
   close(): Promise<void>;
+}
+
+/**
+ * How the portal names one of its submissions to the platform: our Claim identifier (always known,
+ * fixed when queued) and the platform's id when the platform gave one (decision 073).
+ */
+export interface ClaimKey {
+  identifier?: { system?: string; value: string };
+  platformId?: string;
+}
+
+/** What a status check found: the processing status, and the adjudication once decided. */
+export interface ClaimStatusResult {
+  /** queued | pended | complete | partial | denied | cancelled … as the platform says it. */
+  processingStatus?: string;
+  /** The newest adjudicated ClaimResponse, when decided. */
+  response?: ClaimResponse;
+  responseView?: ClaimResponseView;
+  /** The platform's id of the Claim, when the answer names one. */
+  platformId?: string;
+  status: number;
+  requestId: string;
 }
 
 /** What one claim of a batch met. */

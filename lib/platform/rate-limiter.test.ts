@@ -42,7 +42,7 @@ describe.each(testDatabases().map((d) => [d.name, d] as [string, TestDatabase]))
     const elapsed = Date.now() - started;
     const rows = await database.query<{ at: Date | string }>("select at from platform_rate_permits where bucket = 'claims'");
     const times = rows.map((r) => new Date(r.at).getTime());
-    // Every use has a row; reserved permits left unused still count (at most batch − 1 of them).
+    // Every use has a row; a reserved permit nobody used is handed back.
     expect(times.length).toBeGreaterThanOrEqual(100);
     expect(times.length).toBeLessThanOrEqual(100 + limiter.config.batch - 1);
     expect(busiestWindow(times, WINDOW_MS)).toBeLessThanOrEqual(LIMIT);
@@ -191,5 +191,59 @@ describe.each(testDatabases().map((d) => [d.name, d] as [string, TestDatabase]))
     expect(error).toBeInstanceOf(PlatformRateLimitedError);
     expect(await limiter.interactiveWaiters("eligibility")).toBe(1);
     expect((await limiter.tryAcquire("eligibility", "batch")).granted).toBe(false);
+  });
+
+  it("quota fully usable: 150 checks in a burst over two instances use 99 of 100 permits; the rest hear an honest Retry-After", async () => {
+    await fresh();
+    const second = database.kind === "postgres" && database.url ? await openDatabase({ kind: "postgres", url: database.url, poolSize: 4 }) : undefined;
+    try {
+      const real = { ...config, limits: { eligibility: 100, claims: LIMIT, status: LIMIT }, windowMs: 60_000 };
+      const a = new PlatformRateLimiter(database.db, real);
+      const b = new PlatformRateLimiter(second?.db ?? database.db, real);
+      // Front desks (wait: false) and a few waiting callers (wait: true, aborted after 2 s) on both instances.
+      const abort = AbortSignal.timeout(2_000);
+      const outcomes = await Promise.all(
+        Array.from({ length: 150 }, (_, i) => {
+          const limiter = i % 2 === 0 ? a : b;
+          const call = i % 5 === 0 ? limiter.acquire("eligibility", { signal: abort }) : limiter.acquire("eligibility", { wait: false });
+          return call.then(
+            () => ({ ok: true as const }),
+            (error: unknown) => ({ ok: false as const, retryAfterMs: error instanceof PlatformRateLimitedError ? error.retryAfterMs : undefined }),
+          );
+        }),
+      );
+      await new Promise((r) => setTimeout(r, a.config.reserveTtlMs + 100));
+      const served = outcomes.filter((o) => o.ok).length;
+      const [row] = await database.query<{ n: number }>("select count(*)::int as n from platform_rate_permits where bucket = 'eligibility'");
+      console.log(`[rate-limiter ${database.kind}] burst of 150 over two instances: ${served} served, ${row!.n} permits counted, ${a.returned + b.returned} reservations handed back`);
+      // Every counted permit was used, and all but the headroom permit of the window were.
+      expect(Number(row!.n)).toBe(served);
+      expect(served).toBeGreaterThanOrEqual(98);
+      expect(served).toBeLessThanOrEqual(99);
+      // The others are told to come back when the oldest permit leaves the window (~60 s), or were aborted waiting.
+      for (const o of outcomes.filter((x) => !x.ok)) {
+        if (o.retryAfterMs === undefined) continue;
+        expect(o.retryAfterMs).toBeGreaterThan(50_000);
+        expect(o.retryAfterMs).toBeLessThanOrEqual(61_000);
+      }
+    } finally {
+      await second?.close();
+      await fresh();
+    }
+  }, 30_000);
+
+  it("reservations are only what waits, and unused ones are handed back", async () => {
+    await fresh();
+    const limiter = new PlatformRateLimiter(database.db, { ...config, limits: { eligibility: 100, claims: LIMIT, status: LIMIT }, windowMs: 60_000 });
+    // Five queued callers, three of which give up at once: at most five permits are taken, and
+    // whatever they did not use stops counting after reserveTtlMs.
+    const controllers = Array.from({ length: 5 }, () => new AbortController());
+    const calls = controllers.map((c) => limiter.acquire("eligibility", { signal: c.signal }).then(() => true, () => false));
+    for (const c of controllers.slice(2)) c.abort();
+    const served = (await Promise.all(calls)).filter(Boolean).length;
+    await new Promise((r) => setTimeout(r, limiter.config.reserveTtlMs + 100));
+    const [row] = await database.query<{ n: number }>("select count(*)::int as n from platform_rate_permits where bucket = 'eligibility'");
+    expect(Number(row!.n)).toBe(served);
+    await fresh();
   });
 });

@@ -43,13 +43,14 @@ export interface RateLimitConfig {
   /** Delete expired permits on every Nth permit (default 50). */
   cleanupEvery: number;
   /**
-   * Permits one database round trip may take for a busy bucket (default 8). Only while the
-   * window is less than half used and this process asked for the same bucket within the last
-   * 100 ms; spare permits are used within `reserveTtlMs` or left unused (they still count, which
-   * errs on the safe side). 1 turns batching off.
+   * Most permits one database round trip may take (default 8), and only as many as interactive
+   * callers of this process are queued for the bucket at that moment (they take them within
+   * microseconds), and only while the window is less than half used. A reserved permit still
+   * unused after `reserveTtlMs` (its caller gave up) is deleted, so it stops counting
+   * (docs/decisions/070-quota-fully-usable.md). 1 turns batching off.
    */
   batch: number;
-  /** How long reserved permits stay usable (default 150 ms; must stay below `marginMs`). */
+  /** How long reserved permits stay usable before they are handed back (default 150 ms; below `marginMs`). */
   reserveTtlMs: number;
   /**
    * Share of a window's permits batch callers may hold (default 0.8): with the platform's 100 per
@@ -116,8 +117,8 @@ export class PlatformRateLimiter {
   private readonly interactiveWaiting = new Map<RateBucket, number>();
   /** This limiter's name in platform_rate_waiters. */
   private readonly holder = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-  private readonly reserved = new Map<RateBucket, { at: Date; left: number; until: number }>();
-  private readonly lastAsked = new Map<RateBucket, number>();
+  /** Permits taken for callers queued behind the one that asked: their row ids, handed out in order. */
+  private readonly reserved = new Map<RateBucket, { at: Date; ids: string[]; until: number }>();
   private granted = 0;
 
   constructor(
@@ -141,29 +142,56 @@ export class PlatformRateLimiter {
     return this.config.windowMs + this.config.marginMs;
   }
 
-  /** One attempt: a permit now, or how long to wait. */
-  async tryAcquire(bucket: RateBucket, priority: RatePriority = "interactive"): Promise<PermitDecision> {
+  /**
+   * One attempt: a permit now, or how long to wait. `queued`: interactive callers of this process
+   * queued for the bucket, this one included (only the head of the queue reserves for the others).
+   */
+  async tryAcquire(bucket: RateBucket, priority: RatePriority = "interactive", queued = 1): Promise<PermitDecision> {
     if (priority === "batch") {
       if ((this.interactiveWaiting.get(bucket) ?? 0) > 0) return { granted: false, waitMs: this.config.batchPollMs, blocked: false };
       const fast = await this.fastAcquire(bucket, 1, "batch");
       if (fast) return this.granted_(fast.at);
       return this.slowAcquire(bucket, "batch");
     }
-    const nowMono = performance.now();
     const reserve = this.reserved.get(bucket);
-    if (reserve && reserve.left > 0 && nowMono < reserve.until) {
-      reserve.left--;
+    if (reserve && reserve.ids.length > 0 && performance.now() < reserve.until) {
+      reserve.ids.shift();
       return this.granted_(reserve.at);
     }
-    const busy = nowMono - (this.lastAsked.get(bucket) ?? -Infinity) < 100;
-    this.lastAsked.set(bucket, nowMono);
-    const fast = await this.fastAcquire(bucket, busy ? Math.max(1, Math.trunc(this.config.batch)) : 1);
+    // Reserve only what waits: this caller and the interactive callers queued behind it here.
+    const fast = await this.fastAcquire(bucket, Math.max(1, Math.min(Math.trunc(this.config.batch), Math.trunc(queued))));
     if (fast) {
-      if (fast.count > 1) this.reserved.set(bucket, { at: fast.at, left: fast.count - 1, until: performance.now() + this.config.reserveTtlMs });
+      if (fast.ids.length > 1) this.keepReserve(bucket, fast.at, fast.ids.slice(1));
       return this.granted_(fast.at);
     }
     return this.slowAcquire(bucket);
   }
+
+  /**
+   * Holds spare permits for the queued callers; whatever is left after `reserveTtlMs` (a caller
+   * aborted, or a wait-false caller took the round trip elsewhere) is deleted, so the window
+   * counts only permits that were used (docs/decisions/070).
+   */
+  private keepReserve(bucket: RateBucket, at: Date, ids: string[]): void {
+    const previous = this.reserved.get(bucket);
+    if (previous) void this.returnPermits(previous.ids.splice(0));
+    const reserve = { at, ids, until: performance.now() + this.config.reserveTtlMs };
+    this.reserved.set(bucket, reserve);
+    setTimeout(() => {
+      if (this.reserved.get(bucket) === reserve) this.reserved.delete(bucket);
+      void this.returnPermits(reserve.ids.splice(0));
+    }, this.config.reserveTtlMs).unref();
+  }
+
+  /** Deletes permits taken and never used. */
+  private async returnPermits(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    this.returned += ids.length;
+    await this.db.execute(sql`delete from platform_rate_permits where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`).catch(() => undefined);
+  }
+
+  /** Permits handed back unused since this limiter started (tests, metrics). */
+  returned = 0;
 
   private granted_(at: Date): PermitDecision {
     if (++this.granted % this.config.cleanupEvery === 0) void this.cleanup().catch(() => undefined);
@@ -178,7 +206,7 @@ export class PlatformRateLimiter {
    * numbers are integers. Returns undefined when no permit is free (the slow path then says how
    * long to wait) or when the driver offers no multi-statement call.
    */
-  private async fastAcquire(bucket: RateBucket, want: number, priority: RatePriority = "interactive"): Promise<{ at: Date; count: number } | undefined> {
+  private async fastAcquire(bucket: RateBucket, want: number, priority: RatePriority = "interactive"): Promise<{ at: Date; ids: string[] } | undefined> {
     if (!BUCKETS.has(bucket)) throw new TypeError(`unknown rate bucket ${String(bucket)}`);
     const client = driverClient<MultiStatementClient>(this.db);
     if (!client) return undefined;
@@ -196,7 +224,7 @@ cross join lateral generate_series(1, least(a.avail, case when a.avail * 2 > ${l
 where not exists (select 1 from platform_rate_blocks b where b.bucket = '${bucket}' and b.until > n.t)${
       batch ? `\n  and not exists (select 1 from platform_rate_waiters w where w.bucket = '${bucket}' and w.until > n.t)` : ""
     }
-returning (extract(epoch from at) * 1000)::float8 as at_ms`;
+returning id::text as id, (extract(epoch from at) * 1000)::float8 as at_ms`;
     let rows_: Row[] | undefined;
     if (typeof client.exec === "function" && typeof client.query === "function") {
       // PGlite runs one statement at a time inside one process (it cannot be shared between
@@ -209,7 +237,7 @@ returning (extract(epoch from at) * 1000)::float8 as at_ms`;
       return undefined;
     }
     const first = rows_?.[0];
-    return first ? { at: new Date(Number(first.at_ms)), count: rows_?.length ?? 1 } : undefined;
+    return first ? { at: new Date(Number(first.at_ms)), ids: (rows_ ?? []).map((r) => String(r.id)) } : undefined;
   }
 
   private async slowAcquire(bucket: RateBucket, priority: RatePriority = "interactive"): Promise<PermitDecision> {
@@ -295,7 +323,7 @@ returning (extract(epoch from at) * 1000)::float8 as at_ms`;
       await abortable(previous, options.signal);
       for (;;) {
         options.signal?.throwIfAborted();
-        const decision = await this.tryAcquire(bucket, priority);
+        const decision = await this.tryAcquire(bucket, priority, priority === "interactive" ? (this.interactiveWaiting.get(bucket) ?? 1) : 1);
         if (decision.granted) {
           metrics().ratePermits.inc({ group: bucket });
           return decision.at;
@@ -345,7 +373,9 @@ returning (extract(epoch from at) * 1000)::float8 as at_ms`;
 
   /** Pauses the bucket for every instance until now + retryAfterMs (a platform 429). Never shortens a block. */
   async block(bucket: RateBucket, retryAfterMs: number): Promise<Date> {
+    const reserve = this.reserved.get(bucket);
     this.reserved.delete(bucket);
+    if (reserve) await this.returnPermits(reserve.ids.splice(0));
     const clock = this.config.clock;
     const nowExpr = clock === "database" ? sql`clock_timestamp()` : sql`${clock().toISOString()}::timestamptz`;
     const [row] = await rows(

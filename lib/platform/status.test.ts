@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { describePlatform, testConnection } from "./status";
-import { startPlatformSandbox, type PlatformSandbox } from "./test-support";
+import { startPlatformSandbox, type PlatformSandbox } from "./testing";
 
 let sbx: PlatformSandbox;
 let stranger: PlatformSandbox;

@@ -2,14 +2,17 @@ import { startAdminSocket } from "@/lib/admin";
 import { seedDemoUsers } from "@/lib/auth";
 import { closeDatabase, getDatabase, getDb, DataDirBusyError } from "@/lib/db";
 import { dataDir, env, usesSandbox } from "@/lib/env";
-import { startExchangeServices, type ExchangeServices } from "@/lib/exchange";
+import { startExchangeServices, type ExchangeServices } from "@/lib/pipeline";
 import { startHttpObserver } from "@/lib/http";
+import { audit } from "@/lib/audit";
+import { setRefusalWriter } from "@/lib/security";
 import { getPlatformPort } from "@/lib/platform";
 import { listFacilities } from "@/lib/facilities";
 import { startVisitWorker, type VisitWorker } from "@/lib/visits";
 import { startMaintenance } from "./maintenance";
 import { onShutdownSignal } from "./shutdown";
 import { INBOUND_HANDLERS } from "./inbound-handlers";
+import { startInFlightCounter } from "./in-flight";
 import { log } from "@/lib/log";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -22,6 +25,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function boot(): Promise<void> {
   const e = env();
   startHttpObserver();
+  startInFlightCounter();
   // The admin CLI may hold the PGlite directory for a moment; wait for it rather than fail.
   for (let attempt = 0; ; attempt++) {
     try {
@@ -33,9 +37,13 @@ export async function boot(): Promise<void> {
     }
   }
   const database = await getDatabase();
+  // Requests proxy.ts refuses (cross-origin writes) are audited through the one audit writer.
+  setRefusalWriter((entry) => audit(database.db, entry));
   if (usesSandbox(e)) {
     if (await seedDemoUsers(database.db, e.DEMO_PASSWORD)) log("boot").info("seeded the demo users");
     if (await (await import("@/lib/patients")).seedDemoPatients(database.db)) log("boot").info("seeded the demo patients");
+    // The demo payers' contracts: the same file the sandbox adjudicates with (docs/decisions/089).
+    if (await (await import("@/lib/contracts")).seedDemoContracts(database.db)) log("boot").info("seeded the demo contracts");
   }
   const adminSocket = database.kind === "pglite" ? await startAdminSocket(dataDir(e), getDb) : undefined;
   const maintenance = startMaintenance(database.db);

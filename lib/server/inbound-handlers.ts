@@ -1,9 +1,9 @@
-import type { InboundHandlers } from "@/lib/exchange";
+import type { InboundHandlers } from "@/lib/pipeline";
 import { acknowledgementInbound, informationRequestInbound } from "@/lib/information-requests";
 import { paymentReconciliationInbound } from "@/lib/payments";
 
 /**
- * The composition of inbound routing (lib/exchange/inbound.ts): what each area does with what the
+ * The composition of inbound routing (lib/pipeline/inbound.ts): what each area does with what the
  * platform sends on its own initiative. The message poller (messaging) and the `resource.available`
  * webhook (REST) both use this one table; the pipeline's ClaimResponse handler is always included.
  * An area adds its handler here, e.g. `CommunicationRequest: informationRequestInbound`.

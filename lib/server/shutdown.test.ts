@@ -3,9 +3,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
-import { leaseDue, releaseLeases, submit } from "@/lib/exchange";
+import { leaseDue, releaseLeases, submit } from "@/lib/submissions";
 import { testDatabases } from "@/lib/testing/databases";
-import { buildClaim, startTestSandbox, tempDir } from "@/lib/exchange/testing/harness";
+import { buildClaim, startTestSandbox, tempDir } from "@/lib/pipeline/testing/harness";
 
 /**
  * SIGTERM to a portal process in the middle of sending a batch through a slowed platform: the

@@ -1,16 +1,21 @@
 /**
- * Graceful shutdown (SIGTERM, SIGINT): the portal stops taking work (readiness answers 503, the
- * outbox worker leases nothing more), lets in-flight platform calls finish — aborted after
- * SHUTDOWN_GRACE_MS —, hands its outbox leases back at once so another instance takes the rows,
- * ends live-event streams with a retry hint, closes the database and exits 0.
+ * Graceful shutdown (SIGTERM, SIGINT): the portal stops taking work (readiness answers 503, every
+ * new request is refused 503 before any work by proxy.ts, the outbox worker leases nothing more),
+ * ends live-event streams with a retry hint, lets in-flight platform calls AND in-flight HTTP
+ * requests finish — each with its real answer and its audit entry — within SHUTDOWN_GRACE_MS,
+ * hands its outbox leases back so another instance takes the rows, closes the database and exits 0.
+ * The database closes last: closing it under requests still running answered 500 for claims
+ * already saved and lost their audit rows (docs/decisions/069-shutdown-finishes-what-it-accepted.md).
  *
  * Next.js's own signal handler would exit at once: `npm start` sets NEXT_MANUAL_SIG_HANDLE so only
  * this one runs (set it too when running the standalone server under a supervisor).
  */
-import { closeLiveStreams, releaseLeases, type ExchangeServices } from "@/lib/exchange";
+import { closeLiveStreams, type ExchangeServices } from "@/lib/pipeline";
+import { releaseLeases } from "@/lib/submissions";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
-import { shutdownState } from "./shutdown-state";
+import { shutdownState } from "@/lib/http";
+import { requestsFinished } from "./in-flight";
 
 export interface ShutdownDeps {
   db: Db;
@@ -25,6 +30,9 @@ export interface ShutdownDeps {
 export interface ShutdownReport {
   inFlight: number;
   inFlightAborted: boolean;
+  /** HTTP requests being answered at SIGTERM, and whether they all finished within the grace. */
+  requestsAtSignal: number;
+  requestsFinished: boolean;
   leasesReleased: number;
   streamsClosed: number;
   ms: number;
@@ -32,12 +40,26 @@ export interface ShutdownReport {
 
 export async function shutdown(deps: ShutdownDeps): Promise<ShutdownReport> {
   const started = performance.now();
-  shutdownState().draining = true;
-  const stopped = deps.services ? await deps.services.stop(deps.graceMs) : { inFlight: 0, aborted: false };
-  const leasesReleased = deps.services ? await releaseLeases(deps.db, deps.services.worker.owner) : 0;
+  const state = shutdownState();
+  state.draining = true;
+  // Streams carry no work: end them first, so they do not count as requests to wait for.
   const streamsClosed = closeLiveStreams(deps.streamRetryMs ?? 2_000);
+  const requestsAtSignal = state.inFlight;
+  const [stopped, finished] = await Promise.all([
+    deps.services ? deps.services.stop(deps.graceMs) : { inFlight: 0, aborted: false },
+    requestsFinished(deps.graceMs),
+  ]);
+  const leasesReleased = deps.services ? await releaseLeases(deps.db, deps.services.worker.owner) : 0;
   await deps.close?.();
-  return { inFlight: stopped.inFlight, inFlightAborted: stopped.aborted, leasesReleased, streamsClosed, ms: Math.round(performance.now() - started) };
+  return {
+    inFlight: stopped.inFlight,
+    inFlightAborted: stopped.aborted,
+    requestsAtSignal,
+    requestsFinished: finished,
+    leasesReleased,
+    streamsClosed,
+    ms: Math.round(performance.now() - started),
+  };
 }
 
 /**

@@ -20,3 +20,21 @@ export function screenSources(): { path: string; text: string }[] {
   walk(join(ROOT, "components"));
   return files.map((path) => ({ path, text: readFileSync(path, "utf8") }));
 }
+
+/** The TypeScript source files under these top-level folders (tests left out unless asked), as paths from the repository root. */
+export function codeFiles(dirs: readonly string[], options: { tests?: boolean } = {}): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      if (name === "node_modules" || name.startsWith(".")) continue;
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.(ts|tsx|mts|mjs)$/.test(name) && (options.tests || !/\.test\.tsx?$/.test(name))) files.push(path);
+    }
+  };
+  for (const dir of dirs) walk(join(ROOT, dir));
+  return files.map((path) => path.slice(ROOT.length + 1));
+}
+
+/** A repository file's text. */
+export const readSource = (path: string) => readFileSync(join(ROOT, path), "utf8");

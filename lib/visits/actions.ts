@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { AREAS, staffAction, type ActionResult } from "@/lib/auth";
 import { env } from "@/lib/env";
-import { saveDraft } from "@/lib/authorizations";
+import { saveDraft } from "@/lib/submissions";
 import { listCoverages } from "@/lib/patients";
 import { and, eq } from "drizzle-orm";
 import { visits } from "@/lib/db";

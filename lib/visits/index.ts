@@ -1,5 +1,5 @@
 /**
- * lib/visits: eligibility ahead of the visit (issue 21, decisions 043–044) — visit lists (CSV,
+ * lib/visits: eligibility ahead of the visit (decisions 043–044) — visit lists (CSV,
  * picked patients, the exchange API and the gateway's record agent), paced batch runs through the
  * shared rate limiter at batch priority, the morning worklist and its dashboard figures.
  */

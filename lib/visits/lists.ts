@@ -3,6 +3,7 @@ import type { Db, VisitListSource, VisitRowProblem } from "@/lib/db";
 import { coverages, insurers, patients, queryRows, visitLists, visits } from "@/lib/db";
 import type { GoodVisitRow, Insurer } from "./rows";
 import { runProgress, runsOfList } from "./runs";
+import { isUuid } from "@/lib/ids";
 
 export interface CreatedList {
   listId: string;
@@ -53,7 +54,7 @@ export async function createVisitList(
         const r = row.registration;
         const [p] = await tx
           .insert(patients)
-          .values({ nationalId: row.nationalId, givenName: r.givenName, familyName: r.familyName, birthDate: r.birthDate, gender: r.gender as "female", createdBy: input.createdBy && /^[0-9a-f-]{36}$/.test(input.createdBy) ? input.createdBy : null })
+          .values({ nationalId: row.nationalId, givenName: r.givenName, familyName: r.familyName, birthDate: r.birthDate, gender: r.gender as "female", createdBy: input.createdBy && isUuid(input.createdBy) ? input.createdBy : null })
           .onConflictDoNothing({ target: patients.nationalId })
           .returning({ id: patients.id });
         if (!p) continue;

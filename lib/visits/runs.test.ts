@@ -4,7 +4,7 @@ import { coverages, eligibilityChecks, visits } from "@/lib/db/schema";
 import { runEligibilityCheck } from "@/lib/eligibility";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { createPlatformClient, portFor, type PlatformClient } from "@/lib/platform";
-import { startPlatformSandbox, type PlatformSandbox } from "@/lib/platform/test-support";
+import { startPlatformSandbox, type PlatformSandbox } from "@/lib/platform/testing";
 import { testDatabases, type TestDatabase } from "@/lib/testing/databases";
 import { importVisitList } from "./import";
 import { recentVisitLists } from "./lists";

@@ -4,7 +4,7 @@ import type { Db, VisitRunStatus, VisitVerdict, VisitVerdictDetail } from "@/lib
 import { eligibilityChecks, queryRows, visitLists, visitRuns, visits } from "@/lib/db";
 import { listCoverages } from "@/lib/patients";
 import { runEligibilityCheck, type CheckOutcome } from "@/lib/eligibility";
-import { emitGeneralLive } from "@/lib/exchange";
+import { emitGeneralLive } from "@/lib/pipeline";
 import type { BenefitsView, BenefitCategoryCode } from "@/lib/fhir";
 import type { PlatformPort } from "@/lib/platform";
 import { serviceCategories, verdictOfBenefits, PROBLEM_VERDICTS } from "./verdict";
@@ -118,7 +118,7 @@ async function advanceRuns(db: Db, now: Date): Promise<void> {
 
 /**
  * Takes up to `limit` waiting visits of running runs for `owner` until `now + leaseMs`
- * (FOR UPDATE SKIP LOCKED, like the outbox's lease in lib/exchange/lease.ts): several workers
+ * (FOR UPDATE SKIP LOCKED, like the outbox's lease in lib/submissions/lease.ts): several workers
  * never take the same visit, and a crashed worker's visits come back when its lease runs out.
  */
 export async function leaseVisits(db: Db, owner: string, now: Date, leaseMs: number, limit: number): Promise<Visit[]> {

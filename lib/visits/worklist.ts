@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db, VisitVerdict, VisitVerdictDetail } from "@/lib/db";
 import { queryRows, VISIT_VERDICTS } from "@/lib/db";
 import { PROBLEM_VERDICTS, VERDICT_SEVERITY } from "./verdict";
+import { isUuid } from "@/lib/ids";
 
 export interface WorklistFilters {
   /** Service date (YYYY-MM-DD); default all. */
@@ -42,7 +43,7 @@ export function parseWorklistFilters(params: Record<string, string | string[] | 
   return {
     ...(date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? { date } : {}),
     ...(verdict && ((VISIT_VERDICTS as readonly string[]).includes(verdict) || verdict === "problems" || verdict === "unchecked") ? { verdict: verdict as WorklistFilters["verdict"] } : {}),
-    ...(listId && /^[0-9a-f-]{36}$/i.test(listId) ? { listId } : {}),
+    ...(listId && isUuid(listId) ? { listId } : {}),
     ...(one("q") ? { q: one("q")!.slice(0, 60) } : {}),
   };
 }

@@ -72,10 +72,10 @@ export async function handleAdmin(req: IncomingMessage, url: URL, ctx: SandboxCo
   }
 
   if (path === "/_admin/answer-style") {
-    if (method === "GET") return jsonReply(200, { style: ctx.answerStyle.get() });
+    if (method === "GET") return jsonReply(200, { style: ctx.answerStyle.get(), messaging: ctx.answerStyle.get("messaging") });
     if (method === "DELETE") {
       req.resume();
-      return jsonReply(200, { style: ctx.answerStyle.set("default") });
+      return jsonReply(200, { style: ctx.answerStyle.reset(), messaging: ctx.answerStyle.get("messaging") });
     }
     if (method === "PUT") {
       let parsed: unknown;
@@ -120,7 +120,7 @@ export async function handleAdmin(req: IncomingMessage, url: URL, ctx: SandboxCo
     return jsonReply(200, { id: record?.id, status: record?.status });
   }
 
-  // Issue 18: the payer asks for information about a claim (sandbox/information-requests.ts).
+  // Decision 045: the payer asks for information about a claim (sandbox/information-requests.ts).
   const ask = /^\/_admin\/claims\/([^/]+)\/request-information$/.exec(path);
   if (ask?.[1] && method === "POST") {
     let parsed: unknown = {};

@@ -11,8 +11,10 @@ import type { SandboxContext } from "../context";
 import { identifierKey, type ClaimRecord } from "../store";
 import { validateClaim, validateEligibilityRequest } from "../validation";
 import { nationalClaimResponse, nationalEligibilityResponse, type NationalContext } from "../national-style";
+import type { Protocol } from "../answer-style";
 import { messageRateGroup, processMessage } from "./messaging";
 import { cancelByTask, receiveCommunication } from "../information-requests";
+import { withSiteEligibility } from "../site-eligibility";
 import { receivePaymentNotice } from "../remittances";
 
 /** The platform FHIR interface: endpoints 1–6 of the spec. */
@@ -25,7 +27,7 @@ export type FhirRoute =
   | { name: "claimresponse-search"; group: "status" }
   /** The mailbox's resources (sandbox/mailbox.ts): the sandbox's extension of the spec. */
   | { name: "mail-read"; group: "status"; resourceType: string; id: string }
-  /** Issue 18 (the sandbox's extension of the spec): a cancel Task, the answer to an information request. */
+  /** decision 045 (the sandbox's extension of the spec): a cancel Task, the answer to an information request. */
   | { name: "task-create"; group: "claims" }
   | { name: "communication-create"; group: "claims" }
   /** The clinic's PaymentNotice about a remittance (sandbox/remittances.ts): the sandbox's extension of the spec. */
@@ -214,7 +216,7 @@ async function dispatch(route: FhirRoute, url: URL, body: Record<string, unknown
   }
 }
 
-const national = (ctx: SandboxContext) => ctx.answerStyle.get() === "national";
+const national = (ctx: SandboxContext, protocol: Protocol = "rest") => ctx.answerStyle.get(protocol) === "national";
 
 /** The context of the national answer style: its FHIR base and the payer as a national exchange names it. */
 function nationalContext(ctx: SandboxContext, payerId: string): NationalContext {
@@ -227,8 +229,8 @@ function nationalContext(ctx: SandboxContext, payerId: string): NationalContext 
 }
 
 /** A claim's ClaimResponse in the current answer style (stored in the default form). */
-export function claimResponseOf(record: ClaimRecord, ctx: SandboxContext) {
-  if (!national(ctx)) return record.response;
+export function claimResponseOf(record: ClaimRecord, ctx: SandboxContext, protocol: Protocol = "rest") {
+  if (!national(ctx, protocol)) return record.response;
   const payerId = ctx.reference.coverages.get(record.coverageId)?.payerId ?? "unknown";
   return nationalClaimResponse(record.response, record.claim, nationalContext(ctx, payerId));
 }
@@ -238,16 +240,24 @@ function claimLocation(record: ClaimRecord, ctx: SandboxContext): string {
   return national(ctx) ? `${ctx.baseUrl()}/Claim/${record.id}/_history/${record.version}` : `Claim/${record.id}`;
 }
 
-export function eligibility(body: Record<string, unknown>, providerOrgId: string, ctx: SandboxContext): Reply {
-  const v = validateEligibilityRequest(body, ctx.reference, providerOrgId);
-  const response = eligibilityResponse(v, {
+export function eligibility(
+  body: Record<string, unknown>,
+  providerOrgId: string,
+  ctx: SandboxContext,
+  protocol: Protocol = "rest",
+  /** Messaging: the message's own focus (its servicedPeriod) and the sending site's licence. */
+  message?: { raw: Record<string, unknown>; providerLicense: string | undefined },
+): Reply {
+  const v = validateEligibilityRequest(message ? { ...body, servicedPeriod: message.raw.servicedPeriod } : body, ctx.reference, providerOrgId, ctx.clock.now());
+  const built = eligibilityResponse(v, {
     id: randomUUID(),
     requestId: randomUUID(),
     now: ctx.clock.now(),
     reference: ctx.reference,
     consumed: (category, year) => ctx.store.consumed(v.coverage.id, category, year),
   });
-  if (!national(ctx)) return fhirReply(200, response);
+  const response = message ? withSiteEligibility(built, v.coverage, message.providerLicense, ctx) : built;
+  if (!national(ctx, protocol)) return fhirReply(200, response);
   const preauthCategories = new Set([...ctx.reference.priceList.values()].filter((p) => p.requiresPreauth).map((p) => p.category as string));
   return fhirReply(200, nationalEligibilityResponse(response, { ...nationalContext(ctx, v.coverage.payerId), preauthCategories }));
 }

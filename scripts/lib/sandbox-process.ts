@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
+import { Agent, request } from "undici";
 import { childEnvironment, type Env } from "@/lib/env";
 import { sandboxCredentials } from "@/sandbox/credentials";
 import { DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT } from "@/sandbox/defaults";
@@ -12,6 +14,8 @@ export interface SandboxRun {
   dataDir: string;
   /** The PLATFORM_* settings that point the portal at this sandbox. */
   portalEnv: Record<string, string>;
+  /** A GET of the sandbox's admin API (`/_admin/…`) over mTLS, its JSON answer. */
+  adminGet(pathAndQuery: string): Promise<unknown>;
 }
 
 /**
@@ -52,6 +56,15 @@ export async function startSandboxProcess(root: string, portal: Pick<Env, "PORT"
           process: child,
           url: ready[1]!,
           dataDir,
+          async adminGet(pathAndQuery) {
+            const agent = new Agent({ connect: { ca: fs.readFileSync(credentials.ca, "utf8"), cert: fs.readFileSync(credentials.cert, "utf8"), key: fs.readFileSync(credentials.key, "utf8") } });
+            try {
+              const res = await request(`${ready[1]!}${pathAndQuery}`, { dispatcher: agent, headers: { "x-sandbox-admin-token": credentials.adminToken } });
+              return (await res.body.json()) as unknown;
+            } finally {
+              await agent.close();
+            }
+          },
           portalEnv: {
             PLATFORM_BASE_URL: credentials.baseUrl,
             PLATFORM_TOKEN_URL: credentials.tokenUrl,

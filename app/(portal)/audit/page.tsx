@@ -2,6 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
+
+const code = { className: "px-4 py-2 font-mono text-xs", dir: "ltr" } as const;
 import { buttonClasses } from "@/components/ui/button";
 import { auditActions, listAuditEvents, cursorParam, parseAuditFilters } from "@/lib/audit";
 import type { AuditFilters } from "@/lib/audit";
@@ -85,55 +88,46 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         )}
       </Card>
 
-      <Card className="overflow-x-auto">
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <caption className="sr-only">{t("title")}</caption>
-          <thead className="bg-slate-50 text-start text-xs font-semibold uppercase tracking-wide text-slate-600">
-            <tr>
-              {(["time", "actor", "action", "target", "outcome", "ip", "requestId"] as const).map((c) => (
-                <th key={c} scope="col" className="px-4 py-3 text-start">
-                  {t(`columns.${c}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.length === 0 && (
-              <tr>
-                <td colSpan={7} className="px-4 py-8 text-center text-slate-500">
-                  {t("empty")}
-                </td>
-              </tr>
-            )}
-            {rows.map((row) => (
-              <tr key={row.id} className="align-top">
-                <td className="whitespace-nowrap px-4 py-2 tabular-nums">
-                  <time dateTime={row.at.toISOString()}>{format.dateTime(row.at, { dateStyle: "medium", timeStyle: "medium" })}</time>
-                </td>
-                <td className="px-4 py-2">
+      <Card>
+        <DataTable
+          label={t("title")}
+          empty={t("empty")}
+          rows={rows}
+          rowKey={(row) => String(row.id)}
+          rowProps={() => ({ className: "align-top" })}
+          columns={[
+            {
+              id: "time",
+              header: t("columns.time"),
+              className: "whitespace-nowrap px-4 py-2 tabular-nums",
+              cell: (row) => <time dateTime={row.at.toISOString()}>{format.dateTime(row.at, { dateStyle: "medium", timeStyle: "medium" })}</time>,
+            },
+            {
+              id: "actor",
+              header: t("columns.actor"),
+              cell: (row) => (
+                <>
                   <span dir="ltr">{row.actorLabel ?? t(`actorKinds.${row.actorKind as "anonymous"}`)}</span>
                   {row.actorRoles.length > 0 && <span className="block text-xs text-slate-500">{row.actorRoles.join(", ")}</span>}
-                </td>
-                <td className="px-4 py-2 font-mono text-xs" dir="ltr">
-                  {row.action}
-                </td>
-                <td className="px-4 py-2 font-mono text-xs" dir="ltr">
-                  {row.targetType ? `${row.targetType}/${row.targetId}` : "—"}
-                </td>
-                <td className="px-4 py-2">
+                </>
+              ),
+            },
+            { id: "action", header: t("columns.action"), ...code, cell: (row) => row.action },
+            { id: "target", header: t("columns.target"), ...code, cell: (row) => (row.targetType ? `${row.targetType}/${row.targetId}` : "—") },
+            {
+              id: "outcome",
+              header: t("columns.outcome"),
+              cell: (row) => (
+                <>
                   <Badge tone={OUTCOME_TONE[row.outcome]}>{t(`outcomes.${row.outcome}`)}</Badge>
                   {typeof row.details?.reason === "string" && <span className="block text-xs text-slate-500">{row.details.reason}</span>}
-                </td>
-                <td className="px-4 py-2 font-mono text-xs" dir="ltr">
-                  {row.ip ?? "—"}
-                </td>
-                <td className="px-4 py-2 font-mono text-xs text-slate-500" dir="ltr">
-                  {row.requestId?.slice(0, 8) ?? "—"}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { id: "ip", header: t("columns.ip"), ...code, cell: (row) => row.ip ?? "—" },
+            { id: "requestId", header: t("columns.requestId"), ...code, className: `${code.className} text-slate-500`, cell: (row) => row.requestId?.slice(0, 8) ?? "—" },
+          ]}
+        />
       </Card>
       <div className="mt-4 flex justify-between">
         {filters.before ? (

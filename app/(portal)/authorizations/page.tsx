@@ -5,11 +5,9 @@ import { StatusBadge } from "@/components/authorizations/status-badge";
 import { formatAmount } from "@/components/coding/format";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { audit } from "@/lib/audit";
-import { cursorParam, isSubmissionStatus, listSubmissions, parseCursor } from "@/lib/authorizations";
-import { actorOf, requireArea } from "@/lib/auth";
-import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http";
+import { DataTable } from "@/components/ui/data-table";
+import { cursorParam, isSubmissionStatus, listSubmissions, parseCursor } from "@/lib/submissions";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { STATUS_ORDER } from "@/lib/i18n";
 import { currencySymbol } from "@/lib/money";
 
@@ -17,22 +15,14 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("nav"))("authorizations") };
 }
 
-export default async function AuthorizationsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await requireArea("authorizations");
+export default staffPage("authorizations", async function AuthorizationsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }, staff: StaffPageContext) {
   const params = await searchParams;
   const status = isSubmissionStatus(params.status) ? params.status : undefined;
   const before = parseCursor(params.before);
-  const [t, words, format, db, ctx] = [await getTranslations("authorizations"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
+  const [t, words, format, db] = [await getTranslations("authorizations"), await getTranslations("statusWords"), await getFormatter(), staff.db];
   const currency = currencySymbol(await getLocale());
   const { rows, next } = await listSubmissions(db, { use: "preauthorization", status, before, limit: 25 });
-  await audit(db, {
-    actor: actorOf(user),
-    action: "authorization.list",
-    outcome: "success",
-    requestId: ctx.requestId,
-    ip: ctx.ip,
-    details: { status: status ?? "any", rows: rows.length },
-  });
+  await staff.audit({ action: "authorization.list", outcome: "success", details: { status: status ?? "any", rows: rows.length } });
   const href = (extra: Record<string, string | undefined>) => {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries({ status, ...extra })) if (v) qs.set(k, v);
@@ -70,47 +60,30 @@ export default async function AuthorizationsPage({ searchParams }: { searchParam
           </button>
         </form>
       </Card>
-      <Card className="overflow-x-auto">
-        <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="authorizations-table">
-          <caption className="sr-only">{t("title")}</caption>
-          <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-            <tr>
-              {(["created", "patient", "status", "preAuthRef", "total"] as const).map((c) => (
-                <th key={c} scope="col" className={`px-4 py-3 ${c === "total" ? "text-end" : "text-start"}`}>
-                  {c === "total" ? t("columns.total", { currency: currency }) : t(`columns.${c}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.length === 0 && (
-              <tr>
-                <td colSpan={5} className="px-4 py-8 text-center text-slate-500">
-                  {t("empty")}
-                </td>
-              </tr>
-            )}
-            {rows.map((row) => (
-              <tr key={row.id} className="hover:bg-slate-50">
-                <td className="whitespace-nowrap px-4 py-2 tabular-nums">
-                  <Link href={`/authorizations/${row.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
-                    <time dateTime={row.createdAt.toISOString()}>{format.dateTime(row.createdAt, { dateStyle: "medium", timeStyle: "short" })}</time>
-                  </Link>
-                </td>
-                <td className="px-4 py-2">{row.patient ? `${row.patient.givenName} ${row.patient.familyName}` : "—"}</td>
-                <td className="px-4 py-2">
-                  <StatusBadge status={row.status} outcome={row.outcome} />
-                </td>
-                <td className="px-4 py-2 font-mono text-xs" dir="ltr">
-                  {row.preAuthRef ?? "—"}
-                </td>
-                <td className="px-4 py-2 text-end tabular-nums" dir="ltr">
-                  {formatAmount(row.totalMinor)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <Card>
+        <DataTable
+          label={t("title")}
+          testId="authorizations-table"
+          empty={t("empty")}
+          rows={rows}
+          rowKey={(row) => row.id}
+          columns={[
+            {
+              id: "created",
+              header: t("columns.created"),
+              className: "whitespace-nowrap px-4 py-2 tabular-nums",
+              cell: (row) => (
+                <Link href={`/authorizations/${row.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
+                  <time dateTime={row.createdAt.toISOString()}>{format.dateTime(row.createdAt, { dateStyle: "medium", timeStyle: "short" })}</time>
+                </Link>
+              ),
+            },
+            { id: "patient", header: t("columns.patient"), cell: (row) => (row.patient ? `${row.patient.givenName} ${row.patient.familyName}` : "—") },
+            { id: "status", header: t("columns.status"), cell: (row) => <StatusBadge status={row.status} outcome={row.outcome} /> },
+            { id: "preAuthRef", header: t("columns.preAuthRef"), className: "px-4 py-2 font-mono text-xs", dir: "ltr", cell: (row) => row.preAuthRef ?? "—" },
+            { id: "total", header: t("columns.total", { currency: currency }), align: "end", className: "px-4 py-2 tabular-nums", dir: "ltr", cell: (row) => formatAmount(row.totalMinor) },
+          ]}
+        />
       </Card>
       <div className="mt-4 flex justify-between">
         {before ? (
@@ -128,4 +101,4 @@ export default async function AuthorizationsPage({ searchParams }: { searchParam
       </div>
     </>
   );
-}
+});

@@ -6,32 +6,22 @@ import { ClaimsList } from "@/components/claims/claims-list";
 import { LiveBadge } from "@/components/live/live-badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { audit } from "@/lib/audit";
-import { actorOf, requireArea } from "@/lib/auth";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { batchProgress, CLAIM_SORTS, claimInsurers, claimListView, parseClaimListQuery } from "@/lib/claims";
-import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http";
 import { STATUS_ORDER } from "@/lib/i18n";
 import { insurerNames } from "@/lib/patients";
+import { ReasonFilterNotice } from "@/components/dashboard/reason-filter";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("nav"))("claims") };
 }
 
-export default async function ClaimsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await requireArea("claims");
+export default staffPage("claims", async function ClaimsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }, staff: StaffPageContext) {
   const query = parseClaimListQuery(await searchParams);
   const { status, sort, dir, ...filters } = query;
-  const [t, words, db, ctx] = [await getTranslations("claims"), await getTranslations("statusWords"), await getDb(), await requestContext()];
+  const [t, words, db] = [await getTranslations("claims"), await getTranslations("statusWords"), staff.db];
   const [view, insurers, insurerName] = await Promise.all([claimListView(db, query), claimInsurers(db), insurerNames(db, await getLocale())]);
-  await audit(db, {
-    actor: actorOf(user),
-    action: "claim.list",
-    outcome: "success",
-    requestId: ctx.requestId,
-    ip: ctx.ip,
-    details: { status: status ?? "any", rows: view.rows.length, patientFilter: Boolean(filters.patient) },
-  });
+  await staff.audit({ action: "claim.list", outcome: "success", details: { status: status ?? "any", rows: view.rows.length, patientFilter: Boolean(filters.patient) } });
   const input = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm";
 
   return (
@@ -57,7 +47,9 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
       {filters.batch && <BatchProgressBar batchId={filters.batch} initial={await batchProgress(db, filters.batch)} />}
       <ClaimsList query={query} initial={view}>
       <Card className="mb-4 p-4">
+        {filters.reason && <ReasonFilterNotice reason={filters.reason} />}
         <form method="get" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-7 lg:items-end" aria-label={t("filters.label")}>
+          {filters.reason && <input type="hidden" name="reason" value={filters.reason} />}
           <label className="text-sm font-medium">
             {t("filters.status")}
             <select name="status" defaultValue={status ?? ""} className={input}>
@@ -122,4 +114,4 @@ export default async function ClaimsPage({ searchParams }: { searchParams: Promi
       </ClaimsList>
     </>
   );
-}
+});

@@ -8,14 +8,13 @@ import { RangeForm } from "@/components/dashboard/range-form";
 import { AheadWidget } from "@/components/visits/ahead-widget";
 import { PaymentsDashboardWidgets } from "@/components/payments/dashboard-widgets";
 import { DashboardWidget, WidgetSkeleton } from "@/components/dashboard/widget";
+import { DenialSection } from "@/components/dashboard/denial-section";
 import { buttonClasses } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
-import { audit } from "@/lib/audit";
-import { actorOf, requireArea } from "@/lib/auth";
+import { staffPage, type StaffPageContext, canAccess } from "@/lib/auth";
 import { parseRange, rangeSearch, type TableName } from "@/lib/dashboard";
-import { getDb, insurers as insurersTable } from "@/lib/db";
-import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
-import { requestContext } from "@/lib/http";
+import { insurers as insurersTable } from "@/lib/db";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
 
 export const dynamic = "force-dynamic";
 
@@ -25,21 +24,14 @@ export async function generateMetadata(): Promise<Metadata> {
 
 const WIDGETS: TableName[] = ["insurers", "categories", "authorizations", "reasons", "timing", "trend"];
 
-export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await requireArea("dashboard");
-  const [t, locale, timeZone, db, ctx] = [await getTranslations("dashboard"), await getLocale(), await getTimeZone(), await getDb(), await requestContext()];
+export default staffPage("dashboard", async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }, staff: StaffPageContext) {
+  const { user } = staff;
+  const [t, locale, timeZone, db] = [await getTranslations("dashboard"), await getLocale(), await getTimeZone(), staff.db];
   // Read before the figures: a status change after this moment makes the browser render the page again.
   const stamp = await liveStamp(db, user.roles, { kinds: [...PAGE_LIVE_KINDS.dashboard] });
   const range = parseRange(await searchParams, timeZone);
   const insurers = (await db.select().from(insurersTable)).map((i) => ({ id: i.id, name: locale === "ar" ? i.nameAr : i.nameEn }));
-  await audit(db, {
-    actor: actorOf(user),
-    action: "dashboard.view",
-    outcome: "success",
-    requestId: ctx.requestId,
-    ip: ctx.ip,
-    details: { from: range.from, to: range.to, bucket: range.bucket, insurer: range.insurerId ?? null },
-  });
+  const viewKey = await staff.audit({ action: "dashboard.view", outcome: "success", details: { from: range.from, to: range.to, bucket: range.bucket, insurer: range.insurerId ?? null } });
   return (
     <>
       <PageHeader
@@ -51,7 +43,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           </Link>
         }
       />
-      <LiveRefresh query={{ kinds: [...PAGE_LIVE_KINDS.dashboard] }} stamp={stamp} throttleMs={1000} />
+      <LiveRefresh query={{ kinds: [...PAGE_LIVE_KINDS.dashboard] }} stamp={stamp} viewKey={viewKey} throttleMs={1000} />
       <RangeForm range={range} insurers={insurers} />
       <Suspense key={`kpi-${rangeSearch(range)}`} fallback={<KpiTilesSkeleton />}>
         <KpiTiles range={range} />
@@ -67,7 +59,8 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         ))}
         <AheadWidget />
       </div>
+      <DenialSection key={`denials-${rangeSearch(range)}`} range={range} linkClaims={canAccess(user.roles, "claims")} />
       <PaymentsDashboardWidgets key={`payments-${rangeSearch(range)}`} range={range} />
     </>
   );
-}
+});

@@ -2,9 +2,8 @@ import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { EligibilityForm } from "@/components/eligibility/eligibility-form";
 import { PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth";
-import { getDb } from "@/lib/db";
-import { callerOf, listCoverages, auditedView } from "@/lib/patients";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
+import { listCoverages, auditedView } from "@/lib/patients";
 import { clinicToday } from "@/lib/time";
 import type { PatientSummary } from "@/lib/patients";
 
@@ -12,8 +11,7 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("nav"))("eligibility") };
 }
 
-export default async function EligibilityPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await requireArea("eligibility");
+export default staffPage("eligibility", async function EligibilityPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }, staff: StaffPageContext) {
   const t = await getTranslations("eligibility");
   const params = await searchParams;
   const patientParam = typeof params.patient === "string" ? params.patient : undefined;
@@ -22,8 +20,8 @@ export default async function EligibilityPage({ searchParams }: { searchParams: 
   // Opened from a patient's record: the patient (and coverage) come preselected.
   let initialPatient: PatientSummary | undefined;
   if (patientParam) {
-    const db = await getDb();
-    const patient = await auditedView(db, await callerOf(user), patientParam);
+    const db = staff.db;
+    const patient = await auditedView(db, staff.audit, patientParam);
     if (patient) {
       const { id, nationalId, givenName, familyName, birthDate, gender } = patient;
       initialPatient = { id, nationalId, givenName, familyName, birthDate, gender, coverages: await listCoverages(db, patient.id) };
@@ -41,4 +39,4 @@ export default async function EligibilityPage({ searchParams }: { searchParams: 
       />
     </>
   );
-}
+});

@@ -3,13 +3,10 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { InformationRequestList } from "@/components/information-requests/request-list";
 import { InformationRequestsLive } from "@/components/information-requests/live-refresh";
-import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
 import { PageHeader } from "@/components/ui/card";
-import { audit } from "@/lib/audit";
-import { AREAS, actorOf, canAccess, requireArea } from "@/lib/auth";
+import { staffPage, type StaffPageContext, AREAS, canAccess } from "@/lib/auth";
 import type { SubmissionKind } from "@/lib/db";
-import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http";
 import { QUEUE_FILTERS, countInformationRequests, listInformationRequests, type QueueFilter } from "@/lib/information-requests";
 
 export const dynamic = "force-dynamic";
@@ -19,22 +16,22 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /**
- * The "Information requested" work queue (issue 18): payers' CommunicationRequests about the
+ * The "Information requested" work queue (docs/decisions/045): payers' CommunicationRequests about the
  * claims and authorizations the user may open (billing: both; front desk: authorizations), open
  * ones first and soonest due first, overdue ones highlighted; answered in place; live.
  */
-export default async function InformationRequestsPage({ searchParams }: { searchParams: Promise<{ show?: string }> }) {
-  const user = await requireArea("informationRequests");
+export default staffPage("informationRequests", async function InformationRequestsPage({ searchParams }: { searchParams: Promise<{ show?: string }> }, staff: StaffPageContext) {
+  const { user } = staff;
   const { show } = await searchParams;
   const filter: QueueFilter = (QUEUE_FILTERS as readonly string[]).includes(show ?? "") ? (show as QueueFilter) : "open";
   const kinds: SubmissionKind[] = [...(canAccess(user.roles, "authorizations") ? (["preauthorization"] as const) : []), ...(canAccess(user.roles, "claims") ? (["claim"] as const) : [])];
-  const [t, db, ctx] = [await getTranslations("informationRequests"), await getDb(), await requestContext()];
+  const [t, db] = [await getTranslations("informationRequests"), staff.db];
   const stamp = await liveStamp(db, user.roles, { kinds: [...PAGE_LIVE_KINDS.informationRequests] });
   const [rows, counts] = await Promise.all([listInformationRequests(db, { filter, kinds }), countInformationRequests(db, kinds)]);
-  await audit(db, { actor: actorOf(user), action: "information_request.queue", outcome: "success", requestId: ctx.requestId, ip: ctx.ip, details: { filter, ids: rows.map((r) => r.id) } });
+  const viewKey = await staff.audit({ action: "information_request.queue", outcome: "success", details: { filter, ids: rows.map((r) => r.id) } });
   return (
     <>
-      <PageHeader title={t("title")} description={t("description")} actions={<InformationRequestsLive stamp={stamp} />} />
+      <PageHeader title={t("title")} description={t("description")} actions={<InformationRequestsLive stamp={stamp} viewKey={viewKey} />} />
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <nav aria-label={t("filterLabel")} className="flex flex-wrap gap-2 text-sm">
           {QUEUE_FILTERS.map((f) => (
@@ -56,4 +53,4 @@ export default async function InformationRequestsPage({ searchParams }: { search
       <InformationRequestList rows={rows} canAnswer={() => true} collapsed />
     </>
   );
-}
+});

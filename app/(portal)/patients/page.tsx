@@ -3,9 +3,10 @@ import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { buttonClasses } from "@/components/ui/button";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth";
-import { getDb } from "@/lib/db";
-import { callerOf, dayAsDate, patientSearchSchema, auditedSearch } from "@/lib/patients";
+import { SortableTable } from "@/components/ui/sortable-table";
+import { sortFromParams, sortHref } from "@/components/ui/sort-rows";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
+import { dayAsDate, patientSearchSchema, auditedSearch } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("patients"))("title") };
@@ -13,12 +14,13 @@ export async function generateMetadata(): Promise<Metadata> {
 
 const LIMIT = 25;
 
-export default async function PatientsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await requireArea("patients");
+export default staffPage("patients", async function PatientsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }, staff: StaffPageContext) {
   const [t, format, locale] = [await getTranslations("patients"), await getFormatter(), await getLocale()];
-  const raw = (await searchParams).q;
+  const params = await searchParams;
+  const raw = params.q;
+  const cell = "px-4 py-3";
   const { q } = patientSearchSchema.parse({ q: typeof raw === "string" ? raw.slice(0, 100) : "" });
-  const results = q ? await auditedSearch(await getDb(), await callerOf(user), q, LIMIT) : undefined;
+  const results = q ? await auditedSearch(staff.db, staff.audit, q, LIMIT) : undefined;
 
   return (
     <>
@@ -72,66 +74,73 @@ export default async function PatientsPage({ searchParams }: { searchParams: Pro
           </Link>
         </Card>
       ) : (
-        <Card className="overflow-x-auto">
+        <Card>
           <p role="status" className="border-b border-slate-100 px-4 py-3 text-sm text-slate-600">
             {t("search.results", { count: results.length })}
             {results.length === LIMIT && <span className="block text-xs">{t("search.more", { count: LIMIT })}</span>}
           </p>
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <caption className="sr-only">{t("search.results", { count: results.length })}</caption>
-            <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-              <tr>
-                {(["name", "nationalId", "birthDate", "insurers", "actions"] as const).map((c) => (
-                  <th key={c} scope="col" className="px-4 py-3 text-start">
-                    {t(`columns.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {results.map((p) => {
-                const name = `${p.givenName} ${p.familyName}`;
-                return (
-                  <tr key={p.id} className="align-middle hover:bg-slate-50">
-                    <td className="px-4 py-3">
-                      <Link href={`/patients/${p.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
-                        {name}
-                      </Link>
-                    </td>
-                    <td className="px-4 py-3 font-mono tabular-nums">
-                      <span dir="ltr">{p.nationalId}</span>
-                    </td>
-                    <td className="whitespace-nowrap px-4 py-3">{format.dateTime(dayAsDate(p.birthDate), { dateStyle: "medium", timeZone: "UTC" })}</td>
-                    <td className="px-4 py-3">
-                      {p.coverages.length === 0 ? (
-                        <Badge tone="amber">{t("noCoverage")}</Badge>
-                      ) : (
-                        <ul className="flex flex-wrap gap-1">
-                          {p.coverages.map((c) => (
-                            <li key={c.id}>
-                              <Badge tone="blue">{locale === "ar" ? c.insurerNameAr : c.insurerNameEn}</Badge>
-                            </li>
-                          ))}
-                        </ul>
-                      )}
-                    </td>
-                    <td className="px-4 py-3">
-                      <div className="flex flex-wrap gap-2">
-                        <Link href={`/eligibility?patient=${p.id}`} aria-label={t("checkEligibilityNamed", { name })} className={buttonClasses("primary", "px-3 py-1.5")}>
-                          {t("checkEligibility")}
-                        </Link>
-                        <Link href={`/patients/${p.id}`} aria-label={t("openNamed", { name })} className={buttonClasses("secondary", "px-3 py-1.5")}>
-                          {t("open")}
-                        </Link>
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <SortableTable
+            label={t("search.results", { count: results.length })}
+            rows={results}
+            rowKey={(p) => p.id}
+            rowProps={() => ({ className: "align-middle hover:bg-slate-50" })}
+            sort={{ state: sortFromParams(params, ["name", "nationalId", "birthDate"]), href: (by, desc) => sortHref("/patients", params, by, desc) }}
+            columns={[
+              {
+                id: "name",
+                header: t("columns.name"),
+                className: cell,
+                sortValue: (p) => `${p.givenName} ${p.familyName}`,
+                cell: (p) => (
+                  <Link href={`/patients/${p.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
+                    {p.givenName} {p.familyName}
+                  </Link>
+                ),
+              },
+              { id: "nationalId", header: t("columns.nationalId"), className: `${cell} font-mono tabular-nums`, sortValue: (p) => p.nationalId, cell: (p) => <span dir="ltr">{p.nationalId}</span> },
+              {
+                id: "birthDate",
+                header: t("columns.birthDate"),
+                className: `whitespace-nowrap ${cell}`,
+                sortValue: (p) => p.birthDate,
+                cell: (p) => format.dateTime(dayAsDate(p.birthDate), { dateStyle: "medium", timeZone: "UTC" }),
+              },
+              {
+                id: "insurers",
+                header: t("columns.insurers"),
+                className: cell,
+                cell: (p) =>
+                  p.coverages.length === 0 ? (
+                    <Badge tone="amber">{t("noCoverage")}</Badge>
+                  ) : (
+                    <ul className="flex flex-wrap gap-1">
+                      {p.coverages.map((c) => (
+                        <li key={c.id}>
+                          <Badge tone="blue">{locale === "ar" ? c.insurerNameAr : c.insurerNameEn}</Badge>
+                        </li>
+                      ))}
+                    </ul>
+                  ),
+              },
+              {
+                id: "actions",
+                header: t("columns.actions"),
+                className: cell,
+                cell: (p) => (
+                  <div className="flex flex-wrap gap-2">
+                    <Link href={`/eligibility?patient=${p.id}`} aria-label={t("checkEligibilityNamed", { name: `${p.givenName} ${p.familyName}` })} className={buttonClasses("primary", "px-3 py-1.5")}>
+                      {t("checkEligibility")}
+                    </Link>
+                    <Link href={`/patients/${p.id}`} aria-label={t("openNamed", { name: `${p.givenName} ${p.familyName}` })} className={buttonClasses("secondary", "px-3 py-1.5")}>
+                      {t("open")}
+                    </Link>
+                  </div>
+                ),
+              },
+            ]}
+          />
         </Card>
       )}
     </>
   );
-}
+});

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { PlatformCard } from "@/components/settings/platform-card";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { requireArea, listUsers } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 
@@ -33,6 +34,14 @@ export default async function SettingsPage() {
         <span className="block font-semibold text-brand-800">{t("insurers.title")}</span>
         <span className="mt-1 block text-sm text-slate-600">{t("insurers.description")}</span>
       </Link>
+      <Link
+        href="/settings/terminology"
+        className="mb-6 block rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-brand-600 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+        data-testid="settings-terminology-link"
+      >
+        <span className="block font-semibold text-brand-800">{t("terminology.link")}</span>
+        <span className="mt-1 block text-sm text-slate-600">{t("terminology.linkHelp")}</span>
+      </Link>
       <Card className="mb-6">
         <div className="border-b border-slate-200 px-4 py-3">
           <h2 className="font-semibold">{t("settings.usersTitle")}</h2>
@@ -40,39 +49,37 @@ export default async function SettingsPage() {
             {t("settings.usersHelp")} <code dir="ltr" className="rounded bg-slate-100 px-1 text-xs">npm run admin -- user:create --email … --role …</code>
           </p>
         </div>
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-              <tr>
-                <th scope="col" className="px-4 py-3 text-start">{t("settings.columns.user")}</th>
-                <th scope="col" className="px-4 py-3 text-start">{t("settings.columns.roles")}</th>
-                <th scope="col" className="px-4 py-3 text-start">{t("settings.columns.status")}</th>
-                <th scope="col" className="px-4 py-3 text-start">{t("settings.columns.created")}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {users.map((u) => (
-                <tr key={u.id}>
-                  <td className="px-4 py-2">
-                    <span className="block font-medium">{u.name}</span>
-                    <span className="block text-xs text-slate-500" dir="ltr">{u.email}</span>
-                  </td>
-                  <td className="px-4 py-2">{u.roles.map((r) => t(`roles.${r}`)).join(" · ")}</td>
-                  <td className="px-4 py-2">
-                    {u.disabledAt ? (
-                      <Badge tone="red">{t("settings.status.disabled")}</Badge>
-                    ) : u.lockedUntil && u.lockedUntil > now ? (
-                      <Badge tone="amber">{t("settings.status.locked")}</Badge>
-                    ) : (
-                      <Badge tone="green">{t("settings.status.active")}</Badge>
-                    )}
-                  </td>
-                  <td className="px-4 py-2 tabular-nums">{format.dateTime(u.createdAt, { dateStyle: "medium" })}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label={t("settings.usersTitle")}
+          rows={users}
+          rowKey={(u) => u.id}
+          columns={[
+            {
+              id: "user",
+              header: t("settings.columns.user"),
+              cell: (u) => (
+                <>
+                  <span className="block font-medium">{u.name}</span>
+                  <span className="block text-xs text-slate-500" dir="ltr">{u.email}</span>
+                </>
+              ),
+            },
+            { id: "roles", header: t("settings.columns.roles"), cell: (u) => u.roles.map((r) => t(`roles.${r}`)).join(" · ") },
+            {
+              id: "status",
+              header: t("settings.columns.status"),
+              cell: (u) =>
+                u.disabledAt ? (
+                  <Badge tone="red">{t("settings.status.disabled")}</Badge>
+                ) : u.lockedUntil && u.lockedUntil > now ? (
+                  <Badge tone="amber">{t("settings.status.locked")}</Badge>
+                ) : (
+                  <Badge tone="green">{t("settings.status.active")}</Badge>
+                ),
+            },
+            { id: "created", header: t("settings.columns.created"), className: "px-4 py-2 tabular-nums", cell: (u) => format.dateTime(u.createdAt, { dateStyle: "medium" }) },
+          ]}
+        />
       </Card>
       <Card className="mb-6 p-4">
         <h2 className="font-semibold">{t("settings.accessTitle")}</h2>

@@ -4,11 +4,10 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { PrintButton } from "@/components/eligibility/print-button";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { WorklistTable } from "@/components/visits/worklist-table";
-import { audit } from "@/lib/audit";
-import { actorOf, canAccess, requireArea } from "@/lib/auth";
-import { getDb, VISIT_VERDICTS } from "@/lib/db";
-import { requestContext } from "@/lib/http";
+import { WORKLIST_SORTABLE, WorklistTable } from "@/components/visits/worklist-table";
+import { sortFromParams, sortHref } from "@/components/ui/sort-rows";
+import { staffPage, type StaffPageContext, canAccess } from "@/lib/auth";
+import { VISIT_VERDICTS } from "@/lib/db";
 import { parseWorklistFilters, recentVisitLists, worklist } from "@/lib/visits";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -17,16 +16,16 @@ export async function generateMetadata(): Promise<Metadata> {
 
 const field = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm";
 
-export default async function VisitsWorklistPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await requireArea("visits");
+export default staffPage("visits", async function VisitsWorklistPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }, staff: StaffPageContext) {
+  const { user } = staff;
   const t = await getTranslations("visits");
   const locale = await getLocale();
-  const filters = parseWorklistFilters(await searchParams);
-  const db = await getDb();
+  const params = await searchParams;
+  const filters = parseWorklistFilters(params);
+  const db = staff.db;
   const [rows, lists] = await Promise.all([worklist(db, filters), recentVisitLists(db, 10)]);
-  const ctx = await requestContext();
   // Reading the worklist shows patient data: audited like any patient list.
-  await audit(db, { actor: actorOf(user), action: "visits.worklist_view", outcome: "success", requestId: ctx.requestId, ip: ctx.ip, details: { rows: rows.length, verdict: filters.verdict ?? null } });
+  await staff.audit({ action: "visits.worklist_view", outcome: "success", details: { rows: rows.length, verdict: filters.verdict ?? null } });
   const time = (d: Date) => new Intl.DateTimeFormat(locale === "ar" ? "ar-SA-u-nu-latn-ca-gregory" : "en-GB", { dateStyle: "medium", timeStyle: "short" }).format(d);
   return (
     <>
@@ -77,7 +76,12 @@ export default async function VisitsWorklistPage({ searchParams }: { searchParam
         </div>
       </form>
       <p className="mb-2 text-sm text-slate-700" data-testid="worklist-count">{t("count", { count: rows.length })}</p>
-      <WorklistTable rows={rows} canCheck={canAccess(user.roles, "eligibility")} canAuthorize={canAccess(user.roles, "authorizations")} />
+      <WorklistTable
+        rows={rows}
+        canCheck={canAccess(user.roles, "eligibility")}
+        canAuthorize={canAccess(user.roles, "authorizations")}
+        sort={{ state: sortFromParams(params, WORKLIST_SORTABLE), href: (by, desc) => sortHref("/visits", params, by, desc) }}
+      />
       <p className="mt-2 text-xs text-slate-600">{t("help")}</p>
       <Card className="no-print mt-8 p-4">
         <h2 className="mb-3 text-base font-semibold text-slate-900">{t("recentLists")}</h2>
@@ -98,4 +102,4 @@ export default async function VisitsWorklistPage({ searchParams }: { searchParam
       </Card>
     </>
   );
-}
+});

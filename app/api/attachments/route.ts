@@ -3,7 +3,7 @@ import { actorOf, authorize, AREAS } from "@/lib/auth";
 import { MAX_FILE_BYTES, deleteOrphans, storeAttachment } from "@/lib/attachments";
 import { BodyTooLargeError, readLimitedBody, requestContext, guarded } from "@/lib/http";
 import { getDb } from "@/lib/db";
-import { AppError, jsonResponse, renderError } from "@/lib/api";
+import { AppError, jsonResponse, renderError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,6 @@
 import { currentUser } from "@/lib/auth";
 import { getDatabase } from "@/lib/db";
-import { liveEventStream, liveHub } from "@/lib/exchange";
+import { liveEventStream, liveHub } from "@/lib/pipeline";
 import { guarded } from "@/lib/http";
 
 export const dynamic = "force-dynamic";

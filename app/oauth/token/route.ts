@@ -1,4 +1,4 @@
-import { handleTokenRequest } from "@/lib/api-access";
+import { handleTokenRequest } from "@/lib/api";
 import { claimsApiRatePerMinute, portalEnvironment } from "@/lib/claims-api";
 import { getDb } from "@/lib/db";
 import { guarded } from "@/lib/http";

@@ -9,7 +9,7 @@ export const INFORMATION_REQUEST_STATUSES = ["open", "answered", "acknowledged"]
 export type InformationRequestStatus = (typeof INFORMATION_REQUEST_STATUSES)[number];
 
 /**
- * A payer's CommunicationRequest about a claim or an authorization (issue 18 item 1), as received
+ * A payer's CommunicationRequest about a claim or an authorization (docs/decisions/045), as received
  * by poll or webhook, and the clinic's answer (a Communication based on it). The CommunicationRequest
  * is stored exactly as received beside what the portal read from it; text fields may hold patient
  * data and are never logged.

@@ -1,7 +1,7 @@
 import { bigint, index, integer, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * Managers' dashboards (issue #8): submissions rolled up per UTC hour of `created_at`, insurer,
+ * Managers' dashboards: submissions rolled up per UTC hour of `created_at`, insurer,
  * kind, benefit category (of the first item), status and reason. Maintained by statement-level
  * triggers on `submissions` (migration `dashboard_triggers`) in the same transaction as every
  * change, so it is never out of step; the dashboard reads this instead of a million rows.
@@ -47,7 +47,7 @@ export const dashboardProcedureCategories = pgTable("dashboard_procedure_categor
 });
 
 /**
- * Issue 19: decision times (sent → adjudicated) of claims as a log-spaced histogram, so the
+ * Decision 052: decision times (sent → adjudicated) of claims as a log-spaced histogram, so the
  * dashboard's median over any range reads a few thousand rows instead of every decided claim.
  * One row per grain ('hour', 'day' or 'month' of `created_at`, in UTC), insurer and bucket; a
  * range reads whole UTC months, then whole UTC days, then hours at its edges. Bucket 0 holds
@@ -69,7 +69,7 @@ export const decisionTimeHistogram = pgTable(
 );
 
 /**
- * Issue 19: `adjudication_hourly` at coarser grains, so a range of up to 24 months reads a few
+ * Decision 052: `adjudication_hourly` at coarser grains, so a range of up to 24 months reads a few
  * thousand rows. 'day' and 'month' (UTC) rows carry every dimension; a range reads whole UTC months,
  * whole UTC days at their edges and `adjudication_hourly` for the hours at its own edges. 'hour'
  * rows hold adjudicated claims only (complete, partial, denied: status 'decided', category and

@@ -4,7 +4,7 @@ import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex
 
 const utc = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
-/** States of a submission (authorization request or claim): see DESIGN.md "Records and states". */
+/** States of a submission (authorization request or claim): see lib/submissions/states.ts (docs/decisions/062). */
 export const SUBMISSION_STATUSES = [
   "draft",
   "queued",
@@ -40,7 +40,12 @@ export const submissions = pgTable(
     /** Claim.identifier[0]; set when queued. */
     identifierSystem: text("identifier_system"),
     identifierValue: text("identifier_value"),
-    /** The platform's Patient id (national ID) — patient data: never logged. */
+    /**
+     * The platform's Patient id — the national ID / Iqama that `Claim.patient` names — NOT
+     * `patients.id` (a UUID): join on `patients.national_id`. Kept under this name on purpose
+     * (docs/decisions/062): the meaning never changed, and the API's `patient` filter and field
+     * carry the same value. Patient data: never logged.
+     */
     patientId: text("patient_id").notNull(),
     insurerId: text("insurer_id"),
     /** The FHIR Claim exactly as sent (or to be sent). */
@@ -69,6 +74,8 @@ export const submissions = pgTable(
     replacesId: uuid("replaces_id"),
     /** A claim made from a prior authorization. */
     authorizationId: uuid("authorization_id"),
+    /** An appeal (docs/decisions/081): the decided claim whose denied or cut lines it re-opens. */
+    appealOfId: uuid("appeal_of_id"),
     /** The facility it goes out from (its certificate and licence); null = the main facility. */
     facilityId: uuid("facility_id").references(() => facilities.id),
     /** ui, exchange-api, claims-api, gateway. */
@@ -86,6 +93,7 @@ export const submissions = pgTable(
     index("submissions_status_created_idx").on(t.status, t.createdAt.desc()),
     index("submissions_patient_idx").on(t.patientId, t.createdAt.desc()),
     index("submissions_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("submissions_appeal_of_idx").on(t.appealOfId).where(sql`${t.appealOfId} is not null`),
   ],
 );
 
@@ -115,7 +123,7 @@ export const webhookReceipts = pgTable("webhook_receipts", {
   event: text("event").notNull(),
   claimId: text("claim_id"),
   status: text("status"),
-  /** applied, ignored, deferred (see lib/exchange/webhooks.ts). */
+  /** applied, ignored, deferred (see lib/pipeline/webhooks.ts). */
   result: text("result").notNull(),
 });
 

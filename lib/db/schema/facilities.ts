@@ -4,7 +4,7 @@ import { boolean, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-or
 const utc = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /**
- * A clinic group's facilities beyond the main one (issue 17, item 3). The main facility is the
+ * A clinic group's facilities beyond the main one (docs/decisions/049). The main facility is the
  * platform connection of the environment (PLATFORM_CLIENT_CERT/KEY, PROVIDER_LICENSE) and has no
  * row: with no rows at all the portal works exactly as before. Each row has its own provider
  * licence and client certificate (PEM file paths, watched for renewal like the main ones) and,

@@ -10,3 +10,6 @@ export * from "./facilities";
 export * from "./visits";
 export * from "./communications";
 export * from "./payments";
+export * from "./denials";
+export * from "./contracts";
+export * from "./terminology";

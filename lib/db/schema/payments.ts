@@ -4,7 +4,7 @@ import { insurers } from "./patients";
 const utc = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /**
- * Payments (issue 18): remittances the payer sends through the platform (PaymentReconciliation),
+ * Payments (docs/decisions/047): remittances the payer sends through the platform (PaymentReconciliation),
  * their per-claim detail lines matched to the portal's claims, the payment notices the clinic sends
  * back (paid, then cleared), and the insurers' filing windows (deadlines). Money in halalas.
  */

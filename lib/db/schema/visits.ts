@@ -4,7 +4,7 @@ import { date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid
 const utc = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /**
- * Eligibility ahead of the visit (issue 21, decisions 043–044): visit lists (uploaded, picked, or
+ * Eligibility ahead of the visit (decisions 043–044): visit lists (uploaded, picked, or
  * sent by the clinic's systems), their visits with the per-visit check state and verdict, and the
  * paced batch runs that check them.
  */

@@ -106,7 +106,7 @@ describe("buildClaim", () => {
   });
 });
 
-describe("buildClaim — resubmission linked to the prior claim (issue 18 item 7)", () => {
+describe("buildClaim — resubmission linked to the prior claim", () => {
   it("carries related[prior] with the prior's platform id and business identifier; valid R4; the schema keeps it", async () => {
     const { r4Problems } = await import("../messages/r4-schema.test-support");
     const claim = buildClaim({

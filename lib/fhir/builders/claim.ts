@@ -1,5 +1,6 @@
 import type { Claim } from "@medplum/fhirtypes";
 import { money } from "../money";
+import { EXTENSIONS } from "../nphies/extensions";
 import { organizationReference, patientReference } from "../references";
 import { CODE_SYSTEMS, PLATFORM_CURRENCY } from "../systems";
 
@@ -14,6 +15,9 @@ export interface ClaimItemInput {
   quantity: number;
   /** Unit price in minor units (halalas): exact, converted to the wire number once. */
   unitPriceMinor: number;
+  /** The patient's share of the line and the line's VAT (docs/decisions/091): the exchange's patient-share and tax extensions. */
+  patientShareMinor?: number;
+  taxMinor?: number;
 }
 
 export interface ClaimAttachmentInput {
@@ -49,7 +53,7 @@ export interface ClaimInput {
   /**
    * A fix-and-resubmit (or the copy of a cancelled claim): the prior claim, sent as `related`
    * with relationship `prior` — its platform id when the platform held it, and its business
-   * identifier, so the payer sees the link too (issue 18 item 7).
+   * identifier, so the payer sees the link too (decisions 045–048).
    */
   prior?: { platformId?: string; identifier?: { system?: string; value: string } };
 }
@@ -112,6 +116,14 @@ export function buildClaim(input: ClaimInput): Claim {
       servicedDate: item.servicedDate,
       quantity: { value: item.quantity },
       unitPrice: money(item.unitPriceMinor, PLATFORM_CURRENCY),
+      ...(item.patientShareMinor !== undefined || item.taxMinor !== undefined
+        ? {
+            extension: [
+              ...(item.patientShareMinor !== undefined ? [{ url: EXTENSIONS.patientShare, valueMoney: money(item.patientShareMinor, PLATFORM_CURRENCY) }] : []),
+              ...(item.taxMinor !== undefined ? [{ url: EXTENSIONS.tax, valueMoney: money(item.taxMinor, PLATFORM_CURRENCY) }] : []),
+            ],
+          }
+        : {}),
     })),
     ...(attachments.length > 0
       ? {

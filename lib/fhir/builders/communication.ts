@@ -2,7 +2,7 @@ import type { Communication, CommunicationPayload, Task } from "@medplum/fhirtyp
 import { CANCEL_REASONS, CANCEL_REASON_DISPLAY, NATIONAL_EXCHANGE, type CancelReason } from "../systems";
 
 /**
- * Issue 18: what the clinic sends besides claims — the answer to a payer's information request (a
+ * Decision 045: what the clinic sends besides claims — the answer to a payer's information request (a
  * Communication based on its CommunicationRequest, about the claim) and the cancel Task. Strict
  * writers: everything they build is valid R4 (checked against the R4 JSON schema in the tests).
  */
@@ -14,12 +14,16 @@ export interface ClaimTarget {
   identifier?: { system?: string; value: string };
 }
 
-function claimReference(target: ClaimTarget) {
+/** A Claim named in a Task's focus or a Communication's about: by our identifier when we have it. */
+export function claimReference(target: ClaimTarget) {
   if (!target.platformId && !target.identifier?.value) throw new Error("a claim reference needs the platform id or the business identifier");
   return {
     type: "Claim" as const,
-    ...(target.platformId ? { reference: `Claim/${target.platformId}` } : {}),
-    ...(target.identifier?.value ? { identifier: { ...(target.identifier.system ? { system: target.identifier.system } : {}), value: target.identifier.value } } : {}),
+    // By our identifier when we have it (decision 073): the exchange answers identifier-only and
+    // need never have told us its own id; the platform id only when there is no identifier.
+    ...(target.identifier?.value
+      ? { identifier: { ...(target.identifier.system ? { system: target.identifier.system } : {}), value: target.identifier.value } }
+      : { reference: `Claim/${target.platformId}` }),
   };
 }
 
@@ -31,11 +35,12 @@ export interface CancelTaskInput {
   reason: CancelReason;
   providerOrgId: string;
   authoredOn: Date;
+  /** The insurer the claim went to (its Organization id): the Task's owner, the one asked to cancel. */
+  insurerOrgId?: string;
 }
 
-/** The cancel-request Task (`Task.code` cancel | nullify, `focus` the Claim, `reasonCode` from task-reason-code). */
-export function buildCancelTask(input: CancelTaskInput): Task {
-  if (!(CANCEL_REASONS as readonly string[]).includes(input.reason)) throw new Error(`unknown cancel reason ${String(input.reason)}`);
+/** What every Task the clinic sends starts with: its id and identifier, a requested order with its task-code, authored by the clinic. */
+export function clinicTask(input: { id: string; providerOrgId: string; code: string; authoredOn: Date }): Task {
   return {
     resourceType: "Task",
     id: input.id,
@@ -44,9 +49,18 @@ export function buildCancelTask(input: CancelTaskInput): Task {
     intent: "order",
     priority: "routine",
     code: { coding: [{ system: NATIONAL_EXCHANGE.taskCodeSystem, code: input.code }] },
-    focus: claimReference(input.target),
     authoredOn: input.authoredOn.toISOString(),
     requester: { reference: `Organization/${input.providerOrgId}` },
+  };
+}
+
+/** The cancel-request Task (`Task.code` cancel | nullify, `focus` the Claim, `reasonCode` from task-reason-code). */
+export function buildCancelTask(input: CancelTaskInput): Task {
+  if (!(CANCEL_REASONS as readonly string[]).includes(input.reason)) throw new Error(`unknown cancel reason ${String(input.reason)}`);
+  return {
+    ...clinicTask(input),
+    focus: claimReference(input.target),
+    ...(input.insurerOrgId ? { owner: { reference: `Organization/${input.insurerOrgId}` } } : {}),
     reasonCode: { coding: [{ system: NATIONAL_EXCHANGE.taskReasonSystem, code: input.reason, display: CANCEL_REASON_DISPLAY[input.reason] }] },
   };
 }
@@ -72,6 +86,10 @@ export interface CommunicationInput {
   text?: string;
   attachments?: readonly CommunicationAttachmentInput[];
   sent: Date;
+  /** The payer's identifier of its CommunicationRequest: named by it, as the exchange does (decision 073). */
+  requestIdentifier?: { system?: string; value: string };
+  /** The patient (Patient id) the answer is about: the exchange's Communication names its subject. */
+  subjectPatientId?: string;
 }
 
 /** The answer: a Communication based on the request, about the claim, with text and/or attachments. */
@@ -92,7 +110,12 @@ export function buildCommunication(input: CommunicationInput): Communication {
     resourceType: "Communication",
     id: input.id,
     identifier: [{ system: `https://clinic.example/fhir/communication-id/${input.providerOrgId}`, value: input.id }],
-    basedOn: [{ reference: `CommunicationRequest/${input.requestId}` }],
+    basedOn: [
+      input.requestIdentifier
+        ? { type: "CommunicationRequest", identifier: { ...(input.requestIdentifier.system ? { system: input.requestIdentifier.system } : {}), value: input.requestIdentifier.value } }
+        : { reference: `CommunicationRequest/${input.requestId}` },
+    ],
+    ...(input.subjectPatientId ? { subject: { reference: `Patient/${input.subjectPatientId}` } } : {}),
     status: "completed",
     category: [{ coding: [{ system: "http://terminology.hl7.org/CodeSystem/communication-category", code: "notification" }] }],
     priority: "routine",

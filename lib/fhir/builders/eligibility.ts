@@ -25,6 +25,15 @@ export interface EligibilityRequestInput {
   categories: readonly BenefitCategoryCode[];
   /** Creation time; sent as ISO 8601 UTC. */
   created: Date;
+  /**
+   * The exchange's request (docs/decisions/075): the site asked about (Location id), the
+   * priority, a period instead of the single day, and the coverage. Each optional: the spec's
+   * REST request goes without them.
+   */
+  facilityLocationId?: string;
+  priority?: "normal" | "stat" | "deferred";
+  servicedPeriod?: { start: string; end: string };
+  coverageRef?: string;
 }
 
 /**
@@ -41,7 +50,10 @@ export function buildEligibilityRequest(input: EligibilityRequestInput): Coverag
     status: "active",
     purpose: purposes,
     patient: patientReference(input.nationalId),
-    servicedDate: input.servicedDate,
+    ...(input.servicedPeriod ? { servicedPeriod: { ...input.servicedPeriod } } : { servicedDate: input.servicedDate }),
+    ...(input.priority ? { priority: { coding: [{ system: CODE_SYSTEMS.processPriority, code: input.priority }] } } : {}),
+    ...(input.facilityLocationId ? { facility: { reference: `Location/${input.facilityLocationId}` } } : {}),
+    ...(input.coverageRef ? { insurance: [{ focal: true, coverage: { reference: `Coverage/${input.coverageRef}` } }] } : {}),
     created: input.created.toISOString(),
     provider: organizationReference(input.providerOrgId),
     insurer: organizationReference(input.insurerId),

@@ -19,6 +19,8 @@ export interface PaymentNoticeInput {
   paymentDate: string;
   created: Date;
   identifierSystem: string;
+  /** The PaymentReconciliation's own identifier: the payment is named by it (decision 073). */
+  paymentIdentifier?: { system?: string; value: string };
 }
 
 export function buildPaymentNotice(input: PaymentNoticeInput): PaymentNotice {
@@ -29,7 +31,10 @@ export function buildPaymentNotice(input: PaymentNoticeInput): PaymentNotice {
     status: "active",
     created: input.created.toISOString(),
     provider: { reference: `Organization/${input.providerOrgId}` },
-    payment: { reference: `PaymentReconciliation/${input.paymentId}` },
+    // By the payment's identifier when known, as the exchange names payments; else by its id.
+    payment: input.paymentIdentifier
+      ? { type: "PaymentReconciliation", identifier: { ...(input.paymentIdentifier.system ? { system: input.paymentIdentifier.system } : {}), value: input.paymentIdentifier.value } }
+      : { reference: `PaymentReconciliation/${input.paymentId}` },
     paymentDate: input.paymentDate,
     payee: { reference: `Organization/${input.providerOrgId}` },
     recipient: { type: "Organization", identifier: { system: NATIONAL_EXCHANGE.exchangeLicense, value: "NPHIES" } },

@@ -4,7 +4,7 @@ import { checkStructure } from "../read/structure";
 import { assertMessageSize } from "./size";
 
 /**
- * The strict writer of the national exchange's message Bundles (issue 17; NPHIES implementation
+ * The strict writer of the national exchange's message Bundles (decision 034; NPHIES implementation
  * guide): `Bundle.type = message`, the MessageHeader first, every entry with a `fullUrl`, the
  * header's `focus` exactly the main resource's `fullUrl`, `eventCoding` from ksa-message-events,
  * the sender the provider's licence, the destination the payer's licence — or the exchange itself

@@ -1,5 +1,5 @@
 /**
- * The national exchange's FHIR messaging (issue 17): the strict writer of message Bundles, the
+ * The national exchange's FHIR messaging (docs/decisions/034): the strict writer of message Bundles, the
  * poll-request Task, the 10 MB limit. Replies are read by `readMessage` in lib/fhir/read.
  */
 export { buildBatchMessage, buildMessage, checkMessageRules, claimInBatch, type BatchInput, MessageBuildError, type BuiltMessage, type MessageDestination, type MessageInput } from "./build";

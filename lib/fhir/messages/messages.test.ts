@@ -104,7 +104,7 @@ describe("message Bundles the portal sends", () => {
     expect((cases[2]!.bundle.entry![0]!.resource as MessageHeader).destination![0]!.receiver!.identifier!.system).toBe("http://nphies.sa/license/nphies");
   });
 
-  it("payment-notice (issue 18): a PaymentNotice addressed to the exchange, paid and cleared, builds valid R4", () => {
+  it("payment-notice (docs/decisions/047): a PaymentNotice addressed to the exchange, paid and cleared, builds valid R4", () => {
     for (const paymentStatus of ["paid", "cleared"] as const) {
       const notice = buildPaymentNotice({ id: `pn-${paymentStatus}`, paymentId: "pr-1", paymentStatus, amountMinor: 123_456, currency: "SAR", providerOrgId: "clinic-001", paymentDate: "2026-11-23", created: at, identifierSystem: "https://clinic.example/fhir/payment-notice-id/clinic-001" });
       const built = buildMessage({ event: "payment-notice", focus: notice, providerLicense: "PR-FHIR-001", destination: { exchange: true }, sourceEndpoint: source, timestamp: at });
@@ -266,7 +266,7 @@ describe("reading replies", () => {
   });
 });
 
-describe("issue 18 messages: cancel-request and communication", () => {
+describe("decision 045 messages: cancel-request and communication", () => {
   const task = buildCancelTask({
     id: "5b0a6d0e-0d8e-4c47-9a5b-2c4d1f2e3a01",
     target: { platformId: "claim-9", identifier: { system: "https://clinic.example/fhir/claim-id/clinic-001", value: "C-9" } },
@@ -296,11 +296,12 @@ describe("issue 18 messages: cancel-request and communication", () => {
     }
   });
 
-  it("the cancel Task names the claim both ways and the exchange's reason code; the Communication is based on the request", () => {
+  it("the cancel Task names the claim by our identifier (decision 073) and the exchange's reason code; the Communication is based on the request", () => {
     expect(r4Problems(task)).toEqual([]);
     expect(task.code?.coding?.[0]).toEqual({ system: "http://nphies.sa/terminology/CodeSystem/task-code", code: "nullify" });
     expect(task.reasonCode?.coding?.[0]).toMatchObject({ system: "http://nphies.sa/terminology/CodeSystem/task-reason-code", code: "resubmission" });
-    expect(task.focus).toMatchObject({ reference: "Claim/claim-9", identifier: { value: "C-9" } });
+    expect(task.focus).toMatchObject({ type: "Claim", identifier: { value: "C-9" } });
+    expect(task.focus?.reference).toBeUndefined();
     expect(r4Problems(communication)).toEqual([]);
     expect(communication.basedOn).toEqual([{ reference: "CommunicationRequest/cr-1" }]);
     expect(communication.payload?.map((p) => Object.keys(p)[0])).toEqual(["contentString", "contentAttachment"]);

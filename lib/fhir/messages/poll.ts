@@ -1,6 +1,7 @@
 import type { Task, TaskInput } from "@medplum/fhirtypes";
 import { MESSAGE_REPLY_EVENTS, NATIONAL_EXCHANGE, type MessageReplyEvent } from "../systems";
 import { MessageBuildError } from "./build";
+import { NATIONAL_EXCHANGE_TASK_ID_BASE } from "../builders/communication";
 
 /** The exchange hands out at most 100 messages per poll. */
 export const MAX_MESSAGES_PER_POLL = 100;
@@ -41,6 +42,7 @@ export function buildPollTask(input: PollRequestInput): Task {
   return {
     resourceType: "Task",
     id: input.id,
+    identifier: [{ system: `${NATIONAL_EXCHANGE_TASK_ID_BASE}/${input.requesterOrgId}`, value: input.id }],
     status: "requested",
     intent: "order",
     priority: "routine",

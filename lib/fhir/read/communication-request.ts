@@ -4,7 +4,7 @@ import { readResource } from "./bundle";
 import { readReference, type ReferenceView } from "./reference";
 
 /**
- * What the portal reads from a payer's CommunicationRequest (issue 18 item 1) — any valid R4 form:
+ * What the portal reads from a payer's CommunicationRequest (docs/decisions/045) — any valid R4 form:
  * what it asks (payload text, reason text, the note), which documents it wants (payload
  * contentAttachment titles/types, payload contentReference displays), when it is
  * due (`occurrenceDateTime`, else `occurrencePeriod.end`, else a `…due-date` extension), and what

@@ -5,6 +5,8 @@ import { collectExtensions, type ExtensionView } from "./extensions";
 import { readIdentifier, readReference, referenceId, type IdentifierView, type ReferenceView } from "./reference";
 import { checkStructure } from "./structure";
 import { list, num, readCoded, readMoney, readPeriod, text, type CodedView, type MoneyView, type PeriodView } from "./values";
+import { EXTENSIONS } from "../nphies/extensions";
+import { SITE_ELIGIBILITY, SYSTEMS } from "../nphies/terminology";
 
 /** An amount in minor units (halalas) with its currency. */
 export interface MinorMoney {
@@ -64,7 +66,13 @@ export interface InsuranceView {
   /** The Coverage id on the platform (`cov-…`), from `insurance[].coverage`. */
   coverageId?: string;
   coverage?: ReferenceView;
+  /** In force here: the payer's `inforce`, and not out of network at the requesting site. */
   inforce: boolean;
+  /**
+   * The exchange's site eligibility (extension-siteEligibility, site-eligibility codes): an
+   * insurance out of network or not eligible at this site is not in force here (decision 075).
+   */
+  siteEligibility?: { code: string; inForce: boolean };
   benefitPeriod?: PeriodView;
   categories: BenefitCategoryView[];
 }
@@ -164,6 +172,16 @@ function readCategory(item: Record<string, unknown>): BenefitCategoryView {
   return view;
 }
 
+/** The site-eligibility extension of an insurance (or of the whole response); unknown codes count as not in force. */
+function siteEligibilityOf(node: Record<string, unknown>): { code: string; inForce: boolean } | undefined {
+  const extension = list(node.extension).find((e) => e.url === EXTENSIONS.siteEligibility);
+  if (!extension) return undefined;
+  const code = readCoded(extension.valueCodeableConcept, SYSTEMS.siteEligibility)?.code ?? readCoded(extension.valueCodeableConcept)?.code;
+  if (!code) return undefined;
+  const known = (SITE_ELIGIBILITY as Record<string, { inForce: boolean } | undefined>)[code];
+  return { code, inForce: known?.inForce ?? false };
+}
+
 /**
  * Reads a CoverageEligibilityResponse: in force per insurance; per item its category, network,
  * unit, term and benefits (allowed/used as Money, counts or text); errors. Throws FhirReadError
@@ -174,7 +192,9 @@ export function readCoverageEligibilityResponse(json: unknown): Read<BenefitsVie
   const r = json as Record<string, unknown>;
   const insurances: InsuranceView[] = list(r.insurance).map((insurance) => {
     const coverage = readReference(insurance.coverage);
-    const view: InsuranceView = { inforce: insurance.inforce === true, categories: list(insurance.item).map(readCategory) };
+    const site = siteEligibilityOf(insurance) ?? siteEligibilityOf(r);
+    const view: InsuranceView = { inforce: insurance.inforce === true && (site?.inForce ?? true), categories: list(insurance.item).map(readCategory) };
+    if (site) view.siteEligibility = site;
     if (coverage) {
       view.coverage = coverage;
       const id = referenceId(coverage, "Coverage") ?? coverage.identifier?.value;

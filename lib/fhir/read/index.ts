@@ -1,5 +1,5 @@
 /**
- * The tolerant, lossless readers of platform answers (DESIGN.md "Talking to the platform").
+ * The tolerant, lossless readers of platform answers (docs/decisions/028).
  * Each takes `unknown` JSON, checks it against FHIR R4 and returns `{ view, raw }`: `raw` is the
  * resource exactly as received (store it), `view` what the portal shows and stores beside it.
  * Anything that is not valid R4 throws one FhirReadError naming the path.

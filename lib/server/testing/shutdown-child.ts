@@ -5,7 +5,7 @@
  * SIGTERM; its log (LOG_FORMAT=json) ends with the shutdown report.
  */
 import { openDatabase } from "@/lib/db/client";
-import { startExchangeServices } from "@/lib/exchange";
+import { startExchangeServices } from "@/lib/pipeline";
 import { env } from "@/lib/env";
 import { createPlatformClient, type PlatformConfig } from "@/lib/platform";
 import { onShutdownSignal } from "../shutdown";

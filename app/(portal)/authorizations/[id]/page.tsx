@@ -7,7 +7,7 @@ import { DecisionTable } from "@/components/authorizations/decision-table";
 import { OverallDecision } from "@/components/claims/decision-lines";
 import { ResponseDetails } from "@/components/claims/response-details";
 import { LiveRefresh } from "@/components/authorizations/live-refresh";
-import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
 import { DiagnosisList } from "@/components/coding/diagnosis-list";
@@ -15,16 +15,13 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { CancelButton } from "@/components/cancellation/cancel-button";
 import { StatusCheckPanel } from "@/components/cancellation/status-check-panel";
 import { InformationRequestList } from "@/components/information-requests/request-list";
-import { canCancel } from "@/lib/cancellation";
+import { canCancel, canCheckStatus } from "@/lib/cancellation";
 import { listInformationRequests } from "@/lib/information-requests";
 import { formatBytes } from "@/lib/attachments";
-import { audit } from "@/lib/audit";
-import { getSubmissionView } from "@/lib/authorizations";
+import { getSubmissionView } from "@/lib/submissions";
 import { UsageTable } from "@/components/authorization-usage/usage-table";
 import { authorizationUsage } from "@/lib/authorization-usage";
-import { requireArea, canAccess } from "@/lib/auth";
-import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http";
+import { staffPage, type StaffPageContext, canAccess } from "@/lib/auth";
 import { dispositionWords, outcomeOfView } from "@/lib/i18n";
 import { formatMoney } from "@/lib/money";
 import { PlatformErrors } from "@/components/claims/platform-errors";
@@ -34,23 +31,14 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("detail.title") };
 }
 
-export default async function AuthorizationPage({ params }: { params: Promise<{ id: string }> }) {
-  const user = await requireArea("authorizations");
+export default staffPage("authorizations", async function AuthorizationPage({ params }: { params: Promise<{ id: string }> }, staff: StaffPageContext) {
+  const { user } = staff;
   const { id } = await params;
-  const db = await getDb();
+  const db = staff.db;
   // Read before the page's data: an event after this moment makes the browser render the page again.
   const stamp = await liveStamp(db, user.roles, { kinds: [...PAGE_LIVE_KINDS.submission], submissionId: id });
-  const ctx = await requestContext();
   const view = await getSubmissionView(db, id, "preauthorization");
-  await audit(db, {
-    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
-    action: "authorization.view",
-    target: { type: "submission", id: view?.submission.id ?? "unknown" },
-    outcome: view ? "success" : "failure",
-    requestId: ctx.requestId,
-    ip: ctx.ip,
-    details: view ? { patientId: view.patient?.id ?? null } : { reason: "not_found" },
-  });
+  const viewKey = await staff.audit({ action: "authorization.view", target: { type: "submission", id: view?.submission.id ?? "unknown" }, outcome: view ? "success" : "failure", details: view ? { patientId: view.patient?.id ?? null } : { reason: "not_found" } });
   if (!view) notFound();
   const { submission: s, decision } = view;
   if (s.status === "draft") redirect(`/authorizations/new?draft=${s.id}`);
@@ -75,8 +63,8 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
         actions={
           <div className="flex flex-col items-end gap-1">
             <StatusBadge status={s.status} outcome={outcomeOfView(s.responseView)} />
-            <LiveRefresh submissionId={s.id} stamp={stamp} />
-            {s.platformId && <CancelButton id={s.id} kind="preauthorization" allowed={canCancel(s)} />}
+            <LiveRefresh submissionId={s.id} stamp={stamp} viewKey={viewKey} />
+            {canCheckStatus(s) && <CancelButton id={s.id} kind="preauthorization" allowed={canCancel(s)} />}
           </div>
         }
       />
@@ -215,7 +203,7 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
               <InformationRequestList rows={informationRequests} showSubmission={false} canAnswer={() => true} />
             </Card>
           )}
-          {s.platformId && (
+          {canCheckStatus(s) && (
             <Card className="p-5">
               <StatusCheckPanel id={s.id} kind="preauthorization" />
             </Card>
@@ -228,4 +216,4 @@ export default async function AuthorizationPage({ params }: { params: Promise<{ 
       </div>
     </>
   );
-}
+});

@@ -4,36 +4,23 @@ import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { SubmissionForm } from "@/components/authorizations/submission-form";
 import { PageHeader } from "@/components/ui/card";
-import { audit } from "@/lib/audit";
-import { loadDraftForForm } from "@/lib/authorizations";
-import { actorOf, requireArea } from "@/lib/auth";
-import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http";
+import { loadDraftForForm } from "@/lib/submissions";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { clinicToday } from "@/lib/time";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("newTitle") };
 }
 
-export default async function NewAuthorizationPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await requireArea("authorizations");
+export default staffPage("authorizations", async function NewAuthorizationPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }, staff: StaffPageContext) {
   const { draft } = await searchParams;
   const t = await getTranslations("authorizations");
   const today = clinicToday();
   let initial;
   if (typeof draft === "string") {
-    const db = await getDb();
-    const ctx = await requestContext();
+    const db = staff.db;
     const loaded = await loadDraftForForm(db, draft, "preauthorization");
-    await audit(db, {
-      actor: actorOf(user),
-      action: "authorization.draft_open",
-      target: { type: "submission", id: typeof loaded === "string" ? "unknown" : loaded.id },
-      outcome: typeof loaded === "string" ? "failure" : "success",
-      requestId: ctx.requestId,
-      ip: ctx.ip,
-      ...(typeof loaded === "string" ? { details: { reason: loaded } } : { details: { patientId: loaded.patient?.id } }),
-    });
+    await staff.audit({ action: "authorization.draft_open", target: { type: "submission", id: typeof loaded === "string" ? "unknown" : loaded.id }, outcome: typeof loaded === "string" ? "failure" : "success", ...(typeof loaded === "string" ? { details: { reason: loaded } } : { details: { patientId: loaded.patient?.id } }) });
     if (loaded === "not_draft") redirect(`/authorizations/${draft}`);
     if (loaded !== "not_found") {
       initial = {
@@ -55,4 +42,4 @@ export default async function NewAuthorizationPage({ searchParams }: { searchPar
       <SubmissionForm use="preauthorization" today={today} initial={initial} />
     </>
   );
-}
+});

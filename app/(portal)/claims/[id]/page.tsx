@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { LiveRefresh } from "@/components/authorizations/live-refresh";
-import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
 import { ClaimActions } from "@/components/claims/claim-actions";
@@ -14,20 +14,19 @@ import { PlatformWordsText } from "@/components/claims/platform-words";
 import { RawJson } from "@/components/claims/raw-json";
 import { DiagnosisList } from "@/components/coding/diagnosis-list";
 import { formatAmount } from "@/components/coding/format";
+import { DataTable } from "@/components/ui/data-table";
 import { Card, PageHeader } from "@/components/ui/card";
 import { CancelButton } from "@/components/cancellation/cancel-button";
 import { StatusCheckPanel } from "@/components/cancellation/status-check-panel";
 import { InformationRequestList } from "@/components/information-requests/request-list";
-import { canCancel } from "@/lib/cancellation";
+import { canCancel, canCheckStatus } from "@/lib/cancellation";
 import { listInformationRequests } from "@/lib/information-requests";
-import { audit } from "@/lib/audit";
-import { requireArea } from "@/lib/auth";
-import { getSubmissionView } from "@/lib/authorizations";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
+import { APPEALABLE_STATUSES, appealableLines, appealsOf, getSubmissionView, submissionTimeline } from "@/lib/submissions";
+import { buttonClasses } from "@/components/ui/button";
 import { claimAuthorization, replacementLinks } from "@/lib/claims";
-import { getDb } from "@/lib/db";
 import { findCode, toMinorUnits } from "@/lib/fhir";
-import { requestContext } from "@/lib/http";
-import { dispositionWords, outcomeOfView } from "@/lib/i18n";
+import { dispositionWords, outcomeOfView, statusLabel } from "@/lib/i18n";
 import { formatMoney } from "@/lib/money";
 import { insurerNames } from "@/lib/patients";
 import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
@@ -42,10 +41,10 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /** One claim: adjudication per item, patient share, payment, live timeline, request ids, raw FHIR. */
-export default async function ClaimDetailPage({ params }: { params: Promise<{ id: string }> }) {
-  const user = await requireArea("claims");
+export default staffPage("claims", async function ClaimDetailPage({ params }: { params: Promise<{ id: string }> }, staff: StaffPageContext) {
+  const { user } = staff;
   const { id } = await params;
-  const [t, words, format, db, ctx] = [await getTranslations("claims"), await getTranslations("statusWords"), await getFormatter(), await getDb(), await requestContext()];
+  const [t, words, format, db] = [await getTranslations("claims"), await getTranslations("statusWords"), await getFormatter(), staff.db];
   // Read before the page's data: an event after this moment makes the browser render the page again.
   const stamp = await liveStamp(db, user.roles, { kinds: [...PAGE_LIVE_KINDS.submission], submissionId: id });
   const locale = await getLocale();
@@ -57,14 +56,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
   };
   const insurerName = await insurerNames(db, locale);
   const view = await getSubmissionView(db, id, "claim");
-  await audit(db, {
-    actor: { kind: "user", id: user.id, email: user.email, roles: user.roles },
-    action: "claim.view",
-    target: { type: "submission", id: view?.submission.id ?? "unknown" },
-    outcome: view ? "success" : "failure",
-    requestId: ctx.requestId,
-    ip: ctx.ip,
-  });
+  const viewKey = await staff.audit({ action: "claim.view", target: { type: "submission", id: view?.submission.id ?? "unknown" }, outcome: view ? "success" : "failure" });
   if (!view) notFound();
   const s = view.submission;
   const [links, preAuth, informationRequests, ir] = await Promise.all([
@@ -73,8 +65,14 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
     listInformationRequests(db, { submissionId: s.id, filter: "all", kinds: ["claim"] }),
     getTranslations("informationRequests"),
   ]);
-  // Issue 18: what the payer paid (remittances) and the filing deadline while the claim is still open.
+  // Decision 047: what the payer paid (remittances) and the filing deadline while the claim is still open.
   const [paidBy, deadlines] = await Promise.all([claimPayments(db, [s.id]), deadlinesFor(db, [s.id], clinicToday(), env().CLINIC_TIME_ZONE)]);
+  // Decision 081: its appeals (their timelines merged into this one's) and whether it may be appealed now.
+  const [appeals, appealLines] = await Promise.all([appealsOf(db, s.id), appealableLines(db, s.id)]);
+  const appealTimelines = await Promise.all(appeals.map(async (a) => ({ href: `/claims/${a.id}`, label: t("appeal.timelinePrefix"), entries: await submissionTimeline(db, a.id), outcome: outcomeOfView(a.responseView) })));
+  const openAppeal = appeals.some((a) => !["complete", "partial", "denied", "rejected", "failed", "cancelled"].includes(a.status));
+  // Once an appeal is open or has been paid in full there is nothing left to appeal here; after an upheld or cut one, a further appeal.
+  const canAppeal = (APPEALABLE_STATUSES as readonly string[]).includes(s.status) && appealLines.length > 0 && !openAppeal && !appeals.some((a) => a.status === "complete");
   const d = view.decision;
   const outcome = outcomeOfView(s.responseView);
   const payment = d?.response.payment;
@@ -100,10 +98,15 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
           <div className="flex flex-col items-end gap-2">
             <div className="flex items-center gap-3">
               <StatusBadge status={s.status} kind="claim" outcome={outcome} />
-              <LiveRefresh submissionId={s.id} stamp={stamp} use="claim" />
+              <LiveRefresh submissionId={s.id} stamp={stamp} viewKey={viewKey} use="claim" />
             </div>
             <ClaimActions id={s.id} status={s.status} />
-            {s.platformId && <CancelButton id={s.id} kind="claim" nullify={s.status === "complete" || s.status === "partial"} allowed={canCancel(s)} />}
+            {canAppeal && (
+              <Link href={`/claims/${s.id}/appeal`} className={buttonClasses("primary")} data-testid="appeal-claim">
+                {t("workQueue.actions.appeal")}
+              </Link>
+            )}
+            {canCheckStatus(s) && <CancelButton id={s.id} kind="claim" nullify={s.status === "complete" || s.status === "partial"} allowed={canCancel(s)} />}
           </div>
         }
       />
@@ -188,6 +191,29 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
                 ))}
               </div>
             )}
+            {s.appealOfId && (
+              <p className="mt-4" data-testid="appeal-of">
+                {t("appeal.appealOf")}{" "}
+                <Link className="text-brand-800 underline" href={`/claims/${s.appealOfId}`}>
+                  {t("detail.title")}
+                </Link>
+              </p>
+            )}
+            {appeals.length > 0 && (
+              <div className="mt-4 space-y-1" data-testid="appeals">
+                <h2 className="font-medium">{t("appeal.section")}</h2>
+                <ul className="space-y-1">
+                  {appeals.map((a) => (
+                    <li key={a.id} data-status={a.status}>
+                      <Link className="text-brand-800 underline" href={`/claims/${a.id}`}>
+                        {t("appeal.filedOn", { date: format.dateTime(a.createdAt, { dateStyle: "medium", timeStyle: "short" }) })}
+                      </Link>{" "}
+                      ({words(statusLabel("claim", a.status, outcomeOfView(a.responseView)).key as never)})
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
             {(s.status === "rejected" || s.status === "failed") && (
               <div className="mt-4 rounded-md border border-red-200 bg-red-50 p-3">
                 <h2 className="mb-1 font-medium text-red-900">{t("detail.reasons")}</h2>
@@ -209,32 +235,31 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
               </Card>
             </>
           ) : (
-            <Card className="overflow-x-auto">
-              <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="adjudication-table">
-                <caption className="px-4 py-3 text-start font-medium">{t("detail.items")}</caption>
-                <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-                  <tr>
-                    {(["code", "date", "quantity", "submitted"] as const).map((c) => (
-                      <th key={c} scope="col" className={`px-3 py-2 ${["submitted", "quantity"].includes(c) ? "text-end" : "text-start"}`}>
-                        {t(`detail.col.${c}`)}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {itemsOfClaim(s.claim).map((i) => (
-                    <tr key={i.sequence} data-testid="adjudication-row">
-                      <td className="px-3 py-2">
+            <Card>
+              <DataTable
+                label={t("detail.items")}
+                captionHidden={false}
+                testId="adjudication-table"
+                rows={itemsOfClaim(s.claim)}
+                rowKey={(i) => String(i.sequence)}
+                rowProps={() => ({ "data-testid": "adjudication-row" })}
+                columns={[
+                  {
+                    id: "code",
+                    header: t("detail.col.code"),
+                    className: "px-3 py-2",
+                    cell: (i) => (
+                      <>
                         <bdi dir="ltr" className="font-mono">{i.code ?? "—"}</bdi>
                         {i.code && findCode("cpt", i.code) && <span className="ms-2 text-slate-700">{findCode("cpt", i.code)!.display[locale === "ar" ? "ar" : "en"]}</span>}
-                      </td>
-                      <td className="px-3 py-2 tabular-nums" dir="ltr">{i.servicedDate ?? "—"}</td>
-                      <td className="px-3 py-2 text-end tabular-nums">{i.quantity ?? "—"}</td>
-                      <td className="px-3 py-2 text-end tabular-nums" dir="ltr">{formatAmount(i.submittedMinor)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                      </>
+                    ),
+                  },
+                  { id: "date", header: t("detail.col.date"), className: "px-3 py-2 tabular-nums", dir: "ltr", cell: (i) => i.servicedDate ?? "—" },
+                  { id: "quantity", header: t("detail.col.quantity"), align: "end", className: "px-3 py-2 tabular-nums", cell: (i) => i.quantity ?? "—" },
+                  { id: "submitted", header: t("detail.col.submitted"), align: "end", className: "px-3 py-2 tabular-nums", dir: "ltr", cell: (i) => formatAmount(i.submittedMinor) },
+                ]}
+              />
             </Card>
           )}
           <Card className="space-y-3 p-5">
@@ -250,14 +275,14 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
               <InformationRequestList rows={informationRequests} showSubmission={false} canAnswer={() => true} />
             </Card>
           )}
-          {s.platformId && (
+          {canCheckStatus(s) && (
             <Card className="p-5">
               <StatusCheckPanel id={s.id} kind="claim" />
             </Card>
           )}
           <Card className="p-5">
             <h2 className="mb-3 font-medium">{t("detail.timeline")}</h2>
-            <Timeline entries={view.timeline} kind="claim" outcome={outcome} />
+            <Timeline entries={view.timeline} kind="claim" outcome={outcome} linked={appealTimelines} />
           </Card>
           <Card className="p-5 text-sm">
             <h2 className="mb-2 font-medium">{t("detail.requestIds")}</h2>
@@ -275,7 +300,7 @@ export default async function ClaimDetailPage({ params }: { params: Promise<{ id
       </div>
     </>
   );
-}
+});
 
 type Json = Record<string, unknown>;
 /** Items of the Claim itself, before any adjudication. */

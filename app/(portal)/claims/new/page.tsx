@@ -3,16 +3,13 @@ import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
 import { DecisionTable } from "@/components/authorizations/decision-table";
 import { LiveRefresh } from "@/components/authorizations/live-refresh";
-import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { SubmissionForm } from "@/components/authorizations/submission-form";
 import { DuplicateWarning } from "@/components/claims/duplicate-warning";
 import { Card, PageHeader } from "@/components/ui/card";
-import { audit } from "@/lib/audit";
-import { loadDraftForForm, getSubmissionView } from "@/lib/authorizations";
-import { actorOf, requireArea } from "@/lib/auth";
-import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http";
+import { loadDraftForForm, getSubmissionView } from "@/lib/submissions";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { clinicToday } from "@/lib/time";
 import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
 import { authorizationUsage } from "@/lib/authorization-usage";
@@ -26,30 +23,21 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /**
- * The claim form (issue #7 builds the claims list around it): a new claim, a draft (`?draft=`),
+ * The claim form: a new claim, a draft (`?draft=`),
  * e.g. one made from a prior authorization, or the confirmation of a submitted claim
  * (`?submitted=`) with its live status.
  */
-export default async function NewClaimPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await requireArea("claims");
+export default staffPage("claims", async function NewClaimPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }, staff: StaffPageContext) {
+  const { user } = staff;
   const { draft, submitted } = await searchParams;
   const t = await getTranslations("authorizations");
   const locale = await getLocale();
-  const db = await getDb();
-  const ctx = await requestContext();
-  const actor = actorOf(user);
+  const db = staff.db;
 
   if (typeof submitted === "string") {
     const stamp = await liveStamp(db, user.roles, { kinds: [...PAGE_LIVE_KINDS.submission], submissionId: submitted });
     const view = await getSubmissionView(db, submitted, "claim");
-    await audit(db, {
-      actor,
-      action: "claim.view",
-      target: { type: "submission", id: view?.submission.id ?? "unknown" },
-      outcome: view ? "success" : "failure",
-      requestId: ctx.requestId,
-      ip: ctx.ip,
-    });
+    const viewKey = await staff.audit({ action: "claim.view", target: { type: "submission", id: view?.submission.id ?? "unknown" }, outcome: view ? "success" : "failure" });
     if (view) {
       const s = view.submission;
       // Refused: say so, why (the platform's words), and where to fix it — not "in the outbox".
@@ -63,7 +51,7 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
             actions={
               <div className="flex flex-col items-end gap-1">
                 <StatusBadge status={s.status} kind="claim" outcome={outcomeOfView(s.responseView)} />
-                <LiveRefresh submissionId={s.id} stamp={stamp} use="claim" />
+                <LiveRefresh submissionId={s.id} stamp={stamp} viewKey={viewKey} use="claim" />
               </div>
             }
           />
@@ -125,15 +113,7 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
   let authorizationId: string | null = null;
   if (typeof draft === "string") {
     const loaded = await loadDraftForForm(db, draft, "claim");
-    await audit(db, {
-      actor,
-      action: "claim.draft_open",
-      target: { type: "submission", id: typeof loaded === "string" ? "unknown" : loaded.id },
-      outcome: typeof loaded === "string" ? "failure" : "success",
-      requestId: ctx.requestId,
-      ip: ctx.ip,
-      ...(typeof loaded === "string" ? { details: { reason: loaded } } : { details: { patientId: loaded.patient?.id } }),
-    });
+    await staff.audit({ action: "claim.draft_open", target: { type: "submission", id: typeof loaded === "string" ? "unknown" : loaded.id }, outcome: typeof loaded === "string" ? "failure" : "success", ...(typeof loaded === "string" ? { details: { reason: loaded } } : { details: { patientId: loaded.patient?.id } }) });
     if (typeof loaded !== "string") {
       authorizationId = loaded.authorizationId;
       initial = {
@@ -144,7 +124,7 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
       };
     }
   }
-  // Issue 18: what remains of the linked authorization (this draft excluded) and the draft's filing deadline.
+  // Decision 048: what remains of the linked authorization (this draft excluded) and the draft's filing deadline.
   const usage = authorizationId ? await authorizationUsage(db, authorizationId, initial?.draftId) : undefined;
   const draftDeadline = initial?.draftId ? (await deadlinesFor(db, [initial.draftId], today, env().CLINIC_TIME_ZONE)).get(initial.draftId) : undefined;
   return (
@@ -166,4 +146,4 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
       <SubmissionForm use="claim" today={today} initial={initial} usage={usage} />
     </>
   );
-}
+});

@@ -1,50 +1,63 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
-import { StatusBadge } from "@/components/authorizations/status-badge";
-import { ClaimActions } from "@/components/claims/claim-actions";
+import { PlatformErrors } from "@/components/claims/platform-errors";
+import { WorkQueueList, type QueueRow } from "@/components/claims/work-queue-list";
 import { LiveBadge } from "@/components/live/live-badge";
 import { LiveRefresh } from "@/components/live/live-refresh";
-import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
-import { PlatformErrors } from "@/components/claims/platform-errors";
 import { Card, PageHeader } from "@/components/ui/card";
-import { audit } from "@/lib/audit";
-import { actorOf, requireArea } from "@/lib/auth";
-import { workQueue } from "@/lib/claims";
-import { getDb, patients } from "@/lib/db";
-import { requestContext } from "@/lib/http";
-import { formatMoney } from "@/lib/money";
-import { inArray } from "drizzle-orm";
-import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
-import { deadlinesFor } from "@/lib/deadlines";
+import { buttonClasses } from "@/components/ui/button";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
+import { queueStaff, rankedWorkQueue, type AssigneeFilter } from "@/lib/claims";
+import { patients, type SubmissionStatus } from "@/lib/db";
+import { reasonLabel } from "@/lib/denials";
 import { env } from "@/lib/env";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
+import { statusLabel } from "@/lib/i18n";
+import { formatMoney } from "@/lib/money";
 import { clinicToday } from "@/lib/time";
+import { inArray } from "drizzle-orm";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("claims"))("workQueue.title") };
 }
 
-/** Rejected and failed claims not yet replaced: the platform's reasons, fix and resubmit, retry. */
-export default async function WorkQueuePage() {
-  const user = await requireArea("claims");
-  const [t, format, locale, db, ctx] = [await getTranslations("claims"), await getFormatter(), await getLocale(), await getDb(), await requestContext()];
-  // Read before the queue: a claim changing after this moment makes the browser render the page again.
+const FILTERS: AssigneeFilter[] = ["all", "mine", "unassigned"];
+
+/**
+ * The claims work queue (docs/decisions/080): refused, failed and appealable claims ranked by money
+ * at stake per day left, with assignment, notes, bulk assignment and a CSV of what is shown.
+ */
+export default staffPage("claims", async function WorkQueuePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }, staff: StaffPageContext) {
+  const { user } = staff;
+  const params = await searchParams;
+  const filter = (FILTERS as string[]).includes(String(params.assignee)) ? (params.assignee as AssigneeFilter) : "all";
+  const [t, words, format, locale, db] = [await getTranslations("claims"), await getTranslations("statusWords"), await getFormatter(), await getLocale(), staff.db];
   const live = { kinds: PAGE_LIVE_KINDS.workQueue, submissionKind: "claim" } as const;
   const stamp = await liveStamp(db, user.roles, { ...live, kinds: [...live.kinds] });
-  const rows = await workQueue(db);
   const timeZone = env().CLINIC_TIME_ZONE;
-  const deadlines = await deadlinesFor(db, rows.map((r) => r.id), clinicToday(timeZone), timeZone);
-  const nids = [...new Set(rows.map((r) => r.patientId))];
+  const [items, billers] = await Promise.all([rankedWorkQueue(db, { today: clinicToday(timeZone), timeZone, userId: user.id, assignee: filter }), queueStaff(db)]);
+  const nids = [...new Set(items.map((r) => r.patientId))];
   const people = nids.length ? await db.select().from(patients).where(inArray(patients.nationalId, nids)) : [];
   const byNid = new Map(people.map((p) => [p.nationalId, p]));
-  await audit(db, {
-    actor: actorOf(user),
-    action: "claim.work_queue",
-    outcome: "success",
-    requestId: ctx.requestId,
-    ip: ctx.ip,
-    details: { ids: rows.map((r) => r.id) },
+  const viewKey = await staff.audit({ action: "claim.work_queue", outcome: "success", details: { ids: items.map((r) => r.id), assignee: filter } });
+  const rows: QueueRow[] = items.map((r) => {
+    const p = byNid.get(r.patientId);
+    return {
+      id: r.id,
+      status: r.status,
+      statusLabel: words(statusLabel("claim", r.status as SubmissionStatus).key as never),
+      action: r.action,
+      title: p ? `${p.givenName} ${p.familyName}` : t("workQueue.claim"),
+      atStake: formatMoney(r.atStakeMinor, locale, r.currency ?? undefined),
+      reason: r.reason ? (r.action === "appeal" ? reasonLabel(r.reason, locale).text : r.reason) : null,
+      deadline: r.deadline,
+      assignee: r.assignee,
+      notes: r.notes.map((n) => ({ body: n.body, by: n.authorId, at: n.createdAt.toISOString(), atText: format.dateTime(n.createdAt, { dateStyle: "medium", timeStyle: "short" }) })),
+      ...(r.action === "appeal" ? {} : { errors: <PlatformErrors errors={r.errors} />, hint: t(r.status === "rejected" ? "workQueue.fixHint" : "workQueue.retryHint") }),
+    };
   });
+  const exportHref = `/claims/work-queue/export${filter === "all" ? "" : `?assignee=${filter}`}`;
   return (
     <>
       <nav className="mb-3 text-sm">
@@ -52,41 +65,34 @@ export default async function WorkQueuePage() {
           <span aria-hidden className="inline-block rtl:-scale-x-100">←</span> {t("detail.back")}
         </Link>
       </nav>
-      <PageHeader title={t("workQueue.title")} description={t("workQueue.description")} actions={<LiveBadge on={t("live.on")} off={t("live.off")} />} />
-      <LiveRefresh query={{ ...live, kinds: [...live.kinds] }} stamp={stamp} announceOn={live.kinds} announcement={t("live.updated")} />
-      {rows.length === 0 ? (
-        <Card className="p-8 text-center text-sm text-slate-500">{t("workQueue.empty")}</Card>
-      ) : (
-        <ul className="space-y-3" data-testid="work-queue">
-          {rows.map((r) => {
-            const p = byNid.get(r.patientId);
-            return (
-              <li key={r.id} data-testid="work-item" data-id={r.id} data-status={r.status}>
-                <Card className="p-4">
-                  <div className="flex flex-wrap items-start justify-between gap-3">
-                    <div className="space-y-1 text-sm">
-                      <p className="flex flex-wrap items-center gap-2">
-                        <StatusBadge kind="claim" status={r.status} />
-                        <Link href={`/claims/${r.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
-                          {p ? `${p.givenName} ${p.familyName}` : t("workQueue.claim")}
-                        </Link>
-                        <span className="text-slate-500">
-                          <time dateTime={r.updatedAt.toISOString()}>{format.dateTime(r.updatedAt, { dateStyle: "medium", timeStyle: "short" })}</time>
-                        </span>
-                        <span className="tabular-nums">{r.totalMinor === null ? "—" : formatMoney(r.totalMinor, locale, r.currency ?? undefined)}</span>
-                      </p>
-                      {deadlines.get(r.id) && <DeadlineBadge deadline={deadlines.get(r.id)!} />}
-                      <PlatformErrors errors={r.errors} />
-                      <p className="text-xs text-slate-500">{r.status === "rejected" ? t("workQueue.fixHint") : t("workQueue.retryHint")}</p>
-                    </div>
-                    <ClaimActions id={r.id} status={r.status} compact />
-                  </div>
-                </Card>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <PageHeader
+        title={t("workQueue.title")}
+        description={t("workQueue.description")}
+        actions={
+          <div className="flex flex-wrap items-center gap-2">
+            <a href={exportHref} className={buttonClasses("secondary")} data-testid="work-export" download>
+              {t("workQueue.export")}
+            </a>
+            <LiveBadge on={t("live.on")} off={t("live.off")} />
+          </div>
+        }
+      />
+      <LiveRefresh query={{ ...live, kinds: [...live.kinds] }} stamp={stamp} viewKey={viewKey} announceOn={live.kinds} announcement={t("live.updated")} />
+      <p className="mb-3 text-xs text-slate-600">{t("workQueue.rankHint")}</p>
+      <nav aria-label={t("workQueue.filter.label")} className="mb-3 flex flex-wrap gap-2 text-sm">
+        {FILTERS.map((f) => (
+          <Link
+            key={f}
+            href={f === "all" ? "/claims/work-queue" : `/claims/work-queue?assignee=${f}`}
+            aria-current={f === filter ? "page" : undefined}
+            className={`rounded-full px-3 py-1 ring-1 ring-inset ${f === filter ? "bg-brand-700 text-white ring-brand-700" : "bg-white text-slate-700 ring-slate-300"}`}
+            data-testid={`work-filter-${f}`}
+          >
+            {t(`workQueue.filter.${f}`)}
+          </Link>
+        ))}
+      </nav>
+      {rows.length === 0 ? <Card className="p-8 text-center text-sm text-slate-500">{t("workQueue.empty")}</Card> : <WorkQueueList rows={rows} staff={billers} />}
     </>
   );
-}
+});

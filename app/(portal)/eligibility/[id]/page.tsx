@@ -4,33 +4,21 @@ import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { EligibilityDetails, OutcomeBanner } from "@/components/eligibility/eligibility-result";
 import { PrintButton } from "@/components/eligibility/print-button";
+import { VisitEstimatePanel } from "@/components/eligibility/visit-estimate";
 import { buttonClasses } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
-import { audit } from "@/lib/audit";
-import { requireArea } from "@/lib/auth";
-import { getDb } from "@/lib/db";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { getCheckView } from "@/lib/eligibility";
-import { callerOf } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("eligibility"))("result.reopenTitle") };
 }
 
-export default async function EligibilityCheckPage({ params }: { params: Promise<{ id: string }> }) {
-  const user = await requireArea("eligibility");
+export default staffPage("eligibility", async function EligibilityCheckPage({ params }: { params: Promise<{ id: string }> }, staff: StaffPageContext) {
   const { id } = await params;
-  const db = await getDb();
+  const db = staff.db;
   const check = await getCheckView(db, id);
-  const caller = await callerOf(user);
-  await audit(db, {
-    actor: caller.actor,
-    action: "eligibility.view",
-    target: { type: "eligibility_check", id: check?.id ?? "unknown" },
-    outcome: check ? "success" : "failure",
-    requestId: caller.requestId,
-    ip: caller.ip,
-    details: check ? { patientId: check.patient.id } : { reason: "not_found" },
-  });
+  await staff.audit({ action: "eligibility.view", target: { type: "eligibility_check", id: check?.id ?? "unknown" }, outcome: check ? "success" : "failure", details: check ? { patientId: check.patient.id } : { reason: "not_found" } });
   if (!check) notFound();
   const t = await getTranslations();
 
@@ -60,8 +48,9 @@ export default async function EligibilityCheckPage({ params }: { params: Promise
           <OutcomeBanner check={check} />
         </div>
         <EligibilityDetails check={check} />
+        {check.outcome === "in_force" && <VisitEstimatePanel checkId={check.id} servicedDate={check.servicedDate} />}
         <p className="hidden text-xs text-slate-500 print:block">{t("eligibility.result.printedFrom", { app: t("app.name") })}</p>
       </div>
     </>
   );
-}
+});

@@ -8,10 +8,10 @@ import { StatusBadge } from "@/components/authorizations/status-badge";
 import { OutcomeBadge } from "@/components/eligibility/outcome-badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth";
-import { getDb } from "@/lib/db";
+import { DataTable } from "@/components/ui/data-table";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { listChecksForPatient } from "@/lib/eligibility";
-import { callerOf, ageOn, dayAsDate, listCoverages, listInsurers, listSubmissionsForPatient, formatSaudiMobile, auditedView } from "@/lib/patients";
+import { ageOn, dayAsDate, listCoverages, listInsurers, listSubmissionsForPatient, formatSaudiMobile, auditedView } from "@/lib/patients";
 import { clinicToday } from "@/lib/time";
 import type { SubmissionSummary } from "@/lib/patients";
 
@@ -34,11 +34,10 @@ function Section({ id, title, actions, children }: { id: string; title: string; 
   );
 }
 
-export default async function PatientPage({ params }: { params: Promise<{ id: string }> }) {
-  const user = await requireArea("patients");
+export default staffPage("patients", async function PatientPage({ params }: { params: Promise<{ id: string }> }, staff: StaffPageContext) {
   const { id } = await params;
-  const db = await getDb();
-  const patient = await auditedView(db, await callerOf(user), id);
+  const db = staff.db;
+  const patient = await auditedView(db, staff.audit, id);
   if (!patient) notFound();
   const [t, te, format, locale] = [await getTranslations("patients"), await getTranslations("eligibility"), await getFormatter(), await getLocale()];
   const [coverages, insurers, checks, submissions] = await Promise.all([
@@ -52,38 +51,23 @@ export default async function PatientPage({ params }: { params: Promise<{ id: st
   const today = clinicToday();
   const day = (d: string) => format.dateTime(dayAsDate(d), { dateStyle: "medium", timeZone: "UTC" });
   const when = (d: Date) => format.dateTime(d, { dateStyle: "medium", timeStyle: "short" });
-  const th = "px-4 py-2.5 text-start text-xs font-semibold uppercase tracking-wide text-slate-600";
+  const cell = "px-4 py-2.5";
 
   const submissionTable = (rows: SubmissionSummary[], empty: string, label: string) =>
     rows.length === 0 ? (
       <p className="px-5 py-6 text-sm text-slate-600">{empty}</p>
     ) : (
-      <div className="overflow-x-auto">
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <caption className="sr-only">{label}</caption>
-          <thead className="bg-slate-50">
-            <tr>
-              {(["created", "status", "insurer", "amount"] as const).map((c) => (
-                <th key={c} scope="col" className={th}>
-                  {t(`submissionColumns.${c}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {rows.map((s) => (
-              <tr key={s.id}>
-                <td className="whitespace-nowrap px-4 py-2.5">{when(s.createdAt)}</td>
-                <td className="px-4 py-2.5">
-                  <StatusBadge kind={s.kind} status={s.status} outcome={s.outcome} />
-                </td>
-                <td className="px-4 py-2.5">{insurerName(s.insurerId)}</td>
-                <td className="px-4 py-2.5 tabular-nums">{s.totalMinor === null ? "—" : formatMoney(s.totalMinor, locale, s.currency ?? undefined)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        label={label}
+        rows={rows}
+        rowKey={(s) => s.id}
+        columns={[
+          { id: "created", header: t("submissionColumns.created"), className: `whitespace-nowrap ${cell}`, cell: (s) => when(s.createdAt) },
+          { id: "status", header: t("submissionColumns.status"), className: cell, cell: (s) => <StatusBadge kind={s.kind} status={s.status} outcome={s.outcome} /> },
+          { id: "insurer", header: t("submissionColumns.insurer"), className: cell, cell: (s) => insurerName(s.insurerId) },
+          { id: "amount", header: t("submissionColumns.amount"), className: `${cell} tabular-nums`, cell: (s) => (s.totalMinor === null ? "—" : formatMoney(s.totalMinor, locale, s.currency ?? undefined)) },
+        ]}
+      />
     );
 
   return (
@@ -172,38 +156,28 @@ export default async function PatientPage({ params }: { params: Promise<{ id: st
           {checks.length === 0 ? (
             <p className="px-5 py-6 text-sm text-slate-600">{t("detail.checksEmpty")}</p>
           ) : (
-            <div className="overflow-x-auto">
-              <table className="min-w-full divide-y divide-slate-200 text-sm">
-                <caption className="sr-only">{t("detail.checks")}</caption>
-                <thead className="bg-slate-50">
-                  <tr>
-                    {(["checkedAt", "servicedDate", "insurer", "result", "by", "open"] as const).map((c) => (
-                      <th key={c} scope="col" className={th}>
-                        {t(`checkColumns.${c}`)}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {checks.map((c) => (
-                    <tr key={c.id}>
-                      <td className="whitespace-nowrap px-4 py-2.5">{when(c.checkedAt)}</td>
-                      <td className="whitespace-nowrap px-4 py-2.5">{day(c.servicedDate)}</td>
-                      <td className="px-4 py-2.5">{insurerName(c.insurerId, c.insurerNameEn, c.insurerNameAr)}</td>
-                      <td className="px-4 py-2.5">
-                        <OutcomeBadge outcome={c.outcome} label={te(`outcomes.${c.outcome}`)} code={c.errorCode} />
-                      </td>
-                      <td className="px-4 py-2.5 text-slate-600">{c.checkedByName ?? "—"}</td>
-                      <td className="px-4 py-2.5">
-                        <Link href={`/eligibility/${c.id}`} aria-label={t("detail.openCheckNamed", { date: when(c.checkedAt) })} className="font-medium text-brand-800 underline underline-offset-2">
-                          {t("detail.openCheck")}
-                        </Link>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              label={t("detail.checks")}
+              rows={checks}
+              rowKey={(c) => c.id}
+              columns={[
+                { id: "checkedAt", header: t("checkColumns.checkedAt"), className: `whitespace-nowrap ${cell}`, cell: (c) => when(c.checkedAt) },
+                { id: "servicedDate", header: t("checkColumns.servicedDate"), className: `whitespace-nowrap ${cell}`, cell: (c) => day(c.servicedDate) },
+                { id: "insurer", header: t("checkColumns.insurer"), className: cell, cell: (c) => insurerName(c.insurerId, c.insurerNameEn, c.insurerNameAr) },
+                { id: "result", header: t("checkColumns.result"), className: cell, cell: (c) => <OutcomeBadge outcome={c.outcome} label={te(`outcomes.${c.outcome}`)} code={c.errorCode} /> },
+                { id: "by", header: t("checkColumns.by"), className: `${cell} text-slate-600`, cell: (c) => c.checkedByName ?? "—" },
+                {
+                  id: "open",
+                  header: t("checkColumns.open"),
+                  className: cell,
+                  cell: (c) => (
+                    <Link href={`/eligibility/${c.id}`} aria-label={t("detail.openCheckNamed", { date: when(c.checkedAt) })} className="font-medium text-brand-800 underline underline-offset-2">
+                      {t("detail.openCheck")}
+                    </Link>
+                  ),
+                },
+              ]}
+            />
           )}
         </Section>
 
@@ -226,4 +200,4 @@ export default async function PatientPage({ params }: { params: Promise<{ id: st
       </div>
     </>
   );
-}
+});

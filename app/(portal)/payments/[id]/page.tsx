@@ -3,11 +3,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { NoticeButtons } from "@/components/payments/notice-buttons";
+import { DataTable } from "@/components/ui/data-table";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
-import { audit } from "@/lib/audit";
-import { actorOf, requireArea } from "@/lib/auth";
-import { getDb } from "@/lib/db";
-import { requestContext } from "@/lib/http";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { paymentLabel, remittanceWord } from "@/lib/i18n";
 import { isUuid } from "@/lib/ids";
 import { formatMoney } from "@/lib/money";
@@ -21,12 +19,11 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /** One remittance: its detail lines matched to claims (unmatched and short-paid highlighted), the payment notices, mark received / cleared. */
-export default async function RemittancePage({ params }: { params: Promise<{ id: string }> }) {
-  const user = await requireArea("payments");
+export default staffPage("payments", async function RemittancePage({ params }: { params: Promise<{ id: string }> }, staff: StaffPageContext) {
   const { id } = await params;
-  const [t, words, format, locale, db, ctx] = [await getTranslations("payments"), await getTranslations("statusWords"), await getFormatter(), await getLocale(), await getDb(), await requestContext()];
+  const [t, words, format, locale, db] = [await getTranslations("payments"), await getTranslations("statusWords"), await getFormatter(), await getLocale(), staff.db];
   const found = isUuid(id) ? await getRemittance(db, id) : undefined;
-  await audit(db, { actor: actorOf(user), action: "payments.remittance_view", target: { type: "remittance", id: found ? id : "unknown" }, outcome: found ? "success" : "failure", requestId: ctx.requestId, ip: ctx.ip });
+  await staff.audit({ action: "payments.remittance_view", target: { type: "remittance", id: found ? id : "unknown" }, outcome: found ? "success" : "failure" });
   if (!found) notFound();
   const { remittance: r, lines, notices } = found;
   const names = await insurerNames(db, locale);
@@ -66,53 +63,58 @@ export default async function RemittancePage({ params }: { params: Promise<{ id:
       </Card>
 
       <h2 className="mb-2 text-lg font-semibold text-slate-900">{t("detail.lines")}</h2>
-      <div className="mb-6 overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-        <table className="min-w-full divide-y divide-slate-200 text-sm" data-testid="remittance-lines">
-          <caption className="sr-only">{t("detail.lines")}</caption>
-          <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-            <tr>
-              <th scope="col" className="px-3 py-3 text-start">{t("detail.line")}</th>
-              <th scope="col" className="px-3 py-3 text-start">{t("detail.claim")}</th>
-              <th scope="col" className="px-3 py-3 text-end">{t("detail.paid")}</th>
-              <th scope="col" className="px-3 py-3 text-end">{t("detail.benefit")}</th>
-              <th scope="col" className="px-3 py-3 text-start">{t("detail.match")}</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {lines.map((l) => {
+      <DataTable
+        label={t("detail.lines")}
+        testId="remittance-lines"
+        className="mb-6 rounded-lg border border-slate-200 bg-white shadow-sm"
+        rows={lines}
+        rowKey={(l) => String(l.position)}
+        rowProps={(l) => ({
+          className: !l.submissionId ? "bg-red-50" : l.shortPaid ? "bg-amber-50" : "",
+          "data-testid": "remittance-line",
+          "data-matched": String(Boolean(l.submissionId)),
+          "data-short": String(l.shortPaid),
+        })}
+        columns={[
+          { id: "line", header: t("detail.line"), className: "px-3 py-2 tabular-nums", cell: (l) => l.position + 1 },
+          {
+            id: "claim",
+            header: t("detail.claim"),
+            className: "px-3 py-2",
+            cell: (l) => {
               // What this claim has been paid over every remittance (not its adjudication words: "Paid" there means decided).
               const label = l.submissionId && l.benefitMinor !== null ? paymentLabel("complete", { paidMinor: l.paidTotalMinor ?? 0, benefitMinor: l.benefitMinor }) : undefined;
-              const tone = !l.submissionId ? "bg-red-50" : l.shortPaid ? "bg-amber-50" : "";
               return (
-                <tr key={l.position} className={tone} data-testid="remittance-line" data-matched={Boolean(l.submissionId)} data-short={l.shortPaid}>
-                  <td className="px-3 py-2 tabular-nums">{l.position + 1}</td>
-                  <td className="px-3 py-2">
-                    {l.submissionId ? (
-                      <Link href={`/claims/${l.submissionId}`} className="font-mono text-xs text-brand-800 underline-offset-2 hover:underline" dir="ltr">
-                        {l.requestIdentifierValue ?? l.requestPlatformId}
-                      </Link>
-                    ) : (
-                      <span className="font-mono text-xs" dir="ltr">{l.requestIdentifierValue ?? l.requestPlatformId ?? "—"}</span>
-                    )}
-                    {label && <span className="ms-2"><Badge tone={label.tone}>{words(label.key)}</Badge></span>}
-                  </td>
-                  <td className="px-3 py-2 text-end tabular-nums">{money(l.amountMinor)}</td>
-                  <td className="px-3 py-2 text-end tabular-nums">{l.benefitMinor === null ? "—" : money(l.benefitMinor)}</td>
-                  <td className="px-3 py-2">
-                    {!l.submissionId ? (
-                      <span className="font-medium text-red-800">⚠ {t("detail.unmatched")}</span>
-                    ) : l.shortPaid ? (
-                      <span className="font-medium text-amber-900">⚠ {t("detail.shortBy", { amount: money((l.benefitMinor ?? 0) - (l.paidTotalMinor ?? 0)) })}</span>
-                    ) : (
-                      <span className="text-emerald-800">{t("detail.matched")}</span>
-                    )}
-                  </td>
-                </tr>
+                <>
+                  {l.submissionId ? (
+                    <Link href={`/claims/${l.submissionId}`} className="font-mono text-xs text-brand-800 underline-offset-2 hover:underline" dir="ltr">
+                      {l.requestIdentifierValue ?? l.requestPlatformId}
+                    </Link>
+                  ) : (
+                    <span className="font-mono text-xs" dir="ltr">{l.requestIdentifierValue ?? l.requestPlatformId ?? "—"}</span>
+                  )}
+                  {label && <span className="ms-2"><Badge tone={label.tone}>{words(label.key)}</Badge></span>}
+                </>
               );
-            })}
-          </tbody>
-        </table>
-      </div>
+            },
+          },
+          { id: "paid", header: t("detail.paid"), align: "end", className: "px-3 py-2 tabular-nums", cell: (l) => money(l.amountMinor) },
+          { id: "benefit", header: t("detail.benefit"), align: "end", className: "px-3 py-2 tabular-nums", cell: (l) => (l.benefitMinor === null ? "—" : money(l.benefitMinor)) },
+          {
+            id: "match",
+            header: t("detail.match"),
+            className: "px-3 py-2",
+            cell: (l) =>
+              !l.submissionId ? (
+                <span className="font-medium text-red-800">⚠ {t("detail.unmatched")}</span>
+              ) : l.shortPaid ? (
+                <span className="font-medium text-amber-900">⚠ {t("detail.shortBy", { amount: money((l.benefitMinor ?? 0) - (l.paidTotalMinor ?? 0)) })}</span>
+              ) : (
+                <span className="text-emerald-800">{t("detail.matched")}</span>
+              ),
+          },
+        ]}
+      />
 
       <h2 className="mb-2 text-lg font-semibold text-slate-900">{t("detail.notices")}</h2>
       <Card className="p-4">
@@ -132,4 +134,4 @@ export default async function RemittancePage({ params }: { params: Promise<{ id:
       </Card>
     </>
   );
-}
+});

@@ -5,6 +5,7 @@ import { CreateTokenForm } from "@/components/gateway-tokens/create-token-form";
 import { CredentialCard } from "@/components/credentials/credential-card";
 import { RevokeButton } from "@/components/credentials/revoke-button";
 import { Card, PageHeader } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { listGatewayTokens, createGatewayTokenAction, revokeGatewayTokenAction } from "@/lib/api-access";
 import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
@@ -14,7 +15,6 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("gatewayTokens"))("title") };
 }
 
-const th = "px-4 py-3 text-start";
 const cellTime = "whitespace-nowrap px-4 py-2 tabular-nums";
 const code = "rounded bg-slate-100 px-1 font-mono text-xs";
 
@@ -87,33 +87,23 @@ export default async function GatewayTokensPage() {
             {t("agents.configError")} <span dir="ltr" className="font-mono text-xs">{error}</span>
           </p>
         )}
-        <div className="overflow-x-auto">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <caption className="sr-only">{t("agents.title")}</caption>
-            <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-              <tr>
-                {(["role", "names", "tasks"] as const).map((c) => (
-                  <th key={c} scope="col" className={th}>
-                    {t(`agents.columns.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {AGENT_ROLES.map((role) => (
-                <tr key={role} className="align-top">
-                  <td className="px-4 py-2 font-medium">{t(`agents.roles.${role}`)}</td>
-                  <td className="px-4 py-2 font-mono text-xs" dir="ltr">
-                    {[...[...(config?.brands ?? new Map<string, string>())].filter(([, r]) => r === role).map(([brand]) => brand), role].join(", ")}
-                  </td>
-                  <td className="px-4 py-2 font-mono text-xs" dir="ltr">
-                    {Object.keys(AGENT_TASKS[role]).join(", ")}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label={t("agents.title")}
+          rows={AGENT_ROLES}
+          rowKey={(role) => role}
+          rowProps={() => ({ className: "align-top" })}
+          columns={[
+            { id: "role", header: t("agents.columns.role"), className: "px-4 py-2 font-medium", cell: (role) => t(`agents.roles.${role}`) },
+            {
+              id: "names",
+              header: t("agents.columns.names"),
+              className: "px-4 py-2 font-mono text-xs",
+              dir: "ltr",
+              cell: (role) => [...[...(config?.brands ?? new Map<string, string>())].filter(([, r]) => r === role).map(([brand]) => brand), role].join(", "),
+            },
+            { id: "tasks", header: t("agents.columns.tasks"), className: "px-4 py-2 font-mono text-xs", dir: "ltr", cell: (role) => Object.keys(AGENT_TASKS[role]).join(", ") },
+          ]}
+        />
         <div className="border-t border-slate-200 px-4 py-3 text-xs text-slate-600">
           <p>{t("agents.endpoints")}</p>
           <ul className="mt-1 space-y-1" dir="ltr">

@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
+import { ContractImport } from "@/components/insurers/contract-import";
 import { InsurerForm } from "@/components/insurers/insurer-form";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
-import { audit } from "@/lib/audit";
-import { actorOf, requireArea } from "@/lib/auth";
-import { getDb } from "@/lib/db";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
+import { contractCounts } from "@/lib/contracts";
 import { DEFAULT_WINDOWS, listInsurerSettings } from "@/lib/deadlines";
-import { requestContext } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 
@@ -16,11 +15,11 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /** Administrators: the insurers and their filing windows (the claim deadlines follow them). */
-export default async function InsurersPage() {
-  const user = await requireArea("settings");
-  const [t, ts, locale, db, ctx] = [await getTranslations("insurers"), await getTranslations("nav"), await getLocale(), await getDb(), await requestContext()];
+export default staffPage("settings", async function InsurersPage(_props: object, staff: StaffPageContext) {
+  const [t, ts, tc, locale, db] = [await getTranslations("insurers"), await getTranslations("nav"), await getTranslations("contracts"), await getLocale(), staff.db];
   const rows = await listInsurerSettings(db);
-  await audit(db, { actor: actorOf(user), action: "insurers.view", outcome: "success", requestId: ctx.requestId, ip: ctx.ip, details: { rows: rows.length } });
+  const prices = await contractCounts(db);
+  await staff.audit({ action: "insurers.view", outcome: "success", details: { rows: rows.length } });
   return (
     <>
       <nav className="mb-3 text-sm">
@@ -37,6 +36,7 @@ export default async function InsurersPage() {
                 <bdi>{locale === "ar" ? r.nameAr : r.nameEn}</bdi>
                 <span className="font-mono text-xs font-normal text-slate-500" dir="ltr">{r.id}</span>
                 {!r.configured && <Badge tone="slate">{t("defaults")}</Badge>}
+                <Badge tone={prices.get(r.id) ? "blue" : "slate"}>{prices.get(r.id) ? tc("prices", { count: prices.get(r.id)! }) : tc("none")}</Badge>
               </h2>
               <InsurerForm
                 isNew={false}
@@ -47,9 +47,13 @@ export default async function InsurersPage() {
         ))}
       </ul>
       <Card className="mt-6 p-4">
+        <h2 className="mb-3 text-base font-semibold text-slate-900">{tc("title")}</h2>
+        <ContractImport />
+      </Card>
+      <Card className="mt-6 p-4">
         <h2 className="mb-3 text-base font-semibold text-slate-900">{t("add")}</h2>
         <InsurerForm isNew initial={{ id: "", nameEn: "", nameAr: "", license: "", active: true, submissionDays: DEFAULT_WINDOWS.submissionDays, resubmissionDays: DEFAULT_WINDOWS.resubmissionDays }} />
       </Card>
     </>
   );
-}
+});

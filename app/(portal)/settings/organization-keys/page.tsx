@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { AddKeyForm, CreateClientForm, RevokeKeyButton, ToggleClientButton } from "@/components/organization-keys/org-key-forms";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { listOrgClients } from "@/lib/api-access";
 import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
@@ -66,47 +67,26 @@ export default async function OrganizationKeysPage() {
               <ToggleClientButton clientId={client.clientId} disabled={Boolean(client.disabledAt)} />
             </div>
           </div>
-          <div className="overflow-x-auto">
-            <table className="min-w-full divide-y divide-slate-200 text-sm">
-              <caption className="sr-only">{t("keysOf", { name: client.name })}</caption>
-              <thead className="bg-slate-50 text-xs font-semibold uppercase tracking-wide text-slate-600">
-                <tr>
-                  {(["kid", "alg", "thumbprint", "created", "revoked", "actions"] as const).map((c) => (
-                    <th key={c} scope="col" className="px-4 py-3 text-start">
-                      {t(`columns.${c}`)}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {client.keys.length === 0 && (
-                  <tr>
-                    <td colSpan={6} className="px-4 py-4 text-center text-slate-500">
-                      {t("noKeys")}
-                    </td>
-                  </tr>
-                )}
-                {client.keys.map((key) => (
-                  <tr key={key.id} className="align-top">
-                    <td className="px-4 py-2 font-mono text-xs" dir="ltr">
-                      <span className="break-all">{key.kid}</span>
-                    </td>
-                    <td className="px-4 py-2 font-mono text-xs" dir="ltr">
-                      {key.alg}
-                    </td>
-                    <td className="px-4 py-2 font-mono text-xs text-slate-600" dir="ltr">
-                      <span className="break-all">{key.thumbprint}</span>
-                    </td>
-                    <td className="whitespace-nowrap px-4 py-2 tabular-nums">{date(key.createdAt)}</td>
-                    <td className="whitespace-nowrap px-4 py-2">
-                      {key.revokedAt ? <Badge tone="amber">{date(key.revokedAt)}</Badge> : <span className="text-slate-500">—</span>}
-                    </td>
-                    <td className="px-4 py-2">{!key.revokedAt && <RevokeKeyButton clientId={client.clientId} kid={key.kid} />}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            label={t("keysOf", { name: client.name })}
+            empty={t("noKeys")}
+            rows={client.keys}
+            rowKey={(key) => key.id}
+            rowProps={() => ({ className: "align-top" })}
+            columns={[
+              { id: "kid", header: t("columns.kid"), className: "px-4 py-2 font-mono text-xs", dir: "ltr", cell: (key) => <span className="break-all">{key.kid}</span> },
+              { id: "alg", header: t("columns.alg"), className: "px-4 py-2 font-mono text-xs", dir: "ltr", cell: (key) => key.alg },
+              { id: "thumbprint", header: t("columns.thumbprint"), className: "px-4 py-2 font-mono text-xs text-slate-600", dir: "ltr", cell: (key) => <span className="break-all">{key.thumbprint}</span> },
+              { id: "created", header: t("columns.created"), className: "whitespace-nowrap px-4 py-2 tabular-nums", cell: (key) => date(key.createdAt) },
+              {
+                id: "revoked",
+                header: t("columns.revoked"),
+                className: "whitespace-nowrap px-4 py-2",
+                cell: (key) => (key.revokedAt ? <Badge tone="amber">{date(key.revokedAt)}</Badge> : <span className="text-slate-500">—</span>),
+              },
+              { id: "actions", header: t("columns.actions"), cell: (key) => !key.revokedAt && <RevokeKeyButton clientId={client.clientId} kid={key.kid} /> },
+            ]}
+          />
           <div className="border-t border-slate-200 px-4 py-3">
             <AddKeyForm clientId={client.clientId} />
           </div>

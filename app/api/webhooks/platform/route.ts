@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
-import { exchangeConfig, handlePlatformWebhook } from "@/lib/exchange";
+import { exchangeConfig, handlePlatformWebhook } from "@/lib/pipeline";
 import { getPlatformClient, type PlatformClient } from "@/lib/platform";
 import { guarded } from "@/lib/http";
 import { lineWriter } from "@/lib/log";
@@ -9,7 +9,7 @@ import { INBOUND_HANDLERS } from "@/lib/server";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** `claim.status.changed` and `resource.available` from the platform: signature, dedupe and apply live in lib/exchange/webhooks.ts. */
+/** `claim.status.changed` and `resource.available` from the platform: signature, dedupe and apply live in lib/pipeline/webhooks.ts. */
 export const POST = guarded("json", "webhooks", async (request: Request): Promise<Response> => {
   let client: PlatformClient;
   try {

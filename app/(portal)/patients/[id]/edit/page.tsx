@@ -4,20 +4,18 @@ import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { RegisterPatientForm } from "@/components/patients/register-patient-form";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth";
-import { getDb } from "@/lib/db";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { env } from "@/lib/env";
-import { auditedView, callerOf, formatSaudiMobile } from "@/lib/patients";
+import { auditedView, formatSaudiMobile } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("patients"))("edit.title") };
 }
 
 /** Front desk corrects a registered patient (the same form and rules as registering). */
-export default async function EditPatientPage({ params }: { params: Promise<{ id: string }> }) {
-  const user = await requireArea("patients");
+export default staffPage("patients", async function EditPatientPage({ params }: { params: Promise<{ id: string }> }, staff: StaffPageContext) {
   const { id } = await params;
-  const patient = await auditedView(await getDb(), await callerOf(user), id);
+  const patient = await auditedView(staff.db, staff.audit, id);
   if (!patient) notFound();
   const t = await getTranslations("patients");
   return (
@@ -46,4 +44,4 @@ export default async function EditPatientPage({ params }: { params: Promise<{ id
       </Card>
     </>
   );
-}
+});

@@ -4,8 +4,9 @@ import { notFound } from "next/navigation";
 import { getLocale, getTranslations } from "next-intl/server";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { RunPanel } from "@/components/visits/run-panel";
-import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/exchange";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
 import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
 import { isUuid } from "@/lib/ids";
@@ -69,24 +70,20 @@ export default async function VisitListPage({ params }: { params: Promise<{ id: 
           ) : (
             <>
               <p className="mb-3 text-sm text-slate-700">{t("list.badRowsIntro", { count: badLines.length })}</p>
-              <table className="w-full text-sm" data-testid="bad-rows">
-                <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-600">
-                  <tr>
-                    <th scope="col" className="px-2 py-1.5 text-start">{t("columns.line")}</th>
-                    <th scope="col" className="px-2 py-1.5 text-start">{t("columns.field")}</th>
-                    <th scope="col" className="px-2 py-1.5 text-start">{t("columns.reason")}</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100">
-                  {list.problems.map((p, i) => (
-                    <tr key={i} data-testid="bad-row" data-line={p.line}>
-                      <td className="px-2 py-1.5 tabular-nums">{p.line}</td>
-                      <td className="px-2 py-1.5 font-mono text-xs" dir="ltr">{p.field}</td>
-                      <td className="px-2 py-1.5">{p.message[lang]}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                label={t("list.badRows")}
+                testId="bad-rows"
+                maxHeight=""
+                dense
+                rows={list.problems.map((p, i) => ({ ...p, i }))}
+                rowKey={(p) => String(p.i)}
+                rowProps={(p) => ({ "data-testid": "bad-row", "data-line": String(p.line) })}
+                columns={[
+                  { id: "line", header: t("columns.line"), className: "px-2 py-1.5 tabular-nums", cell: (p) => p.line },
+                  { id: "field", header: t("columns.field"), className: "px-2 py-1.5 font-mono text-xs", dir: "ltr", cell: (p) => p.field },
+                  { id: "reason", header: t("columns.reason"), cell: (p) => p.message[lang] },
+                ]}
+              />
             </>
           )}
         </Card>

@@ -1,0 +1,108 @@
+"use client";
+
+import { useLocale, useTranslations } from "next-intl";
+import { useState, useTransition } from "react";
+import { CodeMultiPicker } from "@/components/coding/code-multi-picker";
+import { PrintButton } from "@/components/eligibility/print-button";
+import { Button } from "@/components/ui/button";
+import { TableFrame } from "@/components/ui/table-frame";
+import { estimateVisitAction, type VisitEstimate } from "@/lib/eligibility/browser";
+import { CPT_CODES } from "@/lib/fhir/browser";
+import { formatMoney } from "@/lib/money/browser";
+
+/**
+ * "Estimate for this visit" on an eligibility result (docs/decisions/091): the front desk picks
+ * the planned services and sees, per service, the contract price, what the insurance pays, the
+ * patient's share, VAT and whether an authorization is needed — printable, in either language.
+ */
+export function VisitEstimatePanel({ checkId, servicedDate }: { checkId: string; servicedDate: string }) {
+  const t = useTranslations("eligibility.estimate");
+  const tc = useTranslations("coding");
+  const locale = useLocale();
+  const lang = locale === "ar" ? "ar" : "en";
+  const [codes, setCodes] = useState<string[]>([]);
+  const [estimate, setEstimate] = useState<VisitEstimate>();
+  const [problem, setProblem] = useState<string>();
+  const [pending, start] = useTransition();
+  const money = (minor: number) => formatMoney(minor, locale);
+  const name = (code: string) => CPT_CODES.find((c) => c.code === code)?.display[lang] ?? code;
+
+  const run = () =>
+    start(async () => {
+      setProblem(undefined);
+      if (codes.length === 0) return setProblem(t("pickOne"));
+      try {
+        const result = await estimateVisitAction({ checkId, services: codes.map((code) => ({ code, quantity: 1 })) });
+        if (result.ok) setEstimate(result.estimate);
+        else setProblem(t("failed"));
+      } catch {
+        setProblem(t("failed"));
+      }
+    });
+
+  return (
+    <section aria-labelledby="estimate-title" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm print:border-0 print:shadow-none" data-testid="visit-estimate">
+      <h2 id="estimate-title" className="mb-1 text-base font-semibold text-slate-900">
+        {t("title")}
+      </h2>
+      <p className="no-print mb-3 text-sm text-slate-600">{t("intro", { date: servicedDate })}</p>
+      <div className="no-print flex flex-wrap items-end gap-3">
+        <div className="min-w-64 flex-1">
+          <CodeMultiPicker system="cpt" label={t("services")} hint={tc("proceduresHint")} value={codes} onChange={(next) => { setCodes(next); setEstimate(undefined); }} testId="estimate-services" />
+        </div>
+        <Button type="button" busy={pending} onClick={run} data-testid="estimate-run">
+          {t("estimate")}
+        </Button>
+        {estimate && <PrintButton label={t("print")} />}
+      </div>
+      <div role="status" aria-live="polite" className="mt-3">
+        {problem && <p className="text-sm text-red-800">{problem}</p>}
+        {estimate && (
+          <div className="space-y-2">
+            <TableFrame label={t("title")} testId="estimate-table" maxHeight="">
+              <thead className="bg-slate-50">
+                <tr>
+                  <th scope="col" className="px-3 py-2 text-start">{t("columns.service")}</th>
+                  <th scope="col" className="px-3 py-2 text-end">{t("columns.price")}</th>
+                  <th scope="col" className="px-3 py-2 text-end">{t("columns.payer")}</th>
+                  <th scope="col" className="px-3 py-2 text-end">{t("columns.patient")}</th>
+                  <th scope="col" className="px-3 py-2 text-end">{t("columns.vat")}</th>
+                  <th scope="col" className="px-3 py-2 text-end">{t("columns.total")}</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {estimate.lines.map((l) => (
+                  <tr key={l.sequence} data-testid="estimate-line" data-code={l.code}>
+                    <td className="px-3 py-1.5">
+                      <bdi className="font-mono text-xs text-slate-500" dir="ltr">{l.code}</bdi> {name(l.code)}
+                      {l.authorizationRequired && <span className="ms-2 rounded bg-amber-100 px-1.5 text-xs text-amber-900" data-testid="estimate-auth">{t("authorization")}</span>}
+                      {l.notCovered && <span className="ms-2 rounded bg-red-100 px-1.5 text-xs text-red-900">{t("notCovered")}</span>}
+                    </td>
+                    <td className="px-3 py-1.5 text-end tabular-nums">{money(l.unitPriceMinor ?? 0)}</td>
+                    <td className="px-3 py-1.5 text-end tabular-nums">{money(l.payerMinor)}</td>
+                    <td className="px-3 py-1.5 text-end tabular-nums">{money(l.patientMinor)}</td>
+                    <td className="px-3 py-1.5 text-end tabular-nums">{money(l.patientVatMinor)}</td>
+                    <td className="px-3 py-1.5 text-end font-semibold tabular-nums" data-testid="estimate-patient-total">{money(l.patientTotalMinor)}</td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot className="border-t-2 border-slate-300 font-semibold">
+                <tr>
+                  <th scope="row" className="px-3 py-2 text-start">{t("totals")}</th>
+                  <td className="px-3 py-2 text-end tabular-nums">{money(estimate.totals.eligibleMinor)}</td>
+                  <td className="px-3 py-2 text-end tabular-nums">{money(estimate.totals.payerMinor)}</td>
+                  <td className="px-3 py-2 text-end tabular-nums">{money(estimate.totals.patientMinor)}</td>
+                  <td className="px-3 py-2 text-end tabular-nums">{money(estimate.totals.patientVatMinor)}</td>
+                  <td className="px-3 py-2 text-end tabular-nums" data-testid="estimate-total">{money(estimate.totals.patientTotalMinor)}</td>
+                </tr>
+              </tfoot>
+            </TableFrame>
+            <p className="text-sm text-slate-700">{estimate.vatPercent > 0 ? t("vatNote", { percent: estimate.vatPercent }) : t("vatNone")}</p>
+            {estimate.unpriced.length > 0 && <p className="text-sm text-amber-900">{t("unpriced", { codes: estimate.unpriced.join(", ") })}</p>}
+            <p className="text-xs text-slate-500">{t("disclaimer", { date: estimate.servicedDate })}</p>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+import { and, desc, eq, ne } from "drizzle-orm";
+import type { Db, Tx } from "@/lib/db";
+import { eligibilityChecks, patients } from "@/lib/db";
+import { CPT_CODES, type BenefitsView } from "@/lib/fhir";
+import { computeShares, vatPercentFor, type BenefitTerms, type ShareResult } from "./share";
+import { contractPriceFor } from "./store";
+
+/**
+ * The patient's share and VAT of each line of a claim being built (docs/decisions/091): the
+ * contract price of each line's date, and the benefits of the last eligibility answer for this
+ * patient and payer (none known: the payer's share is not capped and the copay is 0).
+ */
+export async function claimLineShares(
+  db: Db | Tx,
+  input: { nationalId: string; insurerId: string; items: readonly { code: string; servicedDate: string; quantity: number; unitPriceMinor: number }[] },
+): Promise<ShareResult[]> {
+  const [patient] = await db.select({ id: patients.id }).from(patients).where(eq(patients.nationalId, input.nationalId)).limit(1);
+  let terms: BenefitTerms[] = [];
+  if (patient) {
+    const [check] = await db
+      .select({ view: eligibilityChecks.responseView })
+      .from(eligibilityChecks)
+      .where(and(eq(eligibilityChecks.patientId, patient.id), eq(eligibilityChecks.insurerId, input.insurerId), ne(eligibilityChecks.outcome, "rejected")))
+      .orderBy(desc(eligibilityChecks.checkedAt))
+      .limit(1);
+    const view = check?.view as BenefitsView | null | undefined;
+    const categories = view?.insurances?.[0]?.categories ?? [];
+    terms = categories.filter((c) => !c.productOrService).map((c) => ({ category: c.code, ...(c.copayPercent !== undefined ? { copayPercent: c.copayPercent } : {}), ...(c.remaining ? { remainingMinor: c.remaining.minor } : {}), excluded: c.excluded }));
+  }
+  const lines = [];
+  for (const [n, item] of input.items.entries()) {
+    const contract = await contractPriceFor(db, { insurerId: input.insurerId, system: "cpt", code: item.code, date: item.servicedDate });
+    const category = CPT_CODES.find((c) => c.code === item.code)?.category;
+    lines.push({ sequence: n + 1, code: item.code, ...(category ? { category } : {}), quantity: item.quantity, unitPriceMinor: item.unitPriceMinor, ...(contract ? { contractPriceMinor: contract.priceMinor } : {}) });
+  }
+  return computeShares(lines, terms, vatPercentFor(input.nationalId));
+}

@@ -1,0 +1,21 @@
+/**
+ * lib/contracts: the payer contracts — price lists per insurer (network, class), imported from
+ * the shared CSV format and versioned by date (docs/decisions/089). Owns `contract_prices`.
+ */
+export {
+  DEMO_CONTRACT_FILE,
+  contractCounts,
+  contractPriceFor,
+  diffContracts,
+  importContracts,
+  listContractPrices,
+  seedDemoContracts,
+  type ContractDiff,
+  type ContractLineError,
+  type ContractPrice,
+  type ImportOptions,
+  type ImportResult,
+  type PriceChange,
+} from "./store";
+export { VAT_PERCENT_NON_SAUDI, computeShares, isCitizenId, shareTotals, vatPercentFor, type BenefitTerms, type ShareLine, type ShareResult } from "./share";
+export { claimLineShares } from "./claim-shares";

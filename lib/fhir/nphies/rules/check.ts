@@ -1,0 +1,369 @@
+import { checkStructure } from "../../read/structure";
+import { FhirReadError } from "../../read/errors";
+import { profileNameOf } from "../canonical";
+import { EXTENSIONS } from "../extensions";
+import { REQUEST_EVENTS, isRequestEvent, type RequestEvent } from "../events";
+import { PROFILE_NAMES, claimProfileName, isClaimType, profileNamesFor, type ClaimType, type ClaimUse } from "../profiles";
+import { indexMessage, referencesIn, resolveReference, type MessageEntry, type MessageIndex } from "../references";
+import {
+  DIAGNOSIS_SYSTEMS,
+  DIAGNOSIS_TYPES,
+  ITEM_SYSTEMS_BY_CLAIM_TYPE,
+  LICENSES,
+  PATIENT_DOCUMENTS,
+  REQUIRED_SUPPORTING_INFO,
+  SUBTYPES_BY_CLAIM_TYPE,
+  SUPPORTING_INFO_CATEGORIES,
+  SYSTEMS,
+  TASK_CODES,
+  patientDocumentOfType,
+} from "../terminology";
+import { finding, type Finding } from "./catalogue";
+import { missingPaths } from "./paths";
+import { CARE_TEAM_PATHS, REQUIRED_BY_PROFILE, claimRequiredPaths } from "./required";
+
+/**
+ * The exchange's rules applied to one request message: every finding, not just the first, each
+ * with its code and the FHIRPath of the element. Used by the sandbox to refuse what the exchange
+ * refuses and by the portal's tests to prove that what it sends passes
+ * (docs/decisions/056-one-rule-module-for-the-national-exchange.md).
+ */
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const list = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : []);
+const codings = (concept: unknown): Json[] => (isObject(concept) ? list(concept.coding) : []);
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface CheckContext {
+  /** Whether the exchange knows this provider licence (sender). Unchecked when absent. */
+  isKnownProvider?: (license: string) => boolean;
+  /** Whether the exchange knows this payer licence (receiver). Unchecked when absent. */
+  isKnownPayer?: (license: string) => boolean;
+  /** Whether the exchange knows this practitioner licence (Practitioner, care team). Unchecked when absent. */
+  isKnownPractitioner?: (license: string) => boolean;
+  /** "Today" for date rules (tests pin it). */
+  today?: Date;
+}
+
+export interface MessageCheck {
+  /**
+   * False when the message cannot be answered with a response message at all (not a Bundle, no
+   * MessageHeader first, no event): the exchange answers those with an OperationOutcome.
+   */
+  readable: boolean;
+  event?: string;
+  findings: Finding[];
+  /** The findings of severity error (what makes the exchange refuse the message). */
+  errors: Finding[];
+}
+
+export function checkMessage(bundle: unknown, context: CheckContext = {}): MessageCheck {
+  const findings: Finding[] = [];
+  const readable = isObject(bundle) && bundle.resourceType === "Bundle" && isObject(list(bundle.entry)[0]?.resource) && (list(bundle.entry)[0]!.resource as Json).resourceType === "MessageHeader";
+  const event = readable ? eventOf(bundle as Json) : undefined;
+  checkBundle(bundle, "Bundle", context, findings);
+  return { readable: readable && event !== undefined, ...(event ? { event } : {}), findings, errors: findings.filter((f) => f.severity === "error") };
+}
+
+function eventOf(bundle: Json): string | undefined {
+  const header = list(bundle.entry)[0]?.resource as Json | undefined;
+  const code = isObject(header?.eventCoding) ? header.eventCoding.code : undefined;
+  return typeof code === "string" && code ? code : undefined;
+}
+
+function checkBundle(bundle: unknown, at: string, context: CheckContext, out: Finding[]): void {
+  if (!isObject(bundle) || bundle.resourceType !== "Bundle") {
+    out.push(finding("bundleType", at, "The message is not a Bundle."));
+    return;
+  }
+  if (bundle.type !== "message") out.push(finding("bundleType", `${at}.type`));
+  if (typeof bundle.id !== "string" || !GUID.test(bundle.id)) out.push(finding("bundleId", `${at}.id`));
+  if (!bundle.timestamp) out.push(finding("required", `${at}.timestamp`));
+  checkDeclaredProfile(bundle, at, out);
+  const index = indexMessage(bundle);
+  const first = index.entries[0]?.resource;
+  if (!first || first.resourceType !== "MessageHeader") {
+    out.push(finding("firstEntryHeader", `${at}.entry[0]`));
+    return;
+  }
+  const seen = new Set<string>();
+  for (const entry of index.entries) {
+    const where = `${at}.entry[${entry.index}]`;
+    if (!entry.fullUrl) out.push(finding("required", `${where}.fullUrl`));
+    else if (seen.has(entry.fullUrl)) out.push(finding("duplicateFullUrl", `${where}.fullUrl`));
+    else seen.add(entry.fullUrl);
+    if (!entry.resource) out.push(finding("required", `${where}.resource`));
+  }
+  const header = first;
+  const headerAt = `${at}.entry[0].resource`;
+  if (typeof header.id !== "string" || !GUID.test(header.id)) out.push(finding("headerId", `${headerAt}.id`));
+  const eventCode = isObject(header.eventCoding) ? header.eventCoding.code : undefined;
+  const eventSystem = isObject(header.eventCoding) ? header.eventCoding.system : undefined;
+  const event: RequestEvent | undefined = isRequestEvent(eventCode) && eventSystem === SYSTEMS.messageEvents ? eventCode : undefined;
+  if (!event) out.push(finding("eventUnknown", `${headerAt}.eventCoding`, typeof eventCode === "string" ? `Found "${eventCode}".` : undefined));
+
+  // The focus: exactly one entry of the event's resource type.
+  const focus = list(header.focus);
+  let focusEntry: MessageEntry | undefined;
+  if (event === "batch-request") {
+    // A batch's focus names each of its claim-request messages (at least one), every one an entry.
+    if (focus.length === 0) out.push(finding("focusOne", `${headerAt}.focus`, "A batch-request names each of its messages."));
+    focus.forEach((f, i) => {
+      const resolution = resolveReference(index, f, index.entries[0]);
+      if (resolution.kind !== "entry") out.push(finding("referenceUnresolved", `${headerAt}.focus[${i}]`));
+      else if (resolution.entry.resource?.resourceType !== "Bundle") out.push(finding("focusType", `${headerAt}.focus[${i}]`, "batch-request carries claim-request message Bundles."));
+    });
+  } else if (focus.length !== 1) {
+    out.push(finding("focusOne", `${headerAt}.focus`, `Found ${focus.length}.`));
+  } else {
+    const resolution = resolveReference(index, focus[0], index.entries[0]);
+    if (resolution.kind !== "entry") out.push(finding("referenceUnresolved", `${headerAt}.focus[0]`, resolution.kind === "unresolved" ? `(${resolution.reason})` : undefined));
+    else focusEntry = resolution.entry;
+  }
+  if (event && focusEntry?.resource) {
+    const rule = REQUEST_EVENTS[event];
+    if (focusEntry.resource.resourceType !== rule.focusType) {
+      out.push(finding("focusType", `${headerAt}.focus[0]`, `${event} carries a ${rule.focusType}, not a ${String(focusEntry.resource.resourceType)}.`));
+    } else if ("claimUse" in rule && focusEntry.resource.use !== rule.claimUse) {
+      out.push(finding("claimUse", `${at}.entry[${focusEntry.index}].resource.use`));
+    }
+  }
+  if (event) checkParties(header, headerAt, REQUEST_EVENTS[event].destination, context, out);
+
+  for (const entry of index.entries) {
+    if (!entry.resource) continue;
+    const where = `${at}.entry[${entry.index}].resource`;
+    if (entry.resource.resourceType === "Bundle") {
+      // A batch-request carries whole claim-request messages as its entries.
+      checkBundle(entry.resource, where, context, out);
+      continue;
+    }
+    checkResource(entry, where, index, event, context, out);
+  }
+}
+
+function checkParties(header: Json, at: string, destination: "payer" | "exchange", context: CheckContext, out: Finding[]): void {
+  const sender = isObject(header.sender) && isObject(header.sender.identifier) ? header.sender.identifier : undefined;
+  if (!sender || sender.system !== LICENSES.provider || typeof sender.value !== "string") {
+    out.push(finding("required", `${at}.sender.identifier`, "The sender is the provider, by provider licence."));
+  } else if (context.isKnownProvider && !context.isKnownProvider(sender.value)) {
+    out.push(finding("senderUnknown", `${at}.sender.identifier.value`));
+  }
+  const receiverRef = list(header.destination)[0]?.receiver;
+  const receiver = isObject(receiverRef) && isObject(receiverRef.identifier) ? receiverRef.identifier : undefined;
+  const expected = destination === "payer" ? LICENSES.payer : LICENSES.nphies;
+  if (!receiver || receiver.system !== expected || typeof receiver.value !== "string") {
+    out.push(finding("destination", `${at}.destination[0].receiver`));
+  } else if (destination === "payer" && context.isKnownPayer && !context.isKnownPayer(receiver.value)) {
+    out.push(finding("receiverUnknown", `${at}.destination[0].receiver.identifier.value`));
+  }
+}
+
+/** The exchange profile names a resource declares (other profiles are ignored). */
+function declaredProfiles(resource: Json): string[] {
+  const meta = isObject(resource.meta) ? resource.meta : undefined;
+  const profiles = Array.isArray(meta?.profile) ? meta.profile : [];
+  return profiles.flatMap((p) => (typeof p === "string" ? [profileNameOf(p)].filter((n): n is string => n !== undefined) : []));
+}
+
+/** Checks that a resource declares one of its type's profiles; returns the profile name it declares. */
+function checkDeclaredProfile(resource: Json, at: string, out: Finding[]): string | undefined {
+  const declared = declaredProfiles(resource);
+  if (declared.length === 0) {
+    out.push(finding("profileMissing", `${at}.meta.profile`));
+    return undefined;
+  }
+  const allowed = profileNamesFor(String(resource.resourceType));
+  const fitting = declared.find((name) => allowed.includes(name));
+  if (!fitting) {
+    out.push(finding("profileMismatch", `${at}.meta.profile`, `A ${String(resource.resourceType)} may declare ${allowed.join(", ") || "no exchange profile"}.`));
+    return undefined;
+  }
+  return fitting;
+}
+
+/** The profile a resource should be checked against when it declares none (so the rest is still checked). */
+function inferredProfile(resource: Json): string | undefined {
+  const type = String(resource.resourceType);
+  if (type === "Organization") {
+    const systems = list(resource.identifier).map((i) => i.system);
+    if (systems.includes(LICENSES.payer)) return PROFILE_NAMES.insurerOrganization;
+    if (systems.includes(LICENSES.provider)) return PROFILE_NAMES.providerOrganization;
+    return PROFILE_NAMES.policyholderOrganization;
+  }
+  if (type === "Claim") {
+    const claimType = codings(resource.type)[0]?.code;
+    const use = resource.use === "preauthorization" ? "preauthorization" : "claim";
+    return isClaimType(claimType) ? claimProfileName(claimType, use) : undefined;
+  }
+  const names = profileNamesFor(type);
+  return names.length === 1 ? names[0] : undefined;
+}
+
+function checkResource(entry: MessageEntry, at: string, index: MessageIndex, event: RequestEvent | undefined, context: CheckContext, out: Finding[]): void {
+  const resource = entry.resource!;
+  try {
+    checkStructure(resource, typeof resource.resourceType === "string" ? resource.resourceType : undefined);
+  } catch (error) {
+    if (!(error instanceof FhirReadError)) throw error;
+    out.push(finding("structure", `${at}${error.path.replace(/^[A-Za-z]+/, "")}`, `(${error.reason})`));
+  }
+  const profile = checkDeclaredProfile(resource, at, out) ?? inferredProfile(resource);
+
+  for (const ref of referencesIn(resource)) {
+    const resolution = resolveReference(index, ref.value, entry);
+    if (resolution.kind === "unresolved") out.push(finding("referenceUnresolved", `${at}.${ref.path}`, `(${resolution.reason})`));
+  }
+  checkCurrency(resource, at, out);
+
+  const type = resource.resourceType;
+  if (type === "Claim") checkClaim(resource, at, out);
+  else if (profile) requireAll(resource, at, REQUIRED_BY_PROFILE[profile] ?? [], out);
+  if (type === "Patient") checkPatient(resource, at, context, out);
+  if (type === "Practitioner") checkPractitionerLicence(list(resource.identifier), `${at}.identifier`, context, out);
+  if (type === "Claim") {
+    // A care team member named by licence only (identifier-only reference) is checked the same way.
+    list(resource.careTeam).forEach((member, i) => {
+      const provider = isObject(member.provider) ? member.provider : undefined;
+      if (provider && !provider.reference && isObject(provider.identifier)) checkPractitionerLicence([provider.identifier], `${at}.careTeam[${i}].provider.identifier`, context, out, true);
+    });
+  }
+  if (type === "Task" && event) checkTask(resource, at, event, out);
+}
+
+function requireAll(resource: Json, at: string, paths: readonly string[], out: Finding[], rule: "required" | "careTeam" = "required"): void {
+  for (const path of paths) {
+    for (const missing of missingPaths(resource, path)) out.push(finding(rule, `${at}.${missing}`));
+  }
+}
+
+function checkCurrency(resource: Json, at: string, out: Finding[]): void {
+  const walk = (value: unknown, path: string): void => {
+    if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${path}[${i}]`));
+    if (!isObject(value)) return;
+    if (typeof value.currency === "string" && typeof value.value === "number" && value.currency !== "SAR") out.push(finding("currency", `${path}.currency`));
+    for (const [key, child] of Object.entries(value)) if (key !== "contained") walk(child, `${path}.${key}`);
+  };
+  walk(resource, at);
+}
+
+function checkPatient(patient: Json, at: string, context: CheckContext, out: Finding[]): void {
+  if (patient.active !== undefined && patient.active !== true) out.push(finding("patientActive", `${at}.active`));
+  if (typeof patient.birthDate === "string") {
+    const today = (context.today ?? new Date()).toISOString().slice(0, 10);
+    if (patient.birthDate < "1900-01-01" || patient.birthDate.slice(0, 10) > today) out.push(finding("patientBirthDate", `${at}.birthDate`));
+  }
+  list(patient.identifier).forEach((identifier, i) => {
+    const where = `${at}.identifier[${i}]`;
+    const typeCode = codings(identifier.type)[0]?.code;
+    const document = patientDocumentOfType(typeof typeCode === "string" ? typeCode : undefined);
+    if (!document) {
+      out.push(finding("patientIdentifierType", `${where}.type`));
+      return;
+    }
+    const rule = PATIENT_DOCUMENTS[document];
+    if (identifier.system !== rule.system) out.push(finding("patientIdentifierType", `${where}.system`, `A ${document} uses ${rule.system}.`));
+    const value = typeof identifier.value === "string" ? identifier.value : "";
+    if (!rule.pattern.test(value)) {
+      if (document === "iqama") out.push(finding("iqama", `${where}.value`));
+      else if (document === "nationalId") out.push(finding("nationalId", `${where}.value`));
+      else out.push(finding("required", `${where}.value`, `The ${document} number is malformed.`));
+    }
+  });
+}
+
+function checkPractitionerLicence(identifiers: Json[], at: string, context: CheckContext, out: Finding[], single = false): void {
+  if (!context.isKnownPractitioner) return;
+  identifiers.forEach((identifier, i) => {
+    if (identifier.system !== LICENSES.practitioner || typeof identifier.value !== "string") return;
+    if (!context.isKnownPractitioner!(identifier.value)) out.push(finding("practitionerUnknown", single ? `${at}.value` : `${at}[${i}].value`));
+  });
+}
+
+function checkTask(task: Json, at: string, event: RequestEvent, out: Finding[]): void {
+  const expected = event === "poll-request" ? TASK_CODES.poll : event === "cancel-request" ? TASK_CODES.cancel : event === "status-check" ? TASK_CODES.status : undefined;
+  if (!expected) return;
+  const code = codings(task.code).find((c) => c.system === SYSTEMS.taskCode)?.code;
+  if (code !== expected) out.push(finding("taskCode", `${at}.code`, `Expected "${expected}".`));
+  if (expected !== TASK_CODES.poll) {
+    const focus = isObject(task.focus) ? task.focus : undefined;
+    if (focus && !(isObject(focus.identifier) && typeof focus.identifier.value === "string")) out.push(finding("taskFocusIdentifier", `${at}.focus`));
+  }
+}
+
+const minor = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? Math.round(value * 100) : undefined);
+const moneyOf = (money: unknown): number | undefined => (isObject(money) ? minor(money.value) : undefined);
+const extensionValue = (element: Json, url: string): unknown => list(element.extension).find((e) => e.url === url);
+
+function checkClaim(claim: Json, at: string, out: Finding[]): void {
+  const typeCoding = codings(claim.type).find((c) => c.system === SYSTEMS.claimType);
+  const type = typeCoding?.code;
+  if (!isClaimType(type)) {
+    out.push(finding("claimType", `${at}.type`));
+    requireAll(claim, at, claimRequiredPaths("institutional").filter((p) => !CARE_TEAM_PATHS.includes(p)), out);
+    return;
+  }
+  const claimType: ClaimType = type;
+  const use: ClaimUse = claim.use === "preauthorization" ? "preauthorization" : "claim";
+  const declared = declaredProfiles(claim);
+  if (declared.length > 0 && !declared.includes(claimProfileName(claimType, use))) {
+    out.push(finding("claimProfile", `${at}.meta.profile`, `A ${claimType} ${use} declares ${claimProfileName(claimType, use)}.`));
+  }
+  const paths = claimRequiredPaths(claimType);
+  requireAll(claim, at, paths.filter((p) => !CARE_TEAM_PATHS.includes(p)), out);
+  requireAll(claim, at, paths.filter((p) => CARE_TEAM_PATHS.includes(p)), out, "careTeam");
+
+  const subtype = codings(claim.subType).find((c) => c.system === SYSTEMS.claimSubtype)?.code;
+  if (claim.subType !== undefined && !(SUBTYPES_BY_CLAIM_TYPE[claimType] as readonly unknown[]).includes(subtype)) {
+    out.push(finding("claimSubtype", `${at}.subType`, `A ${claimType} claim takes ${SUBTYPES_BY_CLAIM_TYPE[claimType].join(" or ")}.`));
+  }
+  if (subtype === "ip" || subtype === "emr") {
+    if (!extensionValue(claim, EXTENSIONS.encounter)) out.push(finding("encounterRequired", `${at}.extension`));
+  }
+
+  list(claim.diagnosis).forEach((diagnosis, i) => {
+    const where = `${at}.diagnosis[${i}]`;
+    const coding = codings(diagnosis.diagnosisCodeableConcept);
+    if (coding.length > 0 && !coding.some((c) => DIAGNOSIS_SYSTEMS.includes(String(c.system)))) out.push(finding("diagnosisSystem", `${where}.diagnosisCodeableConcept`));
+    list(diagnosis.type).forEach((t, j) => {
+      if (!codings(t).some((c) => c.system === SYSTEMS.diagnosisType && (DIAGNOSIS_TYPES as readonly unknown[]).includes(c.code))) out.push(finding("diagnosisType", `${where}.type[${j}]`));
+    });
+  });
+
+  const categories = list(claim.supportingInfo).map((info, i) => {
+    const code = codings(info.category).find((c) => c.system === SYSTEMS.claimInformationCategory)?.code;
+    if (!(SUPPORTING_INFO_CATEGORIES as readonly unknown[]).includes(code)) out.push(finding("supportingInfoCategory", `${at}.supportingInfo[${i}].category`));
+    return code;
+  });
+  for (const needed of REQUIRED_SUPPORTING_INFO[claimType]) {
+    if (!categories.includes(needed)) out.push(finding("supportingInfoRequired", `${at}.supportingInfo`, `A ${claimType} ${use} needs "${needed}".`));
+  }
+
+  const allowedSystems = ITEM_SYSTEMS_BY_CLAIM_TYPE[claimType];
+  let sum = 0;
+  let sumKnown = true;
+  list(claim.item).forEach((item, i) => {
+    const where = `${at}.item[${i}]`;
+    const coding = codings(item.productOrService);
+    if (coding.length > 0 && !coding.some((c) => allowedSystems.includes(String(c.system)))) {
+      out.push(finding("itemCodeSystem", `${where}.productOrService`, `Found ${coding.map((c) => String(c.system)).join(", ")}.`));
+    }
+    if (claimType === "oral" && coding.some((c) => c.system === SYSTEMS.oralHealthOp || c.system === SYSTEMS.oralHealthIp) && !item.bodySite) {
+      out.push(finding("oralTooth", `${where}.bodySite`));
+    }
+    const net = moneyOf(item.net);
+    const unit = moneyOf(item.unitPrice);
+    const quantity = isObject(item.quantity) && typeof item.quantity.value === "number" ? item.quantity.value : 1;
+    const factor = typeof item.factor === "number" ? item.factor : 1;
+    const taxExt = extensionValue(item, EXTENSIONS.tax);
+    const tax = isObject(taxExt) ? (moneyOf(taxExt.valueMoney) ?? 0) : 0;
+    if (net === undefined) sumKnown = false;
+    else sum += net;
+    if (net !== undefined && unit !== undefined && Math.abs(Math.round(unit * quantity * factor) + tax - net) > 1) {
+      out.push(finding("itemNet", `${where}.net`));
+    }
+  });
+  const total = moneyOf(claim.total);
+  if (total !== undefined && sumKnown && list(claim.item).length > 0 && total !== sum) out.push(finding("total", `${at}.total`));
+}

@@ -1,0 +1,254 @@
+import { NPHIES_IDENTIFIER_BASE, NPHIES_LICENSE_BASE, codeSystemUrl } from "./canonical";
+import type { ClaimType } from "./profiles";
+
+/**
+ * The exchange's terminology: code system URLs, identifier systems and the small value sets that
+ * decide a rule (which item code systems a claim type may use, which subtypes it allows …). Large
+ * licensed code sets (the service, procedure, oral-health and medication codes, ICD-10-AM) are not
+ * here: the portal imports the clinic's own files into catalogue tables; only their systems are.
+ */
+export const SYSTEMS = {
+  // HL7 systems the exchange binds
+  claimType: "http://terminology.hl7.org/CodeSystem/claim-type",
+  diagnosisType: "http://terminology.hl7.org/CodeSystem/ex-diagnosistype",
+  careTeamRole: "http://terminology.hl7.org/CodeSystem/claimcareteamrole",
+  payeeType: "http://terminology.hl7.org/CodeSystem/payeetype",
+  processPriority: "http://terminology.hl7.org/CodeSystem/processpriority",
+  subscriberRelationship: "http://terminology.hl7.org/CodeSystem/subscriber-relationship",
+  coverageClass: "http://terminology.hl7.org/CodeSystem/coverage-class",
+  organizationType: "http://terminology.hl7.org/CodeSystem/organization-type",
+  identifierType: "http://terminology.hl7.org/CodeSystem/v2-0203",
+  encounterClass: "http://terminology.hl7.org/CodeSystem/v3-ActCode",
+  relatedClaimRelationship: "http://terminology.hl7.org/CodeSystem/ex-relatedclaimrelationship",
+  icd10am: "http://hl7.org/fhir/sid/icd-10-am",
+  // The exchange's own systems
+  messageEvents: codeSystemUrl("ksa-message-events"),
+  claimSubtype: codeSystemUrl("claim-subtype"),
+  claimInformationCategory: codeSystemUrl("claim-information-category"),
+  /** How a claim names an earlier one (`Claim.related.relationship`): `prior` for a resubmission or appeal (decision 081). */
+  relatedClaimRelationshipExchange: codeSystemUrl("related-claim-relationship"),
+  services: codeSystemUrl("services"),
+  procedures: codeSystemUrl("procedures"),
+  oralHealthOp: codeSystemUrl("oral-health-op"),
+  oralHealthIp: codeSystemUrl("oral-health-ip"),
+  medicationCodes: codeSystemUrl("medication-codes"),
+  scientificCodes: codeSystemUrl("scientific-codes"),
+  medicalDevices: codeSystemUrl("medical-devices"),
+  imaging: codeSystemUrl("imaging"),
+  laboratory: codeSystemUrl("laboratory"),
+  transportation: codeSystemUrl("transportation-srca"),
+  mohCategory: codeSystemUrl("moh-category"),
+  fdiOralRegion: codeSystemUrl("fdi-oral-region"),
+  bodySite: codeSystemUrl("body-site"),
+  practiceCodes: codeSystemUrl("practice-codes"),
+  providerType: codeSystemUrl("provider-type"),
+  coverageType: codeSystemUrl("coverage-type"),
+  occupation: codeSystemUrl("occupation"),
+  /** The guide's CodeSystem id is `siteEligibility` (camel case, like its extension). */
+  siteEligibility: codeSystemUrl("siteEligibility"),
+  taskCode: codeSystemUrl("task-code"),
+  taskReason: codeSystemUrl("task-reason-code"),
+  taskInputType: codeSystemUrl("task-input-type"),
+  taskOutputType: codeSystemUrl("task-output-type"),
+  adjudicationOutcome: codeSystemUrl("adjudication-outcome"),
+  adjudication: codeSystemUrl("ksa-adjudication"),
+  adjudicationReason: codeSystemUrl("adjudication-reason"),
+  /** Errors the exchange returns (ClaimResponse.error, Task.output error, OperationOutcome details). */
+  adjudicationError: codeSystemUrl("adjudication-error"),
+  metaTags: codeSystemUrl("meta-tags"),
+  visionEyeCodes: codeSystemUrl("vision-eye-codes"),
+  visionProduct: codeSystemUrl("vision-product"),
+} as const;
+
+/** Licence identifier systems (`Identifier.system` of organizations, practitioners, locations). */
+export const LICENSES = {
+  provider: `${NPHIES_LICENSE_BASE}/provider-license`,
+  payer: `${NPHIES_LICENSE_BASE}/payer-license`,
+  practitioner: `${NPHIES_LICENSE_BASE}/practitioner-license`,
+  location: `${NPHIES_LICENSE_BASE}/location-license`,
+  /** The exchange itself, as the receiver of polls and payment notices. */
+  nphies: `${NPHIES_LICENSE_BASE}/nphies`,
+} as const;
+
+/**
+ * The patient's identity documents: the identifier type (HL7 v2-0203) and system the Patient
+ * profile's identifier slices use, and the shape of the number where the guide fixes one.
+ */
+export const PATIENT_DOCUMENTS = {
+  nationalId: { type: "NI", system: `${NPHIES_IDENTIFIER_BASE}/nationalid`, pattern: /^1\d{9}$/ },
+  iqama: { type: "PRC", system: `${NPHIES_IDENTIFIER_BASE}/iqama`, pattern: /^2\d{9}$/ },
+  passport: { type: "PPN", system: `${NPHIES_IDENTIFIER_BASE}/passportnumber`, pattern: /^[A-Za-z0-9]{3,20}$/ },
+  borderNumber: { type: "BN", system: `${NPHIES_IDENTIFIER_BASE}/bordernumber`, pattern: /^\d{8,12}$/ },
+} as const;
+export type PatientDocument = keyof typeof PATIENT_DOCUMENTS;
+
+export function patientDocumentOfType(typeCode: string | undefined): PatientDocument | undefined {
+  return (Object.keys(PATIENT_DOCUMENTS) as PatientDocument[]).find((key) => PATIENT_DOCUMENTS[key].type === typeCode);
+}
+
+/** Claim subtypes (claim-subtype): inpatient, outpatient, emergency. */
+export const CLAIM_SUBTYPES = ["ip", "op", "emr"] as const;
+export type ClaimSubtype = (typeof CLAIM_SUBTYPES)[number];
+
+/** Which subtypes each care setting takes. */
+export const SUBTYPES_BY_CLAIM_TYPE: Readonly<Record<ClaimType, readonly ClaimSubtype[]>> = {
+  institutional: ["ip", "emr"],
+  professional: ["op", "emr"],
+  oral: ["op"],
+  pharmacy: ["op"],
+  vision: ["op"],
+};
+
+/** The code systems an item's `productOrService` may come from, per care setting. */
+export const ITEM_SYSTEMS_BY_CLAIM_TYPE: Readonly<Record<ClaimType, readonly string[]>> = {
+  institutional: [SYSTEMS.services, SYSTEMS.procedures, SYSTEMS.imaging, SYSTEMS.laboratory, SYSTEMS.medicalDevices, SYSTEMS.medicationCodes, SYSTEMS.transportation, SYSTEMS.mohCategory],
+  professional: [SYSTEMS.services, SYSTEMS.procedures, SYSTEMS.imaging, SYSTEMS.laboratory, SYSTEMS.medicalDevices, SYSTEMS.medicationCodes, SYSTEMS.transportation, SYSTEMS.mohCategory],
+  oral: [SYSTEMS.oralHealthOp, SYSTEMS.oralHealthIp, SYSTEMS.imaging, SYSTEMS.medicationCodes],
+  pharmacy: [SYSTEMS.medicationCodes, SYSTEMS.scientificCodes, SYSTEMS.medicalDevices],
+  vision: [SYSTEMS.services, SYSTEMS.medicalDevices, SYSTEMS.visionProduct],
+};
+
+/** Diagnosis systems a claim may use. */
+export const DIAGNOSIS_SYSTEMS: readonly string[] = [SYSTEMS.icd10am];
+
+/** Diagnosis roles (ex-diagnosistype). */
+export const DIAGNOSIS_TYPES = ["principal", "secondary", "admitting", "discharge", "differential"] as const;
+
+/** Supporting-information categories (claim-information-category) the rules rely on. */
+export const SUPPORTING_INFO_CATEGORIES = [
+  "info",
+  "onset",
+  "attachment",
+  "missingtooth",
+  "hospitalized",
+  "employmentImpacted",
+  "lab-test",
+  "reason-for-visit",
+  "days-supply",
+  "vital-sign-weight",
+  "vital-sign-height",
+  "vital-sign-systolic",
+  "vital-sign-diastolic",
+  "temperature",
+  "pulse",
+  "respiratory-rate",
+  "oxygen-saturation",
+  "birth-weight",
+  "icu-hours",
+  "ventilation-hours",
+  "chief-complaint",
+  "estimated-Length-of-Stay",
+  "investigation-result",
+  "treatment-plan",
+  "patient-history",
+  "physical-examination",
+  "history-of-present-illness",
+  "morphology",
+  "admission-weight",
+] as const;
+export type SupportingInfoCategory = (typeof SUPPORTING_INFO_CATEGORIES)[number];
+
+/** Supporting information each care setting cannot do without. */
+export const REQUIRED_SUPPORTING_INFO: Readonly<Record<ClaimType, readonly SupportingInfoCategory[]>> = {
+  institutional: ["chief-complaint"],
+  professional: ["chief-complaint"],
+  oral: ["chief-complaint"],
+  pharmacy: ["days-supply"],
+  vision: ["chief-complaint"],
+};
+
+/** Encounter classes (v3-ActCode) by subtype: what an encounter of the claim must be. */
+export const ENCOUNTER_CLASS_BY_SUBTYPE: Readonly<Record<ClaimSubtype, readonly string[]>> = {
+  ip: ["IMP", "SS"],
+  op: ["AMB", "HH"],
+  emr: ["EMER"],
+};
+
+/** Coverage types (coverage-type) and beneficiary relationships (subscriber-relationship). */
+export const COVERAGE_TYPES = ["EHCPOL", "PUBLICPOL"] as const;
+export const SUBSCRIBER_RELATIONSHIPS = ["self", "spouse", "child", "parent", "common", "injured", "other"] as const;
+
+/** Task codes (task-code) of the Tasks the provider sends. */
+export const TASK_CODES = { poll: "poll", cancel: "cancel", status: "status" } as const;
+
+/** Eligibility purposes (HL7 eligibilityrequest-purpose). */
+export const ELIGIBILITY_REQUEST_PURPOSES = ["auth-requirements", "benefits", "discovery", "validation"] as const;
+
+/** Site eligibility of a coverage at the requesting facility (site-eligibility). */
+export const SITE_ELIGIBILITY = {
+  eligible: { en: "In network at this site", ar: "ضمن الشبكة في هذا الموقع", inForce: true },
+  "not-in-network": { en: "Out of network at this site", ar: "خارج الشبكة في هذا الموقع", inForce: false },
+  "not-eligible": { en: "Not eligible at this site", ar: "غير مؤهل في هذا الموقع", inForce: false },
+  // The guide's CodeSystem siteEligibility (what the sandbox answers; docs/decisions/071).
+  "not-active": { en: "The member's policy is not active on the service date", ar: "بوليصة العضو غير سارية في تاريخ الخدمة", inForce: false },
+  "out-network": { en: "The site is outside the member's network", ar: "الموقع خارج شبكة العضو", inForce: false },
+  "not-covered": { en: "The policy does not cover the requested services", ar: "البوليصة لا تغطي الخدمات المطلوبة", inForce: false },
+  "coverage-suspended": { en: "The member's coverage is suspended", ar: "تغطية العضو معلقة", inForce: false },
+  "provider-contract-suspended": { en: "The provider's contract is suspended", ar: "تعاقد مقدم الخدمة معلق", inForce: false },
+} as const;
+export type SiteEligibilityCode = keyof typeof SITE_ELIGIBILITY;
+
+/**
+ * The five families into which the exchange sorts every rejection reason
+ * (adjudication-reason codes such as `CV-1-1` start with the family).
+ */
+export const REJECTION_FAMILIES = {
+  AD: { en: "Administrative", ar: "إدارية" },
+  CV: { en: "Coverage", ar: "التغطية" },
+  MN: { en: "Medical necessity", ar: "الضرورة الطبية" },
+  SE: { en: "Supporting evidence", ar: "المستندات الداعمة" },
+  BE: { en: "Billing error", ar: "أخطاء الفوترة" },
+} as const;
+export type RejectionFamily = keyof typeof REJECTION_FAMILIES;
+
+/** The family of a reason code (`MN-1-2` → `MN`), or undefined for a payer's own code. */
+export function rejectionFamilyOf(code: string): RejectionFamily | undefined {
+  const prefix = code.slice(0, 2).toUpperCase();
+  return Object.prototype.hasOwnProperty.call(REJECTION_FAMILIES, prefix) && /^[A-Za-z]{2}[-_]/.test(code) ? (prefix as RejectionFamily) : undefined;
+}
+
+/**
+ * Words for the exchange's common adjudication-reason codes (CodeSystem adjudication-reason of the
+ * implementation guide, English display and Arabic designation), per family. Not the whole code
+ * system: codes missing here still classify by their family prefix (rejectionFamilyOf) and show as
+ * given (decision 076).
+ */
+export const REJECTION_REASONS: Readonly<Record<string, { en: string; ar: string }>> = {
+  "AD-1-4": { en: "Diagnosis is inconsistent with service/procedure", ar: "التشخيص غير متسق مع الخدمة/الإجراء" },
+  "AD-1-7": { en: "Service/procedure is inconsistent with encounter type", ar: "الخدمة/الإجراء غير متسقة مع نوع اللقاء الطبي" },
+  "AD-2-1": { en: "Date of birth follows date of service/procedure", ar: "تاريخ الولادة يعقب تاريخ الخدمة/الإجراء" },
+  "AD-2-6": { en: "Service was performed outside authorization validity date", ar: "نُفذت الخدمة خارج فترة صلاحية الموافقة المسبقة" },
+  "AD-3-5": { en: "Diagnosis is inconsistent with patient's age", ar: "التشخيص غير متسق مع عمر المريض" },
+  "CV-4-3": { en: "Authorization quantity exceeds prescription quantity", ar: "الكمية المدرجة للموافقة المسبقة تتجاوز الكمية المحددة في الوصفة الطبية" },
+  "CV-4-4": { en: "Prescription out of date", ar: "وصفة طبية منتهية الصلاحية" },
+  "CV-4-5": { en: "Medication is not listed in formulary", ar: "الدواء غير مدرج في لائحة الأدوية المعتمدة" },
+  "MN-1-1": {
+    en: "Service is not clinically justified based on clinical practice guideline, without additional supporting diagnosis",
+    ar: "الخدمة غير مبررة سريرياً وفق دليل الممارسة السريرية دون تشخيص داعم إضافي",
+  },
+  "SE-1-1": { en: "Vital signs are inadequate or missing", ar: "العلامات الحيوية غير كافية أو مفقودة" },
+  "BE-1-1": { en: "Co-pay was not collected from member", ar: "لم يتم تحصيل المشاركة المالية (التحمل) من العضو" },
+  "BE-1-2": { en: "Service was not performed", ar: "لم يتم تنفيذ الخدمة" },
+  "BE-1-10": { en: "Fraud", ar: "احتيال" },
+};
+
+/**
+ * The portal's own pre-submission edit codes (docs/decisions/090): what the claim scrubber finds
+ * before a message leaves, where the guide's adjudication-reason code system has no code we could
+ * confirm. Shaped `<family>-P-<n>` so `rejectionFamilyOf` classifies them like the exchange's own,
+ * and never mistaken for one (the guide's codes have a digit after the family).
+ */
+export const SCRUBBER_REASONS: Readonly<Record<string, { en: string; ar: string }>> = {
+  "CV-P-1": { en: "Coverage is not in force on the date of service", ar: "التغطية غير سارية في تاريخ الخدمة" },
+  "AD-P-1": { en: "Prior authorization is required and none is referenced", ar: "الموافقة المسبقة مطلوبة ولم يُشر إلى أي موافقة" },
+  "AD-P-2": { en: "The referenced authorization is for another service", ar: "الموافقة المشار إليها لخدمة أخرى" },
+  "AD-P-3": { en: "The authorization's approved quantity is used up", ar: "استُنفدت الكمية المعتمدة في الموافقة" },
+  "AD-P-4": { en: "Service is inconsistent with the patient's age or gender", ar: "الخدمة غير متسقة مع عمر المريض أو جنسه" },
+  "AD-P-5": { en: "Diagnosis is inconsistent with the patient's gender", ar: "التشخيص غير متسق مع جنس المريض" },
+  "AD-P-6": { en: "Claim is outside the payer's filing window", ar: "المطالبة خارج مهلة التقديم لدى الجهة الدافعة" },
+  "AD-P-7": { en: "Message exceeds the exchange's size limit", ar: "الرسالة تتجاوز الحد الأقصى لحجم الرسائل في المنصة" },
+  "BE-P-1": { en: "Service already claimed for this patient on this day", ar: "سبقت المطالبة بالخدمة لهذا المريض في اليوم نفسه" },
+  "BE-P-2": { en: "Price differs from the contract price", ar: "السعر يختلف عن سعر العقد" },
+  "BE-P-3": { en: "No contract price for the service on its date", ar: "لا يوجد سعر عقد للخدمة في تاريخها" },
+  "SE-P-1": { en: "Supporting information the claim type requires is missing", ar: "المعلومات الداعمة التي يتطلبها نوع المطالبة مفقودة" },
+};

@@ -1,0 +1,132 @@
+import { describeError } from "@/lib/http";
+/**
+ * The submission pipeline: submissions and their states, the outbox worker that sends
+ * them, the poller that follows them up, the platform webhook and the live events. Other modules
+ * import only this file. See README.md beside it.
+ */
+import type { Database, Db } from "@/lib/db";
+import { exchangeConfig, type ExchangeConfig } from "./config";
+import { pruneLiveEvents } from "./live";
+import { startOutboxWorker, type OutboxWorker } from "./outbox";
+import { canPollMessages, type ExchangePlatform } from "./platform-port";
+import { startMessagePoller, type MessagePoller } from "./message-poller";
+import type { InboundHandlers } from "./inbound";
+import type { PlatformClient, PlatformPort } from "@/lib/platform";
+import { lineWriter } from "@/lib/log";
+
+// The real client must fit the port the pipeline is written against.
+const _clientFits: (client: PlatformClient) => ExchangePlatform = (client) => client;
+void _clientFits;
+const _portFits: (port: PlatformPort) => ExchangePlatform = (port) => port;
+void _portFits;
+
+export { exchangeConfig, parseExchangeConfig, backoffDelayMs, type ExchangeConfig, type BackoffPolicy } from "./config";
+export {
+  API_CLAIM_ACCEPTED_STATUS,
+  API_CLAIM_REPLAY_STATUS,
+  ApiClaimAcknowledgementSchema,
+  apiClaimAcknowledgement,
+  callerIdentifier,
+  claimOutcomeOf,
+  submitApiClaim,
+  validateApiClaim,
+  type ApiClaimRules,
+  type ApiClaimSubmission,
+} from "./submit-api-claim";
+export { emitGeneralLive } from "./general-live";
+export { applyPlatformNews, decisionOf, adjudicatedResponse, readResponses, type PlatformNews, type PlatformStatus, type ReadResponse } from "./apply";
+export { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox";
+export { pollSubmission } from "./poller";
+export {
+  handlePlatformWebhook,
+  verifyWebhookSignature,
+  webhookKey,
+  ClaimStatusWebhookSchema,
+  WEBHOOK_TOLERANCE_SECONDS,
+  type WebhookDeps,
+  type ReceiptResult,
+} from "./webhooks";
+export { LiveHub, liveHub, liveEventStream, pruneLiveEvents, closeLiveStreams, type LiveEvent } from "./live";
+export { classifyFailure, canPollMessages, type ExchangePlatform, type MessagePolling } from "./platform-port";
+export {
+  routeInbound,
+  claimResponseInbound,
+  submissionForRequest,
+  PIPELINE_INBOUND,
+  type InboundContext,
+  type InboundHandler,
+  type InboundHandlers,
+  type InboundResult,
+} from "./inbound";
+export { startMessagePoller, type MessagePoller, type MessagePollerOptions, type MessagePollerStats } from "./message-poller";
+export { resolveReference, type ResolvedReference, type ReferenceTarget } from "./references";
+
+export interface ExchangeServices {
+  worker: OutboxWorker;
+  /** Messaging protocol only: the poll-request loop (there are no webhooks then). */
+  messagePoller?: MessagePoller;
+  stop(graceMs?: number): Promise<{ inFlight: number; aborted: boolean }>;
+}
+
+/**
+ * Starts what runs in the background of a portal instance: the outbox worker (which also runs the
+ * poller) and the hourly clean-up of old live events. Every instance may run it; they share the
+ * work through the database.
+ */
+export function startExchangeServices(deps: {
+  db: Db;
+  client: ExchangePlatform;
+  config?: Partial<ExchangeConfig>;
+  clock?: () => Date;
+  log?: (message: string) => void;
+  /** A facility's own port (decision 049): its submissions go out and are followed up through it. */
+  clientFor?: (facilityId: string) => Promise<ExchangePlatform>;
+  /** Messaging: every active facility's port besides the main one, polled each cycle. */
+  facilityPorts?: () => Promise<ExchangePlatform[]>;
+  /** What else polls (and webhooks) bring: CommunicationRequests, PaymentReconciliations … (inbound.ts). */
+  inbound?: InboundHandlers;
+}): ExchangeServices {
+  const config = { ...exchangeConfig(), ...deps.config };
+  const clock = deps.clock ?? (() => new Date());
+  const worker = startOutboxWorker({
+    db: deps.db,
+    client: deps.client,
+    clock,
+    pollMs: config.pollMs,
+    leaseMs: config.leaseMs,
+    maxAttempts: config.maxAttempts,
+    backoff: config.backoff,
+    concurrency: config.concurrency,
+    batchSize: config.batchSize,
+    pollAfterMs: config.pollAfterMs,
+    log: deps.log,
+    ...(deps.clientFor ? { clientFor: deps.clientFor } : {}),
+  });
+  const messagePoller = canPollMessages(deps.client)
+    ? startMessagePoller({ db: deps.db, client: deps.client, intervalMs: config.messagePollMs, pollAfterMs: config.pollAfterMs, clock, log: deps.log, inbound: deps.inbound, facilityPorts: async () => ((await deps.facilityPorts?.()) ?? []).filter(canPollMessages) })
+    : undefined;
+  const prune = async () => {
+    try {
+      await pruneLiveEvents({ db: deps.db }, new Date(clock().getTime() - config.liveEventsRetentionMs));
+    } catch (error) {
+      (deps.log ?? lineWriter("warn"))(`[exchange] could not prune live events: ${describeError(error)}`);
+    }
+  };
+  void prune();
+  const pruneTimer = setInterval(() => void prune(), 60 * 60_000);
+  pruneTimer.unref?.();
+  return {
+    worker,
+    ...(messagePoller ? { messagePoller } : {}),
+    async stop(graceMs?: number) {
+      clearInterval(pruneTimer);
+      const [stopped] = await Promise.all([worker.stop(graceMs), messagePoller?.stop()]);
+      return stopped;
+    },
+  };
+}
+
+/** For route handlers: the per-process hub of the portal database. */
+export type { Database };
+export { liveStamp, liveStampQuery, type LiveStampQuery } from "./live-stamp";
+export { PAGE_LIVE_KINDS } from "./live-kinds";

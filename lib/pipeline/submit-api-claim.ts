@@ -1,0 +1,286 @@
+import type { ClaimResponse, Identifier, OperationOutcomeIssue } from "@medplum/fhirtypes";
+import { and, eq, sql } from "drizzle-orm";
+import { AppError, issuePath, type FieldIssue } from "@/lib/errors";
+import type { Db, SubmissionKind } from "@/lib/db";
+import { coverages, submissions } from "@/lib/db";
+import { z } from "zod";
+import {
+  ClaimResponseSchema,
+  ClaimSchema,
+  ExtensionSchema,
+  IdentifierSchema,
+  PORTAL_SUBMISSION_ID_SYSTEM,
+  PORTAL_SUBMISSION_STATUS_EXTENSION,
+  checkNationalId,
+  parseReference,
+  platformIssue,
+  type ClaimParsed,
+} from "@/lib/fhir";
+import { claimIdentifierSystem } from "@/lib/submissions";
+import { claimTotalMinor } from "@/lib/submissions";
+import type { Submission } from "@/lib/submissions";
+import { ScrubBlockedError, submit } from "@/lib/submissions";
+
+/*
+ * THE submission of a Claim that arrives through a machine API — the exchange API's
+ * `POST /api/exchange/claims/submit` and the gateway's `POST /fhir/Claim` and claim/authorization
+ * agents: one validation, one idempotency rule, one acknowledgement, one replay status
+ * (docs/decisions/032-one-replay-status.md).
+ */
+
+/** The status of a replayed Claim (same caller, same identifier): the same answer as the first time. */
+export const API_CLAIM_REPLAY_STATUS = 202;
+/** The status of a newly accepted Claim. */
+export const API_CLAIM_ACCEPTED_STATUS = 202;
+
+/** The largest total a submission row holds (minor units in a 32-bit integer column). */
+const MAX_TOTAL_MINOR = 2_147_483_647;
+
+export interface ApiClaimRules {
+  /** The clinic's Organization id at the platform: `provider` of every Claim. */
+  providerOrgId: string;
+  /** Sandbox test identities (1000000000–1000000099) pass the national-ID check only in the sandbox. */
+  allowSandboxTestIds: boolean;
+  /** The kind the endpoint takes (`use` filled in when absent); undefined: `use` must say claim or preauthorization. */
+  kind?: SubmissionKind;
+  /** Where the Claim sits in the request, for field paths: `Claim` (FHIR endpoints) or `data.claim` (/query). */
+  prefix: string;
+  /** The caller's own business identifier is required (exchange API contract, docs/decisions/020). */
+  requireIdentifier: boolean;
+}
+
+const KIND_LABEL: Record<SubmissionKind, string> = { claim: "claim", preauthorization: "authorization request" };
+
+function refuse(code: "invalid_request" | "unprocessable", message: string, reason: string, fields: FieldIssue[], issues?: OperationOutcomeIssue[]): AppError {
+  return new AppError(code, message, { reason, fields, issues });
+}
+
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = body;
+  for (const p of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[p];
+  }
+  return current;
+}
+
+/** The caller's own business identifier: the first Claim.identifier with a value. */
+export function callerIdentifier(identifiers: Identifier[] | undefined): { system?: string; value: string } | undefined {
+  const first = identifiers?.find((i) => typeof i.value === "string" && i.value.trim() !== "");
+  return first ? { ...(first.system ? { system: first.system } : {}), value: first.value! } : undefined;
+}
+
+/**
+ * Validates a FHIR Claim sent by an API caller and fills in what the portal owns (`use` for a
+ * kind-specific endpoint, `provider` = this clinic). Failures name each field:
+ * malformed (not an object, wrong resourceType, a wrong type or format) → 400 `invalid_request`;
+ * missing required elements → 422 `unprocessable` (ERR-004 in FHIR); rules (use, provider,
+ * national ID, identifier, total) → 422 `unprocessable`.
+ */
+export function validateApiClaim(input: unknown, rules: ApiClaimRules): { claim: ClaimParsed; kind: SubmissionKind; identifier?: { system?: string; value: string } } {
+  const { prefix } = rules;
+  const at = (...path: PropertyKey[]) => issuePath(prefix, path);
+  if (input === undefined) {
+    throw refuse("unprocessable", `${prefix} is required: a FHIR Claim.`, "missing_field", [{ path: prefix, message: "required: a FHIR Claim" }]);
+  }
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw refuse("invalid_request", `${prefix} must be a FHIR Claim (a JSON object).`, "not_object", [{ path: prefix, message: "expected a FHIR Claim object" }]);
+  }
+  const body = { ...(input as Record<string, unknown>) };
+  if (body.resourceType !== "Claim") {
+    throw refuse("invalid_request", "resourceType must be Claim.", "resource_type", [{ path: at("resourceType"), message: "must be Claim" }]);
+  }
+  if (rules.kind) {
+    if (body.use === undefined) body.use = rules.kind;
+    if (body.use !== rules.kind) {
+      const hint = rules.kind === "claim" ? "the authorization agent takes preauthorization" : "the claim agent takes claims";
+      throw refuse("unprocessable", `Claim.use must be ${rules.kind} for this task (${hint}).`, "use", [{ path: at("use"), message: `must be ${rules.kind}` }]);
+    }
+  } else if (body.use !== "claim" && body.use !== "preauthorization") {
+    throw refuse("unprocessable", "Claim.use must be claim or preauthorization.", "use", [{ path: at("use"), message: "must be claim or preauthorization" }]);
+  }
+  const kind = body.use as SubmissionKind;
+  const expectedProvider = `Organization/${rules.providerOrgId}`;
+  if (body.provider === undefined) body.provider = { reference: expectedProvider };
+  else if ((body.provider as { reference?: unknown } | null)?.reference !== expectedProvider) {
+    throw refuse("unprocessable", `Claim.provider must be ${expectedProvider} (this clinic) or left out.`, "provider", [
+      { path: at("provider"), message: `must be ${expectedProvider} (this clinic) or left out` },
+    ]);
+  }
+  const parsed = ClaimSchema.safeParse(body);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.slice(0, 20).map((i) => ({ path: i.path.filter((p): p is string | number => typeof p !== "symbol"), message: i.message, code: i.code }));
+    const missing = problems.map((p) => p.code === "invalid_type" && valueAt(body, p.path) === undefined);
+    const fields = problems.map((p, n) => ({ path: at(...p.path), message: missing[n] ? "required" : p.message }));
+    if (missing.every(Boolean)) {
+      const issues = fields.map((f) => platformIssue({ code: "ERR-004", diagnostics: `${f.path}: required`, expression: [f.path] }));
+      throw refuse("unprocessable", `The ${KIND_LABEL[kind]} lacks required elements.`, "missing_field", fields, issues);
+    }
+    throw refuse("invalid_request", `The ${KIND_LABEL[kind]} is not a valid FHIR Claim.`, "invalid_structure", fields);
+  }
+  const claim = parsed.data;
+  const patientId = parseReference(claim.patient.reference, "Patient")?.id;
+  if (!patientId || !checkNationalId(patientId, { allowSandboxTestIds: rules.allowSandboxTestIds }).valid) {
+    throw refuse("unprocessable", "Claim.patient must reference Patient/<national ID or Iqama number> with a valid number.", "patient", [
+      { path: at("patient", "reference"), message: "must be Patient/<valid national ID or Iqama>" },
+    ]);
+  }
+  const identifier = callerIdentifier(claim.identifier);
+  if (!identifier && rules.requireIdentifier) {
+    const path = at("identifier");
+    throw refuse("unprocessable", "Claim.identifier: your business identifier (system and value) is required.", "missing_field", [{ path, message: "required: your business identifier (system and value)" }], [
+      platformIssue({ code: "ERR-004", diagnostics: `${path}: your business identifier (system and value) is required`, expression: [path] }),
+    ]);
+  }
+  if (identifier && (identifier.value.length > 200 || (identifier.system?.length ?? 0) > 500)) {
+    throw refuse("unprocessable", "Claim.identifier is too long (value at most 200, system at most 500 characters).", "identifier_length", [{ path: at("identifier", 0), message: "too long" }]);
+  }
+  const portalSystem = claimIdentifierSystem(rules.providerOrgId);
+  if (identifier?.system === portalSystem) {
+    throw refuse("unprocessable", `Claim.identifier: the system ${portalSystem} is reserved for the portal; use your own.`, "identifier_system", [
+      { path: at("identifier", 0, "system"), message: "reserved for the portal" },
+    ]);
+  }
+  const money = claimTotalMinor({ ...claim });
+  if (money && Math.abs(money.totalMinor) > MAX_TOTAL_MINOR) {
+    throw refuse("unprocessable", "The claim's total is too large.", "total", [{ path: at("item"), message: "total too large" }]);
+  }
+  return { claim, kind, identifier };
+}
+
+async function insurerOf(db: Db, claim: ClaimParsed): Promise<string | undefined> {
+  const fromClaim = parseReference(claim.insurer?.reference, "Organization")?.id;
+  if (fromClaim) return fromClaim;
+  const focal = claim.insurance.find((i) => i.focal) ?? claim.insurance[0];
+  const coverageRef = parseReference(focal?.coverage.reference, "Coverage")?.id;
+  if (!coverageRef) return undefined;
+  const [row] = await db.select({ insurerId: coverages.insurerId }).from(coverages).where(eq(coverages.coverageRef, coverageRef)).limit(1);
+  return row?.insurerId;
+}
+
+export interface ApiClaimSubmission {
+  db: Db;
+  now: Date;
+  /** `submissions.channel`: `exchange-api` or `gateway`. */
+  channel: string;
+  /** `submissions.created_by`: the calling client (`org:<id>`, `gateway:<token id>`), never a secret. */
+  createdBy: string;
+}
+
+/**
+ * Validates and submits a Claim through the pipeline (createDraft + queue). Idempotent per caller
+ * (channel + createdBy) and the caller's identifier: under an advisory lock on that pair, a
+ * resubmission finds the first submission and returns it with `replay: true` instead of creating
+ * a second one.
+ */
+export async function submitApiClaim(
+  deps: ApiClaimSubmission,
+  body: unknown,
+  rules: ApiClaimRules,
+): Promise<{ submission: Submission; replay: boolean; status: number }> {
+  const { claim, kind, identifier } = validateApiClaim(body, rules);
+  const patientId = parseReference(claim.patient.reference, "Patient")!.id;
+  const insurerId = await insurerOf(deps.db, claim);
+  const { submission, replay } = await deps.db.transaction(async (tx) => {
+    try {
+      return await submitOnce(tx);
+    } catch (error) {
+      if (error instanceof ScrubBlockedError) throw scrubRefusal(error, rules.prefix);
+      throw error;
+    }
+  });
+  async function submitOnce(tx: Db) {
+    if (identifier) {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${deps.channel}|${deps.createdBy}|${identifier.system ?? ""}|${identifier.value}`}))`);
+      const [existing] = await tx
+        .select()
+        .from(submissions)
+        .where(
+          and(
+            eq(submissions.channel, deps.channel),
+            eq(submissions.createdBy, deps.createdBy),
+            eq(submissions.kind, kind),
+            sql`${submissions.claim} -> 'identifier' @> ${JSON.stringify([identifier])}::jsonb`,
+          ),
+        )
+        .limit(1);
+      if (existing) return { submission: existing, replay: true };
+    }
+    const created = await submit(
+      { db: tx, clock: () => deps.now },
+      { kind, patientId, insurerId, claim: { ...claim }, channel: deps.channel, createdBy: deps.createdBy, source: "api" },
+    );
+    return { submission: created, replay: false };
+  }
+  return { submission, replay, status: replay ? API_CLAIM_REPLAY_STATUS : API_CLAIM_ACCEPTED_STATUS };
+}
+
+/**
+ * The scrubber's errors as a 422 (docs/decisions/090): one field per finding — the element, the
+ * rejection code and family, the words and the fix — and the same as OperationOutcome issues for
+ * the FHIR endpoints. Nothing was stored. Warnings never refuse an API call (nobody to ask): they
+ * are kept on the submission's timeline.
+ */
+function scrubRefusal(error: ScrubBlockedError, prefix: string): AppError {
+  const errors = error.result.errors;
+  const fields = errors.map((f) => ({ path: issuePath(prefix, f.element.replace(/^Claim\.?/, "").split(/[.[\]]+/).filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p))), message: `${f.code} (${f.family}): ${f.message.en} Fix: ${f.fix.en}` }));
+  const issues = errors.map((f) => ({ severity: "error" as const, code: "business-rule" as const, details: { coding: [{ code: f.code }], text: f.message.en }, diagnostics: `${f.message.en} Fix: ${f.fix.en}`, expression: [f.element] }));
+  return new AppError("unprocessable", `The claim scrubber found ${errors.length} problem(s) the payer or the exchange would reject; nothing was queued.`, {
+    reason: "scrubber",
+    fields,
+    issues,
+    extra: { findings: error.result.findings.map((f) => ({ rule: f.rule, severity: f.severity, family: f.family, code: f.code, element: f.element, message: f.message, fix: f.fix, ...(f.sequence !== undefined ? { sequence: f.sequence } : {}) })) },
+  });
+}
+
+/** A submission's state as a ClaimResponse.outcome. */
+export function claimOutcomeOf(status: Submission["status"]): ClaimResponse["outcome"] {
+  switch (status) {
+    case "complete":
+    case "denied":
+      return "complete";
+    case "partial":
+      return "partial";
+    case "rejected":
+    case "failed":
+    case "cancelled":
+      return "error";
+    default:
+      return "queued";
+  }
+}
+
+/**
+ * The acknowledgement's shape (OpenAPI of both APIs is generated from it): a ClaimResponse whose
+ * insurer may be a display only (not known until the platform answers) and whose request names
+ * the caller's own identifier.
+ */
+export const ApiClaimAcknowledgementSchema = ClaimResponseSchema.extend({
+  insurer: z.object({ reference: z.string().optional(), display: z.string().optional() }),
+  request: z.object({ identifier: IdentifierSchema.optional() }).optional(),
+  extension: z.array(ExtensionSchema).optional(),
+});
+
+/** The acknowledgement of an API Claim: a ClaimResponse (outcome `queued` while queued) naming the submission. */
+export function apiClaimAcknowledgement(submission: Submission, now: Date): ClaimResponse {
+  const claim = submission.claim as { type?: ClaimResponse["type"]; patient?: { reference?: string }; provider?: { reference?: string }; identifier?: Identifier[] };
+  const own = callerIdentifier(claim.identifier?.filter((i) => i.system !== submission.identifierSystem));
+  return {
+    resourceType: "ClaimResponse",
+    identifier: [
+      { system: PORTAL_SUBMISSION_ID_SYSTEM, value: submission.id },
+      ...(submission.identifierSystem && submission.identifierValue ? [{ system: submission.identifierSystem, value: submission.identifierValue }] : []),
+    ],
+    status: "active",
+    type: claim.type ?? { coding: [{ code: "institutional" }] },
+    use: submission.kind,
+    patient: { reference: claim.patient?.reference ?? `Patient/${submission.patientId}` },
+    created: now.toISOString(),
+    insurer: submission.insurerId ? { reference: `Organization/${submission.insurerId}` } : { display: "Not known until the platform answers" },
+    ...(claim.provider?.reference ? { requestor: { reference: claim.provider.reference } } : {}),
+    ...(own ? { request: { identifier: own } } : {}),
+    outcome: claimOutcomeOf(submission.status),
+    disposition: `Submission ${submission.status}`,
+    extension: [{ url: PORTAL_SUBMISSION_STATUS_EXTENSION, valueCode: submission.status }],
+  };
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import type { Task } from "@medplum/fhirtypes";
+import { MAX_MESSAGES_PER_POLL, buildPollTask, readCoverageEligibilityResponse, readResource, type Read } from "@/lib/fhir";
+import { PlatformProtocolError } from "../errors";
+import { cancelOutcomeOf, type PlatformPort, type PolledMessages } from "../port";
+import { idOf, stableUuid, type MessagingCore } from "./core";
+
+const identifierOfTarget = (target: { identifier?: { system?: string; value?: string } } | undefined) =>
+  target?.identifier?.value ? { ...(target.identifier.system ? { system: target.identifier.system } : {}), value: target.identifier.value } : undefined;
+
+/**
+ * Everything besides claims and status checks: eligibility, the poll, cancel Tasks, the answer to
+ * an information request and payment notices. Each names the claim it is about by our identifier
+ * (decision 073) and finds the payer through it.
+ */
+export function taskOperations(core: MessagingCore): Pick<PlatformPort, "checkEligibility" | "pollMessages" | "cancel" | "sendCommunication" | "sendPaymentNotice"> {
+  const { deps, clock } = core;
+
+  return {
+    async checkEligibility(request, options = {}) {
+      const requestId = options.requestId ?? randomUUID();
+      const destination = await core.destinationFor({ insurer: idOf(request.insurer?.reference, "Organization") }, requestId, "CoverageEligibilityRequest.insurer");
+      const identifier = request.identifier?.[0];
+      const seed = identifier?.value ? `eligibility|${identifier.system ?? ""}|${identifier.value}` : undefined;
+      const focus = { ...request, id: request.id ?? (seed ? stableUuid(`${seed}|resource`) : randomUUID()) };
+      const reply = await core.exchange({ event: "eligibility-request", focus, destination, seed, bucket: "eligibility" }, { ...options, requestId });
+      const read = core.focusOf(reply, "CoverageEligibilityResponse", readCoverageEligibilityResponse);
+      return { data: read.raw, view: read.view, status: reply.status, requestId: reply.requestId };
+    },
+
+    async pollMessages(options = {}): Promise<PolledMessages> {
+      const task = buildPollTask({ id: randomUUID(), requesterOrgId: deps.providerOrgId, count: options.count ?? MAX_MESSAGES_PER_POLL, authoredOn: clock() });
+      const reply = await core.exchange({ event: "poll-request", focus: task, resources: [core.provider()], destination: { exchange: true }, bucket: "status" }, options);
+      return { messages: reply.view.messages, more: reply.view.queuedMessages, requestId: reply.requestId };
+    },
+
+    async cancel(task: Task, options = {}) {
+      // Owned by the insurer (an Organization entry named by its payer licence); focus by our identifier.
+      const requestId = options.requestId ?? randomUUID();
+      const claimIdentifier = identifierOfTarget(task.focus);
+      const claimId = idOf(task.focus?.reference, "Claim");
+      const destination = await core.destinationFor({ ...(claimIdentifier ? { claimIdentifier } : {}), ...(claimId ? { claimId } : {}) }, requestId, "Task.focus");
+      const payer = core.payer(destination.payerLicense!, idOf(task.owner?.reference, "Organization"));
+      const focus: Task = { ...task, owner: { reference: `Organization/${payer.id}` } };
+      const reply = await core.exchange({ event: "cancel-request", focus, resources: [core.provider(), payer], destination, bucket: "claims" }, { ...options, requestId });
+      const read = core.focusOf<Read<{ notes: string[] }, Task>>(reply, "Task", (json) => readResource<Task>(json, "Task"));
+      return { data: read.raw, status: reply.status, requestId: reply.requestId, outcome: cancelOutcomeOf(read.raw) };
+    },
+
+    async sendCommunication(communication, options = {}) {
+      const requestId = options.requestId ?? randomUUID();
+      const about = communication.about ?? [];
+      const claimIdentifier = about.map(identifierOfTarget).find(Boolean);
+      const claimId = about.map((a) => idOf(a.reference, "Claim")).find(Boolean);
+      const destination = await core.destinationFor({ ...(claimIdentifier ? { claimIdentifier } : {}), ...(claimId ? { claimId } : {}) }, requestId, "Communication.about");
+      const reply = await core.exchange({ event: "communication", focus: communication, resources: [core.provider()], destination, bucket: "claims" }, { ...options, requestId });
+      // The exchange's receipt (acknowledgement): the payer's own acknowledgement comes later, by poll.
+      const echoed = reply.view.entries.find((e) => e.resourceType === "Communication")?.resource;
+      const data = echoed ?? (reply.data as unknown as Record<string, unknown>);
+      const platformId = typeof echoed?.id === "string" ? echoed.id : communication.id;
+      return { data, status: reply.status, requestId: reply.requestId, ...(platformId ? { platformId } : {}) };
+    },
+
+    async sendPaymentNotice(notice, options = {}) {
+      // Addressed to the exchange; the id is fixed per remittance and status, so a resend is the same message.
+      const seed = `payment-notice|${notice.id ?? randomUUID()}`;
+      const reply = await core.exchange({ event: "payment-notice", focus: notice, destination: { exchange: true }, seed, bucket: "claims" }, options);
+      if (reply.view.header.responseTo !== reply.headerId) {
+        throw new PlatformProtocolError({ status: reply.status, requestId: reply.requestId, message: "POST /$process-message: the payment notice was not acknowledged", problems: ["MessageHeader.response"] });
+      }
+      return { status: reply.status, requestId: reply.requestId, data: reply.data as unknown as Record<string, unknown> };
+    },
+  };
+}

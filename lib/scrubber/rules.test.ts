@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { nphies } from "@/lib/fhir";
+import { BASE_RULES, rulesFor, scrubFacts } from "./engine";
+import type { ScrubFacts } from "./types";
+
+/*
+ * Every rule of the rule files with a claim that passes it and one that fails it
+ * (docs/decisions/090). A rule added to rules/base.json without a case here fails the first test.
+ */
+
+const clean = (): ScrubFacts => ({
+  use: "claim",
+  insurerId: "payer-rimal",
+  today: "2026-06-10",
+  supportingInfo: [],
+  diagnoses: ["M54.5"],
+  patient: { birthDate: "1985-03-14", gender: "female" },
+  eligibility: { inforce: true, checkedAt: "2026-06-01T08:00:00.000Z", servicedDate: "2026-06-01" },
+  items: [
+    { sequence: 1, code: "99213", system: "cpt", servicedDate: "2026-06-01", quantity: 1, unitPriceMinor: 25_000, contract: { priceMinor: 25_000, authorizationRequired: false } },
+    { sequence: 2, code: "72148", system: "cpt", servicedDate: "2026-06-01", quantity: 1, unitPriceMinor: 200_000, contract: { priceMinor: 200_000, authorizationRequired: true } },
+  ],
+  authorizations: [{ preAuthRef: "PA-1", periodStart: "2026-05-01", periodEnd: "2026-07-30", lines: [{ code: "72148", approved: 1, used: 0 }] }],
+  preAuthRefs: ["PA-1"],
+  messageBytes: 4_000,
+  messageLimitBytes: 10 * 1024 * 1024,
+});
+
+/** Per rule: how to break the clean claim so that exactly this rule fires. */
+const FAILING: Record<string, (f: ScrubFacts) => ScrubFacts> = {
+  "coverage-not-in-force": (f) => ({ ...f, eligibility: { ...f.eligibility!, inforce: false } }),
+  "authorization-missing": (f) => ({ ...f, authorizations: [], preAuthRefs: [] }),
+  "authorization-expired": (f) => ({ ...f, authorizations: [{ ...f.authorizations[0]!, periodEnd: "2026-05-20" }] }),
+  "authorization-other-service": (f) => ({ ...f, authorizations: [{ ...f.authorizations[0]!, lines: [{ code: "70553", approved: 1, used: 0 }] }] }),
+  "authorization-used-up": (f) => ({ ...f, authorizations: [{ ...f.authorizations[0]!, lines: [{ code: "72148", approved: 1, used: 1 }] }] }),
+  "service-age-gender": (f) => ({ ...f, patient: { birthDate: "1979-11-02", gender: "male" }, items: [{ ...f.items[0]!, code: "59400", contract: { priceMinor: 25_000, authorizationRequired: false } }] }),
+  "diagnosis-age": (f) => ({ ...f, diagnoses: ["Z34.9"], patient: { birthDate: "2020-01-01", gender: "female" } }),
+  "diagnosis-gender": (f) => ({ ...f, diagnoses: ["N97.9"], patient: { birthDate: "1985-03-14", gender: "male" } }),
+  "duplicate-service": (f) => ({ ...f, items: [{ ...f.items[0]!, alreadyClaimed: true }, f.items[1]!] }),
+  "contract-price-differs": (f) => ({ ...f, items: [{ ...f.items[0]!, unitPriceMinor: 27_000 }, f.items[1]!] }),
+  "contract-price-missing": (f) => ({ ...f, items: [{ ...f.items[0]!, contract: undefined }, f.items[1]!] }),
+  "supporting-info-missing": (f) => ({ ...f, claimType: "professional", subType: "op", supportingInfo: [] }),
+  "emergency-vital-signs": (f) => ({ ...f, claimType: "professional", subType: "emr", supportingInfo: ["chief-complaint"] }),
+  "filing-window": (f) => ({ ...f, today: "2027-07-01" }),
+  "message-too-large": (f) => ({ ...f, messageBytes: 11 * 1024 * 1024 }),
+};
+
+describe("scrubber rules (docs/decisions/090)", () => {
+  it("has a passing and a failing claim for every rule of the rule file", () => {
+    expect(Object.keys(FAILING).sort()).toEqual(BASE_RULES.map((r) => r.id).sort());
+  });
+
+  it("finds nothing on the clean claim", () => {
+    expect(scrubFacts(clean()).findings).toEqual([]);
+  });
+
+  for (const rule of BASE_RULES) {
+    it(`${rule.id}: the failing claim is found (${rule.code}), the clean one passes`, () => {
+      const passing = scrubFacts(clean()).findings.filter((f) => f.rule === rule.id);
+      expect(passing).toEqual([]);
+      const found = scrubFacts(FAILING[rule.id]!(clean())).findings;
+      const mine = found.filter((f) => f.rule === rule.id);
+      expect(mine.length, JSON.stringify(found.map((f) => f.rule))).toBeGreaterThan(0);
+      // Only this rule fires: each case breaks exactly one thing.
+      expect([...new Set(found.map((f) => f.rule))]).toEqual([rule.id]);
+      for (const f of mine) {
+        expect(f.family).toBe(nphies.rejectionFamilyOf(rule.code));
+        expect(f.code).toBe(rule.code);
+        expect(f.severity).toBe(rule.severity);
+        expect(f.element).not.toMatch(/\{\w+\}/);
+        for (const words of [f.message, f.fix]) {
+          expect(words.en).not.toMatch(/\{\w+\}/);
+          expect(words.ar).not.toMatch(/\{\w+\}/);
+          expect(words.ar).toMatch(/[\u0600-\u06FF]/);
+        }
+      }
+    });
+  }
+
+  it("names the line and its element, and knows the code's words in the shared module", () => {
+    const f = scrubFacts(FAILING["contract-price-differs"]!(clean())).findings[0]!;
+    expect(f).toMatchObject({ sequence: 1, element: "Claim.item[1].unitPrice", family: "BE" });
+    expect(f.message.en).toBe("Line 1 (99213) is priced 270.00; the contract of 2026-06-01 says 250.00.");
+    expect(nphies.SCRUBBER_REASONS[f.code]).toBeDefined();
+    for (const r of BASE_RULES) expect(nphies.SCRUBBER_REASONS[r.code] ?? nphies.REJECTION_REASONS[r.code], r.code).toBeDefined();
+  });
+
+  it("applies a payer's overrides: Wadi files within 90 days and a price above the contract blocks", () => {
+    const wadi = (f: ScrubFacts): ScrubFacts => ({ ...f, insurerId: "payer-wadi" });
+    expect(rulesFor("payer-wadi").name).toBe("base+payer-wadi");
+    const late = wadi({ ...clean(), today: "2026-09-15" });
+    expect(scrubFacts(late).findings.map((f) => f.rule)).toEqual(["filing-window", "filing-window"]);
+    expect(scrubFacts({ ...clean(), today: "2026-09-15" }).findings).toEqual([]);
+    const priced = scrubFacts(wadi(FAILING["contract-price-differs"]!(clean())));
+    expect(priced.errors.map((f) => f.rule)).toEqual(["contract-price-differs"]);
+    expect(scrubFacts(FAILING["contract-price-differs"]!(clean())).warnings.map((f) => f.rule)).toEqual(["contract-price-differs"]);
+  });
+
+  it("a preauthorization is not checked against authorizations, prices or duplicates", () => {
+    const auth = { ...FAILING["authorization-missing"]!(clean()), use: "preauthorization" as const };
+    expect(scrubFacts(FAILING["contract-price-differs"]!(auth)).findings).toEqual([]);
+  });
+
+  it("draws the lines of one claim on the same authorization in order", () => {
+    const f = clean();
+    const two = { ...f, items: [f.items[1]!, { ...f.items[1]!, sequence: 3 }], authorizations: [{ ...f.authorizations[0]!, lines: [{ code: "72148", approved: 1, used: 0 }] }] };
+    expect(scrubFacts(two).findings.map((x) => [x.rule, x.sequence])).toEqual([["authorization-used-up", 3]]);
+  });
+});

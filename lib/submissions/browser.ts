@@ -1,0 +1,9 @@
+/**
+ * What the browser may import from lib/submissions: the form's pure helpers — never the database
+ * (docs/decisions/041-module-entries.md).
+ */
+export { lineTotalMinor } from "./form-money";
+export { emptyItem } from "./empty-item";
+
+/** The form's schema (and zod), loaded when the form is first used: not in the page's first-load JavaScript. */
+export const loadSubmissionFormSchema = () => import("./form-schema").then((m) => m.submissionFormSchema);

@@ -1,0 +1,375 @@
+import { and, desc, eq } from "drizzle-orm";
+import { audit, type Caller } from "@/lib/audit";
+import { attachableIds, attachmentsWithData, checkSet, setSubmissionAttachments, type LimitProblem } from "@/lib/attachments";
+import type { Db, Tx } from "@/lib/db";
+import { submissions } from "@/lib/db";
+import { claimTotalMinor } from "./claim-total";
+import { insertDraft, queueDraft, ScrubBlockedError, type ScrubAnswer } from "./lifecycle";
+import type { ScrubFinding } from "@/lib/scrubber";
+import type { Submission } from "./states";
+import { buildClaim, type ClaimInput } from "@/lib/fhir";
+import { claimLineShares } from "@/lib/contracts";
+import { lookupCodes } from "@/lib/terminology";
+import { getCoverage, getPatient } from "@/lib/patients";
+import type { CoverageView, Patient } from "@/lib/patients";
+import { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
+import { draftFormSchema, submissionFormSchema, type DraftFormValues, type SubmissionFormValues, type SubmissionUse } from "./form-schema";
+import { isUuid } from "@/lib/ids";
+
+export interface ServiceDeps {
+  db: Db;
+  /** The clinic's Organization id (PROVIDER_ORG_ID). */
+  providerOrgId: string;
+  clock?: () => Date;
+}
+
+
+export type FieldErrors = Partial<Record<string, string[]>>;
+
+export type SaveResult =
+  | { ok: true; id: string; status: Submission["status"] }
+  | { ok: false; error: "invalid"; fieldErrors: FieldErrors }
+  | { ok: false; error: "not_found" | "not_draft" }
+  /** The scrubber stopped it (docs/decisions/090): nothing was sent, the form is kept as draft `id`. */
+  | { ok: false; error: "scrub"; id: string; findings: ScrubFinding[]; canOverride: boolean };
+
+/** Billing staff may send a claim or authorization despite the scrubber's errors, with a reason (decision 090). */
+export const mayOverrideScrubber = (caller: Caller) => caller.actor.kind === "user" && caller.actor.roles.includes("billing");
+
+const now = (deps: ServiceDeps) => (deps.clock ?? (() => new Date()))();
+
+function flatten(issues: readonly { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
+  const out: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path.length ? issue.path.map(String).join(".") : "form";
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+/**
+ * Codes the catalogue does not hold (ICD-10-AM diagnoses, CPT procedures and services), as the
+ * form's field errors: the pickers offer only catalogue codes, so this catches a stale or typed
+ * value (docs/decisions/086).
+ */
+async function unknownCodes(db: Db, values: SubmissionFormValues): Promise<FieldErrors | undefined> {
+  const itemCodes = values.items.map((i) => i.code);
+  const [icd, cpt] = await Promise.all([lookupCodes(db, "icd-10-am", values.diagnoses), lookupCodes(db, "cpt", [...values.procedures, ...itemCodes])]);
+  const knownIcd = new Set(icd.map((h) => h.code));
+  const knownCpt = new Set(cpt.map((h) => h.code));
+  const out: FieldErrors = {};
+  values.diagnoses.forEach((c, i) => !knownIcd.has(c) && (out[`diagnoses.${i}`] = ["diagnosisUnknown"]));
+  values.procedures.forEach((c, i) => !knownCpt.has(c) && (out[`procedures.${i}`] = ["procedureUnknown"]));
+  itemCodes.forEach((c, i) => !knownCpt.has(c) && (out[`items.${i}.code`] = ["serviceUnknown"]));
+  return Object.keys(out).length ? out : undefined;
+}
+
+const LIMIT_MESSAGES: Record<LimitProblem, string> = {
+  tooLarge: "fileTooLarge",
+  tooMany: "tooManyFiles",
+  totalTooLarge: "totalTooLarge",
+  empty: "fileEmpty",
+};
+
+interface Resolved {
+  patient: Patient;
+  coverage?: CoverageView;
+}
+
+/** The patient and (when given) the coverage, which must be this patient's. */
+async function resolvePatient(db: Db, patientId: string, coverageId: string | undefined): Promise<({ ok: true } & Resolved) | { ok: false; fieldErrors: FieldErrors }> {
+  const patient = await getPatient(db, patientId);
+  if (!patient) return { ok: false, fieldErrors: { patientId: ["patientRequired"] } };
+  if (!coverageId) return { ok: true, patient };
+  const coverage = await getCoverage(db, coverageId);
+  if (!coverage || coverage.patientId !== patient.id) return { ok: false, fieldErrors: { coverageId: ["coverageRequired"] } };
+  return { ok: true, patient, coverage };
+}
+
+async function checkAttachments(db: Db, ids: readonly string[], userId: string | undefined, submissionId?: string): Promise<FieldErrors | undefined> {
+  const { ok, rows } = await attachableIds(db, ids, userId, submissionId);
+  if (!ok) return { attachmentIds: ["attachmentUnknown"] };
+  const problem = checkSet(rows.map((r) => r.size));
+  return problem ? { attachmentIds: [LIMIT_MESSAGES[problem]] } : undefined;
+}
+
+/** The Claim of a complete form, with the attachments' bytes. */
+async function claimOf(deps: ServiceDeps, values: SubmissionFormValues, resolved: Required<Resolved>, prior?: ClaimInput["prior"]): Promise<Record<string, unknown>> {
+  const files = await attachmentsWithData(deps.db, values.attachmentIds);
+  const lines = values.items.map((item) => ({ code: item.code, servicedDate: item.servicedDate, quantity: parseQuantity(item.quantity)!, unitPriceMinor: parseAmountMinor(item.unitPrice)! }));
+  // The patient's share and VAT of each line, sent in the exchange's extensions (docs/decisions/091).
+  const shares = await claimLineShares(deps.db, { nationalId: resolved.patient.nationalId, insurerId: resolved.coverage.insurerId, items: lines });
+  const input: ClaimInput = {
+    use: values.use,
+    nationalId: resolved.patient.nationalId,
+    coverageRef: resolved.coverage.coverageRef,
+    providerOrgId: deps.providerOrgId,
+    created: now(deps),
+    diagnoses: values.diagnoses,
+    procedures: values.procedures,
+    items: lines.map((line, n) => ({ ...line, patientShareMinor: shares[n]!.patientMinor, taxMinor: shares[n]!.vatMinor })),
+    attachments: files.map((f) => ({ contentType: f.contentType, data: f.data, title: f.fileName, creation: f.createdAt })),
+    preAuthRefs: values.use === "claim" && values.preAuthRef ? [values.preAuthRef] : [],
+    ...(prior ? { prior } : {}),
+  };
+  return { ...buildClaim(input) };
+}
+
+/**
+ * The Claim of a draft as far as it is filled in (valid codes and lines only, no attachment
+ * bytes): enough for totals in lists. The full Claim is built again when the draft is submitted.
+ */
+function draftClaimOf(deps: ServiceDeps, values: DraftFormValues, resolved: Resolved): Record<string, unknown> {
+  const items = values.items.flatMap((item) => {
+    const quantity = parseQuantity(item.quantity);
+    const unitPriceMinor = parseAmountMinor(item.unitPrice);
+    return /^\S+$/.test(item.code.trim()) && quantity !== undefined && unitPriceMinor !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(item.servicedDate)
+      ? [{ code: item.code, servicedDate: item.servicedDate, quantity, unitPriceMinor }]
+      : [];
+  });
+  const claim: Record<string, unknown> = { ...buildClaim({
+    use: values.use,
+    nationalId: resolved.patient.nationalId,
+    coverageRef: resolved.coverage?.coverageRef ?? "",
+    providerOrgId: deps.providerOrgId,
+    created: now(deps),
+    diagnoses: values.diagnoses.filter((c) => /^\S+$/.test(c)),
+    procedures: values.procedures.filter((c) => /^\S+$/.test(c)),
+    items,
+    preAuthRefs: values.use === "claim" && values.preAuthRef ? [values.preAuthRef] : [],
+  }) };
+  if (!resolved.coverage) delete claim.insurance;
+  return claim;
+}
+
+/** The claim a resubmission replaces, as `Claim.related` names it (decisions 045–048). */
+async function priorOf(db: Db, id: string): Promise<ClaimInput["prior"]> {
+  const [row] = await db
+    .select({ platformId: submissions.platformId, system: submissions.identifierSystem, value: submissions.identifierValue })
+    .from(submissions)
+    .where(eq(submissions.id, id));
+  if (!row || (!row.platformId && !row.value)) return undefined;
+  return { ...(row.platformId ? { platformId: row.platformId } : {}), ...(row.value ? { identifier: { ...(row.system ? { system: row.system } : {}), value: row.value } } : {}) };
+}
+
+async function loadDraft(db: Db, id: string, use: SubmissionUse): Promise<Submission | "not_found" | "not_draft"> {
+  if (!isUuid(id)) return "not_found";
+  const [row] = await db.select().from(submissions).where(and(eq(submissions.id, id), eq(submissions.kind, use)));
+  if (!row) return "not_found";
+  return row.status === "draft" ? row : "not_draft";
+}
+
+/** Rewrites a draft's form, Claim and totals (only while it is still a draft). */
+async function updateDraftRow(tx: Tx, id: string, patch: { form: Record<string, unknown>; claim: Record<string, unknown>; patientId: string; insurerId: string | null }, at: Date) {
+  const money = claimTotalMinor(patch.claim);
+  const [row] = await tx
+    .update(submissions)
+    .set({ ...patch, totalMinor: money?.totalMinor ?? null, currency: money?.currency ?? null, updatedAt: at })
+    .where(and(eq(submissions.id, id), eq(submissions.status, "draft")))
+    .returning();
+  return row;
+}
+
+async function record(db: Db | Tx, caller: Caller, action: string, id: string | undefined, outcome: "success" | "failure", details?: Record<string, unknown>) {
+  await audit(db, {
+    actor: caller.actor,
+    action,
+    target: { type: "submission", id: id ?? "new" },
+    outcome,
+    requestId: caller.requestId,
+    ip: caller.ip,
+    ...(details ? { details } : {}),
+  });
+}
+
+const kindLabel = (use: SubmissionUse) => (use === "preauthorization" ? "authorization" : "claim");
+
+/** What a new draft is linked to: the claim it replaces (fix / copy of a cancelled one), its authorization. */
+export interface DraftLinks {
+  replacesId?: string;
+  authorizationId?: string;
+}
+
+/** A draft's values as they are written: its form, Claim, patient, insurer and attachments. */
+interface DraftWrite {
+  use: SubmissionUse;
+  form: Record<string, unknown>;
+  claim: Record<string, unknown>;
+  resolved: Resolved;
+  attachmentIds: readonly string[];
+  links?: DraftLinks;
+}
+
+/**
+ * Writes the draft (the one being edited, or a new one) with its form and attachments, inside the
+ * caller's transaction: the one write path of saveDraft and submitForm (docs/decisions/062).
+ */
+async function writeDraft(tx: Tx, deps: ServiceDeps, caller: Caller, existing: Submission | undefined, draft: DraftWrite, at: Date): Promise<string | "not_draft"> {
+  const patientId = draft.resolved.patient.nationalId;
+  const insurerId = draft.resolved.coverage?.insurerId ?? null;
+  if (existing) {
+    const updated = await updateDraftRow(tx, existing.id, { form: draft.form, claim: draft.claim, patientId, insurerId }, at);
+    if (!updated) return "not_draft";
+    await setSubmissionAttachments(tx, existing.id, draft.attachmentIds);
+    return updated.id;
+  }
+  const row = await insertDraft(
+    tx,
+    { kind: draft.use, patientId, insurerId: insurerId ?? undefined, claim: draft.claim, form: draft.form, createdBy: caller.userId, channel: "ui", ...draft.links },
+    at,
+  );
+  await setSubmissionAttachments(tx, row.id, draft.attachmentIds);
+  return row.id;
+}
+
+/** Options of a save or submit: links of a new draft, the batch of "submit selected". */
+export interface SaveOptions {
+  links?: DraftLinks;
+  /** Kept in the form (`form.batch`, lib/claims batch progress), written with the submit. */
+  batchId?: string;
+  /** How the sender answered the scrubber: "Send anyway" to its warnings, an override reason for its errors. */
+  scrub?: Pick<ScrubAnswer, "acknowledgeWarnings" | "overrideReason">;
+}
+
+/**
+ * Saves the form as a draft (new, or the draft being edited). Attachments are linked to it. The
+ * draft, its form, its attachments and the audit entry are one transaction.
+ */
+export async function saveDraft(deps: ServiceDeps, caller: Caller, input: unknown, draftId?: string, options: SaveOptions = {}): Promise<SaveResult> {
+  const parsed = draftFormSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: "invalid", fieldErrors: flatten(parsed.error.issues) };
+  const values = parsed.data;
+  const resolved = await resolvePatient(deps.db, values.patientId, values.coverageId || undefined);
+  if (!resolved.ok) return { ok: false, error: "invalid", fieldErrors: resolved.fieldErrors };
+  const existing = draftId ? await loadDraft(deps.db, draftId, values.use) : undefined;
+  if (typeof existing === "string") return { ok: false, error: existing };
+  const attachmentErrors = await checkAttachments(deps.db, values.attachmentIds, caller.userId, existing?.id);
+  if (attachmentErrors) return { ok: false, error: "invalid", fieldErrors: attachmentErrors };
+
+  const claim = draftClaimOf(deps, values, resolved);
+  const at = now(deps);
+  const id = await deps.db.transaction(async (tx) => {
+    const written = await writeDraft(tx, deps, caller, existing, { use: values.use, form: { ...values }, claim, resolved, attachmentIds: values.attachmentIds, links: options.links }, at);
+    if (written !== "not_draft") await record(tx, caller, `${kindLabel(values.use)}.draft_save`, written, "success", { patientId: resolved.patient.id, attachments: values.attachmentIds.length });
+    return written;
+  });
+  if (id === "not_draft") return { ok: false, error: "not_draft" };
+  return { ok: true, id, status: "draft" };
+}
+
+/**
+ * Submits the form: parsed again with the form's schema, patient/coverage/attachments checked,
+ * the Claim built with the attachments' bytes, stored (the draft updated, or a new one) and handed
+ * to the outbox, which sends it to the platform. Draft, form, attachments, queueing and the audit
+ * entry are one transaction: a failure anywhere leaves nothing half-done (docs/decisions/062).
+ */
+export async function submitForm(deps: ServiceDeps, caller: Caller, input: unknown, draftId?: string, options: SaveOptions = {}): Promise<SaveResult> {
+  const parsed = submissionFormSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, error: "invalid", fieldErrors: flatten(parsed.error.issues) };
+  const values = parsed.data;
+  const codeErrors = await unknownCodes(deps.db, values);
+  if (codeErrors) return { ok: false, error: "invalid", fieldErrors: codeErrors };
+  const resolved = await resolvePatient(deps.db, values.patientId, values.coverageId);
+  if (!resolved.ok) return { ok: false, error: "invalid", fieldErrors: resolved.fieldErrors };
+  if (!resolved.coverage) return { ok: false, error: "invalid", fieldErrors: { coverageId: ["coverageRequired"] } };
+  const coverage = resolved.coverage;
+  const existing = draftId ? await loadDraft(deps.db, draftId, values.use) : undefined;
+  if (typeof existing === "string") return { ok: false, error: existing };
+  const attachmentErrors = await checkAttachments(deps.db, values.attachmentIds, caller.userId, existing?.id);
+  if (attachmentErrors) return { ok: false, error: "invalid", fieldErrors: attachmentErrors };
+
+  const claim = await claimOf(deps, values, { patient: resolved.patient, coverage }, existing?.replacesId ? await priorOf(deps.db, existing.replacesId) : undefined);
+  const form: Record<string, unknown> = { ...values, ...(options.batchId ? { batch: options.batchId } : {}) };
+  const at = now(deps);
+  const canOverride = mayOverrideScrubber(caller);
+  const overrideReason = canOverride ? options.scrub?.overrideReason?.trim().slice(0, 500) || undefined : undefined;
+  const answer = (id: string): ScrubAnswer => ({
+    acknowledgeWarnings: options.scrub?.acknowledgeWarnings === true,
+    ...(overrideReason ? { overrideReason } : {}),
+    // An override of the scrubber's errors is audited with its reason, in the submit's transaction.
+    onPass: async (tx, result, overridden) => {
+      if (!overridden) return;
+      await record(tx, caller, `${kindLabel(values.use)}.scrub_override`, id, "success", {
+        reason: overrideReason,
+        ruleSet: result.ruleSet,
+        errors: result.errors.map((f) => ({ rule: f.rule, code: f.code, ...(f.sequence !== undefined ? { sequence: f.sequence } : {}) })),
+      });
+    },
+  });
+  let outcome: Submission | "not_draft";
+  try {
+    outcome = await deps.db.transaction(async (tx) => {
+      const id = await writeDraft(tx, deps, caller, existing, { use: values.use, form, claim, resolved, attachmentIds: values.attachmentIds, links: options.links }, at);
+      if (id === "not_draft") return id;
+      const queued = await queueDraft(tx, id, "user", at, answer(id));
+      await record(tx, caller, `${kindLabel(values.use)}.submit`, id, "success", {
+        patientId: resolved.patient.id,
+        items: values.items.length,
+        attachments: values.attachmentIds.length,
+        totalMinor: values.items.reduce((sum, i) => sum + (lineTotalMinor(i.quantity, i.unitPrice) ?? 0), 0),
+      });
+      return queued;
+    });
+  } catch (error) {
+    if (!(error instanceof ScrubBlockedError)) throw error;
+    // Nothing of the submit was written: the form is kept as a draft (the one being edited, or a new one).
+    const kept = await saveDraft(deps, caller, input, existing?.id, { links: options.links });
+    if (!kept.ok) throw error;
+    await record(deps.db, caller, `${kindLabel(values.use)}.scrub_blocked`, kept.id, "failure", {
+      ruleSet: error.result.ruleSet,
+      findings: error.result.findings.map((f) => ({ rule: f.rule, code: f.code, severity: f.severity })),
+      ...(options.scrub?.overrideReason && !canOverride ? { overrideRefused: true } : {}),
+    });
+    return { ok: false, error: "scrub", id: kept.id, findings: error.result.findings, canOverride };
+  }
+  if (outcome === "not_draft") return { ok: false, error: "not_draft" };
+  return { ok: true, id: outcome.id, status: outcome.status };
+}
+
+export type ClaimFromAuthorizationResult =
+  | { ok: true; id: string; reused: boolean }
+  | { ok: false; error: "not_found" | "not_approved" };
+
+/**
+ * A draft claim made from a decided (approved or partly approved) prior authorization: the same
+ * patient, coverage, diagnoses, procedures and items, the authorization's preAuthRef, and
+ * `authorization_id` linking the two. An existing draft for the same authorization is reopened.
+ */
+export async function createClaimFromAuthorization(deps: ServiceDeps, caller: Caller, authorizationId: string): Promise<ClaimFromAuthorizationResult> {
+  if (!isUuid(authorizationId)) return { ok: false, error: "not_found" };
+  const [auth] = await deps.db
+    .select()
+    .from(submissions)
+    .where(and(eq(submissions.id, authorizationId), eq(submissions.kind, "preauthorization")));
+  if (!auth) return { ok: false, error: "not_found" };
+  const preAuthRef = typeof auth.response?.preAuthRef === "string" ? auth.response.preAuthRef : undefined;
+  if ((auth.status !== "complete" && auth.status !== "partial") || !preAuthRef) return { ok: false, error: "not_approved" };
+
+  const [existing] = await deps.db
+    .select({ id: submissions.id })
+    .from(submissions)
+    .where(and(eq(submissions.authorizationId, auth.id), eq(submissions.kind, "claim"), eq(submissions.status, "draft")))
+    .orderBy(desc(submissions.createdAt))
+    .limit(1);
+  if (existing) {
+    await record(deps.db, caller, "claim.create_from_authorization", existing.id, "success", { authorizationId: auth.id, reused: true });
+    return { ok: true, id: existing.id, reused: true };
+  }
+
+  const source = draftFormSchema.safeParse({ ...(auth.form ?? {}), use: "claim" });
+  if (!source.success) return { ok: false, error: "not_found" };
+  const values: DraftFormValues = { ...source.data, use: "claim", attachmentIds: [], preAuthRef };
+  const resolved = await resolvePatient(deps.db, values.patientId, values.coverageId || undefined);
+  if (!resolved.ok) return { ok: false, error: "not_found" };
+  const claim = draftClaimOf(deps, values, resolved);
+  const row = await deps.db.transaction(async (tx) => {
+    const created = await insertDraft(
+      tx,
+      { kind: "claim", patientId: auth.patientId, insurerId: auth.insurerId ?? undefined, claim, form: { ...values }, createdBy: caller.userId, channel: "ui", authorizationId: auth.id },
+      now(deps),
+    );
+    await record(tx, caller, "claim.create_from_authorization", created.id, "success", { authorizationId: auth.id });
+    return created;
+  });
+  return { ok: true, id: row.id, reused: false };
+}

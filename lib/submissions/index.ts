@@ -1,0 +1,54 @@
+/**
+ * lib/submissions: a submission — a prior authorization or a claim — from its form to its answer
+ * (docs/decisions/062). It owns the `submissions` table (the only module that writes it), the
+ * form's values and schemas, the Claim built from them, the life cycle (states, timeline, live
+ * event of each change), the pipeline's leases and schedule, and the views the pages show.
+ * lib/pipeline (the pipeline) drives the changes; lib/authorizations and lib/claims are feature
+ * layers on it. Other modules import only this file (docs/decisions/041-module-entries.md).
+ */
+export {
+  TRANSITIONS,
+  FINAL_STATUSES,
+  DECISION_STATUSES,
+  LIVE_CHANNEL,
+  IllegalTransitionError,
+  StaleSubmissionError,
+  appendTimeline,
+  audienceFor,
+  canTransition,
+  isFinal,
+  transition,
+  noteOnTimeline,
+  type DecisionStatus,
+  type Submission,
+  type SubmissionPatch,
+  type TransitionDetail,
+} from "./states";
+export {
+  ScrubBlockedError,
+  SubmissionNotFoundError,
+  createDraft,
+  getSubmission,
+  queue,
+  retrySubmission,
+  submissionTimeline,
+  submit,
+  type DraftInput,
+  type PipelineDeps,
+  type ScrubAnswer,
+  type TimelineEntry,
+} from "./lifecycle";
+export { WORKER_STATUSES, dueBatches, heartbeatMs, leaseDue, releaseLeases, renewLeases, type BatchKey } from "./lease";
+export { reschedule, type ScheduleChange, type ScheduleGuard } from "./schedule";
+export { notePlatformId } from "./platform-id";
+export { CLAIM_IDENTIFIER_SYSTEM_BASE, claimIdentifierSystem } from "./identifiers";
+export { claimTotalMinor } from "./claim-total";
+export { draftFormSchema, submissionFormSchema, SUBMISSION_USES } from "./form-schema";
+export type { DraftFormValues, SubmissionFormInput, SubmissionFormValues, SubmissionItemInput, SubmissionUse } from "./form-schema";
+export { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
+export { createClaimFromAuthorization, saveDraft, submitForm } from "./form-service";
+export type { ClaimFromAuthorizationResult, DraftLinks, FieldErrors, SaveOptions, SaveResult, ServiceDeps } from "./form-service";
+export { loadDraftForForm, type DraftForForm } from "./drafts";
+export { readDecision, responseView, type DecisionLine, type DecisionView } from "./decision";
+export { cursorParam, getSubmissionView, isSubmissionStatus, listSubmissions, parseCursor, type SubmissionListRow, type SubmissionView } from "./views";
+export { APPEALABLE_STATUSES, appealClaim, appealInputSchema, appealableLines, appealsOf, fileAppeal, type AppealInput, type AppealResult, type AppealableLine } from "./appeals";

@@ -1,0 +1,192 @@
+import { and, eq, sql } from "drizzle-orm";
+import { liveEvents, submissionEvents, submissions } from "@/lib/db";
+import type { SubmissionKind, SubmissionStatus, TransitionSource, Tx } from "@/lib/db";
+
+/**
+ * The life of a submission (docs/decisions/062; the states are the platform's processing statuses plus our own draft, queued and failed):
+ *
+ *   draft → queued → sent → pended → complete | partial | denied
+ *                     └──→ rejected            (the platform said no; fix and resubmit as a new one)
+ *   queued | sent → failed → queued           (gave up after retries; a person retries it)
+ *   sent | pended | complete | partial → cancelled   (cancel / nullify accepted by the platform, decision 046)
+ *
+ * A POST answered with an OperationOutcome never created anything on the platform, so that
+ * rejection goes straight from `queued` (the timeline records the request). `sent` may jump to a
+ * decision directly (authorizations are decided in the answer; a claim's `pended` is optional).
+ */
+export const TRANSITIONS: Readonly<Record<SubmissionStatus, readonly SubmissionStatus[]>> = {
+  draft: ["queued", "cancelled"],
+  queued: ["sent", "rejected", "failed"],
+  sent: ["pended", "complete", "partial", "denied", "rejected", "failed", "cancelled"],
+  pended: ["complete", "partial", "denied", "rejected", "cancelled"],
+  complete: ["cancelled"],
+  partial: ["cancelled"],
+  denied: [],
+  rejected: [],
+  failed: ["queued"],
+  cancelled: [],
+};
+
+export const FINAL_STATUSES: readonly SubmissionStatus[] = ["complete", "partial", "denied", "rejected", "cancelled"];
+export const DECISION_STATUSES = ["complete", "partial", "denied"] as const satisfies readonly SubmissionStatus[];
+export type DecisionStatus = (typeof DECISION_STATUSES)[number];
+
+export function canTransition(from: SubmissionStatus, to: SubmissionStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+export function isFinal(status: SubmissionStatus): boolean {
+  return FINAL_STATUSES.includes(status);
+}
+
+/** Roles that may see a submission's live events (claims: billing; authorizations: front desk too). */
+export function audienceFor(kind: SubmissionKind): string[] {
+  return kind === "claim" ? ["billing", "manager"] : ["front_desk", "billing", "manager"];
+}
+
+/** The change is not allowed from the submission's status (a bug or a stale caller). */
+export class IllegalTransitionError extends Error {
+  override name = "IllegalTransitionError";
+  constructor(
+    readonly submissionId: string,
+    readonly from: SubmissionStatus,
+    readonly to: SubmissionStatus,
+  ) {
+    super(`submission ${submissionId}: ${from} → ${to} is not allowed`);
+  }
+}
+
+/** Someone else changed the submission since it was read; re-read and decide again. */
+export class StaleSubmissionError extends Error {
+  override name = "StaleSubmissionError";
+  constructor(
+    readonly submissionId: string,
+    readonly expected: SubmissionStatus,
+  ) {
+    super(`submission ${submissionId} is no longer ${expected}`);
+  }
+}
+
+export type Submission = typeof submissions.$inferSelect;
+export type SubmissionPatch = Partial<Omit<typeof submissions.$inferInsert, "id" | "status" | "kind" | "createdAt">>;
+
+/** Patient-free detail for the timeline: HTTP status, error code, attempt number, request id. */
+export interface TransitionDetail {
+  requestId?: string;
+  [key: string]: unknown;
+}
+
+export const LIVE_CHANNEL = "cx_live";
+
+/**
+ * THE way a submission changes state: checks the move, updates the row only if it still has the
+ * status the caller saw (optimistic check), appends the timeline entry and the live event, and
+ * NOTIFYs — all in the caller's transaction, so either everything happened or nothing did (the
+ * NOTIFY is delivered on commit).
+ */
+export async function transition(
+  tx: Tx,
+  submission: Pick<Submission, "id" | "status" | "kind">,
+  to: SubmissionStatus,
+  source: TransitionSource,
+  detail: TransitionDetail = {},
+  patch: SubmissionPatch = {},
+  at: Date = new Date(),
+): Promise<Submission> {
+  const from = submission.status;
+  if (!canTransition(from, to)) throw new IllegalTransitionError(submission.id, from, to);
+  const [row] = await tx
+    .update(submissions)
+    .set({ ...patch, status: to, updatedAt: at })
+    .where(and(eq(submissions.id, submission.id), eq(submissions.status, from)))
+    .returning();
+  if (!row) throw new StaleSubmissionError(submission.id, from);
+  const { requestId, ...rest } = detail;
+  await appendTimeline(tx, { submissionId: row.id, from, to, source, requestId, detail: rest, at });
+  await emitLive(tx, row, { from, source, at });
+  return row;
+}
+
+export async function appendTimeline(
+  tx: Tx,
+  entry: {
+    submissionId: string;
+    from: SubmissionStatus | null;
+    to: SubmissionStatus;
+    source: TransitionSource;
+    requestId?: string;
+    detail?: Record<string, unknown>;
+    at?: Date;
+  },
+): Promise<void> {
+  await tx.insert(submissionEvents).values({
+    submissionId: entry.submissionId,
+    fromStatus: entry.from,
+    toStatus: entry.to,
+    source: entry.source,
+    requestId: entry.requestId ?? null,
+    detail: entry.detail && Object.keys(entry.detail).length > 0 ? entry.detail : null,
+    at: entry.at ?? new Date(),
+  });
+}
+
+/** Writes the live event for a submission's (new) status and announces it to every instance. */
+export async function emitLive(
+  tx: Tx,
+  row: Pick<Submission, "id" | "kind" | "status" | "platformId" | "totalMinor" | "currency">,
+  info: { from: SubmissionStatus | null; source: TransitionSource; at: Date },
+): Promise<void> {
+  const [event] = await tx
+    .insert(liveEvents)
+    .values({
+      at: info.at,
+      kind: "submission.status",
+      submissionId: row.id,
+      submissionKind: row.kind,
+      status: row.status,
+      audience: audienceFor(row.kind),
+      // Never patient data: browsers fetch details through their own, authorized pages.
+      payload: { from: info.from, to: row.status, source: info.source, platformId: row.platformId, totalMinor: row.totalMinor, currency: row.currency },
+    })
+    .returning({ id: liveEvents.id });
+  await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${String(event!.id)})`);
+}
+
+// ---- Decisions 045–048: news about a submission that is not a status change -------------------------------
+
+/**
+ * Something happened to a submission without changing its status — a payer's information request,
+ * our answer, its acknowledgement, a refused cancellation, a status check: one timeline entry
+ * (from = to = the current status, `detail.note` names it) and one live event of `kind` (e.g.
+ * `information.request`) for the submission's audience (claims: billing, manager; authorizations:
+ * front desk too), announced like a status change.
+ */
+export async function noteOnTimeline(
+  tx: Tx,
+  submission: Pick<Submission, "id" | "status" | "kind" | "platformId" | "totalMinor" | "currency">,
+  note: { kind: string; note: string; source: TransitionSource; requestId?: string; detail?: Record<string, unknown>; payload?: Record<string, unknown> },
+  at: Date = new Date(),
+): Promise<void> {
+  await appendTimeline(tx, {
+    submissionId: submission.id,
+    from: submission.status,
+    to: submission.status,
+    source: note.source,
+    requestId: note.requestId,
+    detail: { note: note.note, ...note.detail },
+    at,
+  });
+  const [event] = await tx
+    .insert(liveEvents)
+    .values({
+      at,
+      kind: note.kind,
+      submissionId: submission.id,
+      submissionKind: submission.kind,
+      status: submission.status,
+      audience: audienceFor(submission.kind),
+      payload: { note: note.note, source: note.source, platformId: submission.platformId, ...note.payload },
+    })
+    .returning({ id: liveEvents.id });
+  await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${String(event!.id)})`);
+}

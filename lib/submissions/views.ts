@@ -1,0 +1,125 @@
+import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { decodeCursor, encodeCursor } from "@/lib/cursor";
+import type { Db, SubmissionStatus } from "@/lib/db";
+import { isPossibleDateText } from "@/lib/time";
+import { patients, submissions, SUBMISSION_STATUSES } from "@/lib/db";
+import { submissionTimeline, type TimelineEntry } from "./lifecycle";
+import type { Submission } from "./states";
+import { listAttachments, type AttachmentMeta } from "@/lib/attachments";
+import { outcomeOfView } from "@/lib/i18n";
+import type { StatusOutcome } from "@/lib/i18n";
+import { readDecision, type DecisionView } from "./decision";
+import type { SubmissionUse } from "./form-schema";
+import { isUuid } from "@/lib/ids";
+
+export interface SubmissionListRow {
+  id: string;
+  status: SubmissionStatus;
+  createdAt: Date;
+  updatedAt: Date;
+  totalMinor: number | null;
+  currency: string | null;
+  /** The clinic's patient (internal id and name), when registered. */
+  patient?: { id: string; givenName: string; familyName: string };
+  preAuthRef?: string;
+  /** What the decision paid (zero-benefit decisions have their own words). */
+  outcome?: StatusOutcome;
+}
+
+export interface ListQuery {
+  use: SubmissionUse;
+  status?: SubmissionStatus;
+  /** Keyset cursor: (createdAt, id) of the last row of the previous page. */
+  before?: { createdAt: Date; id: string };
+  limit?: number;
+}
+
+export function isSubmissionStatus(value: unknown): value is SubmissionStatus {
+  return typeof value === "string" && (SUBMISSION_STATUSES as readonly string[]).includes(value);
+}
+
+const cursorKey = z.tuple([z.iso.datetime().refine(isPossibleDateText), z.uuid()]);
+
+/** (createdAt, id) of a page's last row ⇄ the `before` parameter (lib/cursor). */
+export function cursorParam(cursor: { createdAt: Date; id: string }): string {
+  return encodeCursor([cursor.createdAt.toISOString(), cursor.id]);
+}
+export function parseCursor(value: unknown): { createdAt: Date; id: string } | undefined {
+  const key = decodeCursor(value, cursorKey);
+  return key && { createdAt: new Date(key[0]), id: key[1] };
+}
+
+/** Newest first, keyset-paginated on (created_at, id). */
+export async function listSubmissions(db: Db, q: ListQuery): Promise<{ rows: SubmissionListRow[]; next?: { createdAt: Date; id: string } }> {
+  const limit = Math.min(Math.max(q.limit ?? 25, 1), 100);
+  const where: SQL[] = [eq(submissions.kind, q.use)];
+  if (q.status) where.push(eq(submissions.status, q.status));
+  if (q.before) {
+    where.push(or(lt(submissions.createdAt, q.before.createdAt), and(eq(submissions.createdAt, q.before.createdAt), lt(submissions.id, q.before.id)))!);
+  }
+  const rows = await db
+    .select()
+    .from(submissions)
+    .where(and(...where))
+    .orderBy(desc(submissions.createdAt), desc(submissions.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const nationalIds = [...new Set(page.map((r) => r.patientId))];
+  const people = nationalIds.length
+    ? await db
+        .select({ id: patients.id, nationalId: patients.nationalId, givenName: patients.givenName, familyName: patients.familyName })
+        .from(patients)
+        .where(inArray(patients.nationalId, nationalIds))
+    : [];
+  const byNationalId = new Map(people.map((p) => [p.nationalId, p]));
+  const last = page[page.length - 1];
+  return {
+    rows: page.map((r) => {
+      const p = byNationalId.get(r.patientId);
+      const preAuthRef = typeof r.response?.preAuthRef === "string" ? r.response.preAuthRef : undefined;
+      return {
+        id: r.id,
+        status: r.status,
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
+        totalMinor: r.totalMinor,
+        currency: r.currency,
+        ...(p ? { patient: { id: p.id, givenName: p.givenName, familyName: p.familyName } } : {}),
+        ...(preAuthRef ? { preAuthRef } : {}),
+        ...(r.responseView ? { outcome: outcomeOfView(r.responseView) } : {}),
+      };
+    }),
+    ...(rows.length > limit && last ? { next: { createdAt: last.createdAt, id: last.id } } : {}),
+  };
+}
+
+export interface SubmissionView {
+  submission: Submission;
+  timeline: TimelineEntry[];
+  attachments: AttachmentMeta[];
+  decision?: DecisionView;
+  patient?: { id: string; givenName: string; familyName: string; nationalId: string };
+  /** Claims made from this authorization. */
+  claims: { id: string; status: SubmissionStatus; createdAt: Date }[];
+}
+
+export async function getSubmissionView(db: Db, id: string, use: SubmissionUse): Promise<SubmissionView | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [submission] = await db.select().from(submissions).where(and(eq(submissions.id, id), eq(submissions.kind, use)));
+  if (!submission) return undefined;
+  const [timeline, attachments, [patient], claims] = await Promise.all([
+    submissionTimeline(db, id),
+    listAttachments(db, id),
+    db
+      .select({ id: patients.id, givenName: patients.givenName, familyName: patients.familyName, nationalId: patients.nationalId })
+      .from(patients)
+      .where(eq(patients.nationalId, submission.patientId)),
+    db
+      .select({ id: submissions.id, status: submissions.status, createdAt: submissions.createdAt })
+      .from(submissions)
+      .where(and(eq(submissions.authorizationId, id), eq(submissions.kind, "claim")))
+      .orderBy(desc(submissions.createdAt)),
+  ]);
+  return { submission, timeline, attachments, decision: readDecision(submission.response, submission.claim, submission.responseView), patient, claims };
+}

@@ -1,0 +1,97 @@
+import { CODE_SYSTEMS, nphies, type BenefitCategoryCode } from "../lib/fhir";
+
+/** The exchange's product code systems the sandbox prices (their URLs: lib/fhir/nphies). */
+export const PRODUCT_SYSTEMS = ["services", "procedures", "oralHealthOp", "oralHealthIp", "medicationCodes", "imaging", "laboratory"] as const;
+export type ProductSystem = (typeof PRODUCT_SYSTEMS)[number];
+
+/**
+ * The sandbox payers' price list per code system: the exchange's own systems (services,
+ * procedures, oral health, medication codes, imaging, laboratory) and CPT (the spec's REST
+ * dialect). The codes and words are a small demo catalogue written for training — never a vendored
+ * code set: a real deployment prices the licensed catalogues. Amounts are integer halalas.
+ *
+ * Per entry, beside the price: prior authorization, exclusion, and the rules of its claim type —
+ * a tooth for oral items, a quantity and days-supply limit for medications, the codes an
+ * institutional package already pays for (docs/decisions/071).
+ */
+
+export interface CatalogueRules {
+  requiresPreauth?: boolean;
+  excluded?: boolean;
+  /** Oral health: the item must name the tooth (item.bodySite, FDI). */
+  tooth?: boolean;
+  /** Medications: units paid per claim line at most. */
+  maxQuantity?: number;
+  /** Medications: days of supply paid per claim line at most. */
+  maxDaysSupply?: number;
+  /** Institutional packages: codes (same system) the package price already includes. */
+  includes?: readonly string[];
+}
+
+export interface CatalogueEntry extends CatalogueRules {
+  system: string;
+  code: string;
+  /** Our own short wording. */
+  description: string;
+  category: BenefitCategoryCode;
+  price: number;
+}
+
+const SAR = (riyals: number) => riyals * 100;
+const entry = (system: string, code: string, description: string, category: BenefitCategoryCode, riyals: number, rules: CatalogueRules = {}): CatalogueEntry => ({
+  system,
+  code,
+  description,
+  category,
+  price: SAR(riyals),
+  ...rules,
+});
+
+const S = nphies.SYSTEMS;
+
+export const NPHIES_CATALOGUE: readonly CatalogueEntry[] = [
+  // services (consultations, room and board, vision, packages)
+  entry(S.services, "SVC-0101", "General practitioner consultation", "3", 150),
+  entry(S.services, "SVC-0102", "Specialist consultation", "3", 300),
+  entry(S.services, "SVC-0201", "Emergency assessment", "1", 400),
+  entry(S.services, "SVC-0301", "Ward bed, one day", "49", 900),
+  entry(S.services, "SVC-0401", "Eye examination and refraction", "F6", 200),
+  entry(S.services, "SVC-0402", "Single-vision spectacle lenses, pair", "F6", 350),
+  entry(S.services, "SVC-0403", "Contact lenses, cosmetic", "F6", 600, { excluded: true }),
+  entry(S.services, "PKG-0501", "Normal delivery package, two days", "69", 7_500, { requiresPreauth: true, includes: ["SVC-0301", "SVC-0102"] }),
+  entry(S.services, "PKG-0502", "Day-case knee arthroscopy package", "2", 11_000, { requiresPreauth: true, includes: ["SVC-0301"] }),
+  // procedures
+  entry(S.procedures, "PRC-1001", "Suture of a small wound", "1", 450),
+  entry(S.procedures, "PRC-1002", "Joint injection", "1", 380),
+  entry(S.procedures, "PRC-1003", "Laparoscopic gall bladder removal", "2", 13_000, { requiresPreauth: true }),
+  // oral health (outpatient and inpatient)
+  entry(S.oralHealthOp, "ORL-2001", "Dental examination", "23", 120),
+  entry(S.oralHealthOp, "ORL-2002", "Scaling and polishing", "24", 250),
+  entry(S.oralHealthOp, "ORL-2003", "Composite filling, one surface", "25", 300, { tooth: true }),
+  entry(S.oralHealthOp, "ORL-2004", "Root canal treatment, molar", "26", 1_400, { tooth: true }),
+  entry(S.oralHealthOp, "ORL-2005", "Porcelain crown", "36", 2_200, { tooth: true, requiresPreauth: true }),
+  entry(S.oralHealthOp, "ORL-2006", "Tooth whitening", "35", 900, { excluded: true }),
+  entry(S.oralHealthIp, "ORL-2101", "Surgical removal of an impacted tooth under general anaesthesia", "28", 3_500, { tooth: true, requiresPreauth: true }),
+  // medications (GTIN-style product codes of our own)
+  entry(S.medicationCodes, "06280000000101", "Paracetamol 500 mg, 24 tablets", "1", 8, { maxQuantity: 4, maxDaysSupply: 30 }),
+  entry(S.medicationCodes, "06280000000102", "Amoxicillin 500 mg, 21 capsules", "1", 25, { maxQuantity: 2, maxDaysSupply: 14 }),
+  entry(S.medicationCodes, "06280000000103", "Metformin 850 mg, 60 tablets", "1", 30, { maxQuantity: 3, maxDaysSupply: 90 }),
+  entry(S.medicationCodes, "06280000000104", "Insulin glargine pen, 5 pens", "1", 220, { maxQuantity: 2, maxDaysSupply: 60, requiresPreauth: true }),
+  // imaging
+  entry(S.imaging, "IMG-3001", "Chest X-ray, two views", "4", 180),
+  entry(S.imaging, "IMG-3002", "Ultrasound of the abdomen", "4", 450),
+  entry(S.imaging, "IMG-3003", "MRI of the brain with contrast", "62", 2_500, { requiresPreauth: true }),
+  // laboratory
+  entry(S.laboratory, "LAB-4001", "Complete blood count", "5", 60),
+  entry(S.laboratory, "LAB-4002", "HbA1c", "5", 90),
+  entry(S.laboratory, "LAB-4003", "Comprehensive metabolic panel", "5", 120),
+];
+
+export const catalogueKey = (system: string | undefined, code: string | undefined): string => `${system ?? ""}|${code ?? ""}`;
+
+/** Is this one of the exchange's product systems (vs CPT, the REST spec's)? */
+export function isNphiesProductSystem(system: string | undefined): boolean {
+  return PRODUCT_SYSTEMS.some((key) => nphies.SYSTEMS[key] === system);
+}
+
+export const CPT_SYSTEM = CODE_SYSTEMS.cpt;

@@ -1,0 +1,205 @@
+/**
+ * The scrubber measured (docs/decisions/090, 091): 200 generated claims, a share of them with a
+ * seeded defect, each (1) scrubbed by the portal's scrubber exactly as queueDraft does, (2) stored
+ * through lib/submissions so later claims see it (duplicates), and (3) adjudicated in-process by
+ * the sandbox's own engine with the same contract file. Prints: what the sandbox would reject
+ * without the scrubber, what the scrubber catches before sending, false alarms, misses per defect,
+ * and the front-desk estimate's patient share against the sandbox's on 50 clean claims.
+ *
+ *   npx tsx scripts/scrub-measure.ts [--seed 7]
+ *
+ * Runs on an in-memory database; nothing leaves the machine.
+ */
+import { randomUUID } from "node:crypto";
+import { openDatabase } from "@/lib/db/client";
+import { runMigrations } from "@/lib/db/migrate";
+import { eligibilityChecks, patients } from "@/lib/db";
+import { computeShares, contractPriceFor, seedDemoContracts, vatPercentFor, type BenefitTerms } from "@/lib/contracts";
+import { CPT_CODES, CODE_SYSTEMS } from "@/lib/fhir";
+import { seedDemoPatients } from "@/lib/patients";
+import { scrubClaim } from "@/lib/scrubber";
+import { submit } from "@/lib/submissions";
+import { adjudicate, type AdjudicationResult } from "@/sandbox/adjudication";
+import { buildReferenceData } from "@/sandbox/reference-data";
+import { validateClaim } from "@/sandbox/validation";
+import { eq } from "drizzle-orm";
+
+type Defect = "none" | "price" | "no-authorization" | "lapsed-coverage" | "gender" | "duplicate" | "late" | "excluded";
+const DEFECTS: Defect[] = ["price", "no-authorization", "lapsed-coverage", "gender", "duplicate", "late", "excluded"];
+
+/** Deterministic pseudo-random numbers (mulberry32), so a run can be repeated. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PATIENTS = [
+  { id: "1000000001", coverage: "cov-1000000001", insurer: "payer-rimal", gender: "female" },
+  { id: "2087654311", coverage: "cov-2087654311", insurer: "payer-rimal", gender: "male" },
+  { id: "1048573628", coverage: "cov-1048573628", insurer: "payer-nakheel", gender: "female" },
+];
+const LAPSED = { id: "1000000002", coverage: "cov-1000000002", insurer: "payer-wadi", gender: "male" };
+/** Services every in-force coverage above covers (consultations, laboratory). */
+const CLEAN_CODES = ["99213", "99214", "85025", "80053", "83036", "36415", "81001"];
+
+const REJECTING = new Set(["price-list", "preauth-required", "coverage-inactive", "ar001", "quantity-limit", "package-included"]);
+const sandboxRejects = (r: AdjudicationResult) => r.items.some((i) => i.denied || (i.reason !== undefined && REJECTING.has(i.reason)));
+
+async function main() {
+  const seedArg = process.argv.indexOf("--seed");
+  const random = rng(seedArg > 0 ? Number(process.argv[seedArg + 1]) : 7);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+
+  const database = await openDatabase({ kind: "pglite-memory" });
+  await runMigrations(database);
+  const db = database.db;
+  await seedDemoPatients(db);
+  await seedDemoContracts(db);
+  const now = new Date();
+  const today = now.toISOString().slice(0, 10);
+  // The front desk checked eligibility today: in force for the three, not for the lapsed coverage.
+  for (const p of [...PATIENTS, LAPSED]) {
+    const [row] = await db.select({ id: patients.id }).from(patients).where(eq(patients.nationalId, p.id));
+    const inforce = p !== LAPSED;
+    await db.insert(eligibilityChecks).values({
+      patientId: row!.id,
+      insurerId: p.insurer,
+      servicedDate: today,
+      purposes: ["benefits", "validation"],
+      requestId: randomUUID(),
+      identifierValue: randomUUID(),
+      request: {},
+      outcome: inforce ? "in_force" : "not_in_force",
+      inforce,
+      checkedAt: now,
+    });
+  }
+
+  const reference = buildReferenceData("clinic-001");
+  const consumedByRun = new Map<string, number>();
+  const consumed = (coverageId: string, category: string, year: number) => consumedByRun.get(`${coverageId}|${category}|${year}`) ?? 0;
+  const ctx = { now: now.getTime(), reference, consumed, findPreAuth: () => undefined };
+  const earlier: { patient: string; code: string; date: string }[] = [];
+
+  const tally = { claims: 0, defective: 0, sandboxRejects: 0, sandboxRejectsDefective: 0, caughtErrors: 0, caughtWarnings: 0, caughtDefective: 0, falseAlarms: 0 };
+  const perDefect = new Map<Defect, { seeded: number; sandbox: number; scrubber: number }>();
+  const estimate = { compared: 0, exact: 0, maxDiffMinor: 0 };
+
+  for (let n = 0; n < 200; n++) {
+    const defect: Defect = random() < 0.4 ? pick(DEFECTS) : "none";
+    let patient = pick(PATIENTS);
+    let code = pick(CLEAN_CODES);
+    // A clean claim is a new service: a code and day this patient has not had claimed yet (days of
+    // this calendar year, the coverage's period).
+    let servicedDate = today;
+    for (let tries = 0; tries < 50 && defect !== "duplicate" && earlier.some((e) => e.patient === patient.id && e.code === code && e.date === servicedDate); tries++) {
+      code = pick(CLEAN_CODES);
+      const back = Math.floor(random() * 60);
+      const day = new Date(Math.max(now.getTime() - back * 86_400_000, Date.UTC(now.getUTCFullYear(), 0, 1)));
+      servicedDate = day.toISOString().slice(0, 10);
+    }
+    let diagnosis = "R51";
+    if (defect === "no-authorization") code = pick(["72148", "70553"]);
+    if (defect === "lapsed-coverage") patient = LAPSED;
+    if (defect === "gender") {
+      patient = PATIENTS[1]!; // a man
+      diagnosis = "Z34.9"; // a pregnancy check
+    }
+    if (defect === "duplicate") {
+      const before = earlier.length ? pick(earlier) : undefined;
+      if (before) {
+        patient = [...PATIENTS, LAPSED].find((p) => p.id === before.patient)!;
+        code = before.code;
+        servicedDate = before.date;
+      }
+    }
+    if (defect === "late") servicedDate = new Date(now.getTime() - 400 * 86_400_000).toISOString().slice(0, 10);
+    if (defect === "excluded") code = "15823"; // cosmetic: excluded by every plan
+    const contract = await contractPriceFor(db, { insurerId: patient.insurer, system: "cpt", code, date: servicedDate });
+    const listPrice = contract?.priceMinor ?? 10_000;
+    const priceMinor = defect === "price" ? listPrice + 2_500 : listPrice;
+    const quantity = 1;
+
+    const claim = {
+      resourceType: "Claim",
+      identifier: [{ system: "https://clinic.example/measure", value: randomUUID() }],
+      status: "active",
+      type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "institutional" }] },
+      use: "claim",
+      patient: { reference: `Patient/${patient.id}` },
+      created: now.toISOString(),
+      provider: { reference: "Organization/clinic-001" },
+      insurer: { reference: `Organization/${patient.insurer}` },
+      priority: { coding: [{ system: CODE_SYSTEMS.processPriority, code: "normal" }] },
+      insurance: [{ sequence: 1, focal: true, coverage: { reference: `Coverage/${patient.coverage}` } }],
+      diagnosis: [{ sequence: 1, diagnosisCodeableConcept: { coding: [{ system: CODE_SYSTEMS.icd10am, code: diagnosis }] } }],
+      item: [{ sequence: 1, productOrService: { coding: [{ system: CODE_SYSTEMS.cpt, code }] }, servicedDate, quantity: { value: quantity }, unitPrice: { value: priceMinor / 100, currency: "SAR" } }],
+    };
+
+    // (1) The scrubber, as queueDraft runs it (before the claim is stored).
+    const scrub = await scrubClaim(db, { kind: "claim", patientId: patient.id, insurerId: patient.insurer, claim }, now);
+    // (2) Sent anyway (the baseline sends everything): stored through the pipeline so later claims see it.
+    await submit({ db, clock: () => now }, { kind: "claim", patientId: patient.id, insurerId: patient.insurer, claim, channel: "measure", source: "system" }, { acknowledgeWarnings: true, overrideReason: "measurement baseline" });
+    earlier.push({ patient: patient.id, code, date: servicedDate });
+    // (3) The sandbox's decision.
+    const validated = validateClaim(claim, reference, "clinic-001");
+    const result = adjudicate(validated, ctx);
+    for (const c of result.consumption) consumedByRun.set(`${c.coverageId}|${c.category}|${c.year}`, consumed(c.coverageId, c.category, c.year) + c.amount);
+
+    const caught = scrub.errors.length > 0 || scrub.warnings.length > 0;
+    const rejects = sandboxRejects(result);
+    tally.claims++;
+    if (rejects) tally.sandboxRejects++;
+    if (scrub.errors.length > 0) tally.caughtErrors++;
+    else if (scrub.warnings.length > 0) tally.caughtWarnings++;
+    if (defect !== "none") {
+      tally.defective++;
+      if (rejects) tally.sandboxRejectsDefective++;
+      if (caught) tally.caughtDefective++;
+      const d = perDefect.get(defect) ?? { seeded: 0, sandbox: 0, scrubber: 0 };
+      d.seeded++;
+      if (rejects) d.sandbox++;
+      if (caught) d.scrubber++;
+      perDefect.set(defect, d);
+    } else if (caught) tally.falseAlarms++;
+
+    // (4) The front-desk estimate on clean claims, against the sandbox's patient share.
+    if (defect === "none" && estimate.compared < 50) {
+      const coverage = reference.coverages.get(patient.coverage)!;
+      const year = now.getUTCFullYear();
+      // What the eligibility answer of this moment says: copay and remaining per category.
+      const terms: BenefitTerms[] = coverage.benefits.map((b) => ({ category: b.category, copayPercent: b.copayPercent, remainingMinor: Math.max(0, b.allowed - b.used - (consumed(coverage.id, b.category, year) - (result.consumption.find((c) => c.category === b.category)?.amount ?? 0))) }));
+      const category = CPT_CODES.find((c) => c.code === code)?.category;
+      const [line] = computeShares([{ sequence: 1, code, ...(category ? { category } : {}), quantity, unitPriceMinor: priceMinor, ...(contract ? { contractPriceMinor: contract.priceMinor } : {}) }], terms, vatPercentFor(patient.id));
+      const sandboxShare = result.items.reduce((s, i) => s + i.copay, 0);
+      estimate.compared++;
+      if (line!.patientMinor === sandboxShare) estimate.exact++;
+      estimate.maxDiffMinor = Math.max(estimate.maxDiffMinor, Math.abs(line!.patientMinor - sandboxShare));
+    }
+  }
+  await database.close();
+
+  const pct = (a: number, b: number) => (b === 0 ? "–" : `${((100 * a) / b).toFixed(1)} %`);
+  console.log(`Claims generated: ${tally.claims} (${tally.defective} with a seeded defect, ${tally.claims - tally.defective} clean)`);
+  console.log(`Without the scrubber, the sandbox rejects or cuts: ${tally.sandboxRejects} claims (${tally.sandboxRejectsDefective} of them defective)`);
+  console.log(`The scrubber stops before sending: ${tally.caughtErrors + tally.caughtWarnings} claims (${tally.caughtErrors} blocked by errors, ${tally.caughtWarnings} asked with warnings)`);
+  console.log(`  defective claims caught: ${tally.caughtDefective} of ${tally.defective} (${pct(tally.caughtDefective, tally.defective)})`);
+  console.log(`  false alarms (clean claims stopped): ${tally.falseAlarms} of ${tally.claims - tally.defective}`);
+  console.log("Per defect (seeded / sandbox rejects / scrubber catches):");
+  for (const d of DEFECTS) {
+    const v = perDefect.get(d) ?? { seeded: 0, sandbox: 0, scrubber: 0 };
+    console.log(`  ${d.padEnd(18)} ${String(v.seeded).padStart(3)} / ${String(v.sandbox).padStart(3)} / ${String(v.scrubber).padStart(3)}`);
+  }
+  console.log(`Estimate vs the sandbox's patient share: exact on ${estimate.exact} of ${estimate.compared} clean claims (largest difference ${(estimate.maxDiffMinor / 100).toFixed(2)} SAR)`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
