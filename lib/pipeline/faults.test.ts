@@ -8,6 +8,7 @@ import { submit } from "@/lib/submissions";
 import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "./testing/harness";
 
 const DECIDED = ["complete", "partial", "denied"];
+const ENDED = ["failed", "rejected", "cancelled"];
 const COUNT = 80;
 
 describe.each(testDatabases())("pipeline under sandbox faults on $name", (target) => {
@@ -53,16 +54,28 @@ describe.each(testDatabases())("pipeline under sandbox faults on $name", (target
       log: () => {},
     });
     try {
-      await waitFor(async () => {
-        const rows = await database.db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));
-        return rows.every((r) => DECIDED.includes(r.status));
-      }, 150_000, "every submission decided");
+      // Waits until every submission is decided or has ended otherwise (failed, rejected: the
+      // assertions below then name them); on a timeout, says which are still open and why.
+      try {
+        await waitFor(async () => {
+          const rows = await database.db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));
+          return rows.every((r) => DECIDED.includes(r.status) || ENDED.includes(r.status));
+        }, 150_000, "every submission decided");
+      } catch (error) {
+        const open = await database.db
+          .select({ id: submissions.id, status: submissions.status, attempts: submissions.attempts, errors: submissions.errors, next: submissions.nextAttemptAt, lease: submissions.leaseUntil })
+          .from(submissions)
+          .where(inArray(submissions.id, ids));
+        const undecided = open.filter((r) => !DECIDED.includes(r.status));
+        throw new Error(`${(error as Error).message}; ${undecided.length} open: ${JSON.stringify(undecided.slice(0, 10))}`);
+      }
     } finally {
       await worker.stop();
       await sb.setFaults({});
     }
     const rows = await database.db.select().from(submissions).where(inArray(submissions.id, ids));
     expect(rows).toHaveLength(COUNT);
+    expect(rows.filter((r) => !DECIDED.includes(r.status)).map((r) => ({ status: r.status, errors: r.errors }))).toEqual([]);
     for (const row of rows) expect(row.response).not.toBeNull();
     const counts = await sb.identifierCounts();
     for (const row of rows) expect(counts.claims.get(row.identifierValue!)).toBe(1);
