@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
-import { DEMO, expect, platformIdOf, sendClaimForm, signIn, test } from "./fixtures";
+import { DEMO, expect, platformIdOf, sendClaimForm, signIn, test, fillCareSetting } from "./fixtures";
 
 /*
  * Accessibility: axe-core over every portal page, in English and in Arabic, with the
@@ -111,6 +111,7 @@ async function fillSubmission(page: Page, price: string) {
   await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
   await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "m545");
   await pickCode(page, page.getByRole("combobox", { name: "Procedures (CPT)" }), "99213");
+  await fillCareSetting(page);
   await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "99213");
   await page.getByLabel("Quantity of line 1").fill("1");
   await page.getByLabel("Unit price of line 1").fill(price);

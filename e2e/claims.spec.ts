@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, inArabic, markNoReload, pickCode, pickPatient, screenshot, sendClaimForm, stillNoReload, test } from "./fixtures";
+import { expect, inArabic, markNoReload, pickCode, pickPatient, screenshot, sendClaimForm, stillNoReload, test, fillCareSetting } from "./fixtures";
 
 const SHOTS = "/tmp/claims-shots";
 
@@ -7,6 +7,7 @@ async function fillClaim(page: Page, nationalId: string, price = "250") {
   await pickPatient(page, nationalId);
   await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
   await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "R51");
+  await fillCareSetting(page);
   await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "99213");
   await page.getByLabel("Quantity of line 1").fill("1");
   await page.getByLabel("Unit price of line 1").fill(price);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { clinicDay, expect, pickCode, pickPatient, screenshot, test } from "./fixtures";
+import { clinicDay, expect, pickCode, pickPatient, screenshot, test, fillCareSetting } from "./fixtures";
 
 const SHOTS = "docs/screenshots/18";
 
@@ -33,6 +33,7 @@ test.describe("filing deadlines (docs/decisions/048)", () => {
     await pickPatient(page, patient.nationalId);
     await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
     await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "R51");
+    await fillCareSetting(page);
     await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "99213");
     await page.locator("#item-0-date").fill(daysAgo(5));
     await page.getByLabel("Quantity of line 1").fill("1");

@@ -123,6 +123,16 @@ export async function inArabic(page: Page, fn: () => Promise<void>): Promise<voi
 }
 
 /**
+ * The care setting's common answers (decision 083): the primary practitioner ticked (a demo
+ * practitioner the sandbox knows) and the chief complaint — the default type, professional
+ * outpatient, needs both.
+ */
+export async function fillCareSetting(page: Page, complaint = "Pain for a week"): Promise<void> {
+  await page.getByTestId("practitioner-PRAC-10001").check();
+  await page.getByTestId("chief-complaint").fill(complaint);
+}
+
+/**
  * Fills the prior-authorization form with the usual request: a lower-back MRI (72148, M54.5) for
  * 1000000001 at `price` (the price list's 2,000.00 is approved as asked; more is reduced).
  */
@@ -133,6 +143,7 @@ export async function fillAuthorizationRequest(page: Page, price = "2000"): Prom
   await expect(page.getByTestId("diagnoses")).toContainText("M54.5");
   await pickCode(page, page.getByRole("combobox", { name: "Procedures (CPT)" }), "lower back mri");
   await expect(page.getByTestId("procedures")).toContainText("72148");
+  await fillCareSetting(page);
   await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "72148");
   await page.getByLabel("Quantity of line 1").fill("1");
   await page.getByLabel("Unit price of line 1").fill(price);

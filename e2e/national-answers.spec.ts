@@ -1,4 +1,4 @@
-import { SandboxAdmin, expect, fillAuthorizationRequest, inArabic, pickCode, pickPatient, screenshot, sendClaimForm, test } from "./fixtures";
+import { SandboxAdmin, expect, fillAuthorizationRequest, inArabic, pickCode, pickPatient, screenshot, sendClaimForm, test, fillCareSetting } from "./fixtures";
 
 /**
  * The sandbox answers like a national exchange (its `national` answer style: absolute and
@@ -104,6 +104,7 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
     await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "R51");
     // Shoulder X-ray, price list 150.00 (X-ray: no other browser test spends this benefit).
+    await fillCareSetting(page);
     await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "73030");
     await page.getByLabel("Quantity of line 1").fill("1");
     await page.getByLabel("Unit price of line 1").fill("200");

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, inArabic, markNoReload, pickCode, pickPatient, platformIdOf, screenshot, sendClaimForm, stillNoReload, test, type OrgClient } from "./fixtures";
+import { expect, inArabic, markNoReload, pickCode, pickPatient, platformIdOf, screenshot, sendClaimForm, stillNoReload, test, type OrgClient, fillCareSetting } from "./fixtures";
 
 const SHOTS = "docs/screenshots/18";
 
@@ -99,6 +99,7 @@ test.describe("authorization usage (docs/decisions/048)", () => {
     await pickPatient(page, "1000000001");
     await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
     await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "m545");
+    await fillCareSetting(page);
     await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "72148");
     await page.getByLabel("Quantity of line 1").fill("2");
     await page.getByLabel("Unit price of line 1").fill("900");

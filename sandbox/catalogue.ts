@@ -1,12 +1,26 @@
 import { CODE_SYSTEMS, nphies, type BenefitCategoryCode } from "../lib/fhir";
 
 /** The exchange's product code systems the sandbox prices (their URLs: lib/fhir/nphies). */
-export const PRODUCT_SYSTEMS = ["services", "procedures", "oralHealthOp", "oralHealthIp", "medicationCodes", "imaging", "laboratory"] as const;
+export const PRODUCT_SYSTEMS = [
+  "services",
+  "procedures",
+  "oralHealthOp",
+  "oralHealthIp",
+  "medicationCodes",
+  "scientificCodes",
+  "medicalDevices",
+  "transportation",
+  "mohCategory",
+  "visionProduct",
+  "imaging",
+  "laboratory",
+] as const;
 export type ProductSystem = (typeof PRODUCT_SYSTEMS)[number];
 
 /**
  * The sandbox payers' price list per code system: the exchange's own systems (services,
- * procedures, oral health, medication codes, imaging, laboratory) and CPT (the spec's REST
+ * procedures, oral health, medicines by GTIN and by scientific name, devices, ambulance transport,
+ * ministry categories, vision products, imaging, laboratory) and CPT (the spec's REST
  * dialect). The codes and words are a small demo catalogue written for training — never a vendored
  * code set: a real deployment prices the licensed catalogues. Amounts are integer halalas.
  *
@@ -77,6 +91,15 @@ export const NPHIES_CATALOGUE: readonly CatalogueEntry[] = [
   entry(S.medicationCodes, "06280000000102", "Amoxicillin 500 mg, 21 capsules", "1", 25, { maxQuantity: 2, maxDaysSupply: 14 }),
   entry(S.medicationCodes, "06280000000103", "Metformin 850 mg, 60 tablets", "1", 30, { maxQuantity: 3, maxDaysSupply: 90 }),
   entry(S.medicationCodes, "06280000000104", "Insulin glargine pen, 5 pens", "1", 220, { maxQuantity: 2, maxDaysSupply: 60, requiresPreauth: true }),
+  // medicines by scientific name, devices, ambulance transport, ministry categories, vision products
+  entry(S.scientificCodes, "XSC-0001", "Paracetamol 500 mg tablet", "1", 1, { maxQuantity: 60, maxDaysSupply: 30 }),
+  entry(S.scientificCodes, "XSC-0003", "Amoxicillin 500 mg capsule", "1", 2, { maxQuantity: 42, maxDaysSupply: 14 }),
+  entry(S.medicalDevices, "XMD-0001", "Blood glucose meter", "1", 150),
+  entry(S.medicalDevices, "XMD-0003", "Knee brace", "1", 220),
+  entry(S.transportation, "XTR-0001", "Basic ambulance, within the city", "1", 500),
+  entry(S.mohCategory, "XMC-0001", "Primary care visit", "3", 120),
+  entry(S.visionProduct, "XVP-0001", "Single-vision lens", "F6", 180),
+  entry(S.visionProduct, "XVP-0006", "Spectacle frame, standard", "F6", 250),
   // imaging
   entry(S.imaging, "IMG-3001", "Chest X-ray, two views", "4", 180),
   entry(S.imaging, "IMG-3002", "Ultrasound of the abdomen", "4", 450),

@@ -377,7 +377,7 @@ export function validateClaim(input: Json, ref: ReferenceData, providerOrgId: st
     sequences.add(item.sequence);
     const c = firstCode(item.productOrService);
     if (c.system !== CODE_SYSTEMS.cpt && !isNphiesProductSystem(c.system)) {
-      throw codeError(`item[${i}].productOrService`, `coding system must be CPT or one of the exchange's product systems (services, procedures, oral health, medication codes, imaging, laboratory)`);
+      throw codeError(`item[${i}].productOrService`, `coding system must be CPT or one of the exchange's product systems (services, procedures, oral health, medicines, devices, transport, ministry categories, vision products, imaging, laboratory)`);
     }
     const entry = c.code ? ref.catalogue.get(catalogueKey(c.system, c.code)) : undefined;
     if (!c.code || !entry) throw codeError(`item[${i}].productOrService`, `'${c.code ?? ""}' is not a priced code of ${c.system ?? ""}`);

@@ -3,37 +3,37 @@
  * the rule module's checker; per rule, how many messages pass it. Two sets:
  *  - "assembled": every event and care setting from complete facts (lib/fhir/nphies/assemble/demo.ts,
  *    the files of docs/messages/);
- *  - "from today's forms": the Claim and eligibility request exactly as the portal's forms build
- *    them now (CPT codes, no care setting, no practitioner, no chief complaint), assembled with the
- *    parties the database holds (patient, coverage, insurer, provider without provider type) — what
- *    the messaging adapter sends.
+ *  - "from today's forms": the Claim of each care setting and use as the portal's forms build it
+ *    now (decision 083: care team, chief complaint or days supply, tooth, prescription, stay), and
+ *    the eligibility request as the eligibility page builds it, assembled with the parties the
+ *    database holds (patient with its document type, coverage, insurer, the care team's
+ *    practitioners, the stay's encounter; the provider with PROVIDER_TYPE configured) — what the
+ *    messaging adapter sends. The end-to-end version of the claim half is
+ *    lib/platform/care-settings.test.ts.
  *   npx tsx scripts/nphies-rule-table.ts
  */
-import { buildClaim, buildEligibilityRequest, nphies, type BuiltMessage } from "@/lib/fhir";
+import { buildEligibilityRequest, nphies, type BuiltMessage } from "@/lib/fhir";
 
 const AT = new Date("2026-11-25T09:00:00.000Z");
 const guid = (n: number) => `00000000-0000-4000-9000-${n.toString(16).padStart(12, "0")}`;
 
 function fromTodaysForms(): { name: string; built: BuiltMessage }[] {
   const { practitioners: _p, location: _l, ...held } = nphies.DEMO_PARTIES;
-  const parties = { ...held, provider: { id: held.provider.id, license: held.provider.license, name: held.provider.name } };
+  const parties = { ...held, provider: { id: held.provider.id, license: held.provider.license, name: held.provider.name, providerType: held.provider.providerType } };
   const envelope = { providerLicense: parties.provider.license, sourceEndpoint: nphies.DEMO_BASE, timestamp: AT, destination: { payerLicense: parties.insurer.license } };
   const out: { name: string; built: BuiltMessage }[] = [];
   let n = 0;
   for (const use of ["preauthorization", "claim"] as const) {
-    const claim = buildClaim({
-      use,
-      identifier: { system: `${nphies.DEMO_BASE}/claim-id/clinic-1`, value: `form-${use}` },
-      nationalId: parties.patient.id,
-      coverageRef: parties.coverage.id,
-      providerOrgId: parties.provider.id,
-      created: AT,
-      diagnoses: ["J06.9"],
-      procedures: [],
-      items: [{ code: "99213", servicedDate: "2026-11-24", quantity: 1, unitPriceMinor: 25_000 }],
-    });
-    const event = use === "claim" ? "claim-request" : "priorauth-request";
-    out.push({ name: `${event} (form)`, built: nphies.assembleMessage({ ...envelope, bundleId: guid(++n), headerId: guid(++n), event, focus: { ...claim, id: guid(++n) }, parties }) });
+    for (const type of nphies.CLAIM_TYPES) {
+      const claim = { ...nphies.demoClaim(type, use), identifier: [{ system: `${nphies.DEMO_BASE}/claim-id/clinic-1`, value: `form-${type}-${use}` }] };
+      const subtype = nphies.SUBTYPES_BY_CLAIM_TYPE[type][0]!;
+      const stay = subtype === "ip" || subtype === "emr";
+      const encounter = stay && claim.billablePeriod?.start
+        ? { encounter: { id: `enc-form-${type}-${use}`, identifier: { system: `${nphies.DEMO_BASE}/encounter`, value: `form-${type}-${use}` }, class: nphies.ENCOUNTER_CLASS_BY_SUBTYPE[subtype][0]!, status: "finished" as const, start: claim.billablePeriod.start, ...(claim.billablePeriod.end ? { end: claim.billablePeriod.end } : {}) } }
+        : {};
+      const event = use === "claim" ? "claim-request" : "priorauth-request";
+      out.push({ name: `${event}-${type} (form)`, built: nphies.assembleMessage({ ...envelope, bundleId: guid(++n), headerId: guid(++n), event, focus: { ...claim, id: guid(++n) }, parties: { ...parties, practitioners: nphies.DEMO_PARTIES.practitioners, ...encounter } }) });
+    }
   }
   const eligibility = buildEligibilityRequest({
     identifierValue: guid(++n),

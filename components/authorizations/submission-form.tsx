@@ -12,7 +12,9 @@ import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-res
 import { FormAlert } from "@/components/patients/form-controls";
 import { Button } from "@/components/ui/button";
 import { saveDraftAction, submitAction } from "@/lib/authorizations/browser";
-import { emptyItem, loadSubmissionFormSchema } from "@/lib/submissions/browser";
+import { CPT_SYSTEM, defaultItemSystem, emptyItem, loadSubmissionFormSchema } from "@/lib/submissions/browser";
+import { isClaimType } from "@/lib/fhir/browser";
+import { CareSettingFields, type PractitionerOption } from "./care-setting-fields";
 import type { SubmissionFormInput, SubmissionUse } from "@/lib/submissions";
 import type { PatientSummary } from "@/lib/patients";
 import { UsageWarnings } from "@/components/authorization-usage/usage-warnings";
@@ -37,11 +39,25 @@ type Notice = { tone: "ok" | "error"; text: string } | undefined;
  * diagnoses (ICD-10-AM), procedures (CPT), items with exact totals and supporting attachments.
  * Saved as a draft at any time (only the patient is needed), submitted through the outbox.
  */
-export function SubmissionForm({ use, today, initial, usage }: { use: SubmissionUse; today: string; initial?: SubmissionFormInitial; usage?: AuthorizationUsage }) {
+export function SubmissionForm({
+  use,
+  today,
+  initial,
+  usage,
+  practitioners = [],
+}: {
+  use: SubmissionUse;
+  today: string;
+  initial?: SubmissionFormInitial;
+  usage?: AuthorizationUsage;
+  /** The care team staff pick from (their facility's practitioners, docs/decisions/084). */
+  practitioners?: readonly PractitionerOption[];
+}) {
   const t = useTranslations("authorizations.form");
   const te = useTranslations("authorizations.errors");
   const tc = useTranslations("coding");
   const tu = useTranslations("authorizationUsage");
+  const tcs = useTranslations("careSetting");
   const router = useRouter();
   const [draftId, setDraftId] = useState(initial?.draftId);
   const [patient, setPatient] = useState<PatientSummary | undefined>(initial?.patient);
@@ -53,6 +69,8 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
   const tsc = useTranslations("scrubber");
   const scrubWarningsOnly = scrub !== undefined && scrub.findings.some((f) => f.severity === "warning") && !scrub.findings.some((f) => f.severity === "error");
 
+  const v = initial?.values;
+  const initialType = isClaimType(v?.claimType) ? v.claimType : "professional";
   const form = useForm<SubmissionFormInput>({
     resolver,
     mode: "onSubmit",
@@ -60,10 +78,21 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
     defaultValues: {
       use,
       patientId: initial?.patient?.id ?? "",
-      coverageId: initial?.values?.coverageId ?? "",
-      diagnoses: initial?.values?.diagnoses ?? [],
-      procedures: initial?.values?.procedures ?? [],
-      items: initial?.values?.items?.length ? initial.values.items : [emptyItem(today)],
+      coverageId: v?.coverageId ?? "",
+      // The care setting (docs/decisions/083); a form saved before care settings reads as professional outpatient.
+      claimType: initialType,
+      subtype: v?.subtype ?? "op",
+      careTeam: v?.careTeam ?? [],
+      chiefComplaint: v?.chiefComplaint ?? "",
+      daysSupply: v?.daysSupply ?? "",
+      visionPrescription: v?.visionPrescription ?? "",
+      admission: v?.admission ?? "",
+      discharge: v?.discharge ?? "",
+      episodeId: v?.episodeId ?? "",
+      diagnoses: v?.diagnoses ?? [],
+      procedures: v?.procedures ?? [],
+      // An empty system is CPT (lines saved before care settings).
+      items: v?.items?.length ? v.items.map((item) => ({ ...emptyItem(today), ...item, system: item.system || CPT_SYSTEM })) : [emptyItem(today, defaultItemSystem(initialType))],
       attachmentIds: (initial?.attachments ?? []).map((a) => a.id),
       ...(initial?.values?.preAuthRef ? { preAuthRef: initial.values.preAuthRef } : {}),
     },
@@ -71,6 +100,8 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
   const { errors } = form.formState;
   const preAuthRef = useWatch({ control: form.control, name: "preAuthRef" });
   const coverageId = useWatch({ control: form.control, name: "coverageId" });
+  const watchedType = useWatch({ control: form.control, name: "claimType" });
+  const claimType = isClaimType(watchedType) ? watchedType : "professional";
   // Decision 048: a claim from an authorization is checked against what remains of it before sending.
   const watchedItems = useWatch({ control: form.control, name: "items" });
   const warnings = usage ? usageWarnings(usage, watchedItems ?? []) : [];
@@ -197,6 +228,13 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
           )}
         </section>
 
+        <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-care-setting">
+          <h2 id="sec-care-setting" className="mb-4 text-base font-semibold text-slate-900">
+            {tcs("section")}
+          </h2>
+          <CareSettingFields control={form.control} register={form.register} setValue={form.setValue} errors={errors} practitioners={practitioners} translateError={tr} />
+        </section>
+
         <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-coding">
           <h2 id="sec-coding" className="mb-4 text-base font-semibold text-slate-900">
             {t("sections.coding")}
@@ -239,7 +277,7 @@ export function SubmissionForm({ use, today, initial, usage }: { use: Submission
           <h2 id="sec-items" className="mb-4 text-base font-semibold text-slate-900">
             {use === "claim" ? t("sections.itemsClaim") : t("sections.items")}
           </h2>
-          <ItemsEditor control={form.control} register={form.register} errors={errors.items} defaultDate={today} translateError={tr} />
+          <ItemsEditor claimType={claimType} control={form.control} register={form.register} setValue={form.setValue} errors={errors.items} defaultDate={today} translateError={tr} />
           {msg(errors.items) && <p className="mt-2 text-sm text-red-700">{tr(msg(errors.items))}</p>}
         </section>
 

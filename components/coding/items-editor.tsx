@@ -1,43 +1,67 @@
 "use client";
 
 import { useLocale, useTranslations } from "next-intl";
-import { Controller, useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister } from "react-hook-form";
+import { Controller, useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister, type UseFormSetValue } from "react-hook-form";
 import { inputClasses } from "@/components/patients/form-controls";
-import { emptyItem, lineTotalMinor } from "@/lib/submissions/browser";
+import { CPT_SYSTEM, defaultItemSystem, emptyItem, itemSystemsFor, lineTotalMinor } from "@/lib/submissions/browser";
+import type { ClaimType } from "@/lib/fhir/browser";
 import type { SubmissionFormInput } from "@/lib/submissions";
 import { CodeCombobox } from "./code-combobox";
 import { currencySymbol } from "@/lib/money/browser";
 import { formatAmount } from "./format";
 import { TableFrame, theadClasses } from "@/components/ui/table-frame";
 
+/** The last segment of a code system URL names it in the words catalogue (`services`, `oral-health-op`, CPT's `cpt`). */
+const systemKey = (system: string) => (system === CPT_SYSTEM ? "cpt" : (system.split("/").at(-1) ?? system));
+
 /**
- * The items (service lines) of an authorization request or a claim: service (CPT), date,
- * quantity, unit price and the line total — computed exactly in halalas from the typed strings —
- * with the grand total. Shared by the authorization and claim forms.
+ * The items (service lines) of an authorization request or a claim: the code list of the care
+ * setting (docs/decisions/083) and the code, picked from the catalogue of that list
+ * (docs/decisions/086), the tooth for dental care, date, quantity, unit
+ * price and the line total — computed exactly in halalas from the typed strings — with the grand
+ * total. Shared by the authorization and claim forms.
  */
 export function ItemsEditor({
   control,
   register,
+  setValue,
   errors,
   defaultDate,
   disabled,
   translateError,
+  claimType = "professional",
 }: {
+  claimType?: ClaimType;
   control: Control<SubmissionFormInput>;
   register: UseFormRegister<SubmissionFormInput>;
+  setValue: UseFormSetValue<SubmissionFormInput>;
   errors?: FieldErrors<SubmissionFormInput>["items"];
   defaultDate: string;
   disabled?: boolean;
   translateError: (key: string | undefined) => React.ReactNode[] | undefined;
 }) {
   const t = useTranslations("coding.items");
+  const tc = useTranslations("careSetting");
+  const systems = itemSystemsFor(claimType);
+  const oral = claimType === "oral";
   const locale = useLocale();
   const { fields, append, remove } = useFieldArray({ control, name: "items" });
   const items = useWatch({ control, name: "items" }) ?? [];
+  // Choosing another code list clears the line's code: a code belongs to one list.
+  const systemField = (i: number) => {
+    const field = register(`items.${i}.system`);
+    return {
+      ...field,
+      onChange: async (event: React.ChangeEvent<HTMLSelectElement>) => {
+        await field.onChange(event);
+        setValue(`items.${i}.code`, "", { shouldDirty: true });
+      },
+    };
+  };
   const totals = items.map((i) => lineTotalMinor(i?.quantity ?? "", i?.unitPrice ?? ""));
   const grand = totals.every((x) => x !== undefined) ? totals.reduce<number>((a, b) => a + (b ?? 0), 0) : undefined;
   const rowErrors = (i: number) => (Array.isArray(errors) ? errors[i] : undefined) as
-    | Partial<Record<"code" | "servicedDate" | "quantity" | "unitPrice", { message?: string }>>
+    | Partial<Record<"system" | "code" | "servicedDate" | "quantity" | "unitPrice" | "tooth", { message?: string }>>
     | undefined;
   const cell = "px-2 py-2 align-top";
 
@@ -50,6 +74,7 @@ export function ItemsEditor({
           <tr>
             <th scope="col" className="px-2 py-2 text-start">#</th>
             <th scope="col" className="min-w-[18rem] px-2 py-2 text-start">{t("service")}</th>
+            {oral && <th scope="col" className="w-20 px-2 py-2 text-start">{tc("tooth")}</th>}
             <th scope="col" className="px-2 py-2 text-start">{t("date")}</th>
             <th scope="col" className="w-24 px-2 py-2 text-start">{t("quantity")}</th>
             <th scope="col" className="w-36 px-2 py-2 text-start">{t("unitPrice", { currency: currencySymbol(locale) })}</th>
@@ -66,12 +91,32 @@ export function ItemsEditor({
               <tr key={field.id} data-testid={`item-row-${i}`}>
                 <td className={`${cell} pt-4 text-slate-500`}>{i + 1}</td>
                 <td className={cell}>
+                  <label className="sr-only" htmlFor={`item-${i}-system`}>
+                    {tc("codeList", { n: i + 1 })}
+                  </label>
+                  <select
+                    id={`item-${i}-system`}
+                    disabled={disabled}
+                    {...systemField(i)}
+                    aria-invalid={e?.system ? true : undefined}
+                    className={`${inputClasses(!!e?.system)} mt-0 mb-1`}
+                    data-testid={`item-${i}-system`}
+                  >
+                    {systems.map((system) => (
+                      <option key={system} value={system}>
+                        {tc(`systems.${systemKey(system)}`)}
+                      </option>
+                    ))}
+                  </select>
+                  <Err id={`item-${i}-system-error`} messages={translateError(e?.system?.message)} />
                   <Controller
                     control={control}
                     name={`items.${i}.code`}
                     render={({ field: f }) => (
                       <CodeCombobox
-                        system="cpt"
+                        // A new list is a new picker: the code of the old list is not offered in it.
+                        key={items[i]?.system || CPT_SYSTEM}
+                        system={items[i]?.system || CPT_SYSTEM}
                         label={t("serviceOf", { n: i + 1 })}
                         labelHidden
                         value={f.value}
@@ -83,6 +128,26 @@ export function ItemsEditor({
                     )}
                   />
                 </td>
+                {oral && (
+                  <td className={cell}>
+                    <label className="sr-only" htmlFor={`item-${i}-tooth`}>
+                      {tc("toothOf", { n: i + 1 })}
+                    </label>
+                    <input
+                      id={`item-${i}-tooth`}
+                      inputMode="numeric"
+                      dir="ltr"
+                      maxLength={2}
+                      disabled={disabled}
+                      {...register(`items.${i}.tooth`)}
+                      aria-invalid={e?.tooth ? true : undefined}
+                      aria-describedby={e?.tooth ? `item-${i}-tooth-error` : undefined}
+                      className={`${inputClasses(!!e?.tooth)} mt-0 tabular-nums`}
+                      data-testid={`item-${i}-tooth`}
+                    />
+                    <Err id={`item-${i}-tooth-error`} messages={translateError(e?.tooth?.message)} />
+                  </td>
+                )}
                 <td className={cell}>
                   <label className="sr-only" htmlFor={`item-${i}-date`}>
                     {t("dateOf", { n: i + 1 })}
@@ -151,11 +216,11 @@ export function ItemsEditor({
         </tbody>
         <tfoot className="border-t border-slate-200 bg-slate-50">
           <tr>
-            <td colSpan={5} className="px-2 py-2">
+            <td colSpan={oral ? 6 : 5} className="px-2 py-2">
               <button
                 type="button"
                 disabled={disabled || fields.length >= 50}
-                onClick={() => append(emptyItem(defaultDate))}
+                onClick={() => append(emptyItem(defaultDate, defaultItemSystem(claimType)))}
                 className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
               >
                 + {t("add")}

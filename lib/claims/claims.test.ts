@@ -14,7 +14,7 @@ import { countClaimsByStatus, listClaims, replacementLinks, workQueue, type Clai
 import { reconcile } from "./reconcile";
 import type { Caller } from "@/lib/audit";
 import { copyClaim, draftDuplicates, fixRejectedClaim, retryClaim, submitBatch } from "./service";
-import { demoFormPatient, patchSubmission } from "@/lib/submissions/testing";
+import { demoFormPatient, patchSubmission, professionalCare } from "@/lib/submissions/testing";
 
 const billing: Caller = { actor: { kind: "user", id: "staff-2", email: "billing@clinic.example", roles: ["billing"] }, userId: "staff-2" };
 const today = new Date().toISOString().slice(0, 10);
@@ -151,6 +151,10 @@ describe.each(testDatabases())("claims against the sandbox on $name", (target) =
     await database?.dispose();
   });
   const deps = () => ({ db: database.db, providerOrgId: sb.config.providerOrgId });
+  let care: Awaited<ReturnType<typeof professionalCare>>;
+  beforeAll(async () => {
+    care = await professionalCare(database.db);
+  });
   const settled = (id: string) =>
     waitFor(async () => {
       const row = await getSubmission(database.db, id);
@@ -159,7 +163,7 @@ describe.each(testDatabases())("claims against the sandbox on $name", (target) =
 
   it("a rejected claim is in the work queue; fix and resubmit makes a new, linked claim with a new identifier", async () => {
     const p3 = await patient("1000000003"); // registered coverage the platform does not know → ERR-002
-    const sent = await submitForm(deps(), billing, { use: "claim", ...p3, diagnoses: ["R51"], procedures: [], items: [{ code: "99213", servicedDate: today, quantity: "1", unitPrice: "250" }], attachmentIds: [] });
+    const sent = await submitForm(deps(), billing, { use: "claim", ...p3, ...care, diagnoses: ["R51"], procedures: [], items: [{ code: "99213", servicedDate: today, quantity: "1", unitPrice: "250" }], attachmentIds: [] });
     if (!sent.ok) throw new Error(sent.error);
     const rejected = await settled(sent.id);
     expect(rejected.status).toBe("rejected");
@@ -176,7 +180,7 @@ describe.each(testDatabases())("claims against the sandbox on $name", (target) =
     expect((await replacementLinks(database.db, fixed.id, sent.id)).replaces?.id).toBe(sent.id);
     // Resubmitted with another patient's coverage... here: change the patient to one with coverage.
     const p1 = await patient("1000000001");
-    const re = await submitForm(deps(), billing, { use: "claim", ...p1, diagnoses: ["R51"], procedures: [], items: [{ code: "99213", servicedDate: today, quantity: "1", unitPrice: "250" }], attachmentIds: [] }, fixed.id);
+    const re = await submitForm(deps(), billing, { use: "claim", ...p1, ...care, diagnoses: ["R51"], procedures: [], items: [{ code: "99213", servicedDate: today, quantity: "1", unitPrice: "250" }], attachmentIds: [] }, fixed.id);
     if (!re.ok) throw new Error(re.error);
     const after = await getSubmission(database.db, fixed.id);
     expect(after?.identifierValue).toBeTruthy();
@@ -194,7 +198,7 @@ describe.each(testDatabases())("claims against the sandbox on $name", (target) =
 
   it("retry of a failed claim keeps its identifier; copy makes a new draft", async () => {
     const p1 = await patient("1000000001");
-    const saved = await saveDraft(deps(), billing, { use: "claim", ...p1, diagnoses: ["R51"], procedures: [], items: [{ code: "85025", servicedDate: today, quantity: "2", unitPrice: "60" }], attachmentIds: [] });
+    const saved = await saveDraft(deps(), billing, { use: "claim", ...p1, ...care, diagnoses: ["R51"], procedures: [], items: [{ code: "85025", servicedDate: today, quantity: "2", unitPrice: "60" }], attachmentIds: [] });
     if (!saved.ok) throw new Error();
     const copy = await copyClaim(deps(), billing, saved.id);
     if (!copy.ok) throw new Error(copy.error);
@@ -211,11 +215,11 @@ describe.each(testDatabases())("claims against the sandbox on $name", (target) =
     const p = await patient("2087654311");
     const drafts: string[] = [];
     for (let n = 0; n < 4; n++) {
-      const d = await saveDraft(deps(), billing, { use: "claim", ...p, diagnoses: ["R51"], procedures: [], items: [{ code: "85025", servicedDate: today, quantity: String(n + 1), unitPrice: "60" }], attachmentIds: [] });
+      const d = await saveDraft(deps(), billing, { use: "claim", ...p, ...care, diagnoses: ["R51"], procedures: [], items: [{ code: "85025", servicedDate: today, quantity: String(n + 1), unitPrice: "60" }], attachmentIds: [] });
       if (!d.ok) throw new Error();
       drafts.push(d.id);
     }
-    const incomplete = await saveDraft(deps(), billing, { use: "claim", ...p, diagnoses: [], items: [] });
+    const incomplete = await saveDraft(deps(), billing, { use: "claim", ...p, ...care, diagnoses: [], items: [] });
     if (!incomplete.ok) throw new Error();
     const result = await submitBatch(deps(), billing, [...drafts, incomplete.id]);
     expect(result.submitted).toEqual(drafts);
@@ -227,7 +231,7 @@ describe.each(testDatabases())("claims against the sandbox on $name", (target) =
     for (const id of drafts) await settled(id);
 
     // The same items again for the same patient and day → a duplicate warning, sent only when confirmed.
-    const again = await saveDraft(deps(), billing, { use: "claim", ...p, diagnoses: ["R51"], procedures: [], items: [{ code: "85025", servicedDate: today, quantity: "1", unitPrice: "60" }], attachmentIds: [] });
+    const again = await saveDraft(deps(), billing, { use: "claim", ...p, ...care, diagnoses: ["R51"], procedures: [], items: [{ code: "85025", servicedDate: today, quantity: "1", unitPrice: "60" }], attachmentIds: [] });
     if (!again.ok) throw new Error();
     expect((await draftDuplicates(database.db, again.id)).map((d) => d.id)).toEqual([drafts[0]]);
     const warned = await submitBatch(deps(), billing, [again.id]);

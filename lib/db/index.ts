@@ -56,3 +56,6 @@ export { INFORMATION_REQUEST_STATUSES, informationRequests } from "./schema";
 export type { InformationRequestStatus } from "./schema";
 // decision 089 (payer contracts).
 export { contractPrices } from "./schema";
+// Care settings (docs/decisions/083, 084): the clinic's practitioners, the patient's document type.
+export { PATIENT_DOCUMENT_TYPES, practitioners } from "./schema";
+export type { PatientDocumentType } from "./schema";

@@ -155,7 +155,7 @@ export function openApiDocument(config: Pick<ExchangeApiConfig, "portalUrl" | "a
           operationId: "submitClaim",
           summary: "Queue a claim or prior-authorization request",
           description:
-            "The Claim (use claim or preauthorization) is stored and sent by the portal's outbox. Claim.identifier (your system + value) is required and makes the call idempotent: the same client sending the same identifier again gets the existing submission (`X-Idempotent-Replay: true`).",
+            "The Claim (use claim or preauthorization) is stored and sent by the portal's outbox. Claim.identifier (your system + value) is required and makes the call idempotent: the same client sending the same identifier again gets the existing submission (`X-Idempotent-Replay: true`). The care setting (decision 083): `type` is one of institutional, professional, oral, pharmacy, vision (claim-type); `subType` (claim-subtype ip, op, emr) must be one that setting takes; lines are coded in the setting's code systems or CPT; oral-health lines name the tooth in `item.bodySite` (fdi-oral-region); `careTeam[].provider` names a Practitioner; a misfit is answered 422 naming the element.",
           requestBody: { required: true, content: fhirContent("Claim") },
           responses: {
             "202": {

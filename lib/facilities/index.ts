@@ -13,3 +13,12 @@ export {
   type Facility,
   type FacilityInput,
 } from "./store";
+export {
+  DEMO_PRACTITIONERS,
+  addPractitioner,
+  listPractitioners,
+  practitionersByIds,
+  seedDemoPractitioners,
+  type Practitioner,
+  type PractitionerInput,
+} from "./practitioners";

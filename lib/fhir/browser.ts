@@ -28,5 +28,19 @@ export { formatMinorUnits } from "./money";
 export { ELIGIBILITY_PURPOSES } from "./builders/eligibility";
 export { CANCEL_REASONS } from "./systems";
 export { describeReference } from "./read/reference";
+// The national exchange's small value sets the forms choose from (decision 083): care settings,
+// subtypes, item code systems per care setting, patient documents. Constants only.
+export { CLAIM_TYPES, isClaimType, type ClaimType } from "./nphies/profiles";
+export {
+  CLAIM_SUBTYPES,
+  ITEM_SYSTEMS_BY_CLAIM_TYPE,
+  PATIENT_DOCUMENTS,
+  REQUIRED_SUPPORTING_INFO,
+  SUBTYPES_BY_CLAIM_TYPE,
+  SYSTEMS as NPHIES_SYSTEMS,
+  isFdiToothCode,
+  type ClaimSubtype,
+  type PatientDocument,
+} from "./nphies/terminology";
 // The readers' view types (erased at build: no reader code reaches the browser).
 export type { BenefitCategoryView, CodedView, Decision, ExtensionView, InsuranceView, MoneyView, ReferenceView } from "./read";

@@ -6,6 +6,7 @@ import type {
   CoverageEligibilityResponse,
   Money,
   OperationOutcome,
+  Resource,
 } from "@medplum/fhirtypes";
 import { z } from "zod";
 
@@ -71,6 +72,8 @@ export const MoneySchema = z.object({
 export const QuantitySchema = z.object({
   value: z.number().optional(),
   unit: z.string().optional(),
+  system: z.string().optional(),
+  code: z.string().optional(),
 });
 
 export const PeriodSchema = z.object({
@@ -87,10 +90,29 @@ export const AttachmentSchema = z.object({
   creation: fhirDateTime.optional(),
 });
 
+/**
+ * A Reference by `<ResourceType>/<id>`, an absolute URL or `urn:uuid:` (any R4 form: messages carry
+ * them), or by identifier only (a practitioner by licence, a prescription by number).
+ */
+export const ReferenceOrIdentifierSchema = z
+  .object({
+    reference: z.string().min(1).max(1000).optional(),
+    type: (z.string().regex(/^[A-Z][A-Za-z]+$/, "expected a resource type") as unknown as z.ZodType<Resource["resourceType"]>).optional(),
+    identifier: IdentifierSchema.optional(),
+    display: z.string().optional(),
+  })
+  .refine((r) => r.reference !== undefined || r.identifier?.value !== undefined, "expected a reference or an identifier");
+
 export const ExtensionSchema = z.object({
   url: z.string(),
   valueCode: z.string().optional(),
   valueString: z.string().optional(),
+  // The exchange's claim extensions (episode, encounter, package, tax, patient share: lib/fhir/nphies).
+  valueBoolean: z.boolean().optional(),
+  valueIdentifier: IdentifierSchema.optional(),
+  valueReference: ReferenceOrIdentifierSchema.optional(),
+  valueMoney: z.lazy(() => MoneySchema).optional(),
+  valueCodeableConcept: CodeableConceptSchema.optional(),
 });
 
 export const MetaSchema = z.object({
@@ -181,14 +203,20 @@ export type CoverageEligibilityResponseParsed = z.infer<typeof CoverageEligibili
 // ---- Claim ----------------------------------------------------------------------------------------
 
 export const ClaimItemSchema = z.object({
+  extension: z.array(ExtensionSchema).optional(),
   sequence: positiveInt,
+  careTeamSequence: z.array(positiveInt).optional(),
   diagnosisSequence: z.array(positiveInt).optional(),
   procedureSequence: z.array(positiveInt).optional(),
+  informationSequence: z.array(positiveInt).optional(),
   productOrService: CodeableConceptSchema,
   servicedDate: fhirDate.optional(),
   quantity: QuantitySchema.optional(),
   unitPrice: MoneySchema.optional(),
+  factor: z.number().optional(),
   net: MoneySchema.optional(),
+  /** Oral care: the tooth (fdi-oral-region). */
+  bodySite: CodeableConceptSchema.optional(),
 });
 
 export const ClaimSchema = z.object({
@@ -197,12 +225,29 @@ export const ClaimSchema = z.object({
   identifier: z.array(IdentifierSchema).optional(),
   status: resourceStatus,
   type: CodeableConceptSchema,
+  /** The care setting's subtype (claim-subtype: ip, op, emr), docs/decisions/083. */
+  subType: CodeableConceptSchema.optional(),
   use: z.enum(["claim", "preauthorization", "predetermination"]),
   patient: ReferenceSchema,
+  /** An inpatient or emergency stay: admission → discharge. */
+  billablePeriod: PeriodSchema.optional(),
   created: fhirDateTime,
   insurer: ReferenceSchema.optional(),
   provider: ReferenceSchema,
   priority: CodeableConceptSchema,
+  /** Vision: the prescription (a VisionPrescription by reference or identifier). */
+  prescription: ReferenceOrIdentifierSchema.optional(),
+  payee: z.object({ type: CodeableConceptSchema }).optional(),
+  careTeam: z
+    .array(
+      z.object({
+        sequence: positiveInt,
+        provider: ReferenceOrIdentifierSchema,
+        role: CodeableConceptSchema.optional(),
+        qualification: CodeableConceptSchema.optional(),
+      }),
+    )
+    .optional(),
   related: z
     .array(
       z.object({
@@ -222,7 +267,7 @@ export const ClaimSchema = z.object({
     }),
   ),
   diagnosis: z
-    .array(z.object({ sequence: positiveInt, diagnosisCodeableConcept: CodeableConceptSchema.optional() }))
+    .array(z.object({ sequence: positiveInt, diagnosisCodeableConcept: CodeableConceptSchema.optional(), type: z.array(CodeableConceptSchema).optional() }))
     .optional(),
   procedure: z
     .array(
@@ -242,6 +287,10 @@ export const ClaimSchema = z.object({
         code: CodeableConceptSchema.optional(),
         valueAttachment: AttachmentSchema.optional(),
         valueString: z.string().optional(),
+        valueQuantity: QuantitySchema.optional(),
+        valueBoolean: z.boolean().optional(),
+        timingDate: fhirDate.optional(),
+        timingPeriod: PeriodSchema.optional(),
       }),
     )
     .optional(),

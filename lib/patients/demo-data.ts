@@ -51,7 +51,11 @@ export async function seedDemoPatients(db: Db): Promise<boolean> {
     if (!existing) {
       for (const p of DEMO_PATIENTS) {
         const { coverage, ...patient } = p;
-        const [row] = await tx.insert(patients).values(patient).onConflictDoNothing().returning({ id: patients.id });
+        const [row] = await tx
+          .insert(patients)
+          .values({ ...patient, documentType: patient.nationalId.startsWith("2") ? "iqama" : "nationalId" })
+          .onConflictDoNothing()
+          .returning({ id: patients.id });
         if (row) await tx.insert(coverages).values({ patientId: row.id, ...coverage });
       }
     }

@@ -30,6 +30,11 @@ export interface PatientSummary {
   coverages: CoverageView[];
 }
 
+/** The document a registry number is of: an Iqama starts with 2, a national ID with 1 (docs/decisions/084). */
+export function documentTypeOf(number: string): "nationalId" | "iqama" {
+  return number.startsWith("2") ? "iqama" : "nationalId";
+}
+
 export type RegisterResult = { ok: true; patient: Patient } | { ok: false; reason: "duplicate"; existingId: string };
 
 /** Registers a patient (input already parsed by registerPatientSchema). One row per national ID. */
@@ -39,6 +44,8 @@ export async function registerPatient(db: Db, input: RegisterPatientInput, creat
     .insert(patients)
     .values({
       nationalId: input.nationalId,
+      // The registry's numbers are national IDs (1…) and Iqamas (2…): the check digit rule holds for both (decision 084).
+      documentType: documentTypeOf(input.nationalId),
       givenName: input.givenName,
       familyName: input.familyName,
       birthDate: input.birthDate,
@@ -90,7 +97,7 @@ export async function updatePatient(db: Db, input: UpdatePatientInput): Promise<
       const [planned] = await tx.select({ id: visits.id }).from(visits).where(eq(visits.nationalId, current.nationalId)).limit(1);
       if (sent || planned) return { ok: false, reason: "national_id_in_use" };
     }
-    const [row] = await tx.update(patients).set(next).where(eq(patients.id, current.id)).returning();
+    const [row] = await tx.update(patients).set({ ...next, ...(changed.includes("nationalId") ? { documentType: documentTypeOf(next.nationalId) } : {}) }).where(eq(patients.id, current.id)).returning();
     return { ok: true, patient: row!, changed: [...changed] };
   });
 }

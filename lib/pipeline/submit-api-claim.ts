@@ -11,12 +11,14 @@ import {
   IdentifierSchema,
   PORTAL_SUBMISSION_ID_SYSTEM,
   PORTAL_SUBMISSION_STATUS_EXTENSION,
+  CODE_SYSTEMS,
   checkNationalId,
+  nphies,
   parseReference,
   platformIssue,
   type ClaimParsed,
 } from "@/lib/fhir";
-import { claimIdentifierSystem } from "@/lib/submissions";
+import { claimIdentifierSystem, itemSystemsFor } from "@/lib/submissions";
 import { claimTotalMinor } from "@/lib/submissions";
 import type { Submission } from "@/lib/submissions";
 import { ScrubBlockedError, submit } from "@/lib/submissions";
@@ -141,11 +143,52 @@ export function validateApiClaim(input: unknown, rules: ApiClaimRules): { claim:
       { path: at("identifier", 0, "system"), message: "reserved for the portal" },
     ]);
   }
+  const setting = careSettingProblem(claim);
+  if (setting) throw refuse("unprocessable", setting.message, "care_setting", [{ path: at(...setting.path), message: setting.field }]);
   const money = claimTotalMinor({ ...claim });
   if (money && Math.abs(money.totalMinor) > MAX_TOTAL_MINOR) {
     throw refuse("unprocessable", "The claim's total is too large.", "total", [{ path: at("item"), message: "total too large" }]);
   }
   return { claim, kind, identifier };
+}
+
+/**
+ * The care setting's rules an API Claim must meet before it is stored (docs/decisions/083): a
+ * claim type of the exchange, a subtype that setting takes, lines coded in the setting's systems
+ * (or CPT, the spec's), a tooth on oral-health lines, care team members named as practitioners.
+ * The first problem, with its path; undefined when the Claim fits.
+ */
+function careSettingProblem(claim: ClaimParsed): { path: PropertyKey[]; field: string; message: string } | undefined {
+  const typeIndex = claim.type.coding?.findIndex((c) => c.system === CODE_SYSTEMS.claimType) ?? -1;
+  const type = typeIndex >= 0 ? claim.type.coding![typeIndex]!.code : undefined;
+  if (!nphies.isClaimType(type)) {
+    return { path: ["type"], field: `must be a ${CODE_SYSTEMS.claimType} code: ${nphies.CLAIM_TYPES.join(", ")}`, message: `Claim.type must be one of ${nphies.CLAIM_TYPES.join(", ")} (${CODE_SYSTEMS.claimType}).` };
+  }
+  const allowed = nphies.SUBTYPES_BY_CLAIM_TYPE[type];
+  if (claim.subType) {
+    const subtype = claim.subType.coding?.find((c) => c.system === nphies.SYSTEMS.claimSubtype)?.code;
+    if (!(allowed as readonly (string | undefined)[]).includes(subtype)) {
+      return { path: ["subType"], field: `a ${type} claim takes ${allowed.join(" or ")} (${nphies.SYSTEMS.claimSubtype})`, message: `Claim.subType: a ${type} claim takes ${allowed.join(" or ")}.` };
+    }
+  }
+  const systems = itemSystemsFor(type);
+  for (const [i, item] of (claim.item ?? []).entries()) {
+    const coding = item.productOrService.coding ?? [];
+    if (coding.length > 0 && !coding.some((c) => c.system !== undefined && systems.includes(c.system))) {
+      return { path: ["item", i, "productOrService"], field: `must be coded in ${systems.join(", ")}`, message: `Claim.item[${i}].productOrService: a ${type} line is coded in one of ${systems.join(", ")}.` };
+    }
+    const oralLine = coding.some((c) => c.system === nphies.SYSTEMS.oralHealthOp || c.system === nphies.SYSTEMS.oralHealthIp);
+    const tooth = item.bodySite?.coding?.find((c) => c.system === nphies.SYSTEMS.fdiOralRegion)?.code;
+    if (oralLine && (!tooth || !nphies.isFdiToothCode(tooth))) {
+      return { path: ["item", i, "bodySite"], field: `required: the FDI tooth number (${nphies.SYSTEMS.fdiOralRegion})`, message: `Claim.item[${i}].bodySite: an oral-health line names the tooth (FDI number).` };
+    }
+  }
+  for (const [i, member] of (claim.careTeam ?? []).entries()) {
+    if (member.provider.reference !== undefined && !/(?:^|\/)Practitioner\/[A-Za-z0-9\-.]{1,64}$/.test(member.provider.reference)) {
+      return { path: ["careTeam", i, "provider"], field: "must reference a Practitioner", message: `Claim.careTeam[${i}].provider must be a Practitioner.` };
+    }
+  }
+  return undefined;
 }
 
 async function insurerOf(db: Db, claim: ClaimParsed): Promise<string | undefined> {

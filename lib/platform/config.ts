@@ -103,6 +103,13 @@ export function platformConfigFromEnv(e: Env = processEnv()): PlatformConfig {
     providerLicense: e.PROVIDER_LICENSE,
     sourceEndpoint: e.MESSAGE_SOURCE_ENDPOINT,
     providerName: e.CLINIC_NAME,
-    ...(e.PROVIDER_TYPE ? { providerType: e.PROVIDER_TYPE } : {}),
+    ...(e.PROVIDER_TYPE ? { providerType: e.PROVIDER_TYPE } : e.PLATFORM_EMBEDDED_SANDBOX ? { providerType: EMBEDDED_SANDBOX_PROVIDER_TYPE } : {}),
   };
 }
+
+/**
+ * The provider-type of the embedded sandbox's training clinic when PROVIDER_TYPE is not set: the
+ * provider Organization profile requires one, and a strict sandbox refuses a message without it
+ * (docs/decisions/083). A real clinic sets its own.
+ */
+export const EMBEDDED_SANDBOX_PROVIDER_TYPE = "5";

@@ -2,19 +2,47 @@ import type { Claim } from "@medplum/fhirtypes";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { coverages, insurers, patients } from "@/lib/db";
-import { nphies } from "@/lib/fhir";
+import { practitionersByIds } from "@/lib/facilities";
+import { PORTAL_URI_BASE, nphies } from "@/lib/fhir";
+import { isUuid } from "@/lib/ids";
 
 /** The parties of a claim message, from the portal's records (undefined when a party is not known). */
 export type PartiesResolver = (claim: Claim) => Promise<nphies.MessageParties | undefined>;
 
 const idIn = (reference: string | undefined, type: string) => new RegExp(`(?:^|/)${type}/([A-Za-z0-9\\-.]{1,64})$`).exec(reference ?? "")?.[1];
 
+/** The encounter system of the portal's inpatient and emergency stays. */
+const ENCOUNTER_SYSTEM = `${PORTAL_URI_BASE}/encounter`;
+
+/**
+ * The encounter of an inpatient or emergency claim, from what the form recorded (docs/decisions/083):
+ * its stay (`billablePeriod`, admission → discharge), its class by subtype, named by the episode
+ * when there is one, else by the claim's own identifier. None for other claims or without a stay.
+ */
+export function encounterOf(claim: Claim): nphies.EncounterFacts | undefined {
+  const subtype = claim.subType?.coding?.find((c) => c.system === nphies.SYSTEMS.claimSubtype)?.code;
+  const start = claim.billablePeriod?.start;
+  if ((subtype !== "ip" && subtype !== "emr") || !start) return undefined;
+  const episode = claim.extension?.find((e) => e.url === nphies.EXTENSIONS.episode)?.valueIdentifier?.value;
+  const value = episode ?? claim.identifier?.[0]?.value;
+  if (!value) return undefined;
+  const end = claim.billablePeriod?.end;
+  return {
+    id: `enc-${value}`.replace(/[^A-Za-z0-9\-.]/g, "-").slice(0, 64),
+    identifier: { system: ENCOUNTER_SYSTEM, value },
+    class: nphies.ENCOUNTER_CLASS_BY_SUBTYPE[subtype][0]!,
+    status: end ? "finished" : "in-progress",
+    start,
+    ...(end ? { end } : {}),
+  };
+}
+
 /**
  * Reads a claim's parties from the database for message assembly (docs/decisions/074): the patient
- * (`Patient/<national ID or Iqama>`), the coverage (`Coverage/<coverage_ref>`), its insurer, and
- * the sending facility. The document type follows the number (1… national ID, 2… Iqama), the only
- * two the registry holds; practitioners and encounters are not recorded yet, so a message goes
- * without them and the rule checker names what is missing.
+ * (`Patient/<document number>`, with its document type), the coverage (`Coverage/<coverage_ref>`),
+ * its insurer, the sending facility, the care team's practitioners (`Practitioner/<id>` of the
+ * practitioners table) and the encounter of an inpatient or emergency stay (docs/decisions/083,
+ * 084). What is not recorded goes without: the rule checker names it.
  */
 export function partiesFromDb(db: Db, provider: nphies.ProviderFacts): PartiesResolver {
   return async (claim) => {
@@ -29,10 +57,15 @@ export function partiesFromDb(db: Db, provider: nphies.ProviderFacts): PartiesRe
       .where(eq(coverages.coverageRef, coverageRef))
       .limit(1);
     if (!row || row.patient.nationalId !== nationalId || !row.insurer.license) return undefined;
+    const teamIds = (claim.careTeam ?? []).map((m) => idIn(m.provider?.reference, "Practitioner")).filter((id): id is string => !!id && isUuid(id));
+    const practitioners = (await practitionersByIds(db, teamIds)).map((p) => ({ id: p.id, license: p.license, givenName: p.givenName, familyName: p.familyName, specialty: p.specialty }));
+    const encounter = encounterOf(claim);
     return {
+      ...(practitioners.length > 0 ? { practitioners } : {}),
+      ...(encounter ? { encounter } : {}),
       patient: {
         id: nationalId,
-        document: nationalId.startsWith("2") ? "iqama" : "nationalId",
+        document: row.patient.documentType,
         number: nationalId,
         givenName: row.patient.givenName,
         familyName: row.patient.familyName,

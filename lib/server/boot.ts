@@ -44,6 +44,7 @@ export async function boot(): Promise<void> {
     if (await (await import("@/lib/patients")).seedDemoPatients(database.db)) log("boot").info("seeded the demo patients");
     // The demo payers' contracts: the same file the sandbox adjudicates with (docs/decisions/089).
     if (await (await import("@/lib/contracts")).seedDemoContracts(database.db)) log("boot").info("seeded the demo contracts");
+    if (await (await import("@/lib/facilities")).seedDemoPractitioners(database.db)) log("boot").info("seeded the demo practitioners");
   }
   const adminSocket = database.kind === "pglite" ? await startAdminSocket(dataDir(e), getDb) : undefined;
   const maintenance = startMaintenance(database.db);

@@ -24,7 +24,24 @@ export async function loadDraftForForm(db: Db, id: string, use: SubmissionUse): 
   const parsed = draftFormSchema.safeParse({ ...(row.form ?? {}), use });
   const values: DraftFormValues = parsed.success
     ? parsed.data
-    : { use, patientId: "", coverageId: "", diagnoses: [], procedures: [], items: [], attachmentIds: [] };
+    : {
+        use,
+        patientId: "",
+        coverageId: "",
+        claimType: "professional",
+        subtype: "op",
+        careTeam: [],
+        chiefComplaint: "",
+        daysSupply: "",
+        visionPrescription: "",
+        admission: "",
+        discharge: "",
+        episodeId: "",
+        diagnoses: [],
+        procedures: [],
+        items: [],
+        attachmentIds: [],
+      };
   const [patient, attachments] = await Promise.all([patientSummary(db, values.patientId), listAttachments(db, row.id)]);
   return { id: row.id, values: { ...values, attachmentIds: attachments.map((a) => a.id) }, patient, attachments, authorizationId: row.authorizationId };
 }

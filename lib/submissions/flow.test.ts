@@ -17,7 +17,7 @@ import {
   type WebhookRelay,
 } from "@/lib/pipeline/testing/harness";
 import type { PlatformClient } from "@/lib/platform";
-import { demoFormPatient } from "@/lib/submissions/testing";
+import { demoFormPatient, professionalCare } from "@/lib/submissions/testing";
 import { testDatabases } from "@/lib/testing/databases";
 import { loadDraftForForm } from "./drafts";
 import { getSubmissionView, listSubmissions } from "./views";
@@ -83,6 +83,7 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
       use: "preauthorization",
       patientId,
       coverageId,
+      ...(await professionalCare(database.db)),
       diagnoses: ["M54.5"],
       procedures: ["72148"],
       items: [{ code: "72148", servicedDate: today, quantity: "1", unitPrice: "2000" }],
@@ -95,7 +96,7 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
     if (!draft.ok) return;
     const reopened = await loadDraftForForm(database.db, draft.id, "preauthorization");
     if (typeof reopened === "string") throw new Error(reopened);
-    expect(reopened.values.items[0]).toEqual({ code: "72148", servicedDate: today, quantity: "1", unitPrice: "" });
+    expect(reopened.values.items[0]).toEqual({ system: "", code: "72148", servicedDate: today, quantity: "1", unitPrice: "", tooth: "", tax: "", patientShare: "", package: false });
     expect(reopened.attachments.map((x) => x.id)).toEqual([a.attachment.id, b.attachment.id]);
     expect(reopened.patient?.id).toBe(patientId);
 
@@ -110,7 +111,9 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
 
     // The platform's copy holds exactly our bytes.
     const platformCopy = await client.readClaim(done.platformId!);
-    const infos = platformCopy.data.supportingInfo ?? [];
+    // The care setting's chief complaint comes first (decision 083), then the attachments.
+    expect(platformCopy.data.supportingInfo?.[0]?.category.coding?.[0]?.code).toBe("chief-complaint");
+    const infos = (platformCopy.data.supportingInfo ?? []).filter((s) => s.valueAttachment);
     expect(infos.map((s) => s.valueAttachment?.contentType)).toEqual(["application/pdf", "image/png"]);
     expect(infos.map((s) => sha(Buffer.from(s.valueAttachment!.data!, "base64")))).toEqual([a.attachment.sha256, b.attachment.sha256]);
     expect(infos.map((s) => s.valueAttachment?.title)).toEqual(["MRI request.pdf", "knee.png"]);
@@ -159,6 +162,7 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
       use: "preauthorization",
       patientId,
       coverageId,
+      ...(await professionalCare(database.db)),
       diagnoses: ["H02.8"],
       procedures: ["15823"],
       items: [{ code: "15823", servicedDate: today, quantity: "1", unitPrice: "4000" }],

@@ -1,6 +1,16 @@
 import { z } from "zod";
+import {
+  CLAIM_SUBTYPES,
+  CLAIM_TYPES,
+  REQUIRED_SUPPORTING_INFO,
+  SUBTYPES_BY_CLAIM_TYPE,
+  isFdiToothCode,
+  type ClaimSubtype,
+  type ClaimType,
+} from "@/lib/fhir/browser";
 import { MAX_FILES } from "@/lib/attachments/browser";
 import { parseAmountMinor, parseQuantity } from "./form-money";
+import { CPT_SYSTEM, itemSystemsFor } from "./care-setting";
 
 /**
  * The prior-authorization / claim form: ONE schema, parsed by the browser (zodResolver) and again
@@ -26,36 +36,134 @@ const day = z
  */
 const codeShape = (message: string) => z.string().trim().max(64, message).regex(/^\S+$/, message);
 
+/** A code of one of the exchange's licensed systems (imported catalogues): its shape only. */
+const EXCHANGE_CODE = /^[A-Za-z0-9][A-Za-z0-9.\-]{0,39}$/;
+
+const optionalAmount = z
+  .string()
+  .default("")
+  .refine((v) => v.trim() === "" || parseAmountMinor(v) !== undefined, "priceInvalid");
+
 export const itemSchema = z.object({
+  /** Code system URL of `code`; empty: CPT (forms saved before care settings). */
+  system: z.string().max(200).default(""),
   code: z.string().trim().min(1, "serviceRequired").pipe(codeShape("serviceUnknown")),
   servicedDate: day,
   quantity: z.string().refine((v) => parseQuantity(v) !== undefined, "quantityInvalid"),
   unitPrice: z.string().refine((v) => parseAmountMinor(v) !== undefined, "priceInvalid"),
+  /** Oral: the FDI tooth number the line treats. */
+  tooth: z.string().trim().max(2).default(""),
+  /** VAT on the line and the patient's share of it (amounts; optional). */
+  tax: optionalAmount,
+  patientShare: optionalAmount,
+  /** The line is a package (its price covers what the package includes). */
+  package: z.boolean().default(false),
 });
 
-export const submissionFormSchema = z.object({
-  use: z.enum(SUBMISSION_USES),
-  /** The clinic's patient (internal UUID). */
-  patientId: z.uuid("patientRequired"),
-  coverageId: z.uuid("coverageRequired"),
-  diagnoses: z
-    .array(codeShape("diagnosisUnknown"))
-    .min(1, "diagnosisRequired")
-    .max(12, "tooManyCodes")
-    .refine((codes) => new Set(codes).size === codes.length, "duplicateCode"),
-  procedures: z
-    .array(codeShape("procedureUnknown"))
-    .max(12, "tooManyCodes")
-    .refine((codes) => new Set(codes).size === codes.length, "duplicateCode"),
-  items: z.array(itemSchema).min(1, "itemRequired").max(50, "tooManyItems"),
-  attachmentIds: z.array(z.uuid()).max(MAX_FILES, "tooManyFiles"),
-  /** Claims made from a prior authorization carry its reference. */
-  preAuthRef: z.string().trim().max(64).optional(),
-});
+const SHORT_TEXT = z.string().trim().max(500).default("");
+const OPTIONAL_ID = z
+  .string()
+  .trim()
+  .max(64)
+  .default("")
+  .refine((v) => v === "" || /^[A-Za-z0-9][A-Za-z0-9._\-/]{0,63}$/.test(v), "identifierInvalid");
+/** YYYY-MM-DDTHH:mm (a datetime-local input) or a date. */
+const MOMENT = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?)?$/;
+const optionalMoment = z
+  .string()
+  .trim()
+  .default("")
+  .refine((v) => v === "" || (MOMENT.test(v) && !Number.isNaN(new Date(v.length === 10 ? `${v}T00:00:00Z` : `${v}Z`).getTime())), "dateInvalid");
+
+/**
+ * What a care setting needs beyond the common claim (docs/decisions/083): its subtype, a care team
+ * (every setting but pharmacy), the chief complaint (every setting the exchange asks it of), days
+ * of supply (pharmacy), the vision prescription (vision), admission (inpatient and emergency), a
+ * tooth on oral-health lines, and item codes of the setting's systems. Field errors by path.
+ */
+function careSettingIssues(values: {
+  claimType: ClaimType;
+  subtype: ClaimSubtype;
+  careTeam: readonly string[];
+  chiefComplaint: string;
+  daysSupply: string;
+  visionPrescription: string;
+  admission: string;
+  discharge: string;
+  items: readonly { system: string; code: string; tooth: string }[];
+}): { path: (string | number)[]; message: string }[] {
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  const type = values.claimType;
+  if (!SUBTYPES_BY_CLAIM_TYPE[type].includes(values.subtype)) issues.push({ path: ["subtype"], message: "subtypeNotAllowed" });
+  if (type !== "pharmacy" && values.careTeam.length === 0) issues.push({ path: ["careTeam"], message: "careTeamRequired" });
+  const needs = REQUIRED_SUPPORTING_INFO[type];
+  if (needs.includes("chief-complaint") && values.chiefComplaint === "") issues.push({ path: ["chiefComplaint"], message: "chiefComplaintRequired" });
+  if (needs.includes("days-supply") && values.daysSupply === "") issues.push({ path: ["daysSupply"], message: "daysSupplyRequired" });
+  if (type === "vision" && values.visionPrescription === "") issues.push({ path: ["visionPrescription"], message: "visionPrescriptionRequired" });
+  if ((values.subtype === "ip" || values.subtype === "emr") && values.admission === "") issues.push({ path: ["admission"], message: "admissionRequired" });
+  if (values.admission && values.discharge && values.discharge < values.admission) issues.push({ path: ["discharge"], message: "dischargeBeforeAdmission" });
+  const systems = itemSystemsFor(type);
+  values.items.forEach((item, i) => {
+    const system = item.system || CPT_SYSTEM;
+    if (!systems.includes(system)) issues.push({ path: ["items", i, "system"], message: "systemNotAllowed" });
+    else if (item.code !== "" && system !== CPT_SYSTEM && !EXCHANGE_CODE.test(item.code)) issues.push({ path: ["items", i, "code"], message: "serviceUnknown" });
+    if (item.tooth !== "" && !isFdiToothCode(item.tooth)) issues.push({ path: ["items", i, "tooth"], message: "toothInvalid" });
+    else if (type === "oral" && item.tooth === "" && system !== CPT_SYSTEM && /oral-health/.test(system)) issues.push({ path: ["items", i, "tooth"], message: "toothRequired" });
+  });
+  return issues;
+}
+
+const careSettingFields = {
+  /** The care setting (claim-type); forms saved before care settings read as professional outpatient. */
+  claimType: z.enum(CLAIM_TYPES).default("professional"),
+  subtype: z.enum(CLAIM_SUBTYPES).default("op"),
+  /** Practitioner ids (lib/facilities), the first the primary. */
+  careTeam: z.array(z.uuid("practitionerUnknown")).max(10, "tooManyPractitioners").default([]),
+  chiefComplaint: SHORT_TEXT,
+  /** Pharmacy: days the dispensed supply lasts. */
+  daysSupply: z
+    .string()
+    .trim()
+    .default("")
+    .refine((v) => v === "" || (/^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 365), "daysSupplyInvalid"),
+  /** Vision: the prescription's number (its VisionPrescription identifier). */
+  visionPrescription: OPTIONAL_ID,
+  /** Inpatient / emergency: admission and discharge. */
+  admission: optionalMoment,
+  discharge: optionalMoment,
+  /** The clinic's episode of care the submission belongs to. */
+  episodeId: OPTIONAL_ID,
+};
+
+export const submissionFormSchema = z
+  .object({
+    use: z.enum(SUBMISSION_USES),
+    /** The clinic's patient (internal UUID). */
+    patientId: z.uuid("patientRequired"),
+    coverageId: z.uuid("coverageRequired"),
+    ...careSettingFields,
+    diagnoses: z
+      .array(codeShape("diagnosisUnknown"))
+      .min(1, "diagnosisRequired")
+      .max(12, "tooManyCodes")
+      .refine((codes) => new Set(codes).size === codes.length, "duplicateCode"),
+    procedures: z
+      .array(codeShape("procedureUnknown"))
+      .max(12, "tooManyCodes")
+      .refine((codes) => new Set(codes).size === codes.length, "duplicateCode"),
+    items: z.array(itemSchema).min(1, "itemRequired").max(50, "tooManyItems"),
+    attachmentIds: z.array(z.uuid()).max(MAX_FILES, "tooManyFiles"),
+    /** Claims made from a prior authorization carry its reference. */
+    preAuthRef: z.string().trim().max(64).optional(),
+  })
+  .superRefine((values, ctx) => {
+    for (const issue of careSettingIssues(values)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+  });
 
 export type SubmissionFormInput = z.input<typeof submissionFormSchema>;
 export type SubmissionFormValues = z.output<typeof submissionFormSchema>;
 export type SubmissionItemInput = z.input<typeof itemSchema>;
+export type SubmissionItemValues = z.output<typeof itemSchema>;
 
 /**
  * A draft may be saved at any time: only the patient is needed (a submission belongs to one);
@@ -65,15 +173,28 @@ export const draftFormSchema = z.object({
   use: z.enum(SUBMISSION_USES),
   patientId: z.uuid("patientRequired"),
   coverageId: z.string().max(64).default(""),
+  ...careSettingFields,
+  // A draft keeps what was typed: only the shape is checked, never the care setting's rules.
+  careTeam: z.array(z.string().max(64)).max(10, "tooManyPractitioners").default([]),
+  visionPrescription: z.string().trim().max(64).default(""),
+  episodeId: z.string().trim().max(64).default(""),
+  admission: z.string().trim().max(19).default(""),
+  discharge: z.string().trim().max(19).default(""),
+  daysSupply: z.string().trim().max(3).default(""),
   diagnoses: z.array(z.string().max(16)).max(12, "tooManyCodes").default([]),
   procedures: z.array(z.string().max(16)).max(12, "tooManyCodes").default([]),
   items: z
     .array(
       z.object({
-        code: z.string().max(16).default(""),
+        system: z.string().max(200).default(""),
+        code: z.string().max(40).default(""),
         servicedDate: z.string().max(10).default(""),
         quantity: z.string().max(8).default(""),
         unitPrice: z.string().max(20).default(""),
+        tooth: z.string().max(2).default(""),
+        tax: z.string().max(20).default(""),
+        patientShare: z.string().max(20).default(""),
+        package: z.boolean().default(false),
       }),
     )
     .max(50, "tooManyItems")

@@ -7,14 +7,16 @@ import { claimTotalMinor } from "./claim-total";
 import { insertDraft, queueDraft, ScrubBlockedError, type ScrubAnswer } from "./lifecycle";
 import type { ScrubFinding } from "@/lib/scrubber";
 import type { Submission } from "./states";
-import { buildClaim, type ClaimInput } from "@/lib/fhir";
+import { buildClaim, type CareSettingInput, type ClaimInput } from "@/lib/fhir";
 import { claimLineShares } from "@/lib/contracts";
 import { lookupCodes } from "@/lib/terminology";
+import { practitionersByIds, type Practitioner } from "@/lib/facilities";
 import { getCoverage, getPatient } from "@/lib/patients";
 import type { CoverageView, Patient } from "@/lib/patients";
 import { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
 import { draftFormSchema, submissionFormSchema, type DraftFormValues, type SubmissionFormValues, type SubmissionUse } from "./form-schema";
 import { isUuid } from "@/lib/ids";
+import { CPT_SYSTEM } from "./care-setting";
 
 export interface ServiceDeps {
   db: Db;
@@ -48,19 +50,26 @@ function flatten(issues: readonly { path: readonly PropertyKey[]; message: strin
 }
 
 /**
- * Codes the catalogue does not hold (ICD-10-AM diagnoses, CPT procedures and services), as the
+ * Codes the catalogue does not hold (ICD-10-AM diagnoses, CPT procedures, each line in its own system), as the
  * form's field errors: the pickers offer only catalogue codes, so this catches a stale or typed
  * value (docs/decisions/086).
  */
 async function unknownCodes(db: Db, values: SubmissionFormValues): Promise<FieldErrors | undefined> {
-  const itemCodes = values.items.map((i) => i.code);
-  const [icd, cpt] = await Promise.all([lookupCodes(db, "icd-10-am", values.diagnoses), lookupCodes(db, "cpt", [...values.procedures, ...itemCodes])]);
+  // Each line's code is looked up in its own system (empty: CPT, forms saved before care settings).
+  const lineSystems = values.items.map((i) => i.system || CPT_SYSTEM);
+  const itemLookups = new Map<string, string[]>();
+  values.items.forEach((item, i) => itemLookups.set(lineSystems[i]!, [...(itemLookups.get(lineSystems[i]!) ?? []), item.code]));
+  itemLookups.set(CPT_SYSTEM, [...(itemLookups.get(CPT_SYSTEM) ?? []), ...values.procedures]);
+  const [icd, ...bySystem] = await Promise.all([
+    lookupCodes(db, "icd-10-am", values.diagnoses),
+    ...[...itemLookups].map(async ([system, list]) => ({ system, known: new Set((await lookupCodes(db, system, list)).map((h) => h.code)) })),
+  ]);
   const knownIcd = new Set(icd.map((h) => h.code));
-  const knownCpt = new Set(cpt.map((h) => h.code));
+  const known = (system: string, code: string) => bySystem.find((s) => s.system === system)?.known.has(code) ?? false;
   const out: FieldErrors = {};
   values.diagnoses.forEach((c, i) => !knownIcd.has(c) && (out[`diagnoses.${i}`] = ["diagnosisUnknown"]));
-  values.procedures.forEach((c, i) => !knownCpt.has(c) && (out[`procedures.${i}`] = ["procedureUnknown"]));
-  itemCodes.forEach((c, i) => !knownCpt.has(c) && (out[`items.${i}.code`] = ["serviceUnknown"]));
+  values.procedures.forEach((c, i) => !known(CPT_SYSTEM, c) && (out[`procedures.${i}`] = ["procedureUnknown"]));
+  values.items.forEach((item, i) => !known(lineSystems[i]!, item.code) && (out[`items.${i}.code`] = ["serviceUnknown"]));
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -93,10 +102,51 @@ async function checkAttachments(db: Db, ids: readonly string[], userId: string |
   return problem ? { attachmentIds: [LIMIT_MESSAGES[problem]] } : undefined;
 }
 
+/** The care team's practitioners, each known and active; otherwise the field error. */
+async function resolveCareTeam(db: Db, ids: readonly string[]): Promise<{ ok: true; team: Practitioner[] } | { ok: false; fieldErrors: FieldErrors }> {
+  const valid = ids.filter(isUuid);
+  const team = await practitionersByIds(db, valid);
+  if (team.length !== ids.length || team.some((p) => !p.active) || new Set(ids).size !== ids.length) return { ok: false, fieldErrors: { careTeam: ["practitionerUnknown"] } };
+  return { ok: true, team };
+}
+
+/** A datetime-local value ("2026-11-20T08:00") or a date as an ISO instant (the clinic's input, taken as UTC). */
+const instantOf = (value: string): string => new Date(value.length === 10 ? `${value}T00:00:00Z` : `${value}${value.length === 16 ? ":00" : ""}Z`).toISOString();
+
+/** The form's care setting as the Claim builder takes it (docs/decisions/083). */
+function careSettingOf(values: Pick<SubmissionFormValues, "claimType" | "subtype" | "chiefComplaint" | "daysSupply" | "visionPrescription" | "admission" | "discharge" | "episodeId">, team: readonly Practitioner[]): CareSettingInput {
+  const stay = values.subtype === "ip" || values.subtype === "emr";
+  return {
+    type: values.claimType,
+    subtype: values.subtype,
+    careTeam: team.map((p) => ({ practitionerId: p.id, specialty: p.specialty })),
+    ...(values.chiefComplaint ? { chiefComplaint: values.chiefComplaint } : {}),
+    ...(values.claimType === "pharmacy" && /^\d{1,3}$/.test(values.daysSupply) ? { daysSupply: Number(values.daysSupply) } : {}),
+    ...(values.claimType === "vision" && values.visionPrescription ? { visionPrescription: values.visionPrescription } : {}),
+    ...(stay && values.admission && !Number.isNaN(Date.parse(instantOf(values.admission)))
+      ? { stay: { start: instantOf(values.admission), ...(values.discharge && !Number.isNaN(Date.parse(instantOf(values.discharge))) ? { end: instantOf(values.discharge) } : {}) } }
+      : {}),
+    ...(values.episodeId ? { episode: values.episodeId } : {}),
+  };
+}
+
+/** A form line's extras: its code system, tooth, VAT, patient share and package flag. */
+function lineExtras(item: { system: string; tooth: string; tax: string; patientShare: string; package: boolean }) {
+  const tax = item.tax.trim() ? parseAmountMinor(item.tax) : undefined;
+  const share = item.patientShare.trim() ? parseAmountMinor(item.patientShare) : undefined;
+  return {
+    ...(item.system ? { system: item.system } : {}),
+    ...(item.tooth ? { tooth: item.tooth } : {}),
+    ...(tax !== undefined ? { taxMinor: tax } : {}),
+    ...(share !== undefined ? { patientShareMinor: share } : {}),
+    ...(item.package ? { package: true } : {}),
+  };
+}
+
 /** The Claim of a complete form, with the attachments' bytes. */
-async function claimOf(deps: ServiceDeps, values: SubmissionFormValues, resolved: Required<Resolved>, prior?: ClaimInput["prior"]): Promise<Record<string, unknown>> {
+async function claimOf(deps: ServiceDeps, values: SubmissionFormValues, resolved: Required<Resolved>, team: readonly Practitioner[], prior?: ClaimInput["prior"]): Promise<Record<string, unknown>> {
   const files = await attachmentsWithData(deps.db, values.attachmentIds);
-  const lines = values.items.map((item) => ({ code: item.code, servicedDate: item.servicedDate, quantity: parseQuantity(item.quantity)!, unitPriceMinor: parseAmountMinor(item.unitPrice)! }));
+  const lines = values.items.map((item) => ({ code: item.code, servicedDate: item.servicedDate, quantity: parseQuantity(item.quantity)!, unitPriceMinor: parseAmountMinor(item.unitPrice)!, ...lineExtras(item) }));
   // The patient's share and VAT of each line, sent in the exchange's extensions (docs/decisions/091).
   const shares = await claimLineShares(deps.db, { nationalId: resolved.patient.nationalId, insurerId: resolved.coverage.insurerId, items: lines });
   const input: ClaimInput = {
@@ -107,7 +157,9 @@ async function claimOf(deps: ServiceDeps, values: SubmissionFormValues, resolved
     created: now(deps),
     diagnoses: values.diagnoses,
     procedures: values.procedures,
-    items: lines.map((line, n) => ({ ...line, patientShareMinor: shares[n]!.patientMinor, taxMinor: shares[n]!.vatMinor })),
+    // A share or VAT given on the line wins; otherwise the contract's (docs/decisions/091).
+    items: lines.map((line, n) => ({ ...line, patientShareMinor: line.patientShareMinor ?? shares[n]!.patientMinor, taxMinor: line.taxMinor ?? shares[n]!.vatMinor })),
+    careSetting: careSettingOf(values, team),
     attachments: files.map((f) => ({ contentType: f.contentType, data: f.data, title: f.fileName, creation: f.createdAt })),
     preAuthRefs: values.use === "claim" && values.preAuthRef ? [values.preAuthRef] : [],
     ...(prior ? { prior } : {}),
@@ -124,7 +176,7 @@ function draftClaimOf(deps: ServiceDeps, values: DraftFormValues, resolved: Reso
     const quantity = parseQuantity(item.quantity);
     const unitPriceMinor = parseAmountMinor(item.unitPrice);
     return /^\S+$/.test(item.code.trim()) && quantity !== undefined && unitPriceMinor !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(item.servicedDate)
-      ? [{ code: item.code, servicedDate: item.servicedDate, quantity, unitPriceMinor }]
+      ? [{ code: item.code, servicedDate: item.servicedDate, quantity, unitPriceMinor, ...lineExtras(item) }]
       : [];
   });
   const claim: Record<string, unknown> = { ...buildClaim({
@@ -137,6 +189,8 @@ function draftClaimOf(deps: ServiceDeps, values: DraftFormValues, resolved: Reso
     procedures: values.procedures.filter((c) => /^\S+$/.test(c)),
     items,
     preAuthRefs: values.use === "claim" && values.preAuthRef ? [values.preAuthRef] : [],
+    // The care team is resolved when the draft is submitted; a draft's Claim serves totals and lists.
+    careSetting: careSettingOf(values, []),
   }) };
   if (!resolved.coverage) delete claim.insurance;
   return claim;
@@ -278,7 +332,9 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   const attachmentErrors = await checkAttachments(deps.db, values.attachmentIds, caller.userId, existing?.id);
   if (attachmentErrors) return { ok: false, error: "invalid", fieldErrors: attachmentErrors };
 
-  const claim = await claimOf(deps, values, { patient: resolved.patient, coverage }, existing?.replacesId ? await priorOf(deps.db, existing.replacesId) : undefined);
+  const careTeam = await resolveCareTeam(deps.db, values.careTeam);
+  if (!careTeam.ok) return { ok: false, error: "invalid", fieldErrors: careTeam.fieldErrors };
+  const claim = await claimOf(deps, values, { patient: resolved.patient, coverage }, careTeam.team, existing?.replacesId ? await priorOf(deps.db, existing.replacesId) : undefined);
   const form: Record<string, unknown> = { ...values, ...(options.batchId ? { batch: options.batchId } : {}) };
   const at = now(deps);
   const canOverride = mayOverrideScrubber(caller);

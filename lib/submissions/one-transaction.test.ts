@@ -9,6 +9,7 @@ import { demoFormPatient } from "@/lib/submissions/testing";
 import { testDatabases } from "@/lib/testing/databases";
 import type { Caller } from "@/lib/audit";
 import { saveDraft, submitForm } from "./form-service";
+import { professionalCare } from "./testing";
 
 /*
  * Save, submit and resubmit are each ONE transaction (docs/decisions/062): the draft, its form,
@@ -47,10 +48,15 @@ describe.each(testDatabases())("one transaction per save / submit / resubmit on 
     await database?.dispose();
   });
 
+  let care: Awaited<ReturnType<typeof professionalCare>>;
+  beforeAll(async () => {
+    care = await professionalCare(database.db);
+  });
   const form = (attachmentIds: string[] = []) => ({
     use: "preauthorization",
     patientId,
     coverageId,
+    ...care,
     diagnoses: ["M54.5"],
     procedures: ["72148"],
     items: [{ code: "72148", servicedDate: today, quantity: "1", unitPrice: "2000" }],

@@ -169,6 +169,76 @@ const LABORATORY: readonly DemoCode[] = [
   ["LAB-4020", "Vitamin B12 level", "مستوى فيتامين ب12"],
 ];
 
+/** Medicines by scientific name (pharmacy claims): invented X-codes, our own wording. */
+const SCIENTIFIC: readonly DemoCode[] = [
+  ["XSC-0001", "Paracetamol 500 mg tablet", "باراسيتامول 500 ملغ قرص"],
+  ["XSC-0002", "Ibuprofen 400 mg tablet", "إيبوبروفين 400 ملغ قرص"],
+  ["XSC-0003", "Amoxicillin 500 mg capsule", "أموكسيسيلين 500 ملغ كبسولة"],
+  ["XSC-0004", "Metformin 500 mg tablet", "ميتفورمين 500 ملغ قرص"],
+  ["XSC-0005", "Amlodipine 5 mg tablet", "أملوديبين 5 ملغ قرص"],
+  ["XSC-0006", "Omeprazole 20 mg capsule", "أوميبرازول 20 ملغ كبسولة"],
+  ["XSC-0007", "Salbutamol inhaler", "بخاخ سالبيوتامول"],
+  ["XSC-0008", "Atorvastatin 20 mg tablet", "أتورفاستاتين 20 ملغ قرص"],
+  ["XSC-0009", "Cetirizine 10 mg tablet", "سيتيريزين 10 ملغ قرص"],
+  ["XSC-0010", "Insulin glargine pen", "قلم إنسولين جلارجين"],
+];
+
+/** Medical devices: invented X-codes, our own wording. */
+const DEVICES: readonly DemoCode[] = [
+  ["XMD-0001", "Blood glucose meter", "جهاز قياس السكر"],
+  ["XMD-0002", "Glucose test strips, box of 50", "شرائط اختبار السكر، علبة 50"],
+  ["XMD-0003", "Knee brace", "دعامة الركبة"],
+  ["XMD-0004", "Elbow crutches, pair", "عكازات المرفق، زوج"],
+  ["XMD-0005", "Nebuliser", "جهاز البخار"],
+  ["XMD-0006", "Blood pressure monitor", "جهاز قياس الضغط"],
+  ["XMD-0007", "Wheelchair, standard", "كرسي متحرك عادي"],
+  ["XMD-0008", "Compression stockings, pair", "جوارب ضاغطة، زوج"],
+  ["XMD-0009", "Spacer for inhaler", "حجرة موسعة للبخاخ"],
+  ["XMD-0010", "Cervical collar", "طوق الرقبة"],
+];
+
+/** Ambulance transport: invented X-codes, our own wording. */
+const TRANSPORT: readonly DemoCode[] = [
+  ["XTR-0001", "Basic ambulance, within the city", "إسعاف أساسي داخل المدينة"],
+  ["XTR-0002", "Basic ambulance, between cities", "إسعاف أساسي بين المدن"],
+  ["XTR-0003", "Advanced ambulance, within the city", "إسعاف متقدم داخل المدينة"],
+  ["XTR-0004", "Advanced ambulance, between cities", "إسعاف متقدم بين المدن"],
+  ["XTR-0005", "Air ambulance, per hour", "إسعاف جوي، لكل ساعة"],
+  ["XTR-0006", "Neonatal transport incubator", "حاضنة نقل حديثي الولادة"],
+  ["XTR-0007", "Patient transfer between hospitals", "نقل مريض بين المستشفيات"],
+  ["XTR-0008", "Standby ambulance at an event, per hour", "إسعاف مرابط في مناسبة، لكل ساعة"],
+  ["XTR-0009", "Wheelchair transport", "نقل بكرسي متحرك"],
+  ["XTR-0010", "Return trip after discharge", "رحلة عودة بعد الخروج"],
+];
+
+/** Ministry of Health categories: invented X-codes, our own wording. */
+const MOH_CATEGORY: readonly DemoCode[] = [
+  ["XMC-0001", "Primary care visit", "زيارة رعاية أولية"],
+  ["XMC-0002", "Secondary care visit", "زيارة رعاية ثانوية"],
+  ["XMC-0003", "Tertiary care visit", "زيارة رعاية تخصصية"],
+  ["XMC-0004", "Day surgery", "جراحة اليوم الواحد"],
+  ["XMC-0005", "Inpatient day, general ward", "يوم تنويم، جناح عام"],
+  ["XMC-0006", "Inpatient day, intensive care", "يوم تنويم، عناية مركزة"],
+  ["XMC-0007", "Renal dialysis session", "جلسة غسيل كلى"],
+  ["XMC-0008", "Chemotherapy session", "جلسة علاج كيميائي"],
+  ["XMC-0009", "Rehabilitation session", "جلسة تأهيل"],
+  ["XMC-0010", "Home health care visit", "زيارة رعاية صحية منزلية"],
+];
+
+/** Vision products: invented X-codes, our own wording. */
+const VISION_PRODUCTS: readonly DemoCode[] = [
+  ["XVP-0001", "Single-vision lens", "عدسة أحادية البؤرة"],
+  ["XVP-0002", "Bifocal lens", "عدسة ثنائية البؤرة"],
+  ["XVP-0003", "Progressive lens", "عدسة متعددة البؤر"],
+  ["XVP-0004", "Anti-reflective coating", "طبقة مضادة للانعكاس"],
+  ["XVP-0005", "Photochromic lens", "عدسة متغيرة اللون"],
+  ["XVP-0006", "Spectacle frame, standard", "إطار نظارة عادي"],
+  ["XVP-0007", "Monthly contact lenses, box", "عدسات لاصقة شهرية، علبة"],
+  ["XVP-0008", "Daily contact lenses, box", "عدسات لاصقة يومية، علبة"],
+  ["XVP-0009", "Toric contact lenses, box", "عدسات لاصقة للاستجماتيزم، علبة"],
+  ["XVP-0010", "Contact lens solution", "محلول العدسات اللاصقة"],
+];
+
 /** ICD-10-AM: lib/fhir's curated list (shared with the sandbox) and more, in our own words. */
 const ICD10AM: readonly DemoCode[] = [
   ...ICD10AM_CODES.map((e) => [e.code, e.display.en, e.display.ar] as const),
@@ -205,6 +275,11 @@ export const DEMO_CATALOGUE: Readonly<Record<CatalogueSystemKey, readonly DemoCo
   "medication-codes": MEDICATIONS,
   imaging: IMAGING,
   laboratory: LABORATORY,
+  "scientific-codes": SCIENTIFIC,
+  "medical-devices": DEVICES,
+  "transportation-srca": TRANSPORT,
+  "moh-category": MOH_CATEGORY,
+  "vision-product": VISION_PRODUCTS,
   "icd-10-am": ICD10AM,
   cpt: CPT,
 };

@@ -2,7 +2,8 @@ import { CODE_SYSTEMS, SYSTEMS } from "@/lib/fhir/browser";
 
 /**
  * The code systems the catalogue holds (docs/decisions/086): the exchange's service, procedure,
- * oral-health, medication (GTIN), imaging and laboratory systems, ICD-10-AM for diagnoses, and the
+ * oral-health, medication (GTIN and scientific name), device, imaging, laboratory, transport,
+ * ministry-category and vision-product systems, ICD-10-AM for diagnoses, and the
  * CPT subset the spec's forms use. URLs come from the rule module (lib/fhir/nphies SYSTEMS) and
  * lib/fhir's CODE_SYSTEMS — never typed here. `key` is the short name the CLI and Settings accept.
  */
@@ -14,6 +15,11 @@ export const CATALOGUE_SYSTEMS = [
   { key: "medication-codes", url: SYSTEMS.medicationCodes, en: "Medications (GTIN)", ar: "الأدوية (GTIN)" },
   { key: "imaging", url: SYSTEMS.imaging, en: "Imaging", ar: "الأشعة" },
   { key: "laboratory", url: SYSTEMS.laboratory, en: "Laboratory", ar: "المختبر" },
+  { key: "scientific-codes", url: SYSTEMS.scientificCodes, en: "Medicines by scientific name", ar: "الأدوية بالاسم العلمي" },
+  { key: "medical-devices", url: SYSTEMS.medicalDevices, en: "Medical devices", ar: "الأجهزة الطبية" },
+  { key: "transportation-srca", url: SYSTEMS.transportation, en: "Ambulance transport", ar: "النقل الإسعافي" },
+  { key: "moh-category", url: SYSTEMS.mohCategory, en: "Ministry of Health categories", ar: "فئات وزارة الصحة" },
+  { key: "vision-product", url: SYSTEMS.visionProduct, en: "Vision products", ar: "منتجات البصريات" },
   { key: "icd-10-am", url: SYSTEMS.icd10am, en: "Diagnoses (ICD-10-AM)", ar: "التشخيصات (ICD-10-AM)" },
   { key: "cpt", url: CODE_SYSTEMS.cpt, en: "Procedures (CPT)", ar: "الإجراءات (CPT)" },
 ] as const;

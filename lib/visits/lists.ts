@@ -54,7 +54,7 @@ export async function createVisitList(
         const r = row.registration;
         const [p] = await tx
           .insert(patients)
-          .values({ nationalId: row.nationalId, givenName: r.givenName, familyName: r.familyName, birthDate: r.birthDate, gender: r.gender as "female", createdBy: input.createdBy && isUuid(input.createdBy) ? input.createdBy : null })
+          .values({ nationalId: row.nationalId, documentType: row.nationalId.startsWith("2") ? "iqama" : "nationalId", givenName: r.givenName, familyName: r.familyName, birthDate: r.birthDate, gender: r.gender as "female", createdBy: input.createdBy && isUuid(input.createdBy) ? input.createdBy : null })
           .onConflictDoNothing({ target: patients.nationalId })
           .returning({ id: patients.id });
         if (!p) continue;

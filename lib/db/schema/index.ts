@@ -13,3 +13,4 @@ export * from "./payments";
 export * from "./denials";
 export * from "./contracts";
 export * from "./terminology";
+export * from "./practitioners";

@@ -14,6 +14,14 @@ const utc = (name: string) => timestamp(name, { withTimezone: true, mode: "date"
 export const PATIENT_GENDERS = ["female", "male", "other", "unknown"] as const;
 export type PatientGender = (typeof PATIENT_GENDERS)[number];
 
+/**
+ * The identity document a patient's number comes from (the exchange's Patient identifier slices,
+ * lib/fhir/nphies PATIENT_DOCUMENTS): national ID, Iqama (resident permit), passport or border
+ * number (docs/decisions/084).
+ */
+export const PATIENT_DOCUMENT_TYPES = ["nationalId", "iqama", "passport", "borderNumber"] as const;
+export type PatientDocumentType = (typeof PATIENT_DOCUMENT_TYPES)[number];
+
 /** An insurer (payer) on the platform: its Organization id (`payer-…`) and display names. */
 export const insurers = pgTable("insurers", {
   id: text("id").primaryKey(),
@@ -29,8 +37,13 @@ export const patients = pgTable(
   "patients",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    /** National ID or Iqama number: the patient's id on the platform (`Patient/<nationalId>`). */
+    /**
+     * The document's number (national ID, Iqama, passport or border number): the patient's id on
+     * the platform (`Patient/<nationalId>`). The column keeps its first name.
+     */
     nationalId: text("national_id").notNull(),
+    /** Which document `national_id` is the number of (docs/decisions/084). */
+    documentType: text("document_type").$type<PatientDocumentType>().notNull().default("nationalId"),
     givenName: text("given_name").notNull(),
     familyName: text("family_name").notNull(),
     birthDate: date("birth_date", { mode: "string" }).notNull(),

@@ -1,13 +1,17 @@
-import type { Claim } from "@medplum/fhirtypes";
+import type { Claim, ClaimItem, ClaimSupportingInfo, Extension } from "@medplum/fhirtypes";
 import { money } from "../money";
-import { EXTENSIONS } from "../nphies/extensions";
 import { organizationReference, patientReference } from "../references";
-import { CODE_SYSTEMS, PLATFORM_CURRENCY } from "../systems";
+import { CODE_SYSTEMS, PLATFORM_CURRENCY, PORTAL_URI_BASE } from "../systems";
+import { EXTENSIONS } from "../nphies/extensions";
+import type { ClaimType } from "../nphies/profiles";
+import { SYSTEMS, type ClaimSubtype } from "../nphies/terminology";
 
 export type ClaimUse = "preauthorization" | "claim";
 
 export interface ClaimItemInput {
-  /** CPT code of the service. */
+  /** Code system of `code`; default CPT (the spec's REST dialect). */
+  system?: string;
+  /** Code of the service (CPT, or of the care setting's systems). */
   code: string;
   /** YYYY-MM-DD. */
   servicedDate: string;
@@ -15,9 +19,33 @@ export interface ClaimItemInput {
   quantity: number;
   /** Unit price in minor units (halalas): exact, converted to the wire number once. */
   unitPriceMinor: number;
-  /** The patient's share of the line and the line's VAT (docs/decisions/091): the exchange's patient-share and tax extensions. */
-  patientShareMinor?: number;
+  /** Oral care: the FDI tooth number (item.bodySite). */
+  tooth?: string;
+  /** VAT on the line and the patient's share, in halalas (extension-tax, extension-patient-share). */
   taxMinor?: number;
+  patientShareMinor?: number;
+  /** The line is a package (extension-package). */
+  package?: boolean;
+}
+
+/**
+ * The care setting of a claim and what it records beyond the common claim (docs/decisions/083):
+ * the exchange's claim type and subtype, the care team, the chief complaint, days of supply,
+ * the vision prescription, the stay (admission → discharge) and the episode.
+ */
+export interface CareSettingInput {
+  type: ClaimType;
+  subtype: ClaimSubtype;
+  /** The practitioners in order (the first the primary): `Practitioner/<id>` and their practice-codes specialty. */
+  careTeam?: readonly { practitionerId: string; specialty: string }[];
+  chiefComplaint?: string;
+  daysSupply?: number;
+  /** The vision prescription's number (an identifier-only reference). */
+  visionPrescription?: string;
+  /** The stay of an inpatient or emergency claim (ISO date-times): Claim.billablePeriod. */
+  stay?: { start: string; end?: string };
+  /** The clinic's episode of care (extension-episode). */
+  episode?: string;
 }
 
 export interface ClaimAttachmentInput {
@@ -56,7 +84,13 @@ export interface ClaimInput {
    * identifier, so the payer sees the link too (decisions 045–048).
    */
   prior?: { platformId?: string; identifier?: { system?: string; value: string } };
+  /** The care setting; absent: the spec's claim (type institutional, nothing more). */
+  careSetting?: CareSettingInput;
 }
+
+/** Identifier systems the portal names its own records by (vision prescriptions, episodes). */
+export const VISION_PRESCRIPTION_SYSTEM = `${PORTAL_URI_BASE}/vision-prescription`;
+export const EPISODE_SYSTEM = `${PORTAL_URI_BASE}/episode`;
 
 const coding = (system: string, code: string) => ({ coding: [{ system, code }] });
 
@@ -74,17 +108,45 @@ export function buildClaim(input: ClaimInput): Claim {
   for (const item of input.items) {
     if (!Number.isSafeInteger(item.unitPriceMinor) || item.unitPriceMinor < 0) throw new Error(`bad unit price ${item.unitPriceMinor}`);
     if (!Number.isInteger(item.quantity) || item.quantity < 1) throw new Error(`bad quantity ${item.quantity}`);
+    for (const extra of [item.taxMinor, item.patientShareMinor]) if (extra !== undefined && (!Number.isSafeInteger(extra) || extra < 0)) throw new Error(`bad amount ${extra}`);
   }
+  const setting = input.careSetting;
+  const supportingInfo = [...careSettingInfo(setting), ...attachments.map((a) => ({
+    category: coding(CODE_SYSTEMS.supportingInfoCategory, "attachment"),
+    valueAttachment: {
+      contentType: a.contentType,
+      data: Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength).toString("base64"),
+      title: a.title,
+      creation: a.creation.toISOString(),
+    },
+  }))].map((info, i): ClaimSupportingInfo => ({ sequence: i + 1, ...info }));
+  const careTeam = (setting?.careTeam ?? []).map((member, i) => ({
+    sequence: i + 1,
+    provider: { reference: `Practitioner/${member.practitionerId}` },
+    role: coding(SYSTEMS.careTeamRole, i === 0 ? "primary" : "assist"),
+    qualification: coding(SYSTEMS.practiceCodes, member.specialty),
+  }));
+  const infoSequences = supportingInfo.filter((s) => !s.valueAttachment).map((s) => s.sequence);
+  const items = input.items.map((item, i) => claimItem(item, i, setting, careTeam.length > 0 ? [1] : [], infoSequences));
+  const total = setting ? items.reduce((sum, item) => sum + netMinor(input.items[item.sequence - 1]!), 0) : undefined;
+  const extension: Extension[] = setting?.episode ? [{ url: EXTENSIONS.episode, valueIdentifier: { system: EPISODE_SYSTEM, value: setting.episode } }] : [];
   return {
     resourceType: "Claim",
+    ...(extension.length > 0 ? { extension } : {}),
     identifier: input.identifier ? [{ system: input.identifier.system, value: input.identifier.value }] : [],
     status: "active",
-    type: coding(CODE_SYSTEMS.claimType, "institutional"),
+    type: coding(CODE_SYSTEMS.claimType, setting?.type ?? "institutional"),
+    ...(setting ? { subType: coding(SYSTEMS.claimSubtype, setting.subtype) } : {}),
     use: input.use,
     patient: patientReference(input.nationalId),
+    ...(setting?.stay ? { billablePeriod: { start: setting.stay.start, ...(setting.stay.end ? { end: setting.stay.end } : {}) } } : {}),
     created: input.created.toISOString(),
     provider: organizationReference(input.providerOrgId),
     priority: coding(CODE_SYSTEMS.processPriority, "normal"),
+    ...(setting?.visionPrescription ? { prescription: { type: "VisionPrescription", identifier: { system: VISION_PRESCRIPTION_SYSTEM, value: setting.visionPrescription } } } : {}),
+    ...(setting ? { payee: { type: coding(SYSTEMS.payeeType, "provider") } } : {}),
+    ...(careTeam.length > 0 ? { careTeam } : {}),
+    ...(supportingInfo.length > 0 ? { supportingInfo } : {}),
     insurance: [
       {
         sequence: 1,
@@ -93,7 +155,12 @@ export function buildClaim(input: ClaimInput): Claim {
         ...(preAuthRefs.length > 0 ? { preAuthRef: preAuthRefs } : {}),
       },
     ],
-    diagnosis: input.diagnoses.map((code, i) => ({ sequence: i + 1, diagnosisCodeableConcept: coding(CODE_SYSTEMS.icd10am, code) })),
+    diagnosis: input.diagnoses.map((code, i) => ({
+      sequence: i + 1,
+      diagnosisCodeableConcept: coding(CODE_SYSTEMS.icd10am, code),
+      // The first diagnosis is the principal one, the others secondary (ex-diagnosistype).
+      ...(setting ? { type: [coding(SYSTEMS.diagnosisType, i === 0 ? "principal" : "secondary")] } : {}),
+    })),
     ...(input.prior && (input.prior.platformId || input.prior.identifier?.value)
       ? {
           related: [
@@ -110,34 +177,42 @@ export function buildClaim(input: ClaimInput): Claim {
     ...(input.procedures.length > 0
       ? { procedure: input.procedures.map((code, i) => ({ sequence: i + 1, procedureCodeableConcept: coding(CODE_SYSTEMS.cpt, code) })) }
       : {}),
-    item: input.items.map((item, i) => ({
-      sequence: i + 1,
-      productOrService: coding(CODE_SYSTEMS.cpt, item.code),
-      servicedDate: item.servicedDate,
-      quantity: { value: item.quantity },
-      unitPrice: money(item.unitPriceMinor, PLATFORM_CURRENCY),
-      ...(item.patientShareMinor !== undefined || item.taxMinor !== undefined
-        ? {
-            extension: [
-              ...(item.patientShareMinor !== undefined ? [{ url: EXTENSIONS.patientShare, valueMoney: money(item.patientShareMinor, PLATFORM_CURRENCY) }] : []),
-              ...(item.taxMinor !== undefined ? [{ url: EXTENSIONS.tax, valueMoney: money(item.taxMinor, PLATFORM_CURRENCY) }] : []),
-            ],
-          }
-        : {}),
-    })),
-    ...(attachments.length > 0
-      ? {
-          supportingInfo: attachments.map((a, i) => ({
-            sequence: i + 1,
-            category: coding(CODE_SYSTEMS.supportingInfoCategory, "attachment"),
-            valueAttachment: {
-              contentType: a.contentType,
-              data: Buffer.from(a.data.buffer, a.data.byteOffset, a.data.byteLength).toString("base64"),
-              title: a.title,
-              creation: a.creation.toISOString(),
-            },
-          })),
-        }
-      : {}),
+    item: items,
+    ...(total !== undefined ? { total: money(total, PLATFORM_CURRENCY) } : {}),
+  };
+}
+
+/** item.net in halalas: quantity × unit price + VAT, exactly. */
+const netMinor = (item: ClaimItemInput): number => item.quantity * item.unitPriceMinor + (item.taxMinor ?? 0);
+
+/** The supporting information a care setting records (chief complaint, days of supply). */
+function careSettingInfo(setting: CareSettingInput | undefined): Omit<ClaimSupportingInfo, "sequence">[] {
+  if (!setting) return [];
+  const category = (code: string) => coding(SYSTEMS.claimInformationCategory, code);
+  return [
+    ...(setting.chiefComplaint ? [{ category: category("chief-complaint"), code: { text: setting.chiefComplaint } }] : []),
+    ...(setting.daysSupply !== undefined
+      ? [{ category: category("days-supply"), valueQuantity: { value: setting.daysSupply, unit: "d", system: "http://unitsofmeasure.org", code: "d" } }]
+      : []),
+  ];
+}
+
+function claimItem(item: ClaimItemInput, i: number, setting: CareSettingInput | undefined, careTeamSequence: number[], infoSequences: number[]): ClaimItem {
+  const extension: Extension[] = [
+    ...(item.taxMinor !== undefined ? [{ url: EXTENSIONS.tax, valueMoney: money(item.taxMinor, PLATFORM_CURRENCY) }] : []),
+    ...(item.patientShareMinor !== undefined ? [{ url: EXTENSIONS.patientShare, valueMoney: money(item.patientShareMinor, PLATFORM_CURRENCY) }] : []),
+    ...(setting ? [{ url: EXTENSIONS.package, valueBoolean: item.package === true }] : []),
+  ];
+  return {
+    sequence: i + 1,
+    ...(extension.length > 0 ? { extension } : {}),
+    ...(careTeamSequence.length > 0 ? { careTeamSequence } : {}),
+    ...(setting && infoSequences.length > 0 ? { informationSequence: infoSequences } : {}),
+    productOrService: coding(item.system ?? CODE_SYSTEMS.cpt, item.code),
+    servicedDate: item.servicedDate,
+    quantity: { value: item.quantity },
+    unitPrice: money(item.unitPriceMinor, PLATFORM_CURRENCY),
+    ...(setting ? { net: money(netMinor(item), PLATFORM_CURRENCY) } : {}),
+    ...(item.tooth ? { bodySite: coding(SYSTEMS.fdiOralRegion, item.tooth) } : {}),
   };
 }

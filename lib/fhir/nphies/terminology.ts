@@ -108,6 +108,14 @@ export const ITEM_SYSTEMS_BY_CLAIM_TYPE: Readonly<Record<ClaimType, readonly str
   vision: [SYSTEMS.services, SYSTEMS.medicalDevices, SYSTEMS.visionProduct],
 };
 
+/**
+ * An FDI tooth number (fdi-oral-region): permanent teeth 11–48, primary teeth 51–85 (quadrant then
+ * position), what an oral claim line names in `item.bodySite`.
+ */
+export function isFdiToothCode(code: string): boolean {
+  return /^(?:[1-4][1-8]|[5-8][1-5])$/.test(code);
+}
+
 /** Diagnosis systems a claim may use. */
 export const DIAGNOSIS_SYSTEMS: readonly string[] = [SYSTEMS.icd10am];
 

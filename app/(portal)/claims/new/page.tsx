@@ -11,6 +11,7 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { loadDraftForForm, getSubmissionView } from "@/lib/submissions";
 import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { clinicToday } from "@/lib/time";
+import { listPractitioners, userFacilityId } from "@/lib/facilities";
 import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
 import { authorizationUsage } from "@/lib/authorization-usage";
 import { deadlinesFor } from "@/lib/deadlines";
@@ -126,6 +127,8 @@ export default staffPage("claims", async function NewClaimPage({ searchParams }:
   }
   // Decision 048: what remains of the linked authorization (this draft excluded) and the draft's filing deadline.
   const usage = authorizationId ? await authorizationUsage(db, authorizationId, initial?.draftId) : undefined;
+  // The care team staff pick from: their facility's practitioners and the main facility's (decision 084).
+  const practitioners = (await listPractitioners(db, await userFacilityId(db, user.id))).map((p) => ({ id: p.id, name: `${p.givenName} ${p.familyName}`, license: p.license, specialty: p.specialty }));
   const draftDeadline = initial?.draftId ? (await deadlinesFor(db, [initial.draftId], today, env().CLINIC_TIME_ZONE)).get(initial.draftId) : undefined;
   return (
     <>
@@ -143,7 +146,7 @@ export default staffPage("claims", async function NewClaimPage({ searchParams }:
           <DeadlineBadge deadline={draftDeadline} />
         </p>
       )}
-      <SubmissionForm use="claim" today={today} initial={initial} usage={usage} />
+      <SubmissionForm use="claim" today={today} initial={initial} usage={usage} practitioners={practitioners} />
     </>
   );
 });

@@ -1,4 +1,4 @@
-import type { Claim, ClaimItem, ClaimSupportingInfo, Resource } from "@medplum/fhirtypes";
+import type { Claim, Resource } from "@medplum/fhirtypes";
 import { buildClaim } from "../../builders/claim";
 import { buildCancelTask, buildCommunication } from "../../builders/communication";
 import { buildEligibilityRequest } from "../../builders/eligibility";
@@ -7,7 +7,7 @@ import { buildStatusCheckTask } from "../../builders/status-check";
 import { buildPollTask } from "../../messages/poll";
 import type { BuiltMessage } from "../../messages/build";
 import { CLAIM_TYPES, type ClaimType, type ClaimUse } from "../profiles";
-import { ITEM_SYSTEMS_BY_CLAIM_TYPE, SUBTYPES_BY_CLAIM_TYPE, SYSTEMS, type ClaimSubtype } from "../terminology";
+import { ITEM_SYSTEMS_BY_CLAIM_TYPE, SUBTYPES_BY_CLAIM_TYPE, type ClaimSubtype } from "../terminology";
 import type { MessageParties } from "./facts";
 import { assembleMessage } from "./message";
 import { insurerResource, providerResource } from "./resources";
@@ -39,22 +39,10 @@ const INPATIENT_ENCOUNTER = { id: "enc-1", identifier: { system: `${DEMO_BASE}/e
 /** A code of the care setting's first allowed system (demo codes we made up: never a licensed code). */
 const DEMO_CODES: Record<ClaimType, string> = { institutional: "DEMO-IP-001", professional: "DEMO-OP-001", oral: "DEMO-ORAL-001", pharmacy: "DEMO-GTIN-0001", vision: "DEMO-VIS-001" };
 
-/** What each care setting records beyond the common claim (as the claim forms will take it). */
-function careSettingDetails(type: ClaimType): { supportingInfo: ClaimSupportingInfo[]; item: Partial<ClaimItem> } {
-  const info = (sequence: number, code: string, value: Partial<ClaimSupportingInfo>): ClaimSupportingInfo => ({
-    sequence,
-    category: { coding: [{ system: SYSTEMS.claimInformationCategory, code }] },
-    ...value,
-  });
-  if (type === "pharmacy") return { supportingInfo: [info(1, "days-supply", { valueQuantity: { value: 30, unit: "d", system: "http://unitsofmeasure.org", code: "d" } })], item: {} };
-  const complaint = info(1, "chief-complaint", { code: { text: "Pain" } });
-  if (type === "oral") return { supportingInfo: [complaint], item: { bodySite: { coding: [{ system: SYSTEMS.fdiOralRegion, code: "11" }] } } };
-  return { supportingInfo: [complaint], item: {} };
-}
-
-/** The portal's Claim (lib/fhir buildClaim) with a care setting's codes and details. */
-export function demoClaim(type: ClaimType, use: ClaimUse): Claim {
-  const claim = buildClaim({
+/** The portal's Claim (lib/fhir buildClaim) in a care setting, as the forms record it (docs/decisions/083). */
+export function demoClaim(type: ClaimType, use: ClaimUse, subtype: ClaimSubtype = SUBTYPES_BY_CLAIM_TYPE[type][0]!): Claim {
+  const stay = subtype === "ip" || subtype === "emr";
+  return buildClaim({
     use,
     identifier: { system: IDENTIFIER_SYSTEM, value: `${type}-${use}-0001` },
     nationalId: DEMO_PARTIES.patient.id,
@@ -63,14 +51,25 @@ export function demoClaim(type: ClaimType, use: ClaimUse): Claim {
     created: AT,
     diagnoses: ["J06.9"],
     procedures: [],
-    items: [{ code: DEMO_CODES[type], servicedDate: "2026-11-24", quantity: 2, unitPriceMinor: 15_050 }],
+    items: [
+      {
+        system: ITEM_SYSTEMS_BY_CLAIM_TYPE[type][0]!,
+        code: DEMO_CODES[type],
+        servicedDate: "2026-11-24",
+        quantity: 2,
+        unitPriceMinor: 15_050,
+        ...(type === "oral" ? { tooth: "11" } : {}),
+      },
+    ],
+    careSetting: {
+      type,
+      subtype,
+      careTeam: type === "pharmacy" ? [] : DEMO_PARTIES.practitioners!.map((p) => ({ practitionerId: p.id, specialty: p.specialty })),
+      ...(type === "pharmacy" ? { daysSupply: 30 } : { chiefComplaint: "Pain" }),
+      ...(type === "vision" ? { visionPrescription: "VP-0001" } : {}),
+      ...(stay ? { stay: { start: INPATIENT_ENCOUNTER.start, end: INPATIENT_ENCOUNTER.end } } : {}),
+    },
   });
-  const details = careSettingDetails(type);
-  return {
-    ...claim,
-    supportingInfo: details.supportingInfo,
-    item: (claim.item ?? []).map((item) => ({ ...item, ...details.item, productOrService: { coding: [{ system: ITEM_SYSTEMS_BY_CLAIM_TYPE[type][0]!, code: DEMO_CODES[type] }] } })),
-  };
 }
 
 export interface DemoMessage {
@@ -96,7 +95,7 @@ export function demoMessages(): DemoMessage[] {
       const subtype = SUBTYPES_BY_CLAIM_TYPE[type][0]!;
       const parties = subtype === "ip" || subtype === "emr" ? { ...DEMO_PARTIES, encounter: INPATIENT_ENCOUNTER } : DEMO_PARTIES;
       const event = use === "claim" ? "claim-request" : "priorauth-request";
-      const built = assembleMessage({ ...envelope, ...ids(), event, focus: { ...demoClaim(type, use), id: guid(++n) }, parties, setting: { type, subtype }, destination: toPayer });
+      const built = assembleMessage({ ...envelope, ...ids(), event, focus: { ...demoClaim(type, use, subtype), id: guid(++n) }, parties, destination: toPayer });
       out.push({ name: `${event}-${type}`, event, claimType: type, subtype, built });
     }
   }

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "@/lib/errors";
+import { CODE_SYSTEMS, nphies } from "@/lib/fhir";
+import { validateApiClaim } from "./submit-api-claim";
+
+/**
+ * The machine APIs (exchange API, gateway /fhir/Claim and agents) take the care setting of a Claim
+ * (docs/decisions/083): type and subtype, the setting's code systems, the tooth of oral lines, the
+ * care team — and answer a misfit 422 naming the element, before anything is stored.
+ */
+const rules = { providerOrgId: "clinic-001", allowSandboxTestIds: true, prefix: "Claim", requireIdentifier: true };
+const S = nphies.SYSTEMS;
+
+function claim(overrides: Record<string, unknown> = {}, item: Record<string, unknown> = {}) {
+  return {
+    resourceType: "Claim",
+    identifier: [{ system: "https://his.example/claims", value: "C-1" }],
+    status: "active",
+    type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "oral" }] },
+    subType: { coding: [{ system: S.claimSubtype, code: "op" }] },
+    use: "claim",
+    patient: { reference: "Patient/1000000001" },
+    created: "2026-11-24T09:00:00Z",
+    priority: { coding: [{ code: "normal" }] },
+    careTeam: [{ sequence: 1, provider: { identifier: { system: nphies.LICENSES.practitioner, value: "PRAC-10002" } }, role: { coding: [{ code: "primary" }] } }],
+    insurance: [{ sequence: 1, focal: true, coverage: { reference: "Coverage/cov-1000000001" } }],
+    item: [{ sequence: 1, productOrService: { coding: [{ system: S.oralHealthOp, code: "ORL-2003" }] }, bodySite: { coding: [{ system: S.fdiOralRegion, code: "16" }] }, quantity: { value: 1 }, unitPrice: { value: 300, currency: "SAR" }, ...item }],
+    ...overrides,
+  };
+}
+
+function refusal(body: unknown): { status: number; path?: string; message: string } {
+  try {
+    validateApiClaim(body, rules);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { status: error.status, path: error.fields?.[0]?.path, message: error.message };
+  }
+  throw new Error("accepted");
+}
+
+describe("an API Claim's care setting", () => {
+  it("keeps what the care setting records: subtype, care team, tooth, extensions", () => {
+    const { claim: parsed } = validateApiClaim(claim({ extension: [{ url: nphies.EXTENSIONS.episode, valueIdentifier: { system: "https://his.example/episode", value: "EP-1" } }] }), rules);
+    expect(parsed.subType?.coding?.[0]?.code).toBe("op");
+    expect(parsed.careTeam?.[0]?.provider.identifier?.value).toBe("PRAC-10002");
+    expect(parsed.item?.[0]?.bodySite?.coding?.[0]?.code).toBe("16");
+    expect(parsed.extension?.[0]?.valueIdentifier?.value).toBe("EP-1");
+  });
+
+  it("keeps taking the spec's claim (institutional, CPT lines, no subtype)", () => {
+    const spec = claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "institutional" }] }, subType: undefined, careTeam: undefined }, { productOrService: { coding: [{ system: CODE_SYSTEMS.cpt, code: "99213" }] }, bodySite: undefined });
+    expect(validateApiClaim(spec, rules).claim.type.coding?.[0]?.code).toBe("institutional");
+  });
+
+  it.each([
+    ["an unknown claim type", claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "dental" }] } }), "Claim.type"],
+    ["a subtype the setting does not take", claim({ subType: { coding: [{ system: S.claimSubtype, code: "ip" }] } }), "Claim.subType"],
+    ["a line coded outside the setting's systems", claim({}, { productOrService: { coding: [{ system: S.laboratory, code: "LAB-4001" }] } }), "Claim.item[0].productOrService"],
+    ["an oral line without its tooth", claim({}, { bodySite: undefined }), "Claim.item[0].bodySite"],
+    ["an oral line with a tooth that is no FDI number", claim({}, { bodySite: { coding: [{ system: S.fdiOralRegion, code: "19" }] } }), "Claim.item[0].bodySite"],
+    ["a care team member that is no practitioner", claim({ careTeam: [{ sequence: 1, provider: { reference: "Organization/clinic-001" } }] }), "Claim.careTeam[0].provider"],
+  ])("refuses %s: 422 naming the element", (_name, body, path) => {
+    expect(refusal(body)).toMatchObject({ status: 422, path });
+  });
+
+  it("refuses a malformed care team or subtype shape: 400 naming the element", () => {
+    expect(refusal(claim({ careTeam: [{ sequence: 1, provider: {} }] }))).toMatchObject({ status: 400, path: "Claim.careTeam[0].provider" });
+    expect(refusal(claim({ subType: "op" }))).toMatchObject({ status: 400, path: "Claim.subType" });
+  });
+});

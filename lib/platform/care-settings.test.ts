@@ -1,0 +1,107 @@
+import type { Bundle, Claim } from "@medplum/fhirtypes";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Caller } from "@/lib/audit";
+import { listPractitioners, seedDemoPractitioners } from "@/lib/facilities";
+import { nphies } from "@/lib/fhir";
+import { r4Problems } from "@/lib/fhir/messages/r4-schema.test-support";
+import { seedDemoPatients } from "@/lib/patients/demo-data";
+import { findPatientByNationalId, listCoverages } from "@/lib/patients/registry";
+import { getSubmission, submitForm } from "@/lib/submissions";
+import { testDatabases } from "@/lib/testing/databases";
+import type { PlatformClient } from "./client";
+import { createMessagingPlatform } from "./messaging";
+import { payerLicenseFromDb } from "./payer-license";
+import { partiesFromDb } from "./parties";
+
+/**
+ * The conformance corpus per care setting (docs/decisions/083): the portal's own message for a
+ * claim and a prior authorization of each of the five claim types — from the form's values,
+ * through the submission (lib/submissions), the parties read from the database (practitioners,
+ * document type, stay) and the messaging adapter's assembly — passes every rule of the exchange
+ * (`checkMessage`, no finding at all) and is valid R4.
+ */
+const caller: Caller = { actor: { kind: "user", id: "staff-1", email: "billing@clinic.example", roles: ["billing"] }, userId: "staff-1" };
+const today = "2026-11-24";
+const S = nphies.SYSTEMS;
+
+type FormOf = (team: Record<string, string>) => Record<string, unknown>;
+const line = (system: string, code: string, extra: Record<string, unknown> = {}) => ({ system, code, servicedDate: today, quantity: "2", unitPrice: "150.50", ...extra });
+
+/** One form per care setting, as staff fill it in (demo codes the sandbox prices). */
+const FORMS: Record<nphies.ClaimType, FormOf> = {
+  professional: (t) => ({ claimType: "professional", subtype: "op", careTeam: [t["PRAC-10001"]], chiefComplaint: "Sore throat for three days", items: [line(S.services, "SVC-0101", { tax: "22.58", patientShare: "30" })] }),
+  institutional: (t) => ({
+    claimType: "institutional",
+    subtype: "ip",
+    careTeam: [t["PRAC-10001"], t["PRAC-10002"]],
+    chiefComplaint: "Chest infection needing admission",
+    admission: "2026-11-20T08:00",
+    discharge: "2026-11-23T12:00",
+    episodeId: "EP-2026-0042",
+    items: [line(S.services, "SVC-0301", { quantity: "3", package: true })],
+  }),
+  oral: (t) => ({ claimType: "oral", subtype: "op", careTeam: [t["PRAC-10002"]], chiefComplaint: "Toothache", items: [line(S.oralHealthOp, "ORL-2003", { tooth: "16" })] }),
+  pharmacy: () => ({ claimType: "pharmacy", subtype: "op", daysSupply: "30", items: [line(S.medicationCodes, "06280000000101")] }),
+  vision: (t) => ({ claimType: "vision", subtype: "op", careTeam: [t["PRAC-10003"]], chiefComplaint: "Blurred distance vision", visionPrescription: "VP-2026-0007", items: [line(S.services, "SVC-0402")] }),
+};
+
+describe.each(testDatabases())("the portal's message per care setting on $name", (target) => {
+  let database: Awaited<ReturnType<typeof target.open>>;
+  let base: Record<string, unknown>;
+  let team: Record<string, string>;
+  const sent: Bundle[] = [];
+  let port: ReturnType<typeof createMessagingPlatform>;
+
+  beforeAll(async () => {
+    database = await target.open();
+    await seedDemoPatients(database.db);
+    await seedDemoPractitioners(database.db);
+    const patient = await findPatientByNationalId(database.db, "1000000001");
+    const coverageId = (await listCoverages(database.db, patient!.id))[0]!.id;
+    base = { patientId: patient!.id, coverageId, diagnoses: ["J06.9"], procedures: [], attachmentIds: [] };
+    team = Object.fromEntries((await listPractitioners(database.db, null)).map((p) => [p.license, p.id]));
+    // The transport keeps the message and answers nothing: only what the portal sends is under test.
+    const transport = {
+      config: { protocol: "messaging" },
+      processMessage: async (bundle: Bundle) => {
+        sent.push(bundle);
+        throw new Error("not sent: captured");
+      },
+      close: async () => {},
+    } as unknown as PlatformClient;
+    port = createMessagingPlatform({
+      transport,
+      providerLicense: "PR-CLINIC-001",
+      providerOrgId: "clinic-001",
+      payerLicense: payerLicenseFromDb(database.db),
+      parties: partiesFromDb(database.db, { id: "clinic-001", license: "PR-CLINIC-001", name: "Sandbox Family Clinic", providerType: "1" }),
+      sourceEndpoint: "https://clinic.example/fhir",
+      clock: () => new Date(`${today}T10:00:00Z`),
+    });
+  });
+  afterAll(async () => {
+    await database?.dispose();
+  });
+
+  const cases = nphies.CLAIM_TYPES.flatMap((type) => (["preauthorization", "claim"] as const).map((use) => [type, use] as const));
+  it.each(cases)("%s %s: no finding, valid R4", async (type, use) => {
+    const result = await submitForm({ db: database.db, providerOrgId: "clinic-001", clock: () => new Date(`${today}T09:00:00Z`) }, caller, { ...base, use, ...FORMS[type](team) });
+    expect(result).toMatchObject({ ok: true, status: "queued" });
+    const submission = await getSubmission(database.db, (result as { id: string }).id);
+    const before = sent.length;
+    await expect(port.submitClaim(submission!.claim as unknown as Claim)).rejects.toThrow("captured");
+    const bundle = sent[before]!;
+    const check = nphies.checkMessage(bundle, { today: new Date(`${today}T12:00:00Z`), isKnownPractitioner: (l) => l in team });
+    expect(check.findings).toEqual([]);
+    expect(r4Problems(bundle)).toEqual([]);
+    const claim = bundle.entry!.find((e) => e.resource?.resourceType === "Claim")!.resource as Claim;
+    expect(claim.meta?.profile?.[0]).toBe(nphies.claimProfile(type, use));
+    expect(claim.total?.value).toBe(type === "professional" ? 323.58 : type === "institutional" ? 451.5 : 301);
+  });
+
+  it("a pharmacy claim names no care team; an oral line without a tooth is a field error, nothing stored", async () => {
+    const oral = FORMS.oral(team) as { items: Record<string, unknown>[] };
+    const result = await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...base, use: "claim", ...oral, items: [{ ...oral.items[0], tooth: "" }], careTeam: [] });
+    expect(result).toEqual({ ok: false, error: "invalid", fieldErrors: { careTeam: ["careTeamRequired"], "items.0.tooth": ["toothRequired"] } });
+  });
+});
