@@ -1,8 +1,8 @@
-import type { Bundle, Claim } from "@medplum/fhirtypes";
+import type { Bundle, Claim, CoverageEligibilityRequest } from "@medplum/fhirtypes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "@/lib/audit";
 import { listPractitioners, seedDemoPractitioners } from "@/lib/facilities";
-import { nphies } from "@/lib/fhir";
+import { buildEligibilityRequest, nphies } from "@/lib/fhir";
 import { r4Problems } from "@/lib/fhir/messages/r4-schema.test-support";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { findPatientByNationalId, listCoverages } from "@/lib/patients/registry";
@@ -48,6 +48,7 @@ const FORMS: Record<nphies.ClaimType, FormOf> = {
 describe.each(testDatabases())("the portal's message per care setting on $name", (target) => {
   let database: Awaited<ReturnType<typeof target.open>>;
   let base: Record<string, unknown>;
+  let insurerId: string;
   let team: Record<string, string>;
   const sent: Bundle[] = [];
   let port: ReturnType<typeof createMessagingPlatform>;
@@ -57,7 +58,9 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
     await seedDemoPatients(database.db);
     await seedDemoPractitioners(database.db);
     const patient = await findPatientByNationalId(database.db, "1000000001");
-    const coverageId = (await listCoverages(database.db, patient!.id))[0]!.id;
+    const coverage = (await listCoverages(database.db, patient!.id))[0]!;
+    const coverageId = coverage.id;
+    insurerId = coverage.insurerId;
     base = { patientId: patient!.id, coverageId, diagnoses: ["J06.9"], procedures: [], attachmentIds: [] };
     team = Object.fromEntries((await listPractitioners(database.db, null)).map((p) => [p.license, p.id]));
     // The transport keeps the message and answers nothing: only what the portal sends is under test.
@@ -74,7 +77,7 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
       providerLicense: "PR-CLINIC-001",
       providerOrgId: "clinic-001",
       payerLicense: payerLicenseFromDb(database.db),
-      parties: partiesFromDb(database.db, { id: "clinic-001", license: "PR-CLINIC-001", name: "Sandbox Family Clinic", providerType: "1" }),
+      parties: partiesFromDb(database.db, { id: "clinic-001", license: "PR-CLINIC-001", name: "Sandbox Family Clinic", providerType: "1" }, { id: "loc-clinic-001", license: "PR-CLINIC-001", name: "Sandbox Family Clinic" }),
       sourceEndpoint: "https://clinic.example/fhir",
       clock: () => new Date(`${today}T10:00:00Z`),
     });
@@ -103,5 +106,32 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
     const oral = FORMS.oral(team) as { items: Record<string, unknown>[] };
     const result = await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...base, use: "claim", ...oral, items: [{ ...oral.items[0], tooth: "" }], careTeam: [] });
     expect(result).toEqual({ ok: false, error: "invalid", fieldErrors: { careTeam: ["careTeamRequired"], "items.0.tooth": ["toothRequired"] } });
+  });
+
+  it("an eligibility request: profiled, a period of the day, the site and the coverage, with its parties as entries — no finding, valid R4", async () => {
+    const request = buildEligibilityRequest({
+      identifierValue: "7c1e9a52-3f0b-4d7e-9a61-2b5c8d4e0f13",
+      nationalId: "1000000001",
+      insurerId,
+      providerOrgId: "clinic-001",
+      servicedDate: today,
+      purposes: ["benefits", "validation"],
+      categories: [],
+      created: new Date(`${today}T09:00:00Z`),
+    });
+    const before = sent.length;
+    await expect(port.checkEligibility(request)).rejects.toThrow("captured");
+    const bundle = sent[before]!;
+    expect(nphies.checkMessage(bundle, { today: new Date(`${today}T12:00:00Z`) }).findings).toEqual([]);
+    expect(r4Problems(bundle)).toEqual([]);
+    const types = bundle.entry!.map((e) => e.resource!.resourceType).sort();
+    expect(types).toEqual(["Coverage", "CoverageEligibilityRequest", "Location", "MessageHeader", "Organization", "Organization", "Patient"]);
+    const focus = bundle.entry!.find((e) => e.resource?.resourceType === "CoverageEligibilityRequest")!.resource as CoverageEligibilityRequest;
+    expect(focus.meta?.profile?.[0]).toMatch(/eligibility-request/);
+    expect(focus.servicedPeriod).toEqual({ start: today, end: today });
+    expect(focus.servicedDate).toBeUndefined();
+    expect(focus.priority?.coding?.[0]?.code).toBe("normal");
+    expect(focus.facility?.reference).toBe("Location/loc-clinic-001");
+    expect(focus.insurance).toEqual([{ focal: true, coverage: { reference: expect.stringMatching(/^Coverage\/./) } }]);
   });
 });

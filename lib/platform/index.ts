@@ -163,11 +163,16 @@ export function portFor(client: PlatformClient, db: Parameters<typeof payerLicen
     knownClaims: knownClaimsFromDb(db),
     sentClaim: sentClaimsFromDb(db),
     ...(client.config.sourceEndpoint ? { sourceEndpoint: client.config.sourceEndpoint } : {}),
-    parties: partiesFromDb(db, {
-      id: client.config.providerOrgId,
-      license: client.config.providerLicense ?? "PR-CLINIC-001",
-      name: client.config.providerName ?? client.config.providerOrgId,
-      ...(client.config.providerType ? { providerType: client.config.providerType } : {}),
-    }),
+    parties: partiesFromDb(
+      db,
+      {
+        id: client.config.providerOrgId,
+        license: client.config.providerLicense ?? "PR-CLINIC-001",
+        name: client.config.providerName ?? client.config.providerOrgId,
+        ...(client.config.providerType ? { providerType: client.config.providerType } : {}),
+      },
+      // The clinic's site, named by the provider's licence (an eligibility request asks about it).
+      { id: `loc-${client.config.providerOrgId}`.slice(0, 64), license: client.config.providerLicense ?? "PR-CLINIC-001", name: client.config.providerName ?? client.config.providerOrgId },
+    ),
   });
 }

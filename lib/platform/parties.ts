@@ -1,13 +1,13 @@
-import type { Claim } from "@medplum/fhirtypes";
-import { eq } from "drizzle-orm";
+import type { Claim, CoverageEligibilityRequest } from "@medplum/fhirtypes";
+import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { coverages, insurers, patients } from "@/lib/db";
 import { practitionersByIds } from "@/lib/facilities";
 import { PORTAL_URI_BASE, nphies } from "@/lib/fhir";
 import { isUuid } from "@/lib/ids";
 
-/** The parties of a claim message, from the portal's records (undefined when a party is not known). */
-export type PartiesResolver = (claim: Claim) => Promise<nphies.MessageParties | undefined>;
+/** The parties of a claim or eligibility message, from the portal's records (undefined when a party is not known). */
+export type PartiesResolver = (focus: Claim | CoverageEligibilityRequest) => Promise<nphies.MessageParties | undefined>;
 
 const idIn = (reference: string | undefined, type: string) => new RegExp(`(?:^|/)${type}/([A-Za-z0-9\\-.]{1,64})$`).exec(reference ?? "")?.[1];
 
@@ -38,31 +38,38 @@ export function encounterOf(claim: Claim): nphies.EncounterFacts | undefined {
 }
 
 /**
- * Reads a claim's parties from the database for message assembly (docs/decisions/074): the patient
+ * Reads a claim's or an eligibility request's parties from the database for message assembly
+ * (docs/decisions/074, 075): the patient
  * (`Patient/<document number>`, with its document type), the coverage (`Coverage/<coverage_ref>`),
  * its insurer, the sending facility, the care team's practitioners (`Practitioner/<id>` of the
  * practitioners table) and the encounter of an inpatient or emergency stay (docs/decisions/083,
- * 084). What is not recorded goes without: the rule checker names it.
+ * 084); for an eligibility request, the coverage it names or else the patient's newest with its
+ * insurer, and the facility as a Location. What is not recorded goes without: the rule checker names it.
  */
-export function partiesFromDb(db: Db, provider: nphies.ProviderFacts): PartiesResolver {
-  return async (claim) => {
-    const nationalId = idIn(claim.patient?.reference, "Patient");
-    const coverageRef = idIn(claim.insurance?.[0]?.coverage?.reference, "Coverage");
-    if (!nationalId || !coverageRef) return undefined;
-    const [row] = await db
-      .select({ patient: patients, coverage: coverages, insurer: insurers })
-      .from(coverages)
-      .innerJoin(patients, eq(coverages.patientId, patients.id))
-      .innerJoin(insurers, eq(coverages.insurerId, insurers.id))
-      .where(eq(coverages.coverageRef, coverageRef))
-      .limit(1);
+export function partiesFromDb(db: Db, provider: nphies.ProviderFacts, location?: nphies.LocationFacts): PartiesResolver {
+  /** The coverage a request names; an eligibility request that names none asks about the patient's newest with its insurer. */
+  async function coverageRow(nationalId: string, coverageRef: string | undefined, insurerId: string | undefined) {
+    const select = db.select({ patient: patients, coverage: coverages, insurer: insurers }).from(coverages).innerJoin(patients, eq(coverages.patientId, patients.id)).innerJoin(insurers, eq(coverages.insurerId, insurers.id));
+    if (coverageRef) return (await select.where(eq(coverages.coverageRef, coverageRef)).limit(1))[0];
+    if (!insurerId || !isUuid(insurerId)) return undefined;
+    return (await select.where(and(eq(patients.nationalId, nationalId), eq(coverages.insurerId, insurerId))).orderBy(desc(coverages.createdAt)).limit(1))[0];
+  }
+
+  return async (focus) => {
+    const nationalId = idIn(focus.patient?.reference, "Patient");
+    const coverageRef = idIn(focus.insurance?.[0]?.coverage?.reference, "Coverage");
+    const claim = focus.resourceType === "Claim" ? focus : undefined;
+    if (!nationalId || (claim && !coverageRef)) return undefined;
+    const row = await coverageRow(nationalId, coverageRef, claim ? undefined : idIn(focus.insurer?.reference, "Organization"));
     if (!row || row.patient.nationalId !== nationalId || !row.insurer.license) return undefined;
-    const teamIds = (claim.careTeam ?? []).map((m) => idIn(m.provider?.reference, "Practitioner")).filter((id): id is string => !!id && isUuid(id));
+    const teamIds = (claim?.careTeam ?? []).map((m) => idIn(m.provider?.reference, "Practitioner")).filter((id): id is string => !!id && isUuid(id));
     const practitioners = (await practitionersByIds(db, teamIds)).map((p) => ({ id: p.id, license: p.license, givenName: p.givenName, familyName: p.familyName, specialty: p.specialty }));
-    const encounter = encounterOf(claim);
+    const encounter = claim ? encounterOf(claim) : undefined;
     return {
       ...(practitioners.length > 0 ? { practitioners } : {}),
       ...(encounter ? { encounter } : {}),
+      // The site an eligibility request asks about (the exchange names it: decision 075).
+      ...(location && !claim ? { location } : {}),
       patient: {
         id: nationalId,
         document: row.patient.documentType,
@@ -72,7 +79,7 @@ export function partiesFromDb(db: Db, provider: nphies.ProviderFacts): PartiesRe
         gender: row.patient.gender,
         birthDate: row.patient.birthDate,
       },
-      coverage: { id: coverageRef, memberId: row.coverage.memberId },
+      coverage: { id: row.coverage.coverageRef, memberId: row.coverage.memberId },
       provider,
       insurer: { id: row.insurer.id, license: row.insurer.license, name: row.insurer.nameEn },
     };

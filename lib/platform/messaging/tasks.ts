@@ -23,7 +23,9 @@ export function taskOperations(core: MessagingCore): Pick<PlatformPort, "checkEl
       const identifier = request.identifier?.[0];
       const seed = identifier?.value ? `eligibility|${identifier.system ?? ""}|${identifier.value}` : undefined;
       const focus = { ...request, id: request.id ?? (seed ? stableUuid(`${seed}|resource`) : randomUUID()) };
-      const reply = await core.exchange({ event: "eligibility-request", focus, destination, seed, bucket: "eligibility" }, { ...options, requestId });
+      // With its parties (patient, coverage, provider, insurer, the site) as profiled entries (decision 075).
+      const parties = await deps.parties?.(focus);
+      const reply = await core.exchange({ event: "eligibility-request", focus, destination, seed, bucket: "eligibility", ...(parties ? { parties } : {}) }, { ...options, requestId });
       const read = core.focusOf(reply, "CoverageEligibilityResponse", readCoverageEligibilityResponse);
       return { data: read.raw, view: read.view, status: reply.status, requestId: reply.requestId };
     },

@@ -4,6 +4,7 @@
  */
 export * from "./facts";
 export { assembleClaim } from "./claim";
+export { assembleEligibility } from "./eligibility";
 export { coverageResource, encounterResource, insurerResource, locationResource, patientResource, practitionerResource, providerResource } from "./resources";
 export { assembleMessage, partyResources, type AssembleInput } from "./message";
 export { DEMO_BASE, DEMO_PARTIES, demoClaim, demoMessages, type DemoMessage } from "./demo";

@@ -1,7 +1,8 @@
-import type { Claim, Resource } from "@medplum/fhirtypes";
+import type { Claim, CoverageEligibilityRequest, Resource } from "@medplum/fhirtypes";
 import { buildMessage, type BuiltMessage, type MessageInput } from "../../messages/build";
 import { profileOf, type ProfileRole } from "../profiles";
 import { assembleClaim } from "./claim";
+import { assembleEligibility } from "./eligibility";
 import type { CareSetting, MessageParties } from "./facts";
 import { coverageResource, encounterResource, insurerResource, locationResource, patientResource, practitionerResource, providerResource } from "./resources";
 
@@ -41,7 +42,7 @@ export interface AssembleInput extends Omit<MessageInput, "resources"> {
 
 /**
  * A complete request message (docs/decisions/074): the focus profiled for its event (a Claim
- * assembled for its care setting), the parties as profiled entries, on the sender's base (absolute
+ * assembled for its care setting, an eligibility request for the exchange, decision 075), the parties as profiled entries, on the sender's base (absolute
  * fullUrls `<base>/<Type>/<id>`), inside the envelope of lib/fhir/messages (MessageHeader,
  * licences, size). Resources given twice (the provider as a party and as a Task's requester) are
  * carried once.
@@ -52,6 +53,8 @@ export function assembleMessage(input: AssembleInput): BuiltMessage {
   if (focus.resourceType === "Claim") {
     if (!input.parties) throw new Error("a claim message is assembled with its parties");
     focus = assembleClaim(focus as Claim, input.parties, input.setting);
+  } else if (focus.resourceType === "CoverageEligibilityRequest" && input.parties) {
+    focus = assembleEligibility(focus as CoverageEligibilityRequest, input.parties);
   } else {
     const role = FOCUS_ROLE[input.event];
     if (role) focus = withProfile(focus, role);
