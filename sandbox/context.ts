@@ -1,4 +1,5 @@
 import type { AnswerStyleSetting } from "./answer-style";
+import type { ConformanceTally } from "./conformance-tally";
 import type { ClaimsEngine } from "./claims-engine";
 import type { Clock } from "./clock";
 import type { Faults } from "./faults";
@@ -44,6 +45,8 @@ export interface SandboxContext {
    * exchange's rule checker finds an error in; lenient refuses only what the sandbox cannot process.
    */
   conformance: Conformance;
+  /** The rule checker's verdict on every message received, as counts (GET /_admin/conformance). */
+  conformanceTally: ConformanceTally;
   /** Messaging: the claim versions (`id@version`) already answered or handed out by a poll. */
   messageDeliveries: Set<string>;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { ConformanceTally } from "./conformance-tally";
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import https from "node:https";
@@ -180,6 +181,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       messageDeliveries: new Set(),
       conformance: options.conformance ?? "lenient",
+      conformanceTally: new ConformanceTally(),
     };
 
     const server = https.createServer(

@@ -21,7 +21,8 @@ export interface StrictCheck {
 /**
  * The exchange's rules a strict sandbox applies before processing a message: the shared rule
  * checker of lib/fhir/nphies (docs/decisions/072), with the sandbox's seed as what the exchange
- * knows (provider, payer and practitioner licences). Warnings are not refusals.
+ * knows (provider, payer and practitioner licences). Warnings are not refusals. Every message is
+ * checked, whatever the level, and counted in the conformance tally; only a strict sandbox refuses.
  */
 export function strictCheck(bundle: unknown, ctx: SandboxContext, senderLicense: string | undefined): StrictCheck {
   // The sender was matched to its client certificate already: the known providers are it and the clinic.
@@ -32,6 +33,7 @@ export function strictCheck(bundle: unknown, ctx: SandboxContext, senderLicense:
     isKnownPractitioner: (license) => ctx.reference.practitioners.has(license),
     today: new Date(ctx.clock.now()),
   });
+  ctx.conformanceTally.record(check);
   const refusals = check.errors.map(
     (f): Refusal => ({ code: f.code, system: nphies.SYSTEMS.adjudicationError, expression: f.expression, text: f.message, severity: f.severity }),
   );

@@ -155,6 +155,12 @@ export function getPlatformPort(facilityId?: string | null): Promise<PlatformPor
 /** The port of a client in its configured protocol (tests and scripts build their own clients). */
 export function portFor(client: PlatformClient, db: Parameters<typeof payerLicenseFromDb>[0]): PlatformPort {
   if (client.config.protocol !== "messaging") return client;
+  const provider = {
+    id: client.config.providerOrgId,
+    license: client.config.providerLicense ?? "PR-CLINIC-001",
+    name: client.config.providerName ?? client.config.providerOrgId,
+    ...(client.config.providerType ? { providerType: client.config.providerType } : {}),
+  };
   return createMessagingPlatform({
     transport: client,
     providerLicense: client.config.providerLicense ?? "PR-CLINIC-001",
@@ -163,14 +169,10 @@ export function portFor(client: PlatformClient, db: Parameters<typeof payerLicen
     knownClaims: knownClaimsFromDb(db),
     sentClaim: sentClaimsFromDb(db),
     ...(client.config.sourceEndpoint ? { sourceEndpoint: client.config.sourceEndpoint } : {}),
+    providerFacts: provider,
     parties: partiesFromDb(
       db,
-      {
-        id: client.config.providerOrgId,
-        license: client.config.providerLicense ?? "PR-CLINIC-001",
-        name: client.config.providerName ?? client.config.providerOrgId,
-        ...(client.config.providerType ? { providerType: client.config.providerType } : {}),
-      },
+      provider,
       // The clinic's site, named by the provider's licence (an eligibility request asks about it).
       { id: `loc-${client.config.providerOrgId}`.slice(0, 64), license: client.config.providerLicense ?? "PR-CLINIC-001", name: client.config.providerName ?? client.config.providerOrgId },
     ),

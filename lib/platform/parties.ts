@@ -51,7 +51,7 @@ export function partiesFromDb(db: Db, provider: nphies.ProviderFacts, location?:
   async function coverageRow(nationalId: string, coverageRef: string | undefined, insurerId: string | undefined) {
     const select = db.select({ patient: patients, coverage: coverages, insurer: insurers }).from(coverages).innerJoin(patients, eq(coverages.patientId, patients.id)).innerJoin(insurers, eq(coverages.insurerId, insurers.id));
     if (coverageRef) return (await select.where(eq(coverages.coverageRef, coverageRef)).limit(1))[0];
-    if (!insurerId || !isUuid(insurerId)) return undefined;
+    if (!insurerId) return undefined;
     return (await select.where(and(eq(patients.nationalId, nationalId), eq(coverages.insurerId, insurerId))).orderBy(desc(coverages.createdAt)).limit(1))[0];
   }
 

@@ -31,6 +31,8 @@ const InformationRequestInputSchema = z
  *   POST   /_admin/remittances            the payer pays claims: {"claims": [{"id": "<platform claim id>", "amount"?: 12.5}], "paymentDate"?, "payerId"?}
  *                                         → 201 the PaymentReconciliation, delivered through the mailbox (sandbox/remittances.ts)
  *   GET    /_admin/payment-notices        the PaymentNotices the clinic sent (paid / cleared), in order
+ *   GET    /_admin/conformance            the rule checker's verdict on every message received, as counts
+ *                                         (sandbox/conformance-tally.ts); DELETE starts the count again
  */
 export function isAdminPath(pathname: string): boolean {
   return pathname === "/_admin" || pathname.startsWith("/_admin/");
@@ -94,6 +96,16 @@ export async function handleAdmin(req: IncomingMessage, url: URL, ctx: SandboxCo
     }
     req.resume();
     return jsonReply(405, { error: "method_not_allowed" }, { Allow: "GET, PUT, DELETE" });
+  }
+
+  if (path === "/_admin/conformance") {
+    req.resume();
+    if (method === "GET") return jsonReply(200, ctx.conformanceTally.report());
+    if (method === "DELETE") {
+      ctx.conformanceTally.reset();
+      return jsonReply(200, ctx.conformanceTally.report());
+    }
+    return jsonReply(405, { error: "method_not_allowed" }, { Allow: "GET, DELETE" });
   }
 
   if (path === "/_admin/claims" && method === "GET") {

@@ -133,7 +133,8 @@ export function processMessage(
 ): Reply {
   // Strict (docs/decisions/072): the exchange's rules first — a message without a usable envelope
   // is answered with an OperationOutcome naming the rule, the others once the focus is read.
-  const strict = ctx.conformance === "strict" ? strictCheck(body, ctx, senderLicense) : undefined;
+  const checked = strictCheck(body, ctx, senderLicense);
+  const strict = ctx.conformance === "strict" ? checked : undefined;
   if (strict?.envelope) throw new ApiError(400, (operationOutcome(strict.refusals) as OperationOutcome).issue ?? []);
   try {
     checkMessageRules(body);

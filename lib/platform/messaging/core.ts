@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Bundle, Organization, Resource } from "@medplum/fhirtypes";
 import {
-  NATIONAL_EXCHANGE,
   PORTAL_URI_BASE,
   MessageBuildError,
   MessageTooLargeError,
@@ -29,6 +28,8 @@ export interface MessagingDeps {
   transport: PlatformClient;
   providerLicense: string;
   providerOrgId: string;
+  /** The sending facility as the exchange profiles it (name, provider type); default: its id and licence. */
+  providerFacts?: nphies.ProviderFacts;
   payerLicense: PayerLicenseResolver;
   /** The platform Claim ids the portal sent for a patient: what "search" can mean without a search (decision 050). */
   knownClaims?: KnownClaimsResolver;
@@ -133,7 +134,10 @@ export function createMessagingCore(deps: MessagingDeps): MessagingCore {
       timestamp: init.timestamp ?? clock(),
       ...(init.seed ? { bundleId: stableUuid(`${init.seed}|bundle`), headerId: stableUuid(`${init.seed}|header`) } : {}),
     };
-    return refusedBeforeSending(init.requestId, () => (init.parties ? nphies.assembleMessage({ ...input, parties: init.parties }) : buildMessage(input)));
+    // Every focus goes profiled (decision 074); a claim only with its parties (without them the
+    // rule checker, at the exchange, names what is missing).
+    const assemble = init.parties || init.focus.resourceType !== "Claim";
+    return refusedBeforeSending(init.requestId, () => (assemble ? nphies.assembleMessage({ ...input, ...(init.parties ? { parties: init.parties } : {}) }) : buildMessage(input)));
   }
 
   /** Throws what a reply says went wrong: it answers another message, a transient error, the exchange's refusal. */
@@ -185,7 +189,11 @@ export function createMessagingCore(deps: MessagingDeps): MessagingCore {
     exchange,
     checkReply,
     focusOf,
-    provider: () => ({ resourceType: "Organization", id: deps.providerOrgId, identifier: [{ system: NATIONAL_EXCHANGE.providerLicense, value: deps.providerLicense }] }),
-    payer: (license, id) => ({ resourceType: "Organization", id: id ?? stableUuid(`payer|${license}`), identifier: [{ system: NATIONAL_EXCHANGE.payerLicense, value: license }] }),
+    provider: () => nphies.providerResource(deps.providerFacts ?? { id: deps.providerOrgId, license: deps.providerLicense, name: deps.providerOrgId }),
+    // A payer named by its licence only (the owner of a Task): the profile without a name we do not hold.
+    payer: (license, id) => {
+      const { name: _unknown, ...payer } = nphies.insurerResource({ id: id ?? stableUuid(`payer|${license}`), license, name: "" });
+      return payer;
+    },
   };
 }

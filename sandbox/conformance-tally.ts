@@ -1,0 +1,63 @@
+import { nphies } from "../lib/fhir";
+
+/**
+ * What the exchange's rule checker thought of every message the sandbox received, whatever its
+ * conformance level: per event, how many messages came and how many passed clean; per rule, how
+ * many messages it found wrong. Counts only — no message, identifier or patient detail is kept —
+ * so a trainer or a test run can ask "would the real exchange have taken what we sent?"
+ * (`GET /_admin/conformance`, issue 29's rule table measured on real traffic).
+ */
+export interface ConformanceReport {
+  messages: number;
+  /** Messages with no error finding (warnings allowed). */
+  clean: number;
+  byEvent: Record<string, { messages: number; clean: number }>;
+  /** Every rule of the checker, in its order, with the messages it found wrong (error or warning). */
+  rules: { rule: string; code: string; severity: string; failing: number; events: string[] }[];
+}
+
+export class ConformanceTally {
+  private messages = 0;
+  private clean = 0;
+  private readonly byEvent = new Map<string, { messages: number; clean: number }>();
+  private readonly failing = new Map<string, { count: number; events: Set<string> }>();
+
+  record(check: nphies.MessageCheck): void {
+    const event = check.event ?? "(unreadable)";
+    const ok = check.errors.length === 0;
+    this.messages += 1;
+    if (ok) this.clean += 1;
+    const perEvent = this.byEvent.get(event) ?? { messages: 0, clean: 0 };
+    perEvent.messages += 1;
+    if (ok) perEvent.clean += 1;
+    this.byEvent.set(event, perEvent);
+    for (const rule of new Set(check.findings.map((f) => f.rule))) {
+      const entry = this.failing.get(rule) ?? { count: 0, events: new Set<string>() };
+      entry.count += 1;
+      entry.events.add(event);
+      this.failing.set(rule, entry);
+    }
+  }
+
+  report(): ConformanceReport {
+    return {
+      messages: this.messages,
+      clean: this.clean,
+      byEvent: Object.fromEntries([...this.byEvent].sort(([a], [b]) => a.localeCompare(b))),
+      rules: Object.entries(nphies.RULES).map(([rule, def]) => ({
+        rule,
+        code: def.code,
+        severity: def.severity,
+        failing: this.failing.get(rule)?.count ?? 0,
+        events: [...(this.failing.get(rule)?.events ?? [])].sort(),
+      })),
+    };
+  }
+
+  reset(): void {
+    this.messages = 0;
+    this.clean = 0;
+    this.byEvent.clear();
+    this.failing.clear();
+  }
+}
