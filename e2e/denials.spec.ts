@@ -5,7 +5,8 @@ import { expect, test } from "./fixtures";
 /*
  * Denials (docs/decisions/076, 077): a claim billed above the payer's price list comes back cut;
  * a manager finds its reason among the top fixable reasons on the dashboard, with the money at
- * stake, and follows the link to the claims list filtered to the claims cut for that reason.
+ * stake, sees that a scrubber rule would have caught it, and follows the link to the claims list
+ * filtered to the claims cut for that reason.
  * Screenshots of the denial section in English and Arabic go to docs/screenshots/31/.
  */
 
@@ -41,6 +42,10 @@ test("a manager finds the top fixable reason and follows it to the claims", asyn
   // price list's 250.00 eligible — plus that of the other journeys' claims reduced the same way.
   const stake = Number(await row.locator("td").last().getAttribute("data-value"));
   expect(stake).toBeGreaterThanOrEqual(4750);
+  // The scrubber's contract-price rule checks this reason: its money counts as caught.
+  const caught = page.getByTestId("dashboard-table-denialScrubber").locator("tr").filter({ hasText: "A scrubber rule checks this reason" });
+  await expect(caught).toHaveCount(1);
+  expect(Number(await caught.locator("td").nth(2).getAttribute("data-value"))).toBeGreaterThanOrEqual(4750);
   // The practitioner breakdown says where its rows come from.
   await expect(page.getByTestId("denial-practitioner-note")).toBeVisible();
   // CSV of the top fixable reasons: data, money as plain decimals with a currency column.
@@ -59,6 +64,7 @@ test("a manager finds the top fixable reason and follows it to the claims", asyn
   await expect(page.getByTestId("dashboard-denials").getByRole("heading", { name: "الرفض" })).toBeVisible();
   await expect(page.getByTestId("dashboard-table-denialFixable")).toContainText("خُفِّض إلى سعر القائمة");
   await expect(page.getByTestId("dashboard-table-denialFamilies")).toContainText("أخطاء الفوترة");
+  await expect(page.getByTestId("dashboard-table-denialScrubber")).toContainText("قاعدة في المدقق تفحص هذا السبب");
   await page.getByTestId("dashboard-denials").screenshot({ path: path.join(SHOTS, "dashboard-denials-ar.png") });
   await page.context().addCookies([{ name: "cx_locale", value: "en", domain: url.hostname, path: "/" }]);
   await page.reload();

@@ -57,7 +57,7 @@ export async function DashboardWidget({ name, range, linkClaims = false }: { nam
           ) : (
             <BarChart items={chart} label={t("chartOf", { title })} locale={locale} percent={name === "authorizations"} />
           )}
-          <details className="mt-3 group" open={name === "insurers" || name === "authorizations" || name === "reasons" || name === "denialFixable" || name === "denialFamilies"}>
+          <details className="mt-3 group" open={name === "insurers" || name === "authorizations" || name === "reasons" || name === "denialFixable" || name === "denialScrubber" || name === "denialFamilies"}>
             <summary className="cursor-pointer text-sm font-medium text-sky-700">{t("showTable")}</summary>
             <div className="mt-2">
               <DataTable table={table} caption={title} />

@@ -1,8 +1,9 @@
 import { PLATFORM_CURRENCY } from "@/lib/fhir";
 import { classifyReason, familyName, reasonLabel } from "@/lib/denials";
 import type { Db } from "@/lib/db";
-import { denialBreakdown, denialTrend, topFixableReasons, type DenialDimension, type DenialRow, type DenialTrendRow } from "./denials";
-import { formatCount, formatMoney, minorToDecimal } from "./format";
+import { reasonCodesCaught } from "@/lib/scrubber";
+import { denialBreakdown, denialTrend, scrubberCatchShare, topFixableReasons, type CatchShare, type DenialDimension, type DenialRow, type DenialTrendRow } from "./denials";
+import { formatCount, formatMoney, formatRate, minorToDecimal } from "./format";
 import type { DashboardRange } from "./range";
 import type { TableContext, TableModel } from "./tables";
 
@@ -11,14 +12,14 @@ import type { TableContext, TableModel } from "./tables";
  * (decision 038), the chart's numbers, and for the top fixable reasons a link to their claims.
  */
 
-export const DENIAL_TABLES = ["denialFamilies", "denialFixable", "denialReasons", "denialInsurers", "denialServices", "denialPractitioners", "denialTrend"] as const;
+export const DENIAL_TABLES = ["denialFamilies", "denialFixable", "denialScrubber", "denialReasons", "denialInsurers", "denialServices", "denialPractitioners", "denialTrend"] as const;
 export type DenialTableName = (typeof DENIAL_TABLES)[number];
 
 export function isDenialTable(name: string): name is DenialTableName {
   return (DENIAL_TABLES as readonly string[]).includes(name);
 }
 
-const DIMENSION: Record<Exclude<DenialTableName, "denialTrend" | "denialFixable">, DenialDimension> = {
+const DIMENSION: Record<Exclude<DenialTableName, "denialTrend" | "denialFixable" | "denialScrubber">, DenialDimension> = {
   denialFamilies: "family",
   denialReasons: "reason",
   denialInsurers: "insurer",
@@ -29,11 +30,15 @@ const DIMENSION: Record<Exclude<DenialTableName, "denialTrend" | "denialFixable"
 export interface DenialTableData {
   rows: DenialRow[];
   trend: DenialTrendRow[];
+  /** denialScrubber: the lines the scrubber's rules would have caught, and the rest. */
+  catchShare?: CatchShare;
 }
 
 export async function loadDenialTable(name: DenialTableName, db: Db, range: DashboardRange): Promise<DenialTableData> {
   if (name === "denialTrend") return { rows: [], trend: await denialTrend(db, range) };
   if (name === "denialFixable") return { rows: await topFixableReasons(db, range), trend: [] };
+  // The rule set in force for the insurer chosen (the base set over all insurers).
+  if (name === "denialScrubber") return { rows: [], trend: [], catchShare: await scrubberCatchShare(db, range, [...reasonCodesCaught(range.insurerId).keys()]) };
   return { rows: await denialBreakdown(db, range, DIMENSION[name]), trend: [] };
 }
 
@@ -77,6 +82,26 @@ export function buildDenialTable(name: DenialTableName, data: DenialTableData, c
         const total = (BigInt(r.rejectedMinor) + BigInt(r.reducedMinor)).toString();
         return { label: r.period, value: forChart(total), display: formatMoney(total, locale) };
       }),
+    };
+  }
+  if (name === "denialScrubber") {
+    const share = data.catchShare ?? { caught: { lines: 0, atStakeMinor: "0" }, missed: { lines: 0, atStakeMinor: "0" } };
+    const lines = share.caught.lines + share.missed.lines;
+    const stake = BigInt(share.caught.atStakeMinor) + BigInt(share.missed.atStakeMinor);
+    // Money shares in basis points of the total, exactly (bigint), for formatRate.
+    const moneyRate = (minor: string) => (stake === BigInt(0) ? 0 : Number((BigInt(minor) * BigInt(10_000)) / stake));
+    const parts = [
+      { label: t("denials.scrubber.caught"), ...share.caught },
+      { label: t("denials.scrubber.missed"), ...share.missed },
+    ];
+    return {
+      name,
+      textColumns: 1,
+      columns: [t("denials.columns.scrubber"), t("denials.columns.lines"), t("denials.columns.lineShare"), t("denials.columns.atStake"), t("denials.columns.moneyShare")],
+      rows: lines === 0 ? [] : parts.map((p) => [p.label, formatCount(p.lines, locale), formatRate(p.lines, lines, locale), formatMoney(p.atStakeMinor, locale), formatRate(moneyRate(p.atStakeMinor), 10_000, locale)]),
+      data: lines === 0 ? [] : parts.map((p) => [p.label, String(p.lines), (p.lines / lines).toFixed(4), minorToDecimal(p.atStakeMinor), (moneyRate(p.atStakeMinor) / 10_000).toFixed(4)]),
+      currency: PLATFORM_CURRENCY,
+      chart: lines === 0 ? [] : parts.map((p) => ({ label: p.label, value: forChart(p.atStakeMinor), display: formatMoney(p.atStakeMinor, locale) })),
     };
   }
   // Reasons show their code and family too (an unknown payer code reads as given, family unclassified).

@@ -5,7 +5,8 @@ import { queryRows } from "@/lib/db";
 import { submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
 import { deleteSubmissions, insertSubmissions, patchSubmission } from "@/lib/submissions/testing";
-import { buildTable, denialBreakdown, denialTrend, loadTable, parseRange, reasonClaimsHref, toCsv, topFixableReasons } from "./index";
+import { reasonCodesCaught } from "@/lib/scrubber";
+import { buildTable, denialBreakdown, denialTrend, loadTable, parseRange, reasonClaimsHref, scrubberCatchShare, toCsv, topFixableReasons } from "./index";
 
 /*
  * Denial analytics against a hand-computed fixture (docs/decisions/077). Clinic time zone
@@ -210,6 +211,28 @@ describe.each(testDatabases())("denial analytics on $name", (target) => {
       "Coverage,1,120.01,0.00,120.01,SAR",
       "Supporting evidence,1,0.00,60.00,60.00,SAR",
     ]);
+  });
+
+  it("splits the money at stake by whether a scrubber rule checks the line's reason", async () => {
+    const db = database.db;
+    // Base rules catch SE-1-1 (emergency vital signs), price-list (contract price) and
+    // preauth-required (authorization missing); ar001, PAYER-77 and AD-1-4 no rule checks.
+    expect(await scrubberCatchShare(db, november, [...reasonCodesCaught().keys()])).toEqual({
+      caught: { lines: 3, atStakeMinor: "12050" },
+      missed: { lines: 3, atStakeMinor: "17001" },
+    });
+    expect(await scrubberCatchShare(db, { ...november, insurerId: "payer-b" }, [...reasonCodesCaught("payer-b").keys()])).toEqual({
+      caught: { lines: 0, atStakeMinor: "0" },
+      missed: { lines: 3, atStakeMinor: "17001" },
+    });
+    expect(await scrubberCatchShare(db, november, [])).toMatchObject({ caught: { lines: 0 }, missed: { lines: 6, atStakeMinor: "29051" } });
+    const t = (key: string) => key;
+    const table = buildTable("denialScrubber", await loadTable("denialScrubber", db, november), { t, words: t, locale: "en", insurerName: (id: string) => id, range: november });
+    expect(table.data).toEqual([
+      ["denials.scrubber.caught", "3", "0.5000", "120.50", "0.4147"],
+      ["denials.scrubber.missed", "3", "0.5000", "170.01", "0.5852"],
+    ]);
+    expect(table.rows[0]).toEqual(["denials.scrubber.caught", "3", "50.0%", expect.stringContaining("120.50"), "41.5%"]);
   });
 
   it("keeps the lines and the rollup in step when a decision changes or a claim goes", async () => {

@@ -108,6 +108,31 @@ export async function topFixableReasons(db: Db, range: DashboardRange, limit = 5
   return rows.map(toRow);
 }
 
+export interface CatchShare {
+  /** Lines whose reason a scrubber rule checks before sending, and the money at stake on them. */
+  caught: { lines: number; atStakeMinor: string };
+  /** Lines whose reason no rule checks (including lines without a reason). */
+  missed: { lines: number; atStakeMinor: string };
+}
+
+/**
+ * How much of the money rejected and cut the scrubber's rules would have caught before sending:
+ * the reason rows split by whether their code is one a rule finds (`codes`, from the rule set in
+ * force, lib/scrubber reasonCodesCaught).
+ */
+export async function scrubberCatchShare(db: Db, range: DashboardRange, codes: readonly string[]): Promise<CatchShare> {
+  const caught = codes.length ? sql`key in (${sql.join(codes.map((c) => sql`${c}`), sql`, `)})` : sql`false`;
+  const rows = await serialRows<{ caught: boolean; lines: string; stake: string }>(db, sql`
+    select ${caught} as caught, coalesce(sum(lines), 0)::text as lines, coalesce(sum(at_stake_minor), 0)::text as stake
+    from ${denialRows(range, "reason")}
+    group by 1`);
+  const pick = (c: boolean) => {
+    const row = rows.find((r) => r.caught === c);
+    return { lines: Number(row?.lines ?? 0), atStakeMinor: row?.stake ?? "0" };
+  };
+  return { caught: pick(true), missed: pick(false) };
+}
+
 /**
  * Rejected and reduced money per clinic day or week (weeks start on Monday), from the hour rows.
  * Summed per hour first, so the time-zone conversion runs once an hour, not once a row (at 730

@@ -33,6 +33,21 @@ export function rulesFor(insurerId: string | undefined): { name: string; rules: 
   };
 }
 
+/**
+ * The reason codes a payer's rule set would have caught before sending (issue 31's "share the
+ * scrubber would have caught"): per code, the rules that find its defect — every enabled rule that
+ * stops or asks (error, warning; a notice only shows), by its own code and the payers' codes it
+ * `catches`. Without a payer: the base set.
+ */
+export function reasonCodesCaught(insurerId?: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const rule of rulesFor(insurerId).rules) {
+    if (rule.enabled === false || rule.severity === "notice") continue;
+    for (const code of [rule.code, ...(rule.catches ?? [])]) out.set(code, [...(out.get(code) ?? []), rule.id]);
+  }
+  return out;
+}
+
 function fill(template: string, values: Record<string, string | number | Words>, lang: "en" | "ar"): string {
   return template.replace(/\{(\w+)\}/g, (whole, key: string) => {
     const v = values[key];

@@ -9,7 +9,7 @@ import { scrubFacts } from "./engine";
 import { gatherFacts, type ClaimUnderCheck } from "./facts";
 import type { ScrubResult } from "./types";
 
-export { BASE_RULES, PAYER_OVERRIDES, rulesFor, scrubFacts } from "./engine";
+export { BASE_RULES, PAYER_OVERRIDES, reasonCodesCaught, rulesFor, scrubFacts } from "./engine";
 export { gatherFacts, readClaim, type ClaimUnderCheck } from "./facts";
 export { ageOn } from "./checks";
 export type { AuthorizationFact, RuleDef, ScrubFacts, ScrubFinding, ScrubItem, ScrubResult, Severity, Words } from "./types";

@@ -60,6 +60,8 @@ export interface RuleDef {
   uses: ("claim" | "preauthorization")[];
   severity: Severity;
   code: string;
+  /** Further reason codes payers give for the defect this rule finds (the sandbox's `preauth-required` …). */
+  catches?: string[];
   element: string;
   message: Words;
   fix: Words;
