@@ -38,11 +38,9 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "browser", testIgnore: /(log-scan|conformance-tally)\.spec\.ts$/ },
+    { name: "browser", testIgnore: /log-scan\.spec\.ts$/ },
     // Runs after every other spec (and the fuzz suite), against the log they produced.
     { name: "log-scan", testMatch: /log-scan\.spec\.ts$/, dependencies: ["browser"] },
-    // Also last: the exchange's rules on every message the portal sent during the run.
-    { name: "conformance", testMatch: /conformance-tally\.spec\.ts$/, dependencies: ["browser"] },
   ],
   webServer: {
     // The same script as `npm start` (builds when needed, seeds the demo users, starts everything),

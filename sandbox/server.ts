@@ -181,7 +181,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       messageDeliveries: new Set(),
       conformance: options.conformance ?? "lenient",
-      conformanceTally: new ConformanceTally(),
+      conformanceTally: new ConformanceTally(path.join(dataDir, "conformance.json")),
     };
 
     const server = https.createServer(
@@ -229,6 +229,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       close: () => {
         closing ??= new Promise<void>((resolve) => {
           engine.close();
+          ctx.conformanceTally.flush();
           autoRemitter.close();
           webhooks.close();
           server.close(() => {

@@ -1,5 +1,5 @@
 // Prints one closing line for the whole suite from the Vitest and Playwright JSON reports, and the
-// scale-out test's (scripts/scale-out.ts: its checks, or one skipped when it had no PostgreSQL).
+// scale-out test's and the conformance report's (their checks; scale-out: one skipped when it had no PostgreSQL).
 import fs from "node:fs";
 
 let passed = 0;
@@ -39,7 +39,7 @@ for (const file of process.argv.slice(2)) {
   } else if (Array.isArray(report.checks)) {
     passed += report.checks.filter((c) => c.ok).length;
     failed += report.checks.filter((c) => !c.ok).length;
-    for (const c of report.checks.filter((c) => !c.ok)) failures.push(`scale-out › ${c.name}: ${c.detail}`);
+    for (const c of report.checks.filter((c) => !c.ok)) failures.push(`${file.replace(/^.*\//, "").replace(/\.json$/, "")} › ${c.name}: ${c.detail}`);
     if (report.skipped) skipped += 1;
   } else if (report.stats) {
     passed += report.stats.expected + (report.stats.flaky ?? 0);

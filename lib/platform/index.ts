@@ -9,7 +9,7 @@ import { env, type Env } from "@/lib/env";
 import { createPlatformClient, type PlatformClient } from "./client";
 import { platformConfigFromEnv as configFromEnv, type PlatformConfig } from "./config";
 import { createMessagingPlatform } from "./messaging";
-import { knownClaimsFromDb, payerLicenseFromDb, sentClaimsFromDb } from "./payer-license";
+import { knownClaimsFromDb, payerLicenseFromDb, payerNameFromDb, sentClaimsFromDb } from "./payer-license";
 import { facilityConfig } from "./facilities";
 import { partiesFromDb } from "./parties";
 import { PlatformConfigError } from "./errors";
@@ -46,7 +46,7 @@ export {
 export { tlsHandshakeCount } from "./transport";
 export { facilityConfig } from "./facilities";
 export { createMessagingPlatform, stableUuid, type MessagingDeps } from "./messaging";
-export { knownClaimsFromDb, payerLicenseFromDb, sentClaimsFromDb, type KnownClaimsResolver, type PayerLicenseResolver, type PayerTarget, type SentClaimResolver } from "./payer-license";
+export { knownClaimsFromDb, payerLicenseFromDb, payerNameFromDb, sentClaimsFromDb, type KnownClaimsResolver, type PayerLicenseResolver, type PayerNameResolver, type PayerTarget, type SentClaimResolver } from "./payer-license";
 export type { BatchOutcome, CancelOutcome, ClaimKey, ClaimStatusResult, PaymentNoticeResult, PlatformPort, PlatformProtocol, PolledMessages } from "./port";
 export { cancelOutcomeOf, portOf, type PortSource } from "./port";
 export { createLogger, type LogLevel, type PlatformLogger } from "./logger";
@@ -166,6 +166,7 @@ export function portFor(client: PlatformClient, db: Parameters<typeof payerLicen
     providerLicense: client.config.providerLicense ?? "PR-CLINIC-001",
     providerOrgId: client.config.providerOrgId,
     payerLicense: payerLicenseFromDb(db),
+    payerName: payerNameFromDb(db),
     knownClaims: knownClaimsFromDb(db),
     sentClaim: sentClaimsFromDb(db),
     ...(client.config.sourceEndpoint ? { sourceEndpoint: client.config.sourceEndpoint } : {}),

@@ -28,6 +28,16 @@ const byIdentifier = (identifier: { system?: string; value: string }) =>
   and(eq(submissions.identifierValue, identifier.value), ...(identifier.system ? [eq(submissions.identifierSystem, identifier.system)] : []));
 
 /** Reads licences from the portal's database: insurers.license, through coverages and submissions. */
+/** An insurer's name by its payer licence (a Task's owner is a profiled Organization, which names it). */
+export type PayerNameResolver = (license: string) => Promise<string | undefined>;
+
+export function payerNameFromDb(db: Db): PayerNameResolver {
+  return async (license) => {
+    const [row] = await db.select({ name: insurers.nameEn }).from(insurers).where(eq(insurers.license, license)).limit(1);
+    return row?.name;
+  };
+}
+
 export function payerLicenseFromDb(db: Db): PayerLicenseResolver {
   return async (target) => {
     if (target.insurer) {

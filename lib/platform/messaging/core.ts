@@ -16,7 +16,7 @@ import {
 } from "@/lib/fhir";
 import type { CallOptions, PlatformClient, PlatformResult } from "../client";
 import { PlatformError, PlatformProtocolError, PlatformUnavailableError, type RateBucket } from "../errors";
-import type { KnownClaimsResolver, PayerLicenseResolver, PayerTarget, SentClaimResolver } from "../payer-license";
+import type { KnownClaimsResolver, PayerLicenseResolver, PayerNameResolver, PayerTarget, SentClaimResolver } from "../payer-license";
 import type { PartiesResolver } from "../parties";
 
 /**
@@ -31,6 +31,8 @@ export interface MessagingDeps {
   /** The sending facility as the exchange profiles it (name, provider type); default: its id and licence. */
   providerFacts?: nphies.ProviderFacts;
   payerLicense: PayerLicenseResolver;
+  /** The insurer's name by licence, for the payer Organization a Task names as owner. */
+  payerName?: PayerNameResolver;
   /** The platform Claim ids the portal sent for a patient: what "search" can mean without a search (decision 050). */
   knownClaims?: KnownClaimsResolver;
   /** The Claim the portal sent under a platform id, with its identifier: how a status check by identifier finds it (decision 073). */
@@ -88,8 +90,8 @@ export interface MessagingCore {
   focusOf<T>(reply: Reply, type: string, read: (json: unknown) => T): T;
   /** The clinic's Organization (requester of Tasks). */
   provider(): Organization;
-  /** A payer as an Organization entry named by its licence (owner of Tasks). */
-  payer(license: string, id?: string): Organization;
+  /** A payer as a profiled Organization entry named by its licence and, when the portal knows it, its name (owner of Tasks). */
+  payer(license: string, id?: string): Promise<Organization>;
 }
 
 interface BuildInit {
@@ -190,10 +192,11 @@ export function createMessagingCore(deps: MessagingDeps): MessagingCore {
     checkReply,
     focusOf,
     provider: () => nphies.providerResource(deps.providerFacts ?? { id: deps.providerOrgId, license: deps.providerLicense, name: deps.providerOrgId }),
-    // A payer named by its licence only (the owner of a Task): the profile without a name we do not hold.
-    payer: (license, id) => {
-      const { name: _unknown, ...payer } = nphies.insurerResource({ id: id ?? stableUuid(`payer|${license}`), license, name: "" });
-      return payer;
+    // Without a known name the Organization goes without one: the rule checker names what is missing.
+    payer: async (license, id) => {
+      const name = await deps.payerName?.(license);
+      const { name: _none, ...payer } = nphies.insurerResource({ id: id ?? stableUuid(`payer|${license}`), license, name: name ?? "" });
+      return name ? { ...payer, name } : payer;
     },
   };
 }

@@ -34,7 +34,7 @@ export function statusOperations(core: MessagingCore): Pick<PlatformPort, "claim
       throw new PlatformError({ status: 422, requestId, field: "Claim", diagnostics: "a status check names the claim by the portal's identifier, and no claim the portal sent has this id" });
     }
     const destination = await core.destinationFor({ claimIdentifier: identifier, ...(key.platformId ? { claimId: key.platformId } : {}) }, requestId, "Claim");
-    const payer = core.payer(destination.payerLicense!);
+    const payer = await core.payer(destination.payerLicense!);
     const at = clock();
     const task = buildStatusCheckTask({
       id: stableUuid(`status|${identifier.system ?? ""}|${identifier.value}|${at.toISOString()}`),

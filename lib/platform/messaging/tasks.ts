@@ -42,7 +42,7 @@ export function taskOperations(core: MessagingCore): Pick<PlatformPort, "checkEl
       const claimIdentifier = identifierOfTarget(task.focus);
       const claimId = idOf(task.focus?.reference, "Claim");
       const destination = await core.destinationFor({ ...(claimIdentifier ? { claimIdentifier } : {}), ...(claimId ? { claimId } : {}) }, requestId, "Task.focus");
-      const payer = core.payer(destination.payerLicense!, idOf(task.owner?.reference, "Organization"));
+      const payer = await core.payer(destination.payerLicense!, idOf(task.owner?.reference, "Organization"));
       const focus: Task = { ...task, owner: { reference: `Organization/${payer.id}` } };
       const reply = await core.exchange({ event: "cancel-request", focus, resources: [core.provider(), payer], destination, bucket: "claims" }, { ...options, requestId });
       const read = core.focusOf<Read<{ notes: string[] }, Task>>(reply, "Task", (json) => readResource<Task>(json, "Task"));

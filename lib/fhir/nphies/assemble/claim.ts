@@ -2,6 +2,7 @@ import type { Claim, ClaimCareTeam, ClaimItem } from "@medplum/fhirtypes";
 import { money, toMinorUnits } from "../../money";
 import { EXTENSIONS } from "../extensions";
 import { claimProfile, isClaimType } from "../profiles";
+import { CODE_SYSTEMS } from "../../systems";
 import { SYSTEMS } from "../terminology";
 import type { CareSetting, MessageParties } from "./facts";
 import { ref } from "./resources";
@@ -51,6 +52,13 @@ export function assembleClaim(claim: Claim, parties: MessageParties, setting?: C
       ...(net !== undefined ? { net: money(net, item.unitPrice?.currency ?? "SAR") } : {}),
     };
   });
+  // The spec's supporting-information categories (HL7 `attachment`, `info`) in the exchange's own
+  // category system, where the portal's REST-shaped Claim gave only the HL7 one.
+  const supportingInfo = claim.supportingInfo?.map((info) => {
+    if (info.category?.coding?.some((c) => c.system === SYSTEMS.claimInformationCategory)) return info;
+    const hl7 = info.category?.coding?.find((c) => c.system === CODE_SYSTEMS.supportingInfoCategory && (c.code === "attachment" || c.code === "info"));
+    return hl7?.code ? { ...info, category: concept(SYSTEMS.claimInformationCategory, hl7.code) } : info;
+  });
   const nets = items.map((i) => minorOf(i.net));
   const total = claim.total ?? (nets.length > 0 && nets.every((n) => n !== undefined) ? money(nets.reduce<number>((s, n) => s + n!, 0)) : undefined);
   const encounter = parties.encounter && !claim.extension?.some((e) => e.url === EXTENSIONS.encounter)
@@ -72,6 +80,7 @@ export function assembleClaim(claim: Claim, parties: MessageParties, setting?: C
     ...(claim.diagnosis
       ? { diagnosis: claim.diagnosis.map((d, i) => (d.type?.length ? d : { ...d, type: [concept(SYSTEMS.diagnosisType, i === 0 ? "principal" : "secondary")] })) }
       : {}),
+    ...(supportingInfo ? { supportingInfo } : {}),
     ...(items.length > 0 ? { item: items } : {}),
     ...(total ? { total } : {}),
   };

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { r4Problems } from "../../messages/r4-schema.test-support";
 import { checkMessage } from "../rules/check";
 import { CLAIM_TYPES } from "../profiles";
-import { demoMessages } from "./demo";
+import { DEMO_PARTIES, demoClaim, demoMessages } from "./demo";
+import { assembleClaim } from "./claim";
+import { CODE_SYSTEMS } from "../../systems";
+import { SYSTEMS } from "../terminology";
 
 /**
  * Conformance (docs/decisions/074): every request message the portal assembles — each event, and
@@ -43,5 +46,14 @@ describe("the portal's assembled messages", () => {
     const focus = bundle.entry![1]!.resource as { item: { productOrService: { coding: { system: string }[] } }[] };
     focus.item[0]!.productOrService.coding[0]!.system = "http://www.ama-assn.org/go/cpt";
     expect(checkMessage(bundle).findings.map((f) => f.code)).toEqual(["IC-90005"]);
+  });
+
+  it("an attachment in the spec's HL7 category goes in the exchange's category system", () => {
+    const claim = demoClaim("professional", "claim");
+    const attachment = { sequence: 9, category: { coding: [{ system: CODE_SYSTEMS.supportingInfoCategory, code: "attachment" }] }, valueAttachment: { contentType: "application/pdf", title: "Report" } };
+    const assembled = assembleClaim({ ...claim, supportingInfo: [...(claim.supportingInfo ?? []), attachment] }, DEMO_PARTIES);
+    expect(assembled.supportingInfo?.at(-1)?.category).toEqual({ coding: [{ system: SYSTEMS.claimInformationCategory, code: "attachment" }] });
+    // What already names the exchange's category is kept as it is.
+    expect(assembled.supportingInfo?.slice(0, -1)).toEqual(claim.supportingInfo);
   });
 });
