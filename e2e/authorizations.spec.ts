@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { BASE_URL, expect, fillAuthorizationRequest, inArabic, markNoReload, pdfBytes, pickCode, pickPatient, screenshot, sendClaimForm, stillNoReload, test } from "./fixtures";
+import { BASE_URL, SERVICES, expect, fillAuthorizationRequest, inArabic, markNoReload, pdfBytes, pickCode, pickPatient, pickService, screenshot, sendClaimForm, stillNoReload, test } from "./fixtures";
 
 /** A JPEG drawn by the browser itself (canvas), as bytes. */
 async function jpegFromCanvas(page: Page): Promise<number[]> {
@@ -46,7 +46,7 @@ test.describe("prior authorization", () => {
     await fillAuthorizationRequest(page);
     // Totals are computed exactly.
     await page.getByRole("button", { name: "+ Add service" }).click();
-    await pickCode(page, page.getByRole("combobox", { name: "Service of line 2" }), "85025");
+    await pickService(page, 2, SERVICES.bloodCount);
     await page.getByLabel("Quantity of line 2").fill("3");
     await page.getByLabel("Unit price of line 2").fill("0.1");
     await expect(page.getByTestId("item-1-total")).toHaveText("0.30");
@@ -74,7 +74,7 @@ test.describe("prior authorization", () => {
     await expect(page.getByTestId("status-badge")).toContainText("Approved");
     expect(await stillNoReload(page)).toBe(true);
     await expect(page.getByTestId("preauth-ref")).toContainText(/PA-/);
-    await expect(page.getByTestId("decision-table")).toContainText("72148");
+    await expect(page.getByTestId("decision-table")).toContainText(SERVICES.mri.code);
     await expect(page.getByTestId("decision-benefit-total")).toHaveText("1,600.00");
     await expect(page.getByTestId("attachment-list").getByRole("link")).toHaveCount(2);
     // The disposition in the page's language; in Arabic the platform's own text stays as a secondary line.
@@ -86,7 +86,7 @@ test.describe("prior authorization", () => {
     await inArabic(page, async () => {
       await expect(page.getByTestId("disposition-text-words")).toHaveText("تمت الموافقة على طلب الموافقة المسبقة بالكامل");
       await expect(page.getByTestId("disposition-text-platform")).toHaveText("Authorization approved in full");
-      await expect(page.getByTestId("decision-table")).toContainText("رنين مغناطيسي لأسفل الظهر بدون صبغة");
+      await expect(page.getByTestId("decision-table")).toContainText(SERVICES.mri.ar);
       await screenshot(page, "docs/screenshots/19", "authorization-ar.png");
     });
 

@@ -1,14 +1,14 @@
 import type { Page } from "@playwright/test";
-import { expect, inArabic, markNoReload, pickCode, pickPatient, screenshot, sendClaimForm, stillNoReload, test, fillCareSetting } from "./fixtures";
+import { SERVICES, expect, inArabic, markNoReload, pickCode, pickPatient, pickService, screenshot, sendClaimForm, stillNoReload, test, fillCareSetting } from "./fixtures";
 
 const SHOTS = "/tmp/claims-shots";
 
-async function fillClaim(page: Page, nationalId: string, price = "250") {
+async function fillClaim(page: Page, nationalId: string, price = SERVICES.visit.price) {
   await pickPatient(page, nationalId);
   await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
   await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "R51");
   await fillCareSetting(page);
-  await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "99213");
+  await pickService(page, 1, SERVICES.visit);
   await page.getByLabel("Quantity of line 1").fill("1");
   await page.getByLabel("Unit price of line 1").fill(price);
 }
@@ -36,9 +36,9 @@ test.describe("claims", () => {
     expect(await stillNoReload(page)).toBe(true);
     const steps = await page.getByTestId("timeline").locator("li").allTextContents();
     expect(steps.join(" ")).toMatch(/Waiting to send[\s\S]*Sent[\s\S]*Approved/);
-    await expect(page.getByTestId("adjudication-table")).toContainText("99213");
+    await expect(page.getByTestId("adjudication-table")).toContainText(SERVICES.visit.code);
     await expect(page.getByTestId("claim-insurer")).not.toContainText("payer-");
-    await expect(page.getByTestId("eligible").first()).toHaveText("250.00");
+    await expect(page.getByTestId("eligible").first()).toHaveText(`${SERVICES.visit.price}.00`);
     await expect(page.getByTestId("benefit-total")).not.toHaveText("—");
     await expect(page.getByTestId("payment")).toContainText(/\d/);
     await expect(page.getByTestId("request-ids").locator("li").first()).toBeVisible();

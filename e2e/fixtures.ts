@@ -7,6 +7,7 @@ import { expect, request as playwrightRequest, test as base, type APIRequestCont
 import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import { Agent, request as undiciRequest } from "undici";
 import { nationalIdCheckDigit } from "../lib/fhir/national-id";
+import { CODE_SYSTEMS, nphies } from "../lib/fhir";
 import { E2E_PORTAL_DATA_DIR } from "../playwright.config";
 
 /*
@@ -132,8 +133,45 @@ export async function fillCareSetting(page: Page, complaint = "Pain for a week")
   await page.getByTestId("chief-complaint").fill(complaint);
 }
 
+/** The browser run speaks the national exchange's messaging (E2E_PLATFORM_PROTOCOL=messaging). */
+export const MESSAGING = process.env.E2E_PLATFORM_PROTOCOL === "messaging";
+
+export interface JourneyService {
+  /** The line's code list as the form names it. */
+  list: string;
+  system: string;
+  code: string;
+  /** The sandbox's price-list price, as typed. */
+  price: string;
+  /** Its Arabic words, as the decision shows them. */
+  ar: string;
+}
+
 /**
- * Fills the prior-authorization form with the usual request: a lower-back MRI (72148, M54.5) for
+ * What the journeys bill, by protocol (decision 092): the spec's CPT in REST; in messaging, where
+ * the national exchange refuses CPT and the forms do not offer it, the exchange's own lists (demo
+ * codes the sandbox prices the same way: a consultation, an MRI that needs authorization, a blood count).
+ */
+export const SERVICES: Record<"visit" | "mri" | "bloodCount", JourneyService> = MESSAGING
+  ? {
+      visit: { list: "Services", system: nphies.SYSTEMS.services, code: "SVC-0102", price: "300", ar: "استشارة طبيب أخصائي" },
+      mri: { list: "Imaging", system: nphies.SYSTEMS.imaging, code: "IMG-3003", price: "2000", ar: "رنين مغناطيسي للدماغ بالصبغة" },
+      bloodCount: { list: "Laboratory", system: nphies.SYSTEMS.laboratory, code: "LAB-4001", price: "60", ar: "صورة دم كاملة" },
+    }
+  : {
+      visit: { list: "CPT (spec)", system: CODE_SYSTEMS.cpt, code: "99213", price: "250", ar: "" },
+      mri: { list: "CPT (spec)", system: CODE_SYSTEMS.cpt, code: "72148", price: "2000", ar: "رنين مغناطيسي لأسفل الظهر بدون صبغة" },
+      bloodCount: { list: "CPT (spec)", system: CODE_SYSTEMS.cpt, code: "85025", price: "60", ar: "" },
+    };
+
+/** Codes line `line` (1-based) of the form: its code list, then the code through the catalogue's picker. */
+export async function pickService(page: Page, line: number, service: JourneyService): Promise<void> {
+  await page.getByTestId(`item-${line - 1}-system`).selectOption({ label: service.list });
+  await pickCode(page, page.getByRole("combobox", { name: `Service of line ${line}` }), service.code);
+}
+
+/**
+ * Fills the prior-authorization form with the usual request: an MRI (SERVICES.mri, M54.5) for
  * 1000000001 at `price` (the price list's 2,000.00 is approved as asked; more is reduced).
  */
 export async function fillAuthorizationRequest(page: Page, price = "2000"): Promise<void> {
@@ -144,7 +182,7 @@ export async function fillAuthorizationRequest(page: Page, price = "2000"): Prom
   await pickCode(page, page.getByRole("combobox", { name: "Procedures (CPT)" }), "lower back mri");
   await expect(page.getByTestId("procedures")).toContainText("72148");
   await fillCareSetting(page);
-  await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "72148");
+  await pickService(page, 1, SERVICES.mri);
   await page.getByLabel("Quantity of line 1").fill("1");
   await page.getByLabel("Unit price of line 1").fill(price);
 }
@@ -345,7 +383,7 @@ export async function submitClaim(orgClient: OrgClient, options: ClaimOptions = 
       item: [
         {
           sequence: 1,
-          productOrService: { coding: [{ system: "http://www.ama-assn.org/go/cpt", code: "99213" }] },
+          productOrService: { coding: [{ system: SERVICES.visit.system, code: SERVICES.visit.code }] },
           servicedDate: new Date().toISOString().slice(0, 10),
           quantity: { value: 1 },
           unitPrice: { value: options.unitPrice ?? 180, currency: "SAR" },

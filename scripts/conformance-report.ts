@@ -16,11 +16,6 @@ import type { ConformanceReport } from "../sandbox/conformance-tally";
  * every path it fails at is listed here (decision 092).
  */
 const KNOWN: { rule: string; paths: string[]; why: string }[] = [
-  {
-    rule: "itemCodeSystem",
-    paths: ["Bundle.entry[*].resource.item[*].productOrService", "Bundle.entry[*].resource.entry[*].resource.item[*].productOrService"],
-    why: "the journeys code professional and institutional lines in CPT, the spec's REST list, which the forms still offer in messaging",
-  },
   ...["subType", "careTeam", "supportingInfo"].map((element) => ({
     rule: element === "subType" ? "required" : element === "careTeam" ? "careTeam" : "supportingInfoRequired",
     paths: [`Bundle.entry[*].resource.${element}`, `Bundle.entry[*].resource.entry[*].resource.${element}`],

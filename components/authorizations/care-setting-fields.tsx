@@ -5,7 +5,7 @@ import { useEffect, useId, useRef } from "react";
 import { Controller, useWatch, type Control, type FieldErrors, type UseFormRegister, type UseFormSetValue } from "react-hook-form";
 import { FieldMessages, SelectField, describedBy, inputClasses } from "@/components/patients/form-controls";
 import { CLAIM_TYPES, REQUIRED_SUPPORTING_INFO, SUBTYPES_BY_CLAIM_TYPE, isClaimType, type ClaimType } from "@/lib/fhir/browser";
-import { defaultItemSystem, itemSystemsFor } from "@/lib/submissions/browser";
+import { CPT_SYSTEM, defaultItemSystem, itemSystemsFor, type PlatformProtocol } from "@/lib/submissions/browser";
 import type { SubmissionFormInput } from "@/lib/submissions";
 
 /** A practitioner staff can pick for the care team (lib/facilities, docs/decisions/084). */
@@ -31,6 +31,7 @@ export function CareSettingFields({
   setValue,
   errors,
   practitioners,
+  protocol,
   translateError: tr,
 }: {
   control: Control<SubmissionFormInput>;
@@ -38,6 +39,7 @@ export function CareSettingFields({
   setValue: UseFormSetValue<SubmissionFormInput>;
   errors: FieldErrors<SubmissionFormInput>;
   practitioners: readonly PractitionerOption[];
+  protocol: PlatformProtocol;
   translateError: Translate;
 }) {
   const t = useTranslations("careSetting");
@@ -59,14 +61,14 @@ export function CareSettingFields({
   useEffect(() => {
     if (lastType.current === type) return;
     lastType.current = type;
-    const allowed = itemSystemsFor(type);
+    const allowed = itemSystemsFor(type, protocol);
     (watchedItems ?? []).forEach((item, i) => {
-      if (!item?.code || !allowed.includes(item.system || allowed.at(-1)!)) {
-        setValue(`items.${i}.system`, defaultItemSystem(type));
+      if (!item?.code || !allowed.includes(item.system || CPT_SYSTEM)) {
+        setValue(`items.${i}.system`, defaultItemSystem(type, protocol));
         setValue(`items.${i}.code`, "");
       }
     });
-  }, [type, watchedItems, setValue]);
+  }, [type, watchedItems, setValue, protocol]);
 
   return (
     <div className="space-y-5" data-testid="care-setting">

@@ -12,7 +12,7 @@ import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-res
 import { FormAlert } from "@/components/patients/form-controls";
 import { Button } from "@/components/ui/button";
 import { saveDraftAction, submitAction } from "@/lib/authorizations/browser";
-import { CPT_SYSTEM, defaultItemSystem, emptyItem, loadSubmissionFormSchema } from "@/lib/submissions/browser";
+import { defaultItemSystem, emptyItem, loadSubmissionFormSchema, type PlatformProtocol } from "@/lib/submissions/browser";
 import { isClaimType } from "@/lib/fhir/browser";
 import { CareSettingFields, type PractitionerOption } from "./care-setting-fields";
 import type { SubmissionFormInput, SubmissionUse } from "@/lib/submissions";
@@ -45,6 +45,7 @@ export function SubmissionForm({
   initial,
   usage,
   practitioners = [],
+  protocol = "rest",
 }: {
   use: SubmissionUse;
   today: string;
@@ -52,6 +53,8 @@ export function SubmissionForm({
   usage?: AuthorizationUsage;
   /** The care team staff pick from (their facility's practitioners, docs/decisions/084). */
   practitioners?: readonly PractitionerOption[];
+  /** How the portal speaks to the platform: in messaging, lines are coded in the exchange's lists only. */
+  protocol?: PlatformProtocol;
 }) {
   const t = useTranslations("authorizations.form");
   const te = useTranslations("authorizations.errors");
@@ -92,7 +95,7 @@ export function SubmissionForm({
       diagnoses: v?.diagnoses ?? [],
       procedures: v?.procedures ?? [],
       // An empty system is CPT (lines saved before care settings).
-      items: v?.items?.length ? v.items.map((item) => ({ ...emptyItem(today), ...item, system: item.system || CPT_SYSTEM })) : [emptyItem(today, defaultItemSystem(initialType))],
+      items: v?.items?.length ? v.items.map((item) => ({ ...emptyItem(today), ...item, system: item.system || defaultItemSystem(initialType, protocol) })) : [emptyItem(today, defaultItemSystem(initialType, protocol))],
       attachmentIds: (initial?.attachments ?? []).map((a) => a.id),
       ...(initial?.values?.preAuthRef ? { preAuthRef: initial.values.preAuthRef } : {}),
     },
@@ -232,7 +235,7 @@ export function SubmissionForm({
           <h2 id="sec-care-setting" className="mb-4 text-base font-semibold text-slate-900">
             {tcs("section")}
           </h2>
-          <CareSettingFields control={form.control} register={form.register} setValue={form.setValue} errors={errors} practitioners={practitioners} translateError={tr} />
+          <CareSettingFields control={form.control} register={form.register} setValue={form.setValue} errors={errors} practitioners={practitioners} protocol={protocol} translateError={tr} />
         </section>
 
         <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-coding">
@@ -277,7 +280,7 @@ export function SubmissionForm({
           <h2 id="sec-items" className="mb-4 text-base font-semibold text-slate-900">
             {use === "claim" ? t("sections.itemsClaim") : t("sections.items")}
           </h2>
-          <ItemsEditor claimType={claimType} control={form.control} register={form.register} setValue={form.setValue} errors={errors.items} defaultDate={today} translateError={tr} />
+          <ItemsEditor claimType={claimType} protocol={protocol} control={form.control} register={form.register} setValue={form.setValue} errors={errors.items} defaultDate={today} translateError={tr} />
           {msg(errors.items) && <p className="mt-2 text-sm text-red-700">{tr(msg(errors.items))}</p>}
         </section>
 

@@ -3,7 +3,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { Controller, useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister, type UseFormSetValue } from "react-hook-form";
 import { inputClasses } from "@/components/patients/form-controls";
-import { CPT_SYSTEM, defaultItemSystem, emptyItem, itemSystemsFor, lineTotalMinor } from "@/lib/submissions/browser";
+import { CPT_SYSTEM, defaultItemSystem, emptyItem, itemSystemsFor, lineTotalMinor, type PlatformProtocol } from "@/lib/submissions/browser";
 import type { ClaimType } from "@/lib/fhir/browser";
 import type { SubmissionFormInput } from "@/lib/submissions";
 import { CodeCombobox } from "./code-combobox";
@@ -30,8 +30,10 @@ export function ItemsEditor({
   disabled,
   translateError,
   claimType = "professional",
+  protocol = "rest",
 }: {
   claimType?: ClaimType;
+  protocol?: PlatformProtocol;
   control: Control<SubmissionFormInput>;
   register: UseFormRegister<SubmissionFormInput>;
   setValue: UseFormSetValue<SubmissionFormInput>;
@@ -42,7 +44,7 @@ export function ItemsEditor({
 }) {
   const t = useTranslations("coding.items");
   const tc = useTranslations("careSetting");
-  const systems = itemSystemsFor(claimType);
+  const systems = itemSystemsFor(claimType, protocol);
   const oral = claimType === "oral";
   const locale = useLocale();
   const { fields, append, remove } = useFieldArray({ control, name: "items" });
@@ -220,7 +222,7 @@ export function ItemsEditor({
               <button
                 type="button"
                 disabled={disabled || fields.length >= 50}
-                onClick={() => append(emptyItem(defaultDate, defaultItemSystem(claimType)))}
+                onClick={() => append(emptyItem(defaultDate, defaultItemSystem(claimType, protocol)))}
                 className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
               >
                 + {t("add")}

@@ -15,7 +15,7 @@ export type { ActionResult };
 const rolesFor = (use: SubmissionUse) => (use === "preauthorization" ? AREAS.authorizations.roles : AREAS.claims.roles);
 /** Anyone who fills one of these forms (the narrower rule follows once `use` is known). */
 const formRoles = [...new Set([...AREAS.authorizations.roles, ...AREAS.claims.roles])];
-const deps = (ctx: StaffActionContext): ServiceDeps => ({ db: ctx.db, providerOrgId: env().PROVIDER_ORG_ID });
+const deps = (ctx: StaffActionContext): ServiceDeps => ({ db: ctx.db, providerOrgId: env().PROVIDER_ORG_ID, protocol: env().PLATFORM_PROTOCOL });
 
 /** The form's patient search (front desk and billing both fill these forms); audited. */
 export const searchPatientsForFormAction = staffAction(

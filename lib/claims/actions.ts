@@ -18,7 +18,7 @@ import { manyValues } from "@/lib/auth";
 export type ClaimActionResult<T extends object> = ActionResult<T>;
 
 const billing = AREAS.claims.roles;
-const deps = (ctx: StaffActionContext): ServiceDeps => ({ db: ctx.db, providerOrgId: env().PROVIDER_ORG_ID });
+const deps = (ctx: StaffActionContext): ServiceDeps => ({ db: ctx.db, providerOrgId: env().PROVIDER_ORG_ID, protocol: env().PLATFORM_PROTOCOL });
 const claimId = z.uuid();
 /** A malformed claim id is a claim that does not exist. */
 const notFound = (): ActionFailure => ({ ok: false, error: "not_found" });

@@ -34,6 +34,7 @@ export async function submitClaim(ctx: CallContext, request: Request): Promise<R
   const { submission, replay, status } = await submitApiClaim({ db: ctx.db, now: ctx.now, channel: EXCHANGE_API_CHANNEL, createdBy: createdByOf(ctx.client.clientId) }, body, {
     providerOrgId: config.providerOrgId,
     allowSandboxTestIds: config.allowSandboxTestIds,
+    protocol: config.protocol,
     prefix: "Claim",
     requireIdentifier: true,
   });

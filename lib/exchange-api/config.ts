@@ -17,6 +17,8 @@ export interface ExchangeApiConfig {
   providerOrgId: string;
   /** Sandbox test identities (1000000000–1000000099) pass the national-ID check only in the sandbox (PLATFORM_ENV). */
   allowSandboxTestIds: boolean;
+  /** PLATFORM_PROTOCOL: how the portal speaks to the platform (messaging refuses CPT lines). */
+  protocol: "rest" | "messaging";
   /** Largest request body accepted (bytes). */
   maxBodyBytes: number;
   /** Longest JWT lifetime accepted: `exp - iat` (seconds). */
@@ -33,6 +35,7 @@ export function exchangeApiConfigFrom(e: Env): ExchangeApiConfig {
     ratePerMinute: e.EXCHANGE_API_RATE_PER_MINUTE,
     providerOrgId: e.PROVIDER_ORG_ID,
     allowSandboxTestIds: e.PLATFORM_ENV === "sandbox",
+    protocol: e.PLATFORM_PROTOCOL,
     maxBodyBytes: EXCHANGE_API_BODY_LIMIT_BYTES,
     maxTokenLifetimeSeconds: 300,
     clockSkewSeconds: 30,

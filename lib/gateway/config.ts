@@ -18,6 +18,8 @@ export interface GatewayConfig {
   providerOrgId: string;
   /** Sandbox test identities (1000000000–1000000099) are accepted only in the sandbox. */
   allowSandboxTestIds: boolean;
+  /** PLATFORM_PROTOCOL: how the portal speaks to the platform (messaging refuses CPT lines). */
+  protocol: "rest" | "messaging";
   /** Largest request body accepted (bytes). Claims may carry base64 attachments. */
   maxBodyBytes: number;
 }
@@ -42,6 +44,7 @@ export function gatewayConfigFrom(e: Env): GatewayConfig {
     ratePerMinute: e.GATEWAY_RATE_PER_MINUTE,
     providerOrgId: e.PROVIDER_ORG_ID,
     allowSandboxTestIds: e.PLATFORM_ENV === "sandbox",
+    protocol: e.PLATFORM_PROTOCOL,
     maxBodyBytes: GATEWAY_BODY_LIMIT_BYTES,
   };
 }

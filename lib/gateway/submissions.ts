@@ -27,6 +27,7 @@ export async function submitGatewayClaim(ctx: GatewayContext, input: unknown, ki
   return submitApiClaim({ db: ctx.db, now: ctx.now, channel: GATEWAY_CHANNEL, createdBy: createdByToken(ctx.token.id) }, input, {
     providerOrgId: ctx.config.providerOrgId,
     allowSandboxTestIds: ctx.config.allowSandboxTestIds,
+    protocol: ctx.config.protocol,
     kind,
     prefix,
     requireIdentifier: false,

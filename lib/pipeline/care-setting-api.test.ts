@@ -53,6 +53,21 @@ describe("an API Claim's care setting", () => {
     expect(validateApiClaim(spec, rules).claim.type.coding?.[0]?.code).toBe("institutional");
   });
 
+  it("refuses CPT lines when the portal speaks the exchange's messaging (the exchange does not take them), 422 before anything is stored", () => {
+    const spec = claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "institutional" }] }, subType: undefined, careTeam: undefined }, { productOrService: { coding: [{ system: CODE_SYSTEMS.cpt, code: "99213" }] }, bodySite: undefined });
+    let refused: AppError | undefined;
+    try {
+      validateApiClaim(spec, { ...rules, protocol: "messaging" });
+    } catch (error) {
+      refused = error as AppError;
+    }
+    expect(refused?.status).toBe(422);
+    expect(refused?.fields?.[0]?.path).toBe("Claim.item[0].productOrService");
+    expect(refused?.message).not.toContain(CODE_SYSTEMS.cpt);
+    const services = claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "institutional" }] }, subType: undefined, careTeam: undefined }, { productOrService: { coding: [{ system: S.services, code: "SVC-0102" }] }, bodySite: undefined });
+    expect(validateApiClaim(services, { ...rules, protocol: "messaging" }).claim.item?.[0]?.productOrService.coding?.[0]?.code).toBe("SVC-0102");
+  });
+
   it.each([
     ["an unknown claim type", claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "dental" }] } }), "Claim.type"],
     ["a subtype the setting does not take", claim({ subType: { coding: [{ system: S.claimSubtype, code: "ip" }] } }), "Claim.subType"],

@@ -18,7 +18,7 @@ import {
   platformIssue,
   type ClaimParsed,
 } from "@/lib/fhir";
-import { claimIdentifierSystem, itemSystemsFor } from "@/lib/submissions";
+import { claimIdentifierSystem, itemSystemsFor, type PlatformProtocol } from "@/lib/submissions";
 import { claimTotalMinor } from "@/lib/submissions";
 import type { Submission } from "@/lib/submissions";
 import { ScrubBlockedError, submit } from "@/lib/submissions";
@@ -41,6 +41,8 @@ const MAX_TOTAL_MINOR = 2_147_483_647;
 export interface ApiClaimRules {
   /** The clinic's Organization id at the platform: `provider` of every Claim. */
   providerOrgId: string;
+  /** PLATFORM_PROTOCOL: in messaging, a line in CPT is refused (the national exchange does not take it); default rest. */
+  protocol?: PlatformProtocol;
   /** Sandbox test identities (1000000000–1000000099) pass the national-ID check only in the sandbox. */
   allowSandboxTestIds: boolean;
   /** The kind the endpoint takes (`use` filled in when absent); undefined: `use` must say claim or preauthorization. */
@@ -143,7 +145,7 @@ export function validateApiClaim(input: unknown, rules: ApiClaimRules): { claim:
       { path: at("identifier", 0, "system"), message: "reserved for the portal" },
     ]);
   }
-  const setting = careSettingProblem(claim);
+  const setting = careSettingProblem(claim, rules.protocol ?? "rest");
   if (setting) throw refuse("unprocessable", setting.message, "care_setting", [{ path: at(...setting.path), message: setting.field }]);
   const money = claimTotalMinor({ ...claim });
   if (money && Math.abs(money.totalMinor) > MAX_TOTAL_MINOR) {
@@ -158,7 +160,7 @@ export function validateApiClaim(input: unknown, rules: ApiClaimRules): { claim:
  * (or CPT, the spec's), a tooth on oral-health lines, care team members named as practitioners.
  * The first problem, with its path; undefined when the Claim fits.
  */
-function careSettingProblem(claim: ClaimParsed): { path: PropertyKey[]; field: string; message: string } | undefined {
+function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol): { path: PropertyKey[]; field: string; message: string } | undefined {
   const typeIndex = claim.type.coding?.findIndex((c) => c.system === CODE_SYSTEMS.claimType) ?? -1;
   const type = typeIndex >= 0 ? claim.type.coding![typeIndex]!.code : undefined;
   if (!nphies.isClaimType(type)) {
@@ -171,7 +173,7 @@ function careSettingProblem(claim: ClaimParsed): { path: PropertyKey[]; field: s
       return { path: ["subType"], field: `a ${type} claim takes ${allowed.join(" or ")} (${nphies.SYSTEMS.claimSubtype})`, message: `Claim.subType: a ${type} claim takes ${allowed.join(" or ")}.` };
     }
   }
-  const systems = itemSystemsFor(type);
+  const systems = itemSystemsFor(type, protocol);
   for (const [i, item] of (claim.item ?? []).entries()) {
     const coding = item.productOrService.coding ?? [];
     if (coding.length > 0 && !coding.some((c) => c.system !== undefined && systems.includes(c.system))) {

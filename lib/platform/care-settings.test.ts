@@ -102,6 +102,14 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
     expect(claim.total?.value).toBe(type === "professional" ? 323.58 : type === "institutional" ? 451.5 : 301);
   });
 
+  it("in messaging a line coded in CPT is a field error before anything is stored; in REST it is taken", async () => {
+    const cpt = { ...base, use: "claim", ...FORMS.professional(team), items: [{ system: "", code: "99213", servicedDate: today, quantity: "1", unitPrice: "250" }] };
+    const before = sent.length;
+    expect(await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "messaging" }, caller, cpt)).toEqual({ ok: false, error: "invalid", fieldErrors: { "items.0.system": ["systemNotExchange"] } });
+    expect(sent.length).toBe(before);
+    expect(await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "rest" }, caller, cpt)).toMatchObject({ ok: true });
+  });
+
   it("a pharmacy claim names no care team; an oral line without a tooth is a field error, nothing stored", async () => {
     const oral = FORMS.oral(team) as { items: Record<string, unknown>[] };
     const result = await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...base, use: "claim", ...oral, items: [{ ...oral.items[0], tooth: "" }], careTeam: [] });

@@ -16,13 +16,15 @@ import type { CoverageView, Patient } from "@/lib/patients";
 import { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
 import { draftFormSchema, submissionFormSchema, type DraftFormValues, type SubmissionFormValues, type SubmissionUse } from "./form-schema";
 import { isUuid } from "@/lib/ids";
-import { CPT_SYSTEM } from "./care-setting";
+import { CPT_SYSTEM, itemSystemsFor, type PlatformProtocol } from "./care-setting";
 
 export interface ServiceDeps {
   db: Db;
   /** The clinic's Organization id (PROVIDER_ORG_ID). */
   providerOrgId: string;
   clock?: () => Date;
+  /** PLATFORM_PROTOCOL: in messaging, lines in CPT are refused before anything is stored (default rest). */
+  protocol?: PlatformProtocol;
 }
 
 
@@ -70,6 +72,15 @@ async function unknownCodes(db: Db, values: SubmissionFormValues): Promise<Field
   values.diagnoses.forEach((c, i) => !knownIcd.has(c) && (out[`diagnoses.${i}`] = ["diagnosisUnknown"]));
   values.procedures.forEach((c, i) => !known(CPT_SYSTEM, c) && (out[`procedures.${i}`] = ["procedureUnknown"]));
   values.items.forEach((item, i) => !known(lineSystems[i]!, item.code) && (out[`items.${i}.code`] = ["serviceUnknown"]));
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Lines coded in a list the platform's protocol does not take (CPT, in messaging), as field errors. */
+function listsOfProtocol(values: SubmissionFormValues, protocol: PlatformProtocol): FieldErrors | undefined {
+  if (protocol === "rest") return undefined;
+  const allowed = itemSystemsFor(values.claimType, protocol);
+  const out: FieldErrors = {};
+  values.items.forEach((item, i) => !allowed.includes(item.system || CPT_SYSTEM) && (out[`items.${i}.system`] = ["systemNotExchange"]));
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -321,6 +332,8 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   const parsed = submissionFormSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: "invalid", fieldErrors: flatten(parsed.error.issues) };
   const values = parsed.data;
+  const listErrors = listsOfProtocol(values, deps.protocol ?? "rest");
+  if (listErrors) return { ok: false, error: "invalid", fieldErrors: listErrors };
   const codeErrors = await unknownCodes(deps.db, values);
   if (codeErrors) return { ok: false, error: "invalid", fieldErrors: codeErrors };
   const resolved = await resolvePatient(deps.db, values.patientId, values.coverageId);

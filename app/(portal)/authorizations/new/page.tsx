@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { env } from "@/lib/env";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
@@ -47,7 +48,7 @@ export default staffPage("authorizations", async function NewAuthorizationPage({
         </Link>
       </nav>
       <PageHeader title={t("newTitle")} description={t("newDescription")} />
-      <SubmissionForm use="preauthorization" today={today} initial={initial} practitioners={await careTeamOptions(staff.db, staff.user.id)} />
+      <SubmissionForm use="preauthorization" today={today} initial={initial} practitioners={await careTeamOptions(staff.db, staff.user.id)} protocol={env().PLATFORM_PROTOCOL} />
     </>
   );
 });

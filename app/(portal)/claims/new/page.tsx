@@ -146,7 +146,7 @@ export default staffPage("claims", async function NewClaimPage({ searchParams }:
           <DeadlineBadge deadline={draftDeadline} />
         </p>
       )}
-      <SubmissionForm use="claim" today={today} initial={initial} usage={usage} practitioners={practitioners} />
+      <SubmissionForm use="claim" today={today} initial={initial} usage={usage} practitioners={practitioners} protocol={env().PLATFORM_PROTOCOL} />
     </>
   );
 });
