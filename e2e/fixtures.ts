@@ -373,7 +373,16 @@ export async function submitClaim(orgClient: OrgClient, options: ClaimOptions = 
       status: "active",
       use: "claim",
       identifier: [{ system: "https://his.example/claims", value: identifier }],
-      type: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/claim-type", code: "institutional" }] },
+      // The spec's REST takes its institutional Claim as it is; the national exchange wants a care
+      // setting complete — subtype, care team, chief complaint (decision 092) — as a careful HIS sends it.
+      ...(MESSAGING
+        ? {
+            type: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/claim-type", code: "professional" }] },
+            subType: { coding: [{ system: nphies.SYSTEMS.claimSubtype, code: "op" }] },
+            careTeam: [{ sequence: 1, provider: { identifier: { system: nphies.LICENSES.practitioner, value: "PRAC-10001" } }, role: { coding: [{ system: nphies.SYSTEMS.careTeamRole, code: "primary" }] } }],
+            supportingInfo: [{ sequence: 1, category: { coding: [{ system: nphies.SYSTEMS.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Headache for two days" } }],
+          }
+        : { type: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/claim-type", code: "institutional" }] } }),
       patient: { reference: `Patient/${nationalId}` },
       created: new Date().toISOString(),
       provider: { reference: "Organization/clinic-001" },

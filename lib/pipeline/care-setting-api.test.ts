@@ -54,7 +54,8 @@ describe("an API Claim's care setting", () => {
   });
 
   it("refuses CPT lines when the portal speaks the exchange's messaging (the exchange does not take them), 422 before anything is stored", () => {
-    const spec = claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "institutional" }] }, subType: undefined, careTeam: undefined }, { productOrService: { coding: [{ system: CODE_SYSTEMS.cpt, code: "99213" }] }, bodySite: undefined });
+    const complete = { supportingInfo: [{ sequence: 1, category: { coding: [{ system: S.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Headache" } }] };
+    const spec = claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "professional" }] }, ...complete }, { productOrService: { coding: [{ system: CODE_SYSTEMS.cpt, code: "99213" }] }, bodySite: undefined });
     let refused: AppError | undefined;
     try {
       validateApiClaim(spec, { ...rules, protocol: "messaging" });
@@ -64,8 +65,28 @@ describe("an API Claim's care setting", () => {
     expect(refused?.status).toBe(422);
     expect(refused?.fields?.[0]?.path).toBe("Claim.item[0].productOrService");
     expect(refused?.message).not.toContain(CODE_SYSTEMS.cpt);
-    const services = claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "institutional" }] }, subType: undefined, careTeam: undefined }, { productOrService: { coding: [{ system: S.services, code: "SVC-0102" }] }, bodySite: undefined });
+    const complaint = { sequence: 1, category: { coding: [{ system: S.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Headache" } };
+    const services = claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "professional" }] }, supportingInfo: [complaint] }, { productOrService: { coding: [{ system: S.services, code: "SVC-0102" }] }, bodySite: undefined });
     expect(validateApiClaim(services, { ...rules, protocol: "messaging" }).claim.item?.[0]?.productOrService.coding?.[0]?.code).toBe("SVC-0102");
+  });
+
+  it.each([
+    ["no subtype", { subType: undefined }, "Claim.subType"],
+    ["no care team", { careTeam: undefined }, "Claim.careTeam"],
+    ["no chief complaint", { supportingInfo: [] }, "Claim.supportingInfo"],
+  ])("in messaging, what the exchange requires is refused 422 when missing: %s", (_name, overrides, path) => {
+    const complaint = { sequence: 1, category: { coding: [{ system: S.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Toothache" } };
+    const body = claim({ supportingInfo: [complaint], ...overrides });
+    expect(validateApiClaim(claim({ supportingInfo: [complaint] }), { ...rules, protocol: "messaging" }).claim.subType).toBeDefined();
+    let refused: AppError | undefined;
+    try {
+      validateApiClaim(body, { ...rules, protocol: "messaging" });
+    } catch (error) {
+      refused = error as AppError;
+    }
+    expect([refused?.status, refused?.fields?.[0]?.path]).toEqual([422, path]);
+    // The spec's REST protocol takes the Claim without them.
+    expect(validateApiClaim(body, rules).claim.resourceType).toBe("Claim");
   });
 
   it.each([

@@ -173,6 +173,10 @@ function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol): { p
       return { path: ["subType"], field: `a ${type} claim takes ${allowed.join(" or ")} (${nphies.SYSTEMS.claimSubtype})`, message: `Claim.subType: a ${type} claim takes ${allowed.join(" or ")}.` };
     }
   }
+  if (protocol === "messaging") {
+    const missing = exchangeMissing(claim, type);
+    if (missing) return missing;
+  }
   const systems = itemSystemsFor(type, protocol);
   for (const [i, item] of (claim.item ?? []).entries()) {
     const coding = item.productOrService.coding ?? [];
@@ -189,6 +193,29 @@ function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol): { p
     if (member.provider.reference !== undefined && !/(?:^|\/)Practitioner\/[A-Za-z0-9\-.]{1,64}$/.test(member.provider.reference)) {
       return { path: ["careTeam", i, "provider"], field: "must reference a Practitioner", message: `Claim.careTeam[${i}].provider must be a Practitioner.` };
     }
+  }
+  return undefined;
+}
+
+/**
+ * What the national exchange requires of a claim of this care setting that the Claim leaves out
+ * (messaging only; the spec's REST takes the Claim without them): the subtype, the care team
+ * (every setting but pharmacy) and the supporting information the setting names (the chief
+ * complaint, the days supply) — refused 422 before anything is stored, as the exchange would
+ * refuse it (decision 092).
+ */
+function exchangeMissing(claim: ClaimParsed, type: nphies.ClaimType): { path: PropertyKey[]; field: string; message: string } | undefined {
+  const subtypes = nphies.SUBTYPES_BY_CLAIM_TYPE[type];
+  if (!claim.subType) {
+    return { path: ["subType"], field: `required by the national exchange: ${subtypes.join(" or ")} (${nphies.SYSTEMS.claimSubtype})`, message: `Claim.subType is required by the national exchange: a ${type} claim takes ${subtypes.join(" or ")}.` };
+  }
+  if (type !== "pharmacy" && !(claim.careTeam ?? []).length) {
+    return { path: ["careTeam"], field: "required by the national exchange: the practitioner who gave the care (licence)", message: `Claim.careTeam is required by the national exchange for a ${type} claim: name the practitioner (Practitioner reference or licence identifier).` };
+  }
+  const categories = (claim.supportingInfo ?? []).map((info) => info.category.coding?.find((c) => c.system === nphies.SYSTEMS.claimInformationCategory)?.code);
+  const needed = nphies.REQUIRED_SUPPORTING_INFO[type].find((category) => !categories.includes(category));
+  if (needed) {
+    return { path: ["supportingInfo"], field: `required by the national exchange: ${needed} (${nphies.SYSTEMS.claimInformationCategory})`, message: `Claim.supportingInfo must carry "${needed}" (${nphies.SYSTEMS.claimInformationCategory}) for a ${type} claim in the national exchange.` };
   }
   return undefined;
 }
