@@ -6,7 +6,7 @@ import { nphies } from "../lib/fhir";
  * conformance level: per event, how many messages came and how many passed clean; per rule, how
  * many messages it found wrong. Counts only — no message, identifier or patient detail is kept —
  * so a trainer or a test run can ask "would the real exchange have taken what we sent?"
- * (`GET /_admin/conformance`, issue 29's rule table measured on real traffic). With a file, the
+ * (`GET /_admin/conformance`, decision 092: the rule table measured on real traffic). With a file, the
  * report is also kept there (written a moment after each message and at close), so a test run can
  * read it after the sandbox has stopped (scripts/conformance-report.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The national exchange's rules on the messages the portal really sent (issue 29's rule table,
+ * The national exchange's rules on the messages the portal really sent (the rule table of decision 092,
  * measured on traffic): reads the sandbox's conformance tally (sandbox/conformance-tally.ts, kept
  * in its data directory as conformance.json) after a browser run in the messaging protocol,
  * prints the table and writes it to test-results/conformance-<run>.md, with one check per rule of

@@ -34,7 +34,7 @@ export function rulesFor(insurerId: string | undefined): { name: string; rules: 
 }
 
 /**
- * The reason codes a payer's rule set would have caught before sending (issue 31's "share the
+ * The reason codes a payer's rule set would have caught before sending (the denial views' "share the
  * scrubber would have caught"): per code, the rules that find its defect — every enabled rule that
  * stops or asks (error, warning; a notice only shows), by its own code and the payers' codes it
  * `catches`. Without a payer: the base set.
