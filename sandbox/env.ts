@@ -13,10 +13,10 @@ const EnvSchema = z.object({
   PROVIDER_ORG_ID: z.string().regex(/^[A-Za-z0-9\-.]{1,64}$/, "must be a FHIR id").optional(),
   SANDBOX_ANSWER_STYLE: z.enum(ANSWER_STYLES).optional(),
   /**
-   * How strictly messages are checked against the exchange's rules (docs/decisions/072). lenient
-   * (default while the portal's own message assembly lacks profiles and entries) | strict.
+   * How strictly messages are checked against the exchange's rules (docs/decisions/072): strict
+   * (the default: refused as the exchange refuses) | lenient (refuses only what cannot be processed).
    */
-  SANDBOX_CONFORMANCE: z.enum(CONFORMANCE_LEVELS).default("lenient"),
+  SANDBOX_CONFORMANCE: z.enum(CONFORMANCE_LEVELS).default("strict"),
   /** Decisions 045–048: the payer pays decided claims this many ms after their decision (0 = off). */
   SANDBOX_AUTO_REMIT_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
 });

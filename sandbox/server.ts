@@ -63,7 +63,7 @@ export interface SandboxOptions {
   answerStyle?: AnswerStyle;
   /** Pay decided claims automatically this long after their decision (sandbox/remittances.ts AutoRemitter); 0/absent = off. */
   autoRemitMs?: number;
-  /** strict | lenient message checking (SANDBOX_CONFORMANCE, docs/decisions/072); lenient when absent. */
+  /** strict | lenient message checking (SANDBOX_CONFORMANCE, docs/decisions/072); strict when absent. */
   conformance?: Conformance;
 }
 
@@ -180,7 +180,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       facilities: new FacilityCertificates(dataDir),
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       messageDeliveries: new Set(),
-      conformance: options.conformance ?? "lenient",
+      conformance: options.conformance ?? "strict",
       conformanceTally: new ConformanceTally(path.join(dataDir, "conformance.json")),
     };
 
