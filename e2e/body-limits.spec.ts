@@ -64,7 +64,7 @@ function claimOfSize(size: number): Buffer {
     created: new Date().toISOString(),
     priority: { coding: [{ code: "normal" }] },
     insurance: [{ sequence: 1, focal: true, coverage: { reference: "Coverage/cov-1000000001" } }],
-    item: [{ sequence: 1, productOrService: { coding: [{ code: "99213" }] }, unitPrice: { value: 150, currency: "SAR" } }],
+    item: [{ sequence: 1, productOrService: { coding: [{ system: "http://www.ama-assn.org/go/cpt", code: "99213" }] }, unitPrice: { value: 150, currency: "SAR" } }],
   };
   const text = Buffer.from(JSON.stringify(claim));
   return Buffer.concat([text, Buffer.alloc(size - text.length, 0x20)]);

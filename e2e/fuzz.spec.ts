@@ -169,7 +169,7 @@ const claimTemplate = () => ({
   created: "2026-11-21T09:00:00Z",
   priority: { coding: [{ code: "normal" }] },
   insurance: [{ sequence: 1, focal: true, coverage: { reference: "Coverage/cov-1000000001" } }],
-  item: [{ sequence: 1, productOrService: { coding: [{ code: "99213" }] }, servicedDate: "2026-11-20", unitPrice: { value: 150, currency: "SAR" } }],
+  item: [{ sequence: 1, productOrService: { coding: [{ system: "http://www.ama-assn.org/go/cpt", code: "99213" }] }, servicedDate: "2026-11-20", unitPrice: { value: 150, currency: "SAR" } }],
 });
 
 const gatewayTemplate = () =>
