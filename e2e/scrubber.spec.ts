@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { DEMO, expect, inArabic, pickCode, pickPatient, screenshot, signIn, test } from "./fixtures";
+import { DEMO, expect, fillCareSetting, inArabic, pickCode, pickPatient, screenshot, signIn, test } from "./fixtures";
 
 /*
  * Catching rejections before they leave (docs/decisions/089–091): the front desk's estimate for a
@@ -54,6 +54,7 @@ test.describe("scrubber and estimate", () => {
     await pickPatient(page, "1000000001");
     await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
     await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "M54.5");
+    await fillCareSetting(page, "Low back pain for a month");
     await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), "72148");
     await page.getByLabel("Quantity of line 1").fill("1");
     await page.getByLabel("Unit price of line 1").fill("2000");

@@ -50,17 +50,23 @@ export function writeDisposition(facts: DispositionFacts): string {
   return `${WHAT[facts.use]} partially approved: ${facts.affected} of ${facts.items} item(s) ${reasons}`;
 }
 
-const PHRASE_CODE = new Map<string, AdjudicationReasonCode>(Object.entries(DISPOSITION_REASON_PHRASES).map(([code, phrase]) => [phrase, code as AdjudicationReasonCode]));
-const FIXED_KEY = new Map<string, FixedDisposition>(Object.entries(FIXED_DISPOSITIONS).map(([key, text]) => [text, key as FixedDisposition]));
+// The reverse indexes are built on first use, not at load (a page importing lib/fhir/browser for
+// something else then carries none of these texts; docs/decisions/055).
+const once = <T>(build: () => T): (() => T) => {
+  let value: T | undefined;
+  return () => (value ??= build());
+};
+const PHRASE_CODE = once(() => new Map<string, AdjudicationReasonCode>(Object.entries(DISPOSITION_REASON_PHRASES).map(([code, phrase]) => [phrase, code as AdjudicationReasonCode])));
+const FIXED_KEY = once(() => new Map<string, FixedDisposition>(Object.entries(FIXED_DISPOSITIONS).map(([key, text]) => [text, key as FixedDisposition])));
 
 function reasonsOf(list: string): AdjudicationReasonCode[] | undefined {
-  const codes = list.split("; ").map((p) => PHRASE_CODE.get(p));
+  const codes = list.split("; ").map((p) => PHRASE_CODE().get(p));
   return codes.length > 0 && codes.every((c) => c !== undefined) ? (codes as AdjudicationReasonCode[]) : undefined;
 }
 
 /** The facts behind a disposition written by {@link writeDisposition}; undefined for any other text. */
 export function readDisposition(text: string): DispositionFacts | undefined {
-  const fixed = FIXED_KEY.get(text.trim());
+  const fixed = FIXED_KEY().get(text.trim());
   if (fixed) return { kind: "fixed", key: fixed };
   const denied = /^(Claim|Authorization) denied: (.+)$/.exec(text.trim());
   if (denied) {
@@ -98,17 +104,17 @@ export function writeNote(facts: NoteFacts): string {
   return OVERALL_NOTES_AR[facts.outcome];
 }
 
-const REASON_BY_EN = new Map<string, AdjudicationReasonCode>(Object.entries(ADJUDICATION_REASONS).map(([code, words]) => [words.en, code as AdjudicationReasonCode]));
-const OUTCOME_BY_NOTE = new Map<string, AdjudicationOutcome>(Object.entries(OVERALL_NOTES_AR).map(([outcome, text]) => [text, outcome as AdjudicationOutcome]));
+const REASON_BY_EN = once(() => new Map<string, AdjudicationReasonCode>(Object.entries(ADJUDICATION_REASONS).map(([code, words]) => [words.en, code as AdjudicationReasonCode])));
+const OUTCOME_BY_NOTE = once(() => new Map<string, AdjudicationOutcome>(Object.entries(OVERALL_NOTES_AR).map(([outcome, text]) => [text, outcome as AdjudicationOutcome])));
 
 /** The facts behind a note written by {@link writeNote}; undefined for any other text. */
 export function readNote(text: string): NoteFacts | undefined {
   const t = text.trim();
-  const outcome = OUTCOME_BY_NOTE.get(t);
+  const outcome = OUTCOME_BY_NOTE().get(t);
   if (outcome) return { kind: "overall", outcome };
   const replaced = /^Item (\d+) replaced by the contracted service at the price-list rate$/.exec(t);
   if (replaced) return { kind: "itemReplaced", item: Number(replaced[1]) };
   const reason = /^Item (\d+): (.+)$/.exec(t);
-  const code = reason ? REASON_BY_EN.get(reason[2]!) : undefined;
+  const code = reason ? REASON_BY_EN().get(reason[2]!) : undefined;
   return reason && code ? { kind: "itemReason", item: Number(reason[1]), reason: code } : undefined;
 }

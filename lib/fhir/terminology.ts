@@ -28,46 +28,46 @@ const proc = (code: string, en: string, ar: string, category: BenefitCategoryCod
 
 /** Curated CPT subset (procedures and services). */
 export const CPT_CODES: readonly ProcedureEntry[] = [
-  proc("99202", "Clinic visit, new patient, short", "زيارة عيادة لمريض جديد، قصيرة", "3"),
-  proc("99203", "Clinic visit, new patient, standard", "زيارة عيادة لمريض جديد، عادية", "3"),
-  proc("99213", "Clinic visit, returning patient, standard", "زيارة عيادة لمريض مراجع، عادية", "3"),
-  proc("99214", "Clinic visit, returning patient, extended", "زيارة عيادة لمريض مراجع، مطوّلة", "3"),
-  proc("36415", "Blood sample from a vein", "سحب عينة دم من الوريد", "5"),
-  proc("81001", "Urine test with microscopy", "تحليل بول مع فحص مجهري", "5"),
-  proc("85025", "Full blood count", "صورة دم كاملة", "5"),
-  proc("80053", "Blood chemistry panel, extended", "لوحة كيمياء الدم الموسّعة", "5"),
-  proc("83036", "Long-term blood sugar marker (HbA1c)", "السكر التراكمي (HbA1c)", "5"),
-  proc("71046", "Chest X-ray, two views", "أشعة سينية للصدر، منظران", "4"),
-  proc("73030", "Shoulder X-ray", "أشعة سينية للكتف", "4"),
-  proc("96372", "Injection under the skin or into a muscle", "حقنة تحت الجلد أو في العضل", "1"),
-  proc("12001", "Stitching of a small simple wound", "خياطة جرح بسيط صغير", "1"),
-  proc("92004", "Full eye examination, new patient", "فحص شامل للعين لمريض جديد", "F6"),
-  proc("70553", "Brain MRI, with and without contrast", "رنين مغناطيسي للدماغ بصبغة وبدونها", "62"),
-  proc("72148", "Lower back MRI, without contrast", "رنين مغناطيسي لأسفل الظهر بدون صبغة", "62"),
-  proc("29881", "Knee keyhole surgery on the meniscus", "منظار الركبة لعلاج الغضروف الهلالي", "2"),
-  proc("47562", "Keyhole gallbladder removal", "استئصال المرارة بالمنظار", "2"),
-  proc("59400", "Pregnancy care and delivery package", "باقة متابعة الحمل والولادة", "69"),
-  proc("15823", "Upper eyelid lift (cosmetic)", "رفع الجفن العلوي (تجميلي)", "2"),
-  proc("58970", "Egg retrieval for IVF", "سحب البويضات لأطفال الأنابيب", "61"),
+  /* @__PURE__ */ proc("99202", "Clinic visit, new patient, short", "زيارة عيادة لمريض جديد، قصيرة", "3"),
+  /* @__PURE__ */ proc("99203", "Clinic visit, new patient, standard", "زيارة عيادة لمريض جديد، عادية", "3"),
+  /* @__PURE__ */ proc("99213", "Clinic visit, returning patient, standard", "زيارة عيادة لمريض مراجع، عادية", "3"),
+  /* @__PURE__ */ proc("99214", "Clinic visit, returning patient, extended", "زيارة عيادة لمريض مراجع، مطوّلة", "3"),
+  /* @__PURE__ */ proc("36415", "Blood sample from a vein", "سحب عينة دم من الوريد", "5"),
+  /* @__PURE__ */ proc("81001", "Urine test with microscopy", "تحليل بول مع فحص مجهري", "5"),
+  /* @__PURE__ */ proc("85025", "Full blood count", "صورة دم كاملة", "5"),
+  /* @__PURE__ */ proc("80053", "Blood chemistry panel, extended", "لوحة كيمياء الدم الموسّعة", "5"),
+  /* @__PURE__ */ proc("83036", "Long-term blood sugar marker (HbA1c)", "السكر التراكمي (HbA1c)", "5"),
+  /* @__PURE__ */ proc("71046", "Chest X-ray, two views", "أشعة سينية للصدر، منظران", "4"),
+  /* @__PURE__ */ proc("73030", "Shoulder X-ray", "أشعة سينية للكتف", "4"),
+  /* @__PURE__ */ proc("96372", "Injection under the skin or into a muscle", "حقنة تحت الجلد أو في العضل", "1"),
+  /* @__PURE__ */ proc("12001", "Stitching of a small simple wound", "خياطة جرح بسيط صغير", "1"),
+  /* @__PURE__ */ proc("92004", "Full eye examination, new patient", "فحص شامل للعين لمريض جديد", "F6"),
+  /* @__PURE__ */ proc("70553", "Brain MRI, with and without contrast", "رنين مغناطيسي للدماغ بصبغة وبدونها", "62"),
+  /* @__PURE__ */ proc("72148", "Lower back MRI, without contrast", "رنين مغناطيسي لأسفل الظهر بدون صبغة", "62"),
+  /* @__PURE__ */ proc("29881", "Knee keyhole surgery on the meniscus", "منظار الركبة لعلاج الغضروف الهلالي", "2"),
+  /* @__PURE__ */ proc("47562", "Keyhole gallbladder removal", "استئصال المرارة بالمنظار", "2"),
+  /* @__PURE__ */ proc("59400", "Pregnancy care and delivery package", "باقة متابعة الحمل والولادة", "69"),
+  /* @__PURE__ */ proc("15823", "Upper eyelid lift (cosmetic)", "رفع الجفن العلوي (تجميلي)", "2"),
+  /* @__PURE__ */ proc("58970", "Egg retrieval for IVF", "سحب البويضات لأطفال الأنابيب", "61"),
 ];
 
 const diag = (code: string, en: string, ar: string): TerminologyEntry => ({ code, display: { en, ar } });
 
 /** Curated ICD-10-AM subset (diagnoses). */
 export const ICD10AM_CODES: readonly TerminologyEntry[] = [
-  diag("J06.9", "Upper airway infection, unspecified", "التهاب المجاري التنفسية العليا، غير محدد"),
-  diag("J18.9", "Chest infection (pneumonia), unspecified", "التهاب رئوي، غير محدد"),
-  diag("E11.9", "Type 2 diabetes without complications", "السكري من النوع الثاني دون مضاعفات"),
-  diag("I10", "High blood pressure", "ارتفاع ضغط الدم"),
-  diag("M54.5", "Low back pain", "ألم أسفل الظهر"),
-  diag("M23.2", "Knee meniscus problem", "اعتلال الغضروف الهلالي في الركبة"),
-  diag("K80.2", "Gallstones without inflammation", "حصوات المرارة دون التهاب"),
-  diag("R51", "Headache", "صداع"),
-  diag("S61.0", "Open wound of a finger", "جرح مفتوح في الإصبع"),
-  diag("Z34.9", "Routine pregnancy check", "متابعة حمل روتينية"),
-  diag("H52.1", "Short-sightedness", "قصر النظر"),
-  diag("N97.9", "Female infertility, unspecified", "عقم عند الأنثى، غير محدد"),
-  diag("H02.8", "Other eyelid condition", "حالات أخرى في الجفن"),
+  /* @__PURE__ */ diag("J06.9", "Upper airway infection, unspecified", "التهاب المجاري التنفسية العليا، غير محدد"),
+  /* @__PURE__ */ diag("J18.9", "Chest infection (pneumonia), unspecified", "التهاب رئوي، غير محدد"),
+  /* @__PURE__ */ diag("E11.9", "Type 2 diabetes without complications", "السكري من النوع الثاني دون مضاعفات"),
+  /* @__PURE__ */ diag("I10", "High blood pressure", "ارتفاع ضغط الدم"),
+  /* @__PURE__ */ diag("M54.5", "Low back pain", "ألم أسفل الظهر"),
+  /* @__PURE__ */ diag("M23.2", "Knee meniscus problem", "اعتلال الغضروف الهلالي في الركبة"),
+  /* @__PURE__ */ diag("K80.2", "Gallstones without inflammation", "حصوات المرارة دون التهاب"),
+  /* @__PURE__ */ diag("R51", "Headache", "صداع"),
+  /* @__PURE__ */ diag("S61.0", "Open wound of a finger", "جرح مفتوح في الإصبع"),
+  /* @__PURE__ */ diag("Z34.9", "Routine pregnancy check", "متابعة حمل روتينية"),
+  /* @__PURE__ */ diag("H52.1", "Short-sightedness", "قصر النظر"),
+  /* @__PURE__ */ diag("N97.9", "Female infertility, unspecified", "عقم عند الأنثى، غير محدد"),
+  /* @__PURE__ */ diag("H02.8", "Other eyelid condition", "حالات أخرى في الجفن"),
 ];
 
 export type TerminologyKind = "cpt" | "icd10am";
@@ -77,21 +77,25 @@ export const TERMINOLOGIES: Readonly<Record<TerminologyKind, readonly Terminolog
   icd10am: ICD10AM_CODES,
 };
 
-const byCode = {
-  cpt: new Map(CPT_CODES.map((e) => [e.code, e])),
-  icd10am: new Map(ICD10AM_CODES.map((e) => [e.code, e])),
-};
+// Built on first use, not at load: a page that imports lib/fhir/browser for something else does not
+// carry the curated lists (the bundler drops them when nothing reads them; docs/decisions/055).
+let byCodeIndex: Record<TerminologyKind, Map<string, TerminologyEntry>> | undefined;
+const byCode = () =>
+  (byCodeIndex ??= {
+    cpt: new Map(CPT_CODES.map((e) => [e.code, e])),
+    icd10am: new Map(ICD10AM_CODES.map((e) => [e.code, e])),
+  });
 
 export function findCode(kind: TerminologyKind, code: string): TerminologyEntry | undefined {
-  return byCode[kind].get(code);
+  return byCode()[kind].get(code);
 }
 
 export function isCptCode(code: string): boolean {
-  return byCode.cpt.has(code);
+  return byCode().cpt.has(code);
 }
 
 export function isIcd10amCode(code: string): boolean {
-  return byCode.icd10am.has(code);
+  return byCode().icd10am.has(code);
 }
 
 /** Lower-case, Arabic diacritics and tatweel removed, alef/yaa/taa-marbuta forms folded. */

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { AREAS, staffAction } from "@/lib/auth";
 import type { ActionResult } from "@/lib/auth";
 import { lookupCodes, searchCodes, type CodeHit } from "./catalogue";
+import { CATALOGUE_SYSTEMS } from "./systems";
 
 /**
  * The code pickers' server side (docs/decisions/086): staff who fill the forms (front desk,
@@ -12,7 +13,8 @@ import { lookupCodes, searchCodes, type CodeHit } from "./catalogue";
  */
 const pickerRoles = [...new Set([...AREAS.authorizations.roles, ...AREAS.claims.roles, ...AREAS.settings.roles])];
 
-const systems = z.array(z.string().max(200)).min(1).max(12);
+/** At most every system the catalogue holds (the Settings picker searches them all). */
+const systems = z.array(z.string().max(200)).min(1).max(CATALOGUE_SYSTEMS.length);
 
 export const searchCodesAction = staffAction(
   pickerRoles,
