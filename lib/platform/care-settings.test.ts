@@ -100,6 +100,8 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
     const claim = bundle.entry!.find((e) => e.resource?.resourceType === "Claim")!.resource as Claim;
     expect(claim.meta?.profile?.[0]).toBe(nphies.claimProfile(type, use));
     expect(claim.total?.value).toBe(type === "professional" ? 323.58 : type === "institutional" ? 451.5 : 301);
+    // The care team names each practitioner by reference, licence and name (a reader without the entry knows who).
+    if (type !== "pharmacy") expect(claim.careTeam?.[0]?.provider).toMatchObject({ reference: expect.stringMatching(/^Practitioner\//), identifier: { system: nphies.LICENSES.practitioner, value: expect.stringMatching(/^PRAC-/) }, display: expect.any(String) });
   });
 
   it("in messaging a line coded in CPT is a field error before anything is stored; in REST it is taken", async () => {

@@ -130,7 +130,7 @@ function careSettingOf(values: Pick<SubmissionFormValues, "claimType" | "subtype
   return {
     type: values.claimType,
     subtype: values.subtype,
-    careTeam: team.map((p) => ({ practitionerId: p.id, specialty: p.specialty })),
+    careTeam: team.map((p) => ({ practitionerId: p.id, specialty: p.specialty, license: p.license, name: `${p.givenName} ${p.familyName}` })),
     ...(values.chiefComplaint ? { chiefComplaint: values.chiefComplaint } : {}),
     ...(values.claimType === "pharmacy" && /^\d{1,3}$/.test(values.daysSupply) ? { daysSupply: Number(values.daysSupply) } : {}),
     ...(values.claimType === "vision" && values.visionPrescription ? { visionPrescription: values.visionPrescription } : {}),

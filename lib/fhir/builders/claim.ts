@@ -4,7 +4,7 @@ import { organizationReference, patientReference } from "../references";
 import { CODE_SYSTEMS, PLATFORM_CURRENCY, PORTAL_URI_BASE } from "../systems";
 import { EXTENSIONS } from "../nphies/extensions";
 import type { ClaimType } from "../nphies/profiles";
-import { SYSTEMS, type ClaimSubtype } from "../nphies/terminology";
+import { LICENSES, SYSTEMS, type ClaimSubtype } from "../nphies/terminology";
 
 export type ClaimUse = "preauthorization" | "claim";
 
@@ -37,7 +37,8 @@ export interface CareSettingInput {
   type: ClaimType;
   subtype: ClaimSubtype;
   /** The practitioners in order (the first the primary): `Practitioner/<id>` and their practice-codes specialty. */
-  careTeam?: readonly { practitionerId: string; specialty: string }[];
+  /** The care team in order (the first is primary); licence and name also name the provider, so a reader without the entry (the denial views, a payer) knows who. */
+  careTeam?: readonly { practitionerId: string; specialty: string; license?: string; name?: string }[];
   chiefComplaint?: string;
   daysSupply?: number;
   /** The vision prescription's number (an identifier-only reference). */
@@ -122,7 +123,11 @@ export function buildClaim(input: ClaimInput): Claim {
   }))].map((info, i): ClaimSupportingInfo => ({ sequence: i + 1, ...info }));
   const careTeam = (setting?.careTeam ?? []).map((member, i) => ({
     sequence: i + 1,
-    provider: { reference: `Practitioner/${member.practitionerId}` },
+    provider: {
+      reference: `Practitioner/${member.practitionerId}`,
+      ...(member.license ? { identifier: { system: LICENSES.practitioner, value: member.license } } : {}),
+      ...(member.name ? { display: member.name } : {}),
+    },
     role: coding(SYSTEMS.careTeamRole, i === 0 ? "primary" : "assist"),
     qualification: coding(SYSTEMS.practiceCodes, member.specialty),
   }));
