@@ -56,7 +56,7 @@ test.describe("claims", () => {
       await expect(page.getByTestId("disposition-text-platform")).toHaveText("Claim adjudicated and paid according to the plan");
       await expect(page.getByTestId("disposition-text-platform")).toHaveAttribute("dir", "auto");
       // The service in words beside its code.
-      await expect(page.getByTestId("adjudication-table")).toContainText("زيارة عيادة لمريض مراجع، عادية");
+      await expect(page.getByTestId("adjudication-table")).toContainText(SERVICES.visit.ar);
       await screenshot(page, SHOTS, "detail-ar.png");
       await screenshot(page, "docs/screenshots/19", "claim-ar.png");
     });

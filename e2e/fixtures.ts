@@ -159,7 +159,7 @@ export const SERVICES: Record<"visit" | "mri" | "bloodCount", JourneyService> = 
       bloodCount: { list: "Laboratory", system: nphies.SYSTEMS.laboratory, code: "LAB-4001", price: "60", ar: "صورة دم كاملة" },
     }
   : {
-      visit: { list: "CPT (spec)", system: CODE_SYSTEMS.cpt, code: "99213", price: "250", ar: "" },
+      visit: { list: "CPT (spec)", system: CODE_SYSTEMS.cpt, code: "99213", price: "250", ar: "زيارة عيادة لمريض مراجع، عادية" },
       mri: { list: "CPT (spec)", system: CODE_SYSTEMS.cpt, code: "72148", price: "2000", ar: "رنين مغناطيسي لأسفل الظهر بدون صبغة" },
       bloodCount: { list: "CPT (spec)", system: CODE_SYSTEMS.cpt, code: "85025", price: "60", ar: "" },
     };
@@ -379,7 +379,14 @@ export async function submitClaim(orgClient: OrgClient, options: ClaimOptions = 
         ? {
             type: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/claim-type", code: "professional" }] },
             subType: { coding: [{ system: nphies.SYSTEMS.claimSubtype, code: "op" }] },
-            careTeam: [{ sequence: 1, provider: { identifier: { system: nphies.LICENSES.practitioner, value: "PRAC-10001" } }, role: { coding: [{ system: nphies.SYSTEMS.careTeamRole, code: "primary" }] } }],
+            careTeam: [
+              {
+                sequence: 1,
+                provider: { identifier: { system: nphies.LICENSES.practitioner, value: "PRAC-10001" } },
+                role: { coding: [{ system: nphies.SYSTEMS.careTeamRole, code: "primary" }] },
+                qualification: { coding: [{ system: nphies.SYSTEMS.practiceCodes, code: "08.00" }] },
+              },
+            ],
             supportingInfo: [{ sequence: 1, category: { coding: [{ system: nphies.SYSTEMS.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Headache for two days" } }],
           }
         : { type: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/claim-type", code: "institutional" }] } }),

@@ -22,7 +22,7 @@ function claim(overrides: Record<string, unknown> = {}, item: Record<string, unk
     patient: { reference: "Patient/1000000001" },
     created: "2026-11-24T09:00:00Z",
     priority: { coding: [{ code: "normal" }] },
-    careTeam: [{ sequence: 1, provider: { identifier: { system: nphies.LICENSES.practitioner, value: "PRAC-10002" } }, role: { coding: [{ code: "primary" }] } }],
+    careTeam: [{ sequence: 1, provider: { identifier: { system: nphies.LICENSES.practitioner, value: "PRAC-10002" } }, role: { coding: [{ code: "primary" }] }, qualification: { coding: [{ system: S.practiceCodes, code: "22.00" }] } }],
     insurance: [{ sequence: 1, focal: true, coverage: { reference: "Coverage/cov-1000000001" } }],
     item: [{ sequence: 1, productOrService: { coding: [{ system: S.oralHealthOp, code: "ORL-2003" }] }, bodySite: { coding: [{ system: S.fdiOralRegion, code: "16" }] }, quantity: { value: 1 }, unitPrice: { value: 300, currency: "SAR" }, ...item }],
     ...overrides,
@@ -74,6 +74,7 @@ describe("an API Claim's care setting", () => {
     ["no subtype", { subType: undefined }, "Claim.subType"],
     ["no care team", { careTeam: undefined }, "Claim.careTeam"],
     ["no chief complaint", { supportingInfo: [] }, "Claim.supportingInfo"],
+    ["a care team member without speciality", { careTeam: [{ sequence: 1, provider: { identifier: { system: nphies.LICENSES.practitioner, value: "PRAC-10002" } } }] }, "Claim.careTeam[0].qualification"],
   ])("in messaging, what the exchange requires is refused 422 when missing: %s", (_name, overrides, path) => {
     const complaint = { sequence: 1, category: { coding: [{ system: S.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Toothache" } };
     const body = claim({ supportingInfo: [complaint], ...overrides });

@@ -212,6 +212,10 @@ function exchangeMissing(claim: ClaimParsed, type: nphies.ClaimType): { path: Pr
   if (type !== "pharmacy" && !(claim.careTeam ?? []).length) {
     return { path: ["careTeam"], field: "required by the national exchange: the practitioner who gave the care (licence)", message: `Claim.careTeam is required by the national exchange for a ${type} claim: name the practitioner (Practitioner reference or licence identifier).` };
   }
+  const unqualified = (claim.careTeam ?? []).findIndex((member) => !member.qualification?.coding?.some((c) => c.system === nphies.SYSTEMS.practiceCodes && c.code));
+  if (unqualified >= 0) {
+    return { path: ["careTeam", unqualified, "qualification"], field: `required by the national exchange: the practitioner's speciality (${nphies.SYSTEMS.practiceCodes})`, message: `Claim.careTeam[${unqualified}].qualification is required by the national exchange: the practitioner's speciality (${nphies.SYSTEMS.practiceCodes}).` };
+  }
   const categories = (claim.supportingInfo ?? []).map((info) => info.category.coding?.find((c) => c.system === nphies.SYSTEMS.claimInformationCategory)?.code);
   const needed = nphies.REQUIRED_SUPPORTING_INFO[type].find((category) => !categories.includes(category));
   if (needed) {
