@@ -4,7 +4,9 @@ import { currencySymbol } from "@/lib/money";
 import { Badge } from "@/components/ui/card";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import type { DecisionLine, DecisionView } from "@/lib/submissions";
-import { CODE_SYSTEMS, findCode, type Decision } from "@/lib/fhir/browser";
+import { CODE_SYSTEMS, type Decision } from "@/lib/fhir/browser";
+import { getDb } from "@/lib/db";
+import { lookupCodes } from "@/lib/terminology";
 import type { SubmissionKind } from "@/lib/db";
 import { DECISION_STATUS, noteWords, reasonWords, statusLabel } from "@/lib/i18n";
 import { PlatformWordsText } from "./platform-words";
@@ -32,10 +34,18 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
   const t = await getTranslations("adjudication");
   const locale = (await getLocale()) === "ar" ? "ar" : "en";
   const ids = IDS[variant];
+  // The services in words, from the catalogue of each line's own code list (CPT when a line names none).
+  const systemOf = (line: DecisionLine) => line.codeSystem || CODE_SYSTEMS.cpt;
+  const bySystem = new Map<string, string[]>();
+  for (const line of decision.lines) if (line.code) bySystem.set(systemOf(line), [...(bySystem.get(systemOf(line)) ?? []), line.code]);
+  const db = bySystem.size > 0 ? await getDb() : undefined;
+  const words = new Map(
+    (await Promise.all([...bySystem].map(([system, codes]) => lookupCodes(db!, system, codes)))).flat().map((hit) => [`${hit.system}|${hit.code}`, hit[locale] || hit.en]),
+  );
   const money = { className: "px-3 py-2 tabular-nums", align: "end", dir: "ltr" } as const;
 
   const service = (line: DecisionLine) => {
-    const known = line.code && (!line.codeSystem || line.codeSystem === CODE_SYSTEMS.cpt) ? findCode("cpt", line.code)?.display[locale] : undefined;
+    const known = line.code ? words.get(`${systemOf(line)}|${line.code}`) : undefined;
     return (
       <>
         <span dir="ltr" className="font-mono font-semibold">
