@@ -2,7 +2,7 @@ import type { Bundle, Claim, CoverageEligibilityRequest } from "@medplum/fhirtyp
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "@/lib/audit";
 import { listPractitioners, seedDemoPractitioners } from "@/lib/facilities";
-import { buildEligibilityRequest, nphies } from "@/lib/fhir";
+import { buildCancelTask, buildCommunication, buildEligibilityRequest, buildPaymentNotice, nphies } from "@/lib/fhir";
 import { r4Problems } from "@/lib/fhir/messages/r4-schema.test-support";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { findPatientByNationalId, listCoverages } from "@/lib/patients/registry";
@@ -10,7 +10,7 @@ import { getSubmission, submitForm } from "@/lib/submissions";
 import { testDatabases } from "@/lib/testing/databases";
 import type { PlatformClient } from "./client";
 import { createMessagingPlatform } from "./messaging";
-import { payerLicenseFromDb } from "./payer-license";
+import { claimByIdentifierFromDb, payerLicenseFromDb, payerNameFromDb } from "./payer-license";
 import { partiesFromDb } from "./parties";
 
 /**
@@ -77,6 +77,9 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
       providerLicense: "PR-CLINIC-001",
       providerOrgId: "clinic-001",
       payerLicense: payerLicenseFromDb(database.db),
+      payerName: payerNameFromDb(database.db),
+      claimByIdentifier: claimByIdentifierFromDb(database.db),
+      providerFacts: { id: "clinic-001", license: "PR-CLINIC-001", name: "Sandbox Family Clinic", providerType: "1" },
       parties: partiesFromDb(database.db, { id: "clinic-001", license: "PR-CLINIC-001", name: "Sandbox Family Clinic", providerType: "1" }, { id: "loc-clinic-001", license: "PR-CLINIC-001", name: "Sandbox Family Clinic" }),
       sourceEndpoint: "https://clinic.example/fhir",
       clock: () => new Date(`${today}T10:00:00Z`),
@@ -143,5 +146,28 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
     expect(focus.priority?.coding?.[0]?.code).toBe("normal");
     expect(focus.facility?.reference).toBe("Location/loc-clinic-001");
     expect(focus.insurance).toEqual([{ focal: true, coverage: { reference: expect.stringMatching(/^Coverage\/./) } }]);
+  });
+
+  it("every other message the adapter sends passes every rule: communication, cancel, status check, poll, payment notice", async () => {
+    // The same service as an earlier case of this file: the scrubber's duplicate warning is answered.
+    const submitted = await submitForm({ db: database.db, providerOrgId: "clinic-001", clock: () => new Date(`${today}T09:00:00Z`) }, caller, { ...base, use: "claim", ...FORMS.professional(team) }, undefined, { scrub: { acknowledgeWarnings: true } });
+    expect(submitted).toMatchObject({ ok: true });
+    const submission = await getSubmission(database.db, (submitted as { id: string }).id);
+    const identifier = { system: submission!.identifierSystem!, value: submission!.identifierValue! };
+    const at = new Date(`${today}T10:00:00Z`);
+    const messages: [string, () => Promise<unknown>][] = [
+      ["communication", () => port.sendCommunication(buildCommunication({ id: "5f0c7a1e-2b3d-4c5e-8f90-a1b2c3d4e5f6", requestId: "cr-1", requestIdentifier: { system: "https://payer.example/communication-request-id", value: "CR-1" }, about: { identifier }, providerOrgId: "clinic-001", recipientOrgId: insurerId, text: "The report is attached.", sent: at }))],
+      ["cancel-request", () => port.cancel(buildCancelTask({ id: "6a1d8b2f-3c4e-4d5f-9a01-b2c3d4e5f607", target: { identifier }, code: "cancel", reason: "WI", providerOrgId: "clinic-001", insurerOrgId: insurerId, authoredOn: at }))],
+      ["status-check", () => port.claimStatus({ identifier })],
+      ["poll-request", () => port.pollMessages!()],
+      ["payment-notice", () => port.sendPaymentNotice(buildPaymentNotice({ id: "7b2e9c30-4d5f-4e60-8b12-c3d4e5f60718", paymentId: "pay-1", paymentStatus: "paid", amountMinor: 12_500, currency: "SAR", providerOrgId: "clinic-001", paymentDate: today, created: at, identifierSystem: "https://clinic.example/fhir/payment-notice-id/clinic-001", paymentIdentifier: { system: "https://payer.example/payment", value: "PAY-1" } }))],
+    ];
+    for (const [event, send] of messages) {
+      const before = sent.length;
+      await expect(send()).rejects.toThrow("captured");
+      const bundle = sent[before]!;
+      expect([event, nphies.checkMessage(bundle, { today: new Date(`${today}T12:00:00Z`) }).findings]).toEqual([event, []]);
+      expect(r4Problems(bundle)).toEqual([]);
+    }
   });
 });

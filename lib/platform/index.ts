@@ -9,7 +9,7 @@ import { env, type Env } from "@/lib/env";
 import { createPlatformClient, type PlatformClient } from "./client";
 import { platformConfigFromEnv as configFromEnv, type PlatformConfig } from "./config";
 import { createMessagingPlatform } from "./messaging";
-import { knownClaimsFromDb, payerLicenseFromDb, payerNameFromDb, sentClaimsFromDb } from "./payer-license";
+import { claimByIdentifierFromDb, knownClaimsFromDb, payerLicenseFromDb, payerNameFromDb, sentClaimsFromDb } from "./payer-license";
 import { facilityConfig } from "./facilities";
 import { partiesFromDb } from "./parties";
 import { PlatformConfigError } from "./errors";
@@ -46,7 +46,7 @@ export {
 export { tlsHandshakeCount } from "./transport";
 export { facilityConfig } from "./facilities";
 export { createMessagingPlatform, stableUuid, type MessagingDeps } from "./messaging";
-export { knownClaimsFromDb, payerLicenseFromDb, payerNameFromDb, sentClaimsFromDb, type KnownClaimsResolver, type PayerLicenseResolver, type PayerNameResolver, type PayerTarget, type SentClaimResolver } from "./payer-license";
+export { claimByIdentifierFromDb, knownClaimsFromDb, payerLicenseFromDb, payerNameFromDb, sentClaimsFromDb, type ClaimByIdentifierResolver, type KnownClaimsResolver, type PayerLicenseResolver, type PayerNameResolver, type PayerTarget, type SentClaimResolver } from "./payer-license";
 export type { BatchOutcome, CancelOutcome, ClaimKey, ClaimStatusResult, PaymentNoticeResult, PlatformPort, PlatformProtocol, PolledMessages } from "./port";
 export { cancelOutcomeOf, portOf, type PortSource } from "./port";
 export { createLogger, type LogLevel, type PlatformLogger } from "./logger";
@@ -169,6 +169,7 @@ export function portFor(client: PlatformClient, db: Parameters<typeof payerLicen
     payerName: payerNameFromDb(db),
     knownClaims: knownClaimsFromDb(db),
     sentClaim: sentClaimsFromDb(db),
+    claimByIdentifier: claimByIdentifierFromDb(db),
     ...(client.config.sourceEndpoint ? { sourceEndpoint: client.config.sourceEndpoint } : {}),
     providerFacts: provider,
     parties: partiesFromDb(

@@ -98,6 +98,16 @@ export function knownClaimsFromDb(db: Db): KnownClaimsResolver {
   };
 }
 
+/** The Claim the portal holds under our identifier (what a Communication or a Task names it by). */
+export type ClaimByIdentifierResolver = (identifier: { system?: string; value: string }) => Promise<Claim | undefined>;
+
+export function claimByIdentifierFromDb(db: Db): ClaimByIdentifierResolver {
+  return async (identifier) => {
+    const [row] = await db.select({ claim: submissions.claim }).from(submissions).where(byIdentifier(identifier)).limit(1);
+    return (row?.claim as unknown as Claim | null) ?? undefined;
+  };
+}
+
 /** The Claim the portal sent under a platform id, with our identifier of it (decision 073). */
 export type SentClaimResolver = (platformId: string) => Promise<{ claim: Claim; identifier: { system?: string; value: string } } | undefined>;
 

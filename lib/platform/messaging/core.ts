@@ -16,7 +16,7 @@ import {
 } from "@/lib/fhir";
 import type { CallOptions, PlatformClient, PlatformResult } from "../client";
 import { PlatformError, PlatformProtocolError, PlatformUnavailableError, type RateBucket } from "../errors";
-import type { KnownClaimsResolver, PayerLicenseResolver, PayerNameResolver, PayerTarget, SentClaimResolver } from "../payer-license";
+import type { ClaimByIdentifierResolver, KnownClaimsResolver, PayerLicenseResolver, PayerNameResolver, PayerTarget, SentClaimResolver } from "../payer-license";
 import type { PartiesResolver } from "../parties";
 
 /**
@@ -37,6 +37,8 @@ export interface MessagingDeps {
   knownClaims?: KnownClaimsResolver;
   /** The Claim the portal sent under a platform id, with its identifier: how a status check by identifier finds it (decision 073). */
   sentClaim?: SentClaimResolver;
+  /** The Claim the portal holds under our identifier: whose parties a Communication about it carries. */
+  claimByIdentifier?: ClaimByIdentifierResolver;
   /** A claim's parties (patient, coverage, provider, insurer): its message is assembled complete (decision 074). */
   parties?: PartiesResolver;
   /** Base of our fullUrls and MessageHeader.source.endpoint (default the portal's FHIR base). */

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Task } from "@medplum/fhirtypes";
+import type { Communication, Task } from "@medplum/fhirtypes";
 import { MAX_MESSAGES_PER_POLL, buildPollTask, readCoverageEligibilityResponse, readResource, type Read } from "@/lib/fhir";
 import { PlatformProtocolError } from "../errors";
 import { cancelOutcomeOf, type PlatformPort, type PolledMessages } from "../port";
@@ -55,7 +55,18 @@ export function taskOperations(core: MessagingCore): Pick<PlatformPort, "checkEl
       const claimIdentifier = about.map(identifierOfTarget).find(Boolean);
       const claimId = about.map((a) => idOf(a.reference, "Claim")).find(Boolean);
       const destination = await core.destinationFor({ ...(claimIdentifier ? { claimIdentifier } : {}), ...(claimId ? { claimId } : {}) }, requestId, "Communication.about");
-      const reply = await core.exchange({ event: "communication", focus: communication, resources: [core.provider()], destination, bucket: "claims" }, { ...options, requestId });
+      // The exchange's Communication names its patient and is addressed to the payer: the claim's
+      // parties go as entries of the message (decision 074), the subject and recipient name them.
+      const claim = claimIdentifier ? await deps.claimByIdentifier?.(claimIdentifier) : claimId ? (await deps.sentClaim?.(claimId))?.claim : undefined;
+      const parties = claim ? await deps.parties?.(claim) : undefined;
+      const focus: Communication = parties
+        ? {
+            ...communication,
+            subject: communication.subject ?? { reference: `Patient/${parties.patient.id}` },
+            recipient: communication.recipient?.length ? communication.recipient : [{ reference: `Organization/${parties.insurer.id}` }],
+          }
+        : communication;
+      const reply = await core.exchange({ event: "communication", focus, resources: [core.provider()], destination, bucket: "claims", ...(parties ? { parties } : {}) }, { ...options, requestId });
       // The exchange's receipt (acknowledgement): the payer's own acknowledgement comes later, by poll.
       const echoed = reply.view.entries.find((e) => e.resourceType === "Communication")?.resource;
       const data = echoed ?? (reply.data as unknown as Record<string, unknown>);
@@ -66,7 +77,8 @@ export function taskOperations(core: MessagingCore): Pick<PlatformPort, "checkEl
     async sendPaymentNotice(notice, options = {}) {
       // Addressed to the exchange; the id is fixed per remittance and status, so a resend is the same message.
       const seed = `payment-notice|${notice.id ?? randomUUID()}`;
-      const reply = await core.exchange({ event: "payment-notice", focus: notice, destination: { exchange: true }, seed, bucket: "claims" }, options);
+      // With the clinic's Organization the notice names as provider and payee (an entry of the message).
+      const reply = await core.exchange({ event: "payment-notice", focus: notice, resources: [core.provider()], destination: { exchange: true }, seed, bucket: "claims" }, options);
       if (reply.view.header.responseTo !== reply.headerId) {
         throw new PlatformProtocolError({ status: reply.status, requestId: reply.requestId, message: "POST /$process-message: the payment notice was not acknowledged", problems: ["MessageHeader.response"] });
       }
