@@ -10,15 +10,17 @@
  * 300 ms in all at 1,000,000 claims, for any range up to 24 months. For comparison it also times
  * the exact median over every decided claim (the query before the decision-time histogram,
  * decision 052), outside the total. Then it times the denial section's views (docs/decisions/077:
- * by family, reason, insurer, service, practitioner, the top fixable reasons and the trend) with a
- * total of their own, under the same budget.
+ * by family, reason, insurer, service, practitioner, the top fixable reasons, the scrubber's share
+ * and the trend) with a total of their own, under the same budget.
  */
 import { openDatabase } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
+import { reasonCodesCaught } from "@/lib/scrubber";
 import {
   authorizationRates,
   denialBreakdown,
   denialTrend,
+  scrubberCatchShare,
   topFixableReasons,
   liveBoardSince,
   medianDecisionSeconds,
@@ -122,6 +124,8 @@ async function main() {
           and created_at >= ${range.start.toISOString()}::timestamptz and created_at < ${range.end.toISOString()}::timestamptz`;
       const exactMs = await time(() => queryRows(db, exact));
       const [exactRow] = await queryRows<{ median: string | null; count: string }>(db, exact);
+      // The codes the base rule set catches (the denial section's "would the scrubber have caught them?").
+      const caught = [...reasonCodesCaught().keys()];
       const denialQueries: [string, () => Promise<unknown>][] = [
         ["denials by family", () => denialBreakdown(db, range, "family")],
         ["denials by reason", () => denialBreakdown(db, range, "reason")],
@@ -129,6 +133,7 @@ async function main() {
         ["denials by service", () => denialBreakdown(db, range, "service")],
         ["denials by practitioner", () => denialBreakdown(db, range, "practitioner")],
         ["top fixable reasons", () => topFixableReasons(db, range)],
+        ["scrubber's share", () => scrubberCatchShare(db, range, caught)],
         ["denial trend per day", () => denialTrend(db, range)],
         ["denial trend per week", () => denialTrend(db, { ...range, bucket: "week" })],
       ];
