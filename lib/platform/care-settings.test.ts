@@ -8,6 +8,7 @@ import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { findPatientByNationalId, listCoverages } from "@/lib/patients/registry";
 import { getSubmission, submitForm } from "@/lib/submissions";
 import { testDatabases } from "@/lib/testing/databases";
+import { submissions } from "@/lib/db/schema";
 import type { PlatformClient } from "./client";
 import { createMessagingPlatform } from "./messaging";
 import { claimByIdentifierFromDb, payerLicenseFromDb, payerNameFromDb } from "./payer-license";
@@ -109,9 +110,10 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
 
   it("in messaging a line coded in CPT is a field error before anything is stored; in REST it is taken", async () => {
     const cpt = { ...base, use: "claim", ...FORMS.professional(team), items: [{ system: "", code: "99213", servicedDate: today, quantity: "1", unitPrice: "250" }] };
-    const before = sent.length;
+    const stored = async () => (await database.db.select({ id: submissions.id }).from(submissions)).length;
+    const before = await stored();
     expect(await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "messaging" }, caller, cpt)).toEqual({ ok: false, error: "invalid", fieldErrors: { "items.0.system": ["systemNotExchange"] } });
-    expect(sent.length).toBe(before);
+    expect(await stored()).toBe(before);
     expect(await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "rest" }, caller, cpt)).toMatchObject({ ok: true });
   });
 

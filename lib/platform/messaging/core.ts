@@ -197,8 +197,9 @@ export function createMessagingCore(deps: MessagingDeps): MessagingCore {
     // Without a known name the Organization goes without one: the rule checker names what is missing.
     payer: async (license, id) => {
       const name = await deps.payerName?.(license);
-      const { name: _none, ...payer } = nphies.insurerResource({ id: id ?? stableUuid(`payer|${license}`), license, name: name ?? "" });
-      return name ? { ...payer, name } : payer;
+      const payer = nphies.insurerResource({ id: id ?? stableUuid(`payer|${license}`), license, name: name ?? "" });
+      if (!name) delete payer.name;
+      return payer;
     },
   };
 }
