@@ -2,13 +2,23 @@ import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { Card } from "@/components/ui/card";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import type { AuthorizationUsage } from "@/lib/authorization-usage";
-import { findCode } from "@/lib/fhir/browser";
+import { CODE_SYSTEMS } from "@/lib/fhir/browser";
+import { getDb } from "@/lib/db";
+import { lookupCodes } from "@/lib/terminology";
 import { formatMoney } from "@/lib/money";
 
 /** An approved authorization's usage: approved, used by linked claims and remaining per service; its validity period. */
 export async function UsageTable({ usage }: { usage: AuthorizationUsage }) {
   const [t, format, locale] = [await getTranslations("authorizationUsage"), await getFormatter(), await getLocale()];
   const day = (d: string | null) => (d ? format.dateTime(new Date(`${d}T12:00:00Z`), { dateStyle: "medium", timeZone: "UTC" }) : "—");
+  // The services in words, from the catalogue of the list the authorization named each in (CPT when none).
+  const systemOf = (s: AuthorizationUsage["services"][number]) => s.system || CODE_SYSTEMS.cpt;
+  const bySystem = new Map<string, string[]>();
+  for (const s of usage.services) bySystem.set(systemOf(s), [...(bySystem.get(systemOf(s)) ?? []), s.code]);
+  const db = bySystem.size > 0 ? await getDb() : undefined;
+  const words = new Map(
+    (await Promise.all([...bySystem].map(([system, codes]) => lookupCodes(db!, system, codes)))).flat().map((hit) => [`${hit.system}|${hit.code}`, hit[locale === "ar" ? "ar" : "en"] || hit.en]),
+  );
   const num = { align: "end", className: "px-3 py-2 tabular-nums" } as const;
   const columns: Column<AuthorizationUsage["services"][number]>[] = [
     {
@@ -19,7 +29,7 @@ export async function UsageTable({ usage }: { usage: AuthorizationUsage }) {
       cell: (s) => (
         <>
           <bdi dir="ltr" className="font-mono font-medium">{s.code}</bdi>
-          {findCode("cpt", s.code) && <span className="ms-2 text-slate-700">{findCode("cpt", s.code)!.display[locale === "ar" ? "ar" : "en"]}</span>}
+          {words.get(`${systemOf(s)}|${s.code}`) && <span className="ms-2 text-slate-700">{words.get(`${systemOf(s)}|${s.code}`)}</span>}
         </>
       ),
     },

@@ -6,7 +6,7 @@ import type { AuthorizationUsage, ServiceUsage } from "./usage";
 /** Claim states that consume an authorization: on their way or paid for. */
 const CONSUMING = ["queued", "sent", "pended", "complete", "partial"] as const;
 
-type ClaimJson = { item?: { sequence?: number; productOrService?: { coding?: { code?: string }[] }; quantity?: { value?: number }; unitPrice?: { value?: number } }[] };
+type ClaimJson = { item?: { sequence?: number; productOrService?: { coding?: { system?: string; code?: string }[] }; quantity?: { value?: number }; unitPrice?: { value?: number } }[] };
 type ViewJson = {
   preAuthRef?: string;
   preAuthPeriod?: { start?: string; end?: string };
@@ -29,12 +29,13 @@ export async function authorizationUsage(db: Db, authorizationId: string, exclud
   const view = (auth.view ?? {}) as ViewJson;
   const byCode = new Map<string, ServiceUsage>();
   for (const item of (auth.claim as ClaimJson).item ?? []) {
-    const code = item.productOrService?.coding?.[0]?.code;
+    const coding = item.productOrService?.coding?.[0];
+    const code = coding?.code;
     if (!code) continue;
     const line = view.items?.find((l) => l.sequence === item.sequence);
     const requested = item.quantity?.value ?? 1;
     const approved = line?.approvedQuantity ?? (line?.decision === "approved" || line?.decision === "partly-approved" ? requested : 0);
-    const s = byCode.get(code) ?? { code, approvedQuantity: 0, approvedMinor: null, usedQuantity: 0, usedMinor: 0, remainingQuantity: 0 };
+    const s = byCode.get(code) ?? { code, ...(coding?.system ? { system: coding.system } : {}), approvedQuantity: 0, approvedMinor: null, usedQuantity: 0, usedMinor: 0, remainingQuantity: 0 };
     s.approvedQuantity += approved;
     const eligible = line?.amounts?.eligible?.minor;
     if (typeof eligible === "number") s.approvedMinor = (s.approvedMinor ?? 0) + eligible;

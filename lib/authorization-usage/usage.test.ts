@@ -17,7 +17,7 @@ describe("usage warnings (pure)", () => {
     authorizationId: "a",
     preAuthRef: "PA-1",
     period: { start: "2026-11-01", end: "2026-11-30" },
-    services: [{ code: "97110", approvedQuantity: 2, approvedMinor: 20_000, usedQuantity: 1, usedMinor: 10_000, remainingQuantity: 1 }],
+    services: [{ code: "97110", system: "http://www.ama-assn.org/go/cpt", approvedQuantity: 2, approvedMinor: 20_000, usedQuantity: 1, usedMinor: 10_000, remainingQuantity: 1 }],
     claims: 1,
   };
   it("warns when the claim asks more than remains, for an unauthorized service, and outside the validity period", () => {
@@ -58,8 +58,8 @@ describe.each(testDatabases())("authorization usage on $name", (target) => {
       let usage = (await authorizationUsage(db, auth!.id))!;
       expect(usage.period).toEqual({ start: "2026-11-01", end: "2026-12-31" });
       expect(usage.services).toEqual([
-        { code: "97110", approvedQuantity: 2, approvedMinor: 20_000, usedQuantity: 1, usedMinor: 10_000, remainingQuantity: 1 },
-        { code: "99213", approvedQuantity: 0, approvedMinor: null, usedQuantity: 0, usedMinor: 0, remainingQuantity: 0 },
+        { code: "97110", system: "http://www.ama-assn.org/go/cpt", approvedQuantity: 2, approvedMinor: 20_000, usedQuantity: 1, usedMinor: 10_000, remainingQuantity: 1 },
+        { code: "99213", system: "http://www.ama-assn.org/go/cpt", approvedQuantity: 0, approvedMinor: null, usedQuantity: 0, usedMinor: 0, remainingQuantity: 0 },
       ]);
       await claim("draft");
       await claim("rejected");

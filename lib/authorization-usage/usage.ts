@@ -6,6 +6,8 @@
 /** One authorized service: what the payer approved and what linked claims have used. */
 export interface ServiceUsage {
   code: string;
+  /** The code list the authorization named the service in (canonical URL); absent on older rows. */
+  system?: string;
   approvedQuantity: number;
   /** The payer's eligible amount for the service (halalas), when the decision gives one. */
   approvedMinor: number | null;
