@@ -6,6 +6,7 @@ import { FieldMessages, describedBy, inputClasses } from "@/components/patients/
 import { searchPatientsForFormAction } from "@/lib/authorizations/browser";
 import { useSearchQuery } from "@/components/query/use-search-query";
 import { Combobox } from "@/components/ui/combobox";
+import { ChosenPatient, PatientOption } from "@/components/patients/chosen-patient";
 import type { PatientSummary } from "@/lib/patients";
 
 /**
@@ -50,35 +51,19 @@ export function PatientCoveragePicker({
   if (patient) {
     return (
       <div className="grid gap-4 sm:grid-cols-2">
-        <div>
-          <p className="block text-sm font-medium text-slate-800" id={`${id}-label`}>
-            {t("label")}
-          </p>
-          <div role="group" aria-labelledby={`${id}-label`} className="mt-1 flex items-center justify-between gap-3 rounded-md border border-brand-600/40 bg-brand-50 px-3 py-2">
-            <div>
-              <p className="font-semibold text-slate-900" data-testid="selected-patient">
-                {patient.givenName} {patient.familyName}
-              </p>
-              <p dir="ltr" className="text-start font-mono text-sm text-slate-600">
-                {patient.nationalId}
-              </p>
-            </div>
-            <button
-              ref={changeRef}
-              type="button"
-              disabled={disabled}
-              onClick={() => {
-                onPatient(undefined);
-                onCoverage("");
-                requestAnimationFrame(() => inputRef.current?.focus());
-              }}
-              className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
-            >
-              {t("change")}
-            </button>
-          </div>
-          <FieldMessages id={id} errors={patientErrors} />
-        </div>
+        <ChosenPatient
+          ref={changeRef}
+          patient={patient}
+          label={t("label")}
+          changeLabel={t("change")}
+          disabled={disabled}
+          errors={patientErrors}
+          onChange={() => {
+            onPatient(undefined);
+            onCoverage("");
+            requestAnimationFrame(() => inputRef.current?.focus());
+          }}
+        />
         <div>
           <label htmlFor={coverageSelectId} className="block text-sm font-medium text-slate-800">
             {t("coverage")}
@@ -126,20 +111,7 @@ export function PatientCoveragePicker({
       messages={<FieldMessages id={id} hint={t("hint")} errors={patientErrors} />}
       testId="patient-search"
       inputClassName={inputClasses(!!patientErrors?.length)}
-      renderOption={(p) => (
-        <>
-          <span className="block font-medium text-slate-900">
-            {p.givenName} {p.familyName}
-          </span>
-          <span className="block text-xs text-slate-600">
-            <span dir="ltr" className="font-mono">
-              {p.nationalId}
-            </span>
-            {" · "}
-            {p.coverages.length === 0 ? t("noCoverage") : p.coverages.map(insurerName).join(locale === "ar" ? "، " : ", ")}
-          </span>
-        </>
-      )}
+      renderOption={(p) => <PatientOption patient={p} noCoverage={t("noCoverage")} />}
     />
   );
 }

@@ -1,13 +1,14 @@
 "use client";
 
 import Link from "next/link";
-import { useLocale, useTranslations } from "next-intl";
+import { useTranslations } from "next-intl";
 import { forwardRef, useId, useRef, useState } from "react";
 import { FieldMessages, describedBy, inputClasses } from "@/components/patients/form-controls";
 import { checkNationalId, type NationalIdProblem } from "@/lib/fhir/browser";
 import { searchPatientsAction } from "@/lib/patients/browser";
 import { useSearchQuery } from "@/components/query/use-search-query";
 import { Combobox } from "@/components/ui/combobox";
+import { ChosenPatient, PatientOption } from "@/components/patients/chosen-patient";
 import type { PatientSummary } from "@/lib/patients";
 
 const ID_PROBLEM_KEYS: Record<NationalIdProblem, string> = {
@@ -44,7 +45,6 @@ export const PatientPicker = forwardRef<HTMLInputElement, Props>(function Patien
   const t = useTranslations("eligibility.form");
   const tp = useTranslations("patients");
   const te = useTranslations("patients.errors");
-  const locale = useLocale();
   const id = useId();
   const [query, setQuery] = useState("");
   const { results, loading } = useSearchQuery("patients", query, searchPatientsAction, (a) => a.patients);
@@ -59,36 +59,18 @@ export const PatientPicker = forwardRef<HTMLInputElement, Props>(function Patien
 
   if (value) {
     return (
-      <div>
-        <p className="block text-sm font-medium text-slate-800" id={`${id}-label`}>
-          {t("patient")}
-        </p>
-        <div className="mt-1 flex flex-wrap items-center justify-between gap-3 rounded-md border border-brand-600/40 bg-brand-50 px-3 py-2" aria-labelledby={`${id}-label`} role="group">
-          <div>
-            <p className="font-semibold text-slate-900" data-testid="selected-patient">
-              {value.givenName} {value.familyName}
-            </p>
-            <p className="text-sm text-slate-600">
-              <span dir="ltr" className="font-mono">
-                {value.nationalId}
-              </span>
-            </p>
-          </div>
-          <button
-            ref={changeRef}
-            type="button"
-            disabled={disabled}
-            onClick={() => {
-              onChange(undefined);
-              requestAnimationFrame(() => (ref && typeof ref !== "function" ? ref.current?.focus() : undefined));
-            }}
-            className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
-          >
-            {t("change")}
-          </button>
-        </div>
-        <FieldMessages id={id} errors={errors} />
-      </div>
+      <ChosenPatient
+        ref={changeRef}
+        patient={value}
+        label={t("patient")}
+        changeLabel={t("change")}
+        disabled={disabled}
+        errors={errors}
+        onChange={() => {
+          onChange(undefined);
+          requestAnimationFrame(() => (ref && typeof ref !== "function" ? ref.current?.focus() : undefined));
+        }}
+      />
     );
   }
 
@@ -121,20 +103,7 @@ export const PatientPicker = forwardRef<HTMLInputElement, Props>(function Patien
       messages={<FieldMessages id={id} hint={t("patientHint")} errors={errors} />}
       testId="patient-search"
       inputClassName={`${inputClasses(!!errors?.length)} text-base`}
-      renderOption={(p) => (
-        <>
-          <span className="block font-medium text-slate-900">
-            {p.givenName} {p.familyName}
-          </span>
-          <span className="block text-xs text-slate-600">
-            <span dir="ltr" className="font-mono">
-              {p.nationalId}
-            </span>
-            {" · "}
-            {p.coverages.length === 0 ? tp("noCoverage") : p.coverages.map((c) => (locale === "ar" ? c.insurerNameAr : c.insurerNameEn)).join(locale === "ar" ? "، " : ", ")}
-          </span>
-        </>
-      )}
+      renderOption={(p) => <PatientOption patient={p} noCoverage={tp("noCoverage")} />}
     />
   );
 });
