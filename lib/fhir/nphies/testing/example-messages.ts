@@ -315,7 +315,7 @@ export function examplePaymentNoticeMessage(): Json {
  * mother — a second Patient entry. Claims carry the birth weight in kilograms.
  */
 function newbornParties(): { newborn: Json; mother: Json; coverage: Json } {
-  const mother = { ...examplePatient(), id: "pat-mother", gender: "female", birthDate: "1992-06-01" };
+  const mother: Json = { ...examplePatient(), id: "pat-mother", gender: "female", birthDate: "1992-06-01" };
   (mother.identifier as Json[])[0] = { ...(mother.identifier as Json[])[0], value: "1000000009" };
   const newborn = { ...examplePatient(), id: "pat-1", name: [{ use: "official", text: "Baby Demo", family: "Demo", given: ["Baby"] }], gender: "female", birthDate: "2026-11-10" };
   const coverage = { ...exampleCoverage(), policyHolder: ref("Patient", "pat-mother"), subscriber: ref("Patient", "pat-mother"), beneficiary: ref("Patient", "pat-mother") };
