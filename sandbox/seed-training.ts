@@ -86,6 +86,25 @@ export const TRAINING_PATIENTS: readonly PatientDef[] = [
     scenario: "Visitor known by passport A4815162. Nakheel visit-visa cover, class C, in force.",
     documents: [{ kind: "passport", value: "A4815162" }],
   },
+  {
+    id: "1066612340",
+    kind: "citizen",
+    name: { en: "Amal Mother", ar: "أمل الأم" },
+    birthDate: "1994-08-19",
+    gender: "female",
+    scenario: "Citizen. Rimal class A in force; her newborn 1077712345 is checked and billed under this coverage (extension-newborn).",
+    documents: [{ kind: "national-id", value: "1066612340" }],
+  },
+  {
+    id: "1077712345",
+    kind: "citizen",
+    name: { en: "Baby of Amal", ar: "مولود أمل" },
+    // Informational (no rule reads the seed's birth dates): a request states the newborn's birth date in its Patient.
+    birthDate: new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10),
+    gender: "female",
+    scenario: "Newborn of 1066612340, no coverage of her own: covered under her mother's Rimal coverage (RML-55600) for 30 days from birth.",
+    documents: [{ kind: "national-id", value: "1077712345" }],
+  },
 ];
 
 export const TRAINING_COVERAGES: readonly CoverageDef[] = [
@@ -94,6 +113,7 @@ export const TRAINING_COVERAGES: readonly CoverageDef[] = [
   { id: "cov-2176543219", patientId: "2176543219", payerId: "payer-wadi", plan: "Restricted", coverageClass: "B", period: "current", memberId: "WDI-55200", network: "wadi-restricted", benefits: classBenefits("B", 0.5) },
   { id: "cov-2456789011", patientId: "2456789011", payerId: "payer-rimal", plan: "Platinum", coverageClass: "VIP", period: "current", memberId: "RML-55300", benefits: classBenefits("VIP", 2) },
   { id: "cov-1087654321", patientId: "1087654321", payerId: "payer-nakheel", plan: "Basic", coverageClass: "C", period: "current", memberId: "NKL-55400", benefits: classBenefits("C", 0.8) },
+  { id: "cov-1066612340", patientId: "1066612340", payerId: "payer-rimal", plan: "Gold", coverageClass: "A", period: "current", memberId: "RML-55600", benefits: classBenefits("A") },
   { id: "cov-visitor-a4815162", patientId: "VISITOR-A4815162", payerId: "payer-nakheel", plan: "Visit visa", coverageClass: "C", period: "current", memberId: "NKL-V-55500", benefits: classBenefits("C", 0.5, ["23", "24", "25", "26", "28", "35", "36", "F6"]) },
 ];
 

@@ -141,6 +141,18 @@ function coveragesOf(ref: ReferenceData, patientId: string): CoverageDef[] {
   return ref.coveragesByPatient.get(patientId) ?? [];
 }
 
+/**
+ * A newborn is checked and billed under a parent's coverage for its first weeks (extension-newborn
+ * on the request): the coverage the request names is then used whoever its beneficiary is. The
+ * newborn window and the birth weight are rules of the shared checker (lib/fhir/nphies, applied
+ * before this in strict conformance), not repeated here.
+ */
+function newbornCoverage(body: Json, ref: ReferenceData, patientId: string, named: string | undefined): CoverageDef[] {
+  if (!named || !nphies.isNewbornRequest(body)) return [];
+  const coverage = ref.coverages.get(named);
+  return coverage && coverage.patientId !== patientId ? [coverage] : [];
+}
+
 // ---- eligibility ----------------------------------------------------------------------------
 
 export interface ValidatedEligibility {
@@ -207,14 +219,14 @@ export function validateEligibilityRequest(body: Json, ref: ReferenceData, provi
   }
 
   const insurer = parseReference(request.insurer.reference, "Organization");
-  const all = coveragesOf(ref, patientId);
+  const named = (request.insurance ?? []).map((i) => parseReference(i.coverage.reference, "Coverage")?.id).find((id) => id !== undefined);
+  const all = [...coveragesOf(ref, patientId), ...newbornCoverage(body, ref, patientId, named)];
   if (all.length === 0) {
     throw ApiError.platform({ code: "ERR-002", diagnostics: `${rt}.patient: no coverage found for this patient`, expression: [`${rt}.patient`] });
   }
   // The coverage the request names, else the insurer's coverage whose period meets the requested
   // one, else the insurer's latest (answered not in force): past, current and future coverages.
   const requested = requestedPeriod(body, now);
-  const named = (request.insurance ?? []).map((i) => parseReference(i.coverage.reference, "Coverage")?.id).find((id) => id !== undefined);
   const ofInsurer = all.filter((c) => c.payerId === insurer?.id && (named === undefined || c.id === named || !all.some((x) => x.id === named)));
   const meets = (c: CoverageDef) => {
     const p = coveragePeriod(c, new Date(now));
@@ -414,11 +426,11 @@ export function validateClaim(input: Json, ref: ReferenceData, providerOrgId: st
 
   // Coverage: the focal insurance's coverage must be one of the patient's coverages.
   const focal = claim.insurance.find((i) => i.focal) ?? claim.insurance[0];
-  const all = coveragesOf(ref, patientId);
+  const coverageRef = parseReference(focal?.coverage.reference, "Coverage");
+  const all = [...coveragesOf(ref, patientId), ...newbornCoverage(body, ref, patientId, coverageRef?.id)];
   if (all.length === 0) {
     throw ApiError.platform({ code: "ERR-002", diagnostics: "Claim.patient: no coverage found for this patient", expression: ["Claim.patient"] });
   }
-  const coverageRef = parseReference(focal?.coverage.reference, "Coverage");
   const coverage = all.find((c) => c.id === coverageRef?.id);
   if (!coverage) {
     throw ApiError.platform({

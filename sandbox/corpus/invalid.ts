@@ -1,6 +1,6 @@
 import * as m from "./nphies-message";
 import type { Env } from "./nphies-message";
-import { claimMessage, eligibilityMessage, vip } from "./valid";
+import { asNewborn, claimMessage, eligibilityMessage, newbornParties, vip } from "./valid";
 
 /**
  * Invalid requests, at least one per rule the sandbox enforces in strict conformance: a valid
@@ -24,6 +24,9 @@ const entry = (bundle: Json, i: number) => (bundle.entry as Json[])[i]!.resource
 const claimOf = (bundle: Json) => entry(bundle, 1);
 const professional = (e: Env, identifier: string) =>
   claimMessage(vip("absolute", "PRAC-10001"), e, { type: "professional", use: "claim", serviced: "date", identifier, items: [{ system: "services", code: "SVC-0101", price: 150 }] });
+
+const newbornClaim = (e: Env, identifier: string) =>
+  claimMessage(newbornParties(e, { practitionerLicense: "PRAC-10001" }), e, { type: "professional", use: "claim", serviced: "date", identifier, items: [{ system: "services", code: "SVC-0101", price: 150 }] });
 
 export const INVALID_CASES: InvalidCase[] = [
   {
@@ -165,6 +168,45 @@ export const INVALID_CASES: InvalidCase[] = [
       return m.message("status-check", task, [provider], { payer: m.PAYERS.rimal }, e);
     },
     expect: { as: "business", code: "BV-90021", expression: "Bundle.entry[1].resource.focus" },
+  },
+  {
+    rule: "newbornAge",
+    name: "a newborn's eligibility 31 days after her birth",
+    event: "eligibility-request",
+    build: (e) => asNewborn(eligibilityMessage(newbornParties(e, { bornDaysBefore: 31 }), e, { date: e.today })),
+    expect: { as: "business", code: "BV-90023", expression: "Bundle.entry[2].resource.birthDate" },
+  },
+  {
+    rule: "newbornBirthWeight",
+    name: "a newborn's claim without the birth weight",
+    event: "claim-request",
+    build: (e) => asNewborn(newbornClaim(e, "BAD-NEWBORN-WEIGHT"), null),
+    expect: { as: "business", code: "BV-90024", expression: "Bundle.entry[1].resource.supportingInfo" },
+  },
+  {
+    rule: "birthWeightUnit",
+    name: "a newborn's claim with the birth weight in grams",
+    event: "claim-request",
+    build: (e) => asNewborn(newbornClaim(e, "BAD-NEWBORN-GRAMS"), { value: 3100, code: "g" }),
+    expect: { as: "business", code: "BV-00509", expression: "Bundle.entry[1].resource.supportingInfo[1].valueQuantity" },
+  },
+  {
+    rule: "coverageBeneficiary",
+    name: "a claim for the baby under her mother's coverage without extension-newborn",
+    event: "claim-request",
+    build: (e) => newbornClaim(e, "BAD-NOT-NEWBORN"),
+    expect: { as: "business", code: "BV-90025", expression: "Bundle.entry[1].resource.insurance[0].coverage" },
+  },
+  {
+    rule: "coverageBeneficiary",
+    name: "an adult's eligibility naming another adult's coverage",
+    event: "eligibility-request",
+    build: (e) => {
+      const ps = vip();
+      const other = m.parties({ doc: { kind: "national-id", value: "1066612340" }, memberId: "RML-55600", payer: m.PAYERS.rimal, form: "absolute" });
+      return eligibilityMessage({ ...ps, coverage: m.party(m.coverage("RML-55600", other.patient, ps.insurer), "absolute"), related: [other.patient] }, e, { date: e.today });
+    },
+    expect: { as: "business", code: "BV-90025", expression: "Bundle.entry[1].resource.insurance[0].coverage" },
   },
   {
     rule: "eventUnknown",

@@ -151,6 +151,8 @@ export interface Parties {
   /** The site (eligibility's facility). */
   location: Party;
   practitioner?: Party;
+  /** Other people the message carries (a newborn's mother, the subscriber of her coverage). */
+  related?: Party[];
 }
 
 export function location(provider: Party, id = guid()): Json {

@@ -44,7 +44,7 @@ export function vip(form: ReferenceForm = "absolute", practitionerLicense?: stri
 }
 
 function all(ps: Parties, withLocation = false): m.Party[] {
-  return [ps.patient, ps.coverage, ps.provider, ps.insurer, ...(withLocation ? [ps.location] : []), ...(ps.practitioner ? [ps.practitioner] : [])];
+  return [ps.patient, ps.coverage, ps.provider, ps.insurer, ...(withLocation ? [ps.location] : []), ...(ps.practitioner ? [ps.practitioner] : []), ...(ps.related ?? [])];
 }
 
 export function claimMessage(ps: Parties, e: Env, opts: Parameters<typeof m.claim>[2], event = opts.use === "claim" ? "claim-request" : "priorauth-request"): Json {
@@ -57,6 +57,57 @@ export function claimMessage(ps: Parties, e: Env, opts: Parameters<typeof m.clai
 export function eligibilityMessage(ps: Parties, e: Env, serviced: { date: string } | { start: string; end: string }): Json {
   return m.message("eligibility-request", m.eligibilityRequest(ps, e, serviced), all(ps, true), { payer: String((ps.insurer.resource.identifier as Json[])[0]!.value) }, e);
 }
+
+/** The day `days` before `day` (YYYY-MM-DD). */
+export function daysBefore(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * A newborn (seed 1077712345, born `bornDaysBefore` days before today) and her mother (1066612340),
+ * whose Rimal coverage (RML-55600) names the mother as subscriber and beneficiary: the coverage a
+ * newborn is checked and billed under (extension-newborn, docs/decisions/056).
+ */
+export function newbornParties(e: Env, opts: { bornDaysBefore?: number; practitionerLicense?: string } = {}): Parties {
+  const mother = m.party(m.patient({ kind: "national-id", value: "1066612340" }), "absolute");
+  const baby = m.patient({ kind: "national-id", value: "1077712345" });
+  baby.name = [{ use: "official", text: "Baby of Training Patient", family: "Patient", given: ["Baby"] }];
+  baby.birthDate = daysBefore(e.today, opts.bornDaysBefore ?? 10);
+  const patient = m.party(baby, "absolute");
+  const provider = m.party(m.providerOrganization(), "absolute");
+  const insurer = m.party(m.insurerOrganization(m.PAYERS.rimal), "absolute");
+  return {
+    patient,
+    provider,
+    insurer,
+    coverage: m.party(m.coverage("RML-55600", mother, insurer), "absolute"),
+    location: m.party(m.location(provider), "absolute"),
+    ...(opts.practitionerLicense ? { practitioner: m.party(m.practitioner(opts.practitionerLicense), "absolute") } : {}),
+    related: [mother],
+  };
+}
+
+/**
+ * The message's focus marked as a newborn's request (extension-newborn = true); a claim or prior
+ * authorization also carries the birth weight (`weight`, in UCUM kg unless another unit is given;
+ * `null` for none).
+ */
+export function asNewborn(bundle: Json, weight: { value: number; code: string } | null = { value: 3.1, code: "kg" }): Json {
+  const focus = (bundle.entry as Json[])[1]!.resource as Json;
+  focus.extension = [...((focus.extension as Json[] | undefined) ?? []), { url: NEWBORN, valueBoolean: true }];
+  if (focus.resourceType === "Claim" && weight) {
+    const infos = (focus.supportingInfo as Json[] | undefined) ?? [];
+    infos.push({
+      sequence: infos.length + 1,
+      category: { coding: [{ system: "http://nphies.sa/terminology/CodeSystem/claim-information-category", code: "birth-weight" }] },
+      valueQuantity: { value: weight.value, system: "http://unitsofmeasure.org", code: weight.code, unit: weight.code },
+    });
+    focus.supportingInfo = infos;
+  }
+  return bundle;
+}
+
+const NEWBORN = "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/extension-newborn";
 
 const ext = (focus: Json | undefined, url: string) => ((focus?.extension as Json[] | undefined) ?? []).find((x) => x.url === url);
 const siteEligibility = (focus: Json | undefined) =>
@@ -80,6 +131,8 @@ const ID = {
   pharmacy: "CORPUS-PHARM-1",
   vision: "CORPUS-VIS-1",
   cancel: "CORPUS-CANCEL-1",
+  newborn: "CORPUS-NEWBORN-1",
+  newbornPreauth: "CORPUS-NEWBORN-PA-1",
 };
 
 /**
@@ -143,6 +196,17 @@ export const VALID_CASES: ValidCase[] = [
     check: (f) => expectEq(siteEligibility(f), "eligible", "siteEligibility"),
   },
   {
+    name: "eligibility: a newborn under her mother's coverage (extension-newborn) → in force",
+    event: "eligibility-request",
+    replyEvent: "eligibility-response",
+    build: (e) => asNewborn(eligibilityMessage(newbornParties(e), e, { date: e.today })),
+    check: (f) => {
+      expectEq(f?.outcome, "complete", "outcome");
+      expectEq(inforce(f), true, "inforce");
+      expectEq(siteEligibility(f), "eligible", "siteEligibility");
+    },
+  },
+  {
     name: "priorauth: institutional delivery package",
     event: "priorauth-request",
     replyEvent: "priorauth-response",
@@ -196,6 +260,51 @@ export const VALID_CASES: ValidCase[] = [
       },
     }),
   ),
+  {
+    name: "priorauth: a newborn's professional prior authorization under her mother's coverage",
+    event: "priorauth-request",
+    replyEvent: "priorauth-response",
+    build: (e) =>
+      asNewborn(
+        claimMessage(newbornParties(e, { bornDaysBefore: 3, practitionerLicense: "PRAC-10001" }), e, {
+          type: "professional",
+          use: "preauthorization",
+          serviced: "date",
+          identifier: ID.newbornPreauth,
+          items: [{ system: "services", code: "SVC-0102", price: 300 }],
+        }),
+      ),
+    check: (f) => {
+      expectEq(f?.outcome, "complete", "outcome");
+      expectEq(typeof f?.preAuthRef, "string", "preAuthRef");
+    },
+  },
+  {
+    name: "claim: a newborn's professional claim under her mother's coverage, birth weight in kg",
+    event: "claim-request",
+    replyEvent: "claim-response",
+    build: (e) =>
+      asNewborn(
+        claimMessage(newbornParties(e, { bornDaysBefore: 30, practitionerLicense: "PRAC-10001" }), e, {
+          type: "professional",
+          use: "claim",
+          serviced: "date",
+          identifier: ID.newborn,
+          items: [
+            { system: "services", code: "SVC-0101", price: 150 },
+            { system: "laboratory", code: "LAB-4001", price: 60 },
+          ],
+        }),
+      ),
+    measure: async (run) => {
+      const decided = await run.decided(ID.newborn);
+      expectEq(decided.outcome, "complete", "outcome");
+      expectEq(((decided.item as Json[] | undefined) ?? []).length, 2, "adjudicated items");
+      // The mother's class A: 10 % patient share of 210.
+      expectEq(amount(decided, "benefit"), 189, "benefit");
+      return { outcome: decided.outcome, items: decided.item, total: decided.total };
+    },
+  },
   {
     name: "prescriber-request: pharmacy prescription answered at once",
     event: "prescriber-request",

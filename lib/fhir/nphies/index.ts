@@ -12,9 +12,9 @@ export * from "./terminology";
 export * from "./events";
 export * from "./references";
 export * from "./appeals";
-export { RULES, finding, type Finding, type RuleDefinition, type RuleId } from "./rules/catalogue";
+export { NEWBORN_WINDOW_DAYS, RULES, finding, type Finding, type RuleDefinition, type RuleId } from "./rules/catalogue";
 export { REQUIRED_BY_PROFILE, CARE_TEAM_PATHS, claimRequiredPaths, type RequiredPaths } from "./rules/required";
 export { missingPaths } from "./rules/paths";
-export { checkMessage, type CheckContext, type MessageCheck } from "./rules/check";
+export { checkMessage, isNewbornRequest, type CheckContext, type MessageCheck } from "./rules/check";
 /** Message assembly: complete, profiled request messages from what the portal knows (docs/decisions/074). */
 export * from "./assemble";

@@ -6,6 +6,8 @@ import {
   exampleClaimMessage,
   exampleCommunicationMessage,
   exampleEligibilityMessage,
+  exampleNewbornClaimMessage,
+  exampleNewbornEligibilityMessage,
   examplePaymentNoticeMessage,
   exampleTaskMessage,
 } from "./testing/example-messages";
@@ -25,6 +27,9 @@ function valid(): [string, Json][] {
     ["institutional inpatient claim", exampleClaimMessage("institutional", "claim", "ip")],
     ["professional emergency claim", exampleClaimMessage("professional", "claim", "emr")],
     ["eligibility", exampleEligibilityMessage()],
+    ["newborn eligibility under the mother's coverage", exampleNewbornEligibilityMessage()],
+    ["newborn professional claim", exampleNewbornClaimMessage("professional", "claim")],
+    ["newborn institutional prior authorization", exampleNewbornClaimMessage("institutional", "preauthorization")],
     ["cancel", exampleTaskMessage("cancel")],
     ["status check", exampleTaskMessage("status")],
     ["poll", exampleTaskMessage("poll")],
@@ -195,6 +200,101 @@ describe("each rule refuses what breaks it, naming the element", () => {
     const event: Json = exampleEligibilityMessage();
     event.entry[0].resource.eventCoding.code = "eligibility-response";
     expect(refused(event)).toContainEqual({ code: "IC-90001", expression: "Bundle.entry[0].resource.eventCoding" });
+  });
+});
+
+describe("newborns and the coverage a request names", () => {
+  const patientOf = (m: Json, id: string) => m.entry.find((e: Json) => e.resource.resourceType === "Patient" && e.resource.id === id).resource;
+  const patientAt = (m: Json, id: string) => `Bundle.entry[${m.entry.findIndex((e: Json) => e.resource.resourceType === "Patient" && e.resource.id === id)}].resource`;
+  const withoutNewborn = (resource: Json) => {
+    resource.extension = (resource.extension ?? []).filter((e: Json) => !String(e.url).endsWith("extension-newborn"));
+  };
+
+  it("BV-90025: a coverage of another person is refused without the newborn extension, on claims and eligibility", () => {
+    const claim: Json = exampleNewbornClaimMessage("professional", "claim");
+    withoutNewborn(entryOf(claim, "Claim"));
+    expect(refused(claim)).toEqual([{ code: "BV-90025", expression: `Bundle.entry[${indexOf(claim, "Claim")}].resource.insurance[0].coverage` }]);
+    const eligibility: Json = exampleNewbornEligibilityMessage();
+    withoutNewborn(entryOf(eligibility, "CoverageEligibilityRequest"));
+    expect(refused(eligibility)).toEqual([{ code: "BV-90025", expression: `Bundle.entry[${indexOf(eligibility, "CoverageEligibilityRequest")}].resource.insurance[0].coverage` }]);
+    // The newborn extension set to false says the same as no extension.
+    entryOf(eligibility, "CoverageEligibilityRequest").extension = [{ url: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/extension-newborn", valueBoolean: false }];
+    expect(refused(eligibility).map((f) => f.code)).toEqual(["BV-90025"]);
+  });
+
+  it("BV-90025 compares people by document when the beneficiary is named by identifier only", () => {
+    const m: Json = exampleClaimMessage("professional", "claim");
+    const coverage = entryOf(m, "Coverage");
+    coverage.beneficiary = { type: "Patient", identifier: { system: "http://nphies.sa/identifier/nationalid", value: "1000000001" } };
+    expect(refused(m)).toEqual([]);
+    coverage.beneficiary = { type: "Patient", identifier: { system: "http://nphies.sa/identifier/nationalid", value: "1000000009" } };
+    expect(refused(m).map((f) => f.code)).toEqual(["BV-90025"]);
+  });
+
+  it("BV-90023: a newborn older than 30 days at the service date is refused, naming the birth date", () => {
+    const m: Json = exampleNewbornClaimMessage("professional", "claim");
+    const newborn = patientOf(m, "pat-1");
+    newborn.birthDate = "2026-10-21"; // 30 days before the item's 2026-11-20
+    expect(refused(m)).toEqual([]);
+    newborn.birthDate = "2026-10-20"; // 31 days
+    expect(refused(m)).toEqual([{ code: "BV-90023", expression: `${patientAt(m, "pat-1")}.birthDate` }]);
+    expect(checkMessage(m, ctx).errors[0]!.message).toContain("item[0].servicedDate");
+    // Born after the service date: not a newborn of that service either.
+    newborn.birthDate = "2026-11-21";
+    expect(refused(m).map((f) => f.code)).toEqual(["BV-90023"]);
+    // A partial birth date cannot place a newborn.
+    newborn.birthDate = "2026-11";
+    expect(refused(m).map((f) => f.code)).toEqual(["BV-90023"]);
+  });
+
+  it("BV-90023 counts from each item's serviced date (period start), else billablePeriod, else created", () => {
+    const m: Json = exampleNewbornClaimMessage("professional", "claim");
+    const claim = entryOf(m, "Claim");
+    claim.item.push({ ...claim.item[0], sequence: 2, servicedDate: undefined, servicedPeriod: { start: "2026-12-15T08:00:00+03:00", end: "2026-12-15T09:00:00+03:00" } });
+    delete claim.item[1].servicedDate;
+    claim.total.value = 690;
+    expect(checkMessage(m, ctx).errors.map((f) => [f.code, f.message.includes("item[1].servicedPeriod.start")])).toEqual([["BV-90023", true]]);
+    claim.item = claim.item.slice(0, 1);
+    claim.total.value = 345;
+    delete claim.item[0].servicedDate;
+    claim.billablePeriod = { start: "2026-11-05", end: "2026-11-06" }; // before the birth
+    // (item.serviced[x] is required by the profile: only the age rule is looked at here)
+    expect(checkMessage(m, ctx).errors.filter((f) => f.code === "BV-90023").map((f) => f.message.includes("billablePeriod.start"))).toEqual([true]);
+    delete claim.billablePeriod;
+    claim.created = "2026-12-30T09:00:00+03:00";
+    expect(checkMessage(m, ctx).errors.filter((f) => f.code === "BV-90023").map((f) => f.message.includes(".created"))).toEqual([true]);
+    const eligibility: Json = exampleNewbornEligibilityMessage();
+    entryOf(eligibility, "CoverageEligibilityRequest").servicedPeriod = { start: "2026-12-11", end: "2026-12-12" };
+    expect(refused(eligibility)).toEqual([{ code: "BV-90023", expression: `${patientAt(eligibility, "pat-1")}.birthDate` }]);
+  });
+
+  it("BV-90024: a newborn's claim or prior authorization without the birth weight; eligibility needs none", () => {
+    for (const use of ["claim", "preauthorization"] as const) {
+      const m: Json = exampleNewbornClaimMessage("institutional", use);
+      const claim = entryOf(m, "Claim");
+      claim.supportingInfo = claim.supportingInfo.filter((i: Json) => i.category.coding[0].code !== "birth-weight");
+      expect(refused(m)).toEqual([{ code: "BV-90024", expression: `Bundle.entry[${indexOf(m, "Claim")}].resource.supportingInfo` }]);
+    }
+    expect(refused(exampleNewbornEligibilityMessage())).toEqual([]);
+  });
+
+  it("BV-00509: the birth weight in grams, without UCUM or without a value; a non-newborn claim is checked too", () => {
+    const m: Json = exampleNewbornClaimMessage("professional", "claim");
+    const claim = entryOf(m, "Claim");
+    const i = claim.supportingInfo.findIndex((x: Json) => x.category.coding[0].code === "birth-weight");
+    const at = `Bundle.entry[${indexOf(m, "Claim")}].resource.supportingInfo[${i}].valueQuantity`;
+    claim.supportingInfo[i].valueQuantity = { value: 3200, system: "http://unitsofmeasure.org", code: "g", unit: "g" };
+    expect(refused(m)).toEqual([{ code: "BV-00509", expression: at }]);
+    claim.supportingInfo[i].valueQuantity = { value: 3.2, unit: "kg" };
+    expect(refused(m)).toEqual([{ code: "BV-00509", expression: at }]);
+    claim.supportingInfo[i].valueQuantity = { system: "http://unitsofmeasure.org", code: "kg" };
+    expect(refused(m)).toEqual([{ code: "BV-00509", expression: at }]);
+    delete claim.supportingInfo[i].valueQuantity;
+    claim.supportingInfo[i].valueString = "3.2 kg";
+    expect(refused(m)).toEqual([{ code: "BV-00509", expression: at }]);
+    const plain: Json = exampleClaimMessage("professional", "claim");
+    entryOf(plain, "Claim").supportingInfo.push({ sequence: 2, category: { coding: [{ system: SYSTEMS.claimInformationCategory, code: "birth-weight" }] }, valueQuantity: { value: 3200, system: "http://unitsofmeasure.org", code: "g" } });
+    expect(refused(plain).map((f) => f.code)).toEqual(["BV-00509"]);
   });
 });
 

@@ -21,6 +21,8 @@ export const SYSTEMS = {
   encounterClass: "http://terminology.hl7.org/CodeSystem/v3-ActCode",
   relatedClaimRelationship: "http://terminology.hl7.org/CodeSystem/ex-relatedclaimrelationship",
   icd10am: "http://hl7.org/fhir/sid/icd-10-am",
+  /** UCUM units (Quantity.system): the birth weight in `kg` (rule BV-00509). */
+  ucum: "http://unitsofmeasure.org",
   // The exchange's own systems
   messageEvents: codeSystemUrl("ksa-message-events"),
   claimSubtype: codeSystemUrl("claim-subtype"),

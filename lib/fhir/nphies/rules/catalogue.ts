@@ -2,10 +2,17 @@
  * Every rule the exchange applies to a request message, with the code it answers. Codes follow
  * the exchange's families — BV (business validation), DT (data type), IC (invalid code) — and are
  * the guide's own where it publishes the constraint (BV-00126, BV-00130, BV-00168, BV-00221,
- * BV-00339, BV-00341, BV-00798, BV-00848). Where the guide publishes no code for a rule we
+ * BV-00339, BV-00341, BV-00509, BV-00798, BV-00848). Where the guide publishes no code for a rule we
  * enforce, the code is in the 9xxxx range of its family, which the guide does not use, so an
  * integrator can always tell ours from the exchange's (`igCode: false`).
  */
+/**
+ * How long a newborn is covered under a parent's policy: the Council of Health Insurance covers a
+ * newborn under the mother's policy for up to 30 days from birth (then the child is added to a
+ * policy of its own). The newborn rules count the service date's distance from the birth date.
+ */
+export const NEWBORN_WINDOW_DAYS = 30;
+
 export interface RuleDefinition {
   code: string;
   /** The guide publishes this code for this rule. */
@@ -57,6 +64,11 @@ export const RULES = {
   itemNet: { code: "BV-90016", igCode: false, severity: "error", text: "item.net must equal quantity × unitPrice × factor + tax." },
   total: { code: "BV-90017", igCode: false, severity: "error", text: "Claim.total must equal the sum of item.net." },
   oralTooth: { code: "BV-90018", igCode: false, severity: "warning", text: "Oral items should name the tooth or region (bodySite, fdi-oral-region)." },
+  // Newborns and the coverage a request names
+  newbornAge: { code: "BV-90023", igCode: false, severity: "error", text: `A newborn (extension-newborn) is covered under a parent's policy for ${NEWBORN_WINDOW_DAYS} days from birth: Patient.birthDate must lie within the ${NEWBORN_WINDOW_DAYS} days before the service date.` },
+  newbornBirthWeight: { code: "BV-90024", igCode: false, severity: "error", text: "A newborn's claim or prior authorization (extension-newborn) must carry the birth weight (supportingInfo birth-weight)." },
+  birthWeightUnit: { code: "BV-00509", igCode: true, severity: "error", text: "The birth weight must be a valueQuantity in kilograms (http://unitsofmeasure.org, kg)." },
+  coverageBeneficiary: { code: "BV-90025", igCode: false, severity: "error", text: "The coverage must be the patient's own (Coverage.beneficiary = the request's patient), unless the request is for a newborn under a parent's coverage (extension-newborn)." },
   // Tasks
   taskFocusIdentifier: { code: "BV-90021", igCode: false, severity: "error", text: "A status check or cancellation names its request by identifier in Task.focus." },
   taskCode: { code: "IC-90009", igCode: false, severity: "error", text: "Task.code must be the task-code of this event (poll, cancel, status)." },

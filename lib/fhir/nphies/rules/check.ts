@@ -18,7 +18,7 @@ import {
   TASK_CODES,
   patientDocumentOfType,
 } from "../terminology";
-import { finding, type Finding } from "./catalogue";
+import { NEWBORN_WINDOW_DAYS, finding, type Finding } from "./catalogue";
 import { missingPaths } from "./paths";
 import { CARE_TEAM_PATHS, REQUIRED_BY_PROFILE, claimRequiredPaths } from "./required";
 
@@ -230,6 +230,7 @@ function checkResource(entry: MessageEntry, at: string, index: MessageIndex, eve
     });
   }
   if (type === "Task" && event) checkTask(resource, at, event, out);
+  if (type === "Claim" || type === "CoverageEligibilityRequest") checkPatientAndCoverage(entry, at, index, out);
 }
 
 function requireAll(resource: Json, at: string, paths: readonly string[], out: Finding[], rule: "required" | "careTeam" = "required"): void {
@@ -366,4 +367,111 @@ function checkClaim(claim: Json, at: string, out: Finding[]): void {
   });
   const total = moneyOf(claim.total);
   if (total !== undefined && sumKnown && list(claim.item).length > 0 && total !== sum) out.push(finding("total", `${at}.total`));
+}
+
+// ---- Newborns and the coverage a request names -------------------------------------------------
+
+/** The request is for a newborn covered under a parent's policy (extension-newborn = true). */
+export function isNewbornRequest(request: Json): boolean {
+  const ext = extensionValue(request, EXTENSIONS.newborn);
+  return isObject(ext) && ext.valueBoolean === true;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}/;
+const dayOf = (value: unknown): string | undefined => (typeof value === "string" && DAY.test(value) ? value.slice(0, 10) : undefined);
+const daysBetween = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
+/**
+ * The service dates of a request, each with the element it comes from: an eligibility request's
+ * servicedDate or servicedPeriod.start, else created; a claim's items' serviced dates, else its
+ * billablePeriod.start, else created.
+ */
+function serviceDates(request: Json, at: string): { day: string; at: string }[] {
+  const own = (holder: Json, where: string): { day: string; at: string } | undefined => {
+    const date = dayOf(holder.servicedDate);
+    if (date) return { day: date, at: `${where}.servicedDate` };
+    const start = dayOf(isObject(holder.servicedPeriod) ? holder.servicedPeriod.start : undefined);
+    return start ? { day: start, at: `${where}.servicedPeriod.start` } : undefined;
+  };
+  const created = dayOf(request.created);
+  const fallback = created ? [{ day: created, at: `${at}.created` }] : [];
+  if (request.resourceType === "CoverageEligibilityRequest") {
+    const date = own(request, at);
+    return date ? [date] : fallback;
+  }
+  const items = list(request.item).flatMap((item, i) => {
+    const date = own(item, `${at}.item[${i}]`);
+    return date ? [date] : [];
+  });
+  if (items.length > 0) return items;
+  const billable = dayOf(isObject(request.billablePeriod) ? request.billablePeriod.start : undefined);
+  return billable ? [{ day: billable, at: `${at}.billablePeriod.start` }] : fallback;
+}
+
+/**
+ * Document numbers of a person a reference names: its entry's identifiers, or the reference's own
+ * (compared by value: a reference may spell the system differently, and the document kinds'
+ * numbers do not overlap).
+ */
+function personKeys(reference: unknown, entry: MessageEntry | undefined): Set<string> {
+  const identifiers = entry?.resource ? list(entry.resource.identifier) : isObject(reference) && isObject(reference.identifier) ? [reference.identifier] : [];
+  return new Set(identifiers.flatMap((i) => (typeof i.value === "string" && i.value ? [i.value] : [])));
+}
+
+/**
+ * Rules that read the request with the Patient and Coverage it names
+ * (docs/decisions/056): a coverage whose beneficiary is someone else is refused unless the
+ * request is for a newborn under a parent's coverage; a newborn must be within the newborn window
+ * at every service date; a newborn's claim or prior authorization carries the birth weight, and a
+ * birth weight is in kilograms.
+ */
+function checkPatientAndCoverage(entry: MessageEntry, at: string, index: MessageIndex, out: Finding[]): void {
+  const request = entry.resource!;
+  const newborn = isNewbornRequest(request);
+  const bundleAt = at.slice(0, at.lastIndexOf(".entry["));
+  const patientResolution = resolveReference(index, request.patient, entry);
+  const patientEntry = patientResolution.kind === "entry" && patientResolution.entry.resource?.resourceType === "Patient" ? patientResolution.entry : undefined;
+
+  if (!newborn && (patientEntry || patientResolution.kind === "identifier")) {
+    const patientKeys = personKeys(request.patient, patientEntry);
+    list(request.insurance).forEach((insurance, i) => {
+      const coverage = resolveReference(index, insurance.coverage, entry);
+      if (coverage.kind !== "entry" || coverage.entry.resource?.resourceType !== "Coverage") return;
+      const beneficiaryRef = coverage.entry.resource.beneficiary;
+      const beneficiary = resolveReference(index, beneficiaryRef, coverage.entry);
+      if (beneficiary.kind !== "entry" && beneficiary.kind !== "identifier") return;
+      const beneficiaryEntry = beneficiary.kind === "entry" ? beneficiary.entry : undefined;
+      if (beneficiaryEntry && beneficiaryEntry === patientEntry) return;
+      const keys = personKeys(beneficiaryRef, beneficiaryEntry);
+      if ([...keys].some((k) => patientKeys.has(k))) return;
+      if (keys.size === 0 && !beneficiaryEntry) return;
+      out.push(finding("coverageBeneficiary", `${at}.insurance[${i}].coverage`, "Its beneficiary is another person and the request does not say the patient is a newborn."));
+    });
+  }
+
+  if (newborn && patientEntry) {
+    const birthAt = `${bundleAt}.entry[${patientEntry.index}].resource.birthDate`;
+    const birth = dayOf(patientEntry.resource!.birthDate);
+    if (typeof patientEntry.resource!.birthDate === "string" && !birth) {
+      out.push(finding("newbornAge", birthAt, "A newborn's birth date must be a full date."));
+    } else if (birth) {
+      const outside = serviceDates(request, at).find((d) => {
+        const age = daysBetween(birth, d.day);
+        return age < 0 || age > NEWBORN_WINDOW_DAYS;
+      });
+      if (outside) out.push(finding("newbornAge", birthAt, `The service date at ${outside.at} is outside it.`));
+    }
+  }
+
+  if (request.resourceType !== "Claim") return;
+  const weights = list(request.supportingInfo)
+    .map((info, i) => ({ info, i }))
+    .filter(({ info }) => codings(info.category).some((c) => c.system === SYSTEMS.claimInformationCategory && c.code === "birth-weight"));
+  for (const { info, i } of weights) {
+    const quantity = isObject(info.valueQuantity) ? info.valueQuantity : undefined;
+    if (!quantity || quantity.system !== SYSTEMS.ucum || quantity.code !== "kg" || typeof quantity.value !== "number") {
+      out.push(finding("birthWeightUnit", `${at}.supportingInfo[${i}].valueQuantity`, quantity && typeof quantity.code === "string" ? `Found the unit "${quantity.code}".` : undefined));
+    }
+  }
+  if (newborn && weights.length === 0) out.push(finding("newbornBirthWeight", `${at}.supportingInfo`));
 }

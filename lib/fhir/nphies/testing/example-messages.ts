@@ -308,3 +308,50 @@ export function examplePaymentNoticeMessage(): Json {
   };
   return exampleMessage("payment-notice", [notice, exampleProvider()], { toExchange: true });
 }
+
+/**
+ * A newborn's request (extension-newborn): the newborn Patient (born 2026-11-10, ten days before
+ * the service date) billed under the mother's Coverage, whose subscriber and beneficiary are the
+ * mother — a second Patient entry. Claims carry the birth weight in kilograms.
+ */
+function newbornParties(): { newborn: Json; mother: Json; coverage: Json } {
+  const mother: Json = { ...examplePatient(), id: "pat-mother", gender: "female", birthDate: "1992-06-01" };
+  (mother.identifier as Json[])[0] = { ...(mother.identifier as Json[])[0], value: "1000000009" };
+  const newborn = { ...examplePatient(), id: "pat-1", name: [{ use: "official", text: "Baby Demo", family: "Demo", given: ["Baby"] }], gender: "female", birthDate: "2026-11-10" };
+  const coverage = { ...exampleCoverage(), policyHolder: ref("Patient", "pat-mother"), subscriber: ref("Patient", "pat-mother"), beneficiary: ref("Patient", "pat-mother") };
+  return { newborn, mother, coverage };
+}
+
+const newbornFlag = { url: EXTENSIONS.newborn, valueBoolean: true };
+
+export function exampleNewbornClaimMessage(type: ClaimType = "professional", use: ClaimUse = "claim"): Json {
+  const message = exampleClaimMessage(type, use);
+  const { newborn, mother, coverage } = newbornParties();
+  const entries = message.entry as Json[];
+  for (const entry of entries) {
+    const resource = entry.resource as Json;
+    if (resource.resourceType === "Patient") entry.resource = newborn;
+    if (resource.resourceType === "Coverage") entry.resource = coverage;
+    if (resource.resourceType === "Claim") {
+      resource.extension = [...((resource.extension as Json[] | undefined) ?? []), newbornFlag];
+      const infos = resource.supportingInfo as Json[];
+      infos.push({ sequence: infos.length + 1, category: { coding: [{ system: SYSTEMS.claimInformationCategory, code: "birth-weight" }] }, valueQuantity: { value: 3.2, system: SYSTEMS.ucum, code: "kg", unit: "kg" } });
+    }
+  }
+  entries.push({ fullUrl: url("Patient", "pat-mother"), resource: mother });
+  return message;
+}
+
+export function exampleNewbornEligibilityMessage(): Json {
+  const message = exampleEligibilityMessage();
+  const { newborn, mother, coverage } = newbornParties();
+  const entries = message.entry as Json[];
+  for (const entry of entries) {
+    const resource = entry.resource as Json;
+    if (resource.resourceType === "Patient") entry.resource = newborn;
+    if (resource.resourceType === "Coverage") entry.resource = coverage;
+    if (resource.resourceType === "CoverageEligibilityRequest") resource.extension = [newbornFlag];
+  }
+  entries.push({ fullUrl: url("Patient", "pat-mother"), resource: mother });
+  return message;
+}
