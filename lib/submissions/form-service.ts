@@ -159,7 +159,7 @@ async function claimOf(deps: ServiceDeps, values: SubmissionFormValues, resolved
   const files = await attachmentsWithData(deps.db, values.attachmentIds);
   const lines = values.items.map((item) => ({ code: item.code, servicedDate: item.servicedDate, quantity: parseQuantity(item.quantity)!, unitPriceMinor: parseAmountMinor(item.unitPrice)!, ...lineExtras(item) }));
   // The patient's share and VAT of each line, sent in the exchange's extensions (docs/decisions/091).
-  const shares = await claimLineShares(deps.db, { nationalId: resolved.patient.nationalId, insurerId: resolved.coverage.insurerId, items: lines });
+  const shares = await claimLineShares(deps.db, { nationalId: resolved.patient.nationalId, insurerId: resolved.coverage.insurerId, network: resolved.coverage.network, coverageClass: resolved.coverage.coverageClass, items: lines });
   const input: ClaimInput = {
     use: values.use,
     nationalId: resolved.patient.nationalId,
