@@ -25,6 +25,12 @@ export interface ServiceDeps {
   clock?: () => Date;
   /** PLATFORM_PROTOCOL: in messaging, lines in CPT are refused before anything is stored (default rest). */
   protocol?: PlatformProtocol;
+  /**
+   * Submitting: makes sure a recent eligibility answer for the patient, the coverage and the first
+   * service date is stored before the scrubber reads it (docs/decisions/090) — the screens pass the
+   * eligibility module's check; without it (tests of other things, the machine APIs) none is made.
+   */
+  refreshEligibility?: (request: { patientId: string; coverageId: string; servicedDate: string }) => Promise<{ kind: "recent" | "checked" } | { kind: "unconfirmed"; reason: string }>;
 }
 
 
@@ -349,12 +355,16 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   if (!careTeam.ok) return { ok: false, error: "invalid", fieldErrors: careTeam.fieldErrors };
   const claim = await claimOf(deps, values, { patient: resolved.patient, coverage }, careTeam.team, existing?.replacesId ? await priorOf(deps.db, existing.replacesId) : undefined);
   const form: Record<string, unknown> = { ...values, ...(options.batchId ? { batch: options.batchId } : {}) };
+  // A fresh eligibility answer first, outside the submit's transaction (a platform call never holds it open).
+  const firstDay = values.items.map((i) => i.servicedDate).filter(Boolean).sort()[0];
+  const eligibility = deps.refreshEligibility && firstDay ? await deps.refreshEligibility({ patientId: resolved.patient.id, coverageId: coverage.id, servicedDate: firstDay }) : undefined;
   const at = now(deps);
   const canOverride = mayOverrideScrubber(caller);
   const overrideReason = canOverride ? options.scrub?.overrideReason?.trim().slice(0, 500) || undefined : undefined;
   const answer = (id: string): ScrubAnswer => ({
     acknowledgeWarnings: options.scrub?.acknowledgeWarnings === true,
     ...(overrideReason ? { overrideReason } : {}),
+    ...(eligibility?.kind === "unconfirmed" ? { eligibilityUnconfirmed: eligibility.reason } : {}),
     // An override of the scrubber's errors is audited with its reason, in the submit's transaction.
     onPass: async (tx, result, overridden) => {
       if (!overridden) return;
