@@ -3,6 +3,7 @@ import type { Caller } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import { coverages, eligibilityChecks } from "@/lib/db";
 import { env } from "@/lib/env";
+import { isBenefitCategoryCode } from "@/lib/fhir";
 import { userFacilityId } from "@/lib/facilities";
 import { getPlatformPort } from "@/lib/platform";
 import { runEligibilityCheck, type EligibilityDeps } from "./service";
@@ -27,6 +28,11 @@ export interface FreshnessRequest {
   coverageId: string;
   /** The first service date of the claim's lines (YYYY-MM-DD). */
   servicedDate: string;
+  /**
+   * The benefit categories of the claim's lines, when known: the check asks for them, so the
+   * answer says of each whether the plan covers it (none: every category of the plan).
+   */
+  categories?: readonly string[];
 }
 
 /** The eligibility module's deps, with the platform client made only when a check is due. */
@@ -50,7 +56,7 @@ export async function ensureRecentEligibility(deps: FreshnessDeps, caller: Calle
   } catch {
     return { kind: "unconfirmed", reason: "platform_unavailable" };
   }
-  const outcome = await runEligibilityCheck({ ...deps, client }, caller, { patientId: request.patientId, coverageId: request.coverageId, servicedDate: request.servicedDate, purposes: ["benefits", "validation"], categories: [] });
+  const outcome = await runEligibilityCheck({ ...deps, client }, caller, { patientId: request.patientId, coverageId: request.coverageId, servicedDate: request.servicedDate, purposes: ["benefits", "validation"], categories: [...new Set((request.categories ?? []).filter(isBenefitCategoryCode))] });
   switch (outcome.kind) {
     case "answered":
       return { kind: "checked", checkId: outcome.check.id };

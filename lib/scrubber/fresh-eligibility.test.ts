@@ -13,7 +13,8 @@ import { eligibilityRefresher } from "@/lib/eligibility";
 import { addCoverage, registerPatient, seedDemoPatients } from "@/lib/patients";
 import { createPlatformClient, type PlatformClient, type PlatformConfig } from "@/lib/platform";
 import { sandboxConnection } from "@/lib/platform/testing";
-import { submitForm, type ServiceDeps } from "@/lib/submissions";
+import { submitBatch } from "@/lib/claims/service";
+import { saveDraft, submitForm, type ServiceDeps } from "@/lib/submissions";
 import { demoFormPatient, professionalCare } from "@/lib/submissions/testing";
 import { startSandbox } from "@/sandbox";
 
@@ -98,6 +99,27 @@ describe("a fresh eligibility check before queueing (real sandbox)", () => {
     expect(result).toMatchObject({ ok: false, error: "scrub" });
     if (result.ok || result.error !== "scrub") return;
     expect(result.findings.filter((f) => f.severity === "error").map((f) => [f.rule, f.family, f.code])).toEqual([["coverage-not-in-force", "CV", "CV-P-1"]]);
+  });
+
+  it("the check asks for the lines' categories: one the plan lacks is found before sending (service-excluded), as the payer would deny it (ar001)", async () => {
+    const nora = await demoFormPatient(database.db, "1122334459");
+    const result = await submitForm(deps(), billing, claim(nora, [{ code: "99213", unitPrice: "225" }, { code: "71046", unitPrice: "162" }]));
+    const checks = await checksOf(nora.patientId);
+    expect(checks.map((c) => [c.outcome, c.categories])).toEqual([["in_force", ["3", "4"]]]);
+    expect(result).toMatchObject({ ok: false, error: "scrub" });
+    if (result.ok || result.error !== "scrub") return;
+    expect(result.findings.map((f) => [f.rule, f.code, f.sequence])).toEqual([["service-excluded", "CV-P-2", 2]]);
+    expect(result.findings[0]!.message.en).toBe(`Line 2 (71046) is not covered: the eligibility answer of ${day} says benefit category 4 is not covered.`);
+  });
+
+  it("'submit selected' checks each draft's patient the same way: one check, then queued", async () => {
+    const omar = await demoFormPatient(database.db, "2087654311");
+    const draft = await saveDraft(deps(), billing, claim(omar, [{ code: "99214", unitPrice: "350" }]));
+    if (!draft.ok) throw new Error("no draft");
+    expect(await checksOf(omar.patientId)).toHaveLength(0);
+    const batch = await submitBatch(deps(), billing, [draft.id]);
+    expect(batch).toMatchObject({ submitted: [draft.id], invalid: [] });
+    expect((await checksOf(omar.patientId)).map((c) => c.outcome)).toEqual(["in_force"]);
   });
 
   it("the platform out of reach: the claim is queued with the notice 'eligibility could not be confirmed'", async () => {

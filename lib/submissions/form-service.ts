@@ -7,7 +7,7 @@ import { claimTotalMinor } from "./claim-total";
 import { insertDraft, queueDraft, ScrubBlockedError, type ScrubAnswer } from "./lifecycle";
 import type { ScrubFinding } from "@/lib/scrubber";
 import type { Submission } from "./states";
-import { buildClaim, type CareSettingInput, type ClaimInput } from "@/lib/fhir";
+import { buildClaim, CPT_CODES, type CareSettingInput, type ClaimInput } from "@/lib/fhir";
 import { claimLineShares } from "@/lib/contracts";
 import { lookupCodes } from "@/lib/terminology";
 import { practitionersByIds, type Practitioner } from "@/lib/facilities";
@@ -30,7 +30,7 @@ export interface ServiceDeps {
    * service date is stored before the scrubber reads it (docs/decisions/090) — the screens pass the
    * eligibility module's check; without it (tests of other things, the machine APIs) none is made.
    */
-  refreshEligibility?: (request: { patientId: string; coverageId: string; servicedDate: string }) => Promise<{ kind: "recent" | "checked" } | { kind: "unconfirmed"; reason: string }>;
+  refreshEligibility?: (request: { patientId: string; coverageId: string; servicedDate: string; categories: string[] }) => Promise<{ kind: "recent" | "checked" } | { kind: "unconfirmed"; reason: string }>;
 }
 
 
@@ -357,7 +357,9 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   const form: Record<string, unknown> = { ...values, ...(options.batchId ? { batch: options.batchId } : {}) };
   // A fresh eligibility answer first, outside the submit's transaction (a platform call never holds it open).
   const firstDay = values.items.map((i) => i.servicedDate).filter(Boolean).sort()[0];
-  const eligibility = deps.refreshEligibility && firstDay ? await deps.refreshEligibility({ patientId: resolved.patient.id, coverageId: coverage.id, servicedDate: firstDay }) : undefined;
+  // It asks for the lines' benefit categories, so the answer says whether the plan covers each.
+  const categories = values.items.map((i) => CPT_CODES.find((c) => c.code === i.code)?.category).filter((c): c is NonNullable<typeof c> => c !== undefined);
+  const eligibility = deps.refreshEligibility && firstDay ? await deps.refreshEligibility({ patientId: resolved.patient.id, coverageId: coverage.id, servicedDate: firstDay, categories }) : undefined;
   const at = now(deps);
   const canOverride = mayOverrideScrubber(caller);
   const overrideReason = canOverride ? options.scrub?.overrideReason?.trim().slice(0, 500) || undefined : undefined;
