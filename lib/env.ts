@@ -152,6 +152,11 @@ const pipelineSection = {
   POLL_AFTER_MS: wholeNumber(60_000, 100),
   WEBHOOK_FETCH_TIMEOUT_MS: wholeNumber(3000, 100),
   LIVE_EVENTS_RETENTION_MS: wholeNumber(86_400_000, 60_000),
+  /**
+   * Submitting a claim or authorization from the form: an eligibility answer for the patient and
+   * payer older than this (hours) is checked again first (docs/decisions/090); 0 = always.
+   */
+  ELIGIBILITY_MAX_AGE_HOURS: wholeNumber(24, 0, 8760),
 };
 
 // ── Machine APIs: provider-side exchange API, generic claims API, agent gateway ─────────────────

@@ -1,4 +1,4 @@
-import { CODE_SYSTEMS, nphies, type BenefitCategoryCode } from "../lib/fhir";
+import { CODE_SYSTEMS, isExcludedService, nphies, type BenefitCategoryCode } from "../lib/fhir";
 
 /** The exchange's product code systems the sandbox prices (their URLs: lib/fhir/nphies). */
 export const PRODUCT_SYSTEMS = [
@@ -59,6 +59,8 @@ const entry = (system: string, code: string, description: string, category: Bene
   category,
   price: SAR(riyals),
   ...rules,
+  // Exclusions are shared with the portal's scrubber (lib/fhir EXCLUDED_SERVICES), not set here.
+  ...(isExcludedService(system, code) ? { excluded: true } : {}),
 });
 
 const S = nphies.SYSTEMS;
@@ -71,7 +73,7 @@ export const NPHIES_CATALOGUE: readonly CatalogueEntry[] = [
   entry(S.services, "SVC-0301", "Ward bed, one day", "49", 900),
   entry(S.services, "SVC-0401", "Eye examination and refraction", "F6", 200),
   entry(S.services, "SVC-0402", "Single-vision spectacle lenses, pair", "F6", 350),
-  entry(S.services, "SVC-0403", "Contact lenses, cosmetic", "F6", 600, { excluded: true }),
+  entry(S.services, "SVC-0403", "Contact lenses, cosmetic", "F6", 600),
   entry(S.services, "PKG-0501", "Normal delivery package, two days", "69", 7_500, { requiresPreauth: true, includes: ["SVC-0301", "SVC-0102"] }),
   entry(S.services, "PKG-0502", "Day-case knee arthroscopy package", "2", 11_000, { requiresPreauth: true, includes: ["SVC-0301"] }),
   // procedures
@@ -84,7 +86,7 @@ export const NPHIES_CATALOGUE: readonly CatalogueEntry[] = [
   entry(S.oralHealthOp, "ORL-2003", "Composite filling, one surface", "25", 300, { tooth: true }),
   entry(S.oralHealthOp, "ORL-2004", "Root canal treatment, molar", "26", 1_400, { tooth: true }),
   entry(S.oralHealthOp, "ORL-2005", "Porcelain crown", "36", 2_200, { tooth: true, requiresPreauth: true }),
-  entry(S.oralHealthOp, "ORL-2006", "Tooth whitening", "35", 900, { excluded: true }),
+  entry(S.oralHealthOp, "ORL-2006", "Tooth whitening", "35", 900),
   entry(S.oralHealthIp, "ORL-2101", "Surgical removal of an impacted tooth under general anaesthesia", "28", 3_500, { tooth: true, requiresPreauth: true }),
   // medications (GTIN-style product codes of our own)
   entry(S.medicationCodes, "06280000000101", "Paracetamol 500 mg, 24 tablets", "1", 8, { maxQuantity: 4, maxDaysSupply: 30 }),

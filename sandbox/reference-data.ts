@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { CPT_CODES, ICD10AM_CODES, parsePriceListCsv, priceFor, priceListSystemKey, type BenefitCategoryCode, type PriceListRow } from "../lib/fhir";
+import { CPT_CODES, ICD10AM_CODES, isExcludedService, parsePriceListCsv, priceFor, priceListSystemKey, type BenefitCategoryCode, type PriceListRow } from "../lib/fhir";
 import { CPT_SYSTEM, NPHIES_CATALOGUE, catalogueKey, type CatalogueEntry } from "./catalogue";
 import { TRAINING_COVERAGES, TRAINING_PATIENTS, NETWORKS, PRACTITIONERS, type PractitionerDef } from "./seed-training";
 
@@ -225,21 +225,21 @@ const cpt = (
   description: string,
   category: BenefitCategoryCode,
   riyals: number,
-  flags: { preauth?: boolean; excluded?: boolean } = {},
+  flags: { preauth?: boolean } = {},
 ): PriceListEntry => ({
   code,
   description,
   category,
   price: SAR(riyals),
   requiresPreauth: flags.preauth ?? false,
-  excluded: flags.excluded ?? false,
+  excluded: isExcludedService(CPT_SYSTEM, code),
 });
 
 /**
  * Contract prices and rules of the sandbox's payers, per code of the shared curated CPT list
  * (`CPT_CODES` in lib/fhir/terminology.ts — one list for the portal's pickers and the sandbox).
  */
-const PRICING: Readonly<Record<string, { riyals: number; preauth?: boolean; excluded?: boolean }>> = {
+const PRICING: Readonly<Record<string, { riyals: number; preauth?: boolean }>> = {
   "99202": { riyals: 200 },
   "99203": { riyals: 300 },
   "99213": { riyals: 250 },
@@ -259,7 +259,7 @@ const PRICING: Readonly<Record<string, { riyals: number; preauth?: boolean; excl
   "29881": { riyals: 9_000, preauth: true },
   "47562": { riyals: 12_000, preauth: true },
   "59400": { riyals: 8_000, preauth: true },
-  "15823": { riyals: 4_000, excluded: true },
+  "15823": { riyals: 4_000 },
   "58970": { riyals: 6_000, preauth: true },
 };
 

@@ -24,7 +24,7 @@ export function AddCoverageForm({ patientId, insurers }: { patientId: string; in
   const form = useForm<AddCoverageInput>({
     resolver,
     mode: "onTouched",
-    defaultValues: { patientId, insurerId: "", memberId: "", coverageRef: "" },
+    defaultValues: { patientId, insurerId: "", memberId: "", coverageRef: "", network: "", coverageClass: "" },
   });
   const errorsOf = (name: Field) => {
     const message = form.formState.errors[name]?.message;
@@ -43,7 +43,7 @@ export function AddCoverageForm({ patientId, insurers }: { patientId: string; in
           return;
         }
         if (result.ok) {
-          form.reset({ patientId, insurerId: "", memberId: "", coverageRef: "" });
+          form.reset({ patientId, insurerId: "", memberId: "", coverageRef: "", network: "", coverageClass: "" });
           setStatus("added");
           router.refresh();
           return;
@@ -92,6 +92,8 @@ export function AddCoverageForm({ patientId, insurers }: { patientId: string; in
           errors={errorsOf("coverageRef")}
           {...form.register("coverageRef")}
         />
+        <TextField label={t("detail.coverageClass")} hint={t("detail.coverageClassHint")} autoComplete="off" dir="ltr" errors={errorsOf("coverageClass")} {...form.register("coverageClass")} />
+        <TextField label={t("detail.network")} hint={t("detail.networkHint")} autoComplete="off" dir="ltr" errors={errorsOf("network")} {...form.register("network")} />
       </fieldset>
       <Button type="submit" variant="secondary" busy={pending} className="mt-4">
         {pending ? t("detail.savingCoverage") : t("detail.saveCoverage")}

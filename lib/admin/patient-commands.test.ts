@@ -25,7 +25,7 @@ for (const target of testDatabases()) {
     it("registers good records with their coverages and reports each bad one by number with the form's words", async () => {
       const good = validId("104857361");
       const records = [
-        { patient: { nationalId: good, givenName: "Sara", familyName: "Import", birthDate: "1991-02-03", gender: "female", phone: "" }, coverages: [{ insurerId: "payer-one", memberId: "M-1", coverageRef: "cov-import-1" }] },
+        { patient: { nationalId: good, givenName: "Sara", familyName: "Import", birthDate: "1991-02-03", gender: "female", phone: "" }, coverages: [{ insurerId: "payer-one", memberId: "M-1", coverageRef: "cov-import-1", coverageClass: "VIP", network: "net-a" }] },
         { patient: { nationalId: "1234567890", givenName: "Bad", familyName: "Digit", birthDate: "1991-02-03", gender: "male", phone: "" } },
         { patient: { nationalId: validId("104857362"), givenName: "", familyName: "X", birthDate: "2999-01-01", gender: "male", phone: "" } },
         { patient: { nationalId: validId("104857363"), givenName: "No", familyName: "Payer", birthDate: "1980-01-01", gender: "male", phone: "" }, coverages: [{ insurerId: "payer-none", memberId: "M-2", coverageRef: "cov-import-2" }] },
@@ -44,7 +44,8 @@ for (const target of testDatabases()) {
 
       const [row] = await database.db.select().from(patients).where(eq(patients.nationalId, good));
       expect(row).toMatchObject({ givenName: "Sara", familyName: "Import", birthDate: "1991-02-03" });
-      expect(await database.db.select().from(coverages).where(eq(coverages.patientId, row!.id))).toHaveLength(1);
+      // The coverage keeps its class and network (they choose the contract's rows, decision 089).
+      expect((await database.db.select().from(coverages).where(eq(coverages.patientId, row!.id))).map((c) => [c.coverageClass, c.network])).toEqual([["VIP", "net-a"]]);
 
       // Importing again finds the patient registered and does not duplicate it.
       const again = await run(JSON.stringify([records[0]]));

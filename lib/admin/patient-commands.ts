@@ -63,7 +63,7 @@ export const patientCommands = [
     name: "patient:import",
     readsStdin: true,
     summary: "Register patients and their coverages from JSON on standard input; bad records are reported, good ones kept.",
-    usage: 'patient:import < patients.json   (records: {"patient": {nationalId, givenName, familyName, birthDate, gender, phone}, "coverages": [{insurerId, memberId, coverageRef}]})',
+    usage: 'patient:import < patients.json   (records: {"patient": {nationalId, givenName, familyName, birthDate, gender, phone}, "coverages": [{insurerId, memberId, coverageRef, network?, coverageClass?}]})',
     async run({ stdin, db, audit }) {
       const records = parseImportInput(await stdin());
       const patientSchema = registerPatientSchema({ allowSandboxTestIds: env().PLATFORM_ENV === "sandbox" });

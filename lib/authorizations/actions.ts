@@ -8,6 +8,7 @@ import { auditedSearch } from "@/lib/patients";
 import type { PatientSummary } from "@/lib/patients";
 import type { SubmissionUse } from "@/lib/submissions";
 import { createClaimFromAuthorization, saveDraft, submitForm, type ServiceDeps } from "@/lib/submissions";
+import { staffEligibilityRefresher } from "@/lib/eligibility";
 
 export type { ActionResult };
 
@@ -16,6 +17,8 @@ const rolesFor = (use: SubmissionUse) => (use === "preauthorization" ? AREAS.aut
 /** Anyone who fills one of these forms (the narrower rule follows once `use` is known). */
 const formRoles = [...new Set([...AREAS.authorizations.roles, ...AREAS.claims.roles])];
 const deps = (ctx: StaffActionContext): ServiceDeps => ({ db: ctx.db, providerOrgId: env().PROVIDER_ORG_ID, protocol: env().PLATFORM_PROTOCOL });
+/** Submitting also checks eligibility again when the last answer is missing or old (decision 090). */
+const submitDeps = (ctx: StaffActionContext): ServiceDeps => ({ ...deps(ctx), refreshEligibility: staffEligibilityRefresher(ctx.db, ctx.caller) });
 
 /** The form's patient search (front desk and billing both fill these forms); audited. */
 export const searchPatientsForFormAction = staffAction(
@@ -50,7 +53,7 @@ export const submitAction = staffAction(
   formRoles,
   submitInput,
   async ({ form, draftId, scrub }, ctx): Promise<ActionResult<{ id: string; status: string }>> => {
-    const result = await submitForm(deps(ctx), ctx.caller, form, draftId, scrub ? { scrub } : {});
+    const result = await submitForm(submitDeps(ctx), ctx.caller, form, draftId, scrub ? { scrub } : {});
     return result.ok ? { ok: true, id: result.id, status: result.status } : result;
   },
   { name: "authorizations", rolesFor: (input) => rolesFor(input.form.use) },

@@ -7,12 +7,12 @@ import { contractPriceFor } from "./store";
 
 /**
  * The patient's share and VAT of each line of a claim being built (docs/decisions/091): the
- * contract price of each line's date, and the benefits of the last eligibility answer for this
+ * contract price of each line's date (the coverage's network and class rows first, docs/decisions/089), and the benefits of the last eligibility answer for this
  * patient and payer (none known: the payer's share is not capped and the copay is 0).
  */
 export async function claimLineShares(
   db: Db | Tx,
-  input: { nationalId: string; insurerId: string; items: readonly { code: string; servicedDate: string; quantity: number; unitPriceMinor: number }[] },
+  input: { nationalId: string; insurerId: string; network?: string; coverageClass?: string; items: readonly { code: string; servicedDate: string; quantity: number; unitPriceMinor: number }[] },
 ): Promise<ShareResult[]> {
   const [patient] = await db.select({ id: patients.id }).from(patients).where(eq(patients.nationalId, input.nationalId)).limit(1);
   let terms: BenefitTerms[] = [];
@@ -29,7 +29,7 @@ export async function claimLineShares(
   }
   const lines = [];
   for (const [n, item] of input.items.entries()) {
-    const contract = await contractPriceFor(db, { insurerId: input.insurerId, system: "cpt", code: item.code, date: item.servicedDate });
+    const contract = await contractPriceFor(db, { insurerId: input.insurerId, network: input.network ?? "", coverageClass: input.coverageClass ?? "", system: "cpt", code: item.code, date: item.servicedDate });
     const category = CPT_CODES.find((c) => c.code === item.code)?.category;
     lines.push({ sequence: n + 1, code: item.code, ...(category ? { category } : {}), quantity: item.quantity, unitPriceMinor: item.unitPriceMinor, ...(contract ? { contractPriceMinor: contract.priceMinor } : {}) });
   }

@@ -215,24 +215,24 @@ describe.each(testDatabases())("denial analytics on $name", (target) => {
 
   it("splits the money at stake by whether a scrubber rule checks the line's reason", async () => {
     const db = database.db;
-    // Base rules catch SE-1-1 (emergency vital signs), price-list (contract price) and
-    // preauth-required (authorization missing); ar001, PAYER-77 and AD-1-4 no rule checks.
+    // Base rules catch SE-1-1 (emergency vital signs), price-list (contract price),
+    // preauth-required (authorization missing) and ar001 (service excluded); PAYER-77 and AD-1-4 no rule checks.
     expect(await scrubberCatchShare(db, november, [...reasonCodesCaught().keys()])).toEqual({
-      caught: { lines: 3, atStakeMinor: "12050" },
-      missed: { lines: 3, atStakeMinor: "17001" },
+      caught: { lines: 4, atStakeMinor: "24051" },
+      missed: { lines: 2, atStakeMinor: "5000" },
     });
     expect(await scrubberCatchShare(db, { ...november, insurerId: "payer-b" }, [...reasonCodesCaught("payer-b").keys()])).toEqual({
-      caught: { lines: 0, atStakeMinor: "0" },
-      missed: { lines: 3, atStakeMinor: "17001" },
+      caught: { lines: 1, atStakeMinor: "12001" },
+      missed: { lines: 2, atStakeMinor: "5000" },
     });
     expect(await scrubberCatchShare(db, november, [])).toMatchObject({ caught: { lines: 0 }, missed: { lines: 6, atStakeMinor: "29051" } });
     const t = (key: string) => key;
     const table = buildTable("denialScrubber", await loadTable("denialScrubber", db, november), { t, words: t, locale: "en", insurerName: (id: string) => id, range: november });
     expect(table.data).toEqual([
-      ["denials.scrubber.caught", "3", "0.5000", "120.50", "0.4147"],
-      ["denials.scrubber.missed", "3", "0.5000", "170.01", "0.5852"],
+      ["denials.scrubber.caught", "4", "0.6667", "240.51", "0.8278"],
+      ["denials.scrubber.missed", "2", "0.3333", "50.00", "0.1721"],
     ]);
-    expect(table.rows[0]).toEqual(["denials.scrubber.caught", "3", "50.0%", expect.stringContaining("120.50"), "41.5%"]);
+    expect(table.rows[0]).toEqual(["denials.scrubber.caught", "4", "66.7%", expect.stringContaining("240.51"), "82.8%"]);
   });
 
   it("keeps the lines and the rollup in step when a decision changes or a claim goes", async () => {

@@ -36,7 +36,7 @@ export async function estimateVisit(db: Db, checkId: string, services: readonly 
   const vatPercent = vatPercentFor(check.patient.nationalId);
   const priced: { sequence: number; code: string; category?: string; quantity: number; contract?: Awaited<ReturnType<typeof contractPriceFor>> }[] = [];
   for (const [n, s] of services.entries()) {
-    const contract = await contractPriceFor(db, { insurerId: check.insurer.id, system: "cpt", code: s.code, date: check.servicedDate });
+    const contract = await contractPriceFor(db, { insurerId: check.insurer.id, network: check.coverage?.network ?? "", coverageClass: check.coverage?.coverageClass ?? "", system: "cpt", code: s.code, date: check.servicedDate });
     const category = CPT_CODES.find((c) => c.code === s.code)?.category;
     priced.push({ sequence: n + 1, code: s.code, ...(category ? { category } : {}), quantity: s.quantity, ...(contract ? { contract } : {}) });
   }

@@ -4,3 +4,4 @@ export { getCheckView, listChecksForPatient } from "./store";
 export type { EligibilityCheckView } from "./store";
 export { errorField } from "./store";
 export { runEligibilityCheck, type CheckOutcome, type EligibilityDeps } from "./service";
+export { eligibilityRefresher, staffEligibilityRefresher, ensureRecentEligibility, type FreshEligibility, type FreshnessDeps, type FreshnessRequest } from "./freshness";

@@ -19,7 +19,8 @@ export interface EligibilityCheckView {
   requestId: string;
   patient: { id: string; nationalId: string; givenName: string; familyName: string };
   insurer: { id: string; nameEn: string; nameAr: string };
-  coverage?: { id: string; memberId: string; coverageRef: string };
+  /** `network`, `coverageClass`: the coverage's contract rows (docs/decisions/089); '' when not known. */
+  coverage?: { id: string; memberId: string; coverageRef: string; network?: string; coverageClass?: string };
   servicedDate: string;
   purposes: string[];
   categories: string[];
@@ -65,7 +66,7 @@ export async function getCheckView(db: Db, id: string): Promise<EligibilityCheck
       check: eligibilityChecks,
       patient: { id: patients.id, nationalId: patients.nationalId, givenName: patients.givenName, familyName: patients.familyName },
       insurer: { id: insurers.id, nameEn: insurers.nameEn, nameAr: insurers.nameAr },
-      coverage: { id: coverages.id, memberId: coverages.memberId, coverageRef: coverages.coverageRef },
+      coverage: { id: coverages.id, memberId: coverages.memberId, coverageRef: coverages.coverageRef, network: coverages.network, coverageClass: coverages.coverageClass },
       checkedByName: users.name,
     })
     .from(eligibilityChecks)

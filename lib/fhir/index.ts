@@ -22,3 +22,4 @@ export * from "./builders/status-check";
 /** The national exchange's rule module (profiles, extensions, terminology, events, checker): docs/decisions/056. */
 export * as nphies from "./nphies";
 export * from "./price-list";
+export * from "./exclusions";

@@ -17,6 +17,9 @@ export interface CoverageView {
   insurerNameAr: string;
   memberId: string;
   coverageRef: string;
+  /** The payer's network and the coverage class ('' when not known; docs/decisions/089). */
+  network: string;
+  coverageClass: string;
   createdAt: Date;
 }
 
@@ -172,6 +175,8 @@ async function coveragesFor(db: Db, patientIds: string[]): Promise<Map<string, C
       insurerNameAr: insurers.nameAr,
       memberId: coverages.memberId,
       coverageRef: coverages.coverageRef,
+      network: coverages.network,
+      coverageClass: coverages.coverageClass,
       createdAt: coverages.createdAt,
     })
     .from(coverages)
@@ -197,6 +202,8 @@ export async function getCoverage(db: Db, coverageId: string): Promise<CoverageV
       insurerNameAr: insurers.nameAr,
       memberId: coverages.memberId,
       coverageRef: coverages.coverageRef,
+      network: coverages.network,
+      coverageClass: coverages.coverageClass,
       createdAt: coverages.createdAt,
     })
     .from(coverages)
@@ -214,13 +221,13 @@ export type AddCoverageResult =
   | { ok: false; reason: "unknown_patient" | "unknown_insurer" | "duplicate" };
 
 /** Adds a coverage to a patient (input parsed by addCoverageSchema). */
-export async function addCoverage(db: Db, input: AddCoverageInput, createdBy?: string): Promise<AddCoverageResult> {
+export async function addCoverage(db: Db, input: Omit<AddCoverageInput, "network" | "coverageClass"> & Partial<Pick<AddCoverageInput, "network" | "coverageClass">>, createdBy?: string): Promise<AddCoverageResult> {
   if (!(await getPatient(db, input.patientId))) return { ok: false, reason: "unknown_patient" };
   const [insurer] = await db.select().from(insurers).where(and(eq(insurers.id, input.insurerId), eq(insurers.active, true)));
   if (!insurer) return { ok: false, reason: "unknown_insurer" };
   const [row] = await db
     .insert(coverages)
-    .values({ patientId: input.patientId, insurerId: input.insurerId, memberId: input.memberId, coverageRef: input.coverageRef, createdBy: createdBy ?? null })
+    .values({ patientId: input.patientId, insurerId: input.insurerId, memberId: input.memberId, coverageRef: input.coverageRef, network: input.network ?? "", coverageClass: input.coverageClass ?? "", createdBy: createdBy ?? null })
     .onConflictDoNothing()
     .returning();
   if (!row) return { ok: false, reason: "duplicate" };

@@ -66,4 +66,11 @@ describe("addCoverageSchema", () => {
     expect(firstError(addCoverageSchema.safeParse({ ...ok, memberId: "" }), "memberId")).toBe("memberIdRequired");
     expect(firstError(addCoverageSchema.safeParse({ ...ok, patientId: "x" }), "patientId")).toBe("patientRequired");
   });
+
+  it("takes the coverage's network and class, optional (decision 089)", () => {
+    expect(addCoverageSchema.parse(ok)).toMatchObject({ network: "", coverageClass: "" });
+    expect(addCoverageSchema.parse({ ...ok, network: " wadi-restricted ", coverageClass: "VIP" })).toMatchObject({ network: "wadi-restricted", coverageClass: "VIP" });
+    expect(firstError(addCoverageSchema.safeParse({ ...ok, network: "wadi restricted" }), "network")).toBe("networkInvalid");
+    expect(firstError(addCoverageSchema.safeParse({ ...ok, coverageClass: "x".repeat(41) }), "coverageClass")).toBe("coverageClassInvalid");
+  });
 });

@@ -98,6 +98,12 @@ export const addCoverageSchema = z.object({
     .max(64, "coverageRefInvalid")
     // A FHIR id, as used in `Coverage/<id>`.
     .regex(/^[A-Za-z0-9\-.]{1,64}$/, "coverageRefInvalid"),
+  /**
+   * The payer's provider network and the coverage class from the card (Coverage.class); optional.
+   * They choose the class and network prices of the payer's contract (docs/decisions/089).
+   */
+  network: z.string().trim().max(40, "networkInvalid").regex(/^[A-Za-z0-9\-_.]*$/, "networkInvalid").default(""),
+  coverageClass: z.string().trim().max(40, "coverageClassInvalid").regex(/^[A-Za-z0-9\-_.]*$/, "coverageClassInvalid").default(""),
 });
 export type AddCoverageInput = z.infer<typeof addCoverageSchema>;
 

@@ -67,8 +67,8 @@ describe.each(testDatabases())("submission pipeline against the sandbox on $name
     });
   }
 
-  const send = (use: "claim" | "preauthorization", items: ItemSpec[]) =>
-    submit({ db: database.db }, { kind: use, patientId: "1000000001", claim: buildClaim({ use, items }), channel: "ui" });
+  const send = (use: "claim" | "preauthorization", items: ItemSpec[], overrideReason?: string) =>
+    submit({ db: database.db }, { kind: use, patientId: "1000000001", claim: buildClaim({ use, items }), channel: "ui" }, { acknowledgeWarnings: true, ...(overrideReason ? { overrideReason } : {}) });
 
   const settled = (id: string, statuses = FINAL, timeoutMs = 60_000) =>
     waitFor(async () => {
@@ -119,7 +119,8 @@ describe.each(testDatabases())("submission pipeline against the sandbox on $name
     try {
       const approved = await send("preauthorization", [{ code: "70553", price: 2500 }]);
       const partial = await send("preauthorization", [{ code: "29881", price: 10000 }]);
-      const denied = await send("preauthorization", [{ code: "15823", price: 4000 }, { code: "58970", price: 6000 }]);
+      // The scrubber blocks the excluded service (decision 090); overridden to have the payer deny it.
+      const denied = await send("preauthorization", [{ code: "15823", price: 4000 }, { code: "58970", price: 6000 }], "to see the payer's denial");
       const [a, p, d] = await Promise.all([settled(approved.id), settled(partial.id), settled(denied.id)]);
       expect([a.status, p.status, d.status]).toEqual(["complete", "partial", "denied"]);
       expect((a.response as { preAuthRef?: string }).preAuthRef).toMatch(/^PA-/);

@@ -45,6 +45,7 @@ const covering = (facts: ScrubFacts, code: string) => facts.authorizations.filte
 const needsAuth = (facts: ScrubFacts) => facts.items.filter((i) => i.contract?.authorizationRequired);
 const inPeriod = (a: { periodStart?: string; periodEnd?: string }, day: string) => (!a.periodStart || day >= a.periodStart) && (!a.periodEnd || day <= a.periodEnd);
 const VITAL_SIGNS = ["vital-sign-weight", "vital-sign-height", "vital-sign-systolic", "vital-sign-diastolic", "temperature", "pulse", "respiratory-rate", "oxygen-saturation"];
+const PLAN_EXCLUSION: Words = { en: "no plan of the payer covers it (cosmetic)", ar: "لا تغطيها أي خطة لدى الجهة الدافعة (تجميلية)" };
 const size = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 export const CHECKS: Readonly<Record<string, Check>> = {
@@ -53,6 +54,16 @@ export const CHECKS: Readonly<Record<string, Check>> = {
     const date = f.items.map((i) => i.servicedDate).sort()[0] ?? f.eligibility.servicedDate;
     return [{ values: { checked: f.eligibility.checkedAt.slice(0, 10), date } }];
   },
+  serviceExcluded: (f) =>
+    f.items.flatMap((i) => {
+      if (i.excluded) return [{ sequence: i.sequence, values: { sequence: i.sequence, code: i.code, why: PLAN_EXCLUSION } }];
+      if (i.category && f.eligibility?.excludedCategories?.includes(i.category)) {
+        const checked = f.eligibility.checkedAt.slice(0, 10);
+        return [{ sequence: i.sequence, values: { sequence: i.sequence, code: i.code, why: { en: `the eligibility answer of ${checked} says benefit category ${i.category} is not covered`, ar: `رد التحقق من الأهلية في ${checked} يفيد بأن فئة المنافع ${i.category} غير مشمولة` } } }];
+      }
+      return [];
+    }),
+  eligibilityUnconfirmed: (f) => (f.eligibilityUnconfirmed === undefined ? [] : [{ values: { date: f.items.map((i) => i.servicedDate).sort()[0] ?? f.today } }]),
   authorizationMissing: (f) => (f.authorizations.length > 0 ? [] : needsAuth(f).map((i) => ({ sequence: i.sequence, values: { sequence: i.sequence, code: i.code } }))),
   authorizationOtherService: (f) =>
     f.authorizations.length === 0 ? [] : needsAuth(f).filter((i) => covering(f, i.code).length === 0).map((i) => ({ sequence: i.sequence, values: { sequence: i.sequence, code: i.code } })),

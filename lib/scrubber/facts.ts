@@ -2,8 +2,8 @@ import { and, desc, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
 import { authorizationUsage } from "@/lib/authorization-usage";
 import { contractPriceFor } from "@/lib/contracts";
 import type { Db, Tx } from "@/lib/db";
-import { eligibilityChecks, patients, submissions, tables } from "@/lib/db";
-import { MESSAGE_LIMIT_BYTES, nphies, priceListSystemKey, toMinorUnits } from "@/lib/fhir";
+import { coverages, eligibilityChecks, patients, submissions, tables } from "@/lib/db";
+import { CPT_CODES, isExcludedService, MESSAGE_LIMIT_BYTES, nphies, priceListSystemKey, toMinorUnits, type BenefitsView } from "@/lib/fhir";
 import type { AuthorizationFact, ScrubFacts, ScrubItem } from "./types";
 
 /**
@@ -36,6 +36,26 @@ export interface ClaimUnderCheck {
    */
   appealOfId?: string | null;
   replacesId?: string | null;
+  /**
+   * A fresh eligibility check was due before this submit and the platform could not be reached
+   * (lib/scrubber/eligibility-refresh.ts): the reason, shown as a notice.
+   */
+  eligibilityUnconfirmed?: string;
+}
+
+/** The benefit categories an eligibility answer says the plan does not cover (not a single service's line, not out of network only). */
+export function excludedCategoriesOf(view: BenefitsView | null | undefined): string[] {
+  const categories = (view?.insurances?.[0]?.categories ?? []).filter((c) => !c.productOrService && c.network !== "out");
+  const covered = new Set(categories.filter((c) => !c.excluded).map((c) => c.code));
+  return [...new Set(categories.filter((c) => c.excluded && !covered.has(c.code)).map((c) => c.code))];
+}
+
+/** The Coverage id the claim names (`Coverage/<id>` of its focal insurance), if any. */
+function coverageRefOf(claim: Json): string | undefined {
+  const insurances = arr(claim.insurance);
+  const focal = insurances.find((i) => i.focal === true) ?? insurances[0];
+  const ref = str(obj(focal?.coverage).reference);
+  return ref.startsWith("Coverage/") ? ref.slice("Coverage/".length) : undefined;
 }
 
 /** The lines, diagnoses, supporting information and references of a stored FHIR Claim. */
@@ -71,12 +91,24 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
   let eligibility: ScrubFacts["eligibility"];
   if (patient && insurerId) {
     const [check] = await db
-      .select({ inforce: eligibilityChecks.inforce, checkedAt: eligibilityChecks.checkedAt, servicedDate: eligibilityChecks.servicedDate })
+      .select({ inforce: eligibilityChecks.inforce, checkedAt: eligibilityChecks.checkedAt, servicedDate: eligibilityChecks.servicedDate, view: eligibilityChecks.responseView })
       .from(eligibilityChecks)
       .where(and(eq(eligibilityChecks.patientId, patient.id), eq(eligibilityChecks.insurerId, insurerId), ne(eligibilityChecks.outcome, "rejected")))
       .orderBy(desc(eligibilityChecks.checkedAt))
       .limit(1);
-    if (check) eligibility = { inforce: check.inforce, checkedAt: check.checkedAt.toISOString(), servicedDate: check.servicedDate };
+    if (check) {
+      const excludedCategories = excludedCategoriesOf(check.view as BenefitsView | null);
+      eligibility = { inforce: check.inforce, checkedAt: check.checkedAt.toISOString(), servicedDate: check.servicedDate, ...(excludedCategories.length > 0 ? { excludedCategories } : {}) };
+    }
+  }
+
+  // The coverage's network and class choose the contract's class and network rows (docs/decisions/089).
+  let plan: { network: string; coverageClass: string } = { network: "", coverageClass: "" };
+  if (patient && insurerId) {
+    const ref = coverageRefOf(subject.claim);
+    const rows = await db.select({ coverageRef: coverages.coverageRef, network: coverages.network, coverageClass: coverages.coverageClass }).from(coverages).where(and(eq(coverages.patientId, patient.id), eq(coverages.insurerId, insurerId)));
+    const row = rows.find((r) => r.coverageRef === ref) ?? (rows.length === 1 ? rows[0] : undefined);
+    if (row) plan = { network: row.network, coverageClass: row.coverageClass };
   }
 
   // Services of this patient already claimed, by code and day.
@@ -97,9 +129,12 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
 
   const items: ScrubItem[] = [];
   for (const i of read.items) {
-    const contract = insurerId && i.system && i.servicedDate ? await contractPriceFor(db, { insurerId, system: i.system, code: i.code, date: i.servicedDate }) : undefined;
+    const contract = insurerId && i.system && i.servicedDate ? await contractPriceFor(db, { insurerId, ...plan, system: i.system, code: i.code, date: i.servicedDate }) : undefined;
+    const category = i.system === "cpt" ? CPT_CODES.find((c) => c.code === i.code)?.category : undefined;
     items.push({
       ...i,
+      ...(i.system && isExcludedService(i.system, i.code) ? { excluded: true } : {}),
+      ...(category ? { category } : {}),
       ...(contract ? { contract: { priceMinor: contract.priceMinor, authorizationRequired: contract.authorizationRequired } } : {}),
       ...(subject.kind === "claim" && claimed.has(`${i.code}|${i.servicedDate}`) ? { alreadyClaimed: true } : {}),
     });
@@ -146,6 +181,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
     diagnoses: read.diagnoses,
     ...(patient ? { patient: { birthDate: patient.birthDate, gender: patient.gender } } : {}),
     ...(eligibility ? { eligibility } : {}),
+    ...(subject.eligibilityUnconfirmed !== undefined ? { eligibilityUnconfirmed: subject.eligibilityUnconfirmed } : {}),
     items,
     authorizations,
     preAuthRefs: read.preAuthRefs,

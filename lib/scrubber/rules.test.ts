@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { nphies } from "@/lib/fhir";
-import { BASE_RULES, rulesFor, scrubFacts } from "./engine";
+import { BASE_RULES, reasonCodesCaught, rulesFor, scrubFacts } from "./engine";
 import type { ScrubFacts } from "./types";
 
 /*
@@ -29,6 +29,8 @@ const clean = (): ScrubFacts => ({
 /** Per rule: how to break the clean claim so that exactly this rule fires. */
 const FAILING: Record<string, (f: ScrubFacts) => ScrubFacts> = {
   "coverage-not-in-force": (f) => ({ ...f, eligibility: { ...f.eligibility!, inforce: false } }),
+  "service-excluded": (f) => ({ ...f, items: [f.items[0]!, { ...f.items[1]!, code: "15823", excluded: true }], authorizations: [{ ...f.authorizations[0]!, lines: [{ code: "15823", approved: 1, used: 0 }] }] }),
+  "eligibility-unconfirmed": (f) => ({ ...f, eligibilityUnconfirmed: "timeout" }),
   "authorization-missing": (f) => ({ ...f, authorizations: [], preAuthRefs: [] }),
   "authorization-expired": (f) => ({ ...f, authorizations: [{ ...f.authorizations[0]!, periodEnd: "2026-05-20" }] }),
   "authorization-other-service": (f) => ({ ...f, authorizations: [{ ...f.authorizations[0]!, lines: [{ code: "70553", approved: 1, used: 0 }] }] }),
@@ -94,6 +96,22 @@ describe("scrubber rules (docs/decisions/090)", () => {
     const priced = scrubFacts(wadi(FAILING["contract-price-differs"]!(clean())));
     expect(priced.errors.map((f) => f.rule)).toEqual(["contract-price-differs"]);
     expect(scrubFacts(FAILING["contract-price-differs"]!(clean())).warnings.map((f) => f.rule)).toEqual(["contract-price-differs"]);
+  });
+
+  it("service-excluded: a line whose benefit category the last eligibility answer says is not covered", () => {
+    const f = clean();
+    const withCategory = { ...f, items: [{ ...f.items[0]!, category: "3" }, f.items[1]!] };
+    expect(scrubFacts(withCategory).findings).toEqual([]);
+    const found = scrubFacts({ ...withCategory, eligibility: { ...f.eligibility!, excludedCategories: ["3"] } });
+    expect(found.errors.map((x) => [x.rule, x.code, x.family, x.sequence])).toEqual([["service-excluded", "CV-P-2", "CV", 1]]);
+    expect(found.errors[0]!.message.en).toBe("Line 1 (99213) is not covered: the eligibility answer of 2026-06-01 says benefit category 3 is not covered.");
+    expect(found.errors[0]!.message.ar).toContain("فئة المنافع 3");
+  });
+
+  it("service-excluded counts the sandbox's ar001 as caught", () => {
+    expect(reasonCodesCaught().get("ar001")).toEqual(["service-excluded"]);
+    // A notice only shows: the unconfirmed eligibility is no catch.
+    expect(reasonCodesCaught().has("CV-P-3")).toBe(false);
   });
 
   it("a preauthorization is not checked against authorizations, prices or duplicates", () => {

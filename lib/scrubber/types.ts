@@ -17,8 +17,16 @@ export interface ScrubFacts {
   supportingInfo: string[];
   diagnoses: string[];
   patient?: { birthDate: string; gender: string };
-  /** The last eligibility answer for this patient and payer. */
-  eligibility?: { inforce: boolean | null; checkedAt: string; servicedDate: string };
+  /**
+   * The last eligibility answer for this patient and payer; `excludedCategories`: the benefit
+   * categories it says the plan does not cover.
+   */
+  eligibility?: { inforce: boolean | null; checkedAt: string; servicedDate: string; excludedCategories?: string[] };
+  /**
+   * A fresh eligibility check was due before this submit and could not be made (the platform was
+   * out of reach, docs/decisions/090): the reason, for the notice.
+   */
+  eligibilityUnconfirmed?: string;
   items: ScrubItem[];
   /** Approved authorizations the claim references (by preAuthRef), with what earlier claims used of them. */
   authorizations: AuthorizationFact[];
@@ -43,6 +51,10 @@ export interface ScrubItem {
   contract?: { priceMinor: number; authorizationRequired: boolean };
   /** Another claim of this patient already has this code on this day. */
   alreadyClaimed?: boolean;
+  /** Every plan excludes the service (lib/fhir EXCLUDED_SERVICES, the list the sandbox denies by). */
+  excluded?: boolean;
+  /** The benefit category the service is paid from, when the shared terminology knows it. */
+  category?: string;
 }
 
 export interface AuthorizationFact {

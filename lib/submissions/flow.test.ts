@@ -158,7 +158,8 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
   }, 180_000);
 
   it("a denied procedure is decided denied without preAuthRef; an undecided authorization cannot become a claim", async () => {
-    const sent = await submitForm(deps(), caller, {
+    // The scrubber blocks an excluded service (service-excluded, decision 090): billing overrides it to see the payer's denial.
+    const sent = await submitForm(deps(), billing, {
       use: "preauthorization",
       patientId,
       coverageId,
@@ -167,7 +168,7 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
       procedures: ["15823"],
       items: [{ code: "15823", servicedDate: today, quantity: "1", unitPrice: "4000" }],
       attachmentIds: [],
-    });
+    }, undefined, { scrub: { overrideReason: "Sent to have the payer's decision on record" } });
     if (!sent.ok) throw new Error(sent.error);
     const done = await settled(sent.id);
     expect(done.status).toBe("denied");

@@ -7,7 +7,7 @@ import { claimTotalMinor } from "./claim-total";
 import { insertDraft, queueDraft, ScrubBlockedError, type ScrubAnswer } from "./lifecycle";
 import type { ScrubFinding } from "@/lib/scrubber";
 import type { Submission } from "./states";
-import { buildClaim, type CareSettingInput, type ClaimInput } from "@/lib/fhir";
+import { buildClaim, CPT_CODES, type CareSettingInput, type ClaimInput } from "@/lib/fhir";
 import { claimLineShares } from "@/lib/contracts";
 import { lookupCodes } from "@/lib/terminology";
 import { practitionersByIds, type Practitioner } from "@/lib/facilities";
@@ -25,6 +25,12 @@ export interface ServiceDeps {
   clock?: () => Date;
   /** PLATFORM_PROTOCOL: in messaging, lines in CPT are refused before anything is stored (default rest). */
   protocol?: PlatformProtocol;
+  /**
+   * Submitting: makes sure a recent eligibility answer for the patient, the coverage and the first
+   * service date is stored before the scrubber reads it (docs/decisions/090) — the screens pass the
+   * eligibility module's check; without it (tests of other things, the machine APIs) none is made.
+   */
+  refreshEligibility?: (request: { patientId: string; coverageId: string; servicedDate: string; categories: string[] }) => Promise<{ kind: "recent" | "checked" } | { kind: "unconfirmed"; reason: string }>;
 }
 
 
@@ -159,7 +165,7 @@ async function claimOf(deps: ServiceDeps, values: SubmissionFormValues, resolved
   const files = await attachmentsWithData(deps.db, values.attachmentIds);
   const lines = values.items.map((item) => ({ code: item.code, servicedDate: item.servicedDate, quantity: parseQuantity(item.quantity)!, unitPriceMinor: parseAmountMinor(item.unitPrice)!, ...lineExtras(item) }));
   // The patient's share and VAT of each line, sent in the exchange's extensions (docs/decisions/091).
-  const shares = await claimLineShares(deps.db, { nationalId: resolved.patient.nationalId, insurerId: resolved.coverage.insurerId, items: lines });
+  const shares = await claimLineShares(deps.db, { nationalId: resolved.patient.nationalId, insurerId: resolved.coverage.insurerId, network: resolved.coverage.network, coverageClass: resolved.coverage.coverageClass, items: lines });
   const input: ClaimInput = {
     use: values.use,
     nationalId: resolved.patient.nationalId,
@@ -349,12 +355,18 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   if (!careTeam.ok) return { ok: false, error: "invalid", fieldErrors: careTeam.fieldErrors };
   const claim = await claimOf(deps, values, { patient: resolved.patient, coverage }, careTeam.team, existing?.replacesId ? await priorOf(deps.db, existing.replacesId) : undefined);
   const form: Record<string, unknown> = { ...values, ...(options.batchId ? { batch: options.batchId } : {}) };
+  // A fresh eligibility answer first, outside the submit's transaction (a platform call never holds it open).
+  const firstDay = values.items.map((i) => i.servicedDate).filter(Boolean).sort()[0];
+  // It asks for the lines' benefit categories, so the answer says whether the plan covers each.
+  const categories = values.items.map((i) => CPT_CODES.find((c) => c.code === i.code)?.category).filter((c): c is NonNullable<typeof c> => c !== undefined);
+  const eligibility = deps.refreshEligibility && firstDay ? await deps.refreshEligibility({ patientId: resolved.patient.id, coverageId: coverage.id, servicedDate: firstDay, categories }) : undefined;
   const at = now(deps);
   const canOverride = mayOverrideScrubber(caller);
   const overrideReason = canOverride ? options.scrub?.overrideReason?.trim().slice(0, 500) || undefined : undefined;
   const answer = (id: string): ScrubAnswer => ({
     acknowledgeWarnings: options.scrub?.acknowledgeWarnings === true,
     ...(overrideReason ? { overrideReason } : {}),
+    ...(eligibility?.kind === "unconfirmed" ? { eligibilityUnconfirmed: eligibility.reason } : {}),
     // An override of the scrubber's errors is audited with its reason, in the submit's transaction.
     onPass: async (tx, result, overridden) => {
       if (!overridden) return;

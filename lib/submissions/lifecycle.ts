@@ -103,6 +103,11 @@ export interface ScrubAnswer {
   acknowledgeWarnings?: boolean;
   /** Billing staff send despite errors, with their reason (checked and audited by the caller). */
   overrideReason?: string;
+  /**
+   * The caller's fresh eligibility check before this submit could not be made (the platform out of
+   * reach, docs/decisions/090): its reason; the scrubber adds a notice.
+   */
+  eligibilityUnconfirmed?: string;
   /** Called in the transaction when the submission passes, with what the scrubber found (the caller audits an override). */
   onPass?: (tx: Tx, result: ScrubResult, overridden: boolean) => Promise<void>;
 }
@@ -127,7 +132,7 @@ export async function queueDraft(tx: Tx, id: string, source: TransitionSource, a
   const [row] = await tx.select().from(submissions).where(eq(submissions.id, id)).for("update");
   if (!row) throw new SubmissionNotFoundError(id);
   if (row.status !== "draft") throw new IllegalTransitionError(id, row.status, "queued");
-  const scrub = await scrubClaim(tx, { id: row.id, kind: row.kind, patientId: row.patientId, insurerId: row.insurerId, claim: row.claim, appealOfId: row.appealOfId, replacesId: row.replacesId }, at);
+  const scrub = await scrubClaim(tx, { id: row.id, kind: row.kind, patientId: row.patientId, insurerId: row.insurerId, claim: row.claim, appealOfId: row.appealOfId, replacesId: row.replacesId, ...(answer.eligibilityUnconfirmed !== undefined ? { eligibilityUnconfirmed: answer.eligibilityUnconfirmed } : {}) }, at);
   const override = answer.overrideReason?.trim() || undefined;
   if ((scrub.errors.length > 0 && !override) || (scrub.warnings.length > 0 && !answer.acknowledgeWarnings && !override)) throw new ScrubBlockedError(scrub);
   await answer.onPass?.(tx, scrub, Boolean(override) && scrub.errors.length > 0);

@@ -76,6 +76,12 @@ export const coverages = pgTable(
     memberId: text("member_id").notNull(),
     /** The Coverage id used on the platform, e.g. `cov-1000000001` (`Coverage/<id>`). */
     coverageRef: text("coverage_ref").notNull(),
+    /**
+     * The payer's provider network and the coverage class (Coverage.class, plan class); '' when
+     * not known. They pick the class and network rows of the payer's contract (docs/decisions/089).
+     */
+    network: text("network").notNull().default(""),
+    coverageClass: text("coverage_class").notNull().default(""),
     createdBy: uuid("created_by"),
     createdAt: utc("created_at").notNull().defaultNow(),
   },

@@ -250,6 +250,8 @@ export const REJECTION_REASONS: Readonly<Record<string, { en: string; ar: string
  */
 export const SCRUBBER_REASONS: Readonly<Record<string, { en: string; ar: string }>> = {
   "CV-P-1": { en: "Coverage is not in force on the date of service", ar: "التغطية غير سارية في تاريخ الخدمة" },
+  "CV-P-2": { en: "Service is not covered: the plan excludes it", ar: "الخدمة غير مشمولة: الخطة تستثنيها" },
+  "CV-P-3": { en: "Eligibility could not be confirmed before sending", ar: "تعذّر تأكيد الأهلية قبل الإرسال" },
   "AD-P-1": { en: "Prior authorization is required and none is referenced", ar: "الموافقة المسبقة مطلوبة ولم يُشر إلى أي موافقة" },
   "AD-P-2": { en: "The referenced authorization is for another service", ar: "الموافقة المشار إليها لخدمة أخرى" },
   "AD-P-3": { en: "The authorization's approved quantity is used up", ar: "استُنفدت الكمية المعتمدة في الموافقة" },
