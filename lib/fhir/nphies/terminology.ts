@@ -217,7 +217,7 @@ export const DIAGNOSIS_ON_ADMISSION = {
   u: { en: "Unknown", ar: "غير معروف" },
 } as const;
 export type DiagnosisOnAdmission = keyof typeof DIAGNOSIS_ON_ADMISSION;
-export const DIAGNOSIS_ON_ADMISSION_CODES = Object.keys(DIAGNOSIS_ON_ADMISSION) as readonly DiagnosisOnAdmission[];
+export const DIAGNOSIS_ON_ADMISSION_CODES = ["y", "n", "u"] as const satisfies readonly DiagnosisOnAdmission[];
 
 /** The care settings whose every diagnosis says whether it was present on admission (BV-00027). */
 export const ON_ADMISSION_SETTINGS: readonly { type: ClaimType; subtype: ClaimSubtype }[] = [{ type: "institutional", subtype: "ip" }];
