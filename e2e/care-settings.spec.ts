@@ -78,13 +78,15 @@ test.describe("claims per care setting", () => {
     await page.getByTestId("claim-type").selectOption("institutional");
     await page.getByTestId("claim-subtype").selectOption("ip");
     await page.getByTestId("practitioner-PRAC-10001").check();
-    await page.getByTestId("chief-complaint").fill("Pneumonia needing admission");
+    await page.getByTestId("chief-complaint").fill("Gallstones: planned laparoscopic removal");
     await page.getByTestId("admission").fill("2026-11-20T08:00");
-    await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "R51");
+    await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "K80.2");
     // Each diagnosis says whether it was present on admission: a new one starts at "Yes".
     await expect(page.getByTestId("on-admission-0")).toHaveValue("y");
     await page.getByTestId("on-admission-0").selectOption("u");
-    await line(page, "Services", "SVC-0301", "4", "900");
+    await page.getByTestId("on-admission-0").selectOption("y");
+    // The operation of the stay (its plan covers it, category 2).
+    await line(page, "Procedures", "PRC-1003", "1", "13000");
     await page.getByRole("button", { name: "Submit authorization request" }).click();
     await expect(page.getByTestId("form-status")).toContainText("Some fields need attention. Nothing was sent.");
     await expect(page.getByText("Enter how many days the patient is expected to stay.")).toBeVisible();
