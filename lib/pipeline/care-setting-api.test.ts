@@ -115,6 +115,10 @@ describe("an API Claim's care setting", () => {
     expect(refused(inpatient("preauthorization", { supportingInfo: [complaint], diagnosis: [diagnosis(present)] }))).toEqual([422, "Claim.supportingInfo"]);
     expect(refused(inpatient("preauthorization", { supportingInfo: [complaint, stay], diagnosis: [diagnosis()] }))).toEqual([422, "Claim.diagnosis[0].onAdmission"]);
     expect(refused(inpatient("claim", { supportingInfo: [complaint], diagnosis: [diagnosis(present), { ...diagnosis({ coding: [{ system: S.diagnosisOnAdmission, code: "maybe" }] }), sequence: 2 }] }))).toEqual([422, "Claim.diagnosis[1].onAdmission"]);
+    // Outside an inpatient stay none is needed, but one given is a code of the exchange's system.
+    const outpatient = (onAdmission?: unknown) => claim({ supportingInfo: [complaint], diagnosis: [diagnosis(onAdmission)] });
+    expect(refused(outpatient())).toBe("accepted");
+    expect(refused(outpatient({ coding: [{ system: "http://terminology.hl7.org/CodeSystem/ex-diagnosis-on-admission", code: "y" }] }))).toEqual([422, "Claim.diagnosis[0].onAdmission"]);
     // A claim needs no estimated stay; the spec's REST takes the Claim without either.
     expect(refused(inpatient("claim", { supportingInfo: [complaint], diagnosis: [diagnosis(present)] }))).toBe("accepted");
     expect(validateApiClaim(inpatient("preauthorization", { supportingInfo: [complaint], diagnosis: [diagnosis()] }), rules).claim.resourceType).toBe("Claim");

@@ -230,16 +230,22 @@ function exchangeMissing(claim: ClaimParsed, type: nphies.ClaimType): { path: Pr
   if (needed) {
     return { path: ["supportingInfo"], field: `required by the national exchange: ${needed} (${nphies.SYSTEMS.claimInformationCategory})`, message: `Claim.supportingInfo must carry "${needed}" (${nphies.SYSTEMS.claimInformationCategory}) for a ${type} claim in the national exchange.` };
   }
-  if (nphies.requiresOnAdmission(type, subtype)) {
-    const codes = nphies.DIAGNOSIS_ON_ADMISSION_CODES as readonly (string | undefined)[];
-    const unsaid = (claim.diagnosis ?? []).findIndex((d) => !d.onAdmission?.coding?.some((c) => c.system === nphies.SYSTEMS.diagnosisOnAdmission && codes.includes(c.code)));
-    if (unsaid >= 0) {
-      return {
-        path: ["diagnosis", unsaid, "onAdmission"],
-        field: `required by the national exchange: whether the diagnosis was present on admission, ${codes.join(", ")} (${nphies.SYSTEMS.diagnosisOnAdmission})`,
-        message: `Claim.diagnosis[${unsaid}].onAdmission is required by the national exchange on an inpatient institutional claim: ${codes.join(", ")} of ${nphies.SYSTEMS.diagnosisOnAdmission} (BV-00027).`,
-      };
-    }
+  // Whether each diagnosis was present on admission: required on an inpatient stay (BV-00027); when
+  // given on any claim, a code of the exchange's system (IC-90010).
+  const required = nphies.requiresOnAdmission(type, subtype);
+  const codes = nphies.DIAGNOSIS_ON_ADMISSION_CODES as readonly (string | undefined)[];
+  const wrong = (claim.diagnosis ?? []).findIndex(
+    (d) => (required || d.onAdmission !== undefined) && !d.onAdmission?.coding?.some((c) => c.system === nphies.SYSTEMS.diagnosisOnAdmission && codes.includes(c.code)),
+  );
+  if (wrong >= 0) {
+    const what = `${codes.join(", ")} of ${nphies.SYSTEMS.diagnosisOnAdmission}`;
+    return required
+      ? {
+          path: ["diagnosis", wrong, "onAdmission"],
+          field: `required by the national exchange: whether the diagnosis was present on admission, ${what}`,
+          message: `Claim.diagnosis[${wrong}].onAdmission is required by the national exchange on an inpatient institutional claim: ${what} (BV-00027).`,
+        }
+      : { path: ["diagnosis", wrong, "onAdmission"], field: `the national exchange takes ${what}`, message: `Claim.diagnosis[${wrong}].onAdmission: the national exchange takes ${what}.` };
   }
   return undefined;
 }
