@@ -14,7 +14,7 @@ import { Button } from "@/components/ui/button";
 import { saveDraftAction, submitAction } from "@/lib/authorizations/browser";
 import { defaultItemSystem, emptyItem, loadSubmissionFormSchema, type PlatformProtocol } from "@/lib/submissions/browser";
 import { isClaimType } from "@/lib/fhir/browser";
-import { CareSettingFields, type PractitionerOption } from "./care-setting-fields";
+import { CareSettingFields, DiagnosisOnAdmissionFields, type PractitionerOption } from "./care-setting-fields";
 import type { SubmissionFormInput, SubmissionUse } from "@/lib/submissions";
 import type { PatientSummary } from "@/lib/patients";
 import { UsageWarnings } from "@/components/authorization-usage/usage-warnings";
@@ -91,6 +91,8 @@ export function SubmissionForm({
       visionPrescription: v?.visionPrescription ?? "",
       admission: v?.admission ?? "",
       discharge: v?.discharge ?? "",
+      estimatedStay: v?.estimatedStay ?? "",
+      onAdmission: v?.onAdmission ?? {},
       episodeId: v?.episodeId ?? "",
       diagnoses: v?.diagnoses ?? [],
       procedures: v?.procedures ?? [],
@@ -273,6 +275,7 @@ export function SubmissionForm({
                 />
               )}
             />
+            <DiagnosisOnAdmissionFields control={form.control} setValue={form.setValue} errors={errors} translateError={tr} />
           </div>
         </section>
 

@@ -33,13 +33,18 @@ export { describeReference } from "./read/reference";
 export { CLAIM_TYPES, isClaimType, type ClaimType } from "./nphies/profiles";
 export {
   CLAIM_SUBTYPES,
+  DIAGNOSIS_ON_ADMISSION_CODES,
+  ESTIMATED_STAY_DAYS,
   ITEM_SYSTEMS_BY_CLAIM_TYPE,
   PATIENT_DOCUMENTS,
   REQUIRED_SUPPORTING_INFO,
   SUBTYPES_BY_CLAIM_TYPE,
   SYSTEMS as NPHIES_SYSTEMS,
   isFdiToothCode,
+  requiredSupportingInfo,
+  requiresOnAdmission,
   type ClaimSubtype,
+  type DiagnosisOnAdmission,
   type PatientDocument,
 } from "./nphies/terminology";
 // The readers' view types (erased at build: no reader code reaches the browser).

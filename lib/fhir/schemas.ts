@@ -267,7 +267,15 @@ export const ClaimSchema = z.object({
     }),
   ),
   diagnosis: z
-    .array(z.object({ sequence: positiveInt, diagnosisCodeableConcept: CodeableConceptSchema.optional(), type: z.array(CodeableConceptSchema).optional() }))
+    .array(
+      z.object({
+        sequence: positiveInt,
+        diagnosisCodeableConcept: CodeableConceptSchema.optional(),
+        type: z.array(CodeableConceptSchema).optional(),
+        /** An inpatient stay: whether the diagnosis was present on admission (diagnosis-on-admission). */
+        onAdmission: CodeableConceptSchema.optional(),
+      }),
+    )
     .optional(),
   procedure: z
     .array(

@@ -90,6 +90,40 @@ describe("an API Claim's care setting", () => {
     expect(validateApiClaim(body, rules).claim.resourceType).toBe("Claim");
   });
 
+  it("in messaging, an inpatient institutional request says how long the stay is (prior authorization) and whether each diagnosis was present on admission: else 422 naming the element", () => {
+    const complaint = { sequence: 1, category: { coding: [{ system: S.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Chest infection" } };
+    const stay = { sequence: 2, category: { coding: [{ system: S.claimInformationCategory, code: "estimated-Length-of-Stay" }] }, valueQuantity: { value: 4, unit: "d", system: S.ucum, code: "d" } };
+    const present = { coding: [{ system: S.diagnosisOnAdmission, code: "y" }] };
+    const diagnosis = (onAdmission?: unknown) => ({ sequence: 1, diagnosisCodeableConcept: { coding: [{ system: CODE_SYSTEMS.icd10am, code: "J18.9" }] }, ...(onAdmission ? { onAdmission } : {}) });
+    const inpatient = (use: string, extra: Record<string, unknown>) =>
+      claim(
+        { type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "institutional" }] }, subType: { coding: [{ system: S.claimSubtype, code: "ip" }] }, use, ...extra },
+        { productOrService: { coding: [{ system: S.services, code: "SVC-0301" }] }, bodySite: undefined },
+      );
+    const messaging = { ...rules, protocol: "messaging" as const };
+    const refused = (body: unknown) => {
+      try {
+        validateApiClaim(body, messaging);
+      } catch (error) {
+        return [(error as AppError).status, (error as AppError).fields?.[0]?.path];
+      }
+      return "accepted";
+    };
+    // Complete: taken, the answer on admission kept for the message.
+    const complete = validateApiClaim(inpatient("preauthorization", { supportingInfo: [complaint, stay], diagnosis: [diagnosis(present)] }), messaging).claim;
+    expect(complete.diagnosis?.[0]?.onAdmission?.coding?.[0]?.code).toBe("y");
+    expect(refused(inpatient("preauthorization", { supportingInfo: [complaint], diagnosis: [diagnosis(present)] }))).toEqual([422, "Claim.supportingInfo"]);
+    expect(refused(inpatient("preauthorization", { supportingInfo: [complaint, stay], diagnosis: [diagnosis()] }))).toEqual([422, "Claim.diagnosis[0].onAdmission"]);
+    expect(refused(inpatient("claim", { supportingInfo: [complaint], diagnosis: [diagnosis(present), { ...diagnosis({ coding: [{ system: S.diagnosisOnAdmission, code: "maybe" }] }), sequence: 2 }] }))).toEqual([422, "Claim.diagnosis[1].onAdmission"]);
+    // Outside an inpatient stay none is needed, but one given is a code of the exchange's system.
+    const outpatient = (onAdmission?: unknown) => claim({ supportingInfo: [complaint], diagnosis: [diagnosis(onAdmission)] });
+    expect(refused(outpatient())).toBe("accepted");
+    expect(refused(outpatient({ coding: [{ system: "http://terminology.hl7.org/CodeSystem/ex-diagnosis-on-admission", code: "y" }] }))).toEqual([422, "Claim.diagnosis[0].onAdmission"]);
+    // A claim needs no estimated stay; the spec's REST takes the Claim without either.
+    expect(refused(inpatient("claim", { supportingInfo: [complaint], diagnosis: [diagnosis(present)] }))).toBe("accepted");
+    expect(validateApiClaim(inpatient("preauthorization", { supportingInfo: [complaint], diagnosis: [diagnosis()] }), rules).claim.resourceType).toBe("Claim");
+  });
+
   it.each([
     ["an unknown claim type", claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "dental" }] } }), "Claim.type"],
     ["a subtype the setting does not take", claim({ subType: { coding: [{ system: S.claimSubtype, code: "ip" }] } }), "Claim.subType"],

@@ -201,8 +201,9 @@ function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol): { p
  * What the national exchange requires of a claim of this care setting that the Claim leaves out
  * (messaging only; the spec's REST takes the Claim without them): the subtype, the care team
  * (every setting but pharmacy) and the supporting information the setting names (the chief
- * complaint, the days supply) — refused 422 before anything is stored, as the exchange would
- * refuse it (decision 092).
+ * complaint, the days supply; an inpatient prior authorization's estimated length of stay) and,
+ * for an inpatient stay, whether each diagnosis was present on admission — refused 422 before
+ * anything is stored, as the exchange would refuse it (decision 092).
  */
 function exchangeMissing(claim: ClaimParsed, type: nphies.ClaimType): { path: PropertyKey[]; field: string; message: string } | undefined {
   const subtypes = nphies.SUBTYPES_BY_CLAIM_TYPE[type];
@@ -216,10 +217,35 @@ function exchangeMissing(claim: ClaimParsed, type: nphies.ClaimType): { path: Pr
   if (unqualified >= 0) {
     return { path: ["careTeam", unqualified, "qualification"], field: `required by the national exchange: the practitioner's speciality (${nphies.SYSTEMS.practiceCodes})`, message: `Claim.careTeam[${unqualified}].qualification is required by the national exchange: the practitioner's speciality (${nphies.SYSTEMS.practiceCodes}).` };
   }
+  const subtype = claim.subType.coding?.find((c) => c.system === nphies.SYSTEMS.claimSubtype)?.code;
   const categories = (claim.supportingInfo ?? []).map((info) => info.category.coding?.find((c) => c.system === nphies.SYSTEMS.claimInformationCategory)?.code);
-  const needed = nphies.REQUIRED_SUPPORTING_INFO[type].find((category) => !categories.includes(category));
+  const needed = nphies.requiredSupportingInfo(type, subtype, claim.use).find((category) => !categories.includes(category));
+  if (needed === "estimated-Length-of-Stay") {
+    return {
+      path: ["supportingInfo"],
+      field: `required by the national exchange: estimated-Length-of-Stay, a valueQuantity in whole days (${nphies.SYSTEMS.ucum}, d)`,
+      message: `Claim.supportingInfo must carry "estimated-Length-of-Stay" (${nphies.SYSTEMS.claimInformationCategory}, a valueQuantity in days, UCUM d) for an inpatient institutional prior authorization in the national exchange (BV-00802).`,
+    };
+  }
   if (needed) {
     return { path: ["supportingInfo"], field: `required by the national exchange: ${needed} (${nphies.SYSTEMS.claimInformationCategory})`, message: `Claim.supportingInfo must carry "${needed}" (${nphies.SYSTEMS.claimInformationCategory}) for a ${type} claim in the national exchange.` };
+  }
+  // Whether each diagnosis was present on admission: required on an inpatient stay (BV-00027); when
+  // given on any claim, a code of the exchange's system (IC-90010).
+  const required = nphies.requiresOnAdmission(type, subtype);
+  const codes = nphies.DIAGNOSIS_ON_ADMISSION_CODES as readonly (string | undefined)[];
+  const wrong = (claim.diagnosis ?? []).findIndex(
+    (d) => (required || d.onAdmission !== undefined) && !d.onAdmission?.coding?.some((c) => c.system === nphies.SYSTEMS.diagnosisOnAdmission && codes.includes(c.code)),
+  );
+  if (wrong >= 0) {
+    const what = `${codes.join(", ")} of ${nphies.SYSTEMS.diagnosisOnAdmission}`;
+    return required
+      ? {
+          path: ["diagnosis", wrong, "onAdmission"],
+          field: `required by the national exchange: whether the diagnosis was present on admission, ${what}`,
+          message: `Claim.diagnosis[${wrong}].onAdmission is required by the national exchange on an inpatient institutional claim: ${what} (BV-00027).`,
+        }
+      : { path: ["diagnosis", wrong, "onAdmission"], field: `the national exchange takes ${what}`, message: `Claim.diagnosis[${wrong}].onAdmission: the national exchange takes ${what}.` };
   }
   return undefined;
 }

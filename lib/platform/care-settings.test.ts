@@ -38,6 +38,9 @@ const FORMS: Record<nphies.ClaimType, FormOf> = {
     chiefComplaint: "Chest infection needing admission",
     admission: "2026-11-20T08:00",
     discharge: "2026-11-23T12:00",
+    // An inpatient stay: the estimated days (sent on the prior authorization) and the diagnosis present on admission.
+    estimatedStay: "4",
+    onAdmission: { "J06.9": "y" },
     episodeId: "EP-2026-0042",
     items: [line(S.services, "SVC-0301", { quantity: "3", package: true })],
   }),
@@ -106,6 +109,38 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
     expect(claim.total?.value).toBe(type === "professional" ? 323.58 : type === "institutional" ? 451.5 : 301);
     // The care team names each practitioner by reference, licence and name (a reader without the entry knows who).
     if (type !== "pharmacy") expect(claim.careTeam?.[0]?.provider).toMatchObject({ reference: expect.stringMatching(/^Practitioner\//), identifier: { system: nphies.LICENSES.practitioner, value: expect.stringMatching(/^PRAC-/) }, display: expect.any(String) });
+  });
+
+  it("an inpatient prior authorization: the estimated stay and each diagnosis on admission are field errors when missing, nothing stored; sent, the message carries them", async () => {
+    const stored = async () => (await database.db.select({ id: submissions.id }).from(submissions)).length;
+    const before = await stored();
+    const form = { ...base, use: "preauthorization", ...FORMS.institutional(team), diagnoses: ["J06.9", "R50.9"] };
+    const missing = await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "messaging" }, caller, { ...form, estimatedStay: "", onAdmission: { "J06.9": "y" } });
+    expect(missing).toEqual({ ok: false, error: "invalid", fieldErrors: { estimatedStay: ["estimatedStayRequired"], onAdmission: ["onAdmissionRequired"] } });
+    for (const estimatedStay of ["0", "366", "2.5", "four"]) {
+      expect(await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...form, estimatedStay, onAdmission: { "J06.9": "y", "R50.9": "n" } }), estimatedStay).toEqual({ ok: false, error: "invalid", fieldErrors: { estimatedStay: ["estimatedStayInvalid"] } });
+    }
+    expect(await stored()).toBe(before);
+    // An inpatient claim asks no estimated stay; an emergency request neither (its form is taken: the
+    // scrubber then asks the emergency's vital signs). The same service that day again is a scrubber
+    // warning, answered "Send anyway".
+    const sendAnyway = { scrub: { acknowledgeWarnings: true } };
+    expect(await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...form, use: "claim", estimatedStay: "", onAdmission: { "J06.9": "y", "R50.9": "n" } }, undefined, sendAnyway)).toMatchObject({ ok: true });
+    expect(await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...form, subtype: "emr", estimatedStay: "", onAdmission: {} }, undefined, sendAnyway)).toMatchObject({ error: "scrub" });
+
+    const result = await submitForm({ db: database.db, providerOrgId: "clinic-001", clock: () => new Date(`${today}T09:00:00Z`) }, caller, { ...form, estimatedStay: "4", onAdmission: { "R50.9": "n", "J06.9": "y", "Z99.9": "u" } }, undefined, sendAnyway);
+    expect(result).toMatchObject({ ok: true });
+    const submission = await getSubmission(database.db, (result as { id: string }).id);
+    const at = sent.length;
+    await expect(port.submitClaim(submission!.claim as unknown as Claim)).rejects.toThrow("captured");
+    const claim = sent[at]!.entry!.find((e) => e.resource?.resourceType === "Claim")!.resource as Claim;
+    expect(claim.supportingInfo?.find((i) => i.category.coding?.[0]?.code === "estimated-Length-of-Stay")?.valueQuantity).toEqual({ value: 4, unit: "d", system: "http://unitsofmeasure.org", code: "d" });
+    // Each diagnosis keeps its own answer, whatever order the answers came in; none for a code not diagnosed.
+    expect(claim.diagnosis?.map((d) => [d.diagnosisCodeableConcept?.coding?.[0]?.code, d.onAdmission?.coding?.[0]])).toEqual([
+      ["J06.9", { system: nphies.SYSTEMS.diagnosisOnAdmission, code: "y", display: "Yes" }],
+      ["R50.9", { system: nphies.SYSTEMS.diagnosisOnAdmission, code: "n", display: "No" }],
+    ]);
+    expect(nphies.checkMessage(sent[at]!, { today: new Date(`${today}T12:00:00Z`), isKnownPractitioner: (l) => l in team }).findings).toEqual([]);
   });
 
   it("in messaging a line coded in CPT is a field error before anything is stored; in REST it is taken", async () => {

@@ -33,6 +33,8 @@ export async function loadDraftForForm(db: Db, id: string, use: SubmissionUse): 
         careTeam: [],
         chiefComplaint: "",
         daysSupply: "",
+        estimatedStay: "",
+        onAdmission: {},
         visionPrescription: "",
         admission: "",
         discharge: "",

@@ -2,9 +2,12 @@ import { z } from "zod";
 import {
   CLAIM_SUBTYPES,
   CLAIM_TYPES,
-  REQUIRED_SUPPORTING_INFO,
+  DIAGNOSIS_ON_ADMISSION_CODES,
+  ESTIMATED_STAY_DAYS,
   SUBTYPES_BY_CLAIM_TYPE,
   isFdiToothCode,
+  requiredSupportingInfo,
+  requiresOnAdmission,
   type ClaimSubtype,
   type ClaimType,
 } from "@/lib/fhir/browser";
@@ -78,10 +81,14 @@ const optionalMoment = z
 /**
  * What a care setting needs beyond the common claim (docs/decisions/083): its subtype, a care team
  * (every setting but pharmacy), the chief complaint (every setting the exchange asks it of), days
- * of supply (pharmacy), the vision prescription (vision), admission (inpatient and emergency), a
- * tooth on oral-health lines, and item codes of the setting's systems. Field errors by path.
+ * of supply (pharmacy), the vision prescription (vision), admission (inpatient and emergency), an
+ * inpatient prior authorization's estimated length of stay and, for an inpatient stay, whether
+ * each diagnosis was present on admission (lib/fhir/nphies `requiredSupportingInfo`,
+ * `requiresOnAdmission`), a tooth on oral-health lines, and item codes of the setting's systems.
+ * Field errors by path.
  */
 function careSettingIssues(values: {
+  use: SubmissionUse;
   claimType: ClaimType;
   subtype: ClaimSubtype;
   careTeam: readonly string[];
@@ -90,15 +97,22 @@ function careSettingIssues(values: {
   visionPrescription: string;
   admission: string;
   discharge: string;
+  estimatedStay: string;
+  diagnoses: readonly string[];
+  onAdmission: Readonly<Record<string, string>>;
   items: readonly { system: string; code: string; tooth: string }[];
 }): { path: (string | number)[]; message: string }[] {
   const issues: { path: (string | number)[]; message: string }[] = [];
   const type = values.claimType;
   if (!SUBTYPES_BY_CLAIM_TYPE[type].includes(values.subtype)) issues.push({ path: ["subtype"], message: "subtypeNotAllowed" });
   if (type !== "pharmacy" && values.careTeam.length === 0) issues.push({ path: ["careTeam"], message: "careTeamRequired" });
-  const needs = REQUIRED_SUPPORTING_INFO[type];
+  const needs = requiredSupportingInfo(type, values.subtype, values.use);
   if (needs.includes("chief-complaint") && values.chiefComplaint === "") issues.push({ path: ["chiefComplaint"], message: "chiefComplaintRequired" });
   if (needs.includes("days-supply") && values.daysSupply === "") issues.push({ path: ["daysSupply"], message: "daysSupplyRequired" });
+  if (needs.includes("estimated-Length-of-Stay") && values.estimatedStay === "") issues.push({ path: ["estimatedStay"], message: "estimatedStayRequired" });
+  if (requiresOnAdmission(type, values.subtype) && values.diagnoses.some((code) => !Object.hasOwn(values.onAdmission, code))) {
+    issues.push({ path: ["onAdmission"], message: "onAdmissionRequired" });
+  }
   if (type === "vision" && values.visionPrescription === "") issues.push({ path: ["visionPrescription"], message: "visionPrescriptionRequired" });
   if ((values.subtype === "ip" || values.subtype === "emr") && values.admission === "") issues.push({ path: ["admission"], message: "admissionRequired" });
   if (values.admission && values.discharge && values.discharge < values.admission) issues.push({ path: ["discharge"], message: "dischargeBeforeAdmission" });
@@ -131,6 +145,17 @@ const careSettingFields = {
   /** Inpatient / emergency: admission and discharge. */
   admission: optionalMoment,
   discharge: optionalMoment,
+  /** An inpatient prior authorization: the stay's estimated length in whole days (BV-00802). */
+  estimatedStay: z
+    .string()
+    .trim()
+    .default("")
+    .refine((v) => v === "" || (/^\d{1,3}$/.test(v) && Number(v) >= ESTIMATED_STAY_DAYS.min && Number(v) <= ESTIMATED_STAY_DAYS.max), "estimatedStayInvalid"),
+  /**
+   * An inpatient stay: whether each diagnosis was present on admission (y, n, u), by its ICD-10-AM
+   * code — keyed by code, so reordering or removing diagnoses keeps each answer with its own (BV-00027).
+   */
+  onAdmission: z.record(z.string().max(16), z.enum(DIAGNOSIS_ON_ADMISSION_CODES)).default({}),
   /** The clinic's episode of care the submission belongs to. */
   episodeId: OPTIONAL_ID,
 };
@@ -181,6 +206,9 @@ export const draftFormSchema = z.object({
   admission: z.string().trim().max(19).default(""),
   discharge: z.string().trim().max(19).default(""),
   daysSupply: z.string().trim().max(3).default(""),
+  estimatedStay: z.string().trim().max(3).default(""),
+  // A draft keeps each answer it can read; one it cannot is asked again.
+  onAdmission: z.record(z.string().max(16), z.enum(DIAGNOSIS_ON_ADMISSION_CODES)).catch({}).default({}),
   diagnoses: z.array(z.string().max(16)).max(12, "tooManyCodes").default([]),
   procedures: z.array(z.string().max(16)).max(12, "tooManyCodes").default([]),
   items: z

@@ -7,7 +7,7 @@ import { claimTotalMinor } from "./claim-total";
 import { insertDraft, queueDraft, ScrubBlockedError, type ScrubAnswer } from "./lifecycle";
 import type { ScrubFinding } from "@/lib/scrubber";
 import type { Submission } from "./states";
-import { buildClaim, CPT_CODES, type CareSettingInput, type ClaimInput } from "@/lib/fhir";
+import { buildClaim, CPT_CODES, nphies, type CareSettingInput, type ClaimInput } from "@/lib/fhir";
 import { claimLineShares } from "@/lib/contracts";
 import { lookupCodes } from "@/lib/terminology";
 import { practitionersByIds, type Practitioner } from "@/lib/facilities";
@@ -131,8 +131,16 @@ async function resolveCareTeam(db: Db, ids: readonly string[]): Promise<{ ok: tr
 const instantOf = (value: string): string => new Date(value.length === 10 ? `${value}T00:00:00Z` : `${value}${value.length === 16 ? ":00" : ""}Z`).toISOString();
 
 /** The form's care setting as the Claim builder takes it (docs/decisions/083). */
-function careSettingOf(values: Pick<SubmissionFormValues, "claimType" | "subtype" | "chiefComplaint" | "daysSupply" | "visionPrescription" | "admission" | "discharge" | "episodeId">, team: readonly Practitioner[]): CareSettingInput {
+function careSettingOf(
+  values: Pick<SubmissionFormValues, "use" | "claimType" | "subtype" | "chiefComplaint" | "daysSupply" | "visionPrescription" | "admission" | "discharge" | "estimatedStay" | "onAdmission" | "diagnoses" | "episodeId">,
+  team: readonly Practitioner[],
+): CareSettingInput {
   const stay = values.subtype === "ip" || values.subtype === "emr";
+  // An inpatient stay: the estimated days (prior authorization) and each diagnosis on admission (BV-00802, BV-00027).
+  const estimatesStay = nphies.requiredSupportingInfo(values.claimType, values.subtype, values.use).includes("estimated-Length-of-Stay");
+  const onAdmission = nphies.requiresOnAdmission(values.claimType, values.subtype)
+    ? Object.fromEntries(values.diagnoses.flatMap((code) => (Object.hasOwn(values.onAdmission, code) ? [[code, values.onAdmission[code]!]] : [])))
+    : {};
   return {
     type: values.claimType,
     subtype: values.subtype,
@@ -143,6 +151,8 @@ function careSettingOf(values: Pick<SubmissionFormValues, "claimType" | "subtype
     ...(stay && values.admission && !Number.isNaN(Date.parse(instantOf(values.admission)))
       ? { stay: { start: instantOf(values.admission), ...(values.discharge && !Number.isNaN(Date.parse(instantOf(values.discharge))) ? { end: instantOf(values.discharge) } : {}) } }
       : {}),
+    ...(estimatesStay && /^\d{1,3}$/.test(values.estimatedStay) ? { estimatedStayDays: Number(values.estimatedStay) } : {}),
+    ...(Object.keys(onAdmission).length > 0 ? { onAdmission } : {}),
     ...(values.episodeId ? { episode: values.episodeId } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import * as m from "./nphies-message";
 import type { Env } from "./nphies-message";
-import { asNewborn, claimMessage, eligibilityMessage, newbornParties, vip } from "./valid";
+import { asNewborn, claimMessage, eligibilityMessage, inpatientPreauthMessage, newbornParties, vip } from "./valid";
 
 /**
  * Invalid requests, at least one per rule the sandbox enforces in strict conformance: a valid
@@ -168,6 +168,34 @@ export const INVALID_CASES: InvalidCase[] = [
       return m.message("status-check", task, [provider], { payer: m.PAYERS.rimal }, e);
     },
     expect: { as: "business", code: "BV-90021", expression: "Bundle.entry[1].resource.focus" },
+  },
+  {
+    rule: "estimatedStay",
+    name: "an inpatient prior authorization without the estimated length of stay",
+    event: "priorauth-request",
+    build: (e) => inpatientPreauthMessage(e, { identifier: "BAD-INPATIENT-STAY", estimatedStay: null }),
+    expect: { as: "business", code: "BV-00802", expression: "Bundle.entry[1].resource.supportingInfo" },
+  },
+  {
+    rule: "estimatedStayValue",
+    name: "an inpatient prior authorization estimating the stay in hours",
+    event: "priorauth-request",
+    build: (e) => inpatientPreauthMessage(e, { identifier: "BAD-INPATIENT-HOURS", estimatedStay: { value: 96, code: "h" } }),
+    expect: { as: "business", code: "BV-90026", expression: "Bundle.entry[1].resource.supportingInfo[1].valueQuantity" },
+  },
+  {
+    rule: "onAdmission",
+    name: "an inpatient prior authorization whose diagnosis does not say whether it was present on admission",
+    event: "priorauth-request",
+    build: (e) => inpatientPreauthMessage(e, { identifier: "BAD-INPATIENT-POA", onAdmission: null }),
+    expect: { as: "business", code: "BV-00027", expression: "Bundle.entry[1].resource.diagnosis[0].onAdmission" },
+  },
+  {
+    rule: "onAdmissionCode",
+    name: "an inpatient prior authorization answering on admission in HL7's example code system",
+    event: "priorauth-request",
+    build: (e) => inpatientPreauthMessage(e, { identifier: "BAD-INPATIENT-POA-SYSTEM", onAdmission: { code: "y", system: "http://terminology.hl7.org/CodeSystem/ex-diagnosis-on-admission" } }),
+    expect: { as: "business", code: "IC-90010", expression: "Bundle.entry[1].resource.diagnosis[0].onAdmission" },
   },
   {
     rule: "newbornAge",

@@ -266,12 +266,34 @@ const SUBTYPE: Record<ClaimType, string> = { institutional: "emr", professional:
 export function claim(
   ps: Parties,
   e: Env,
-  opts: { type: ClaimType; use: "claim" | "preauthorization" | "predetermination"; items: ItemInput[]; serviced: ServicedForm; identifier?: string; id?: string; encounter?: Party },
+  opts: {
+    type: ClaimType;
+    use: "claim" | "preauthorization" | "predetermination";
+    items: ItemInput[];
+    serviced: ServicedForm;
+    identifier?: string;
+    id?: string;
+    encounter?: Party;
+    /** Another subtype than the type's usual one (institutional: `ip` for an inpatient stay). */
+    subtype?: "ip" | "op" | "emr";
+    /** An inpatient prior authorization: the estimated length of stay (a valueQuantity; UCUM days unless another unit is given). */
+    estimatedStay?: { value: number; code?: string };
+    /** An inpatient stay: whether the diagnosis was present on admission (diagnosis-on-admission; another system when given). */
+    onAdmission?: { code: string; system?: string };
+  },
 ): Party {
   const id = opts.id ?? guid();
   // Every care setting but pharmacy states the chief complaint (the rule module's required information).
   const supportingInfo: Json[] =
     opts.type === "pharmacy" ? [] : [{ sequence: 1, category: { coding: [{ system: nphies.SYSTEMS.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Pain and fever for three days" } }];
+  if (opts.estimatedStay) {
+    const unit = opts.estimatedStay.code ?? "d";
+    supportingInfo.push({
+      sequence: supportingInfo.length + 1,
+      category: { coding: [{ system: nphies.SYSTEMS.claimInformationCategory, code: "estimated-Length-of-Stay" }] },
+      valueQuantity: { value: opts.estimatedStay.value, unit, system: nphies.SYSTEMS.ucum, code: unit },
+    });
+  }
   const items = opts.items.map((it, i) => {
     const info: number[] = [];
     if (it.daysSupply !== undefined) {
@@ -300,7 +322,7 @@ export function claim(
     identifier: [{ system: `${CLINIC_BASE}/identifiers/claim`, value: opts.identifier ?? `CL-${id.slice(-8)}` }],
     status: "active",
     type: { coding: [{ system: CODE_SYSTEMS.claimType, code: opts.type }] },
-    subType: { coding: [{ system: nphies.SYSTEMS.claimSubtype, code: SUBTYPE[opts.type] }] },
+    subType: { coding: [{ system: nphies.SYSTEMS.claimSubtype, code: opts.subtype ?? SUBTYPE[opts.type] }] },
     use: opts.use,
     patient: ps.patient.ref,
     created: e.now,
@@ -321,7 +343,14 @@ export function claim(
         }
       : {}),
     ...(supportingInfo.length ? { supportingInfo } : {}),
-    diagnosis: [{ sequence: 1, diagnosisCodeableConcept: { coding: [{ system: CODE_SYSTEMS.icd10am, code: "J06.9" }] }, type: [{ coding: [{ system: nphies.SYSTEMS.diagnosisType, code: "principal" }] }] }],
+    diagnosis: [
+      {
+        sequence: 1,
+        diagnosisCodeableConcept: { coding: [{ system: CODE_SYSTEMS.icd10am, code: "J06.9" }] },
+        type: [{ coding: [{ system: nphies.SYSTEMS.diagnosisType, code: "principal" }] }],
+        ...(opts.onAdmission ? { onAdmission: { coding: [{ system: opts.onAdmission.system ?? nphies.SYSTEMS.diagnosisOnAdmission, code: opts.onAdmission.code }] } } : {}),
+      },
+    ],
     insurance: [{ sequence: 1, focal: true, coverage: ps.coverage.ref }],
     item: items.map((it) => Object.fromEntries(Object.entries(it).filter(([, v]) => v !== undefined))),
     total: { value: Math.round(opts.items.reduce((s, it) => s + it.price * (it.quantity ?? 1), 0) * 100) / 100, currency: "SAR" },

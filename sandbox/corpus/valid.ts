@@ -54,6 +54,31 @@ export function claimMessage(ps: Parties, e: Env, opts: Parameters<typeof m.clai
   return m.message(event, c, [...all(ps), ...(encounter ? [encounter] : [])], { payer: String((ps.insurer.resource.identifier as Json[])[0]!.value) }, e);
 }
 
+/**
+ * An institutional prior authorization of an inpatient stay (subtype `ip`, an IMP encounter): the
+ * estimated length of stay in days (BV-00802) and the diagnosis present on admission (BV-00027)
+ * unless the options leave them out (`estimatedStay: null`, `onAdmission: null`) or change them.
+ */
+export function inpatientPreauthMessage(
+  e: Env,
+  opts: { identifier?: string; estimatedStay?: { value: number; code?: string } | null; onAdmission?: { code: string; system?: string } | null } = {},
+): Json {
+  const ps = vip("absolute", "PRAC-10005");
+  const encounter = m.encounter(ps, e, "IMP");
+  const c = m.claim(ps, e, {
+    type: "institutional",
+    subtype: "ip",
+    use: "preauthorization",
+    serviced: "period",
+    encounter,
+    ...(opts.identifier ? { identifier: opts.identifier } : {}),
+    ...(opts.estimatedStay === null ? {} : { estimatedStay: opts.estimatedStay ?? { value: 4 } }),
+    ...(opts.onAdmission === null ? {} : { onAdmission: opts.onAdmission ?? { code: "y" } }),
+    items: [{ system: "services", code: "SVC-0301", price: 900, quantity: 4 }],
+  });
+  return m.message("priorauth-request", c, [...all(ps), encounter], { payer: String((ps.insurer.resource.identifier as Json[])[0]!.value) }, e);
+}
+
 export function eligibilityMessage(ps: Parties, e: Env, serviced: { date: string } | { start: string; end: string }): Json {
   return m.message("eligibility-request", m.eligibilityRequest(ps, e, serviced), all(ps, true), { payer: String((ps.insurer.resource.identifier as Json[])[0]!.value) }, e);
 }
@@ -133,6 +158,7 @@ const ID = {
   cancel: "CORPUS-CANCEL-1",
   newborn: "CORPUS-NEWBORN-1",
   newbornPreauth: "CORPUS-NEWBORN-PA-1",
+  inpatientPreauth: "CORPUS-INPATIENT-PA-1",
 };
 
 /**
@@ -224,6 +250,16 @@ export const VALID_CASES: ValidCase[] = [
       expectEq(f?.outcome, "partial", "outcome (the bed days are in the package)");
       expectEq(typeof f?.preAuthRef, "string", "preAuthRef");
       expectEq(amount(f!, "benefit", 2), 0, "bed days paid by the package");
+    },
+  },
+  {
+    name: "priorauth: an inpatient admission (ip) with the estimated length of stay and the diagnosis present on admission",
+    event: "priorauth-request",
+    replyEvent: "priorauth-response",
+    build: (e) => inpatientPreauthMessage(e, { identifier: ID.inpatientPreauth }),
+    check: (f) => {
+      expectEq(["complete", "partial"].includes(String(f?.outcome)), true, `outcome ${String(f?.outcome)}`);
+      expectEq(typeof f?.preAuthRef, "string", "preAuthRef");
     },
   },
   ...(

@@ -4,7 +4,7 @@ import { organizationReference, patientReference } from "../references";
 import { CODE_SYSTEMS, PLATFORM_CURRENCY, PORTAL_URI_BASE } from "../systems";
 import { EXTENSIONS } from "../nphies/extensions";
 import type { ClaimType } from "../nphies/profiles";
-import { LICENSES, SYSTEMS, type ClaimSubtype } from "../nphies/terminology";
+import { DIAGNOSIS_ON_ADMISSION, LICENSES, SYSTEMS, type ClaimSubtype, type DiagnosisOnAdmission } from "../nphies/terminology";
 
 export type ClaimUse = "preauthorization" | "claim";
 
@@ -45,6 +45,13 @@ export interface CareSettingInput {
   visionPrescription?: string;
   /** The stay of an inpatient or emergency claim (ISO date-times): Claim.billablePeriod. */
   stay?: { start: string; end?: string };
+  /** An inpatient prior authorization: the stay's estimated length in whole days (supportingInfo estimated-Length-of-Stay, BV-00802). */
+  estimatedStayDays?: number;
+  /**
+   * An inpatient stay: whether each diagnosis was present on admission, by ICD-10-AM code
+   * (diagnosis.onAdmission, BV-00027); a diagnosis not named here says nothing.
+   */
+  onAdmission?: Readonly<Record<string, DiagnosisOnAdmission>>;
   /** The clinic's episode of care (extension-episode). */
   episode?: string;
 }
@@ -160,12 +167,16 @@ export function buildClaim(input: ClaimInput): Claim {
         ...(preAuthRefs.length > 0 ? { preAuthRef: preAuthRefs } : {}),
       },
     ],
-    diagnosis: input.diagnoses.map((code, i) => ({
-      sequence: i + 1,
-      diagnosisCodeableConcept: coding(CODE_SYSTEMS.icd10am, code),
-      // The first diagnosis is the principal one, the others secondary (ex-diagnosistype).
-      ...(setting ? { type: [coding(SYSTEMS.diagnosisType, i === 0 ? "principal" : "secondary")] } : {}),
-    })),
+    diagnosis: input.diagnoses.map((code, i) => {
+      const onAdmission = setting?.onAdmission && Object.hasOwn(setting.onAdmission, code) ? setting.onAdmission[code] : undefined;
+      return {
+        sequence: i + 1,
+        diagnosisCodeableConcept: coding(CODE_SYSTEMS.icd10am, code),
+        // The first diagnosis is the principal one, the others secondary (ex-diagnosistype).
+        ...(setting ? { type: [coding(SYSTEMS.diagnosisType, i === 0 ? "principal" : "secondary")] } : {}),
+        ...(onAdmission ? { onAdmission: { coding: [{ system: SYSTEMS.diagnosisOnAdmission, code: onAdmission, display: DIAGNOSIS_ON_ADMISSION[onAdmission].en }] } } : {}),
+      };
+    }),
     ...(input.prior && (input.prior.platformId || input.prior.identifier?.value)
       ? {
           related: [
@@ -190,14 +201,17 @@ export function buildClaim(input: ClaimInput): Claim {
 /** item.net in halalas: quantity × unit price + VAT, exactly. */
 const netMinor = (item: ClaimItemInput): number => item.quantity * item.unitPriceMinor + (item.taxMinor ?? 0);
 
-/** The supporting information a care setting records (chief complaint, days of supply). */
+/** The supporting information a care setting records (chief complaint, days of supply, an inpatient stay's estimated length). */
 function careSettingInfo(setting: CareSettingInput | undefined): Omit<ClaimSupportingInfo, "sequence">[] {
   if (!setting) return [];
   const category = (code: string) => coding(SYSTEMS.claimInformationCategory, code);
   return [
     ...(setting.chiefComplaint ? [{ category: category("chief-complaint"), code: { text: setting.chiefComplaint } }] : []),
     ...(setting.daysSupply !== undefined
-      ? [{ category: category("days-supply"), valueQuantity: { value: setting.daysSupply, unit: "d", system: "http://unitsofmeasure.org", code: "d" } }]
+      ? [{ category: category("days-supply"), valueQuantity: { value: setting.daysSupply, unit: "d", system: SYSTEMS.ucum, code: "d" } }]
+      : []),
+    ...(setting.estimatedStayDays !== undefined
+      ? [{ category: category("estimated-Length-of-Stay"), valueQuantity: { value: setting.estimatedStayDays, unit: "d", system: SYSTEMS.ucum, code: "d" } }]
       : []),
   ];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CLAIM_TYPES, REJECTION_REASONS, SCRUBBER_REASONS, appealEvidenceOf, appealRelated, checkMessage, evidenceInfo, justificationInfo, priorClaimsOf, claimProfile, profileNameOf, resolveReference, indexMessage, rejectionFamilyOf, SYSTEMS, type CheckContext } from ".";
+import { CLAIM_TYPES, REQUIRED_SUPPORTING_INFO, RULES, requiredSupportingInfo, requiresOnAdmission, REJECTION_REASONS, SCRUBBER_REASONS, appealEvidenceOf, appealRelated, checkMessage, evidenceInfo, justificationInfo, priorClaimsOf, claimProfile, profileNameOf, resolveReference, indexMessage, rejectionFamilyOf, SYSTEMS, type CheckContext } from ".";
 import { checkStructure } from "../read/structure";
 import {
   EXAMPLE_BASE,
@@ -295,6 +295,86 @@ describe("newborns and the coverage a request names", () => {
     const plain: Json = exampleClaimMessage("professional", "claim");
     entryOf(plain, "Claim").supportingInfo.push({ sequence: 2, category: { coding: [{ system: SYSTEMS.claimInformationCategory, code: "birth-weight" }] }, valueQuantity: { value: 3200, system: "http://unitsofmeasure.org", code: "g" } });
     expect(refused(plain).map((f) => f.code)).toEqual(["BV-00509"]);
+  });
+});
+
+describe("inpatient stays: the estimated length of stay and diagnoses present on admission", () => {
+  const claimAt = (m: Json) => `Bundle.entry[${indexOf(m, "Claim")}].resource`;
+  const withoutStay = (m: Json) => {
+    const claim = entryOf(m, "Claim");
+    claim.supportingInfo = claim.supportingInfo.filter((i: Json) => i.category.coding[0].code !== "estimated-Length-of-Stay");
+  };
+  const stayOf = (m: Json) => entryOf(m, "Claim").supportingInfo.find((i: Json) => i.category.coding[0].code === "estimated-Length-of-Stay");
+
+  it("the rules are the guide's codes", () => {
+    expect([RULES.estimatedStay.code, RULES.estimatedStay.igCode, RULES.onAdmission.code, RULES.onAdmission.igCode]).toEqual(["BV-00802", true, "BV-00027", true]);
+  });
+
+  it("requiredSupportingInfo: the type's own, plus the estimated stay for an institutional inpatient prior authorization only", () => {
+    expect(requiredSupportingInfo("institutional", "ip", "preauthorization")).toEqual(["chief-complaint", "estimated-Length-of-Stay"]);
+    expect(requiredSupportingInfo("institutional", "ip", "claim")).toEqual(["chief-complaint"]);
+    expect(requiredSupportingInfo("institutional", "emr", "preauthorization")).toEqual(["chief-complaint"]);
+    expect(requiredSupportingInfo("pharmacy", "op", "preauthorization")).toEqual(["days-supply"]);
+    expect(requiredSupportingInfo("institutional")).toEqual(REQUIRED_SUPPORTING_INFO.institutional);
+    // The per-type table keeps its meaning for its readers.
+    expect(REQUIRED_SUPPORTING_INFO.institutional).toEqual(["chief-complaint"]);
+    expect([requiresOnAdmission("institutional", "ip"), requiresOnAdmission("institutional", "emr"), requiresOnAdmission("professional", "op")]).toEqual([true, false, false]);
+  });
+
+  it("BV-00802: an institutional inpatient prior authorization without the estimated length of stay; a claim or an emergency one needs none", () => {
+    const m: Json = exampleClaimMessage("institutional", "preauthorization", "ip");
+    expect(refused(m)).toEqual([]);
+    withoutStay(m);
+    expect(refused(m)).toEqual([{ code: "BV-00802", expression: `${claimAt(m)}.supportingInfo` }]);
+    const claim: Json = exampleClaimMessage("institutional", "claim", "ip");
+    withoutStay(claim);
+    expect(refused(claim)).toEqual([]);
+    expect(refused(exampleClaimMessage("institutional", "preauthorization", "emr"))).toEqual([]);
+  });
+
+  it("BV-90026: the stay in hours, in part days, of no day, or without UCUM", () => {
+    const m: Json = exampleClaimMessage("institutional", "preauthorization", "ip");
+    const i = entryOf(m, "Claim").supportingInfo.indexOf(stayOf(m));
+    const at = `${claimAt(m)}.supportingInfo[${i}].valueQuantity`;
+    for (const quantity of [
+      { value: 72, unit: "h", system: "http://unitsofmeasure.org", code: "h" },
+      { value: 2.5, unit: "d", system: "http://unitsofmeasure.org", code: "d" },
+      { value: 0, unit: "d", system: "http://unitsofmeasure.org", code: "d" },
+      { value: 3, unit: "days" },
+    ]) {
+      stayOf(m).valueQuantity = quantity;
+      expect(refused(m), JSON.stringify(quantity)).toEqual([{ code: "BV-90026", expression: at }]);
+    }
+    delete stayOf(m).valueQuantity;
+    stayOf(m).valueString = "3 days";
+    expect(refused(m)).toEqual([{ code: "BV-90026", expression: at }]);
+  });
+
+  it("BV-00027: a diagnosis of an inpatient stay that does not say whether it was present on admission, claim and prior authorization", () => {
+    for (const use of ["claim", "preauthorization"] as const) {
+      const m: Json = exampleClaimMessage("institutional", use, "ip");
+      const claim = entryOf(m, "Claim");
+      claim.diagnosis.push({ ...claim.diagnosis[0], sequence: 2, type: [{ coding: [{ system: SYSTEMS.diagnosisType, code: "secondary" }] }] });
+      expect(refused(m)).toEqual([]);
+      delete claim.diagnosis[1].onAdmission;
+      expect(refused(m)).toEqual([{ code: "BV-00027", expression: `${claimAt(m)}.diagnosis[1].onAdmission` }]);
+    }
+    // Outpatient and emergency care need none.
+    expect(refused(exampleClaimMessage("professional", "claim", "op"))).toEqual([]);
+    expect(refused(exampleClaimMessage("institutional", "claim", "emr"))).toEqual([]);
+  });
+
+  it("IC-90010: onAdmission outside diagnosis-on-admission (another system, another code)", () => {
+    const m: Json = exampleClaimMessage("institutional", "claim", "ip");
+    const diagnosis = entryOf(m, "Claim").diagnosis[0];
+    diagnosis.onAdmission = { coding: [{ system: "http://terminology.hl7.org/CodeSystem/ex-diagnosis-on-admission", code: "y" }] };
+    expect(refused(m)).toEqual([{ code: "IC-90010", expression: `${claimAt(m)}.diagnosis[0].onAdmission` }]);
+    diagnosis.onAdmission = { coding: [{ system: SYSTEMS.diagnosisOnAdmission, code: "w" }] };
+    expect(refused(m)).toEqual([{ code: "IC-90010", expression: `${claimAt(m)}.diagnosis[0].onAdmission` }]);
+    for (const code of ["y", "n", "u"]) {
+      diagnosis.onAdmission = { coding: [{ system: SYSTEMS.diagnosisOnAdmission, code }] };
+      expect(refused(m)).toEqual([]);
+    }
   });
 });
 

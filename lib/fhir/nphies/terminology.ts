@@ -1,5 +1,6 @@
 import { NPHIES_IDENTIFIER_BASE, NPHIES_LICENSE_BASE, codeSystemUrl } from "./canonical";
 import type { ClaimType } from "./profiles";
+import type { RuleId } from "./rules/catalogue";
 
 /**
  * The exchange's terminology: code system URLs, identifier systems and the small value sets that
@@ -21,12 +22,14 @@ export const SYSTEMS = {
   encounterClass: "http://terminology.hl7.org/CodeSystem/v3-ActCode",
   relatedClaimRelationship: "http://terminology.hl7.org/CodeSystem/ex-relatedclaimrelationship",
   icd10am: "http://hl7.org/fhir/sid/icd-10-am",
-  /** UCUM units (Quantity.system): the birth weight in `kg` (rule BV-00509). */
+  /** UCUM units (Quantity.system): the birth weight in `kg` (rule BV-00509), days (`d`) of supply and of an estimated stay. */
   ucum: "http://unitsofmeasure.org",
   // The exchange's own systems
   messageEvents: codeSystemUrl("ksa-message-events"),
   claimSubtype: codeSystemUrl("claim-subtype"),
   claimInformationCategory: codeSystemUrl("claim-information-category"),
+  /** Whether a diagnosis was present on admission (`Claim.diagnosis.onAdmission`, rule BV-00027). */
+  diagnosisOnAdmission: codeSystemUrl("diagnosis-on-admission"),
   /** How a claim names an earlier one (`Claim.related.relationship`): `prior` for a resubmission or appeal (decision 081). */
   relatedClaimRelationshipExchange: codeSystemUrl("related-claim-relationship"),
   services: codeSystemUrl("services"),
@@ -158,7 +161,11 @@ export const SUPPORTING_INFO_CATEGORIES = [
 ] as const;
 export type SupportingInfoCategory = (typeof SUPPORTING_INFO_CATEGORIES)[number];
 
-/** Supporting information each care setting cannot do without. */
+/**
+ * Supporting information each care setting cannot do without, whatever its subtype and use (the
+ * chief complaint, BV-00770; pharmacy: the days supply). What a subtype or use adds is in
+ * `SUPPORTING_INFO_BY_SETTING`; `requiredSupportingInfo` gives both.
+ */
 export const REQUIRED_SUPPORTING_INFO: Readonly<Record<ClaimType, readonly SupportingInfoCategory[]>> = {
   institutional: ["chief-complaint"],
   professional: ["chief-complaint"],
@@ -166,6 +173,59 @@ export const REQUIRED_SUPPORTING_INFO: Readonly<Record<ClaimType, readonly Suppo
   pharmacy: ["days-supply"],
   vision: ["chief-complaint"],
 };
+
+/** The claim's use (Claim.use) as the rules of a care setting read it. */
+type SettingUse = "claim" | "preauthorization";
+
+/**
+ * Supporting information a care setting requires only for some subtypes or uses, with the rule
+ * that refuses its absence: an institutional prior authorization of an inpatient stay states the
+ * estimated length of stay (BV-00802). Absent `subtype` / `use`: every subtype / use.
+ */
+export const SUPPORTING_INFO_BY_SETTING: readonly {
+  type: ClaimType;
+  subtype?: ClaimSubtype;
+  use?: SettingUse;
+  category: SupportingInfoCategory;
+  /** The checker's rule for a request without it (its code the guide's: BV-00802). */
+  rule: RuleId;
+}[] = [{ type: "institutional", subtype: "ip", use: "preauthorization", category: "estimated-Length-of-Stay", rule: "estimatedStay" }];
+
+/**
+ * Every supporting-information category a claim or prior authorization of this care setting must
+ * carry: the type's own (`REQUIRED_SUPPORTING_INFO`) and what its subtype and use add
+ * (`SUPPORTING_INFO_BY_SETTING`). Without a subtype or use, only the type's own.
+ */
+export function requiredSupportingInfo(type: ClaimType, subtype?: string, use?: string): readonly SupportingInfoCategory[] {
+  const extra = SUPPORTING_INFO_BY_SETTING.filter((r) => r.type === type && (r.subtype === undefined || r.subtype === subtype) && (r.use === undefined || r.use === use)).map((r) => r.category);
+  return [...REQUIRED_SUPPORTING_INFO[type], ...extra.filter((c) => !REQUIRED_SUPPORTING_INFO[type].includes(c))];
+}
+
+/**
+ * The estimated length of stay (supportingInfo `estimated-Length-of-Stay`): a valueQuantity in
+ * whole days, UCUM `d`. The forms take 1 to 365 days.
+ */
+export const ESTIMATED_STAY_DAYS = { min: 1, max: 365 } as const;
+
+/**
+ * Whether a diagnosis was present on admission (diagnosis-on-admission), what every diagnosis of
+ * an inpatient institutional claim or prior authorization states (BV-00027).
+ */
+export const DIAGNOSIS_ON_ADMISSION = {
+  y: { en: "Yes", ar: "نعم" },
+  n: { en: "No", ar: "لا" },
+  u: { en: "Unknown", ar: "غير معروف" },
+} as const;
+export type DiagnosisOnAdmission = keyof typeof DIAGNOSIS_ON_ADMISSION;
+export const DIAGNOSIS_ON_ADMISSION_CODES = ["y", "n", "u"] as const satisfies readonly DiagnosisOnAdmission[];
+
+/** The care settings whose every diagnosis says whether it was present on admission (BV-00027). */
+export const ON_ADMISSION_SETTINGS: readonly { type: ClaimType; subtype: ClaimSubtype }[] = [{ type: "institutional", subtype: "ip" }];
+
+/** A claim or prior authorization of this setting states, per diagnosis, whether it was present on admission. */
+export function requiresOnAdmission(type: ClaimType, subtype?: string): boolean {
+  return ON_ADMISSION_SETTINGS.some((s) => s.type === type && s.subtype === subtype);
+}
 
 /** Encounter classes (v3-ActCode) by subtype: what an encounter of the claim must be. */
 export const ENCOUNTER_CLASS_BY_SUBTYPE: Readonly<Record<ClaimSubtype, readonly string[]>> = {

@@ -7,7 +7,7 @@ import { buildStatusCheckTask } from "../../builders/status-check";
 import { buildPollTask } from "../../messages/poll";
 import type { BuiltMessage } from "../../messages/build";
 import { CLAIM_TYPES, type ClaimType, type ClaimUse } from "../profiles";
-import { ITEM_SYSTEMS_BY_CLAIM_TYPE, SUBTYPES_BY_CLAIM_TYPE, type ClaimSubtype } from "../terminology";
+import { ITEM_SYSTEMS_BY_CLAIM_TYPE, SUBTYPES_BY_CLAIM_TYPE, requiredSupportingInfo, requiresOnAdmission, type ClaimSubtype } from "../terminology";
 import type { MessageParties } from "./facts";
 import { assembleMessage } from "./message";
 import { insurerResource, providerResource } from "./resources";
@@ -68,6 +68,9 @@ export function demoClaim(type: ClaimType, use: ClaimUse, subtype: ClaimSubtype 
       ...(type === "pharmacy" ? { daysSupply: 30 } : { chiefComplaint: "Pain" }),
       ...(type === "vision" ? { visionPrescription: "VP-0001" } : {}),
       ...(stay ? { stay: { start: INPATIENT_ENCOUNTER.start, end: INPATIENT_ENCOUNTER.end } } : {}),
+      // An inpatient stay (docs/decisions/083): each diagnosis present on admission or not; a prior authorization estimates the days.
+      ...(requiresOnAdmission(type, subtype) ? { onAdmission: { "J06.9": "y" as const } } : {}),
+      ...(requiredSupportingInfo(type, subtype, use).includes("estimated-Length-of-Stay") ? { estimatedStayDays: 3 } : {}),
     },
   });
 }

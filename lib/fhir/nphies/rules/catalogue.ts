@@ -2,7 +2,7 @@
  * Every rule the exchange applies to a request message, with the code it answers. Codes follow
  * the exchange's families — BV (business validation), DT (data type), IC (invalid code) — and are
  * the guide's own where it publishes the constraint (BV-00126, BV-00130, BV-00168, BV-00221,
- * BV-00339, BV-00341, BV-00509, BV-00798, BV-00848). Where the guide publishes no code for a rule we
+ * BV-00027, BV-00339, BV-00341, BV-00509, BV-00798, BV-00802, BV-00848). Where the guide publishes no code for a rule we
  * enforce, the code is in the 9xxxx range of its family, which the guide does not use, so an
  * integrator can always tell ours from the exchange's (`igCode: false`).
  */
@@ -64,6 +64,11 @@ export const RULES = {
   itemNet: { code: "BV-90016", igCode: false, severity: "error", text: "item.net must equal quantity × unitPrice × factor + tax." },
   total: { code: "BV-90017", igCode: false, severity: "error", text: "Claim.total must equal the sum of item.net." },
   oralTooth: { code: "BV-90018", igCode: false, severity: "warning", text: "Oral items should name the tooth or region (bodySite, fdi-oral-region)." },
+  // Inpatient stays (docs/decisions/056, amendment on care settings)
+  estimatedStay: { code: "BV-00802", igCode: true, severity: "error", text: "An institutional prior authorization of an inpatient stay (subType ip) must carry the estimated length of stay (supportingInfo estimated-Length-of-Stay)." },
+  estimatedStayValue: { code: "BV-90026", igCode: false, severity: "error", text: "The estimated length of stay is a valueQuantity in whole days of at least 1 (http://unitsofmeasure.org, d)." },
+  onAdmission: { code: "BV-00027", igCode: true, severity: "error", text: "Each diagnosis of an inpatient institutional claim or prior authorization (subType ip) must say whether it was present on admission (diagnosis.onAdmission)." },
+  onAdmissionCode: { code: "IC-90010", igCode: false, severity: "error", text: "diagnosis.onAdmission must be a code of diagnosis-on-admission (y, n, u)." },
   // Newborns and the coverage a request names
   newbornAge: { code: "BV-90023", igCode: false, severity: "error", text: `A newborn (extension-newborn) is covered under a parent's policy for ${NEWBORN_WINDOW_DAYS} days from birth: Patient.birthDate must lie within the ${NEWBORN_WINDOW_DAYS} days before the service date.` },
   newbornBirthWeight: { code: "BV-90024", igCode: false, severity: "error", text: "A newborn's claim or prior authorization (extension-newborn) must carry the birth weight (supportingInfo birth-weight)." },

@@ -6,17 +6,20 @@ import { REQUEST_EVENTS, isRequestEvent, type RequestEvent } from "../events";
 import { PROFILE_NAMES, claimProfileName, isClaimType, profileNamesFor, type ClaimType, type ClaimUse } from "../profiles";
 import { indexMessage, referencesIn, resolveReference, type MessageEntry, type MessageIndex } from "../references";
 import {
+  DIAGNOSIS_ON_ADMISSION_CODES,
   DIAGNOSIS_SYSTEMS,
   DIAGNOSIS_TYPES,
   ITEM_SYSTEMS_BY_CLAIM_TYPE,
   LICENSES,
   PATIENT_DOCUMENTS,
-  REQUIRED_SUPPORTING_INFO,
   SUBTYPES_BY_CLAIM_TYPE,
+  SUPPORTING_INFO_BY_SETTING,
   SUPPORTING_INFO_CATEGORIES,
   SYSTEMS,
   TASK_CODES,
   patientDocumentOfType,
+  requiredSupportingInfo,
+  requiresOnAdmission,
 } from "../terminology";
 import { NEWBORN_WINDOW_DAYS, finding, type Finding } from "./catalogue";
 import { missingPaths } from "./paths";
@@ -315,7 +318,8 @@ function checkClaim(claim: Json, at: string, out: Finding[]): void {
   requireAll(claim, at, paths.filter((p) => !CARE_TEAM_PATHS.includes(p)), out);
   requireAll(claim, at, paths.filter((p) => CARE_TEAM_PATHS.includes(p)), out, "careTeam");
 
-  const subtype = codings(claim.subType).find((c) => c.system === SYSTEMS.claimSubtype)?.code;
+  const subtypeCode = codings(claim.subType).find((c) => c.system === SYSTEMS.claimSubtype)?.code;
+  const subtype = typeof subtypeCode === "string" ? subtypeCode : undefined;
   if (claim.subType !== undefined && !(SUBTYPES_BY_CLAIM_TYPE[claimType] as readonly unknown[]).includes(subtype)) {
     out.push(finding("claimSubtype", `${at}.subType`, `A ${claimType} claim takes ${SUBTYPES_BY_CLAIM_TYPE[claimType].join(" or ")}.`));
   }
@@ -323,6 +327,7 @@ function checkClaim(claim: Json, at: string, out: Finding[]): void {
     if (!extensionValue(claim, EXTENSIONS.encounter)) out.push(finding("encounterRequired", `${at}.extension`));
   }
 
+  const onAdmissionRequired = requiresOnAdmission(claimType, subtype);
   list(claim.diagnosis).forEach((diagnosis, i) => {
     const where = `${at}.diagnosis[${i}]`;
     const coding = codings(diagnosis.diagnosisCodeableConcept);
@@ -330,15 +335,27 @@ function checkClaim(claim: Json, at: string, out: Finding[]): void {
     list(diagnosis.type).forEach((t, j) => {
       if (!codings(t).some((c) => c.system === SYSTEMS.diagnosisType && (DIAGNOSIS_TYPES as readonly unknown[]).includes(c.code))) out.push(finding("diagnosisType", `${where}.type[${j}]`));
     });
+    // BV-00027: an inpatient stay's diagnoses say whether each was present on admission; any
+    // onAdmission given is a diagnosis-on-admission code.
+    if (diagnosis.onAdmission === undefined) {
+      if (onAdmissionRequired) out.push(finding("onAdmission", `${where}.onAdmission`));
+    } else if (!codings(diagnosis.onAdmission).some((c) => c.system === SYSTEMS.diagnosisOnAdmission && (DIAGNOSIS_ON_ADMISSION_CODES as readonly unknown[]).includes(c.code))) {
+      out.push(finding("onAdmissionCode", `${where}.onAdmission`));
+    }
   });
 
   const categories = list(claim.supportingInfo).map((info, i) => {
     const code = codings(info.category).find((c) => c.system === SYSTEMS.claimInformationCategory)?.code;
     if (!(SUPPORTING_INFO_CATEGORIES as readonly unknown[]).includes(code)) out.push(finding("supportingInfoCategory", `${at}.supportingInfo[${i}].category`));
+    if (code === "estimated-Length-of-Stay") checkEstimatedStay(info, `${at}.supportingInfo[${i}]`, out);
     return code;
   });
-  for (const needed of REQUIRED_SUPPORTING_INFO[claimType]) {
-    if (!categories.includes(needed)) out.push(finding("supportingInfoRequired", `${at}.supportingInfo`, `A ${claimType} ${use} needs "${needed}".`));
+  // The setting's required supporting information (type, subtype and use): the guide's own code
+  // where it publishes one for the category (BV-00802 the estimated stay), else BV-90008.
+  for (const needed of requiredSupportingInfo(claimType, subtype, use)) {
+    if (categories.includes(needed)) continue;
+    const own = SUPPORTING_INFO_BY_SETTING.find((r) => r.category === needed)?.rule;
+    out.push(own ? finding(own, `${at}.supportingInfo`) : finding("supportingInfoRequired", `${at}.supportingInfo`, `A ${claimType} ${use} needs "${needed}".`));
   }
 
   const allowedSystems = ITEM_SYSTEMS_BY_CLAIM_TYPE[claimType];
@@ -367,6 +384,15 @@ function checkClaim(claim: Json, at: string, out: Finding[]): void {
   });
   const total = moneyOf(claim.total);
   if (total !== undefined && sumKnown && list(claim.item).length > 0 && total !== sum) out.push(finding("total", `${at}.total`));
+}
+
+/** An estimated length of stay: a valueQuantity of whole days (UCUM `d`), at least one. */
+function checkEstimatedStay(info: Json, at: string, out: Finding[]): void {
+  const quantity = isObject(info.valueQuantity) ? info.valueQuantity : undefined;
+  const value = quantity?.value;
+  if (!quantity || quantity.system !== SYSTEMS.ucum || quantity.code !== "d" || typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    out.push(finding("estimatedStayValue", `${at}.valueQuantity`, quantity && typeof quantity.code === "string" && quantity.code !== "d" ? `Found the unit "${quantity.code}".` : undefined));
+  }
 }
 
 // ---- Newborns and the coverage a request names -------------------------------------------------

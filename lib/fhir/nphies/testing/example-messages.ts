@@ -134,7 +134,7 @@ export function exampleClaim(type: ClaimType, use: ClaimUse, subtype: ClaimSubty
   };
   if (type === "pharmacy") delete item.careTeamSequence;
   if (type === "oral") item.bodySite = { coding: [{ system: SYSTEMS.fdiOralRegion, code: "11" }] };
-  const supportingInfo =
+  const supportingInfo: Json[] =
     type === "pharmacy"
       ? [{ sequence: 1, category: { coding: [{ system: SYSTEMS.claimInformationCategory, code: "days-supply" }] }, valueQuantity: { value: 30 } }]
       : [{ sequence: 1, category: { coding: [{ system: SYSTEMS.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Pain" } }];
@@ -177,6 +177,14 @@ export function exampleClaim(type: ClaimType, use: ClaimUse, subtype: ClaimSubty
     ];
   }
   if (subtype === "ip" || subtype === "emr") (claim.extension as Json[]).push({ url: EXTENSIONS.encounter, valueReference: ref("Encounter", "enc-1") });
+  if (type === "institutional" && subtype === "ip") {
+    // An inpatient stay: each diagnosis present on admission or not (BV-00027); a prior
+    // authorization estimates the length of stay in days (BV-00802).
+    for (const d of claim.diagnosis as Json[]) d.onAdmission = { coding: [{ system: SYSTEMS.diagnosisOnAdmission, code: "y", display: "Yes" }] };
+    if (use === "preauthorization") {
+      supportingInfo.push({ sequence: 2, category: { coding: [{ system: SYSTEMS.claimInformationCategory, code: "estimated-Length-of-Stay" }] }, valueQuantity: { value: 3, unit: "d", system: SYSTEMS.ucum, code: "d" } });
+    }
+  }
   return claim;
 }
 
