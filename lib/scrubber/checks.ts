@@ -105,7 +105,7 @@ export const CHECKS: Readonly<Record<string, Check>> = {
     // Only claims that name the exchange's care setting and subtype (the exchange's message); the
     // portal's simple REST-dialect claim (no subtype) carries no supporting information at all.
     if (!f.subType || !nphies.isClaimType(f.claimType)) return [];
-    return nphies.REQUIRED_SUPPORTING_INFO[f.claimType as nphies.ClaimType].filter((c) => !f.supportingInfo.includes(c)).map((category) => ({ values: { type: f.claimType!, category } }));
+    return nphies.requiredSupportingInfo(f.claimType as nphies.ClaimType, f.subType, f.use).filter((c) => !f.supportingInfo.includes(c)).map((category) => ({ values: { type: f.claimType!, category, what: f.use === "preauthorization" ? { en: "prior authorization", ar: "طلب الموافقة المسبقة" } : { en: "claim", ar: "المطالبة" } } }));
   },
   emergencyVitalSigns: (f) => (f.subType === "emr" && !f.supportingInfo.some((c) => VITAL_SIGNS.includes(c)) ? [{ values: {} }] : []),
   filingWindow: (f, params) => {

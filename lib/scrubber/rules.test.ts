@@ -114,6 +114,14 @@ describe("scrubber rules (docs/decisions/090)", () => {
     expect(reasonCodesCaught().has("CV-P-3")).toBe(false);
   });
 
+  it("supporting-info-missing follows the care setting: an inpatient prior authorization needs its estimated stay (the exchange's BV-00802), a claim of the same stay does not", () => {
+    const inpatient = { ...clean(), claimType: "institutional", subType: "ip", supportingInfo: ["chief-complaint"] };
+    const auth = scrubFacts({ ...inpatient, use: "preauthorization" as const, items: [], authorizations: [] });
+    expect(auth.errors.map((f) => [f.rule, f.code, f.message.en])).toEqual([["supporting-info-missing", "SE-P-1", "This institutional prior authorization needs estimated-Length-of-Stay."]]);
+    expect(scrubFacts({ ...inpatient, use: "preauthorization" as const, items: [], authorizations: [], supportingInfo: ["chief-complaint", "estimated-Length-of-Stay"] }).errors).toEqual([]);
+    expect(scrubFacts(inpatient).errors.filter((f) => f.rule === "supporting-info-missing")).toEqual([]);
+  });
+
   it("a preauthorization is not checked against authorizations, prices or duplicates", () => {
     const auth = { ...FAILING["authorization-missing"]!(clean()), use: "preauthorization" as const };
     expect(scrubFacts(FAILING["contract-price-differs"]!(auth)).findings).toEqual([]);
