@@ -22,3 +22,5 @@ export * from "./builders/status-check";
 /** The national exchange's rule module (profiles, extensions, terminology, events, checker): docs/decisions/056. */
 export * as nphies from "./nphies";
 export * from "./price-list";
+/** The patient-share arithmetic of the portal and the sandbox (docs/decisions/091). */
+export * from "./patient-share";
