@@ -4,8 +4,8 @@ import { adjudicationAmount, claimBody, eligibilityRequest, processingStatus, st
 
 /**
  * The annual deductible and out-of-pocket maximum in the sandbox's adjudication and eligibility
- * answers (docs/decisions/091): a class C coverage (Nakheel, 30 % share, 200.00 deductible,
- * 1,500.00 out-of-pocket maximum), what each claim met carried to the next one.
+ * answers (docs/decisions/091): a class C coverage (Nakheel, 30 % share,
+ * 50.00 deductible, 500.00 out-of-pocket maximum), what each claim met carried to the next one.
  */
 let t: TestSandbox;
 beforeAll(async () => {
@@ -40,26 +40,31 @@ async function annual() {
 describe("sandbox: deductible and out-of-pocket maximum", () => {
   it("answers them as R4 benefits (deductible, out-of-pocket-maximum) with nothing met yet", async () => {
     const before = await annual();
-    expect(before.deductible).toMatchObject({ allowed: { minor: 20_000 }, used: { minor: 0 } });
-    expect(before.outOfPocket).toMatchObject({ allowed: { minor: 150_000 }, used: { minor: 0 } });
+    expect(before.deductible).toMatchObject({ allowed: { minor: 5_000 }, used: { minor: 0 } });
+    expect(before.outOfPocket).toMatchObject({ allowed: { minor: 50_000 }, used: { minor: 0 } });
   });
 
   it("the patient pays in full until the deductible is met, mid-line, then the share; the next answer and claim see it", async () => {
-    // Nakheel's contract prices. 142.50 X-ray: all deductible. 237.50 consultation: the 57.50 left
-    // of the deductible + 30 % of 180.00 = 111.50.
+    // Nakheel's contract prices. 38.00 urinalysis: all deductible. 142.50 X-ray: the 12.00 left of
+    // the deductible + 30 % of 130.50 (39.15) = 51.15. 237.50 consultation: 30 % only = 71.25.
     const first = await decided([
+      { code: "81001", price: 38 },
       { code: "73030", price: 142.5 },
       { code: "99213", price: 237.5 },
     ]);
-    expect([adjudicationAmount(first, 1, "copay"), adjudicationAmount(first, 1, "deductible"), adjudicationAmount(first, 1, "benefit")]).toEqual([142.5, 142.5, 0]);
-    expect([adjudicationAmount(first, 2, "copay"), adjudicationAmount(first, 2, "deductible"), adjudicationAmount(first, 2, "benefit")]).toEqual([111.5, 57.5, 126]);
+    const split = (response: Record<string, unknown>, n: number) => ["copay", "deductible", "benefit"].map((c) => adjudicationAmount(response, n, c));
+    expect([split(first, 1), split(first, 2), split(first, 3)]).toEqual([
+      [38, 38, 0],
+      [51.15, 12, 91.35],
+      [71.25, undefined, 166.25],
+    ]);
     const after = await annual();
     expect(after.deductible?.remaining.minor).toBe(0);
-    expect(after.outOfPocket?.used.minor).toBe(25_400);
+    expect(after.outOfPocket?.used.minor).toBe(16_040);
 
     // Met: the next claim pays the class share only (30 % of 332.50).
     const second = await decided([{ code: "99214", price: 332.5 }]);
-    expect([adjudicationAmount(second, 1, "copay"), adjudicationAmount(second, 1, "deductible"), adjudicationAmount(second, 1, "benefit")]).toEqual([99.75, undefined, 232.75]);
-    expect((await annual()).outOfPocket?.used.minor).toBe(35_375);
+    expect(split(second, 1)).toEqual([99.75, undefined, 232.75]);
+    expect((await annual()).outOfPocket?.used.minor).toBe(26_015);
   });
 });

@@ -17,7 +17,7 @@ export const COVERAGE_CLASS_SHARE: Readonly<Record<string, number>> = { VIP: 0, 
 /** Annual deductible and out-of-pocket maximum per coverage class (docs/decisions/091): the cheaper classes have them. */
 export const COVERAGE_CLASS_ANNUAL: Readonly<Record<string, AnnualLimits>> = {
   B: { deductible: SAR(300), outOfPocketMax: SAR(3_000) },
-  C: { deductible: SAR(200), outOfPocketMax: SAR(1_500) },
+  C: { deductible: SAR(50), outOfPocketMax: SAR(500) },
 };
 
 const ALL_CATEGORIES: readonly { category: BenefitCategoryCode; riyals: number }[] = [

@@ -94,7 +94,7 @@ async function main() {
 
   const tally = { claims: 0, defective: 0, sandboxRejects: 0, sandboxRejectsDefective: 0, caughtErrors: 0, caughtWarnings: 0, caughtDefective: 0, falseAlarms: 0 };
   const perDefect = new Map<Defect, { seeded: number; sandbox: number; scrubber: number }>();
-  const estimate = { compared: 0, exact: 0, maxDiffMinor: 0, withDeductible: 0, deductibleOpen: 0 };
+  const estimate = { compared: 0, exact: 0, maxDiffMinor: 0, withAnnual: 0, annualChanged: 0 };
 
   for (let n = 0; n < 200; n++) {
     const defect: Defect = random() < 0.4 ? pick(DEFECTS) : "none";
@@ -183,10 +183,12 @@ async function main() {
       const before = (key: string) => consumed(coverage.id, key, year) - (result.consumption.find((c) => c.category === key)?.amount ?? 0);
       const terms: BenefitTerms[] = coverage.benefits.map((b) => ({ category: b.category, copayPercent: b.copayPercent, remainingMinor: Math.max(0, b.allowed - b.used - before(b.category)) }));
       const annual = annualTermsOf(coverage, year, before);
-      if (annual.deductibleMinor !== undefined) estimate.withDeductible++;
-      if (annual.deductibleMinor !== undefined && (annual.deductibleMetMinor ?? 0) < annual.deductibleMinor) estimate.deductibleOpen++;
+      if (annual.deductibleMinor !== undefined || annual.outOfPocketMaxMinor !== undefined) estimate.withAnnual++;
       const category = CPT_CODES.find((c) => c.code === code)?.category;
-      const [line] = computeShares([{ sequence: 1, code, ...(category ? { category } : {}), quantity, unitPriceMinor: priceMinor, ...(contract ? { contractPriceMinor: contract.priceMinor } : {}) }], terms, vatPercentFor(patient.id), annual);
+      const shareLine = { sequence: 1, code, ...(category ? { category } : {}), quantity, unitPriceMinor: priceMinor, ...(contract ? { contractPriceMinor: contract.priceMinor } : {}) };
+      const [line] = computeShares([shareLine], terms, vatPercentFor(patient.id), annual);
+      // Whether the deductible or the out-of-pocket maximum changed the share (the comparison exercises them).
+      if (computeShares([shareLine], terms, vatPercentFor(patient.id))[0]!.patientMinor !== line!.patientMinor) estimate.annualChanged++;
       const sandboxShare = result.items.reduce((s, i) => s + i.copay, 0);
       estimate.compared++;
       if (line!.patientMinor === sandboxShare) estimate.exact++;
@@ -207,7 +209,7 @@ async function main() {
     console.log(`  ${d.padEnd(18)} ${String(v.seeded).padStart(3)} / ${String(v.sandbox).padStart(3)} / ${String(v.scrubber).padStart(3)}`);
   }
   console.log(`Estimate vs the sandbox's patient share: exact on ${estimate.exact} of ${estimate.compared} clean claims (largest difference ${(estimate.maxDiffMinor / 100).toFixed(2)} SAR)`);
-  console.log(`  of them with an annual deductible: ${estimate.withDeductible} (${estimate.deductibleOpen} while it was not yet met)`);
+  console.log(`  of them under an annual deductible / out-of-pocket maximum: ${estimate.withAnnual} (the share changed by them on ${estimate.annualChanged})`);
 }
 
 main().catch((error) => {
