@@ -2,7 +2,12 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
+import { and, eq } from "drizzle-orm";
 import { AREAS, staffAction, type ActionResult } from "@/lib/auth";
+import { coverages, patients } from "@/lib/db";
+import { parseAmountMinor, parseQuantity } from "@/lib/submissions";
+import { claimLineSharesWithBasis } from "./claim-shares";
+import { shareTotals, vatPercentFor, type ShareResult } from "./share";
 import { importContracts, type ContractDiff, type ContractLineError } from "./store";
 
 /** The largest price list the settings page takes (the CLI has no such limit). */
@@ -24,6 +29,60 @@ export const importContractsAction = staffAction(
     if (!result.ok) return { ok: true, applied: false, errors: result.errors.slice(0, 200) };
     if (result.applied) revalidatePath("/settings/insurers");
     return { ok: true, applied: result.applied, rows: result.rows, insurers: result.insurers, diff: result.diff };
+  },
+  { name: "contracts" },
+);
+
+const sharesSchema = z.object({
+  patientId: z.uuid(),
+  coverageId: z.uuid(),
+  items: z
+    .array(
+      z.object({
+        code: z.string().max(60),
+        servicedDate: z.string().max(10),
+        quantity: z.string().max(12),
+        unitPrice: z.string().max(24),
+      }),
+    )
+    .max(100),
+});
+
+export interface LiveShareLine extends ShareResult {
+  /** The line's position in the form (0-based). */
+  index: number;
+}
+
+/**
+ * The claim form's live shares (docs/decisions/091): per complete line the payer's share, the
+ * patient's and the VAT, with totals — computed exactly as the submit computes them
+ * (`claimLineShares`: the contract of each line's date, the last eligibility answer of the patient
+ * and the coverage's payer). Billing's, like the form. Lines not yet complete (code, date,
+ * quantity, price) are left out. The coverage must be the patient's, so nothing of another
+ * patient can be read through it. Audited as a view of the patient's shares.
+ */
+export const claimSharesAction = staffAction(
+  AREAS.claims.roles,
+  sharesSchema,
+  async (input, ctx): Promise<ActionResult<{ lines: LiveShareLine[]; totals: ReturnType<typeof shareTotals>; vatPercent: number; answered: boolean }>> => {
+    const [row] = await ctx.db
+      .select({ nationalId: patients.nationalId, insurerId: coverages.insurerId })
+      .from(coverages)
+      .innerJoin(patients, eq(patients.id, coverages.patientId))
+      .where(and(eq(coverages.id, input.coverageId), eq(coverages.patientId, input.patientId)))
+      .limit(1);
+    if (!row) return { ok: false, error: "not_found" };
+    const complete = input.items.flatMap((item, index) => {
+      const quantity = parseQuantity(item.quantity);
+      const unitPriceMinor = parseAmountMinor(item.unitPrice);
+      return /^\S+$/.test(item.code.trim()) && quantity !== undefined && unitPriceMinor !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(item.servicedDate)
+        ? [{ index, code: item.code.trim(), servicedDate: item.servicedDate, quantity, unitPriceMinor }]
+        : [];
+    });
+    const { shares, answered } = await claimLineSharesWithBasis(ctx.db, { nationalId: row.nationalId, insurerId: row.insurerId, items: complete });
+    const lines = shares.map((share, n) => ({ ...share, index: complete[n]!.index }));
+    await ctx.audit({ action: "claim.shares_view", target: { type: "patient", id: input.patientId }, outcome: "success", details: { lines: lines.length } });
+    return { ok: true, lines, totals: shareTotals(lines), vatPercent: vatPercentFor(row.nationalId), answered };
   },
   { name: "contracts" },
 );

@@ -15,6 +15,15 @@ export async function claimLineShares(
   db: Db | Tx,
   input: { nationalId: string; insurerId: string; items: readonly { code: string; servicedDate: string; quantity: number; unitPriceMinor: number }[] },
 ): Promise<ShareResult[]> {
+  return (await claimLineSharesWithBasis(db, input)).shares;
+}
+
+/** {@link claimLineShares}, and whether an eligibility answer gave the terms (false: no copay, no cap assumed). */
+export async function claimLineSharesWithBasis(
+  db: Db | Tx,
+  input: { nationalId: string; insurerId: string; items: readonly { code: string; servicedDate: string; quantity: number; unitPriceMinor: number }[] },
+): Promise<{ shares: ShareResult[]; answered: boolean }> {
+  let answered = false;
   const [patient] = await db.select({ id: patients.id }).from(patients).where(eq(patients.nationalId, input.nationalId)).limit(1);
   let terms: BenefitTerms[] = [];
   let annual: AnnualTerms = {};
@@ -26,6 +35,7 @@ export async function claimLineShares(
       .orderBy(desc(eligibilityChecks.checkedAt))
       .limit(1);
     const view = check?.view as BenefitsView | null | undefined;
+    answered = view?.insurances?.[0] !== undefined;
     ({ benefits: terms, annual } = shareTermsOf(view?.insurances?.[0]));
   }
   const lines = [];
@@ -34,5 +44,5 @@ export async function claimLineShares(
     const category = CPT_CODES.find((c) => c.code === item.code)?.category;
     lines.push({ sequence: n + 1, code: item.code, ...(category ? { category } : {}), quantity: item.quantity, unitPriceMinor: item.unitPriceMinor, ...(contract ? { contractPriceMinor: contract.priceMinor } : {}) });
   }
-  return computeShares(lines, terms, vatPercentFor(input.nationalId), annual);
+  return { shares: computeShares(lines, terms, vatPercentFor(input.nationalId), annual), answered };
 }
