@@ -186,7 +186,8 @@ test.describe("scrubber and estimate", () => {
     await expect(page).toHaveURL(/\/claims\/new\?draft=[0-9a-f-]{36}$/);
     await inArabic(page, async () => {
       await expect(page.getByTestId("live-shares")).toContainText("حصص هذه المطالبة");
-      await expect(page.getByTestId("live-total-patient")).toContainText("120.50");
+      await expect(page.getByTestId("live-share-line")).toHaveCount(1);
+      await expect(page.getByTestId("live-share-line")).toContainText("مبلغ الاقتطاع");
       await shots(page, "claim-shares-ar");
     });
   });
