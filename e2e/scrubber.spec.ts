@@ -150,6 +150,7 @@ test.describe("scrubber and estimate", () => {
     const xray = page.locator('[data-testid="estimate-line"][data-code="73030"]');
     await expect(xray.getByTestId("estimate-line-deductible")).toHaveText("of which SAR 50.00 deductible");
     await expect(xray.getByTestId("estimate-patient-total")).toHaveText("SAR 77.75");
+    await expect(page.getByTestId("estimate-patient-pays")).toHaveText("In all, the patient pays SAR 77.75 (share and VAT).");
     await expect(page.getByTestId("estimate-deductible-left")).toContainText("SAR 50.00 of SAR 50.00 now; SAR 0.00 after this visit");
     await expect(page.getByTestId("estimate-out-of-pocket-left")).toContainText("SAR 500.00 of SAR 500.00 now; SAR 422.25 after this visit");
     await expect(page.getByTestId("estimate-document")).toHaveText("National ID (citizen) 1087654321");

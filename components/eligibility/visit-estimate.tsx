@@ -63,27 +63,27 @@ export function VisitEstimatePanel({ checkId, servicedDate }: { checkId: string;
         {problem && <p className="text-sm text-red-800">{problem}</p>}
         {estimate && (
           <div className="space-y-2">
-            <dl className="grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2" data-testid="estimate-facts">
-              <div className="flex flex-wrap gap-x-2">
+            <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2" data-testid="estimate-facts">
+              <div className="min-w-0">
                 <dt className="text-slate-500">{t("document")}</dt>
                 <dd className="font-medium text-slate-900" data-testid="estimate-document">
                   {documentName(estimate.patient.documentType)} <bdi dir="ltr" className="font-mono">{estimate.patient.documentNumber}</bdi>
                 </dd>
               </div>
-              <div className="flex flex-wrap gap-x-2">
+              <div className="min-w-0">
                 <dt className="text-slate-500">{t("vat")}</dt>
                 <dd className="font-medium text-slate-900" data-testid="estimate-vat-rate">
                   {estimate.vatPercent > 0 ? t("vatResident", { percent: estimate.vatPercent }) : t("vatCitizen")}
                 </dd>
               </div>
               {estimate.deductible && (
-                <div className="flex flex-wrap gap-x-2" data-testid="estimate-deductible-left">
+                <div className="min-w-0" data-testid="estimate-deductible-left">
                   <dt className="text-slate-500">{t("deductibleLeft")}</dt>
                   <dd className="font-medium tabular-nums text-slate-900">{t("annualLeft", { left: money(estimate.deductible.leftMinor), limit: money(estimate.deductible.limitMinor), after: money(estimate.deductible.leftAfterMinor) })}</dd>
                 </div>
               )}
               {estimate.outOfPocket && (
-                <div className="flex flex-wrap gap-x-2" data-testid="estimate-out-of-pocket-left">
+                <div className="min-w-0" data-testid="estimate-out-of-pocket-left">
                   <dt className="text-slate-500">{t("outOfPocketLeft")}</dt>
                   <dd className="font-medium tabular-nums text-slate-900">{t("annualLeft", { left: money(estimate.outOfPocket.leftMinor), limit: money(estimate.outOfPocket.limitMinor), after: money(estimate.outOfPocket.leftAfterMinor) })}</dd>
                 </div>
@@ -130,6 +130,7 @@ export function VisitEstimatePanel({ checkId, servicedDate }: { checkId: string;
                 </tr>
               </tfoot>
             </TableFrame>
+            <p className="text-sm font-semibold text-slate-900" data-testid="estimate-patient-pays">{t("patientPays", { amount: money(estimate.totals.patientTotalMinor) })}</p>
             <p className="text-sm text-slate-700">{estimate.vatPercent > 0 ? t("vatNote", { percent: estimate.vatPercent }) : t("vatNone")}</p>
             {estimate.unpriced.length > 0 && <p className="text-sm text-amber-900">{t("unpriced", { codes: estimate.unpriced.join(", ") })}</p>}
             <p className="text-xs text-slate-500">{t("disclaimer", { date: estimate.servicedDate })}</p>
