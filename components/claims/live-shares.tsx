@@ -4,6 +4,7 @@ import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
 import { claimSharesAction, type LiveShareLine } from "@/lib/contracts/browser";
 import { formatMoney } from "@/lib/money/browser";
+import { parseAmountMinor, parseQuantity } from "@/lib/submissions/browser";
 
 type Answer = { lines: LiveShareLine[]; totals: { payerMinor: number; patientMinor: number; patientVatMinor: number; patientTotalMinor: number }; answered: boolean };
 type State = { kind: "idle" } | { kind: "failed" } | { kind: "ready"; answer: Answer };
@@ -31,7 +32,13 @@ export default function LiveShares({ patientId, coverageId, items }: { patientId
     const timer = setTimeout(() => {
       setPending(true);
       const [, , lines] = JSON.parse(key) as [string, string, string[][]];
-      claimSharesAction({ patientId, coverageId, items: lines.slice(0, 100).map(([code = "", servicedDate = "", quantity = "", unitPrice = ""]) => ({ code, servicedDate, quantity, unitPrice })) })
+      // The complete lines only, parsed as the form parses them (lib/submissions form-money).
+      const complete = lines.slice(0, 100).flatMap(([code = "", servicedDate = "", quantity = "", unitPrice = ""], index) => {
+        const q = parseQuantity(quantity);
+        const price = parseAmountMinor(unitPrice);
+        return /^\S{1,60}$/.test(code.trim()) && /^\d{4}-\d{2}-\d{2}$/.test(servicedDate) && q !== undefined && price !== undefined ? [{ index, code: code.trim(), servicedDate, quantity: q, unitPriceMinor: price }] : [];
+      });
+      claimSharesAction({ patientId, coverageId, items: complete })
         .then((result) => {
           if (n !== asked.current) return; // a newer edit is on its way
           setState(result.ok ? { kind: "ready", answer: result } : { kind: "failed" });

@@ -5,7 +5,6 @@ import { z } from "zod";
 import { and, eq } from "drizzle-orm";
 import { AREAS, staffAction, type ActionResult } from "@/lib/auth";
 import { coverages, patients } from "@/lib/db";
-import { parseAmountMinor, parseQuantity } from "@/lib/submissions";
 import { claimLineSharesWithBasis } from "./claim-shares";
 import { shareTotals, vatPercentFor, type ShareResult } from "./share";
 import { importContracts, type ContractDiff, type ContractLineError } from "./store";
@@ -39,10 +38,12 @@ const sharesSchema = z.object({
   items: z
     .array(
       z.object({
-        code: z.string().max(60),
-        servicedDate: z.string().max(10),
-        quantity: z.string().max(12),
-        unitPrice: z.string().max(24),
+        code: z.string().trim().regex(/^\S{1,60}$/),
+        servicedDate: z.iso.date(),
+        quantity: z.number().int().min(1).max(1000),
+        unitPriceMinor: z.number().int().min(0).max(99_999_999_999),
+        /** The line's position in the form (0-based). */
+        index: z.number().int().min(0).max(999),
       }),
     )
     .max(100),
@@ -57,8 +58,8 @@ export interface LiveShareLine extends ShareResult {
  * The claim form's live shares (docs/decisions/091): per complete line the payer's share, the
  * patient's and the VAT, with totals — computed exactly as the submit computes them
  * (`claimLineShares`: the contract of each line's date, the last eligibility answer of the patient
- * and the coverage's payer). Billing's, like the form. Lines not yet complete (code, date,
- * quantity, price) are left out. The coverage must be the patient's, so nothing of another
+ * and the coverage's payer). Billing's, like the form. The form sends its complete lines only
+ * (code, date, quantity and price parsed as the form parses them), each with its position. The coverage must be the patient's, so nothing of another
  * patient can be read through it. Audited as a view of the patient's shares.
  */
 export const claimSharesAction = staffAction(
@@ -72,15 +73,8 @@ export const claimSharesAction = staffAction(
       .where(and(eq(coverages.id, input.coverageId), eq(coverages.patientId, input.patientId)))
       .limit(1);
     if (!row) return { ok: false, error: "not_found" };
-    const complete = input.items.flatMap((item, index) => {
-      const quantity = parseQuantity(item.quantity);
-      const unitPriceMinor = parseAmountMinor(item.unitPrice);
-      return /^\S+$/.test(item.code.trim()) && quantity !== undefined && unitPriceMinor !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(item.servicedDate)
-        ? [{ index, code: item.code.trim(), servicedDate: item.servicedDate, quantity, unitPriceMinor }]
-        : [];
-    });
-    const { shares, answered } = await claimLineSharesWithBasis(ctx.db, { nationalId: row.nationalId, insurerId: row.insurerId, items: complete });
-    const lines = shares.map((share, n) => ({ ...share, index: complete[n]!.index }));
+    const { shares, answered } = await claimLineSharesWithBasis(ctx.db, { nationalId: row.nationalId, insurerId: row.insurerId, items: input.items });
+    const lines = shares.map((share, n) => ({ ...share, index: input.items[n]!.index }));
     await ctx.audit({ action: "claim.shares_view", target: { type: "patient", id: input.patientId }, outcome: "success", details: { lines: lines.length } });
     return { ok: true, lines, totals: shareTotals(lines), vatPercent: vatPercentFor(row.nationalId), answered };
   },
