@@ -1,6 +1,6 @@
-import { percentOf, writeDisposition, type AdjudicationReasonCode } from "../lib/fhir";
+import { newShareLedger, percentOf, splitEligible, writeDisposition, type AdjudicationReasonCode, type AnnualTerms } from "../lib/fhir";
 import { isoDate } from "./clock";
-import { contractRowFor, coveragePeriod, type BenefitLine, type CoverageDef, type ReferenceData } from "./reference-data";
+import { annualLimitsOf, contractRowFor, coveragePeriod, type BenefitLine, type CoverageDef, type ReferenceData } from "./reference-data";
 import type { LineRuling } from "./appeals";
 import type { ClaimRecord, Consumption } from "./store";
 import type { ValidatedClaim, ValidatedItem } from "./validation";
@@ -22,8 +22,14 @@ import type { ValidatedClaim, ValidatedItem } from "./validation";
  *   7. eligible = min(submitted, price list × approved quantity[, authorized amount]) → price-list if lower;
  *      the price list is the payer's contract of the service date (network, class) when it prices
  *      the code (the shared CSV, docs/decisions/089), else the catalogue's price
- *   8. patient share = copay% of eligible (the coverage class's share) (rounded half up); benefit = eligible − share,
- *      capped at the category's remaining annual benefit   → reason ar002 if capped
+ *   8. the split of eligible between payer and patient is lib/fhir's `splitEligible` — the same
+ *      arithmetic as the portal's estimate (docs/decisions/091): the annual deductible first (the
+ *      patient pays in full until it is met), then copay% of the rest (the coverage class's share,
+ *      rounded half up), the patient's cost sharing capped at what is left of the annual
+ *      out-of-pocket maximum; benefit = eligible − cost sharing, capped at the category's
+ *      remaining annual benefit                         → reason ar002 if capped
+ *      What the deductible and out-of-pocket took is consumed like benefit (keys
+ *      DEDUCTIBLE_CONSUMED / OUT_OF_POCKET_CONSUMED), so later claims and eligibility see it.
  * Outcome: every item denied → denied; any item with a reason → partial; otherwise complete.
  *
  * An appeal's lines that re-open a denied or cut line of the claim it appeals (sandbox/appeals.ts,
@@ -34,6 +40,19 @@ import type { ValidatedClaim, ValidatedItem } from "./validation";
 
 export const PREAUTH_VALIDITY_DAYS = 90;
 
+/** Consumption keys (not benefit categories) of what a claim met of the annual deductible and paid toward the out-of-pocket maximum. */
+export const DEDUCTIBLE_CONSUMED = "annual:deductible";
+export const OUT_OF_POCKET_CONSUMED = "annual:out-of-pocket";
+
+/** A coverage's annual terms in a year: its limits and what adjudicated claims met of them. */
+export function annualTermsOf(coverage: CoverageDef, year: number, consumed: (category: string) => number): AnnualTerms {
+  const limits = annualLimitsOf(coverage);
+  return {
+    ...(limits.deductible !== undefined ? { deductibleMinor: limits.deductible, deductibleMetMinor: (limits.deductibleMet ?? 0) + consumed(DEDUCTIBLE_CONSUMED) } : {}),
+    ...(limits.outOfPocketMax !== undefined ? { outOfPocketMaxMinor: limits.outOfPocketMax, outOfPocketPaidMinor: (limits.outOfPocketPaid ?? 0) + consumed(OUT_OF_POCKET_CONSUMED) } : {}),
+  };
+}
+
 export interface ItemResult {
   sequence: number;
   code: string;
@@ -42,6 +61,8 @@ export interface ItemResult {
   eligible: number;
   /** Patient share: eligible − benefit (copay plus anything above the remaining limit). */
   copay: number;
+  /** Part of the patient share that went to the annual deductible. */
+  deductible?: number;
   benefit: number;
   reason: AdjudicationReasonCode | undefined;
   denied: boolean;
@@ -100,8 +121,10 @@ export function authorizedAmount(claim: ValidatedClaim, item: ValidatedItem, ctx
 export function adjudicate(claim: ValidatedClaim, ctx: AdjudicationContext): AdjudicationResult {
   const { coverage } = claim;
   const year = new Date(ctx.now).getUTCFullYear();
-  // Benefit spent by earlier items of this same claim, per category.
-  const spentHere = new Map<string, number>();
+  // What earlier items of this same claim used: benefit per category, deductible, out-of-pocket.
+  const ledger = newShareLedger();
+  const spentHere = ledger.benefitSpent;
+  const annual = annualTermsOf(coverage, year, (key) => ctx.consumed(coverage.id, key, year));
   const items: ItemResult[] = [];
 
   for (const item of claim.items) {
@@ -157,15 +180,10 @@ export function adjudicate(claim: ValidatedClaim, ctx: AdjudicationContext): Adj
     let reason: AdjudicationReasonCode | undefined = approvedQuantity < item.quantity ? "quantity-limit" : undefined;
     const eligible = Math.min(item.submitted, cap);
     if (eligible < item.submitted) reason ??= "price-list";
-    const share = percentOf(eligible, line.copayPercent);
-    let benefit = eligible - share;
-    const remaining = Math.max(0, line.allowed - line.used - ctx.consumed(coverage.id, category, year) - (spentHere.get(category) ?? 0));
-    if (benefit > remaining) {
-      benefit = remaining;
-      reason ??= "ar002";
-    }
-    spentHere.set(category, (spentHere.get(category) ?? 0) + benefit);
-    items.push({ sequence: item.sequence, code: item.code, category, submitted: item.submitted, eligible, copay: eligible - benefit, benefit, reason, denied: false, approvedQuantity });
+    const remaining = Math.max(0, line.allowed - line.used - ctx.consumed(coverage.id, category, year));
+    const split = splitEligible(eligible, { category, copayPercent: line.copayPercent, remainingMinor: remaining }, annual, ledger);
+    if (split.benefitCapped) reason ??= "ar002";
+    items.push({ sequence: item.sequence, code: item.code, category, submitted: item.submitted, eligible, copay: split.patientMinor, ...(split.deductibleMinor > 0 ? { deductible: split.deductibleMinor } : {}), benefit: split.payerMinor, reason, denied: false, approvedQuantity });
   }
 
   const totals = items.reduce(
@@ -178,7 +196,9 @@ export function adjudicate(claim: ValidatedClaim, ctx: AdjudicationContext): Adj
 
   const consumption: Consumption[] =
     claim.use === "claim"
-      ? [...spentHere.entries()].filter(([, amount]) => amount > 0).map(([category, amount]) => ({ coverageId: coverage.id, category, amount, year }))
+      ? [...spentHere.entries(), [DEDUCTIBLE_CONSUMED, ledger.deductibleApplied] as const, [OUT_OF_POCKET_CONSUMED, ledger.outOfPocketAdded] as const]
+          .filter(([, amount]) => amount > 0)
+          .map(([category, amount]) => ({ coverageId: coverage.id, category, amount, year }))
       : [];
 
   return { status, items, consumption, disposition: disposition(claim.use, status, items), totals };

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { CPT_CODES, ICD10AM_CODES, isExcludedService, parsePriceListCsv, priceFor, priceListSystemKey, type BenefitCategoryCode, type PriceListRow } from "../lib/fhir";
 import { CPT_SYSTEM, NPHIES_CATALOGUE, catalogueKey, type CatalogueEntry } from "./catalogue";
-import { TRAINING_COVERAGES, TRAINING_PATIENTS, NETWORKS, PRACTITIONERS, type PractitionerDef } from "./seed-training";
+import { COVERAGE_CLASS_ANNUAL, TRAINING_COVERAGES, TRAINING_PATIENTS, NETWORKS, PRACTITIONERS, type PractitionerDef } from "./seed-training";
 
 /**
  * Reference data of the sandbox: payers, the clinic, patients, coverages with benefit schedules, a
@@ -62,6 +62,18 @@ export interface CoverageDef {
   coverageClass?: string;
   /** The payer's provider network; the whole market when not given. */
   network?: string;
+  /**
+   * Annual deductible and out-of-pocket maximum (docs/decisions/091), with what was met before
+   * the sandbox started; the class's (seed-training.ts) when not given. None: not applied.
+   */
+  annual?: AnnualLimits;
+}
+
+export interface AnnualLimits {
+  deductible?: number;
+  deductibleMet?: number;
+  outOfPocketMax?: number;
+  outOfPocketPaid?: number;
 }
 
 export interface PatientDef {
@@ -182,6 +194,8 @@ export const COVERAGES: readonly CoverageDef[] = [
     payerId: "payer-rimal",
     plan: "Silver",
     period: "current",
+    // A deductible already met this year: the shares stay the copay, the estimate shows what is left.
+    annual: { deductible: SAR(500), deductibleMet: SAR(500), outOfPocketMax: SAR(5_000), outOfPocketPaid: SAR(500) },
     benefits: [
       { category: "1", allowed: SAR(40_000), used: 0, copayPercent: 10 },
       { category: "2", allowed: SAR(60_000), used: 0, copayPercent: 10 },
@@ -311,6 +325,11 @@ export function loadContracts(file: string = path.join(process.cwd(), "contracts
   const parsed = parsePriceListCsv(fs.readFileSync(file, "utf8"));
   if (parsed.errors.length > 0) throw new Error(`sandbox contracts ${file}: ${parsed.errors.length} bad line(s), first line ${parsed.errors[0]!.line} (${parsed.errors[0]!.column}: ${parsed.errors[0]!.problem})`);
   return parsed.rows;
+}
+
+/** A coverage's annual deductible and out-of-pocket maximum: its own, else its class's (none: {}). */
+export function annualLimitsOf(coverage: CoverageDef): AnnualLimits {
+  return coverage.annual ?? (coverage.coverageClass ? (COVERAGE_CLASS_ANNUAL[coverage.coverageClass] ?? {}) : {});
 }
 
 /** The contract row for an item of a coverage on its service date, if the payer's contract prices it. */

@@ -16,6 +16,7 @@ import {
   claimProcessingStatusExtension,
   CODE_SYSTEMS,
   FIXED_DISPOSITIONS,
+  PLATFORM_BENEFIT_TYPE_SYSTEM,
   IDENTIFIER_SYSTEMS,
   money,
   organizationReference,
@@ -23,10 +24,11 @@ import {
   SANDBOX_ADJUDICATION_REASON_SYSTEM,
   type AdjudicationCategoryCode,
   type AdjudicationReasonCode,
+  type AnnualTerms,
   type BenefitCategoryCode,
   type ClaimProcessingStatus,
 } from "../lib/fhir";
-import { type AdjudicationResult, preAuthPeriod } from "./adjudication";
+import { type AdjudicationResult, annualTermsOf, preAuthPeriod } from "./adjudication";
 import { isoDate } from "./clock";
 import { coveragePeriod, type ReferenceData } from "./reference-data";
 import type { ClaimRecord } from "./store";
@@ -36,6 +38,39 @@ import type { ValidatedEligibility } from "./validation";
 
 function categoryConcept(code: BenefitCategoryCode) {
   return { coding: [{ system: CODE_SYSTEMS.benefitCategory, code, display: BENEFIT_CATEGORIES[code].en }], text: BENEFIT_CATEGORIES[code].en };
+}
+
+/**
+ * The coverage's annual deductible and out-of-pocket maximum as R4 says benefits: a plan-level
+ * item (category 30, "Health Benefit Plan Coverage", individual, annual) with a `deductible`
+ * benefit (HL7 benefit-type) and an `out-of-pocket-maximum` one (the platform's system: R4 has no
+ * code for it), allowedMoney the limit and usedMoney what adjudicated claims met (docs/decisions/091).
+ */
+function annualItem(annual: AnnualTerms): CoverageEligibilityResponseInsuranceItem | undefined {
+  const benefit = [];
+  if (annual.deductibleMinor !== undefined) {
+    benefit.push({
+      type: { coding: [{ system: CODE_SYSTEMS.benefitType, code: "deductible", display: BENEFIT_TYPES.deductible.en }] },
+      allowedMoney: money(annual.deductibleMinor),
+      usedMoney: money(Math.min(annual.deductibleMetMinor ?? 0, annual.deductibleMinor)),
+    });
+  }
+  if (annual.outOfPocketMaxMinor !== undefined) {
+    benefit.push({
+      type: { coding: [{ system: PLATFORM_BENEFIT_TYPE_SYSTEM, code: "out-of-pocket-maximum", display: BENEFIT_TYPES["out-of-pocket-maximum"].en }] },
+      allowedMoney: money(annual.outOfPocketMaxMinor),
+      usedMoney: money(Math.min(annual.outOfPocketPaidMinor ?? 0, annual.outOfPocketMaxMinor)),
+    });
+  }
+  if (benefit.length === 0) return undefined;
+  return {
+    category: categoryConcept("30"),
+    excluded: false,
+    name: BENEFIT_CATEGORIES["30"].en,
+    unit: { coding: [{ system: CODE_SYSTEMS.benefitUnit, code: "individual" }] },
+    term: { coding: [{ system: CODE_SYSTEMS.benefitTerm, code: "annual" }] },
+    benefit,
+  };
 }
 
 export function eligibilityResponse(
@@ -76,6 +111,8 @@ export function eligibilityResponse(
         ],
       };
     });
+    const annual = annualItem(annualTermsOf(coverage, year, (key) => ctx.consumed(key, year)));
+    if (annual) items.push(annual);
   }
 
   return {
@@ -171,6 +208,7 @@ export function adjudicatedClaimResponse(b: ResponseBase, result: AdjudicationRe
         adjudicationEntry("submitted", i.submitted),
         adjudicationEntry("eligible", i.eligible),
         adjudicationEntry("copay", i.copay),
+        ...(i.deductible ? [adjudicationEntry("deductible", i.deductible)] : []),
         adjudicationEntry("benefit", i.benefit, i.reason),
         // The exchange's approved quantity where a limit cut the units billed (docs/decisions/071).
         ...(i.reason === "quantity-limit" ? [{ category: { coding: [{ system: NATIONAL_EXCHANGE.adjudicationSystem, code: "approved-quantity" }] }, value: i.approvedQuantity }] : []),

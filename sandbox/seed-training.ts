@@ -1,5 +1,5 @@
 import type { BenefitCategoryCode } from "../lib/fhir";
-import type { BenefitLine, CoverageDef, PatientDef } from "./reference-data";
+import type { AnnualLimits, BenefitLine, CoverageDef, PatientDef } from "./reference-data";
 
 /**
  * Training seed beside the original identities (which the browser tests and docs/decisions/010
@@ -13,6 +13,12 @@ const SAR = (riyals: number) => riyals * 100;
 
 /** Patient share (copay %) per coverage class: the payer's class table (docs/decisions/071). */
 export const COVERAGE_CLASS_SHARE: Readonly<Record<string, number>> = { VIP: 0, A: 10, B: 20, C: 30 };
+
+/** Annual deductible and out-of-pocket maximum per coverage class (docs/decisions/091): the cheaper classes have them. */
+export const COVERAGE_CLASS_ANNUAL: Readonly<Record<string, AnnualLimits>> = {
+  B: { deductible: SAR(300), outOfPocketMax: SAR(3_000) },
+  C: { deductible: SAR(50), outOfPocketMax: SAR(500) },
+};
 
 const ALL_CATEGORIES: readonly { category: BenefitCategoryCode; riyals: number }[] = [
   { category: "1", riyals: 50_000 },

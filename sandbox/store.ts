@@ -12,7 +12,11 @@ import { Journal } from "./journal";
 export interface Consumption {
   coverageId: string;
   category: string;
-  /** Halalas paid by the insurer (benefit), counted against the category's annual limit. */
+  /**
+   * Halalas paid by the insurer (benefit), counted against the category's annual limit; for the keys
+   * DEDUCTIBLE_CONSUMED / OUT_OF_POCKET_CONSUMED (sandbox/adjudication.ts), what the patient met of
+   * the annual deductible / paid toward the out-of-pocket maximum.
+   */
   amount: number;
   /** Calendar year of the benefit period. */
   year: number;

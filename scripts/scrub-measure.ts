@@ -13,13 +13,13 @@
 import { randomUUID } from "node:crypto";
 import { openDatabase } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
-import { eligibilityChecks, patients } from "@/lib/db";
+import { coverages, eligibilityChecks, patients } from "@/lib/db";
 import { computeShares, contractPriceFor, seedDemoContracts, vatPercentFor, type BenefitTerms } from "@/lib/contracts";
 import { CPT_CODES, CODE_SYSTEMS } from "@/lib/fhir";
 import { seedDemoPatients } from "@/lib/patients";
 import { scrubClaim } from "@/lib/scrubber";
 import { submit } from "@/lib/submissions";
-import { adjudicate, type AdjudicationResult } from "@/sandbox/adjudication";
+import { adjudicate, annualTermsOf, type AdjudicationResult } from "@/sandbox/adjudication";
 import { buildReferenceData } from "@/sandbox/reference-data";
 import { validateClaim } from "@/sandbox/validation";
 import { eq } from "drizzle-orm";
@@ -43,6 +43,8 @@ const PATIENTS = [
   { id: "1000000001", coverage: "cov-1000000001", insurer: "payer-rimal", gender: "female" },
   { id: "2087654311", coverage: "cov-2087654311", insurer: "payer-rimal", gender: "male" },
   { id: "1048573628", coverage: "cov-1048573628", insurer: "payer-nakheel", gender: "female" },
+  // Class C: an annual deductible and out-of-pocket maximum, so the estimate comparison exercises them (decision 091).
+  { id: "1087654321", coverage: "cov-1087654321", insurer: "payer-nakheel", gender: "female" },
 ];
 const LAPSED = { id: "1000000002", coverage: "cov-1000000002", insurer: "payer-wadi", gender: "male" };
 /** Services every in-force coverage above covers (consultations, laboratory). */
@@ -61,6 +63,9 @@ async function main() {
   const db = database.db;
   await seedDemoPatients(db);
   await seedDemoContracts(db);
+  // The class C patient is one of the sandbox's training identities, not a portal demo patient.
+  const [sara] = await db.insert(patients).values({ nationalId: "1087654321", documentType: "nationalId", givenName: "Sara", familyName: "Pharmacy", birthDate: "1970-06-30", gender: "female" }).returning({ id: patients.id });
+  await db.insert(coverages).values({ patientId: sara!.id, insurerId: "payer-nakheel", memberId: "NKL-55400", coverageRef: "cov-1087654321" });
   const now = new Date();
   const today = now.toISOString().slice(0, 10);
   // The front desk checked eligibility today: in force for the three, not for the lapsed coverage.
@@ -89,7 +94,7 @@ async function main() {
 
   const tally = { claims: 0, defective: 0, sandboxRejects: 0, sandboxRejectsDefective: 0, caughtErrors: 0, caughtWarnings: 0, caughtDefective: 0, falseAlarms: 0 };
   const perDefect = new Map<Defect, { seeded: number; sandbox: number; scrubber: number }>();
-  const estimate = { compared: 0, exact: 0, maxDiffMinor: 0 };
+  const estimate = { compared: 0, exact: 0, maxDiffMinor: 0, withAnnual: 0, annualChanged: 0 };
 
   for (let n = 0; n < 200; n++) {
     const defect: Defect = random() < 0.4 ? pick(DEFECTS) : "none";
@@ -174,9 +179,16 @@ async function main() {
       const coverage = reference.coverages.get(patient.coverage)!;
       const year = now.getUTCFullYear();
       // What the eligibility answer of this moment says: copay and remaining per category.
-      const terms: BenefitTerms[] = coverage.benefits.map((b) => ({ category: b.category, copayPercent: b.copayPercent, remainingMinor: Math.max(0, b.allowed - b.used - (consumed(coverage.id, b.category, year) - (result.consumption.find((c) => c.category === b.category)?.amount ?? 0))) }));
+      // What the answer said before this claim: its own consumption taken back out.
+      const before = (key: string) => consumed(coverage.id, key, year) - (result.consumption.find((c) => c.category === key)?.amount ?? 0);
+      const terms: BenefitTerms[] = coverage.benefits.map((b) => ({ category: b.category, copayPercent: b.copayPercent, remainingMinor: Math.max(0, b.allowed - b.used - before(b.category)) }));
+      const annual = annualTermsOf(coverage, year, before);
+      if (annual.deductibleMinor !== undefined || annual.outOfPocketMaxMinor !== undefined) estimate.withAnnual++;
       const category = CPT_CODES.find((c) => c.code === code)?.category;
-      const [line] = computeShares([{ sequence: 1, code, ...(category ? { category } : {}), quantity, unitPriceMinor: priceMinor, ...(contract ? { contractPriceMinor: contract.priceMinor } : {}) }], terms, vatPercentFor(patient.id));
+      const shareLine = { sequence: 1, code, ...(category ? { category } : {}), quantity, unitPriceMinor: priceMinor, ...(contract ? { contractPriceMinor: contract.priceMinor } : {}) };
+      const [line] = computeShares([shareLine], terms, vatPercentFor(patient.id), annual);
+      // Whether the deductible or the out-of-pocket maximum changed the share (the comparison exercises them).
+      if (computeShares([shareLine], terms, vatPercentFor(patient.id))[0]!.patientMinor !== line!.patientMinor) estimate.annualChanged++;
       const sandboxShare = result.items.reduce((s, i) => s + i.copay, 0);
       estimate.compared++;
       if (line!.patientMinor === sandboxShare) estimate.exact++;
@@ -197,6 +209,7 @@ async function main() {
     console.log(`  ${d.padEnd(18)} ${String(v.seeded).padStart(3)} / ${String(v.sandbox).padStart(3)} / ${String(v.scrubber).padStart(3)}`);
   }
   console.log(`Estimate vs the sandbox's patient share: exact on ${estimate.exact} of ${estimate.compared} clean claims (largest difference ${(estimate.maxDiffMinor / 100).toFixed(2)} SAR)`);
+  console.log(`  of them under an annual deductible / out-of-pocket maximum: ${estimate.withAnnual} (the share changed by them on ${estimate.annualChanged})`);
 }
 
 main().catch((error) => {

@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
@@ -30,6 +31,9 @@ export interface SubmissionFormInitial {
 }
 
 const resolver = lazyZodResolver<SubmissionFormInput>(loadSubmissionFormSchema);
+
+// The claim's live shares (docs/decisions/091) load in a chunk of their own, after the form.
+const LiveShares = dynamic(() => import("@/components/claims/live-shares"), { ssr: false });
 
 type Notice = { tone: "ok" | "error"; text: string } | undefined;
 
@@ -286,6 +290,8 @@ export function SubmissionForm({
           <ItemsEditor claimType={claimType} protocol={protocol} control={form.control} register={form.register} setValue={form.setValue} errors={errors.items} defaultDate={today} translateError={tr} />
           {msg(errors.items) && <p className="mt-2 text-sm text-red-700">{tr(msg(errors.items))}</p>}
         </section>
+
+        {use === "claim" && <LiveShares patientId={patient?.id ?? ""} coverageId={coverageId ?? ""} items={watchedItems ?? []} />}
 
         <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-files">
           <h2 id="sec-files" className="mb-4 text-base font-semibold text-slate-900">

@@ -213,13 +213,34 @@ function SiteEligibility({ site }: { site: NonNullable<InsuranceView["siteEligib
   );
 }
 
+function AnnualAmounts({ insurance }: { insurance: InsuranceView }) {
+  const t = useTranslations("eligibility.result");
+  const locale = useLocale();
+  const money = (m: { minor: number; currency: string }) => formatMoney(m.minor, locale, m.currency);
+  if (!insurance.deductible && !insurance.outOfPocket) return null;
+  return (
+    <ul className="space-y-0.5 px-5 pt-3 text-sm text-slate-800" data-testid="annual-amounts">
+      {insurance.deductible && (
+        <li data-testid="annual-deductible">{t("annualDeductible", { used: money(insurance.deductible.used), allowed: money(insurance.deductible.allowed), remaining: money(insurance.deductible.remaining) })}</li>
+      )}
+      {insurance.outOfPocket && (
+        <li data-testid="annual-out-of-pocket">{t("annualOutOfPocket", { used: money(insurance.outOfPocket.used), allowed: money(insurance.outOfPocket.allowed), remaining: money(insurance.outOfPocket.remaining) })}</li>
+      )}
+    </ul>
+  );
+}
+
 function InsuranceBenefits({ insurance, single }: { insurance: InsuranceView; single: boolean }) {
   const t = useTranslations("eligibility.result");
   const site = insurance.siteEligibility ? <SiteEligibility site={insurance.siteEligibility} /> : null;
-  if (insurance.categories.length === 0)
+  // The annual deductible and out-of-pocket maximum are the coverage's, said above the categories (decision 091).
+  const annual = <AnnualAmounts insurance={insurance} />;
+  const categories = insurance.categories.filter((c) => !c.annualOnly);
+  if (categories.length === 0)
     return (
       <>
         {site}
+        {annual}
         <p className="px-5 py-4 text-sm text-slate-600">{insurance.inforce ? t("noBenefits") : t("noBenefitsNotInForce")}</p>
       </>
     );
@@ -227,6 +248,7 @@ function InsuranceBenefits({ insurance, single }: { insurance: InsuranceView; si
   return (
     <>
       {site}
+      {annual}
       <TableFrame label={`${t("categories")}${!single && insurance.coverageId ? ` — ${insurance.coverageId}` : ""}`} testId="benefits-table" maxHeight="">
         <thead className={theadClasses}>
           <tr>
@@ -238,7 +260,7 @@ function InsuranceBenefits({ insurance, single }: { insurance: InsuranceView; si
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {insurance.categories.map((c, i) => (
+          {categories.map((c, i) => (
             <CategoryRow key={`${c.code}-${i}`} c={c} />
           ))}
         </tbody>

@@ -13,7 +13,10 @@ import { formatMoney } from "@/lib/money/browser";
 /**
  * "Estimate for this visit" on an eligibility result (docs/decisions/091): the front desk picks
  * the planned services and sees, per service, the contract price, what the insurance pays, the
- * patient's share, VAT and whether an authorization is needed — printable, in either language.
+ * patient's share (and how much of it goes to the annual deductible), VAT and whether an
+ * authorization is needed; what is left of the deductible and the out-of-pocket maximum; the
+ * patient's document and the VAT rate it sets — printable, in either language. Only this check's
+ * patient is on it.
  */
 export function VisitEstimatePanel({ checkId, servicedDate }: { checkId: string; servicedDate: string }) {
   const t = useTranslations("eligibility.estimate");
@@ -26,6 +29,7 @@ export function VisitEstimatePanel({ checkId, servicedDate }: { checkId: string;
   const [pending, start] = useTransition();
   const money = (minor: number) => formatMoney(minor, locale);
   const name = (code: string) => CPT_CODES.find((c) => c.code === code)?.display[lang] ?? code;
+  const documentName = (type: string) => (type === "nationalId" || type === "iqama" || type === "passport" || type === "borderNumber" ? t(`documentTypes.${type}`) : type);
 
   const run = () =>
     start(async () => {
@@ -59,6 +63,32 @@ export function VisitEstimatePanel({ checkId, servicedDate }: { checkId: string;
         {problem && <p className="text-sm text-red-800">{problem}</p>}
         {estimate && (
           <div className="space-y-2">
+            <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2" data-testid="estimate-facts">
+              <div className="min-w-0">
+                <dt className="text-slate-500">{t("document")}</dt>
+                <dd className="font-medium text-slate-900" data-testid="estimate-document">
+                  {documentName(estimate.patient.documentType)} <bdi dir="ltr" className="font-mono">{estimate.patient.documentNumber}</bdi>
+                </dd>
+              </div>
+              <div className="min-w-0">
+                <dt className="text-slate-500">{t("vat")}</dt>
+                <dd className="font-medium text-slate-900" data-testid="estimate-vat-rate">
+                  {estimate.vatPercent > 0 ? t("vatResident", { percent: estimate.vatPercent }) : t("vatCitizen")}
+                </dd>
+              </div>
+              {estimate.deductible && (
+                <div className="min-w-0" data-testid="estimate-deductible-left">
+                  <dt className="text-slate-500">{t("deductibleLeft")}</dt>
+                  <dd className="font-medium tabular-nums text-slate-900">{t("annualLeft", { left: money(estimate.deductible.leftMinor), limit: money(estimate.deductible.limitMinor), after: money(estimate.deductible.leftAfterMinor) })}</dd>
+                </div>
+              )}
+              {estimate.outOfPocket && (
+                <div className="min-w-0" data-testid="estimate-out-of-pocket-left">
+                  <dt className="text-slate-500">{t("outOfPocketLeft")}</dt>
+                  <dd className="font-medium tabular-nums text-slate-900">{t("annualLeft", { left: money(estimate.outOfPocket.leftMinor), limit: money(estimate.outOfPocket.limitMinor), after: money(estimate.outOfPocket.leftAfterMinor) })}</dd>
+                </div>
+              )}
+            </dl>
             <TableFrame label={t("title")} testId="estimate-table" maxHeight="">
               <thead className="bg-slate-50">
                 <tr>
@@ -80,7 +110,10 @@ export function VisitEstimatePanel({ checkId, servicedDate }: { checkId: string;
                     </td>
                     <td className="px-3 py-1.5 text-end tabular-nums">{money(l.unitPriceMinor ?? 0)}</td>
                     <td className="px-3 py-1.5 text-end tabular-nums">{money(l.payerMinor)}</td>
-                    <td className="px-3 py-1.5 text-end tabular-nums">{money(l.patientMinor)}</td>
+                    <td className="px-3 py-1.5 text-end tabular-nums">
+                      {money(l.patientMinor)}
+                      {l.deductibleMinor > 0 && <span className="block text-xs text-slate-500" data-testid="estimate-line-deductible">{t("ofWhichDeductible", { amount: money(l.deductibleMinor) })}</span>}
+                    </td>
                     <td className="px-3 py-1.5 text-end tabular-nums">{money(l.patientVatMinor)}</td>
                     <td className="px-3 py-1.5 text-end font-semibold tabular-nums" data-testid="estimate-patient-total">{money(l.patientTotalMinor)}</td>
                   </tr>
@@ -97,6 +130,7 @@ export function VisitEstimatePanel({ checkId, servicedDate }: { checkId: string;
                 </tr>
               </tfoot>
             </TableFrame>
+            <p className="text-sm font-semibold text-slate-900" data-testid="estimate-patient-pays">{t("patientPays", { amount: money(estimate.totals.patientTotalMinor) })}</p>
             <p className="text-sm text-slate-700">{estimate.vatPercent > 0 ? t("vatNote", { percent: estimate.vatPercent }) : t("vatNone")}</p>
             {estimate.unpriced.length > 0 && <p className="text-sm text-amber-900">{t("unpriced", { codes: estimate.unpriced.join(", ") })}</p>}
             <p className="text-xs text-slate-500">{t("disclaimer", { date: estimate.servicedDate })}</p>

@@ -65,6 +65,7 @@ const MATRIX: Record<string, Access> = {
   "deadlines.saveInsurerAction": ["admin"],
   // lib/contracts: administrators import payer price lists
   "contracts.importContractsAction": ["admin"],
+  "contracts.claimSharesAction": ["billing"],
   // lib/eligibility, lib/patients: front desk
   "eligibility.checkEligibilityAction": ["front_desk"],
   "eligibility.estimateVisitAction": ["front_desk"],

@@ -1,3 +1,3 @@
 /** What client components may use of lib/contracts. */
-export { importContractsAction } from "./actions";
+export { claimSharesAction, importContractsAction, type LiveShareLine } from "./actions";
 export type { ContractDiff, ContractLineError, PriceChange } from "./store";

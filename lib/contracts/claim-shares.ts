@@ -1,21 +1,33 @@
 import { and, desc, eq, ne } from "drizzle-orm";
 import type { Db, Tx } from "@/lib/db";
 import { eligibilityChecks, patients } from "@/lib/db";
-import { CPT_CODES, type BenefitsView } from "@/lib/fhir";
+import { CPT_CODES, shareTermsOf, type AnnualTerms, type BenefitsView } from "@/lib/fhir";
 import { computeShares, vatPercentFor, type BenefitTerms, type ShareResult } from "./share";
 import { contractPriceFor } from "./store";
 
 /**
  * The patient's share and VAT of each line of a claim being built (docs/decisions/091): the
- * contract price of each line's date (the coverage's network and class rows first, docs/decisions/089), and the benefits of the last eligibility answer for this
- * patient and payer (none known: the payer's share is not capped and the copay is 0).
+ * contract price of each line's date (the coverage's network and class rows first, decision 089),
+ * and the terms of the last eligibility answer for this patient and payer — copay and remaining
+ * benefit per category, the annual deductible and out-of-pocket maximum (none known: the payer's
+ * share is not capped and the copay is 0).
  */
 export async function claimLineShares(
   db: Db | Tx,
   input: { nationalId: string; insurerId: string; network?: string; coverageClass?: string; items: readonly { code: string; servicedDate: string; quantity: number; unitPriceMinor: number }[] },
 ): Promise<ShareResult[]> {
+  return (await claimLineSharesWithBasis(db, input)).shares;
+}
+
+/** {@link claimLineShares}, and whether an eligibility answer gave the terms (false: no copay, no cap assumed). */
+export async function claimLineSharesWithBasis(
+  db: Db | Tx,
+  input: { nationalId: string; insurerId: string; network?: string; coverageClass?: string; items: readonly { code: string; servicedDate: string; quantity: number; unitPriceMinor: number }[] },
+): Promise<{ shares: ShareResult[]; answered: boolean }> {
+  let answered = false;
   const [patient] = await db.select({ id: patients.id }).from(patients).where(eq(patients.nationalId, input.nationalId)).limit(1);
   let terms: BenefitTerms[] = [];
+  let annual: AnnualTerms = {};
   if (patient) {
     const [check] = await db
       .select({ view: eligibilityChecks.responseView })
@@ -24,8 +36,8 @@ export async function claimLineShares(
       .orderBy(desc(eligibilityChecks.checkedAt))
       .limit(1);
     const view = check?.view as BenefitsView | null | undefined;
-    const categories = view?.insurances?.[0]?.categories ?? [];
-    terms = categories.filter((c) => !c.productOrService).map((c) => ({ category: c.code, ...(c.copayPercent !== undefined ? { copayPercent: c.copayPercent } : {}), ...(c.remaining ? { remainingMinor: c.remaining.minor } : {}), excluded: c.excluded }));
+    answered = view?.insurances?.[0] !== undefined;
+    ({ benefits: terms, annual } = shareTermsOf(view?.insurances?.[0]));
   }
   const lines = [];
   for (const [n, item] of input.items.entries()) {
@@ -33,5 +45,5 @@ export async function claimLineShares(
     const category = CPT_CODES.find((c) => c.code === item.code)?.category;
     lines.push({ sequence: n + 1, code: item.code, ...(category ? { category } : {}), quantity: item.quantity, unitPriceMinor: item.unitPriceMinor, ...(contract ? { contractPriceMinor: contract.priceMinor } : {}) });
   }
-  return computeShares(lines, terms, vatPercentFor(input.nationalId));
+  return { shares: computeShares(lines, terms, vatPercentFor(input.nationalId), annual), answered };
 }

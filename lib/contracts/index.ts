@@ -17,5 +17,5 @@ export {
   type ImportResult,
   type PriceChange,
 } from "./store";
-export { VAT_PERCENT_NON_SAUDI, computeShares, isCitizenId, shareTotals, vatPercentFor, type BenefitTerms, type ShareLine, type ShareResult } from "./share";
+export { VAT_PERCENT_NON_SAUDI, computeShares, isCitizenId, shareTotals, vatPercentFor, type AnnualTerms, type BenefitTerms, type ShareLine, type ShareResult } from "./share";
 export { claimLineShares } from "./claim-shares";

@@ -1,12 +1,14 @@
-import { computeShares, contractPriceFor, shareTotals, vatPercentFor, type BenefitTerms, type ShareResult } from "@/lib/contracts";
-import type { Db } from "@/lib/db";
-import { CPT_CODES } from "@/lib/fhir";
+import { eq } from "drizzle-orm";
+import { contractPriceFor, shareTotals, vatPercentFor, type ShareResult } from "@/lib/contracts";
+import { patients, type Db } from "@/lib/db";
+import { annualLeft, computeLineShares, CPT_CODES, shareTermsOf } from "@/lib/fhir";
 import { getCheckView } from "./store";
 
 /**
  * "Estimate for this visit" (docs/decisions/091): from an eligibility answer (copay and remaining
- * benefit per category, whether a category needs an authorization) and the payer's contract of
- * the service date, what the payer and the patient pay per planned service, and the VAT.
+ * benefit per category, the annual deductible and out-of-pocket maximum with what is met, whether
+ * a category needs an authorization) and the payer's contract of the service date, what the payer
+ * and the patient pay per planned service, and the VAT.
  */
 export interface VisitEstimateLine extends ShareResult {
   /** The contract's unit price; undefined when the contract does not price the service. */
@@ -14,13 +16,25 @@ export interface VisitEstimateLine extends ShareResult {
   quantity: number;
 }
 
+/** An annual amount of the coverage: what is left before the visit and after it (halalas). */
+export interface AnnualLeft {
+  limitMinor: number;
+  leftMinor: number;
+  leftAfterMinor: number;
+}
+
 export interface VisitEstimate {
   checkId: string;
   servicedDate: string;
   insurerId: string;
+  /** The patient's document (its number and type): the VAT exemption depends on it. Only this check's patient. */
+  patient: { documentNumber: string; documentType: string };
   vatPercent: number;
   lines: VisitEstimateLine[];
   totals: ReturnType<typeof shareTotals>;
+  /** The annual deductible and out-of-pocket maximum, when the answer gives them. */
+  deductible?: AnnualLeft;
+  outOfPocket?: AnnualLeft;
   /** Services the contract does not price: the estimate cannot say what they cost. */
   unpriced: string[];
 }
@@ -30,9 +44,7 @@ export async function estimateVisit(db: Db, checkId: string, services: readonly 
   if (!check || check.outcome === "rejected") return undefined;
   const insurance = check.benefits?.insurances.find((i) => i.coverageId === check.coverage?.coverageRef) ?? check.benefits?.insurances[0];
   const categories = insurance?.categories ?? [];
-  const terms: BenefitTerms[] = categories
-    .filter((c) => !c.productOrService)
-    .map((c) => ({ category: c.code, ...(c.copayPercent !== undefined ? { copayPercent: c.copayPercent } : {}), ...(c.remaining ? { remainingMinor: c.remaining.minor } : {}), excluded: c.excluded }));
+  const { benefits, annual } = shareTermsOf(insurance);
   const vatPercent = vatPercentFor(check.patient.nationalId);
   const priced: { sequence: number; code: string; category?: string; quantity: number; contract?: Awaited<ReturnType<typeof contractPriceFor>> }[] = [];
   for (const [n, s] of services.entries()) {
@@ -41,19 +53,30 @@ export async function estimateVisit(db: Db, checkId: string, services: readonly 
     priced.push({ sequence: n + 1, code: s.code, ...(category ? { category } : {}), quantity: s.quantity, ...(contract ? { contract } : {}) });
   }
   const known = priced.filter((p) => p.contract);
-  const shares = computeShares(
-    known.map((p) => ({
-      sequence: p.sequence,
-      code: p.code,
-      ...(p.category ? { category: p.category } : {}),
-      quantity: p.quantity,
-      unitPriceMinor: p.contract!.priceMinor,
-      contractPriceMinor: p.contract!.priceMinor,
-      authorizationRequired: p.contract!.authorizationRequired || categories.some((c) => c.code === p.category && c.authorizationRequired),
-    })),
-    terms,
-    vatPercent,
-  );
+  const shareLines = known.map((p) => ({
+    sequence: p.sequence,
+    code: p.code,
+    ...(p.category ? { category: p.category } : {}),
+    quantity: p.quantity,
+    unitPriceMinor: p.contract!.priceMinor,
+    contractPriceMinor: p.contract!.priceMinor,
+    authorizationRequired: p.contract!.authorizationRequired || categories.some((c) => c.code === p.category && c.authorizationRequired),
+  }));
+  const { results: shares, ledger } = computeLineShares(shareLines, benefits, vatPercent, annual);
   const lines = shares.map((r) => ({ ...r, unitPriceMinor: known.find((p) => p.sequence === r.sequence)!.contract!.priceMinor, quantity: known.find((p) => p.sequence === r.sequence)!.quantity }));
-  return { checkId, servicedDate: check.servicedDate, insurerId: check.insurer.id, vatPercent, lines, totals: shareTotals(lines), unpriced: priced.filter((p) => !p.contract).map((p) => p.code) };
+  const before = annualLeft(annual);
+  const after = annualLeft(annual, ledger);
+  const [doc] = await db.select({ documentType: patients.documentType }).from(patients).where(eq(patients.id, check.patient.id)).limit(1);
+  return {
+    checkId,
+    servicedDate: check.servicedDate,
+    insurerId: check.insurer.id,
+    patient: { documentNumber: check.patient.nationalId, documentType: doc?.documentType ?? "nationalId" },
+    vatPercent,
+    lines,
+    totals: shareTotals(lines),
+    ...(annual.deductibleMinor !== undefined ? { deductible: { limitMinor: annual.deductibleMinor, leftMinor: before.deductibleLeftMinor!, leftAfterMinor: after.deductibleLeftMinor! } } : {}),
+    ...(annual.outOfPocketMaxMinor !== undefined ? { outOfPocket: { limitMinor: annual.outOfPocketMaxMinor, leftMinor: before.outOfPocketLeftMinor!, leftAfterMinor: after.outOfPocketLeftMinor! } } : {}),
+    unpriced: priced.filter((p) => !p.contract).map((p) => p.code),
+  };
 }

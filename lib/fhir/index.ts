@@ -23,3 +23,5 @@ export * from "./builders/status-check";
 export * as nphies from "./nphies";
 export * from "./price-list";
 export * from "./exclusions";
+/** The patient-share arithmetic of the portal and the sandbox (docs/decisions/091). */
+export * from "./patient-share";

@@ -35,6 +35,14 @@ export type ClaimProcessingStatus = (typeof CLAIM_PROCESSING_STATUSES)[number];
 export const SANDBOX_ADJUDICATION_REASON_SYSTEM = `${PLATFORM_URI_BASE}/CodeSystem/adjudication-reason`;
 
 /**
+ * Benefit types HL7's R4 benefit-type system lacks: the annual out-of-pocket maximum
+ * (`out-of-pocket-maximum`). R4 has `deductible` but no out-of-pocket code (its `copay-maximum` is
+ * per service), and the binding of `benefit.type` is an example, so the platform codes it in a
+ * system of its own (docs/decisions/091).
+ */
+export const PLATFORM_BENEFIT_TYPE_SYSTEM = `${PLATFORM_URI_BASE}/CodeSystem/benefit-type`;
+
+/**
  * Terminology of the national exchange that the readers understand in any platform's answers: the
  * per-item adjudication outcome, the extra adjudication categories (approved quantity …) and the
  * licence identifier systems — names over the one rule module, lib/fhir/nphies (decision 056).
@@ -217,6 +225,8 @@ export const ADJUDICATION_CATEGORIES = {
   submitted: { en: "Submitted Amount", ar: "المبلغ المطالب به" },
   eligible: { en: "Eligible Amount", ar: "المبلغ المستحق" },
   copay: { en: "Patient Share", ar: "حصة المريض" },
+  /** The part of the patient share that went to the annual deductible (docs/decisions/091). */
+  deductible: { en: "Deductible", ar: "مبلغ الاقتطاع" },
   benefit: { en: "Benefit Amount", ar: "مبلغ المنفعة" },
 } as const satisfies Record<string, BilingualDisplay>;
 export type AdjudicationCategoryCode = keyof typeof ADJUDICATION_CATEGORIES;
@@ -236,6 +246,9 @@ export type AdjudicationReasonCode = keyof typeof ADJUDICATION_REASONS;
 export const BENEFIT_TYPES = {
   benefit: { en: "Benefit", ar: "المنفعة" },
   "copay-percent": { en: "Copayment Percent per service", ar: "نسبة التحمل لكل خدمة" },
+  deductible: { en: "Deductible", ar: "مبلغ الاقتطاع" },
+  /** In {@link PLATFORM_BENEFIT_TYPE_SYSTEM}, not HL7's. */
+  "out-of-pocket-maximum": { en: "Out-of-pocket maximum", ar: "الحد الأقصى لما يدفعه المريض" },
 } as const satisfies Record<string, BilingualDisplay>;
 
 export const CLAIM_TYPES = {

@@ -2,7 +2,7 @@
  * What the browser may import from lib/submissions: the form's pure helpers — never the database
  * (docs/decisions/041-module-entries.md).
  */
-export { lineTotalMinor } from "./form-money";
+export { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
 export { emptyItem } from "./empty-item";
 export { CPT_SYSTEM, defaultItemSystem, itemSystemsFor, type PlatformProtocol } from "./care-setting";
 

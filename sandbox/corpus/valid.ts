@@ -163,10 +163,11 @@ const ID = {
 
 /**
  * Benefits the seed's rules give (SAR): oral — VIP class (no patient share), the root canal reduced
- * from 1,500 to the 1,400 list price; pharmacy — class C (30 % share), paracetamol cut from 6 to the
- * 4-pack limit, metformin for 180 days cut to the 90-day limit (1 of 3 packs): 70 % of 32 + 30.
+ * from 1,500 to the 1,400 list price; pharmacy — class C (30 % share, 50 deductible: docs/decisions/091),
+ * paracetamol cut from 6 to the 4-pack limit, metformin for 180 days cut to the 90-day limit (1 of 3
+ * packs): the 32 of paracetamol all deductible, then of the 30 the 18 left of it, 70 % of the other 12.
  */
-const EXPECTED_BENEFIT: Partial<Record<string, number>> = { oral: 1820, pharmacy: 43.4 };
+const EXPECTED_BENEFIT: Partial<Record<string, number>> = { oral: 1820, pharmacy: 8.4 };
 
 export const VALID_CASES: ValidCase[] = [
   {

@@ -1,5 +1,5 @@
 import type { CoverageEligibilityResponse } from "@medplum/fhirtypes";
-import { CODE_SYSTEMS, PLATFORM_CURRENCY, isBenefitCategoryCode } from "../systems";
+import { CODE_SYSTEMS, PLATFORM_BENEFIT_TYPE_SYSTEM, PLATFORM_CURRENCY, isBenefitCategoryCode } from "../systems";
 import { type Read } from "./errors";
 import { collectExtensions, type ExtensionView } from "./extensions";
 import { readIdentifier, readReference, referenceId, type IdentifierView, type ReferenceView } from "./reference";
@@ -60,6 +60,15 @@ export interface BenefitCategoryView {
   /** The headline benefit is "unlimited" or another text rather than an amount. */
   allowedText?: string;
   copayPercent?: number;
+  /** The item carries only the annual deductible / out-of-pocket maximum (a plan-level item), no category benefit. */
+  annualOnly?: boolean;
+}
+
+/** An annual amount of the coverage (deductible, out-of-pocket maximum): the limit, what is used, what is left. */
+export interface AnnualAmountView {
+  allowed: MinorMoney;
+  used: MinorMoney;
+  remaining: MinorMoney;
 }
 
 export interface InsuranceView {
@@ -75,6 +84,13 @@ export interface InsuranceView {
   siteEligibility?: { code: string; inForce: boolean };
   benefitPeriod?: PeriodView;
   categories: BenefitCategoryView[];
+  /**
+   * The annual deductible: a benefit of type `deductible` (HL7 benefit-type) on any item,
+   * allowedMoney the deductible, usedMoney what is met (docs/decisions/091).
+   */
+  deductible?: AnnualAmountView;
+  /** The annual out-of-pocket maximum: type `out-of-pocket-maximum` (the platform's benefit-type system; R4 has none). */
+  outOfPocket?: AnnualAmountView;
 }
 
 export interface EligibilityErrorView {
@@ -117,6 +133,27 @@ function benefitValue(node: Record<string, unknown>, prefix: "allowed" | "used")
   return undefined;
 }
 
+const ANNUAL_TYPES: Readonly<Record<"deductible" | "outOfPocket", { code: string; systems: readonly string[] }>> = {
+  deductible: { code: "deductible", systems: [CODE_SYSTEMS.benefitType] },
+  outOfPocket: { code: "out-of-pocket-maximum", systems: [PLATFORM_BENEFIT_TYPE_SYSTEM] },
+};
+const annualKind = (b: BenefitView): keyof typeof ANNUAL_TYPES | undefined =>
+  (Object.keys(ANNUAL_TYPES) as (keyof typeof ANNUAL_TYPES)[]).find((k) => b.type?.code === ANNUAL_TYPES[k].code && (!b.type.system || ANNUAL_TYPES[k].systems.includes(b.type.system)));
+const isAnnual = (b: BenefitView) => annualKind(b) !== undefined;
+
+/** The first benefit of the kind on any item of an insurance, as an annual amount (its money in one currency). */
+function annualAmount(categories: readonly BenefitCategoryView[], kind: keyof typeof ANNUAL_TYPES): AnnualAmountView | undefined {
+  for (const category of categories) {
+    const benefit = category.benefits.find((b) => annualKind(b) === kind);
+    const allowed = toMinor(benefit?.allowed?.money);
+    if (!allowed) continue;
+    const used = toMinor(benefit?.used?.money) ?? { minor: 0, currency: allowed.currency };
+    if (used.currency !== allowed.currency) continue;
+    return { allowed, used, remaining: { minor: Math.max(0, allowed.minor - used.minor), currency: allowed.currency } };
+  }
+  return undefined;
+}
+
 function codeIn(concept: unknown, system: string): string | undefined {
   const coded = readCoded(concept, system);
   return coded?.code ?? coded?.text;
@@ -155,9 +192,12 @@ function readCategory(item: Record<string, unknown>): BenefitCategoryView {
   if (term) view.term = term;
   if (text(item.authorizationUrl)) view.authorizationUrl = item.authorizationUrl as string;
 
-  // The headline amount: the "benefit" type, else the first benefit with an allowed amount.
+  // The headline amount: the "benefit" type, else the first benefit with an allowed amount that
+  // is not an annual deductible / out-of-pocket maximum (those are the insurance's, below).
   const isType = (b: BenefitView, c: string) => b.type?.code === c;
-  const headline = benefits.find((b) => isType(b, "benefit")) ?? benefits.find((b) => b.allowed?.money) ?? benefits.find((b) => b.allowed);
+  const rest = benefits.filter((b) => !isAnnual(b));
+  if (benefits.length > 0 && rest.length === 0) view.annualOnly = true;
+  const headline = rest.find((b) => isType(b, "benefit")) ?? rest.find((b) => b.allowed?.money) ?? rest.find((b) => b.allowed);
   const allowed = toMinor(headline?.allowed?.money);
   const used = toMinor(headline?.used?.money) ?? (allowed ? { minor: 0, currency: allowed.currency } : undefined);
   if (allowed) view.allowed = allowed;
@@ -194,6 +234,10 @@ export function readCoverageEligibilityResponse(json: unknown): Read<BenefitsVie
     const coverage = readReference(insurance.coverage);
     const site = siteEligibilityOf(insurance) ?? siteEligibilityOf(r);
     const view: InsuranceView = { inforce: insurance.inforce === true && (site?.inForce ?? true), categories: list(insurance.item).map(readCategory) };
+    const deductible = annualAmount(view.categories, "deductible");
+    if (deductible) view.deductible = deductible;
+    const outOfPocket = annualAmount(view.categories, "outOfPocket");
+    if (outOfPocket) view.outOfPocket = outOfPocket;
     if (site) view.siteEligibility = site;
     if (coverage) {
       view.coverage = coverage;
