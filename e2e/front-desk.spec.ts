@@ -171,9 +171,13 @@ test.describe("front desk: patients", () => {
     await page.getByLabel("Insurer", { exact: true }).selectOption("payer-nakheel");
     await page.getByLabel("Member / policy number").fill("NKH-E2E-1");
     await page.getByLabel("Coverage ID on the platform").fill(`cov-${nationalId}`);
+    await page.getByLabel("Coverage class (optional)").fill("VIP");
     await page.getByRole("button", { name: "Add coverage" }).click();
     await expect(page.getByText("Coverage added.")).toBeVisible();
     await expect(page.getByRole("list", { name: "Coverages" }).getByText("Nakheel Mutual Health")).toBeVisible();
+    // The class prices the payer's contract (decision 089): shown with the coverage; no network given, none shown.
+    await expect(page.getByRole("list", { name: "Coverages" }).getByTestId("coverage-class")).toHaveText("VIP");
+    await expect(page.getByRole("list", { name: "Coverages" }).getByTestId("coverage-network")).toHaveCount(0);
 
     // Search finds the new patient by name and by number.
     await page.goto(`/patients?q=${nationalId.slice(0, 6)}`);

@@ -137,6 +137,18 @@ export default staffPage("patients", async function PatientPage({ params }: { pa
                       {t("detail.memberId")}: <span dir="ltr" className="font-mono">{c.memberId}</span>
                       <span className="mx-2 text-slate-300" aria-hidden>|</span>
                       {t("detail.coverageRef")}: <span dir="ltr" className="font-mono">{c.coverageRef}</span>
+                      {c.coverageClass && (
+                        <>
+                          <span className="mx-2 text-slate-300" aria-hidden>|</span>
+                          {t("detail.classShown")}: <bdi data-testid="coverage-class">{c.coverageClass}</bdi>
+                        </>
+                      )}
+                      {c.network && (
+                        <>
+                          <span className="mx-2 text-slate-300" aria-hidden>|</span>
+                          {t("detail.networkShown")}: <bdi dir="ltr" className="font-mono" data-testid="coverage-network">{c.network}</bdi>
+                        </>
+                      )}
                     </p>
                   </div>
                   <Link href={`/eligibility?patient=${patient.id}&coverage=${c.id}`} className={buttonClasses("secondary", "px-3 py-1.5")}>
