@@ -291,7 +291,8 @@ export function SubmissionForm({
           {msg(errors.items) && <p className="mt-2 text-sm text-red-700">{tr(msg(errors.items))}</p>}
         </section>
 
-        {use === "claim" && <LiveShares patientId={patient?.id ?? ""} coverageId={coverageId ?? ""} items={watchedItems ?? []} />}
+        {/* Its chunk loads once a patient and coverage are chosen: nothing to share before, and the first load stays small (decision 055). */}
+        {use === "claim" && patient && coverageId && <LiveShares patientId={patient.id} coverageId={coverageId} items={watchedItems ?? []} />}
 
         <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-files">
           <h2 id="sec-files" className="mb-4 text-base font-semibold text-slate-900">

@@ -15,7 +15,8 @@ const DEBOUNCE_MS = 450;
  * The claim form's live shares (docs/decisions/091): per line the insurance's part, the patient's
  * share (and how much of it is deductible) and the VAT on it, with totals, asked of the server a
  * moment after the lines stop changing — the same arithmetic the submit writes on the claim.
- * Loaded lazily by the form (its own chunk), so /claims/new's first load does not carry it.
+ * Loaded lazily by the form (its own chunk) once a patient and coverage are chosen, so
+ * /claims/new's first load does not carry it.
  */
 export default function LiveShares({ patientId, coverageId, items }: { patientId: string; coverageId: string; items: readonly { code: string; servicedDate: string; quantity: string; unitPrice: string }[] }) {
   const t = useTranslations("claims.liveShares");
@@ -50,7 +51,6 @@ export default function LiveShares({ patientId, coverageId, items }: { patientId
   }, [key, patientId, coverageId]);
 
   const body = () => {
-    if (!patientId || !coverageId) return <p className="text-sm text-slate-600">{t("pickCoverage")}</p>;
     if (state.kind === "failed") return <p className="text-sm text-amber-900">{t("failed")}</p>;
     if (state.kind === "idle") return <p className="text-sm text-slate-500">{t("updating")}</p>;
     const { lines, totals, answered } = state.answer;
