@@ -34,6 +34,10 @@ export const PRICE_LIST_SYSTEMS: Readonly<Record<string, string>> = {
   oralHealthIp: SYSTEMS.oralHealthIp,
   medicationCodes: SYSTEMS.medicationCodes,
   medicalDevices: SYSTEMS.medicalDevices,
+  scientificCodes: SYSTEMS.scientificCodes,
+  transportation: SYSTEMS.transportation,
+  mohCategory: SYSTEMS.mohCategory,
+  visionProduct: SYSTEMS.visionProduct,
 };
 
 /** The system key of a canonical URL (`cpt` for CPT), or undefined. */
