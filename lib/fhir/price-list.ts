@@ -45,6 +45,11 @@ export function priceListSystemKey(url: string | undefined): string | undefined 
   return Object.entries(PRICE_LIST_SYSTEMS).find(([, u]) => u === url)?.[0];
 }
 
+/** The system key of a canonical URL or of a key itself (`cpt`, `services`, …), or undefined when no price list can name it. */
+export function priceListKeyOf(system: string | undefined): string | undefined {
+  return system !== undefined && Object.prototype.hasOwnProperty.call(PRICE_LIST_SYSTEMS, system) ? system : priceListSystemKey(system);
+}
+
 export interface PriceListRow {
   /** The CSV line (1 = the header). */
   line: number;
