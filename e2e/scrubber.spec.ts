@@ -52,14 +52,20 @@ test.describe("scrubber and estimate", () => {
       const picker = page.getByTestId("estimate-services").getByRole("combobox", { name: label });
       await pickCode(page, picker, "99214");
       await pickCode(page, picker, "72148");
+      // A code of the exchange's own laboratory list, searched in the same picker (decision 091).
+      await pickCode(page, picker, "LAB-4001");
       await page.getByTestId("estimate-run").click();
-      await expect(page.getByTestId("estimate-line")).toHaveCount(2);
+      await expect(page.getByTestId("estimate-line")).toHaveCount(3);
     };
     await estimate("Planned services");
     // The resident's Rimal plan: 10 % copay on a 350.00 consultation = 35.00, plus 15 % VAT on it.
     const consult = page.locator('[data-testid="estimate-line"][data-code="99214"]');
     await expect(consult.getByTestId("estimate-patient-total")).toHaveText("SAR 40.25");
     await expect(page.locator('[data-testid="estimate-line"][data-code="72148"]').getByTestId("estimate-auth")).toHaveText("Needs prior authorization");
+    // The blood count at its contract row (60.00), from the laboratory benefit: 10 % = 6.00, VAT 0.90.
+    const lab = page.locator('[data-testid="estimate-line"][data-code="LAB-4001"]');
+    await expect(lab).toContainText("Complete blood count");
+    await expect(lab.getByTestId("estimate-patient-total")).toHaveText("SAR 6.90");
     await expect(page.getByTestId("visit-estimate")).toContainText("VAT 15 % (non-Saudi patient).");
     // The document the VAT depends on, and the annual amounts (this plan's deductible is met).
     await expect(page.getByTestId("estimate-document")).toHaveText("Iqama (resident) 2087654311");

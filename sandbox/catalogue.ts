@@ -1,4 +1,4 @@
-import { CODE_SYSTEMS, isExcludedService, nphies, type BenefitCategoryCode } from "../lib/fhir";
+import { benefitCategoryOf, CODE_SYSTEMS, isExcludedService, nphies, type BenefitCategoryCode } from "../lib/fhir";
 
 /** The exchange's product code systems the sandbox prices (their URLs: lib/fhir/nphies). */
 export const PRODUCT_SYSTEMS = [
@@ -52,11 +52,18 @@ export interface CatalogueEntry extends CatalogueRules {
 }
 
 const SAR = (riyals: number) => riyals * 100;
-const entry = (system: string, code: string, description: string, category: BenefitCategoryCode, riyals: number, rules: CatalogueRules = {}): CatalogueEntry => ({
+function categoryOf(system: string, code: string): BenefitCategoryCode {
+  const category = benefitCategoryOf(system, code);
+  if (!category) throw new Error(`sandbox catalogue: no benefit category for ${system}|${code} in lib/fhir's DEMO_BENEFIT_CATEGORIES`);
+  return category;
+}
+
+const entry = (system: string, code: string, description: string, riyals: number, rules: CatalogueRules = {}): CatalogueEntry => ({
   system,
   code,
   description,
-  category,
+  // The benefit category is shared with the portal's estimate and scrubber (lib/fhir DEMO_BENEFIT_CATEGORIES).
+  category: categoryOf(system, code),
   price: SAR(riyals),
   ...rules,
   // Exclusions are shared with the portal's scrubber (lib/fhir EXCLUDED_SERVICES), not set here.
@@ -67,49 +74,49 @@ const S = nphies.SYSTEMS;
 
 export const NPHIES_CATALOGUE: readonly CatalogueEntry[] = [
   // services (consultations, room and board, vision, packages)
-  entry(S.services, "SVC-0101", "General practitioner consultation", "3", 150),
-  entry(S.services, "SVC-0102", "Specialist consultation", "3", 300),
-  entry(S.services, "SVC-0201", "Emergency assessment", "1", 400),
-  entry(S.services, "SVC-0301", "Ward bed, one day", "49", 900),
-  entry(S.services, "SVC-0401", "Eye examination and refraction", "F6", 200),
-  entry(S.services, "SVC-0402", "Single-vision spectacle lenses, pair", "F6", 350),
-  entry(S.services, "SVC-0403", "Contact lenses, cosmetic", "F6", 600),
-  entry(S.services, "PKG-0501", "Normal delivery package, two days", "69", 7_500, { requiresPreauth: true, includes: ["SVC-0301", "SVC-0102"] }),
-  entry(S.services, "PKG-0502", "Day-case knee arthroscopy package", "2", 11_000, { requiresPreauth: true, includes: ["SVC-0301"] }),
+  entry(S.services, "SVC-0101", "General practitioner consultation", 150),
+  entry(S.services, "SVC-0102", "Specialist consultation", 300),
+  entry(S.services, "SVC-0201", "Emergency assessment", 400),
+  entry(S.services, "SVC-0301", "Ward bed, one day", 900),
+  entry(S.services, "SVC-0401", "Eye examination and refraction", 200),
+  entry(S.services, "SVC-0402", "Single-vision spectacle lenses, pair", 350),
+  entry(S.services, "SVC-0403", "Contact lenses, cosmetic", 600),
+  entry(S.services, "PKG-0501", "Normal delivery package, two days", 7_500, { requiresPreauth: true, includes: ["SVC-0301", "SVC-0102"] }),
+  entry(S.services, "PKG-0502", "Day-case knee arthroscopy package", 11_000, { requiresPreauth: true, includes: ["SVC-0301"] }),
   // procedures
-  entry(S.procedures, "PRC-1001", "Suture of a small wound", "1", 450),
-  entry(S.procedures, "PRC-1002", "Joint injection", "1", 380),
-  entry(S.procedures, "PRC-1003", "Laparoscopic gall bladder removal", "2", 13_000, { requiresPreauth: true }),
+  entry(S.procedures, "PRC-1001", "Suture of a small wound", 450),
+  entry(S.procedures, "PRC-1002", "Joint injection", 380),
+  entry(S.procedures, "PRC-1003", "Laparoscopic gall bladder removal", 13_000, { requiresPreauth: true }),
   // oral health (outpatient and inpatient)
-  entry(S.oralHealthOp, "ORL-2001", "Dental examination", "23", 120),
-  entry(S.oralHealthOp, "ORL-2002", "Scaling and polishing", "24", 250),
-  entry(S.oralHealthOp, "ORL-2003", "Composite filling, one surface", "25", 300, { tooth: true }),
-  entry(S.oralHealthOp, "ORL-2004", "Root canal treatment, molar", "26", 1_400, { tooth: true }),
-  entry(S.oralHealthOp, "ORL-2005", "Porcelain crown", "36", 2_200, { tooth: true, requiresPreauth: true }),
-  entry(S.oralHealthOp, "ORL-2006", "Tooth whitening", "35", 900),
-  entry(S.oralHealthIp, "ORL-2101", "Surgical removal of an impacted tooth under general anaesthesia", "28", 3_500, { tooth: true, requiresPreauth: true }),
+  entry(S.oralHealthOp, "ORL-2001", "Dental examination", 120),
+  entry(S.oralHealthOp, "ORL-2002", "Scaling and polishing", 250),
+  entry(S.oralHealthOp, "ORL-2003", "Composite filling, one surface", 300, { tooth: true }),
+  entry(S.oralHealthOp, "ORL-2004", "Root canal treatment, molar", 1_400, { tooth: true }),
+  entry(S.oralHealthOp, "ORL-2005", "Porcelain crown", 2_200, { tooth: true, requiresPreauth: true }),
+  entry(S.oralHealthOp, "ORL-2006", "Tooth whitening", 900),
+  entry(S.oralHealthIp, "ORL-2101", "Surgical removal of an impacted tooth under general anaesthesia", 3_500, { tooth: true, requiresPreauth: true }),
   // medications (GTIN-style product codes of our own)
-  entry(S.medicationCodes, "06280000000101", "Paracetamol 500 mg, 24 tablets", "1", 8, { maxQuantity: 4, maxDaysSupply: 30 }),
-  entry(S.medicationCodes, "06280000000102", "Amoxicillin 500 mg, 21 capsules", "1", 25, { maxQuantity: 2, maxDaysSupply: 14 }),
-  entry(S.medicationCodes, "06280000000103", "Metformin 850 mg, 60 tablets", "1", 30, { maxQuantity: 3, maxDaysSupply: 90 }),
-  entry(S.medicationCodes, "06280000000104", "Insulin glargine pen, 5 pens", "1", 220, { maxQuantity: 2, maxDaysSupply: 60, requiresPreauth: true }),
+  entry(S.medicationCodes, "06280000000101", "Paracetamol 500 mg, 24 tablets", 8, { maxQuantity: 4, maxDaysSupply: 30 }),
+  entry(S.medicationCodes, "06280000000102", "Amoxicillin 500 mg, 21 capsules", 25, { maxQuantity: 2, maxDaysSupply: 14 }),
+  entry(S.medicationCodes, "06280000000103", "Metformin 850 mg, 60 tablets", 30, { maxQuantity: 3, maxDaysSupply: 90 }),
+  entry(S.medicationCodes, "06280000000104", "Insulin glargine pen, 5 pens", 220, { maxQuantity: 2, maxDaysSupply: 60, requiresPreauth: true }),
   // medicines by scientific name, devices, ambulance transport, ministry categories, vision products
-  entry(S.scientificCodes, "XSC-0001", "Paracetamol 500 mg tablet", "1", 1, { maxQuantity: 60, maxDaysSupply: 30 }),
-  entry(S.scientificCodes, "XSC-0003", "Amoxicillin 500 mg capsule", "1", 2, { maxQuantity: 42, maxDaysSupply: 14 }),
-  entry(S.medicalDevices, "XMD-0001", "Blood glucose meter", "1", 150),
-  entry(S.medicalDevices, "XMD-0003", "Knee brace", "1", 220),
-  entry(S.transportation, "XTR-0001", "Basic ambulance, within the city", "1", 500),
-  entry(S.mohCategory, "XMC-0001", "Primary care visit", "3", 120),
-  entry(S.visionProduct, "XVP-0001", "Single-vision lens", "F6", 180),
-  entry(S.visionProduct, "XVP-0006", "Spectacle frame, standard", "F6", 250),
+  entry(S.scientificCodes, "XSC-0001", "Paracetamol 500 mg tablet", 1, { maxQuantity: 60, maxDaysSupply: 30 }),
+  entry(S.scientificCodes, "XSC-0003", "Amoxicillin 500 mg capsule", 2, { maxQuantity: 42, maxDaysSupply: 14 }),
+  entry(S.medicalDevices, "XMD-0001", "Blood glucose meter", 150),
+  entry(S.medicalDevices, "XMD-0003", "Knee brace", 220),
+  entry(S.transportation, "XTR-0001", "Basic ambulance, within the city", 500),
+  entry(S.mohCategory, "XMC-0001", "Primary care visit", 120),
+  entry(S.visionProduct, "XVP-0001", "Single-vision lens", 180),
+  entry(S.visionProduct, "XVP-0006", "Spectacle frame, standard", 250),
   // imaging
-  entry(S.imaging, "IMG-3001", "Chest X-ray, two views", "4", 180),
-  entry(S.imaging, "IMG-3002", "Ultrasound of the abdomen", "4", 450),
-  entry(S.imaging, "IMG-3003", "MRI of the brain with contrast", "62", 2_500, { requiresPreauth: true }),
+  entry(S.imaging, "IMG-3001", "Chest X-ray, two views", 180),
+  entry(S.imaging, "IMG-3002", "Ultrasound of the abdomen", 450),
+  entry(S.imaging, "IMG-3003", "MRI of the brain with contrast", 2_500, { requiresPreauth: true }),
   // laboratory
-  entry(S.laboratory, "LAB-4001", "Complete blood count", "5", 60),
-  entry(S.laboratory, "LAB-4002", "HbA1c", "5", 90),
-  entry(S.laboratory, "LAB-4003", "Comprehensive metabolic panel", "5", 120),
+  entry(S.laboratory, "LAB-4001", "Complete blood count", 60),
+  entry(S.laboratory, "LAB-4002", "HbA1c", 90),
+  entry(S.laboratory, "LAB-4003", "Comprehensive metabolic panel", 120),
 ];
 
 export const catalogueKey = (system: string | undefined, code: string | undefined): string => `${system ?? ""}|${code ?? ""}`;

@@ -6,7 +6,11 @@
  * without the scrubber, what the scrubber catches before sending, false alarms, misses per defect,
  * and the front-desk estimate's patient share against the sandbox's on 50 clean claims.
  *
- *   npx tsx scripts/scrub-measure.ts [--seed 7]
+ * Two sets of codes: `cpt` (the spec's REST: institutional claims with the curated CPT list) and
+ * `exchange` (the national exchange's messaging: institutional and professional claims with the
+ * demo catalogue's services, laboratory and imaging codes). Both run by default, one after the other.
+ *
+ *   npx tsx scripts/scrub-measure.ts [--seed 7] [--codes cpt|exchange|both]
  *
  * Runs on an in-memory database; nothing leaves the machine.
  */
@@ -15,7 +19,7 @@ import { openDatabase } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { coverages, eligibilityChecks, patients } from "@/lib/db";
 import { computeShares, contractPriceFor, seedDemoContracts, vatPercentFor, type BenefitTerms } from "@/lib/contracts";
-import { CPT_CODES, CODE_SYSTEMS } from "@/lib/fhir";
+import { benefitCategoryOf, CODE_SYSTEMS, nphies, priceListSystemKey } from "@/lib/fhir";
 import { seedDemoPatients } from "@/lib/patients";
 import { scrubClaim } from "@/lib/scrubber";
 import { submit } from "@/lib/submissions";
@@ -47,15 +51,72 @@ const PATIENTS = [
   { id: "1087654321", coverage: "cov-1087654321", insurer: "payer-nakheel", gender: "female" },
 ];
 const LAPSED = { id: "1000000002", coverage: "cov-1000000002", insurer: "payer-wadi", gender: "male" };
-/** Services every in-force coverage above covers (consultations, laboratory). */
-const CLEAN_CODES = ["99213", "99214", "85025", "80053", "83036", "36415", "81001"];
+/** A line's code: its system (canonical URL) and code. */
+interface Code {
+  system: string;
+  code: string;
+}
+
+type CodeSet = "cpt" | "exchange";
+
+/** What each set bills: clean services, the defects' codes, and the claim types its claims take. */
+interface Codes {
+  /** Services every in-force coverage above covers. */
+  clean: Code[];
+  /** Codes whose contract row asks a prior authorization. */
+  needsAuthorization: Code[];
+  /** A code every plan excludes (lib/fhir EXCLUDED_SERVICES). */
+  excluded: Code;
+  /** A service the clinical table gives to women only (none: the misfit is seeded by a diagnosis only). */
+  womenOnly?: Code;
+  claimTypes: string[];
+}
+
+const cpt = (code: string): Code => ({ system: CODE_SYSTEMS.cpt, code });
+const S = nphies.SYSTEMS;
+const CODE_SETS: Record<CodeSet, Codes> = {
+  // Consultations and laboratory.
+  cpt: { clean: ["99213", "99214", "85025", "80053", "83036", "36415", "81001"].map(cpt), needsAuthorization: ["72148", "70553"].map(cpt), excluded: cpt("15823"), claimTypes: ["institutional"] },
+  // The demo catalogue's consultations, laboratory and imaging (lib/terminology, sandbox/catalogue.ts).
+  exchange: {
+    clean: [
+      { system: S.services, code: "SVC-0101" },
+      { system: S.services, code: "SVC-0102" },
+      { system: S.laboratory, code: "LAB-4001" },
+      { system: S.laboratory, code: "LAB-4002" },
+      { system: S.laboratory, code: "LAB-4003" },
+      { system: S.imaging, code: "IMG-3001" },
+      { system: S.imaging, code: "IMG-3002" },
+    ],
+    needsAuthorization: [
+      { system: S.imaging, code: "IMG-3003" },
+      { system: S.procedures, code: "PRC-1003" },
+    ],
+    excluded: { system: S.services, code: "SVC-0403" },
+    womenOnly: { system: S.services, code: "PKG-0501" },
+    claimTypes: ["institutional", "professional"],
+  },
+};
 
 const REJECTING = new Set(["price-list", "preauth-required", "coverage-inactive", "ar001", "quantity-limit", "package-included"]);
 const sandboxRejects = (r: AdjudicationResult) => r.items.some((i) => i.denied || (i.reason !== undefined && REJECTING.has(i.reason)));
 
 async function main() {
   const seedArg = process.argv.indexOf("--seed");
-  const random = rng(seedArg > 0 ? Number(process.argv[seedArg + 1]) : 7);
+  const seed = seedArg > 0 ? Number(process.argv[seedArg + 1]) : 7;
+  const codesArg = process.argv.indexOf("--codes");
+  const which = codesArg > 0 ? process.argv[codesArg + 1] : "both";
+  const sets: CodeSet[] = which === "both" ? ["cpt", "exchange"] : which === "cpt" || which === "exchange" ? [which] : [];
+  if (sets.length === 0) throw new Error(`--codes: cpt, exchange or both, not ${which}`);
+  for (const set of sets) {
+    console.log(`== ${set === "cpt" ? "CPT (the spec's REST)" : "the exchange's own codes (messaging)"}, seed ${seed} ==`);
+    await measure(set, seed);
+  }
+}
+
+async function measure(set: CodeSet, seed: number) {
+  const codes = CODE_SETS[set];
+  const random = rng(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 
   const database = await openDatabase({ kind: "pglite-memory" });
@@ -90,7 +151,7 @@ async function main() {
   const consumedByRun = new Map<string, number>();
   const consumed = (coverageId: string, category: string, year: number) => consumedByRun.get(`${coverageId}|${category}|${year}`) ?? 0;
   const ctx = { now: now.getTime(), reference, consumed, findPreAuth: () => undefined };
-  const earlier: { patient: string; code: string; date: string }[] = [];
+  const earlier: { patient: string; code: Code; date: string }[] = [];
 
   const tally = { claims: 0, defective: 0, sandboxRejects: 0, sandboxRejectsDefective: 0, caughtErrors: 0, caughtWarnings: 0, caughtDefective: 0, falseAlarms: 0 };
   const perDefect = new Map<Defect, { seeded: number; sandbox: number; scrubber: number }>();
@@ -99,22 +160,24 @@ async function main() {
   for (let n = 0; n < 200; n++) {
     const defect: Defect = random() < 0.4 ? pick(DEFECTS) : "none";
     let patient = pick(PATIENTS);
-    let code = pick(CLEAN_CODES);
+    let code = pick(codes.clean);
     // A clean claim is a new service: a code and day this patient has not had claimed yet (days of
     // this calendar year, the coverage's period).
     let servicedDate = today;
-    for (let tries = 0; tries < 50 && defect !== "duplicate" && earlier.some((e) => e.patient === patient.id && e.code === code && e.date === servicedDate); tries++) {
-      code = pick(CLEAN_CODES);
+    for (let tries = 0; tries < 50 && defect !== "duplicate" && earlier.some((e) => e.patient === patient.id && e.code.system === code.system && e.code.code === code.code && e.date === servicedDate); tries++) {
+      code = pick(codes.clean);
       const back = Math.floor(random() * 60);
       const day = new Date(Math.max(now.getTime() - back * 86_400_000, Date.UTC(now.getUTCFullYear(), 0, 1)));
       servicedDate = day.toISOString().slice(0, 10);
     }
     let diagnosis = "R51";
-    if (defect === "no-authorization") code = pick(["72148", "70553"]);
+    if (defect === "no-authorization") code = pick(codes.needsAuthorization);
     if (defect === "lapsed-coverage") patient = LAPSED;
     if (defect === "gender") {
       patient = PATIENTS[1]!; // a man
-      diagnosis = "Z34.9"; // a pregnancy check
+      // A pregnancy check, or (where the clinical table has one) a service for women only.
+      if (codes.womenOnly && random() < 0.5) code = codes.womenOnly;
+      else diagnosis = "Z34.9";
     }
     if (defect === "duplicate") {
       const before = earlier.length ? pick(earlier) : undefined;
@@ -125,8 +188,10 @@ async function main() {
       }
     }
     if (defect === "late") servicedDate = new Date(now.getTime() - 400 * 86_400_000).toISOString().slice(0, 10);
-    if (defect === "excluded") code = "15823"; // cosmetic: excluded by every plan
-    const contract = await contractPriceFor(db, { insurerId: patient.insurer, system: "cpt", code, date: servicedDate });
+    if (defect === "excluded") code = codes.excluded; // cosmetic: excluded by every plan
+    // One claim type draws nothing, so the CPT run's claims are the ones it always generated for a seed.
+    const claimType = codes.claimTypes.length > 1 ? pick(codes.claimTypes) : codes.claimTypes[0]!;
+    const contract = await contractPriceFor(db, { insurerId: patient.insurer, system: priceListSystemKey(code.system)!, code: code.code, date: servicedDate });
     const listPrice = contract?.priceMinor ?? 10_000;
     const priceMinor = defect === "price" ? listPrice + 2_500 : listPrice;
     const quantity = 1;
@@ -135,7 +200,7 @@ async function main() {
       resourceType: "Claim",
       identifier: [{ system: "https://clinic.example/measure", value: randomUUID() }],
       status: "active",
-      type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "institutional" }] },
+      type: { coding: [{ system: CODE_SYSTEMS.claimType, code: claimType }] },
       use: "claim",
       patient: { reference: `Patient/${patient.id}` },
       created: now.toISOString(),
@@ -144,7 +209,7 @@ async function main() {
       priority: { coding: [{ system: CODE_SYSTEMS.processPriority, code: "normal" }] },
       insurance: [{ sequence: 1, focal: true, coverage: { reference: `Coverage/${patient.coverage}` } }],
       diagnosis: [{ sequence: 1, diagnosisCodeableConcept: { coding: [{ system: CODE_SYSTEMS.icd10am, code: diagnosis }] } }],
-      item: [{ sequence: 1, productOrService: { coding: [{ system: CODE_SYSTEMS.cpt, code }] }, servicedDate, quantity: { value: quantity }, unitPrice: { value: priceMinor / 100, currency: "SAR" } }],
+      item: [{ sequence: 1, productOrService: { coding: [{ system: code.system, code: code.code }] }, servicedDate, quantity: { value: quantity }, unitPrice: { value: priceMinor / 100, currency: "SAR" } }],
     };
 
     // (1) The scrubber, as queueDraft runs it (before the claim is stored).
@@ -184,8 +249,9 @@ async function main() {
       const terms: BenefitTerms[] = coverage.benefits.map((b) => ({ category: b.category, copayPercent: b.copayPercent, remainingMinor: Math.max(0, b.allowed - b.used - before(b.category)) }));
       const annual = annualTermsOf(coverage, year, before);
       if (annual.deductibleMinor !== undefined || annual.outOfPocketMaxMinor !== undefined) estimate.withAnnual++;
-      const category = CPT_CODES.find((c) => c.code === code)?.category;
-      const shareLine = { sequence: 1, code, ...(category ? { category } : {}), quantity, unitPriceMinor: priceMinor, ...(contract ? { contractPriceMinor: contract.priceMinor } : {}) };
+      // The code's category in its own list: the shared list the sandbox's catalogue reads (lib/fhir).
+      const category = benefitCategoryOf(code.system, code.code);
+      const shareLine = { sequence: 1, code: code.code, ...(category ? { category } : {}), quantity, unitPriceMinor: priceMinor, ...(contract ? { contractPriceMinor: contract.priceMinor } : {}) };
       const [line] = computeShares([shareLine], terms, vatPercentFor(patient.id), annual);
       // Whether the deductible or the out-of-pocket maximum changed the share (the comparison exercises them).
       if (computeShares([shareLine], terms, vatPercentFor(patient.id))[0]!.patientMinor !== line!.patientMinor) estimate.annualChanged++;

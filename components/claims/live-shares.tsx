@@ -18,14 +18,14 @@ const DEBOUNCE_MS = 450;
  * Loaded lazily by the form (its own chunk) once a patient and coverage are chosen, so
  * /claims/new's first load does not carry it.
  */
-export default function LiveShares({ patientId, coverageId, items }: { patientId: string; coverageId: string; items: readonly { code: string; servicedDate: string; quantity: string; unitPrice: string }[] }) {
+export default function LiveShares({ patientId, coverageId, items }: { patientId: string; coverageId: string; items: readonly { system?: string; code: string; servicedDate: string; quantity: string; unitPrice: string }[] }) {
   const t = useTranslations("claims.liveShares");
   const locale = useLocale();
   const money = (minor: number) => formatMoney(minor, locale);
   const [state, setState] = useState<State>({ kind: "idle" });
   const [pending, setPending] = useState(false);
   const asked = useRef(0);
-  const key = JSON.stringify([patientId, coverageId, items.map((i) => [i.code, i.servicedDate, i.quantity, i.unitPrice])]);
+  const key = JSON.stringify([patientId, coverageId, items.map((i) => [i.code, i.servicedDate, i.quantity, i.unitPrice, i.system ?? ""])]);
 
   useEffect(() => {
     if (!patientId || !coverageId) return;
@@ -34,10 +34,10 @@ export default function LiveShares({ patientId, coverageId, items }: { patientId
       setPending(true);
       const [, , lines] = JSON.parse(key) as [string, string, string[][]];
       // The complete lines only, parsed as the form parses them (lib/submissions form-money).
-      const complete = lines.slice(0, 100).flatMap(([code = "", servicedDate = "", quantity = "", unitPrice = ""], index) => {
+      const complete = lines.slice(0, 100).flatMap(([code = "", servicedDate = "", quantity = "", unitPrice = "", system = ""], index) => {
         const q = parseQuantity(quantity);
         const price = parseAmountMinor(unitPrice);
-        return /^\S{1,60}$/.test(code.trim()) && /^\d{4}-\d{2}-\d{2}$/.test(servicedDate) && q !== undefined && price !== undefined ? [{ index, code: code.trim(), servicedDate, quantity: q, unitPriceMinor: price }] : [];
+        return /^\S{1,60}$/.test(code.trim()) && /^\d{4}-\d{2}-\d{2}$/.test(servicedDate) && q !== undefined && price !== undefined ? [{ index, system, code: code.trim(), servicedDate, quantity: q, unitPriceMinor: price }] : [];
       });
       claimSharesAction({ patientId, coverageId, items: complete })
         .then((result) => {

@@ -2,13 +2,26 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
-import { CodeMultiPicker } from "@/components/coding/code-multi-picker";
+import { CodeCombobox, useCodeWords } from "@/components/coding/code-combobox";
 import { PrintButton } from "@/components/eligibility/print-button";
 import { Button } from "@/components/ui/button";
 import { TableFrame } from "@/components/ui/table-frame";
 import { estimateVisitAction, type VisitEstimate } from "@/lib/eligibility/browser";
-import { CPT_CODES } from "@/lib/fhir/browser";
 import { formatMoney } from "@/lib/money/browser";
+import { itemSystemsOfProtocol, type PlatformProtocol } from "@/lib/submissions/browser";
+
+/** A planned service: a code of one of the protocol's lists. */
+interface Planned {
+  system: string;
+  code: string;
+}
+
+/** A code's words from the catalogue (cached per system and code, so the chip and the table ask once). */
+function CodeWords({ system, code }: { system: string; code: string }) {
+  const lang = useLocale() === "ar" ? "ar" : "en";
+  const hit = useCodeWords(system, [code]).get(code);
+  return <>{hit ? (lang === "ar" && hit.ar) || hit.en : ""}</>;
+}
 
 /**
  * "Estimate for this visit" on an eligibility result (docs/decisions/091): the front desk picks
@@ -16,27 +29,31 @@ import { formatMoney } from "@/lib/money/browser";
  * patient's share (and how much of it goes to the annual deductible), VAT and whether an
  * authorization is needed; what is left of the deductible and the out-of-pocket maximum; the
  * patient's document and the VAT rate it sets — printable, in either language. Only this check's
- * patient is on it.
+ * patient is on it. The services are picked from every code list of the portal's protocol (the
+ * exchange's own lists; CPT too in the spec's REST), searched together in the code catalogue.
  */
-export function VisitEstimatePanel({ checkId, servicedDate }: { checkId: string; servicedDate: string }) {
+export function VisitEstimatePanel({ checkId, servicedDate, protocol = "rest" }: { checkId: string; servicedDate: string; protocol?: PlatformProtocol }) {
   const t = useTranslations("eligibility.estimate");
   const tc = useTranslations("coding");
   const locale = useLocale();
-  const lang = locale === "ar" ? "ar" : "en";
-  const [codes, setCodes] = useState<string[]>([]);
+  const systems = itemSystemsOfProtocol(protocol);
+  const [planned, setPlanned] = useState<Planned[]>([]);
   const [estimate, setEstimate] = useState<VisitEstimate>();
   const [problem, setProblem] = useState<string>();
   const [pending, start] = useTransition();
   const money = (minor: number) => formatMoney(minor, locale);
-  const name = (code: string) => CPT_CODES.find((c) => c.code === code)?.display[lang] ?? code;
+  const change = (next: Planned[]) => {
+    setPlanned(next);
+    setEstimate(undefined);
+  };
   const documentName = (type: string) => (type === "nationalId" || type === "iqama" || type === "passport" || type === "borderNumber" ? t(`documentTypes.${type}`) : type);
 
   const run = () =>
     start(async () => {
       setProblem(undefined);
-      if (codes.length === 0) return setProblem(t("pickOne"));
+      if (planned.length === 0) return setProblem(t("pickOne"));
       try {
-        const result = await estimateVisitAction({ checkId, services: codes.map((code) => ({ code, quantity: 1 })) });
+        const result = await estimateVisitAction({ checkId, services: planned.map((p) => ({ system: p.system, code: p.code, quantity: 1 })) });
         if (result.ok) setEstimate(result.estimate);
         else setProblem(t("failed"));
       } catch {
@@ -52,7 +69,40 @@ export function VisitEstimatePanel({ checkId, servicedDate }: { checkId: string;
       <p className="no-print mb-3 text-sm text-slate-600">{t("intro", { date: servicedDate })}</p>
       <div className="no-print flex flex-wrap items-end gap-3">
         <div className="min-w-64 flex-1">
-          <CodeMultiPicker system="cpt" label={t("services")} hint={tc("proceduresHint")} value={codes} onChange={(next) => { setCodes(next); setEstimate(undefined); }} testId="estimate-services" />
+          <div className="min-w-0" data-testid="estimate-services">
+            <CodeCombobox
+              systems={systems}
+              label={t("services")}
+              hint={t("servicesHint")}
+              value=""
+              clearOnSelect
+              exclude={planned.map((p) => p.code)}
+              onChange={(code, system) => code && system && !planned.some((p) => p.system === system && p.code === code) && change([...planned, { system, code }])}
+            />
+            {planned.length > 0 && (
+              <ol className="mt-2 flex flex-wrap gap-2" aria-label={tc("chosen", { label: t("services") })}>
+                {planned.map((p, i) => (
+                  <li key={`${p.system}|${p.code}`} className="inline-flex items-center gap-2 rounded-full border border-brand-600/30 bg-brand-50 ps-3 pe-1 py-1 text-sm">
+                    <span className="text-xs text-slate-500">{i + 1}.</span>
+                    <span dir="ltr" className="font-mono font-semibold">
+                      {p.code}
+                    </span>
+                    <span className="text-slate-700">
+                      <CodeWords system={p.system} code={p.code} />
+                    </span>
+                    <button
+                      type="button"
+                      onClick={() => change(planned.filter((other) => other !== p))}
+                      className="rounded-full px-2 text-slate-600 hover:bg-white hover:text-red-700 focus-visible:outline-2 focus-visible:outline-brand-600"
+                      aria-label={tc("remove", { code: p.code })}
+                    >
+                      ×
+                    </button>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </div>
         </div>
         <Button type="button" busy={pending} onClick={run} data-testid="estimate-run">
           {t("estimate")}
@@ -104,7 +154,7 @@ export function VisitEstimatePanel({ checkId, servicedDate }: { checkId: string;
                 {estimate.lines.map((l) => (
                   <tr key={l.sequence} data-testid="estimate-line" data-code={l.code}>
                     <td className="px-3 py-1.5">
-                      <bdi className="font-mono text-xs text-slate-500" dir="ltr">{l.code}</bdi> {name(l.code)}
+                      <bdi className="font-mono text-xs text-slate-500" dir="ltr">{l.code}</bdi> <CodeWords system={l.system} code={l.code} />
                       {l.authorizationRequired && <span className="ms-2 rounded bg-amber-100 px-1.5 text-xs text-amber-900" data-testid="estimate-auth">{t("authorization")}</span>}
                       {l.notCovered && <span className="ms-2 rounded bg-red-100 px-1.5 text-xs text-red-900">{t("notCovered")}</span>}
                     </td>

@@ -38,6 +38,8 @@ const sharesSchema = z.object({
   items: z
     .array(
       z.object({
+        /** The line's code list (its URL; empty = CPT, as the form's lines saved before care settings). */
+        system: z.string().trim().max(200).default(""),
         code: z.string().trim().regex(/^\S{1,60}$/),
         servicedDate: z.iso.date(),
         quantity: z.number().int().min(1).max(1000),

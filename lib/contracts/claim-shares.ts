@@ -1,7 +1,7 @@
 import { and, desc, eq, ne } from "drizzle-orm";
 import type { Db, Tx } from "@/lib/db";
 import { eligibilityChecks, patients } from "@/lib/db";
-import { CPT_CODES, shareTermsOf, type AnnualTerms, type BenefitsView } from "@/lib/fhir";
+import { benefitCategoryOf, priceListKeyOf, shareTermsOf, type AnnualTerms, type BenefitsView } from "@/lib/fhir";
 import { computeShares, vatPercentFor, type BenefitTerms, type ShareResult } from "./share";
 import { contractPriceFor } from "./store";
 
@@ -10,11 +10,22 @@ import { contractPriceFor } from "./store";
  * contract price of each line's date (the coverage's network and class rows first, decision 089),
  * and the terms of the last eligibility answer for this patient and payer — copay and remaining
  * benefit per category, the annual deductible and out-of-pocket maximum (none known: the payer's
- * share is not capped and the copay is 0).
+ * share is not capped and the copay is 0). Each line is priced in its own code system — CPT or
+ * any of the exchange's lists — and drawn from its code's benefit category (lib/fhir
+ * `benefitCategoryOf`, the list the sandbox adjudicates with).
  */
+export interface ShareItem {
+  /** The line's code system: its canonical URL or price-list key; absent or empty = CPT (forms saved before care settings). */
+  system?: string;
+  code: string;
+  servicedDate: string;
+  quantity: number;
+  unitPriceMinor: number;
+}
+
 export async function claimLineShares(
   db: Db | Tx,
-  input: { nationalId: string; insurerId: string; network?: string; coverageClass?: string; items: readonly { code: string; servicedDate: string; quantity: number; unitPriceMinor: number }[] },
+  input: { nationalId: string; insurerId: string; network?: string; coverageClass?: string; items: readonly ShareItem[] },
 ): Promise<ShareResult[]> {
   return (await claimLineSharesWithBasis(db, input)).shares;
 }
@@ -22,7 +33,7 @@ export async function claimLineShares(
 /** {@link claimLineShares}, and whether an eligibility answer gave the terms (false: no copay, no cap assumed). */
 export async function claimLineSharesWithBasis(
   db: Db | Tx,
-  input: { nationalId: string; insurerId: string; network?: string; coverageClass?: string; items: readonly { code: string; servicedDate: string; quantity: number; unitPriceMinor: number }[] },
+  input: { nationalId: string; insurerId: string; network?: string; coverageClass?: string; items: readonly ShareItem[] },
 ): Promise<{ shares: ShareResult[]; answered: boolean }> {
   let answered = false;
   const [patient] = await db.select({ id: patients.id }).from(patients).where(eq(patients.nationalId, input.nationalId)).limit(1);
@@ -41,8 +52,9 @@ export async function claimLineSharesWithBasis(
   }
   const lines = [];
   for (const [n, item] of input.items.entries()) {
-    const contract = await contractPriceFor(db, { insurerId: input.insurerId, network: input.network ?? "", coverageClass: input.coverageClass ?? "", system: "cpt", code: item.code, date: item.servicedDate });
-    const category = CPT_CODES.find((c) => c.code === item.code)?.category;
+    const system = priceListKeyOf(item.system || "cpt");
+    const contract = system ? await contractPriceFor(db, { insurerId: input.insurerId, network: input.network ?? "", coverageClass: input.coverageClass ?? "", system, code: item.code, date: item.servicedDate }) : undefined;
+    const category = benefitCategoryOf(item.system || "cpt", item.code);
     lines.push({ sequence: n + 1, code: item.code, ...(category ? { category } : {}), quantity: item.quantity, unitPriceMinor: item.unitPriceMinor, ...(contract ? { contractPriceMinor: contract.priceMinor } : {}) });
   }
   return { shares: computeShares(lines, terms, vatPercentFor(input.nationalId), annual), answered };

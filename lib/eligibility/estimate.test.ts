@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claimLineShares, seedDemoContracts } from "@/lib/contracts";
 import { eligibilityChecks, patients } from "@/lib/db";
-import { readCoverageEligibilityResponse } from "@/lib/fhir";
+import { nphies, readCoverageEligibilityResponse } from "@/lib/fhir";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { testDatabases } from "@/lib/testing/databases";
 import { estimateVisit } from "./estimate";
@@ -30,6 +30,10 @@ const answer = {
         benefitItem("3", [
           { type: type("benefit"), allowedMoney: { value: 4000, currency: "SAR" }, usedMoney: { value: 0, currency: "SAR" } },
           { type: type("copay-percent"), allowedUnsignedInt: 10 },
+        ]),
+        benefitItem("5", [
+          { type: type("benefit"), allowedMoney: { value: 1000, currency: "SAR" }, usedMoney: { value: 0, currency: "SAR" } },
+          { type: type("copay-percent"), allowedUnsignedInt: 20 },
         ]),
         benefitItem("30", [
           { type: type("deductible"), allowedMoney: { value: 500, currency: "SAR" }, usedMoney: { value: 420, currency: "SAR" } },
@@ -90,5 +94,46 @@ describe.each(testDatabases())("the estimate and the claim's shares with a deduc
     const today = new Date().toISOString().slice(0, 10);
     const shares = await claimLineShares(database.db, { nationalId: "2087654311", insurerId: "payer-rimal", items: [{ code: "99214", servicedDate: today, quantity: 1, unitPriceMinor: 35_000 }] });
     expect(shares.map((s) => [s.deductibleMinor, s.patientMinor, s.vatMinor])).toEqual([[8_000, 10_700, 5_250]]);
+  });
+
+  it("estimates the exchange's own codes: each priced from its contract row, paid from its code's benefit category", async () => {
+    const estimate = (await estimateVisit(database.db, checkId, [
+      { system: nphies.SYSTEMS.services, code: "SVC-0102", quantity: 1 },
+      { system: "laboratory", code: "LAB-4001", quantity: 2 },
+      { system: nphies.SYSTEMS.imaging, code: "IMG-3003", quantity: 1 },
+    ]))!;
+    // SVC-0102 at Rimal's 300.00 (consultations, 10 %): 80.00 deductible + 10 % of 220.00 = 102.00, VAT 15.30.
+    // LAB-4001 at 60.00 × 2 (laboratory, 20 %): the deductible is met, 20 % of 120.00 = 24.00, VAT 3.60.
+    // IMG-3003 at 2,500.00: MRI, a category this plan lacks (the patient pays all); the contract asks an authorization.
+    expect(estimate.lines.map((l) => [l.system, l.code, l.unitPriceMinor, l.category, l.deductibleMinor, l.patientMinor, l.payerMinor, l.patientVatMinor])).toEqual([
+      [nphies.SYSTEMS.services, "SVC-0102", 30_000, "3", 8_000, 10_200, 19_800, 1_530],
+      [nphies.SYSTEMS.laboratory, "LAB-4001", 6_000, "5", 0, 2_400, 9_600, 360],
+      [nphies.SYSTEMS.imaging, "IMG-3003", 250_000, "62", 0, 250_000, 0, 37_500],
+    ]);
+    expect(estimate.lines.map((l) => [l.code, l.authorizationRequired, l.notCovered])).toEqual([
+      ["SVC-0102", false, false],
+      ["LAB-4001", false, false],
+      ["IMG-3003", true, true],
+    ]);
+    expect(estimate.unpriced).toEqual([]);
+    // The same code in CPT's list is not the exchange's: unpriced.
+    expect((await estimateVisit(database.db, checkId, [{ code: "SVC-0102", quantity: 1 }]))!.unpriced).toEqual(["SVC-0102"]);
+  });
+
+  it("the claim's line shares price each line in its own list (the form sends each line's system)", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const shares = await claimLineShares(database.db, {
+      nationalId: "2087654311",
+      insurerId: "payer-rimal",
+      items: [
+        { system: nphies.SYSTEMS.services, code: "SVC-0102", servicedDate: today, quantity: 1, unitPriceMinor: 32_000 },
+        { system: nphies.SYSTEMS.laboratory, code: "LAB-4001", servicedDate: today, quantity: 1, unitPriceMinor: 6_000 },
+      ],
+    });
+    // SVC-0102 billed 320.00, its contract 300.00: eligible 300.00 → 80.00 deductible + 22.00; LAB-4001 20 % of 60.00.
+    expect(shares.map((s) => [s.code, s.category, s.eligibleMinor, s.deductibleMinor, s.patientMinor, s.payerMinor])).toEqual([
+      ["SVC-0102", "3", 30_000, 8_000, 10_200, 19_800],
+      ["LAB-4001", "5", 6_000, 0, 1_200, 4_800],
+    ]);
   });
 });

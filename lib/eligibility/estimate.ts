@@ -1,16 +1,28 @@
 import { eq } from "drizzle-orm";
 import { contractPriceFor, shareTotals, vatPercentFor, type ShareResult } from "@/lib/contracts";
 import { patients, type Db } from "@/lib/db";
-import { annualLeft, computeLineShares, CPT_CODES, shareTermsOf } from "@/lib/fhir";
+import { annualLeft, benefitCategoryOf, computeLineShares, priceListKeyOf, PRICE_LIST_SYSTEMS, shareTermsOf } from "@/lib/fhir";
 import { getCheckView } from "./store";
 
 /**
  * "Estimate for this visit" (docs/decisions/091): from an eligibility answer (copay and remaining
  * benefit per category, the annual deductible and out-of-pocket maximum with what is met, whether
  * a category needs an authorization) and the payer's contract of the service date, what the payer
- * and the patient pay per planned service, and the VAT.
+ * and the patient pay per planned service, and the VAT. A service is a code of any list the
+ * contract can price — CPT (the spec's REST) or the exchange's own systems — priced from its own
+ * list's row and paid from its code's benefit category (lib/fhir `benefitCategoryOf`, the list the
+ * sandbox adjudicates with).
  */
+export interface PlannedService {
+  /** The code's list: its canonical URL or price-list key; absent or empty = CPT. */
+  system?: string;
+  code: string;
+  quantity: number;
+}
+
 export interface VisitEstimateLine extends ShareResult {
+  /** The line's code list (canonical URL). */
+  system: string;
   /** The contract's unit price; undefined when the contract does not price the service. */
   unitPriceMinor?: number;
   quantity: number;
@@ -39,18 +51,19 @@ export interface VisitEstimate {
   unpriced: string[];
 }
 
-export async function estimateVisit(db: Db, checkId: string, services: readonly { code: string; quantity: number }[]): Promise<VisitEstimate | undefined> {
+export async function estimateVisit(db: Db, checkId: string, services: readonly PlannedService[]): Promise<VisitEstimate | undefined> {
   const check = await getCheckView(db, checkId);
   if (!check || check.outcome === "rejected") return undefined;
   const insurance = check.benefits?.insurances.find((i) => i.coverageId === check.coverage?.coverageRef) ?? check.benefits?.insurances[0];
   const categories = insurance?.categories ?? [];
   const { benefits, annual } = shareTermsOf(insurance);
   const vatPercent = vatPercentFor(check.patient.nationalId);
-  const priced: { sequence: number; code: string; category?: string; quantity: number; contract?: Awaited<ReturnType<typeof contractPriceFor>> }[] = [];
+  const priced: { sequence: number; system: string; code: string; category?: string; quantity: number; contract?: Awaited<ReturnType<typeof contractPriceFor>> }[] = [];
   for (const [n, s] of services.entries()) {
-    const contract = await contractPriceFor(db, { insurerId: check.insurer.id, network: check.coverage?.network ?? "", coverageClass: check.coverage?.coverageClass ?? "", system: "cpt", code: s.code, date: check.servicedDate });
-    const category = CPT_CODES.find((c) => c.code === s.code)?.category;
-    priced.push({ sequence: n + 1, code: s.code, ...(category ? { category } : {}), quantity: s.quantity, ...(contract ? { contract } : {}) });
+    const key = priceListKeyOf(s.system || "cpt");
+    const contract = key ? await contractPriceFor(db, { insurerId: check.insurer.id, network: check.coverage?.network ?? "", coverageClass: check.coverage?.coverageClass ?? "", system: key, code: s.code, date: check.servicedDate }) : undefined;
+    const category = benefitCategoryOf(s.system || "cpt", s.code);
+    priced.push({ sequence: n + 1, system: (key && PRICE_LIST_SYSTEMS[key]) || s.system || "", code: s.code, ...(category ? { category } : {}), quantity: s.quantity, ...(contract ? { contract } : {}) });
   }
   const known = priced.filter((p) => p.contract);
   const shareLines = known.map((p) => ({
@@ -63,7 +76,10 @@ export async function estimateVisit(db: Db, checkId: string, services: readonly 
     authorizationRequired: p.contract!.authorizationRequired || categories.some((c) => c.code === p.category && c.authorizationRequired),
   }));
   const { results: shares, ledger } = computeLineShares(shareLines, benefits, vatPercent, annual);
-  const lines = shares.map((r) => ({ ...r, unitPriceMinor: known.find((p) => p.sequence === r.sequence)!.contract!.priceMinor, quantity: known.find((p) => p.sequence === r.sequence)!.quantity }));
+  const lines = shares.map((r) => {
+    const p = known.find((k) => k.sequence === r.sequence)!;
+    return { ...r, system: p.system, unitPriceMinor: p.contract!.priceMinor, quantity: p.quantity };
+  });
   const before = annualLeft(annual);
   const after = annualLeft(annual, ledger);
   const [doc] = await db.select({ documentType: patients.documentType }).from(patients).where(eq(patients.id, check.patient.id)).limit(1);

@@ -23,5 +23,7 @@ export * from "./builders/status-check";
 export * as nphies from "./nphies";
 export * from "./price-list";
 export * from "./exclusions";
+/** The demo codes' benefit categories of every system, shared with the sandbox (docs/decisions/091). */
+export * from "./benefit-categories";
 /** The patient-share arithmetic of the portal and the sandbox (docs/decisions/091). */
 export * from "./patient-share";

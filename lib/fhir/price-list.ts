@@ -34,11 +34,20 @@ export const PRICE_LIST_SYSTEMS: Readonly<Record<string, string>> = {
   oralHealthIp: SYSTEMS.oralHealthIp,
   medicationCodes: SYSTEMS.medicationCodes,
   medicalDevices: SYSTEMS.medicalDevices,
+  scientificCodes: SYSTEMS.scientificCodes,
+  transportation: SYSTEMS.transportation,
+  mohCategory: SYSTEMS.mohCategory,
+  visionProduct: SYSTEMS.visionProduct,
 };
 
 /** The system key of a canonical URL (`cpt` for CPT), or undefined. */
 export function priceListSystemKey(url: string | undefined): string | undefined {
   return Object.entries(PRICE_LIST_SYSTEMS).find(([, u]) => u === url)?.[0];
+}
+
+/** The system key of a canonical URL or of a key itself (`cpt`, `services`, …), or undefined when no price list can name it. */
+export function priceListKeyOf(system: string | undefined): string | undefined {
+  return system !== undefined && Object.prototype.hasOwnProperty.call(PRICE_LIST_SYSTEMS, system) ? system : priceListSystemKey(system);
 }
 
 export interface PriceListRow {

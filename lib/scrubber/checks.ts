@@ -10,6 +10,8 @@ export type Hit = { sequence?: number; values: Record<string, string | number | 
 export type Check = (facts: ScrubFacts, params: Record<string, number | string | boolean>) => Hit[];
 
 interface TableRow {
+  /** Services: the code's list as a price-list system key (`services`, …); absent = CPT (the table's first rows). */
+  system?: string;
   code: string;
   gender?: "female" | "male";
   minAge?: number;
@@ -26,14 +28,15 @@ export function ageOn(birthDate: string, day: string): number {
   return y - by - (m < bm || (m === bm && d < bd) ? 1 : 0);
 }
 
-const matches = (row: TableRow, code: string) => (row.code.endsWith("*") ? code.startsWith(row.code.slice(0, -1)) : row.code === code);
+const matches = (row: TableRow, code: string, system?: string) =>
+  (system === undefined || (row.system ?? "cpt") === system) && (row.code.endsWith("*") ? code.startsWith(row.code.slice(0, -1)) : row.code === code);
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
 /** The rows of the clinical table a patient does not fit, for one dimension. */
-function misfits(rows: TableRow[], code: string, patient: { birthDate: string; gender: string }, day: string, dimension: "age" | "gender" | "both"): TableRow[] {
+function misfits(rows: TableRow[], code: string, patient: { birthDate: string; gender: string }, day: string, dimension: "age" | "gender" | "both", system?: string): TableRow[] {
   const age = ageOn(patient.birthDate, day);
   return rows.filter((r) => {
-    if (!matches(r, code)) return false;
+    if (!matches(r, code, system)) return false;
     const genderBad = r.gender !== undefined && (patient.gender === "female" || patient.gender === "male") && patient.gender !== r.gender;
     const ageBad = (r.minAge !== undefined && age < r.minAge) || (r.maxAge !== undefined && age > r.maxAge);
     return dimension === "gender" ? genderBad : dimension === "age" ? ageBad : genderBad || ageBad;
@@ -86,7 +89,7 @@ export const CHECKS: Readonly<Record<string, Check>> = {
     });
   },
   serviceAgeGender: (f) =>
-    !f.patient ? [] : f.items.flatMap((i) => misfits(SERVICES, i.code, f.patient!, i.servicedDate, "both").slice(0, 1).map((r) => ({ sequence: i.sequence, values: { sequence: i.sequence, code: i.code, why: r.why } }))),
+    !f.patient ? [] : f.items.flatMap((i) => misfits(SERVICES, i.code, f.patient!, i.servicedDate, "both", i.system || undefined).slice(0, 1).map((r) => ({ sequence: i.sequence, values: { sequence: i.sequence, code: i.code, why: r.why } }))),
   diagnosisAge: (f) => {
     const day = f.items[0]?.servicedDate ?? f.today;
     return !f.patient ? [] : f.diagnoses.flatMap((code, index) => misfits(DIAGNOSES, code, f.patient!, day, "age").slice(0, 1).map((r) => ({ values: { index, code, why: r.why } })));

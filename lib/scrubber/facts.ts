@@ -3,7 +3,7 @@ import { authorizationUsage } from "@/lib/authorization-usage";
 import { contractPriceFor } from "@/lib/contracts";
 import type { Db, Tx } from "@/lib/db";
 import { coverages, eligibilityChecks, patients, submissions, tables } from "@/lib/db";
-import { CPT_CODES, isExcludedService, MESSAGE_LIMIT_BYTES, nphies, priceListSystemKey, toMinorUnits, type BenefitsView } from "@/lib/fhir";
+import { benefitCategoryOf, isExcludedService, MESSAGE_LIMIT_BYTES, nphies, priceListSystemKey, toMinorUnits, type BenefitsView } from "@/lib/fhir";
 import type { AuthorizationFact, ScrubFacts, ScrubItem } from "./types";
 
 /**
@@ -130,7 +130,8 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
   const items: ScrubItem[] = [];
   for (const i of read.items) {
     const contract = insurerId && i.system && i.servicedDate ? await contractPriceFor(db, { insurerId, ...plan, system: i.system, code: i.code, date: i.servicedDate }) : undefined;
-    const category = i.system === "cpt" ? CPT_CODES.find((c) => c.code === i.code)?.category : undefined;
+    // The code's benefit category in its own list (CPT or the exchange's), the one the sandbox adjudicates with.
+    const category = benefitCategoryOf(i.system || undefined, i.code);
     items.push({
       ...i,
       ...(i.system && isExcludedService(i.system, i.code) ? { excluded: true } : {}),

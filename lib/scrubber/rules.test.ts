@@ -79,6 +79,19 @@ describe("scrubber rules (docs/decisions/090)", () => {
     });
   }
 
+  it("the clinical table's service rows name their list: an exchange code fits by its own list, a CPT row does not match it", () => {
+    const man = { birthDate: "1979-11-02", gender: "male" };
+    const delivery = (system: string) => scrubFacts({ ...clean(), patient: man, items: [{ ...clean().items[0]!, system, code: "PKG-0501" }] }).findings.map((f) => f.rule);
+    // The exchange's normal delivery package is for a woman of 10 to 60.
+    expect(delivery("services")).toEqual(["service-age-gender"]);
+    // The same code in another list is not that service.
+    expect(delivery("procedures")).toEqual([]);
+    // CPT's obstetric row is CPT's: 59400 of another list does not match it.
+    const obstetric = (system: string) => scrubFacts({ ...clean(), patient: man, items: [{ ...clean().items[0]!, system, code: "59400" }] }).findings.map((f) => f.rule);
+    expect(obstetric("cpt")).toEqual(["service-age-gender"]);
+    expect(obstetric("services")).toEqual([]);
+  });
+
   it("names the line and its element, and knows the code's words in the shared module", () => {
     const f = scrubFacts(FAILING["contract-price-differs"]!(clean())).findings[0]!;
     expect(f).toMatchObject({ sequence: 1, element: "Claim.item[1].unitPrice", family: "BE" });

@@ -21,3 +21,12 @@ export function defaultItemSystem(type: ClaimType, protocol: PlatformProtocol = 
   return protocol === "rest" && (type === "professional" || type === "institutional") ? CPT_SYSTEM : ITEM_SYSTEMS_BY_CLAIM_TYPE[type][0]!;
 }
 
+
+/**
+ * Every code system a line of any care setting may be coded in, in this protocol (the front desk's
+ * estimate, which has no claim type yet): the exchange's lists, and CPT in the spec's REST only.
+ */
+export function itemSystemsOfProtocol(protocol: PlatformProtocol = "rest"): readonly string[] {
+  const exchange = [...new Set(Object.values(ITEM_SYSTEMS_BY_CLAIM_TYPE).flat())];
+  return protocol === "messaging" ? exchange : [CPT_SYSTEM, ...exchange];
+}

@@ -7,7 +7,7 @@ import { claimTotalMinor } from "./claim-total";
 import { insertDraft, queueDraft, ScrubBlockedError, type ScrubAnswer } from "./lifecycle";
 import type { ScrubFinding } from "@/lib/scrubber";
 import type { Submission } from "./states";
-import { buildClaim, CPT_CODES, nphies, type CareSettingInput, type ClaimInput } from "@/lib/fhir";
+import { benefitCategoryOf, buildClaim, nphies, type CareSettingInput, type ClaimInput } from "@/lib/fhir";
 import { claimLineShares } from "@/lib/contracts";
 import { lookupCodes } from "@/lib/terminology";
 import { practitionersByIds, type Practitioner } from "@/lib/facilities";
@@ -368,7 +368,7 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   // A fresh eligibility answer first, outside the submit's transaction (a platform call never holds it open).
   const firstDay = values.items.map((i) => i.servicedDate).filter(Boolean).sort()[0];
   // It asks for the lines' benefit categories, so the answer says whether the plan covers each.
-  const categories = values.items.map((i) => CPT_CODES.find((c) => c.code === i.code)?.category).filter((c): c is NonNullable<typeof c> => c !== undefined);
+  const categories = values.items.map((i) => benefitCategoryOf(i.system || CPT_SYSTEM, i.code)).filter((c): c is NonNullable<typeof c> => c !== undefined);
   const eligibility = deps.refreshEligibility && firstDay ? await deps.refreshEligibility({ patientId: resolved.patient.id, coverageId: coverage.id, servicedDate: firstDay, categories }) : undefined;
   const at = now(deps);
   const canOverride = mayOverrideScrubber(caller);

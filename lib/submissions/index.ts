@@ -44,7 +44,7 @@ export { notePlatformId } from "./platform-id";
 export { CLAIM_IDENTIFIER_SYSTEM_BASE, claimIdentifierSystem } from "./identifiers";
 export { claimTotalMinor } from "./claim-total";
 export { draftFormSchema, submissionFormSchema, SUBMISSION_USES } from "./form-schema";
-export { CPT_SYSTEM, defaultItemSystem, itemSystemsFor, type PlatformProtocol } from "./care-setting";
+export { CPT_SYSTEM, defaultItemSystem, itemSystemsFor, itemSystemsOfProtocol, type PlatformProtocol } from "./care-setting";
 export type { DraftFormValues, SubmissionFormInput, SubmissionFormValues, SubmissionItemInput, SubmissionUse } from "./form-schema";
 export { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
 export { createClaimFromAuthorization, saveDraft, submitForm } from "./form-service";

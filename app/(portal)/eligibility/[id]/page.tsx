@@ -8,6 +8,7 @@ import { VisitEstimatePanel } from "@/components/eligibility/visit-estimate";
 import { buttonClasses } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
 import { staffPage, type StaffPageContext } from "@/lib/auth";
+import { env } from "@/lib/env";
 import { getCheckView } from "@/lib/eligibility";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -48,7 +49,7 @@ export default staffPage("eligibility", async function EligibilityCheckPage({ pa
           <OutcomeBanner check={check} />
         </div>
         <EligibilityDetails check={check} />
-        {check.outcome === "in_force" && <VisitEstimatePanel checkId={check.id} servicedDate={check.servicedDate} />}
+        {check.outcome === "in_force" && <VisitEstimatePanel checkId={check.id} servicedDate={check.servicedDate} protocol={env().PLATFORM_PROTOCOL} />}
         <p className="hidden text-xs text-slate-500 print:block">{t("eligibility.result.printedFrom", { app: t("app.name") })}</p>
       </div>
     </>
