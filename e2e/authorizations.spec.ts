@@ -38,6 +38,9 @@ async function submitAndWaitForApproval(page: Page): Promise<string> {
   return page.url().split("/").pop()!;
 }
 
+/** An amount as the pages write it in English: 2,000.30. */
+const riyals = (amount: number) => amount.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 // Every test signs in its own user and makes its own requests (e2e/fixtures.ts).
 test.describe("prior authorization", () => {
   test("front desk: upload a PDF and an image, submit, and see the decision arrive without reloading", async ({ page, signInAs, sandbox }) => {
@@ -50,9 +53,9 @@ test.describe("prior authorization", () => {
     await page.getByLabel("Quantity of line 2").fill("3");
     await page.getByLabel("Unit price of line 2").fill("0.1");
     await expect(page.getByTestId("item-1-total")).toHaveText("0.30");
-    await expect(page.getByTestId("items-total")).toHaveText("2,000.30");
+    await expect(page.getByTestId("items-total")).toHaveText(riyals(Number(SERVICES.mri.price) + 0.3));
     await page.getByRole("button", { name: "Remove line 2" }).click();
-    await expect(page.getByTestId("items-total")).toHaveText("2,000.00");
+    await expect(page.getByTestId("items-total")).toHaveText(riyals(Number(SERVICES.mri.price)));
 
     await page.getByTestId("file-input").setInputFiles({ name: "MRI referral.pdf", mimeType: "application/pdf", buffer: pdfBytes("MRI referral") });
     await dropFile(page, "knee photo.jpg", "image/jpeg", await jpegFromCanvas(page));
@@ -75,7 +78,8 @@ test.describe("prior authorization", () => {
     expect(await stillNoReload(page)).toBe(true);
     await expect(page.getByTestId("preauth-ref")).toContainText(/PA-/);
     await expect(page.getByTestId("decision-table")).toContainText(SERVICES.mri.code);
-    await expect(page.getByTestId("decision-benefit-total")).toHaveText("1,600.00");
+    // The plan pays 80 % of the MRI (a 20 % share, no deductible for this patient).
+    await expect(page.getByTestId("decision-benefit-total")).toHaveText(riyals(Number(SERVICES.mri.price) * 0.8));
     await expect(page.getByTestId("attachment-list").getByRole("link")).toHaveCount(2);
     // The disposition in the page's language; in Arabic the platform's own text stays as a secondary line.
     await expect(page.getByTestId("disposition-text-words")).toHaveText("Authorization approved in full");
@@ -157,7 +161,7 @@ test.describe("prior authorization", () => {
     await expect(page.getByTestId("preauth-ref")).toContainText(ref!);
     await expect(page.getByTestId("selected-patient")).toContainText("Test Patient One");
     await expect(page.getByTestId("diagnoses")).toContainText("M54.5");
-    await expect(page.getByTestId("items-total")).toHaveText("2,000.00");
+    await expect(page.getByTestId("items-total")).toHaveText(riyals(Number(SERVICES.mri.price)));
     await sendClaimForm(page);
     await page.waitForURL(/\/claims\/new\?submitted=[0-9a-f-]{36}$/);
     await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", /queued|sent|pended|complete/);

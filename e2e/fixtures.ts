@@ -155,7 +155,7 @@ export interface JourneyService {
 export const SERVICES: Record<"visit" | "mri" | "bloodCount", JourneyService> = MESSAGING
   ? {
       visit: { list: "Services", system: nphies.SYSTEMS.services, code: "SVC-0102", price: "300", ar: "استشارة طبيب أخصائي" },
-      mri: { list: "Imaging", system: nphies.SYSTEMS.imaging, code: "IMG-3003", price: "2000", ar: "رنين مغناطيسي للدماغ بالصبغة" },
+      mri: { list: "Imaging", system: nphies.SYSTEMS.imaging, code: "IMG-3003", price: "2500", ar: "رنين مغناطيسي للدماغ بالصبغة" },
       bloodCount: { list: "Laboratory", system: nphies.SYSTEMS.laboratory, code: "LAB-4001", price: "60", ar: "صورة دم كاملة" },
     }
   : {
@@ -172,9 +172,9 @@ export async function pickService(page: Page, line: number, service: JourneyServ
 
 /**
  * Fills the prior-authorization form with the usual request: an MRI (SERVICES.mri, M54.5) for
- * 1000000001 at `price` (the price list's 2,000.00 is approved as asked; more is reduced).
+ * 1000000001 at `price` (by default the payer's contract price, SERVICES.mri.price, approved as asked; more is reduced).
  */
-export async function fillAuthorizationRequest(page: Page, price = "2000"): Promise<void> {
+export async function fillAuthorizationRequest(page: Page, price = SERVICES.mri.price): Promise<void> {
   await pickPatient(page, "1000000001");
   await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
   await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "m545");
