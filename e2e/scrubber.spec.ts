@@ -29,6 +29,20 @@ function registerClassCPatient() {
   adminCli(["patient:import"], JSON.stringify([record]));
 }
 
+/** The front desk checks a patient's eligibility (in force) and opens the printable result, where the estimate is. */
+async function checkEligibilityOf(page: Page, nationalId: string) {
+  await page.goto("/eligibility");
+  await page.getByRole("combobox", { name: /^patient$/i }).focus();
+  await page.keyboard.type(nationalId);
+  await expect(page.getByRole("option").first()).toBeVisible();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  await page.getByRole("button", { name: "Check eligibility" }).click();
+  await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "in_force");
+  await page.getByRole("link", { name: "Open the printable result" }).click();
+  await expect(page).toHaveURL(/\/eligibility\/[0-9a-f-]{36}$/);
+}
+
 async function submitButton(page: Page) {
   return page.getByTestId("claim-form").locator('button[type="submit"]');
 }
@@ -36,17 +50,7 @@ async function submitButton(page: Page) {
 test.describe("scrubber and estimate", () => {
   test("front desk: the estimate for a visit — shares, VAT, what needs an authorization; printable, in Arabic", async ({ page, signInAs }) => {
     await signInAs("front_desk");
-    await page.goto("/eligibility");
-    const box = page.getByRole("combobox", { name: /^patient$/i });
-    await box.focus();
-    await page.keyboard.type("2087654311");
-    await expect(page.getByRole("option").first()).toBeVisible();
-    await page.keyboard.press("ArrowDown");
-    await page.keyboard.press("Enter");
-    await page.getByRole("button", { name: "Check eligibility" }).click();
-    await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "in_force");
-    await page.getByRole("link", { name: "Open the printable result" }).click();
-    await expect(page).toHaveURL(/\/eligibility\/[0-9a-f-]{36}$/);
+    await checkEligibilityOf(page, "2087654311");
 
     const estimate = async (label: string) => {
       const picker = page.getByTestId("estimate-services").getByRole("combobox", { name: label });
@@ -133,17 +137,7 @@ test.describe("scrubber and estimate", () => {
   test("a deductible not yet met: in the estimate, and live on the claim form as the lines change — in English and Arabic, desk and phone", async ({ page, signInAs }) => {
     registerClassCPatient();
     await signInAs(["front_desk", "billing"]);
-    await page.goto("/eligibility");
-    const box = page.getByRole("combobox", { name: /^patient$/i });
-    await box.focus();
-    await page.keyboard.type("1087654321");
-    await expect(page.getByRole("option").first()).toBeVisible();
-    await page.keyboard.press("ArrowDown");
-    await page.keyboard.press("Enter");
-    await page.getByRole("button", { name: "Check eligibility" }).click();
-    await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "in_force");
-    await page.getByRole("link", { name: "Open the printable result" }).click();
-    await expect(page).toHaveURL(/\/eligibility\/[0-9a-f-]{36}$/);
+    await checkEligibilityOf(page, "1087654321");
     await expect(page.getByTestId("annual-deductible")).toHaveText("Annual deductible: SAR 0.00 of SAR 50.00 met, SAR 50.00 left");
 
     const estimate = async (label: string) => {
