@@ -1,10 +1,10 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useEffect, useId, useMemo, useRef } from "react";
+import { useEffect, useId, useRef } from "react";
 import { Controller, useWatch, type Control, type FieldErrors, type UseFormRegister, type UseFormSetValue } from "react-hook-form";
 import { FieldMessages, SelectField, describedBy, inputClasses } from "@/components/patients/form-controls";
-import { CLAIM_TYPES, DIAGNOSIS_ON_ADMISSION_CODES, SUBTYPES_BY_CLAIM_TYPE, isClaimType, requiredSupportingInfo, requiresOnAdmission, type ClaimType, type DiagnosisOnAdmission } from "@/lib/fhir/browser";
+import { CLAIM_TYPES, SUBTYPES_BY_CLAIM_TYPE, isClaimType, requiredSupportingInfo, type ClaimType } from "@/lib/fhir/browser";
 import { CPT_SYSTEM, defaultItemSystem, itemSystemsFor, type PlatformProtocol } from "@/lib/submissions/browser";
 import type { SubmissionFormInput } from "@/lib/submissions";
 
@@ -151,67 +151,6 @@ export function CareSettingFields({
         <TextInput label={t("episode")} hint={t("episodeHint")} dir="ltr" errors={tr(message(errors.episodeId))} testId="episode" {...register("episodeId")} />
       </div>
     </div>
-  );
-}
-
-/**
- * An inpatient stay's diagnoses (BV-00027): for each, whether it was present on admission — yes,
- * no or unknown, kept by diagnosis code. A diagnosis added while the setting is inpatient starts at
- * "yes" (a condition the patient was admitted with, the usual case; staff answer "no" for what
- * arose during the stay). Shown beside the diagnoses; nothing for other settings.
- */
-export function DiagnosisOnAdmissionFields({
-  control,
-  setValue,
-  errors,
-  translateError: tr,
-}: {
-  control: Control<SubmissionFormInput>;
-  setValue: UseFormSetValue<SubmissionFormInput>;
-  errors: FieldErrors<SubmissionFormInput>;
-  translateError: Translate;
-}) {
-  const t = useTranslations("careSetting");
-  const id = useId();
-  const watchedType = useWatch({ control, name: "claimType" });
-  const subtype = useWatch({ control, name: "subtype" });
-  const diagnoses = useWatch({ control, name: "diagnoses" });
-  const answers = useWatch({ control, name: "onAdmission" });
-  const required = isClaimType(watchedType) && requiresOnAdmission(watchedType, subtype);
-  const codes = useMemo(() => diagnoses ?? [], [diagnoses]);
-
-  useEffect(() => {
-    if (!required) return;
-    const current = answers ?? {};
-    const missing = codes.filter((code) => !Object.hasOwn(current, code));
-    if (missing.length > 0) setValue("onAdmission", { ...current, ...Object.fromEntries(missing.map((code) => [code, "y" as const])) });
-  }, [required, codes, answers, setValue]);
-
-  if (!required || codes.length === 0) return null;
-  const errs = tr(message(errors.onAdmission));
-  return (
-    <fieldset className="lg:col-span-2" aria-describedby={describedBy(id, t("onAdmissionHint"), errs)} data-testid="on-admission">
-      <legend className="text-sm font-medium text-slate-800">{t("onAdmission")}</legend>
-      <ul className="mt-2 grid gap-3 sm:grid-cols-2">
-        {codes.map((code, i) => (
-          <li key={code}>
-            <SelectField
-              label={t("onAdmissionOf", { code })}
-              value={answers?.[code] ?? ""}
-              onChange={(e) => setValue("onAdmission", { ...(answers ?? {}), [code]: e.target.value as DiagnosisOnAdmission }, { shouldValidate: !!errors.onAdmission })}
-              data-testid={`on-admission-${i}`}
-            >
-              {DIAGNOSIS_ON_ADMISSION_CODES.map((c) => (
-                <option key={c} value={c}>
-                  {t(`onAdmissionCodes.${c}`)}
-                </option>
-              ))}
-            </SelectField>
-          </li>
-        ))}
-      </ul>
-      <FieldMessages id={id} hint={t("onAdmissionHint")} errors={errs} />
-    </fieldset>
   );
 }
 

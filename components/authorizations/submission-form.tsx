@@ -1,9 +1,8 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Controller, useForm, useWatch, type FieldPath } from "react-hook-form";
 import { AttachmentUploader, type UploadedAttachment } from "@/components/attachments/attachment-uploader";
 import { CodeMultiPicker } from "@/components/coding/code-multi-picker";
@@ -14,8 +13,8 @@ import { FormAlert } from "@/components/patients/form-controls";
 import { Button } from "@/components/ui/button";
 import { saveDraftAction, submitAction } from "@/lib/authorizations/browser";
 import { defaultItemSystem, emptyItem, loadSubmissionFormSchema, type PlatformProtocol } from "@/lib/submissions/browser";
-import { isClaimType } from "@/lib/fhir/browser";
-import { CareSettingFields, DiagnosisOnAdmissionFields, type PractitionerOption } from "./care-setting-fields";
+import { isClaimType, requiresOnAdmission } from "@/lib/fhir/browser";
+import { CareSettingFields, type PractitionerOption } from "./care-setting-fields";
 import type { SubmissionFormInput, SubmissionUse } from "@/lib/submissions";
 import type { PatientSummary } from "@/lib/patients";
 import { UsageWarnings } from "@/components/authorization-usage/usage-warnings";
@@ -32,8 +31,10 @@ export interface SubmissionFormInitial {
 
 const resolver = lazyZodResolver<SubmissionFormInput>(loadSubmissionFormSchema);
 
-// The claim's live shares (docs/decisions/091) load in a chunk of their own, after the form.
-const LiveShares = dynamic(() => import("@/components/claims/live-shares"), { ssr: false });
+// Chunks of their own, fetched only when the form needs them (the first load's budget, decision 055):
+// the claim's live shares (decision 091) and an inpatient stay's diagnoses on admission (decision 083).
+const LiveShares = lazy(() => import("@/components/claims/live-shares"));
+const DiagnosisOnAdmissionFields = lazy(() => import("./diagnosis-on-admission"));
 
 type Notice = { tone: "ok" | "error"; text: string } | undefined;
 
@@ -111,6 +112,7 @@ export function SubmissionForm({
   const coverageId = useWatch({ control: form.control, name: "coverageId" });
   const watchedType = useWatch({ control: form.control, name: "claimType" });
   const claimType = isClaimType(watchedType) ? watchedType : "professional";
+  const watchedSubtype = useWatch({ control: form.control, name: "subtype" });
   // Decision 048: a claim from an authorization is checked against what remains of it before sending.
   const watchedItems = useWatch({ control: form.control, name: "items" });
   const warnings = usage ? usageWarnings(usage, watchedItems ?? []) : [];
@@ -279,7 +281,11 @@ export function SubmissionForm({
                 />
               )}
             />
-            <DiagnosisOnAdmissionFields control={form.control} setValue={form.setValue} errors={errors} translateError={tr} />
+            {requiresOnAdmission(claimType, watchedSubtype) && (
+              <Suspense fallback={null}>
+                <DiagnosisOnAdmissionFields control={form.control} setValue={form.setValue} errors={errors} translateError={tr} />
+              </Suspense>
+            )}
           </div>
         </section>
 
@@ -292,7 +298,11 @@ export function SubmissionForm({
         </section>
 
         {/* Its chunk loads once a patient and coverage are chosen: nothing to share before, and the first load stays small (decision 055). */}
-        {use === "claim" && patient && coverageId && <LiveShares patientId={patient.id} coverageId={coverageId} items={watchedItems ?? []} />}
+        {use === "claim" && patient && coverageId && (
+          <Suspense fallback={null}>
+            <LiveShares patientId={patient.id} coverageId={coverageId} items={watchedItems ?? []} />
+          </Suspense>
+        )}
 
         <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-files">
           <h2 id="sec-files" className="mb-4 text-base font-semibold text-slate-900">
