@@ -2,11 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { and, eq } from "drizzle-orm";
 import { AREAS, staffAction, type ActionResult } from "@/lib/auth";
-import { coverages, patients } from "@/lib/db";
-import { claimLineSharesWithBasis } from "./claim-shares";
-import { shareTotals, vatPercentFor, type ShareResult } from "./share";
+import { liveClaimShares, type LiveShareLine } from "./claim-shares";
+import type { shareTotals } from "./share";
 import { importContracts, type ContractDiff, type ContractLineError } from "./store";
 
 /** The largest price list the settings page takes (the CLI has no such limit). */
@@ -51,34 +49,25 @@ const sharesSchema = z.object({
     .max(100),
 });
 
-export interface LiveShareLine extends ShareResult {
-  /** The line's position in the form (0-based). */
-  index: number;
-}
+export type { LiveShareLine } from "./claim-shares";
 
 /**
  * The claim form's live shares (docs/decisions/091): per complete line the payer's share, the
  * patient's and the VAT, with totals — computed exactly as the submit computes them
- * (`claimLineShares`: the contract of each line's date and the coverage's network and class, the last eligibility answer of the patient
- * and the coverage's payer). Billing's, like the form. The form sends its complete lines only
- * (code, date, quantity and price parsed as the form parses them), each with its position. The coverage must be the patient's, so nothing of another
+ * (`claimLineShares`: the contract of each line's date and the coverage's network and class, the
+ * last eligibility answer of the patient and the coverage's payer). Billing's, like the form. The
+ * form sends its complete lines only (code, date, quantity and price parsed as the form parses
+ * them), each with its position. The coverage must be the patient's, so nothing of another
  * patient can be read through it. Audited as a view of the patient's shares.
  */
 export const claimSharesAction = staffAction(
   AREAS.claims.roles,
   sharesSchema,
   async (input, ctx): Promise<ActionResult<{ lines: LiveShareLine[]; totals: ReturnType<typeof shareTotals>; vatPercent: number; answered: boolean }>> => {
-    const [row] = await ctx.db
-      .select({ nationalId: patients.nationalId, insurerId: coverages.insurerId, network: coverages.network, coverageClass: coverages.coverageClass })
-      .from(coverages)
-      .innerJoin(patients, eq(patients.id, coverages.patientId))
-      .where(and(eq(coverages.id, input.coverageId), eq(coverages.patientId, input.patientId)))
-      .limit(1);
-    if (!row) return { ok: false, error: "not_found" };
-    const { shares, answered } = await claimLineSharesWithBasis(ctx.db, { nationalId: row.nationalId, insurerId: row.insurerId, network: row.network, coverageClass: row.coverageClass, items: input.items });
-    const lines = shares.map((share, n) => ({ ...share, index: input.items[n]!.index }));
-    await ctx.audit({ action: "claim.shares_view", target: { type: "patient", id: input.patientId }, outcome: "success", details: { lines: lines.length } });
-    return { ok: true, lines, totals: shareTotals(lines), vatPercent: vatPercentFor(row.nationalId), answered };
+    const shares = await liveClaimShares(ctx.db, input);
+    if (!shares) return { ok: false, error: "not_found" };
+    await ctx.audit({ action: "claim.shares_view", target: { type: "patient", id: input.patientId }, outcome: "success", details: { lines: shares.lines.length } });
+    return { ok: true, ...shares };
   },
   { name: "contracts" },
 );

@@ -1,9 +1,19 @@
 import { and, desc, eq, ne } from "drizzle-orm";
 import type { Db, Tx } from "@/lib/db";
-import { eligibilityChecks, patients } from "@/lib/db";
+import { coverages, eligibilityChecks, patients } from "@/lib/db";
 import { benefitCategoryOf, priceListKeyOf, shareTermsOf, type AnnualTerms, type BenefitsView } from "@/lib/fhir";
-import { computeShares, vatPercentFor, type BenefitTerms, type ShareResult } from "./share";
+import { computeShares, shareTotals, vatPercentFor, type BenefitTerms, type ShareResult } from "./share";
 import { contractPriceFor } from "./store";
+
+/** One line of a claim being built, as the shares need it. */
+export interface ShareItem {
+  /** The line's code system: its canonical URL or price-list key; absent or empty = CPT (forms saved before care settings). */
+  system?: string;
+  code: string;
+  servicedDate: string;
+  quantity: number;
+  unitPriceMinor: number;
+}
 
 /**
  * The patient's share and VAT of each line of a claim being built (docs/decisions/091): the
@@ -14,15 +24,6 @@ import { contractPriceFor } from "./store";
  * any of the exchange's lists — and drawn from its code's benefit category (lib/fhir
  * `benefitCategoryOf`, the list the sandbox adjudicates with).
  */
-export interface ShareItem {
-  /** The line's code system: its canonical URL or price-list key; absent or empty = CPT (forms saved before care settings). */
-  system?: string;
-  code: string;
-  servicedDate: string;
-  quantity: number;
-  unitPriceMinor: number;
-}
-
 export async function claimLineShares(
   db: Db | Tx,
   input: { nationalId: string; insurerId: string; network?: string; coverageClass?: string; items: readonly ShareItem[] },
@@ -58,4 +59,30 @@ export async function claimLineSharesWithBasis(
     lines.push({ sequence: n + 1, code: item.code, ...(category ? { category } : {}), quantity: item.quantity, unitPriceMinor: item.unitPriceMinor, ...(contract ? { contractPriceMinor: contract.priceMinor } : {}) });
   }
   return { shares: computeShares(lines, terms, vatPercentFor(input.nationalId), annual), answered };
+}
+
+/** A line of the claim form's live shares: its shares and its position in the form (0-based). */
+export interface LiveShareLine extends ShareResult {
+  index: number;
+}
+
+/**
+ * The claim form's live shares (docs/decisions/091) for a patient and one of their coverages: the
+ * coverage's payer, network and class price the lines exactly as the submit does. Undefined when
+ * the coverage is not this patient's, so nothing of another patient can be read through it.
+ */
+export async function liveClaimShares(
+  db: Db | Tx,
+  input: { patientId: string; coverageId: string; items: readonly (ShareItem & { index: number })[] },
+): Promise<{ lines: LiveShareLine[]; totals: ReturnType<typeof shareTotals>; vatPercent: number; answered: boolean } | undefined> {
+  const [row] = await db
+    .select({ nationalId: patients.nationalId, insurerId: coverages.insurerId, network: coverages.network, coverageClass: coverages.coverageClass })
+    .from(coverages)
+    .innerJoin(patients, eq(patients.id, coverages.patientId))
+    .where(and(eq(coverages.id, input.coverageId), eq(coverages.patientId, input.patientId)))
+    .limit(1);
+  if (!row) return undefined;
+  const { shares, answered } = await claimLineSharesWithBasis(db, { nationalId: row.nationalId, insurerId: row.insurerId, network: row.network, coverageClass: row.coverageClass, items: input.items });
+  const lines = shares.map((share, n) => ({ ...share, index: input.items[n]!.index }));
+  return { lines, totals: shareTotals(lines), vatPercent: vatPercentFor(row.nationalId), answered };
 }

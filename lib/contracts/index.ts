@@ -18,4 +18,4 @@ export {
   type PriceChange,
 } from "./store";
 export { VAT_PERCENT_NON_SAUDI, computeShares, isCitizenId, shareTotals, vatPercentFor, type AnnualTerms, type BenefitTerms, type ShareLine, type ShareResult } from "./share";
-export { claimLineShares, type ShareItem } from "./claim-shares";
+export { claimLineShares, liveClaimShares, type LiveShareLine, type ShareItem } from "./claim-shares";

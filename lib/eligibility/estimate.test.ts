@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimLineShares, seedDemoContracts } from "@/lib/contracts";
-import { eligibilityChecks, patients } from "@/lib/db";
+import { claimLineShares, liveClaimShares, seedDemoContracts } from "@/lib/contracts";
+import { coverages, eligibilityChecks, patients } from "@/lib/db";
 import { nphies, readCoverageEligibilityResponse } from "@/lib/fhir";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { testDatabases } from "@/lib/testing/databases";
@@ -94,6 +94,20 @@ describe.each(testDatabases())("the estimate and the claim's shares with a deduc
     const today = new Date().toISOString().slice(0, 10);
     const shares = await claimLineShares(database.db, { nationalId: "2087654311", insurerId: "payer-rimal", items: [{ code: "99214", servicedDate: today, quantity: 1, unitPriceMinor: 35_000 }] });
     expect(shares.map((s) => [s.deductibleMinor, s.patientMinor, s.vatMinor])).toEqual([[8_000, 10_700, 5_250]]);
+  });
+
+  it("the form's live shares: the same shares for the patient's own coverage, with each line's position; another patient's coverage reads nothing", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const [omar] = await database.db.select({ id: patients.id }).from(patients).where(eq(patients.nationalId, "2087654311"));
+    const [own] = await database.db.select({ id: coverages.id }).from(coverages).where(eq(coverages.patientId, omar!.id));
+    const [other] = await database.db.select({ id: coverages.id, patientId: coverages.patientId }).from(coverages).innerJoin(patients, eq(patients.id, coverages.patientId)).where(eq(patients.nationalId, "1000000001"));
+    const items = [{ code: "99214", servicedDate: today, quantity: 1, unitPriceMinor: 35_000, index: 2 }];
+    const live = (await liveClaimShares(database.db, { patientId: omar!.id, coverageId: own!.id, items }))!;
+    expect(live.lines.map((l) => [l.index, l.deductibleMinor, l.patientMinor, l.vatMinor])).toEqual([[2, 8_000, 10_700, 5_250]]);
+    expect(live).toMatchObject({ vatPercent: 15, answered: true, totals: { patientMinor: 10_700, payerMinor: 24_300 } });
+    // Omar's id with another patient's coverage (and the other way round): nothing.
+    expect(await liveClaimShares(database.db, { patientId: omar!.id, coverageId: other!.id, items })).toBeUndefined();
+    expect(await liveClaimShares(database.db, { patientId: other!.patientId, coverageId: own!.id, items })).toBeUndefined();
   });
 
   it("estimates the exchange's own codes: each priced from its contract row, paid from its code's benefit category", async () => {

@@ -38,7 +38,7 @@ export interface ClaimUnderCheck {
   replacesId?: string | null;
   /**
    * A fresh eligibility check was due before this submit and the platform could not be reached
-   * (lib/scrubber/eligibility-refresh.ts): the reason, shown as a notice.
+   * (lib/eligibility/freshness.ts): the reason, shown as a notice.
    */
   eligibilityUnconfirmed?: string;
 }
