@@ -4,7 +4,8 @@ import { CONFORMANCE_LEVELS } from "./context";
 import { DEFAULT_ADJUDICATION_DELAY_MS, DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT } from "./defaults";
 import type { SandboxOptions } from "./server";
 
-const EnvSchema = z.object({
+/** The sandbox's variables and their defaults (the README's configuration table is tested against it). */
+export const SANDBOX_ENV_SCHEMA = z.object({
   SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_SANDBOX_PORT),
   SANDBOX_DATA_DIR: z.string().min(1).default(DEFAULT_SANDBOX_DATA_DIR),
   SANDBOX_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -24,7 +25,7 @@ const EnvSchema = z.object({
 /** Reads the sandbox's environment variables; throws a readable message when one is malformed. */
 export function parseSandboxEnv(env: NodeJS.ProcessEnv): SandboxOptions {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
-  const result = EnvSchema.safeParse(cleaned);
+  const result = SANDBOX_ENV_SCHEMA.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`invalid environment: ${lines.join("; ")}`);
