@@ -1,11 +1,12 @@
 /**
- * Latency of one MCP tool call over the gateway path (issue 45): the SDK's client → HTTP →
+ * Latency of one MCP tool call over the gateway path (docs/decisions/095): the SDK's client → HTTP →
  * lib/mcp → the gateway's kernel (token lookup, rate bucket, audit row) → a fresh stateless MCP
  * server → the tool's service → JSON answer. In-process portal on PGlite, sandbox over mTLS.
  * Prints p50/p95 per tool. `npm run bench:mcp` (BENCH_CALLS, default 200).
  */
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { createGateway } from "@/lib/gateway";
 import { startMcpHarness } from "@/lib/mcp/testing/harness";
 import { agentClaim } from "@/lib/mcp/testing/claims";
 import { connectAgent, structured } from "@/lib/mcp/testing/session";
@@ -21,6 +22,17 @@ async function main() {
     const submitted = structured<{ submissionId: string }>(
       await claim.callTool({ name: "submit_claim", arguments: { idempotencyKey: randomUUID(), claim: agentClaim({ nationalId: "1000000001", coverageRef: "cov-1000000001", items: [{ code: "99213", price: 250 }] }) } }),
     );
+    const measure = async (label: string, call: () => Promise<void>) => {
+      for (let i = 0; i < 20; i++) await call();
+      const times: number[] = [];
+      for (let i = 0; i < CALLS; i++) {
+        const start = performance.now();
+        await call();
+        times.push(performance.now() - start);
+      }
+      times.sort((a, b) => a - b);
+      console.log(`${label.padEnd(40)} p50 ${pct(times, 50).toFixed(1)} ms   p95 ${pct(times, 95).toFixed(1)} ms   max ${times[times.length - 1]!.toFixed(1)} ms`);
+    };
     const cases: [string, Record<string, unknown>][] = [
       ["find_patient", { nationalId: "1000000001" }],
       ["submission_status", { submissionId: submitted.submissionId }],
@@ -28,16 +40,20 @@ async function main() {
     ];
     console.log(`MCP tool call over the gateway path, ${CALLS} calls each (after 20 warm-up), one client, node ${process.version}`);
     for (const [name, args] of cases) {
-      for (let i = 0; i < 20; i++) structured(await claim.callTool({ name, arguments: args }));
-      const times: number[] = [];
-      for (let i = 0; i < CALLS; i++) {
-        const start = performance.now();
-        structured(await claim.callTool({ name, arguments: args }));
-        times.push(performance.now() - start);
-      }
-      times.sort((a, b) => a - b);
-      console.log(`${name.padEnd(18)} p50 ${pct(times, 50).toFixed(1)} ms   p95 ${pct(times, 95).toFixed(1)} ms   max ${times[times.length - 1]!.toFixed(1)} ms`);
+      await measure(`MCP tools/call ${name}`, async () => void structured(await claim.callTool({ name, arguments: args })));
     }
+    // For scale: the same lookup as POST /query record.lookup, in process (kernel + service, no HTTP, no MCP).
+    const gateway = createGateway({ db: async () => h.database.db, config: () => h.config, port: h.client, warn: () => undefined });
+    await measure("/query record.lookup (in process, baseline)", async () => {
+      const res = await gateway.query(
+        new Request("http://portal.test/query", {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body: JSON.stringify({ agent: "record", task: "lookup", data: { nationalId: "1000000001" } }),
+        }),
+      );
+      if (res.status !== 200) throw new Error(`query ${res.status}`);
+    });
     await claim.close();
   } finally {
     await h.close();

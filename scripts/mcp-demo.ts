@@ -1,5 +1,5 @@
 /**
- * The scripted agent session over MCP (issue 45's "Must show"): with the SDK's client, the
+ * The scripted agent session over MCP (docs/decisions/095): with the SDK's client, the
  * authorization agent finds the patient, checks eligibility, requests an authorization and waits
  * for the payer's decision (status notifications on the call's stream); the claim agent submits the
  * claim with the authorization's reference and waits for its decision. Prints every JSON-RPC
