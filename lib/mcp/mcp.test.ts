@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -213,6 +214,39 @@ describe("MCP server of the agent gateway (SDK client over HTTP)", () => {
     } finally {
       h.config = parseGatewayConfig({ GATEWAY_AGENTS: HARNESS_AGENTS, PROVIDER_ORG_ID: h.sandbox.config.providerOrgId, PLATFORM_ENV: "sandbox", GATEWAY_RATE_PER_MINUTE: "100000" });
     }
+  });
+
+  it("never answers junk with a 5xx or a stack: any body, method, tool name and arguments", async () => {
+    const json = fc.jsonValue({ maxDepth: 3 });
+    const message = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      json.map((v) => JSON.stringify(v)),
+      fc
+        .record({
+          jsonrpc: fc.oneof(fc.constant("2.0"), fc.string({ maxLength: 5 })),
+          id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), fc.constant(null)),
+          method: fc.oneof(fc.constantFrom("initialize", "tools/list", "tools/call", "resources/read", "resources/templates/list", "ping", "notifications/initialized"), fc.string({ maxLength: 30 })),
+          params: fc.oneof(
+            json,
+            fc.record({ name: fc.oneof(fc.constantFrom("submit_claim", "find_patient", "check_eligibility", "wait_for_decision", "status_changes"), fc.string({ maxLength: 20 })), arguments: json }),
+            fc.record({ uri: fc.oneof(fc.constant("clinic-exchange://patients/00000000-0000-4000-8000-000000000000/coverages"), fc.string({ maxLength: 80 })) }),
+          ),
+        })
+        .map((m) => JSON.stringify(m)),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("claim", "record", "notification"), message, async (agent, body) => {
+        const res = await fetch(`${h.url}/mcp/${agent}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${tokens[agent]}` },
+          body,
+        });
+        const answer = await res.text();
+        expect(res.status, answer).toBeLessThan(500);
+        expect(answer).not.toMatch(/at .*\.ts:\d+|Internal error|\bselect\b .* from /i);
+      }),
+      { numRuns: 120 },
+    );
   });
 
   it("audits every call with the token, the tool and its target — and no patient identifiers", async () => {
