@@ -28,13 +28,20 @@ test.describe("MCP server of the agent gateway (SDK client, production build)", 
   // The session bills CPT, which the national exchange's messaging refuses: REST only (the MCP layer is protocol-blind).
   test.skip(MESSAGING, "the scripted session bills CPT lines (the spec's REST)");
 
+  // Every token first: the admin CLI blocks this process for seconds, long enough for the portal to
+  // close an idle kept-alive connection that the next request would then be sent on.
+  const tokens: Record<string, string> = {};
+  test.beforeAll(() => {
+    for (const agent of [...Object.keys(EXPECTED), "authorization session", "claim session"]) tokens[agent] = tokenFor(`e2e ${agent} agent`);
+  });
+
   test("tool lists, the role matrix, and bad input as a tool error in words", async () => {
     test.setTimeout(180_000);
     const clients: Client[] = [];
     try {
       const rows = new Map<string, string[]>(ALL_TOOLS.map((t) => [t, []]));
       for (const agent of Object.keys(EXPECTED)) {
-        const client = await connectAgent(BASE_URL, agent, tokenFor(`e2e ${agent} agent`));
+        const client = await connectAgent(BASE_URL, agent, tokens[agent]);
         clients.push(client);
         const { tools } = await client.listTools();
         console.info(`[mcp] tools/list as ${agent}:\n${tools.map((t) => `  ${t.name} — ${t.title}`).join("\n")}`);
@@ -55,6 +62,12 @@ test.describe("MCP server of the agent gateway (SDK client, production build)", 
       const words = (bad.content[0] as { text: string }).text;
       expect(words).toMatch(/- patientId: expected the portal's patient id/);
       expect(words).toMatch(/- servicedDate: /);
+      // Off the agents' paths: the gateway's JSON 404, never a page.
+      for (const path of ["/mcp", "/mcp/claim/tools"]) {
+        const res = await fetch(`${BASE_URL}${path}`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${tokens.claim}` }, body: "{}" });
+        expect(res.status, path).toBe(404);
+        expect(((await res.json()) as { error: string }).error).toBe("not_found");
+      }
     } finally {
       for (const c of clients) await c.close().catch(() => undefined);
     }
@@ -63,7 +76,7 @@ test.describe("MCP server of the agent gateway (SDK client, production build)", 
   test("a scripted agent session: eligibility, authorization, its decision, the claim — audited", async ({ page }) => {
     test.setTimeout(240_000);
     const log: string[] = [];
-    const result = await agentSession(BASE_URL, { authorization: tokenFor("e2e authorization session"), claim: tokenFor("e2e claim session") }, (step) =>
+    const result = await agentSession(BASE_URL, { authorization: tokens["authorization session"]!, claim: tokens["claim session"]! }, (step) =>
       log.push(`[${step.agent}] ${step.direction} ${JSON.stringify(step.message).slice(0, 240)}`),
     );
     console.info(`[mcp] session:\n${log.join("\n")}`);
