@@ -28,8 +28,8 @@ export const LIB_MAP = [
   { layer: "domain", modules: ["contracts", "scrubber", "submissions", "pipeline", "deadlines", "authorization-usage", "denials"] },
   // Features: what staff do on the screens — thin layers on the domain.
   { layer: "features", modules: ["authorizations", "claims", "cancellation", "information-requests", "payments", "eligibility", "visits", "dashboard", "admin"] },
-  // Machine APIs: what other systems call (/api/exchange, /fhir and /query, /v1).
-  { layer: "machine-apis", modules: ["exchange-api", "gateway", "claims-api"] },
+  // Machine APIs: what other systems call (/api/exchange, /fhir and /query, /mcp, /v1).
+  { layer: "machine-apis", modules: ["exchange-api", "gateway", "claims-api", "mcp"] },
   // Composition: the process — boot, background services, shutdown.
   { layer: "composition", modules: ["server"] },
 ];
@@ -46,7 +46,7 @@ function higherLayers(index) {
   ];
 }
 
-const TESTS = ["**/*.test.ts", "**/*.test.tsx", "**/testing/**", "sandbox/test-support.ts", "**/*.test-support.ts", "scripts/bench-*.ts", "scripts/scale-out.ts", "scripts/seed-volume.ts", "scripts/messaging-batch.ts", "scripts/scrub-measure.ts"];
+const TESTS = ["**/*.test.ts", "**/*.test.tsx", "**/testing/**", "sandbox/test-support.ts", "**/*.test-support.ts", "scripts/bench-*.ts", "scripts/scale-out.ts", "scripts/seed-volume.ts", "scripts/messaging-batch.ts", "scripts/scrub-measure.ts", "scripts/mcp-demo.ts"];
 
 const config = [
   ...nextVitals,

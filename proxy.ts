@@ -35,7 +35,7 @@ function familyOf(pathname: string): ErrorFamily | undefined {
   if (under(pathname, "/api/exchange") || under(pathname, "/fhir")) return "fhir";
   if (under(pathname, "/v1")) return "claims-api";
   if (under(pathname, "/oauth")) return "oauth";
-  if (under(pathname, "/api") || under(pathname, "/query")) return "json";
+  if (under(pathname, "/api") || under(pathname, "/query") || under(pathname, "/mcp")) return "json";
   return undefined;
 }
 

@@ -26,6 +26,7 @@ const FORBIDDEN: Forbidden[] = [
   { test: (t) => t.startsWith("@hookform/resolvers"), why: "the zod resolver: use lazyZodResolver (components/forms)" },
   { test: (t) => t === "lib/fhir/index.ts", why: "the full lib/fhir entry: import @/lib/fhir/browser" },
   { test: (t) => BUILTINS.has(t.split("/")[0]!) || t.startsWith("node:"), why: "a Node built-in" },
+  { test: (t) => t.startsWith("@modelcontextprotocol/"), why: "the MCP SDK is server-only (lib/mcp, docs/decisions/095)" },
   { test: (t) => t.startsWith("@tanstack/table-core"), why: "table sorting runs on the server: SortableTable in a server page (docs/decisions/065)" },
 ];
 

@@ -2,7 +2,7 @@ import { createGatewayToken, listGatewayTokens, revokeGatewayToken } from "@/lib
 import { dbCommand } from "./db-command";
 import { single, type AdminCommand } from "./types";
 
-/** Bearer tokens of the agent gateway (`POST /query`, `/fhir/**`). */
+/** Bearer tokens of the agent gateway (`POST /query`, `/fhir/**`, `/mcp/{agent}`). */
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -15,7 +15,7 @@ export const gatewayCommands: AdminCommand[] = [
       const { token, record } = await createGatewayToken(db, { name: single(flags, "name")!, createdBy: "admin-cli" });
       await audit({ action: "gateway_token.create", target: { type: "gateway_token", id: record.id }, outcome: "success", details: { prefix: record.prefix } });
       return {
-        text: `Created gateway token "${record.name}".\n\n  ${token}\n\nStore it now: it is shown only once. Send it as Authorization: Bearer <token> to /query and /fhir.`,
+        text: `Created gateway token "${record.name}".\n\n  ${token}\n\nStore it now: it is shown only once. Send it as Authorization: Bearer <token> to /query, /fhir and /mcp/<agent>.`,
         json: { id: record.id, name: record.name, token, prefix: record.prefix, createdAt: iso(record.createdAt) },
       };
     },

@@ -9,7 +9,7 @@ import { SESSION_ABSOLUTE_MS } from "./session-limits";
  */
 const PUBLIC_PAGES = ["/sign-in"];
 /** Machine interfaces authenticate each request themselves (API keys, JWTs, tokens, signatures). */
-const SELF_AUTHENTICATED = ["/api", "/v1", "/oauth", "/query", "/fhir"];
+const SELF_AUTHENTICATED = ["/api", "/v1", "/oauth", "/query", "/fhir", "/mcp"];
 
 const under = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
 

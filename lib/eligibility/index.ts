@@ -3,5 +3,6 @@ export type { EligibilityField, EligibilityFormInput } from "./schema";
 export { getCheckView, listChecksForPatient } from "./store";
 export type { EligibilityCheckView } from "./store";
 export { errorField } from "./store";
+export { estimateVisit, type PlannedService, type VisitEstimate } from "./estimate";
 export { runEligibilityCheck, type CheckOutcome, type EligibilityDeps } from "./service";
 export { eligibilityRefresher, staffEligibilityRefresher, ensureRecentEligibility, type FreshEligibility, type FreshnessDeps, type FreshnessRequest } from "./freshness";

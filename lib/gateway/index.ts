@@ -15,7 +15,10 @@ import { jsonResponse } from "@/lib/errors";
 export { AGENT_ROLES, GatewayConfigError, agentNames, gatewayConfig, parseGatewayAgents, parseGatewayConfig, resolveAgent, type AgentRole, type GatewayConfig } from "./config";
 export { gatewayTokenStrategy, runGateway, type GatewayContext, type GatewayDeps } from "./run";
 export { AGENT_TASKS, GatewayQuerySchema } from "./query";
-export { GATEWAY_CHANNEL } from "./submissions";
+export { GATEWAY_CHANNEL, findSubmission, pipelineError, statusResult, submitGatewayClaim } from "./submissions";
+// The MCP server (lib/mcp) speaks the same tasks through these (docs/decisions/095).
+export { recordLookup, recordSummary } from "./record";
+export { listNotifications } from "./notifications";
 export { PORTAL_PATIENT_ID_SYSTEM } from "./fhir";
 
 export { GATEWAY_ERROR_CODES, GATEWAY_SCHEMAS, gatewayOpenApiDocument } from "./openapi";

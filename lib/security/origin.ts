@@ -11,7 +11,7 @@
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Families authenticated per request by a token or signature, never by the session cookie. */
-const MACHINE_PREFIXES = ["/api/exchange", "/api/webhooks", "/v1", "/oauth", "/query", "/fhir"];
+const MACHINE_PREFIXES = ["/api/exchange", "/api/webhooks", "/v1", "/oauth", "/query", "/fhir", "/mcp"];
 
 const under = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
 

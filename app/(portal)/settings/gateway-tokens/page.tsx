@@ -110,6 +110,7 @@ export default async function GatewayTokensPage() {
             <li className="text-start"><code className={code}>POST /query</code></li>
             <li className="text-start"><code className={code}>GET /fhir/Patient/{"{id}"}</code></li>
             <li className="text-start"><code className={code}>POST /fhir/Claim</code></li>
+            <li className="text-start"><code className={code}>POST /mcp/{"{agent}"}</code></li>
           </ul>
           {config && <p className="mt-2">{t("agents.rate", { limit: config.ratePerMinute })}</p>}
         </div>
