@@ -4,6 +4,7 @@ import { contractPricesFor } from "@/lib/contracts";
 import type { Db, Tx } from "@/lib/db";
 import { coverages, eligibilityChecks, patients, submissions, tables } from "@/lib/db";
 import { benefitCategoryOf, isExcludedService, MESSAGE_LIMIT_BYTES, nphies, priceListSystemKey, toMinorUnits, type BenefitsView } from "@/lib/fhir";
+import { yieldToEventLoop } from "@/lib/time";
 import type { AuthorizationFact, ScrubFacts, ScrubItem } from "./types";
 
 /**
@@ -88,6 +89,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
   const insurerId = subject.insurerId ?? undefined;
   const [patient] = await db.select({ id: patients.id, birthDate: patients.birthDate, gender: patients.gender }).from(patients).where(eq(patients.nationalId, subject.patientId)).limit(1);
 
+  await yieldToEventLoop();
   let eligibility: ScrubFacts["eligibility"];
   if (patient && insurerId) {
     const [check] = await db
@@ -102,6 +104,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
     }
   }
 
+  await yieldToEventLoop();
   // The coverage's network and class choose the contract's class and network rows (docs/decisions/089).
   let plan: { network: string; coverageClass: string } = { network: "", coverageClass: "" };
   if (patient && insurerId) {
@@ -111,6 +114,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
     if (row) plan = { network: row.network, coverageClass: row.coverageClass };
   }
 
+  await yieldToEventLoop();
   // Services of this patient already claimed, by code and day: one query through the patient's
   // index (submissions_patient_idx) that hands back only this claim's code-and-day pairs found on
   // the patient's other counted claims — never those claims themselves (docs/decisions/093).
@@ -132,6 +136,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
     for (const row of (result as unknown as { rows: { key: string }[] }).rows) claimed.add(row.key);
   }
 
+  await yieldToEventLoop();
   // Every line's contract price in one query (lib/contracts), not one per line.
   const priced = insurerId
     ? await contractPricesFor(
@@ -154,6 +159,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
     });
   }
 
+  await yieldToEventLoop();
   const authorizations: AuthorizationFact[] = [];
   if (read.preAuthRefs.length > 0) {
     const auths = await db
@@ -179,6 +185,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
     }
   }
 
+  await yieldToEventLoop();
   let filingDays: number | undefined;
   if (insurerId) {
     const [w] = await db.select({ days: tables.insurerFilingWindows.submissionDays }).from(tables.insurerFilingWindows).where(eq(tables.insurerFilingWindows.insurerId, insurerId)).limit(1);
