@@ -238,6 +238,8 @@ const WORST_CASES = ["max-lines", "lines+1", "20000-lines", "diagnoses+1", "supp
 /** An over-limit claim is 413/422 naming the limit; the largest allowed is never refused for its size. */
 const limitCheck = (generated: Generated, response: Response, text: string): string | undefined => {
   const over = generated.headers["x-fuzz-over-limit"] === "true";
+  // The per-caller guard (several workers share one organization) refuses before reading the body: 429 + Retry-After is fine.
+  if (response.status === 429) return response.headers.get("retry-after") ? undefined : "429 without Retry-After";
   const refusedForSize = (response.status === 413 || response.status === 422) && /limit|levels deep/.test(text);
   if (over && !refusedForSize) return `an over-limit claim answered ${response.status}: ${text.slice(0, 160)}`;
   if (!over && refusedForSize) return `the largest claim allowed was refused for its size: ${text.slice(0, 160)}`;

@@ -45,6 +45,8 @@ export interface ApiFamily<P> {
   warn?: (line: string) => void;
   /** Refusals before authentication (a misconfiguration, credentials in the URL): throw AppError. */
   precheck?: (request: Request) => void;
+  /** The actions that count toward the caller's concurrency guard (CALLER_CONCURRENCY); none when omitted. */
+  guarded?: (action: string) => boolean;
 }
 
 /** One authenticated call, handed to the work. */
@@ -62,13 +64,15 @@ export interface ApiCall<P> {
 }
 
 /**
- * The fairness guard (docs/decisions/093): at most this many calls WITH A BODY (the ones that do
- * work: submissions, cancellations, visit lists) of one caller — organization, gateway token, API
- * key or user — run at once in this process; the next one is answered 429 + Retry-After at once,
- * before its body is read. With the size limits (lib/fhir CLAIM_LIMITS) and the work yielding to
- * the event loop, no caller can hold the server for more than a bounded time.
+ * The fairness guard (docs/decisions/093): at most this many of one caller's heavy calls — the
+ * actions its family names in `guarded` (claim submissions, visit lists), sent with a body — run
+ * at once in this process, per caller (organization, gateway token, API key or user); the next
+ * one is answered 429 + Retry-After at once, before its body is read. With the size limits
+ * (lib/fhir CLAIM_LIMITS) and the work yielding to the event loop, no caller can hold the server
+ * for more than a bounded time. Eligibility checks are not guarded: their cost is the platform's
+ * round trip, kept under the clinic's shared quota.
  */
-export const CALLER_CONCURRENCY = 2;
+export const CALLER_CONCURRENCY = 4;
 /** Seconds a caller refused by the guard is told to wait. */
 export const CALLER_RETRY_AFTER_SECONDS = 1;
 
@@ -168,7 +172,7 @@ export async function runApi<P>(family: ApiFamily<P>, action: string, request: R
           extra: { retryAfterSeconds: decision.retryAfterSeconds },
         });
       }
-      if (hasBody(request)) {
+      if (family.guarded?.(action) && hasBody(request)) {
         refusedActor = actor;
         release = enterGuard(callerKey(family.name, actor));
         refusedActor = undefined;

@@ -143,6 +143,7 @@ describe.each(testDatabases().slice(0, 1))("the fairness guard: calls with a bod
     name: "guard-test",
     style: "json",
     db: async () => database.db,
+    guarded: (action) => action.startsWith("test."),
     authenticate: async () => ({ ok: true, value: { principal: undefined, actor: { kind: "api", id: label, name: label } } }),
   });
   const post = () => new Request("https://portal.test/x", { method: "POST", body: "{}" });
@@ -160,6 +161,8 @@ describe.each(testDatabases().slice(0, 1))("the fairness guard: calls with a bod
     // Another caller is not held back by org-a, nor is a GET of org-a.
     expect((await runApi(family("org-b"), "test.slow", post(), async () => new Response("ok"))).status).toBe(200);
     expect((await runApi(family("org-a"), "test.get", new Request("https://portal.test/x"), async () => new Response("ok"))).status).toBe(200);
+    // Nor an action its family does not guard (an eligibility check).
+    expect((await runApi(family("org-a"), "light.check", post(), async () => new Response("ok"))).status).toBe(200);
     open();
     expect((await Promise.all(running)).map((r) => r.status)).toEqual(Array(CALLER_CONCURRENCY).fill(200));
     expect((await runApi(family("org-a"), "test.slow", post(), async () => new Response("ok"))).status).toBe(200);
