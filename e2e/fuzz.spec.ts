@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
+import { CLAIM_LIMITS } from "../lib/fhir/nphies/limits";
 import { adminCli, DEMO, expect, registerOrgClient, signInRequest, test } from "./fixtures";
 
 /**
@@ -11,6 +12,10 @@ import { adminCli, DEMO, expect, registerOrgClient, signInRequest, test } from "
  * Each answer must come within REQUEST_TIMEOUT_MS, never be a 5xx, and — when it is an error —
  * have its endpoint family's shape. The table of answers by status class is printed and written
  * to test-results/fuzz-table.md. FUZZ_RUNS changes the count, FUZZ_SEED replays a run.
+ * While each endpoint is fuzzed another user keeps asking GET /api/health (it reads the database):
+ * the table's last column is the longest that user waited (issue 46: one client cannot stall the
+ * portal). The worst-case sizes (docs/decisions/093) go to each API that takes a claim: the most
+ * lines allowed, one over each limit, the 20,000-line claim of the report and a hostile nesting.
  */
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
@@ -202,6 +207,52 @@ async function withAuth(kind: AuthChoice, valid: () => Promise<Record<string, st
 
 const exchangeAuth = (c: Credentials, kind: AuthChoice, junk: string) => withAuth(kind, async () => ({ authorization: `Bearer ${await c.orgJwt()}` }), junk);
 const gatewayAuth = (c: Credentials, kind: AuthChoice, junk: string) => withAuth(kind, () => ({ authorization: `Bearer ${c.gatewayToken}` }), junk);
+
+/** The worst-case sizes: each a claim (or body) and whether it is over a limit. */
+function worstCase(kind: string): { claim: Record<string, unknown>; over: boolean } {
+  const line = (i: number) => ({ sequence: i + 1, productOrService: { coding: [{ system: "http://www.ama-assn.org/go/cpt", code: "99213" }] }, servicedDate: "2026-11-20", unitPrice: { value: 150, currency: "SAR" } });
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => line(i));
+  const base = claimTemplate();
+  switch (kind) {
+    case "max-lines":
+      return { claim: { ...base, item: lines(CLAIM_LIMITS.lines) }, over: false };
+    case "lines+1":
+      return { claim: { ...base, item: lines(CLAIM_LIMITS.lines + 1) }, over: true };
+    case "20000-lines":
+      return { claim: { ...base, item: lines(20_000) }, over: true };
+    case "diagnoses+1":
+      return { claim: { ...base, diagnosis: Array.from({ length: CLAIM_LIMITS.diagnoses + 1 }, (_, i) => ({ sequence: i + 1, diagnosisCodeableConcept: { coding: [{ code: "J06.9" }] } })) }, over: true };
+    case "supportingInfo+1":
+      return { claim: { ...base, supportingInfo: Array.from({ length: CLAIM_LIMITS.supportingInfo + 1 }, (_, i) => ({ sequence: i + 1, category: { coding: [{ code: "info" }] }, valueString: "x" })) }, over: true };
+    case "attachments+1":
+      return { claim: { ...base, supportingInfo: Array.from({ length: CLAIM_LIMITS.attachments + 1 }, (_, i) => ({ sequence: i + 1, category: { coding: [{ code: "attachment" }] }, valueAttachment: { contentType: "application/pdf", data: "JVBERi0=" } })) }, over: true };
+    default:
+      // Nesting: a hostile depth inside an extension (sent as text, see worstCaseRequest).
+      return { claim: { ...base, extension: [DEEP_MARK] }, over: true };
+  }
+}
+const DEEP_MARK = "__deep__";
+const DEEP_LEVELS = CLAIM_LIMITS.jsonDepth * 40;
+const WORST_CASES = ["max-lines", "lines+1", "20000-lines", "diagnoses+1", "supportingInfo+1", "attachments+1", "deep"] as const;
+
+/** An over-limit claim is 413/422 naming the limit; the largest allowed is never refused for its size. */
+const limitCheck = (generated: Generated, response: Response, text: string): string | undefined => {
+  const over = generated.headers["x-fuzz-over-limit"] === "true";
+  // The per-caller guard (several workers share one organization) refuses before reading the body: 429 + Retry-After is fine.
+  if (response.status === 429) return response.headers.get("retry-after") ? undefined : "429 without Retry-After";
+  const refusedForSize = (response.status === 413 || response.status === 422) && /limit|levels deep/.test(text);
+  if (over && !refusedForSize) return `an over-limit claim answered ${response.status}: ${text.slice(0, 160)}`;
+  if (!over && refusedForSize) return `the largest claim allowed was refused for its size: ${text.slice(0, 160)}`;
+  return undefined;
+};
+
+const worstCaseRequest = (path: string, wrap: (claim: Record<string, unknown>) => unknown, auth: (c: Credentials) => Promise<Record<string, string>>) =>
+  fc.constantFrom(...WORST_CASES).map((kind) => async (c: Credentials): Promise<Generated> => {
+    const { claim, over } = worstCase(kind);
+    // A value this deep is past what JSON.stringify's recursion takes: spliced in as text.
+    const body = JSON.stringify(wrap(claim)).replace(`"${DEEP_MARK}"`, `${'{"extension":['.repeat(DEEP_LEVELS)}${"]}".repeat(DEEP_LEVELS)}`);
+    return { method: "POST", path, headers: { "content-type": "application/fhir+json", "x-fuzz-over-limit": String(over), ...(await auth(c)) }, body };
+  });
 
 // ---------------------------------------------------------------------------------------------
 // The endpoints
@@ -466,6 +517,27 @@ const ENDPOINTS: Endpoint[] = [
       }),
   },
   {
+    name: "worst-case sizes → POST /api/exchange/claims/submit",
+    shape: "fhir",
+    runs: Math.min(RUNS, 14),
+    arbitrary: worstCaseRequest("/api/exchange/claims/submit", (claim) => claim, async (c) => ({ authorization: `Bearer ${await c.orgJwt()}` })),
+    check: limitCheck,
+  },
+  {
+    name: "worst-case sizes → POST /fhir/Claim",
+    shape: "fhir",
+    runs: Math.min(RUNS, 14),
+    arbitrary: worstCaseRequest("/fhir/Claim", (claim) => claim, async (c) => ({ authorization: `Bearer ${c.gatewayToken}` })),
+    check: limitCheck,
+  },
+  {
+    name: "worst-case sizes → POST /query",
+    shape: "json-error",
+    runs: Math.min(RUNS, 14),
+    arbitrary: worstCaseRequest("/query", (claim) => ({ agent: "claim", task: "submit", data: { claim } }), async (c) => ({ authorization: `Bearer ${c.gatewayToken}` })),
+    check: limitCheck,
+  },
+  {
     name: "GET /claims/{id} (page)",
     shape: "page",
     runs: Math.min(RUNS, 300),
@@ -562,6 +634,33 @@ interface Tally {
   byClass: Record<string, number>;
   problems: string[];
   ms: number;
+  /** The longest another user's GET /api/health waited while this endpoint was fuzzed. */
+  otherMaxMs: number;
+}
+
+/** Another user asking GET /api/health (a database read) one after the other until stopped; its longest wait. */
+function otherUser(): { stop: () => Promise<number> } {
+  let running = true;
+  let longest = 0;
+  const loop = (async () => {
+    while (running) {
+      const started = Date.now();
+      try {
+        await (await fetch(`${BASE}/api/health`, { signal: AbortSignal.timeout(120_000) })).text();
+      } catch {
+        // a timeout counts as its full wait below
+      }
+      longest = Math.max(longest, Date.now() - started);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return longest;
+    },
+  };
 }
 
 test.describe("fuzz: no 5xx, no hang, the family's error shape", () => {
@@ -577,10 +676,10 @@ test.describe("fuzz: no 5xx, no hang, the family's error shape", () => {
     const lines = [
       `Fuzz suite — seed ${SEED}, ${RUNS} generated requests per API endpoint (pages ${Math.min(RUNS, 300)}), ${CONCURRENCY} in flight, time limit ${REQUEST_TIMEOUT_MS / 1000} s each`,
       "",
-      "| endpoint | requests | 2xx | 3xx | 4xx | 5xx | no answer | shape problems | seconds |",
-      "|---|---|---|---|---|---|---|---|---|",
-      ...tallies.map((t) => `| ${t.name} | ${t.requests} | ${t.byClass["2xx"] ?? 0} | ${t.byClass["3xx"] ?? 0} | ${t.byClass["4xx"] ?? 0} | ${t.byClass["5xx"] ?? 0} | ${t.byClass.timeout ?? 0} | ${t.problems.length} | ${(t.ms / 1000).toFixed(1)} |`),
-      `| **total** | ${tallies.reduce((n, t) => n + t.requests, 0)} | | | | ${tallies.reduce((n, t) => n + (t.byClass["5xx"] ?? 0), 0)} | ${tallies.reduce((n, t) => n + (t.byClass.timeout ?? 0), 0)} | ${tallies.reduce((n, t) => n + t.problems.length, 0)} | ${(tallies.reduce((n, t) => n + t.ms, 0) / 1000).toFixed(1)} |`,
+      "| endpoint | requests | 2xx | 3xx | 4xx | 5xx | no answer | shape problems | seconds | longest other wait (ms) |",
+      "|---|---|---|---|---|---|---|---|---|---|",
+      ...tallies.map((t) => `| ${t.name} | ${t.requests} | ${t.byClass["2xx"] ?? 0} | ${t.byClass["3xx"] ?? 0} | ${t.byClass["4xx"] ?? 0} | ${t.byClass["5xx"] ?? 0} | ${t.byClass.timeout ?? 0} | ${t.problems.length} | ${(t.ms / 1000).toFixed(1)} | ${t.otherMaxMs} |`),
+      `| **total** | ${tallies.reduce((n, t) => n + t.requests, 0)} | | | | ${tallies.reduce((n, t) => n + (t.byClass["5xx"] ?? 0), 0)} | ${tallies.reduce((n, t) => n + (t.byClass.timeout ?? 0), 0)} | ${tallies.reduce((n, t) => n + t.problems.length, 0)} | ${(tallies.reduce((n, t) => n + t.ms, 0) / 1000).toFixed(1)} | ${Math.max(0, ...tallies.map((t) => t.otherMaxMs))} |`,
     ];
     fs.mkdirSync("test-results", { recursive: true });
     fs.writeFileSync(path.join("test-results", "fuzz-table.md"), `${lines.join("\n")}\n`);
@@ -592,7 +691,8 @@ test.describe("fuzz: no 5xx, no hang, the family's error shape", () => {
       const started = Date.now();
       const runs = endpoint.runs ?? RUNS;
       const makers = fc.sample(endpoint.arbitrary, { numRuns: runs, seed: SEED + ENDPOINTS.indexOf(endpoint) });
-      const tally: Tally = { name: endpoint.name, requests: 0, byClass: {}, problems: [], ms: 0 };
+      const tally: Tally = { name: endpoint.name, requests: 0, byClass: {}, problems: [], ms: 0, otherMaxMs: 0 };
+      const other = otherUser();
       let next = 0;
       const worker = async () => {
         while (next < makers.length) {
@@ -615,6 +715,7 @@ test.describe("fuzz: no 5xx, no hang, the family's error shape", () => {
         }
       };
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      tally.otherMaxMs = await other.stop();
       tally.ms = Date.now() - started;
       tallies.push(tally);
       expect(tally.requests).toBe(runs);

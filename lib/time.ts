@@ -98,3 +98,13 @@ export function isPossibleDateText(text: string): boolean {
   }
   return true;
 }
+
+/**
+ * Lets the event loop run timers and other requests' I/O before the caller goes on (a macrotask,
+ * not a microtask: an awaited PGlite query resolves without ever leaving the microtask queue, so
+ * a long chain of them holds every other request). Heavy work calls it between its steps
+ * (docs/decisions/093).
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OperationOutcomeSchema } from "../lib/fhir";
+import { CLAIM_LIMITS, OperationOutcomeSchema } from "../lib/fhir";
 import { claimBody, eligibilityRequest, startTestSandbox, type TestSandbox } from "./test-support";
 
 /**
@@ -73,6 +73,27 @@ describe("robustness", () => {
       { numRuns: 300 },
     );
   });
+
+  it("the worst-case sizes are refused naming the limit (the portal's limits, docs/decisions/093), the largest allowed is taken", async () => {
+    const claim = claimBody({ patientId: "1000000001", coverageId: "cov-1000000001", use: "claim", items: [{ code: "99213", price: 250 }] }) as Record<string, unknown> & { item: unknown[] };
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => ({ ...(claim.item[0] as Record<string, unknown>), sequence: i + 1 }));
+    const raw = (body: Record<string, unknown>) => JSON.stringify({ ...body, identifier: [{ system: "https://clinic.example/claims", value: `worst-${Math.random()}` }] });
+    const send = (body: Record<string, unknown> | string) => t.call("POST", "/Claim", { rawBody: typeof body === "string" ? body : raw(body), headers: { "content-type": "application/fhir+json" } });
+    // Built as text: a value this deep is past what JSON.stringify's recursion takes.
+    const deep = `${raw(claim).slice(0, -1)},"extension":[${'{"extension":['.repeat(5_000)}${"]}".repeat(5_000)}]}`;
+    for (const [name, body, status] of [
+      ["20,000 lines", { ...claim, item: lines(20_000) }, 422],
+      [`${CLAIM_LIMITS.lines + 1} lines`, { ...claim, item: lines(CLAIM_LIMITS.lines + 1) }, 422],
+      [`${CLAIM_LIMITS.diagnoses + 1} diagnoses`, { ...claim, diagnosis: Array.from({ length: CLAIM_LIMITS.diagnoses + 1 }, (_, i) => ({ sequence: i + 1 })) }, 422],
+      ["5,000 levels of nesting", deep, 413],
+    ] as const) {
+      const res = await send(body);
+      expect(res.status, name).toBe(status);
+      expect(JSON.stringify(res.body), name).toMatch(/at most|levels deep/);
+    }
+    const largest = await send({ ...claim, item: lines(CLAIM_LIMITS.lines) });
+    expect(largest.status, JSON.stringify(largest.body).slice(0, 300)).toBeLessThan(300);
+  }, 60_000);
 
   it("odd paths and query strings never cause a 5xx", async () => {
     for (const p of ["/Claim/%E0%A4%A", "/Claim/..%2f..%2fetc", "/Claim?patient=%ZZ", "/ClaimResponse?request=%", "/Claim?patient=1000000001&created=ge"]) {

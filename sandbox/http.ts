@@ -1,6 +1,6 @@
 import type { OperationOutcomeIssue, Resource } from "@medplum/fhirtypes";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { FHIR_JSON, operationOutcome, PLATFORM_ERRORS, platformIssue, type PlatformIssueInput } from "../lib/fhir";
+import { bodyLimitProblem, FHIR_JSON, operationOutcome, PLATFORM_ERRORS, platformIssue, type PlatformIssueInput } from "../lib/fhir";
 
 /** An error answered as an OperationOutcome with `status`. */
 export class ApiError extends Error {
@@ -137,6 +137,9 @@ export function parseJsonObject(text: string): Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw ApiError.plain(400, "structure", "The request body must be a JSON object (a FHIR resource)");
   }
+  // The exchange's size limits, the same as the portal's (lib/fhir CLAIM_LIMITS, docs/decisions/093).
+  const limit = bodyLimitProblem(value);
+  if (limit) throw ApiError.plain(limit.limit === "jsonDepth" ? 413 : 422, "too-costly", limit.message);
   return value as Record<string, unknown>;
 }
 

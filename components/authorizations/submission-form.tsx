@@ -13,7 +13,7 @@ import { FormAlert } from "@/components/patients/form-controls";
 import { Button } from "@/components/ui/button";
 import { saveDraftAction, submitAction } from "@/lib/authorizations/browser";
 import { defaultItemSystem, emptyItem, loadSubmissionFormSchema, type PlatformProtocol } from "@/lib/submissions/browser";
-import { isClaimType, requiresOnAdmission } from "@/lib/fhir/browser";
+import { FORM_CLAIM_LIMITS, isClaimType, requiresOnAdmission } from "@/lib/fhir/browser";
 import { CareSettingFields, type PractitionerOption } from "./care-setting-fields";
 import type { SubmissionFormInput, SubmissionUse } from "@/lib/submissions";
 import type { PatientSummary } from "@/lib/patients";
@@ -121,7 +121,8 @@ export function SubmissionForm({
 
   const tr = (key: string | undefined): React.ReactNode[] | undefined => {
     if (!key) return undefined;
-    return [te.has(key as "patientRequired") ? te(key as "patientRequired") : te("invalid")];
+    // The caps' numbers come from the one place (lib/fhir FORM_CLAIM_LIMITS), not the message text.
+    return [te.has(key as "patientRequired") ? te(key as "patientRequired", { lines: FORM_CLAIM_LIMITS.lines, codes: FORM_CLAIM_LIMITS.codes }) : te("invalid")];
   };
   const msg = (e: unknown): string | undefined => {
     const err = e as { message?: string; root?: { message?: string } } | undefined;

@@ -1,5 +1,6 @@
 import { BodyReadError, BodyTooLargeError, parseMediaType, readLimitedBody, unstorableTextPath, impossibleDatePath } from "@/lib/http";
 import { AppError } from "@/lib/errors";
+import { bodyLimitProblem, type LimitProblem } from "@/lib/fhir";
 
 const JSON_TYPES = new Set(["application/json", "application/fhir+json"]);
 /** Longest parameter list accepted after the media type (`; charset=utf-8; fhirVersion=4.0` is 30). */
@@ -20,6 +21,20 @@ export function tooLarge(maxBytes: number): AppError {
   return new AppError("payload_too_large", `The request body exceeds the limit of ${maxBytes} bytes (${maxBytes / (1024 * 1024)} MiB).`, {
     reason: "too_large",
     extra: { maxBytes },
+  });
+}
+
+/**
+ * A body over one of the size limits (lib/fhir CLAIM_LIMITS), naming it: 422 `limit_exceeded` for
+ * a claim's counts (lines, diagnoses, supporting information, attachments), 413 `too_deep` for
+ * nesting. Both carry `limit`, `max` and `actual`.
+ */
+export function limitError(problem: LimitProblem): AppError {
+  const deep = problem.limit === "jsonDepth";
+  return new AppError(deep ? "payload_too_large" : "unprocessable", problem.message, {
+    reason: deep ? "too_deep" : "limit_exceeded",
+    fields: [{ path: problem.path || "(body)", message: problem.message.startsWith(`${problem.path}: `) ? problem.message.slice(problem.path.length + 2) : problem.message }],
+    extra: { limit: problem.limit, max: problem.max, actual: problem.actual },
   });
 }
 
@@ -75,6 +90,9 @@ export async function readJsonObject(request: Request, options: JsonBodyOptions)
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new AppError("invalid_request", "The body must be a JSON object.", { reason: "not_object" });
   }
+  // Before any other walk or any work (docs/decisions/093): nesting and a claim's counts, in one linear pass.
+  const limit = bodyLimitProblem(value);
+  if (limit) throw limitError(limit);
   const bad = unstorableTextPath(value);
   if (bad !== undefined) {
     throw new AppError("invalid_request", `${bad || "(body)"}: text contains characters that are not allowed (NUL or unpaired surrogates).`, {

@@ -45,6 +45,8 @@ export interface ApiFamily<P> {
   warn?: (line: string) => void;
   /** Refusals before authentication (a misconfiguration, credentials in the URL): throw AppError. */
   precheck?: (request: Request) => void;
+  /** The actions that count toward the caller's concurrency guard (CALLER_CONCURRENCY); none when omitted. */
+  guarded?: (action: string) => boolean;
 }
 
 /** One authenticated call, handed to the work. */
@@ -60,6 +62,57 @@ export interface ApiCall<P> {
   /** Replace the audit actor once the work knows more (the OAuth client behind a token request). */
   setActor(actor: AuditActor): void;
 }
+
+/**
+ * The fairness guard (docs/decisions/093): at most this many of one caller's heavy calls — the
+ * actions its family names in `guarded` (claim submissions, visit lists), sent with a body — run
+ * at once in this process, per caller (organization, gateway token, API key or user); the next
+ * one is answered 429 + Retry-After at once, before its body is read. With the size limits
+ * (lib/fhir CLAIM_LIMITS) and the work yielding to the event loop, no caller can hold the server
+ * for more than a bounded time. Eligibility checks are not guarded: their cost is the platform's
+ * round trip, kept under the clinic's shared quota.
+ */
+export const CALLER_CONCURRENCY = 4;
+/** Seconds a caller refused by the guard is told to wait. */
+export const CALLER_RETRY_AFTER_SECONDS = 1;
+
+const IN_FLIGHT_KEY = Symbol.for("clinic-exchange.api.in-flight");
+/** Calls in progress per caller, shared by every route bundle of the process. */
+function inFlight(): Map<string, number> {
+  const g = globalThis as { [IN_FLIGHT_KEY]?: Map<string, number> };
+  return (g[IN_FLIGHT_KEY] ??= new Map());
+}
+
+/** The caller a guard slot belongs to; anonymous calls have none (their rate bucket counts them). */
+function callerKey(family: string, actor: AuditActor): string | undefined {
+  if (actor.kind === "api" || actor.kind === "user") return `${family}|${actor.kind}|${actor.id}`;
+  return undefined;
+}
+
+/** Takes a slot for the caller or throws 429; returns the release. */
+function enterGuard(key: string | undefined, limit = CALLER_CONCURRENCY): () => void {
+  if (!key) return () => undefined;
+  const map = inFlight();
+  const current = map.get(key) ?? 0;
+  if (current >= limit) {
+    throw new AppError("rate_limited", `This client already has ${current} requests in progress (at most ${limit} at once); retry in ${CALLER_RETRY_AFTER_SECONDS} s.`, {
+      reason: "concurrency",
+      extra: { retryAfterSeconds: CALLER_RETRY_AFTER_SECONDS, concurrency: limit },
+      headers: { "Retry-After": String(CALLER_RETRY_AFTER_SECONDS) },
+    });
+  }
+  map.set(key, current + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const left = (map.get(key) ?? 1) - 1;
+    if (left <= 0) map.delete(key);
+    else map.set(key, left);
+  };
+}
+
+const hasBody = (request: Request) => request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS";
 
 function outcomeOf(status: number): "success" | "denied" | "failure" {
   if (status < 400) return "success";
@@ -81,6 +134,7 @@ export async function runApi<P>(family: ApiFamily<P>, action: string, request: R
   let limitHeaders: Record<string, string> = {};
   let refusedActor: AuditActor | undefined;
   let refusedDetails: Record<string, unknown> = {};
+  let release: () => void = () => undefined;
   const record = async (status: number, reason: string | undefined) => {
     if (!db) return;
     await audit(db, {
@@ -118,6 +172,11 @@ export async function runApi<P>(family: ApiFamily<P>, action: string, request: R
           extra: { retryAfterSeconds: decision.retryAfterSeconds },
         });
       }
+      if (family.guarded?.(action) && hasBody(request)) {
+        refusedActor = actor;
+        release = enterGuard(callerKey(family.name, actor));
+        refusedActor = undefined;
+      }
       const current: ApiCall<P> = {
         db,
         principal,
@@ -148,5 +207,7 @@ export async function runApi<P>(family: ApiFamily<P>, action: string, request: R
     if (call) call.audit.details = {};
     await record(500, "internal").catch(() => undefined);
     return renderError(new AppError("internal", `Internal error; quote request id ${requestId}.`), family.style, base);
+  } finally {
+    release();
   }
 }

@@ -6,6 +6,7 @@ export {
   DEMO_CONTRACT_FILE,
   contractCounts,
   contractPriceFor,
+  contractPricesFor,
   diffContracts,
   importContracts,
   listContractPrices,

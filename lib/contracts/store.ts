@@ -153,6 +153,30 @@ export async function contractPriceFor(db: Db | Tx, q: PriceQuery): Promise<Cont
   return priceFor(rows, q);
 }
 
+/**
+ * The contract prices of many services of one coverage in ONE query (the scrubber's facts for a
+ * claim of any length, docs/decisions/093): per line, in order, the price in force on its date or
+ * undefined.
+ */
+export async function contractPricesFor(
+  db: Db | Tx,
+  plan: { insurerId: string; network?: string; coverageClass?: string },
+  lines: readonly { system: string; code: string; date: string }[],
+): Promise<(ContractPrice | undefined)[]> {
+  if (lines.length === 0) return [];
+  const codes = [...new Set(lines.map((l) => l.code))];
+  const rows = await db.select().from(contractPrices).where(and(eq(contractPrices.insurerId, plan.insurerId), inArray(contractPrices.code, codes)));
+  const byService = new Map<string, ContractPrice[]>();
+  for (const r of rows) {
+    const key = `${r.system}|${r.code}`;
+    byService.set(key, [...(byService.get(key) ?? []), r]);
+  }
+  return lines.map((l) => {
+    const candidates = byService.get(`${l.system}|${l.code}`);
+    return candidates ? priceFor(candidates, { ...plan, system: l.system, code: l.code, date: l.date }) : undefined;
+  });
+}
+
 /** The demo contract file shipped in the repository (read by the portal's demo seed and by the sandbox). */
 export const DEMO_CONTRACT_FILE = path.join("contracts", "demo-contracts.csv");
 

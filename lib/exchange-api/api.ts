@@ -51,8 +51,11 @@ export function orgJwtStrategy(config: ExchangeApiConfig): AuthStrategy<OrgClien
   };
 }
 
+/** The operations that do the heavy work, under the kernel's per-caller concurrency guard (docs/decisions/093). */
+const GUARDED_OPS = new Set<string>(["exchange.claim.submit", "exchange.visits.import"]);
+
 function family(deps: ExchangeApiDeps): ApiFamily<OrgClient> {
-  return { name: "exchange-api", style: "fhir", db: deps.db, now: deps.now, warn: deps.warn, authenticate: orgJwtStrategy(deps.config) };
+  return { name: "exchange-api", style: "fhir", db: deps.db, now: deps.now, warn: deps.warn, authenticate: orgJwtStrategy(deps.config), guarded: (action) => GUARDED_OPS.has(action) };
 }
 
 /**

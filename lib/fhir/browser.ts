@@ -49,3 +49,6 @@ export {
 } from "./nphies/terminology";
 // The readers' view types (erased at build: no reader code reaches the browser).
 export type { BenefitCategoryView, CodedView, Decision, ExtensionView, InsuranceView, MoneyView, ReferenceView } from "./read";
+// The claim size limits, for the staff forms' field errors (docs/decisions/093).
+export { CLAIM_LIMITS, CLAIM_LIMIT_WORDS, FORM_CLAIM_LIMITS } from "./nphies/limits";
+export type { ClaimLimitName } from "./nphies/limits";

@@ -27,3 +27,5 @@ export * from "./exclusions";
 export * from "./benefit-categories";
 /** The patient-share arithmetic of the portal and the sandbox (docs/decisions/091). */
 export * from "./patient-share";
+/** The size limits of a claim and of any JSON body, one place for the APIs, the forms and the sandbox (docs/decisions/093). */
+export { CLAIM_LIMITS, CLAIM_LIMIT_WORDS, FORM_CLAIM_LIMITS, bodyLimitProblem, claimCountProblem, type ClaimLimitName, type LimitProblem } from "./nphies/limits";

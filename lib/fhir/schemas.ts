@@ -9,6 +9,7 @@ import type {
   Resource,
 } from "@medplum/fhirtypes";
 import { z } from "zod";
+import { CLAIM_LIMITS } from "./nphies/limits";
 
 /**
  * zod schemas for the subset of FHIR R4 the platform exchanges (spec, "Resources and their fields").
@@ -276,6 +277,7 @@ export const ClaimSchema = z.object({
         onAdmission: CodeableConceptSchema.optional(),
       }),
     )
+    .max(CLAIM_LIMITS.diagnoses, `at most ${CLAIM_LIMITS.diagnoses} diagnoses per claim (limit "diagnoses")`)
     .optional(),
   procedure: z
     .array(
@@ -286,7 +288,8 @@ export const ClaimSchema = z.object({
       }),
     )
     .optional(),
-  item: z.array(ClaimItemSchema).optional(),
+  // The size limits (docs/decisions/093); the machine APIs refuse over them before parsing.
+  item: z.array(ClaimItemSchema).max(CLAIM_LIMITS.lines, `at most ${CLAIM_LIMITS.lines} lines per claim (limit "lines")`).optional(),
   supportingInfo: z
     .array(
       z.object({
@@ -301,6 +304,7 @@ export const ClaimSchema = z.object({
         timingPeriod: PeriodSchema.optional(),
       }),
     )
+    .max(CLAIM_LIMITS.supportingInfo, `at most ${CLAIM_LIMITS.supportingInfo} supporting information entries per claim (limit "supportingInfo")`)
     .optional(),
   total: MoneySchema.optional(),
 }) satisfies z.ZodType<Claim>;

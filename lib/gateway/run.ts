@@ -76,7 +76,8 @@ export async function runGateway(
     }
   };
   return runApi(
-    { name: "gateway", style, db: deps.db, now: deps.now, warn: deps.warn, precheck, authenticate: gatewayTokenStrategy(() => config!) },
+    // The per-caller concurrency guard (docs/decisions/093): claims and the task endpoint (which submits them and visit lists).
+    { name: "gateway", style, db: deps.db, now: deps.now, warn: deps.warn, precheck, authenticate: gatewayTokenStrategy(() => config!), guarded: (action) => action === "gateway.query" || action === "gateway.fhir.claim.create" },
     initialAction,
     request,
     (call) => work(Object.assign(call, { config: config!, token: call.principal, port: deps.port ?? getPlatformPort })),

@@ -1,6 +1,7 @@
 import base from "./rules/base.json";
 import wadi from "./rules/payers/payer-wadi.json";
 import { nphies } from "@/lib/fhir";
+import { yieldToEventLoop } from "@/lib/time";
 import { CHECKS } from "./checks";
 import type { RuleDef, ScrubFacts, ScrubFinding, ScrubResult, Words } from "./types";
 
@@ -59,24 +60,44 @@ function fill(template: string, values: Record<string, string | number | Words>,
 /** Runs every enabled rule for the claim's use; findings in rule order, line by line. */
 export function scrubFacts(facts: ScrubFacts, rules: { name: string; rules: RuleDef[] } = rulesFor(facts.insurerId)): ScrubResult {
   const findings: ScrubFinding[] = [];
+  for (const rule of rules.rules) runRule(rule, facts, findings);
+  return resultOf(findings, rules.name);
+}
+
+/**
+ * scrubFacts for the submit path: the same rules in the same order, letting the event loop run
+ * between two rules (each rule is one linear pass over the lines), so a claim of the most lines
+ * allowed never holds other requests for the whole rule set (docs/decisions/093).
+ */
+export async function scrubFactsYielding(facts: ScrubFacts, rules: { name: string; rules: RuleDef[] } = rulesFor(facts.insurerId)): Promise<ScrubResult> {
+  const findings: ScrubFinding[] = [];
   for (const rule of rules.rules) {
-    if (rule.enabled === false || !rule.uses.includes(facts.use)) continue;
-    const check = CHECKS[rule.check];
-    if (!check) throw new Error(`scrubber rule ${rule.id}: no check ${rule.check}`);
-    const family = nphies.rejectionFamilyOf(rule.code);
-    if (!family) throw new Error(`scrubber rule ${rule.id}: ${rule.code} has no rejection family`);
-    for (const hit of check(facts, rule.params ?? {})) {
-      findings.push({
-        rule: rule.id,
-        severity: rule.severity,
-        family,
-        code: rule.code,
-        element: fill(rule.element, hit.values, "en"),
-        message: { en: fill(rule.message.en, hit.values, "en"), ar: fill(rule.message.ar, hit.values, "ar") },
-        fix: { en: fill(rule.fix.en, hit.values, "en"), ar: fill(rule.fix.ar, hit.values, "ar") },
-        ...(hit.sequence !== undefined ? { sequence: hit.sequence } : {}),
-      });
-    }
+    runRule(rule, facts, findings);
+    await yieldToEventLoop();
   }
-  return { findings, errors: findings.filter((f) => f.severity === "error"), warnings: findings.filter((f) => f.severity === "warning"), ruleSet: rules.name };
+  return resultOf(findings, rules.name);
+}
+
+function resultOf(findings: ScrubFinding[], ruleSet: string): ScrubResult {
+  return { findings, errors: findings.filter((f) => f.severity === "error"), warnings: findings.filter((f) => f.severity === "warning"), ruleSet };
+}
+
+function runRule(rule: RuleDef, facts: ScrubFacts, findings: ScrubFinding[]): void {
+  if (rule.enabled === false || !rule.uses.includes(facts.use)) return;
+  const check = CHECKS[rule.check];
+  if (!check) throw new Error(`scrubber rule ${rule.id}: no check ${rule.check}`);
+  const family = nphies.rejectionFamilyOf(rule.code);
+  if (!family) throw new Error(`scrubber rule ${rule.id}: ${rule.code} has no rejection family`);
+  for (const hit of check(facts, rule.params ?? {})) {
+    findings.push({
+      rule: rule.id,
+      severity: rule.severity,
+      family,
+      code: rule.code,
+      element: fill(rule.element, hit.values, "en"),
+      message: { en: fill(rule.message.en, hit.values, "en"), ar: fill(rule.message.ar, hit.values, "ar") },
+      fix: { en: fill(rule.fix.en, hit.values, "en"), ar: fill(rule.fix.ar, hit.values, "ar") },
+      ...(hit.sequence !== undefined ? { sequence: hit.sequence } : {}),
+    });
+  }
 }

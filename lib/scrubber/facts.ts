@@ -1,9 +1,10 @@
-import { and, desc, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { authorizationUsage } from "@/lib/authorization-usage";
-import { contractPriceFor } from "@/lib/contracts";
+import { contractPricesFor } from "@/lib/contracts";
 import type { Db, Tx } from "@/lib/db";
 import { coverages, eligibilityChecks, patients, submissions, tables } from "@/lib/db";
 import { benefitCategoryOf, isExcludedService, MESSAGE_LIMIT_BYTES, nphies, priceListSystemKey, toMinorUnits, type BenefitsView } from "@/lib/fhir";
+import { yieldToEventLoop } from "@/lib/time";
 import type { AuthorizationFact, ScrubFacts, ScrubItem } from "./types";
 
 /**
@@ -88,6 +89,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
   const insurerId = subject.insurerId ?? undefined;
   const [patient] = await db.select({ id: patients.id, birthDate: patients.birthDate, gender: patients.gender }).from(patients).where(eq(patients.nationalId, subject.patientId)).limit(1);
 
+  await yieldToEventLoop();
   let eligibility: ScrubFacts["eligibility"];
   if (patient && insurerId) {
     const [check] = await db
@@ -102,6 +104,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
     }
   }
 
+  await yieldToEventLoop();
   // The coverage's network and class choose the contract's class and network rows (docs/decisions/089).
   let plan: { network: string; coverageClass: string } = { network: "", coverageClass: "" };
   if (patient && insurerId) {
@@ -111,25 +114,40 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
     if (row) plan = { network: row.network, coverageClass: row.coverageClass };
   }
 
-  // Services of this patient already claimed, by code and day.
-  const others = await db
-    .select({ claim: submissions.claim })
-    .from(submissions)
-    .where(
-      and(
-        eq(submissions.kind, "claim"),
-        eq(submissions.patientId, subject.patientId),
-        notInArray(submissions.status, [...NOT_COUNTED]),
-        ...(subject.id ? [ne(submissions.id, subject.id)] : []),
-        ...[subject.appealOfId, subject.replacesId].filter((id): id is string => Boolean(id)).map((id) => ne(submissions.id, id)),
-        ...(subject.appealOfId ? [sql`${submissions.appealOfId} is distinct from ${subject.appealOfId}`] : []),
-      ),
-    );
-  const claimed = new Set(others.flatMap((o) => readClaim(o.claim).items.map((i) => `${i.code}|${i.servicedDate}`)));
+  await yieldToEventLoop();
+  // Services of this patient already claimed, by code and day: one query through the patient's
+  // index (submissions_patient_idx) that hands back only this claim's code-and-day pairs found on
+  // the patient's other counted claims — never those claims themselves (docs/decisions/093).
+  const wanted = subject.kind === "claim" ? [...new Set(read.items.map((i) => `${i.code}|${i.servicedDate}`))] : [];
+  const claimed = new Set<string>();
+  if (wanted.length > 0) {
+    const excluded = [subject.id, subject.appealOfId, subject.replacesId].filter((id): id is string => Boolean(id));
+    const lineKey = sql`coalesce(e #>> '{productOrService,coding,0,code}', '') || '|' || coalesce(nullif(left(e ->> 'servicedDate', 10), ''), left(e #>> '{servicedPeriod,start}', 10), '')`;
+    const result = await db.execute(sql`
+      select distinct ${lineKey} as key
+        from ${submissions} s
+        cross join lateral jsonb_array_elements(case when jsonb_typeof(s.claim -> 'item') = 'array' then s.claim -> 'item' else '[]'::jsonb end) e
+       where s.patient_id = ${subject.patientId}
+         and s.kind = 'claim'
+         and s.status not in (${sql.join(NOT_COUNTED.map((x) => sql`${x}`), sql`, `)})
+         ${excluded.length > 0 ? sql`and s.id not in (${sql.join(excluded.map((id) => sql`${id}`), sql`, `)})` : sql``}
+         ${subject.appealOfId ? sql`and s.appeal_of_id is distinct from ${subject.appealOfId}` : sql``}
+         and ${lineKey} in (${sql.join(wanted.map((k) => sql`${k}`), sql`, `)})`);
+    for (const row of (result as unknown as { rows: { key: string }[] }).rows) claimed.add(row.key);
+  }
 
+  await yieldToEventLoop();
+  // Every line's contract price in one query (lib/contracts), not one per line.
+  const priced = insurerId
+    ? await contractPricesFor(
+        db,
+        { insurerId, ...plan },
+        read.items.map((i) => ({ system: i.system, code: i.code, date: i.servicedDate })),
+      )
+    : [];
   const items: ScrubItem[] = [];
-  for (const i of read.items) {
-    const contract = insurerId && i.system && i.servicedDate ? await contractPriceFor(db, { insurerId, ...plan, system: i.system, code: i.code, date: i.servicedDate }) : undefined;
+  for (const [n, i] of read.items.entries()) {
+    const contract = i.system && i.servicedDate ? priced[n] : undefined;
     // The code's benefit category in its own list (CPT or the exchange's), the one the sandbox adjudicates with.
     const category = benefitCategoryOf(i.system || undefined, i.code);
     items.push({
@@ -141,6 +159,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
     });
   }
 
+  await yieldToEventLoop();
   const authorizations: AuthorizationFact[] = [];
   if (read.preAuthRefs.length > 0) {
     const auths = await db
@@ -166,6 +185,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
     }
   }
 
+  await yieldToEventLoop();
   let filingDays: number | undefined;
   if (insurerId) {
     const [w] = await db.select({ days: tables.insurerFilingWindows.submissionDays }).from(tables.insurerFilingWindows).where(eq(tables.insurerFilingWindows.insurerId, insurerId)).limit(1);

@@ -5,7 +5,7 @@
  * rejection family and code, the element, words in both languages and the fix.
  */
 import type { Db, Tx } from "@/lib/db";
-import { scrubFacts } from "./engine";
+import { scrubFactsYielding } from "./engine";
 import { gatherFacts, type ClaimUnderCheck } from "./facts";
 import type { ScrubResult } from "./types";
 
@@ -14,7 +14,7 @@ export { gatherFacts, readClaim, type ClaimUnderCheck } from "./facts";
 export { ageOn } from "./checks";
 export type { AuthorizationFact, RuleDef, ScrubFacts, ScrubFinding, ScrubItem, ScrubResult, Severity, Words } from "./types";
 
-/** Gathers the facts of a claim and runs the payer's rule set on them. */
+/** Gathers the facts of a claim and runs the payer's rule set on them, yielding to the event loop between steps (docs/decisions/093). */
 export async function scrubClaim(db: Db | Tx, subject: ClaimUnderCheck, at: Date): Promise<ScrubResult> {
-  return scrubFacts(await gatherFacts(db, subject, at));
+  return scrubFactsYielding(await gatherFacts(db, subject, at));
 }

@@ -4,6 +4,7 @@ import {
   CLAIM_TYPES,
   DIAGNOSIS_ON_ADMISSION_CODES,
   ESTIMATED_STAY_DAYS,
+  FORM_CLAIM_LIMITS,
   SUBTYPES_BY_CLAIM_TYPE,
   isFdiToothCode,
   requiredSupportingInfo,
@@ -170,13 +171,13 @@ export const submissionFormSchema = z
     diagnoses: z
       .array(codeShape("diagnosisUnknown"))
       .min(1, "diagnosisRequired")
-      .max(12, "tooManyCodes")
+      .max(FORM_CLAIM_LIMITS.codes, "tooManyCodes")
       .refine((codes) => new Set(codes).size === codes.length, "duplicateCode"),
     procedures: z
       .array(codeShape("procedureUnknown"))
-      .max(12, "tooManyCodes")
+      .max(FORM_CLAIM_LIMITS.codes, "tooManyCodes")
       .refine((codes) => new Set(codes).size === codes.length, "duplicateCode"),
-    items: z.array(itemSchema).min(1, "itemRequired").max(50, "tooManyItems"),
+    items: z.array(itemSchema).min(1, "itemRequired").max(FORM_CLAIM_LIMITS.lines, "tooManyItems"),
     attachmentIds: z.array(z.uuid()).max(MAX_FILES, "tooManyFiles"),
     /** Claims made from a prior authorization carry its reference. */
     preAuthRef: z.string().trim().max(64).optional(),
@@ -209,8 +210,8 @@ export const draftFormSchema = z.object({
   estimatedStay: z.string().trim().max(3).default(""),
   // A draft keeps each answer it can read; one it cannot is asked again.
   onAdmission: z.record(z.string().max(16), z.enum(DIAGNOSIS_ON_ADMISSION_CODES)).catch({}).default({}),
-  diagnoses: z.array(z.string().max(16)).max(12, "tooManyCodes").default([]),
-  procedures: z.array(z.string().max(16)).max(12, "tooManyCodes").default([]),
+  diagnoses: z.array(z.string().max(16)).max(FORM_CLAIM_LIMITS.codes, "tooManyCodes").default([]),
+  procedures: z.array(z.string().max(16)).max(FORM_CLAIM_LIMITS.codes, "tooManyCodes").default([]),
   items: z
     .array(
       z.object({
@@ -225,7 +226,7 @@ export const draftFormSchema = z.object({
         package: z.boolean().default(false),
       }),
     )
-    .max(50, "tooManyItems")
+    .max(FORM_CLAIM_LIMITS.lines, "tooManyItems")
     .default([]),
   attachmentIds: z.array(z.uuid()).max(MAX_FILES, "tooManyFiles").default([]),
   preAuthRef: z.string().trim().max(64).optional(),
