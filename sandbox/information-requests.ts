@@ -1,3 +1,4 @@
+import { cancelAdvancedAuthorization } from "./advanced-authorizations";
 import { randomUUID } from "node:crypto";
 import type { Communication, CommunicationRequest, Resource, Task } from "@medplum/fhirtypes";
 import { CANCEL_REASONS, NATIONAL_EXCHANGE, checkStructure } from "../lib/fhir";
@@ -132,6 +133,11 @@ export function cancelByTask(ctx: SandboxContext, providerOrgId: string, body: R
   const reason = task.reasonCode?.coding?.find((c) => c.system === NATIONAL_EXCHANGE.taskReasonSystem)?.code;
   if (!reason || !(CANCEL_REASONS as readonly string[]).includes(reason)) {
     throw ApiError.plain(422, "code-invalid", `Task.reasonCode: one of ${CANCEL_REASONS.join(", ")} (${NATIONAL_EXCHANGE.taskReasonSystem})`);
+  }
+  // An advanced authorization is cancelled by its identifier in Task.focus (guide v2.7 section 7.9.2).
+  const advanced = cancelAdvancedAuthorization(ctx, providerOrgId, task.focus as never);
+  if (advanced) {
+    return { ...task, id: task.id ?? randomUUID(), status: advanced.status, lastModified: new Date(ctx.clock.now()).toISOString(), ...(advanced.why ? { statusReason: { text: advanced.why } } : {}) };
   }
   const record = claimOf(ctx, providerOrgId, task.focus as never);
   if (!record) throw ApiError.plain(404, "not-found", "Task.focus: no claim of this clinic");

@@ -5,3 +5,13 @@
  * Other modules import only this file or ./browser (docs/decisions/041-module-entries.md).
  */
 export type { ActionResult } from "./actions";
+export {
+  ADVANCED_AUTHORIZATION_EVENTS,
+  advancedAuthorizationInbound,
+  carriesAdvancedMark,
+  isAdvancedAuthorization,
+  recordAdvancedAuthorization,
+  reissueReasonOf,
+  type AdvancedAuthorizationOutcome,
+  type AdvancedSource,
+} from "./advanced";

@@ -247,6 +247,8 @@ export interface SubmissionSummary {
   createdAt: Date;
   /** What the decision paid (zero-benefit decisions have their own words). */
   outcome?: StatusOutcome;
+  /** A payer's advanced authorization (channel `payer`, docs/decisions/101): shown as "approved by the payer". */
+  fromPayer?: true;
 }
 
 /** Authorizations and claims of a patient (submissions are keyed by the platform's patient id). Read-only. */
@@ -261,10 +263,11 @@ export async function listSubmissionsForPatient(db: Db, nationalId: string, limi
       currency: submissions.currency,
       createdAt: submissions.createdAt,
       responseView: submissions.responseView,
+      channel: submissions.channel,
     })
     .from(submissions)
     .where(eq(submissions.patientId, nationalId))
     .orderBy(desc(submissions.createdAt))
     .limit(limit);
-  return rows.map(({ responseView, ...r }) => (responseView ? { ...r, outcome: outcomeOfView(responseView) } : r));
+  return rows.map(({ responseView, channel, ...r }) => ({ ...r, ...(responseView ? { outcome: outcomeOfView(responseView) } : {}), ...(channel === "payer" ? { fromPayer: true as const } : {}) }));
 }

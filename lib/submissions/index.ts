@@ -53,3 +53,12 @@ export { loadDraftForForm, type DraftForForm } from "./drafts";
 export { readDecision, responseView, type DecisionLine, type DecisionView } from "./decision";
 export { cursorParam, getSubmissionView, isSubmissionStatus, listSubmissions, parseCursor, type SubmissionListRow, type SubmissionView } from "./views";
 export { APPEALABLE_STATUSES, appealClaim, appealInputSchema, appealableLines, appealsOf, fileAppeal, type AppealInput, type AppealResult, type AppealableLine } from "./appeals";
+export {
+  PAYER_CHANNEL,
+  answerFingerprint,
+  isPayerOriginated,
+  payerLines,
+  recordPayerAuthorization,
+  type PayerAuthorizationInput,
+  type PayerAuthorizationResult,
+} from "./payer-authorization";
