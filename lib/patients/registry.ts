@@ -249,6 +249,16 @@ export interface SubmissionSummary {
   outcome?: StatusOutcome;
   /** A payer's advanced authorization (channel `payer`, docs/decisions/101): shown as "approved by the payer". */
   fromPayer?: true;
+  /** The payer's reference and validity end (advanced authorizations). */
+  preAuthRef?: string;
+  validUntil?: string;
+}
+
+/** The reference and validity end a payer's advanced authorization states (its stored reader's view). */
+function payerTerms(view: Record<string, unknown> | null): { preAuthRef?: string; validUntil?: string } {
+  const ref = view?.preAuthRef;
+  const end = (view?.preAuthPeriod as { end?: unknown } | undefined)?.end;
+  return { ...(typeof ref === "string" ? { preAuthRef: ref } : {}), ...(typeof end === "string" ? { validUntil: end } : {}) };
 }
 
 /** Authorizations and claims of a patient (submissions are keyed by the platform's patient id). Read-only. */
@@ -269,5 +279,5 @@ export async function listSubmissionsForPatient(db: Db, nationalId: string, limi
     .where(eq(submissions.patientId, nationalId))
     .orderBy(desc(submissions.createdAt))
     .limit(limit);
-  return rows.map(({ responseView, channel, ...r }) => ({ ...r, ...(responseView ? { outcome: outcomeOfView(responseView) } : {}), ...(channel === "payer" ? { fromPayer: true as const } : {}) }));
+  return rows.map(({ responseView, channel, ...r }) => ({ ...r, ...(responseView ? { outcome: outcomeOfView(responseView) } : {}), ...(channel === "payer" ? { fromPayer: true as const, ...payerTerms(responseView) } : {}) }));
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { StatusBadge } from "@/components/authorizations/status-badge";
+import { PayerBadge } from "@/components/authorizations/payer-badge";
 import { formatAmount } from "@/components/coding/format";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -79,8 +80,24 @@ export default staffPage("authorizations", async function AuthorizationsPage({ s
               ),
             },
             { id: "patient", header: t("columns.patient"), cell: (row) => (row.patient ? `${row.patient.givenName} ${row.patient.familyName}` : "—") },
-            { id: "status", header: t("columns.status"), cell: (row) => <StatusBadge status={row.status} outcome={row.outcome} /> },
-            { id: "preAuthRef", header: t("columns.preAuthRef"), className: "px-4 py-2 font-mono text-xs", dir: "ltr", cell: (row) => row.preAuthRef ?? "—" },
+            { id: "status", header: t("columns.status"), cell: (row) => (
+                <>
+                  <StatusBadge status={row.status} outcome={row.outcome} />
+                  {row.fromPayer && <PayerBadge />}
+                </>
+              ),
+            },
+            { id: "preAuthRef", header: t("columns.preAuthRef"), className: "px-4 py-2 font-mono text-xs", dir: "ltr", cell: (row) => (
+                <>
+                  {row.preAuthRef ?? "—"}
+                  {row.validUntil && (
+                    <span className="block font-sans text-slate-600" data-testid="valid-until">
+                      {t("payer.validUntil", { date: format.dateTime(new Date(row.validUntil.length === 10 ? `${row.validUntil}T00:00:00Z` : row.validUntil), { dateStyle: "medium", timeZone: "UTC" }) })}
+                    </span>
+                  )}
+                </>
+              ),
+            },
             { id: "total", header: t("columns.total", { currency: currency }), align: "end", className: "px-4 py-2 tabular-nums", dir: "ltr", cell: (row) => formatAmount(row.totalMinor) },
           ]}
         />
