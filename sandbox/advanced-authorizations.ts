@@ -261,3 +261,13 @@ function cancelledByClinic(ctx: SandboxContext): Set<string> {
   if (!set) clinicCancellations.set(ctx, (set = new Set()));
   return set;
 }
+
+/** The advanced authorization a reference names by its identifier (a Communication's `about`), if the payer sent it to this clinic. */
+export function advancedAuthorizationNamed(ctx: SandboxContext, providerOrgId: string, about: { identifier?: { system?: string; value?: string } } | undefined): ClaimResponse | undefined {
+  const value = about?.identifier?.value;
+  if (!value) return undefined;
+  const item = ctx.mailbox
+    .forClinic(providerOrgId)
+    .find((m) => m.resourceType === "ClaimResponse" && (ADVANCED_EVENTS as readonly string[]).includes(m.event) && (m.resource as ClaimResponse).identifier?.some((i) => i.value === value));
+  return item?.resource as ClaimResponse | undefined;
+}

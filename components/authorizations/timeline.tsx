@@ -33,10 +33,10 @@ export async function Timeline({ entries: own, kind = "preauthorization", outcom
     if (e.detail?.origin !== "payer") return undefined;
     if (e.fromStatus === null) return payer("timeline.received");
     const note = typeof e.detail.note === "string" ? e.detail.note : undefined;
-    return note === "reissued" || note === "payerCancelled" ? payer(`timeline.${note}`) : undefined;
+    return note && payer.has(`timeline.${note}`) ? payer(`timeline.${note}`) : undefined;
   }
   function payerDetail(e: TimelineEntry): string | undefined {
-    if (e.detail?.origin !== "payer" || e.fromStatus === null) return undefined;
+    if (e.detail?.origin !== "payer" || e.fromStatus === null || e.detail.note === "changeAsked") return undefined;
     const reason = typeof e.detail.reissueReason === "string" ? e.detail.reissueReason : undefined;
     const words = reason ? payer("reissueReason", { reason: payer.has(`reissueReasons.${reason}`) ? payer(`reissueReasons.${reason}`) : reason }) : undefined;
     const previous = e.detail.previous as { totalMinor?: number; period?: { end?: string } } | undefined;

@@ -8,11 +8,12 @@ import { createPlatformClient, portFor, type PlatformClient, type PlatformPort }
 import { startExchangeServices, type ExchangeServices, type InboundContext } from "@/lib/pipeline";
 import { startTestSandbox, waitFor, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 import { cancelSubmission } from "@/lib/cancellation";
-import { createClaimFromAuthorization, getSubmissionView, listSubmissions, loadDraftForForm, submitForm } from "@/lib/submissions";
+import { createClaimFromAuthorization, draftChangeOfPayerAuthorization, getSubmissionView, listSubmissions, loadDraftForForm, submitForm } from "@/lib/submissions";
 import { professionalCare } from "@/lib/submissions/testing";
 import { INBOUND_HANDLERS } from "@/lib/server/inbound-handlers";
 import { testDatabases } from "@/lib/testing/databases";
 import { advancedAuthorizationInbound, isAdvancedAuthorization, recordAdvancedAuthorization, reissueReasonOf } from "./advanced";
+import { askPayerToChange } from "./advanced-change";
 
 /**
  * The payer's advanced authorization (guide v2.7 section 7.9; docs/decisions/101), against the real
@@ -190,4 +191,45 @@ describe.each(testDatabases())("advanced authorization on $name", (target) => {
     const again = await sb.admin("POST", `/_admin/advanced-authorizations/${apa.preAuthRef}/reissue`, {});
     expect(again.status).toBe(409);
   }, 60_000);
+
+  it("the clinic changes it: a new request repeating its services, keeping its preAuthRef, related to it; or asks the payer by a Communication about it", async () => {
+    const apa = await originate("/_admin/advanced-authorizations/demo");
+    const auth = await recorded(apa.preAuthRef, "complete");
+    const deps = { db: database.db, providerOrgId: "clinic-001", protocol: "messaging" as const };
+    const change = await draftChangeOfPayerAuthorization(deps, billing, auth.id);
+    expect(change).toMatchObject({ ok: true, reused: false });
+    if (!change.ok) return;
+    expect(await draftChangeOfPayerAuthorization(deps, billing, auth.id)).toEqual({ ok: true, id: change.id, reused: true });
+    const draft = await loadDraftForForm(database.db, change.id, "preauthorization");
+    if (typeof draft === "string") throw new Error(draft);
+    expect(draft.values.preAuthRef).toBe(apa.preAuthRef);
+    expect(draft.values.items.map((i) => i.code)).toEqual(["SVC-0102", "LAB-4002"]);
+    // An added line (the change), then sent: the Claim keeps the preAuthRef and names the approval as prior.
+    const items = [...draft.values.items, { ...draft.values.items[1]!, code: "LAB-4003", unitPrice: "120.00" }];
+    const sent = await submitForm(deps, billing, { ...draft.values, items, ...(await professionalCare(database.db)), diagnoses: ["E11.9"] }, change.id, { scrub: { acknowledgeWarnings: true } });
+    expect(sent).toMatchObject({ ok: true, id: change.id });
+    const decided = await waitFor(
+      async () => {
+        const [row] = await database.db.select().from(submissions).where(eq(submissions.id, change.id));
+        return row && ["complete", "partial", "denied", "rejected"].includes(row.status) ? row : undefined;
+      },
+      30_000,
+      "the change decided",
+    );
+    expect(decided.status).toBe("complete");
+    expect((decided.claim.insurance as { preAuthRef?: string[] }[])[0]?.preAuthRef).toEqual([apa.preAuthRef]);
+    expect(decided.claim.related).toEqual([expect.objectContaining({ claim: expect.objectContaining({ identifier: expect.objectContaining({ value: apa.identifier[0]!.value }) }) })]);
+
+    // Asking the payer: a Communication about the approval by its identifier, acknowledged; noted on the timeline.
+    const cancellation = { db: database.db, port, providerOrgId: "clinic-001" };
+    expect(await askPayerToChange(cancellation, billing, { id: auth.id, text: "   " })).toEqual({ ok: false, error: "empty" });
+    expect(await askPayerToChange(cancellation, billing, { id: auth.id, text: "x".repeat(2001) })).toEqual({ ok: false, error: "too_long" });
+    expect(await askPayerToChange(cancellation, billing, { id: change.id, text: "Please extend" })).toEqual({ ok: false, error: "not_found" });
+    expect(await askPayerToChange(cancellation, billing, { id: auth.id, text: "Please extend the approval by three months." })).toEqual({ ok: true });
+    const notes = await database.db.select().from(submissionEvents).where(eq(submissionEvents.submissionId, auth.id));
+    expect(notes.map((e) => (e.detail as { note?: string } | null)?.note ?? null)).toContain("changeAsked");
+    expect(JSON.stringify(notes)).not.toContain("three months");
+    const mail = (await sb.admin("GET", "/_admin/mail")).body.mail as { event: string; resource: { about?: { identifier?: { value?: string } }[] } }[];
+    expect(mail.some((m) => m.event === "acknowledgement" && m.resource.about?.[0]?.identifier?.value === apa.identifier[0]!.value)).toBe(true);
+  }, 90_000);
 });

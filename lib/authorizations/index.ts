@@ -15,3 +15,4 @@ export {
   type AdvancedAuthorizationOutcome,
   type AdvancedSource,
 } from "./advanced";
+export { CHANGE_TEXT_MAX, askPayerToChange, type ChangeAskDeps, type ChangeAskResult } from "./advanced-change";

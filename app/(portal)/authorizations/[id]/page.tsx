@@ -10,6 +10,7 @@ import { LiveRefresh } from "@/components/authorizations/live-refresh";
 import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { PayerBadge } from "@/components/authorizations/payer-badge";
+import { PayerApprovalActions } from "@/components/authorizations/payer-approval-actions";
 import { Timeline } from "@/components/authorizations/timeline";
 import { DiagnosisList } from "@/components/coding/diagnosis-list";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -224,6 +225,12 @@ export default staffPage("authorizations", async function AuthorizationPage({ pa
             <Card className="p-5">
               <h2 className="mb-3 text-base font-semibold">{ir("section")}</h2>
               <InformationRequestList rows={informationRequests} showSubmission={false} canAnswer={() => true} />
+            </Card>
+          )}
+          {fromPayer && decided && (
+            <Card className="p-5">
+              <h2 className="mb-3 text-base font-semibold">{payer("actionsTitle")}</h2>
+              <PayerApprovalActions authorizationId={s.id} />
             </Card>
           )}
           {canCheckStatus(s) && !fromPayer && (
