@@ -6,7 +6,7 @@ import { readClaimResponse, type ClaimResponseView } from "@/lib/fhir";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { createPlatformClient, portFor, type PlatformClient, type PlatformPort } from "@/lib/platform";
 import { startExchangeServices, type ExchangeServices, type InboundContext } from "@/lib/pipeline";
-import { startTestSandbox, waitFor, type SandboxHandle } from "@/lib/pipeline/testing/harness";
+import { newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 import { cancelSubmission } from "@/lib/cancellation";
 import { createClaimFromAuthorization, draftChangeOfPayerAuthorization, getSubmissionView, listSubmissions, loadDraftForForm, submitForm } from "@/lib/submissions";
 import { professionalCare } from "@/lib/submissions/testing";
@@ -232,4 +232,56 @@ describe.each(testDatabases())("advanced authorization on $name", (target) => {
     const mail = (await sb.admin("GET", "/_admin/mail")).body.mail as { event: string; resource: { about?: { identifier?: { value?: string } }[] } }[];
     expect(mail.some((m) => m.event === "acknowledgement" && m.resource.about?.[0]?.identifier?.value === apa.identifier[0]!.value)).toBe(true);
   }, 90_000);
+});
+
+describe.each(testDatabases())("advanced authorization in REST (webhook) on $name", (target) => {
+  it("a resource.available webhook is read back and recorded, in the sandbox's default answer style; the payer's cancellation too", async () => {
+    const database = await target.open();
+    await seedDemoPatients(database.db);
+    const secret = newWebhookSecret();
+    const relayDeps: RelayDeps = { db: database.db, secret, pollAfterMs: 60_000, inbound: INBOUND_HANDLERS };
+    const relay = await startWebhookRelay(relayDeps);
+    const sb = await startTestSandbox({ webhookUrl: relay.url, webhookSecret: secret });
+    const client = testClient(database.db, sb.config);
+    relayDeps.client = client;
+    try {
+      const posted = await sb.admin("POST", "/_admin/advanced-authorizations", {
+        patient: "1000000001",
+        items: [{ system: "http://nphies.sa/terminology/CodeSystem/imaging", code: "IMG-3001", quantity: 2 }],
+        validDays: 30,
+        event: "advanced-priorauth",
+        style: "default",
+      });
+      expect(posted.status).toBe(201);
+      const apa = posted.body as { preAuthRef: string; id: string };
+      const row = await waitFor(
+        async () => (await database.db.select().from(submissions).where(eq(submissions.channel, "payer"))).find((r) => r.response?.preAuthRef === apa.preAuthRef),
+        15_000,
+        "recorded from the webhook",
+      );
+      expect(row).toMatchObject({ status: "complete", patientId: "1000000001", insurerId: "payer-rimal", totalMinor: 36_000 });
+      const [first] = await database.db.select().from(submissionEvents).where(eq(submissionEvents.submissionId, row.id));
+      expect(first).toMatchObject({ fromStatus: null, toStatus: "complete", source: "webhook" });
+      expect((await sb.admin("POST", `/_admin/advanced-authorizations/${apa.preAuthRef}/cancel`, {})).status).toBe(201);
+      await waitFor(
+        async () => {
+          const [now] = await database.db.select().from(submissions).where(eq(submissions.id, row.id));
+          return now?.status === "cancelled" ? now : undefined;
+        },
+        15_000,
+        "cancelled by the payer",
+      );
+      // Bad admin input is a 400 naming the field; an unknown patient a 404.
+      const bad = await sb.admin("POST", "/_admin/advanced-authorizations", { patient: "12", items: [] });
+      expect(bad.status).toBe(400);
+      expect(String(bad.body.message)).toMatch(/^patient/);
+      expect((await sb.admin("POST", "/_admin/advanced-authorizations", { patient: "1999999999", items: [{ code: "LAB-4001" }] })).status).toBe(404);
+      expect((await sb.admin("POST", "/_admin/advanced-authorizations/APA-NONE/reissue", {})).status).toBe(404);
+    } finally {
+      await client.close();
+      await sb.close();
+      await relay.close();
+      await database.dispose();
+    }
+  }, 60_000);
 });
