@@ -8,6 +8,7 @@ import { createPlatformClient, portFor, type PlatformClient, type PlatformPort }
 import { startExchangeServices, type ExchangeServices, type InboundContext } from "@/lib/pipeline";
 import { newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 import { cancelSubmission } from "@/lib/cancellation";
+import { authorizationUsage } from "@/lib/authorization-usage";
 import { createClaimFromAuthorization, draftChangeOfPayerAuthorization, getSubmissionView, listSubmissions, loadDraftForForm, submitForm } from "@/lib/submissions";
 import { professionalCare } from "@/lib/submissions/testing";
 import { INBOUND_HANDLERS } from "@/lib/server/inbound-handlers";
@@ -44,7 +45,7 @@ describe.each(testDatabases())("advanced authorization on $name", (target) => {
       log: () => {},
       inbound: INBOUND_HANDLERS,
     });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await services?.stop();
     await client?.close();
@@ -126,6 +127,11 @@ describe.each(testDatabases())("advanced authorization on $name", (target) => {
     const apa = await originate("/_admin/advanced-authorizations/demo");
     const auth = await recorded(apa.preAuthRef, "complete");
     const deps = { db: database.db, providerOrgId: "clinic-001", protocol: "messaging" as const };
+    // What it allows, per service: the payer's added lines (no claim lines were asked).
+    expect((await authorizationUsage(database.db, auth.id))?.services.map((u) => [u.code, u.approvedQuantity, u.remainingQuantity, u.approvedMinor])).toEqual([
+      ["SVC-0102", 1, 1, 30_000],
+      ["LAB-4002", 1, 1, 9_000],
+    ]);
     const made = await createClaimFromAuthorization(deps, billing, auth.id);
     expect(made).toMatchObject({ ok: true, reused: false });
     if (!made.ok) return;
@@ -151,6 +157,10 @@ describe.each(testDatabases())("advanced authorization on $name", (target) => {
     );
     expect((claim.claim.insurance as { preAuthRef?: string[] }[])[0]?.preAuthRef).toEqual([apa.preAuthRef]);
     expect(claim.authorizationId).toBe(auth.id);
+    expect((await authorizationUsage(database.db, auth.id))?.services.map((u) => [u.code, u.usedQuantity, u.remainingQuantity])).toEqual([
+      ["SVC-0102", 1, 0],
+      ["LAB-4002", 1, 0],
+    ]);
   }, 90_000);
 
   it("the payer reissues it (the newest answer decides, the earlier stays on the timeline) and cancels it", async () => {
