@@ -20,7 +20,7 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-test.describe("advanced authorization (issue 40, docs/decisions/101)", () => {
+test.describe("advanced authorization (docs/decisions/101)", () => {
   test.skip(!MESSAGING, "the journey runs in the messaging protocol (the poll brings it)");
 
   test("from receipt to a paid claim: originated by the payer, polled, shown live, billed, decided and paid", async ({ page, signInAs, sandbox }) => {
