@@ -1,3 +1,4 @@
+import { advancedAuthorizationNamed, cancelAdvancedAuthorization } from "./advanced-authorizations";
 import { randomUUID } from "node:crypto";
 import type { Communication, CommunicationRequest, Resource, Task } from "@medplum/fhirtypes";
 import { CANCEL_REASONS, NATIONAL_EXCHANGE, checkStructure } from "../lib/fhir";
@@ -96,6 +97,28 @@ export function receiveCommunication(ctx: SandboxContext, providerOrgId: string,
   if (!communication.payload?.length) throw ApiError.plain(422, "required", "Communication.payload: an answer needs text or attachments");
   const requestAbout = (request?.resource as CommunicationRequest | undefined)?.about?.[0] as { reference?: string; identifier?: { value?: string } } | undefined;
   const record = claimOf(ctx, providerOrgId, (communication.about?.[0] as never) ?? requestAbout) ?? claimOf(ctx, providerOrgId, requestAbout);
+  // The clinic asks the payer to modify or extend an advanced authorization (guide v2.7 Table 38): kept and acknowledged; the payer reissues it (admin).
+  const approval = !record && unsolicited ? advancedAuthorizationNamed(ctx, providerOrgId, communication.about?.[0] as never) : undefined;
+  if (approval) {
+    const id = randomUUID();
+    const stored: Communication = { ...communication, id, meta: { versionId: "1", lastUpdated: new Date(ctx.clock.now()).toISOString() } };
+    ctx.store.postMail({ id, resourceType: "Communication", providerOrgId: `received:${providerOrgId}`, event: "communication", resource: stored as Resource, createdAt: new Date(ctx.clock.now()).toISOString() });
+    ctx.mailbox.post(
+      providerOrgId,
+      {
+        resourceType: "Communication",
+        id: randomUUID(),
+        status: "completed",
+        inResponseTo: [{ reference: `Communication/${communication.id ?? id}` }],
+        about: [{ type: "ClaimResponse", identifier: approval.identifier![0]! }],
+        sent: new Date(ctx.clock.now()).toISOString(),
+        ...(approval.insurer ? { sender: approval.insurer } : {}),
+        payload: [{ contentString: "Received: the payer will review the advanced authorization and answer with a reissued one." }],
+      } as Communication,
+      "acknowledgement",
+    );
+    return stored;
+  }
   if (!record) throw ApiError.plain(422, "not-found", "Communication.about: no claim of this clinic");
   const id = randomUUID();
   const stored: Communication = { ...communication, id, meta: { versionId: "1", lastUpdated: new Date(ctx.clock.now()).toISOString() } };
@@ -132,6 +155,11 @@ export function cancelByTask(ctx: SandboxContext, providerOrgId: string, body: R
   const reason = task.reasonCode?.coding?.find((c) => c.system === NATIONAL_EXCHANGE.taskReasonSystem)?.code;
   if (!reason || !(CANCEL_REASONS as readonly string[]).includes(reason)) {
     throw ApiError.plain(422, "code-invalid", `Task.reasonCode: one of ${CANCEL_REASONS.join(", ")} (${NATIONAL_EXCHANGE.taskReasonSystem})`);
+  }
+  // An advanced authorization is cancelled by its identifier in Task.focus (guide v2.7 section 7.9.2).
+  const advanced = cancelAdvancedAuthorization(ctx, providerOrgId, task.focus as never);
+  if (advanced) {
+    return { ...task, id: task.id ?? randomUUID(), status: advanced.status, lastModified: new Date(ctx.clock.now()).toISOString(), ...(advanced.why ? { statusReason: { text: advanced.why } } : {}) };
   }
   const record = claimOf(ctx, providerOrgId, task.focus as never);
   if (!record) throw ApiError.plain(404, "not-found", "Task.focus: no claim of this clinic");

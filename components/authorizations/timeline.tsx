@@ -1,5 +1,6 @@
 import Link from "next/link";
-import { getFormatter, getTranslations } from "next-intl/server";
+import { getFormatter, getLocale, getTranslations } from "next-intl/server";
+import { formatMoney } from "@/lib/money";
 import type { SubmissionKind } from "@/lib/db";
 import type { TimelineEntry } from "@/lib/submissions";
 import { statusLabel } from "@/lib/i18n";
@@ -25,7 +26,25 @@ export async function Timeline({ entries: own, kind = "preauthorization", outcom
   const format = await getFormatter();
   // Decision 045: news that is not a status change (information requests, a refused cancellation).
   const notes = await getTranslations("informationRequests.timeline");
-  const noteOf = (e: TimelineEntry) => (e.fromStatus === e.toStatus && typeof e.detail?.note === "string" && notes.has(e.detail.note) ? notes(e.detail.note) : undefined);
+  const noteOf = (e: TimelineEntry) => payerNote(e) ?? (e.fromStatus === e.toStatus && typeof e.detail?.note === "string" && notes.has(e.detail.note) ? notes(e.detail.note) : undefined);
+  // A payer's advanced authorization (docs/decisions/101): its arrival, reissues and cancellation, with the earlier decision kept.
+  const [payer, locale] = [await getTranslations("authorizations.payer"), await getLocale()];
+  function payerNote(e: TimelineEntry): string | undefined {
+    if (e.detail?.origin !== "payer") return undefined;
+    if (e.fromStatus === null) return payer("timeline.received");
+    const note = typeof e.detail.note === "string" ? e.detail.note : undefined;
+    return note && payer.has(`timeline.${note}`) ? payer(`timeline.${note}`) : undefined;
+  }
+  function payerDetail(e: TimelineEntry): string | undefined {
+    if (e.detail?.origin !== "payer" || e.fromStatus === null || e.detail.note === "changeAsked") return undefined;
+    const reason = typeof e.detail.reissueReason === "string" ? e.detail.reissueReason : undefined;
+    const words = reason ? payer("reissueReason", { reason: payer.has(`reissueReasons.${reason}`) ? payer(`reissueReasons.${reason}`) : reason }) : undefined;
+    const previous = e.detail.previous as { totalMinor?: number; period?: { end?: string } } | undefined;
+    const total = typeof previous?.totalMinor === "number" ? formatMoney(previous.totalMinor, locale) : undefined;
+    const until = previous?.period?.end ? format.dateTime(new Date(previous.period.end), { dateStyle: "medium", timeZone: "UTC" }) : undefined;
+    const earlier = total ? (until ? payer("earlierUntil", { total, until }) : payer("earlier", { total })) : undefined;
+    return [words, earlier].filter(Boolean).join(" · ") || undefined;
+  }
   type Row = { e: TimelineEntry; last: boolean; outcome?: StatusOutcome; from?: LinkedTimeline };
   const rows: Row[] = [
     ...own.map((e, i): Row => ({ e, last: i === own.length - 1, outcome })),
@@ -51,6 +70,11 @@ export async function Timeline({ entries: own, kind = "preauthorization", outcom
           <p className="text-xs text-slate-500">
             <time dateTime={e.at.toISOString()}>{format.dateTime(e.at, { dateStyle: "medium", timeStyle: "medium" })}</time>
             {typeof e.detail?.platformReason === "string" && <span className="ms-1">— {e.detail.platformReason}</span>}
+            {payerDetail(e) && (
+              <span className="ms-1" data-testid="payer-reissue">
+                — {payerDetail(e)}
+              </span>
+            )}
             {typeof e.detail?.code === "string" && (
               <>
                 {" "}

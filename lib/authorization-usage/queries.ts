@@ -11,6 +11,8 @@ type ViewJson = {
   preAuthRef?: string;
   preAuthPeriod?: { start?: string; end?: string };
   items?: { sequence?: number; approvedQuantity?: number; decision?: string; amounts?: { eligible?: { minor?: number } } }[];
+  /** A payer's advanced authorization approves its lines as added items (docs/decisions/101). */
+  addItems?: { itemSequences?: number[]; service?: { code?: string }; approvedQuantity?: number; decision?: string; amounts?: { eligible?: { minor?: number } } }[];
 };
 
 /**
@@ -32,7 +34,10 @@ export async function authorizationUsage(db: Db, authorizationId: string, exclud
     const coding = item.productOrService?.coding?.[0];
     const code = coding?.code;
     if (!code) continue;
-    const line = view.items?.find((l) => l.sequence === item.sequence);
+    // An answer to our request decides our lines by sequence; an advanced authorization (no request) approves its added items.
+    const line =
+      view.items?.find((l) => l.sequence === item.sequence) ??
+      view.addItems?.find((l) => l.service?.code === code && (!l.itemSequences?.length || (item.sequence !== undefined && l.itemSequences.includes(item.sequence))));
     const requested = item.quantity?.value ?? 1;
     const approved = line?.approvedQuantity ?? (line?.decision === "approved" || line?.decision === "partly-approved" ? requested : 0);
     const s = byCode.get(code) ?? { code, ...(coding?.system ? { system: coding.system } : {}), approvedQuantity: 0, approvedMinor: null, usedQuantity: 0, usedMinor: 0, remainingQuantity: 0 };

@@ -7,7 +7,9 @@ import { env } from "@/lib/env";
 import { auditedSearch } from "@/lib/patients";
 import type { PatientSummary } from "@/lib/patients";
 import type { SubmissionUse } from "@/lib/submissions";
-import { createClaimFromAuthorization, saveDraft, submitForm, type ServiceDeps } from "@/lib/submissions";
+import { createClaimFromAuthorization, draftChangeOfPayerAuthorization, saveDraft, submitForm, type ServiceDeps } from "@/lib/submissions";
+import { getPlatformPort } from "@/lib/platform";
+import { CHANGE_TEXT_MAX, askPayerToChange } from "./advanced-change";
 import { staffEligibilityRefresher } from "@/lib/eligibility";
 
 export type { ActionResult };
@@ -68,4 +70,29 @@ export const createClaimFromAuthorizationAction = staffAction(
     return result.ok ? { ok: true, id: result.id } : result;
   },
   { name: "authorizations", invalid: () => ({ ok: false, error: "not_found" }) },
+);
+
+/**
+ * A payer's advanced authorization changed by the clinic (decision 101): a new prior-authorization
+ * draft repeating all its services and keeping its preAuthRef, opened in the form.
+ */
+export const changePayerAuthorizationAction = staffAction(
+  AREAS.authorizations.roles,
+  z.uuid(),
+  async (authorizationId, ctx): Promise<ActionResult<{ id: string }>> => {
+    const result = await draftChangeOfPayerAuthorization(deps(ctx), ctx.caller, authorizationId);
+    return result.ok ? { ok: true, id: result.id } : result;
+  },
+  { name: "authorizations", invalid: () => ({ ok: false, error: "not_found" }) },
+);
+
+/** Asks the payer to modify or extend its advanced authorization: a Communication about it (decision 101). */
+export const askPayerChangeAction = staffAction(
+  AREAS.authorizations.roles,
+  z.object({ id: z.uuid(), text: z.string().max(CHANGE_TEXT_MAX * 2) }),
+  async (input, ctx): Promise<ActionResult> => {
+    const result = await askPayerToChange({ db: ctx.db, port: getPlatformPort, providerOrgId: env().PROVIDER_ORG_ID }, ctx.caller, input);
+    return result.ok ? { ok: true } : result;
+  },
+  { name: "authorizations", invalid: () => ({ ok: false, error: "too_long" }) },
 );

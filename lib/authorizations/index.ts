@@ -5,3 +5,14 @@
  * Other modules import only this file or ./browser (docs/decisions/041-module-entries.md).
  */
 export type { ActionResult } from "./actions";
+export {
+  ADVANCED_AUTHORIZATION_EVENTS,
+  advancedAuthorizationInbound,
+  carriesAdvancedMark,
+  isAdvancedAuthorization,
+  recordAdvancedAuthorization,
+  reissueReasonOf,
+  type AdvancedAuthorizationOutcome,
+  type AdvancedSource,
+} from "./advanced";
+export { CHANGE_TEXT_MAX, askPayerToChange, type ChangeAskDeps, type ChangeAskResult } from "./advanced-change";

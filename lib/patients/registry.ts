@@ -247,6 +247,18 @@ export interface SubmissionSummary {
   createdAt: Date;
   /** What the decision paid (zero-benefit decisions have their own words). */
   outcome?: StatusOutcome;
+  /** A payer's advanced authorization (channel `payer`, docs/decisions/101): shown as "approved by the payer". */
+  fromPayer?: true;
+  /** The payer's reference and validity end (advanced authorizations). */
+  preAuthRef?: string;
+  validUntil?: string;
+}
+
+/** The reference and validity end a payer's advanced authorization states (its stored reader's view). */
+function payerTerms(view: Record<string, unknown> | null): { preAuthRef?: string; validUntil?: string } {
+  const ref = view?.preAuthRef;
+  const end = (view?.preAuthPeriod as { end?: unknown } | undefined)?.end;
+  return { ...(typeof ref === "string" ? { preAuthRef: ref } : {}), ...(typeof end === "string" ? { validUntil: end } : {}) };
 }
 
 /** Authorizations and claims of a patient (submissions are keyed by the platform's patient id). Read-only. */
@@ -261,10 +273,11 @@ export async function listSubmissionsForPatient(db: Db, nationalId: string, limi
       currency: submissions.currency,
       createdAt: submissions.createdAt,
       responseView: submissions.responseView,
+      channel: submissions.channel,
     })
     .from(submissions)
     .where(eq(submissions.patientId, nationalId))
     .orderBy(desc(submissions.createdAt))
     .limit(limit);
-  return rows.map(({ responseView, ...r }) => (responseView ? { ...r, outcome: outcomeOfView(responseView) } : r));
+  return rows.map(({ responseView, channel, ...r }) => ({ ...r, ...(responseView ? { outcome: outcomeOfView(responseView) } : {}), ...(channel === "payer" ? { fromPayer: true as const, ...payerTerms(responseView) } : {}) }));
 }

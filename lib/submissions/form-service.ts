@@ -17,6 +17,7 @@ import { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
 import { draftFormSchema, submissionFormSchema, type DraftFormValues, type SubmissionFormValues, type SubmissionUse } from "./form-schema";
 import { isUuid } from "@/lib/ids";
 import { CPT_SYSTEM, itemSystemsFor, type PlatformProtocol } from "./care-setting";
+import { PAYER_CHANNEL } from "./payer-authorization";
 
 export interface ServiceDeps {
   db: Db;
@@ -188,7 +189,8 @@ async function claimOf(deps: ServiceDeps, values: SubmissionFormValues, resolved
     items: lines.map((line, n) => ({ ...line, patientShareMinor: line.patientShareMinor ?? shares[n]!.patientMinor, taxMinor: line.taxMinor ?? shares[n]!.vatMinor })),
     careSetting: careSettingOf(values, team),
     attachments: files.map((f) => ({ contentType: f.contentType, data: f.data, title: f.fileName, creation: f.createdAt })),
-    preAuthRefs: values.use === "claim" && values.preAuthRef ? [values.preAuthRef] : [],
+    // A claim made from an authorization, or a change of a payer's advanced authorization, keeps its reference (decision 101).
+    preAuthRefs: values.preAuthRef ? [values.preAuthRef] : [],
     ...(prior ? { prior } : {}),
   };
   return { ...buildClaim(input) };
@@ -215,7 +217,7 @@ function draftClaimOf(deps: ServiceDeps, values: DraftFormValues, resolved: Reso
     diagnoses: values.diagnoses.filter((c) => /^\S+$/.test(c)),
     procedures: values.procedures.filter((c) => /^\S+$/.test(c)),
     items,
-    preAuthRefs: values.use === "claim" && values.preAuthRef ? [values.preAuthRef] : [],
+    preAuthRefs: values.preAuthRef ? [values.preAuthRef] : [],
     // The care team is resolved when the draft is submitted; a draft's Claim serves totals and lists.
     careSetting: careSettingOf(values, []),
   }) };
@@ -460,6 +462,51 @@ export async function createClaimFromAuthorization(deps: ServiceDeps, caller: Ca
       now(deps),
     );
     await record(tx, caller, "claim.create_from_authorization", created.id, "success", { authorizationId: auth.id });
+    return created;
+  });
+  return { ok: true, id: row.id, reused: false };
+}
+
+export type ChangeRequestResult = { ok: true; id: string; reused: boolean } | { ok: false; error: "not_found" | "not_changeable" };
+
+/**
+ * A payer's advanced authorization changed by the clinic (guide v2.7 Table 38, docs/decisions/101):
+ * a new prior-authorization draft that repeats all its services (the clinic edits, adds or removes
+ * lines before sending), keeps its preAuthRef (`insurance.preAuthRef`) and is related to it
+ * (`replacesId` → `Claim.related` prior, its identifier). An open draft of the same change is reopened.
+ */
+export async function draftChangeOfPayerAuthorization(deps: ServiceDeps, caller: Caller, authorizationId: string): Promise<ChangeRequestResult> {
+  if (!isUuid(authorizationId)) return { ok: false, error: "not_found" };
+  const [auth] = await deps.db
+    .select()
+    .from(submissions)
+    .where(and(eq(submissions.id, authorizationId), eq(submissions.kind, "preauthorization"), eq(submissions.channel, PAYER_CHANNEL)));
+  if (!auth) return { ok: false, error: "not_found" };
+  const preAuthRef = typeof auth.response?.preAuthRef === "string" ? auth.response.preAuthRef : undefined;
+  if ((auth.status !== "complete" && auth.status !== "partial") || !preAuthRef) return { ok: false, error: "not_changeable" };
+  const [existing] = await deps.db
+    .select({ id: submissions.id })
+    .from(submissions)
+    .where(and(eq(submissions.replacesId, auth.id), eq(submissions.kind, "preauthorization"), eq(submissions.status, "draft")))
+    .orderBy(desc(submissions.createdAt))
+    .limit(1);
+  if (existing) {
+    await record(deps.db, caller, "authorization.change_payer_approval", existing.id, "success", { authorizationId: auth.id, reused: true });
+    return { ok: true, id: existing.id, reused: true };
+  }
+  const source = draftFormSchema.safeParse({ ...(auth.form ?? {}), use: "preauthorization" });
+  if (!source.success) return { ok: false, error: "not_found" };
+  const values: DraftFormValues = { ...source.data, use: "preauthorization", attachmentIds: [], preAuthRef };
+  const resolved = await resolvePatient(deps.db, values.patientId, values.coverageId || undefined);
+  if (!resolved.ok) return { ok: false, error: "not_found" };
+  const claim = draftClaimOf(deps, values, resolved);
+  const row = await deps.db.transaction(async (tx) => {
+    const created = await insertDraft(
+      tx,
+      { kind: "preauthorization", patientId: auth.patientId, insurerId: auth.insurerId ?? undefined, claim, form: { ...values }, createdBy: caller.userId, channel: "ui", replacesId: auth.id },
+      now(deps),
+    );
+    await record(tx, caller, "authorization.change_payer_approval", created.id, "success", { authorizationId: auth.id });
     return created;
   });
   return { ok: true, id: row.id, reused: false };

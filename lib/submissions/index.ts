@@ -47,9 +47,18 @@ export { draftFormSchema, submissionFormSchema, SUBMISSION_USES } from "./form-s
 export { CPT_SYSTEM, defaultItemSystem, itemSystemsFor, itemSystemsOfProtocol, type PlatformProtocol } from "./care-setting";
 export type { DraftFormValues, SubmissionFormInput, SubmissionFormValues, SubmissionItemInput, SubmissionUse } from "./form-schema";
 export { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
-export { createClaimFromAuthorization, saveDraft, submitForm } from "./form-service";
-export type { ClaimFromAuthorizationResult, DraftLinks, FieldErrors, SaveOptions, SaveResult, ServiceDeps } from "./form-service";
+export { createClaimFromAuthorization, draftChangeOfPayerAuthorization, saveDraft, submitForm } from "./form-service";
+export type { ChangeRequestResult, ClaimFromAuthorizationResult, DraftLinks, FieldErrors, SaveOptions, SaveResult, ServiceDeps } from "./form-service";
 export { loadDraftForForm, type DraftForForm } from "./drafts";
 export { readDecision, responseView, type DecisionLine, type DecisionView } from "./decision";
 export { cursorParam, getSubmissionView, isSubmissionStatus, listSubmissions, parseCursor, type SubmissionListRow, type SubmissionView } from "./views";
 export { APPEALABLE_STATUSES, appealClaim, appealInputSchema, appealableLines, appealsOf, fileAppeal, type AppealInput, type AppealResult, type AppealableLine } from "./appeals";
+export {
+  PAYER_CHANNEL,
+  answerFingerprint,
+  isPayerOriginated,
+  payerLines,
+  recordPayerAuthorization,
+  type PayerAuthorizationInput,
+  type PayerAuthorizationResult,
+} from "./payer-authorization";

@@ -12,6 +12,12 @@ import type { StatusOutcome } from "@/lib/i18n";
 import { readDecision, type DecisionView } from "./decision";
 import type { SubmissionUse } from "./form-schema";
 import { isUuid } from "@/lib/ids";
+import { PAYER_CHANNEL } from "./payer-authorization";
+
+const validUntilOf = (view: Record<string, unknown> | null): string | undefined => {
+  const end = (view?.preAuthPeriod as { end?: unknown } | undefined)?.end;
+  return typeof end === "string" ? end : undefined;
+};
 
 export interface SubmissionListRow {
   id: string;
@@ -25,6 +31,10 @@ export interface SubmissionListRow {
   preAuthRef?: string;
   /** What the decision paid (zero-benefit decisions have their own words). */
   outcome?: StatusOutcome;
+  /** A payer's advanced authorization: approved by the payer, never asked for (docs/decisions/101). */
+  fromPayer?: true;
+  /** Its validity, when the payer gave one (advanced authorizations). */
+  validUntil?: string;
 }
 
 export interface ListQuery {
@@ -88,6 +98,7 @@ export async function listSubmissions(db: Db, q: ListQuery): Promise<{ rows: Sub
         ...(p ? { patient: { id: p.id, givenName: p.givenName, familyName: p.familyName } } : {}),
         ...(preAuthRef ? { preAuthRef } : {}),
         ...(r.responseView ? { outcome: outcomeOfView(r.responseView) } : {}),
+        ...(r.channel === PAYER_CHANNEL ? { fromPayer: true as const, ...(validUntilOf(r.responseView) ? { validUntil: validUntilOf(r.responseView) } : {}) } : {}),
       };
     }),
     ...(rows.length > limit && last ? { next: { createdAt: last.createdAt, id: last.id } } : {}),

@@ -9,6 +9,7 @@ import { RemittanceRequestSchema, originateRemittance } from "../remittances";
 import { safeEqual } from "../oauth";
 import { z } from "zod";
 import { requestInformation } from "../information-requests";
+import { AdvancedAuthorizationRequestSchema, AdvancedReissueSchema, DEMO_ADVANCED_AUTHORIZATION, advancedAuthorizations, originateAdvancedAuthorization, reissueAdvancedAuthorization } from "../advanced-authorizations";
 
 const InformationRequestInputSchema = z
   .object({ text: z.string().max(2000).optional(), attachmentTypes: z.array(z.string().min(1).max(200)).max(10).optional(), dueInDays: z.number().int().min(-365).max(365).optional() })
@@ -31,6 +32,12 @@ const InformationRequestInputSchema = z
  *   POST   /_admin/remittances            the payer pays claims: {"claims": [{"id": "<platform claim id>", "amount"?: 12.5}], "paymentDate"?, "payerId"?}
  *                                         → 201 the PaymentReconciliation, delivered through the mailbox (sandbox/remittances.ts)
  *   GET    /_admin/payment-notices        the PaymentNotices the clinic sent (paid / cleared), in order
+ *   POST   /_admin/advanced-authorizations the payer approves unasked: {"patient": "<national ID>", "items": [{system?, code, quantity?, unitPrice?}], validDays?, event?, reason?, style?}
+ *                                         → 201 the ClaimResponse, delivered through the mailbox (sandbox/advanced-authorizations.ts)
+ *   POST   /_admin/advanced-authorizations/demo   the demo one: a seeded chronic patient's follow-up ({event?, style?})
+ *   GET    /_admin/advanced-authorizations        the ones sent, newest answer per preAuthRef
+ *   POST   /_admin/advanced-authorizations/{preAuthRef}/reissue  {reason: correction|extension|cancel, items?, validDays?, style?}
+ *   POST   /_admin/advanced-authorizations/{preAuthRef}/cancel   the payer cancels it (a reissue with reason cancel)
  *   GET    /_admin/conformance            the rule checker's verdict on every message received, as counts
  *                                         (sandbox/conformance-tally.ts); DELETE starts the count again
  */
@@ -39,7 +46,9 @@ export function isAdminPath(pathname: string): boolean {
 }
 
 export function adminPattern(pathname: string): string {
-  return pathname.replace(/^\/_admin\/claims\/[^/]+\/(process|request-information)$/, "/_admin/claims/:id/$1");
+  return pathname
+    .replace(/^\/_admin\/claims\/[^/]+\/(process|request-information)$/, "/_admin/claims/:id/$1")
+    .replace(/^\/_admin\/advanced-authorizations\/(?!demo$)[^/]+\/(reissue|cancel)$/, "/_admin/advanced-authorizations/:preAuthRef/$1");
 }
 
 export async function handleAdmin(req: IncomingMessage, url: URL, ctx: SandboxContext): Promise<Reply> {
@@ -203,6 +212,46 @@ export async function handleAdmin(req: IncomingMessage, url: URL, ctx: SandboxCo
       throw error;
     }
   }
+  // Advanced authorizations (sandbox/advanced-authorizations.ts): the payer approves unasked, reissues, cancels.
+  if (path === "/_admin/advanced-authorizations" || path.startsWith("/_admin/advanced-authorizations/")) {
+    if (path === "/_admin/advanced-authorizations" && method === "GET") {
+      req.resume();
+      return jsonReply(200, { advancedAuthorizations: advancedAuthorizations(ctx).map((a) => ({ preAuthRef: a.preAuthRef, event: a.event, answers: a.answers, id: a.response.id, identifier: a.response.identifier?.[0] ?? null, status: a.response.status, period: a.response.preAuthPeriod ?? null })) });
+    }
+    if (method !== "POST") {
+      req.resume();
+      return jsonReply(405, { error: "method_not_allowed" }, { Allow: path === "/_admin/advanced-authorizations" ? "GET, POST" : "POST" });
+    }
+    let parsed: unknown = {};
+    try {
+      const text = await readBody(req, 64 * 1024);
+      parsed = text.trim() ? JSON.parse(text) : {};
+    } catch {
+      return jsonReply(400, { error: "invalid_json", message: "body must be a JSON object" });
+    }
+    const change = /^\/_admin\/advanced-authorizations\/([^/]+)\/(reissue|cancel)$/.exec(path);
+    const schema = change ? AdvancedReissueSchema : path === "/_admin/advanced-authorizations/demo" ? AdvancedAuthorizationRequestSchema.pick({ event: true, style: true }).partial() : AdvancedAuthorizationRequestSchema;
+    const result = schema.safeParse(parsed);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      return jsonReply(400, { error: "invalid_advanced_authorization", message: `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}` });
+    }
+    try {
+      const response = change
+        ? reissueAdvancedAuthorization(ctx, decodeURIComponent(change[1]!), change[2] === "cancel" ? { ...(result.data as object), reason: "cancel" } : (result.data as object))
+        : path === "/_admin/advanced-authorizations/demo"
+          ? originateAdvancedAuthorization(ctx, { ...DEMO_ADVANCED_AUTHORIZATION, ...(result.data as object) })
+          : path === "/_admin/advanced-authorizations"
+            ? originateAdvancedAuthorization(ctx, result.data as z.input<typeof AdvancedAuthorizationRequestSchema>)
+            : undefined;
+      if (!response) return jsonReply(404, { error: "not_found" });
+      return jsonReply(201, response);
+    } catch (error) {
+      if (error instanceof ApiError) return jsonReply(error.status, { error: "invalid_advanced_authorization", message: error.issues[0]?.diagnostics ?? "invalid" });
+      throw error;
+    }
+  }
+
   if (path === "/_admin/payment-notices" && method === "GET") {
     return jsonReply(200, { notices: ctx.store.allPaymentNotices() });
   }

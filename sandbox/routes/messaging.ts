@@ -1,3 +1,4 @@
+import { ADVANCED_EVENTS } from "../advanced-authorizations";
 import { randomUUID } from "node:crypto";
 import type { Bundle, BundleEntry, MessageHeader, OperationOutcome, OperationOutcomeIssue, Resource, Task } from "@medplum/fhirtypes";
 import { MAX_MESSAGES_PER_POLL, MessageBuildError, NATIONAL_EXCHANGE, QUEUED_MESSAGES_TAG, answerStatusCheck, checkMessageRules, nphies } from "../../lib/fhir";
@@ -45,6 +46,8 @@ const key = (record: ClaimRecord) => `${record.id}@${record.version}`;
 
 /** The exchange's profile on a resource the sandbox sends (its role follows the reply's event). */
 function withProfile(resource: Resource, event: string): Resource {
+  // An advanced authorization keeps its own profile (sandbox/advanced-authorizations.ts).
+  if (ADVANCED_EVENTS.some((e) => e === event)) return resource;
   const role: nphies.ProfileRole | undefined = ({
     CoverageEligibilityResponse: "eligibilityResponse",
     ClaimResponse: event === "claim-response" ? "claimResponse" : "priorauthResponse",

@@ -2,6 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { StatusBadge } from "@/components/authorizations/status-badge";
+import { LiveBadge } from "@/components/live/live-badge";
+import { LiveRefresh } from "@/components/live/live-refresh";
+import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
+import { PayerBadge } from "@/components/authorizations/payer-badge";
 import { formatAmount } from "@/components/coding/format";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -21,8 +25,11 @@ export default staffPage("authorizations", async function AuthorizationsPage({ s
   const before = parseCursor(params.before);
   const [t, words, format, db] = [await getTranslations("authorizations"), await getTranslations("statusWords"), await getFormatter(), staff.db];
   const currency = currencySymbol(await getLocale());
+  // Open lists update by themselves: a payer's advanced authorization arrives unasked (docs/decisions/101).
+  const live = { kinds: PAGE_LIVE_KINDS.submission, submissionKind: "preauthorization" } as const;
+  const stamp = await liveStamp(db, staff.user.roles, { ...live, kinds: [...live.kinds] });
   const { rows, next } = await listSubmissions(db, { use: "preauthorization", status, before, limit: 25 });
-  await staff.audit({ action: "authorization.list", outcome: "success", details: { status: status ?? "any", rows: rows.length } });
+  const viewKey = await staff.audit({ action: "authorization.list", outcome: "success", details: { status: status ?? "any", rows: rows.length } });
   const href = (extra: Record<string, string | undefined>) => {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries({ status, ...extra })) if (v) qs.set(k, v);
@@ -37,11 +44,15 @@ export default staffPage("authorizations", async function AuthorizationsPage({ s
         title={t("title")}
         description={t("description")}
         actions={
-          <Link href="/authorizations/new" className={buttonClasses("primary")}>
-            {t("new")}
-          </Link>
+          <div className="flex flex-wrap items-center gap-2">
+            <LiveBadge on={t("live.on")} off={t("live.off")} />
+            <Link href="/authorizations/new" className={buttonClasses("primary")}>
+              {t("new")}
+            </Link>
+          </div>
         }
       />
+      <LiveRefresh query={{ ...live, kinds: [...live.kinds] }} stamp={stamp} viewKey={viewKey} announceOn={["submission.status"]} announcement={t("live.listUpdated")} />
       <Card className="mb-6 p-4">
         <form method="get" className="flex flex-wrap items-end gap-3" aria-label={t("filters")}>
           <label className="text-sm font-medium">
@@ -79,8 +90,24 @@ export default staffPage("authorizations", async function AuthorizationsPage({ s
               ),
             },
             { id: "patient", header: t("columns.patient"), cell: (row) => (row.patient ? `${row.patient.givenName} ${row.patient.familyName}` : "—") },
-            { id: "status", header: t("columns.status"), cell: (row) => <StatusBadge status={row.status} outcome={row.outcome} /> },
-            { id: "preAuthRef", header: t("columns.preAuthRef"), className: "px-4 py-2 font-mono text-xs", dir: "ltr", cell: (row) => row.preAuthRef ?? "—" },
+            { id: "status", header: t("columns.status"), cell: (row) => (
+                <>
+                  <StatusBadge status={row.status} outcome={row.outcome} />
+                  {row.fromPayer && <PayerBadge />}
+                </>
+              ),
+            },
+            { id: "preAuthRef", header: t("columns.preAuthRef"), className: "px-4 py-2 font-mono text-xs", dir: "ltr", cell: (row) => (
+                <>
+                  {row.preAuthRef ?? "—"}
+                  {row.validUntil && (
+                    <span className="block font-sans text-slate-600" data-testid="valid-until">
+                      {t("payer.validUntil", { date: format.dateTime(new Date(row.validUntil.length === 10 ? `${row.validUntil}T00:00:00Z` : row.validUntil), { dateStyle: "medium", timeZone: "UTC" }) })}
+                    </span>
+                  )}
+                </>
+              ),
+            },
             { id: "total", header: t("columns.total", { currency: currency }), align: "end", className: "px-4 py-2 tabular-nums", dir: "ltr", cell: (row) => formatAmount(row.totalMinor) },
           ]}
         />

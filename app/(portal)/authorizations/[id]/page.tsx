@@ -9,6 +9,8 @@ import { ResponseDetails } from "@/components/claims/response-details";
 import { LiveRefresh } from "@/components/authorizations/live-refresh";
 import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
 import { StatusBadge } from "@/components/authorizations/status-badge";
+import { PayerBadge } from "@/components/authorizations/payer-badge";
+import { PayerApprovalActions } from "@/components/authorizations/payer-approval-actions";
 import { Timeline } from "@/components/authorizations/timeline";
 import { DiagnosisList } from "@/components/coding/diagnosis-list";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -18,7 +20,7 @@ import { InformationRequestList } from "@/components/information-requests/reques
 import { canCancel, canCheckStatus } from "@/lib/cancellation";
 import { listInformationRequests } from "@/lib/information-requests";
 import { formatBytes } from "@/lib/attachments";
-import { getSubmissionView } from "@/lib/submissions";
+import { getSubmissionView, isPayerOriginated } from "@/lib/submissions";
 import { UsageTable } from "@/components/authorization-usage/usage-table";
 import { authorizationUsage } from "@/lib/authorization-usage";
 import { staffPage, type StaffPageContext, canAccess } from "@/lib/auth";
@@ -47,6 +49,11 @@ export default staffPage("authorizations", async function AuthorizationPage({ pa
   const usage = decided ? await authorizationUsage(db, s.id) : undefined;
   const canClaim = decided && !!decision?.preAuthRef && canAccess(user.roles, "claims");
   const waiting = s.status === "queued" || s.status === "sent" || s.status === "pended";
+  // A payer's advanced authorization (docs/decisions/101): approved unasked; nothing was sent, so no status check.
+  const fromPayer = isPayerOriginated(s);
+  const payer = await getTranslations("authorizations.payer");
+  const day = (iso: string) => format.dateTime(new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso), { dateStyle: "medium", timeZone: "UTC" });
+  const period = decision?.preAuthPeriod;
   const dl = "grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4";
   const [ir, informationRequests] = [await getTranslations("informationRequests"), await listInformationRequests(db, { submissionId: s.id, filter: "all", kinds: ["preauthorization"] })];
 
@@ -62,13 +69,21 @@ export default staffPage("authorizations", async function AuthorizationPage({ pa
         description={view.patient ? `${view.patient.givenName} ${view.patient.familyName}` : undefined}
         actions={
           <div className="flex flex-col items-end gap-1">
-            <StatusBadge status={s.status} outcome={outcomeOfView(s.responseView)} />
+            <span className="flex flex-wrap items-center justify-end gap-1">
+              <StatusBadge status={s.status} outcome={outcomeOfView(s.responseView)} />
+              {fromPayer && <PayerBadge />}
+            </span>
             <LiveRefresh submissionId={s.id} stamp={stamp} viewKey={viewKey} />
             {canCheckStatus(s) && <CancelButton id={s.id} kind="preauthorization" allowed={canCancel(s)} />}
           </div>
         }
       />
 
+      {fromPayer && (
+        <p className="mb-4 rounded-md border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900" data-testid="payer-note">
+          {s.status === "cancelled" ? payer("cancelledNote") : payer("note")}
+        </p>
+      )}
       {waiting && (
         <p className="mb-4 rounded-md border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900" data-testid="waiting-note">
           {t("detail.waiting")}
@@ -103,12 +118,21 @@ export default staffPage("authorizations", async function AuthorizationPage({ pa
               <bdi dir="ltr">{decision?.preAuthRef ?? "—"}</bdi>
             </dd>
           </div>
-          <div>
-            <dt className="text-slate-500">{t("detail.validUntil")}</dt>
-            <dd className="font-medium">{decision?.preAuthPeriod?.end ? format.dateTime(new Date(decision.preAuthPeriod.end), { dateStyle: "medium", timeZone: "UTC" }) : "—"}</dd>
-          </div>
+          {fromPayer && period?.start && period.end ? (
+            <div>
+              <dt className="text-slate-500">{payer("validity")}</dt>
+              <dd className="font-medium" data-testid="validity">
+                {payer("validFromTo", { from: day(period.start), until: day(period.end) })}
+              </dd>
+            </div>
+          ) : (
+            <div>
+              <dt className="text-slate-500">{t("detail.validUntil")}</dt>
+              <dd className="font-medium">{decision?.preAuthPeriod?.end ? format.dateTime(new Date(decision.preAuthPeriod.end), { dateStyle: "medium", timeZone: "UTC" }) : "—"}</dd>
+            </div>
+          )}
           <div className="sm:col-span-2 lg:col-span-4">
-            <dt className="text-slate-500">{t("detail.identifier")}</dt>
+            <dt className="text-slate-500">{fromPayer ? payer("identifier") : t("detail.identifier")}</dt>
             <dd className="break-all font-mono text-xs">
               <bdi dir="ltr">{s.identifierValue ?? "—"}</bdi>
             </dd>
@@ -203,7 +227,13 @@ export default staffPage("authorizations", async function AuthorizationPage({ pa
               <InformationRequestList rows={informationRequests} showSubmission={false} canAnswer={() => true} />
             </Card>
           )}
-          {canCheckStatus(s) && (
+          {fromPayer && decided && (
+            <Card className="p-5">
+              <h2 className="mb-3 text-base font-semibold">{payer("actionsTitle")}</h2>
+              <PayerApprovalActions authorizationId={s.id} />
+            </Card>
+          )}
+          {canCheckStatus(s) && !fromPayer && (
             <Card className="p-5">
               <StatusCheckPanel id={s.id} kind="preauthorization" />
             </Card>

@@ -5,6 +5,7 @@ import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { formatMoney } from "@/lib/money";
 import { AddCoverageForm } from "@/components/patients/add-coverage-form";
 import { StatusBadge } from "@/components/authorizations/status-badge";
+import { PayerBadge } from "@/components/authorizations/payer-badge";
 import { OutcomeBadge } from "@/components/eligibility/outcome-badge";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -62,8 +63,29 @@ export default staffPage("patients", async function PatientPage({ params }: { pa
         rows={rows}
         rowKey={(s) => s.id}
         columns={[
-          { id: "created", header: t("submissionColumns.created"), className: `whitespace-nowrap ${cell}`, cell: (s) => when(s.createdAt) },
-          { id: "status", header: t("submissionColumns.status"), className: cell, cell: (s) => <StatusBadge kind={s.kind} status={s.status} outcome={s.outcome} /> },
+          {
+            id: "created",
+            header: t("submissionColumns.created"),
+            className: `whitespace-nowrap ${cell}`,
+            cell: (s) => (
+              <Link href={`/${s.kind === "claim" ? "claims" : "authorizations"}/${s.id}`} className="text-brand-800 underline-offset-2 hover:underline">
+                {when(s.createdAt)}
+              </Link>
+            ),
+          },
+          { id: "status", header: t("submissionColumns.status"), className: cell, cell: (s) => (
+              <>
+                <StatusBadge kind={s.kind} status={s.status} outcome={s.outcome} />
+                {s.fromPayer && <PayerBadge />}
+                {s.preAuthRef && (
+                  <span className="mt-0.5 block text-xs text-slate-600" data-testid="payer-terms">
+                    <bdi dir="ltr" className="font-mono">{s.preAuthRef}</bdi>
+                    {s.validUntil && ` · ${t("payerValidUntil", { date: format.dateTime(new Date(s.validUntil.length === 10 ? `${s.validUntil}T00:00:00Z` : s.validUntil), { dateStyle: "medium", timeZone: "UTC" }) })}`}
+                  </span>
+                )}
+              </>
+            ),
+          },
           { id: "insurer", header: t("submissionColumns.insurer"), className: cell, cell: (s) => insurerName(s.insurerId) },
           { id: "amount", header: t("submissionColumns.amount"), className: `${cell} tabular-nums`, cell: (s) => (s.totalMinor === null ? "—" : formatMoney(s.totalMinor, locale, s.currency ?? undefined)) },
         ]}
