@@ -9,7 +9,7 @@ import { HOSTILE_REDIRECTS } from "./hostile-redirects";
 import { BASE_URL, DEMO, DEMO_PASSWORD, PORT, createPatient, expect, signInRequest, test } from "./fixtures";
 
 /*
- * The last open edges of issue 46 (docs/decisions/094), in a real Chromium and over real HTTP:
+ * The last open edges (docs/decisions/094), in a real Chromium and over real HTTP:
  *  - hostile redirect targets after sign-in: wherever they point, the browser stays on the portal;
  *  - one edge for every path: `POST /patients/x.png` with a server action id and no Origin is refused;
  *  - the origin rule compares with PORTAL_URL, not the request's Host (the forged-Host upload);

@@ -467,7 +467,7 @@ const ENDPOINTS: Endpoint[] = [
       }),
   },
   {
-    // Hostile redirect targets (issue 46, docs/decisions/094): the sign-in page's redirect of a
+    // Hostile redirect targets (docs/decisions/094): the sign-in page's redirect of a
     // signed-in visitor, Auth.js' sign-in endpoint, and the proxy's own sign-in redirect. Wherever
     // a Location points, read as a browser reads it (tabs and newlines dropped, `\` as `/`), it is
     // on the portal.

@@ -1,4 +1,4 @@
-/* Shared by the edge spec (where Chromium lands) and the fuzz suite (issue 46, docs/decisions/094). */
+/* Shared by the edge spec (where Chromium lands) and the fuzz suite (docs/decisions/094). */
 
 /** Hostile `callbackUrl` values that pass a URL parser (each was, or could have been, followed off-site). */
 export const HOSTILE_REDIRECTS = [

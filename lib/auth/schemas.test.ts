@@ -25,7 +25,7 @@ describe("safeCallbackPath", () => {
     ["/sign-in?callbackUrl=/x", undefined],
     ["/sign-ins-report", "/sign-ins-report"],
     ["/apiary", "/apiary"],
-    // The probe's finds (issue 46): a browser reads each as //evil.example.
+    // The probe's finds (docs/decisions/094): a browser reads each as //evil.example.
     ["/\t/evil.example", undefined],
     ["/.//evil.example", undefined],
     ["/claims\r\nx: y", undefined],

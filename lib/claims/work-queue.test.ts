@@ -9,7 +9,7 @@ import { addWorkNote, assignWork, compareWork, rankedWorkQueue, scoreOf, workQue
 
 /* The work queue ranked to earn money first, with assignment, notes and its CSV (docs/decisions/080). */
 
-describe("the CSV: names that look like formulas stay text, amounts stay numbers (issue 46)", () => {
+describe("the CSV: names that look like formulas stay text, amounts stay numbers (docs/decisions/094)", () => {
   it("neutralises an insurer id, a reason and an assignee's name; a negative amount is still a number", () => {
     const item: WorkItem = {
       id: "c1", status: "denied", action: "appeal", insurerId: "-2+3+cmd|' /C calc'!A0", patientId: "p1", updatedAt: new Date(0), atStakeMinor: -1250, currency: "SAR",
