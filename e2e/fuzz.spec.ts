@@ -605,6 +605,8 @@ test.describe("fuzz: no 5xx, no hang, the family's error shape", () => {
   let creds: Credentials;
 
   test.beforeAll(async () => {
+    // Three admin CLI calls, an organization client and a sign-in: slow on a busy two-core machine.
+    test.setTimeout(300_000);
     creds = await credentials();
   });
 
