@@ -2,8 +2,8 @@ import NextAuth from "next-auth";
 import { NextRequest, NextResponse, type NextFetchEvent } from "next/server";
 // proxy.ts runs before every request: it imports the few files it needs, not the modules' entries
 // (which carry the database, Auth.js's full instance and the metrics) — docs/decisions/041.
-import { authConfig, needsStaffSession } from "@/lib/auth";
-import { env, isDevelopment } from "@/lib/env";
+import { authConfig, needsStaffSession, safeCallbackPath } from "@/lib/auth";
+import { env, isDevelopment, portalUrl } from "@/lib/env";
 import { clientAddress, trustedForwarded, withTrustedForwarding, type ForwardedView, type TrustedProxies } from "@/lib/net";
 import { familyError, isDecodablePath, noteJunk, routePattern } from "@/lib/http";
 import type { ErrorFamily } from "@/lib/http";
@@ -16,7 +16,6 @@ import {
   knownActionIds,
   needsSameOrigin,
   recordRefusal,
-  type RefusalEntry,
 } from "@/lib/security";
 import { drainingResponse, isDraining } from "@/lib/server/draining";
 
@@ -24,6 +23,18 @@ const { auth } = NextAuth(authConfig);
 
 /** Routes that set their own Content-Security-Policy, which must not be replaced by the pages' one. */
 const OWN_CSP = ["/api/attachments/"];
+
+/**
+ * One edge for every path (docs/decisions/094). The matcher below leaves out exactly what Next.js
+ * serves as files: `/_next/static/` (the build's `.next/static`: scripts, styles, fonts). The
+ * portal has no `public/` folder (lib/security/static-paths.test.ts fails when one appears without
+ * its paths here). Every other path — whatever it ends in (`/patients/x.png`) — passes the
+ * origin rule, the server-action checks, the audit and the CSP.
+ */
+const NEXT_OWN = "/_next/";
+
+/** A read of Next.js' own endpoints (`/_next/image`, the dev server's): no sign-in redirect, every other rule applies. */
+const nextOwnFetch = (method: string, pathname: string) => (method === "GET" || method === "HEAD") && pathname.startsWith(NEXT_OWN);
 
 /** Liveness and readiness keep answering while draining: readiness says 503 "shutting down" itself. */
 const DRAIN_EXEMPT = new Set(["/api/health", "/api/ready"]);
@@ -47,39 +58,50 @@ function trust(): TrustedProxies {
   }
 }
 
+/** The portal's configured public origin (PORTAL_URL): the origin rule's one reference (docs/decisions/094). */
+function publicOrigin(): string | undefined {
+  try {
+    return new URL(portalUrl()).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 type SessionRequest = NextRequest & { auth: { user?: { id?: string; email?: string; roles?: readonly string[] } } | null };
 
 /**
- * The edge's refusals (docs/decisions/060, 061): a state-changing request from another origin
- * (403, audited as denied), a server action Next.js could not run (4xx). Each is counted as junk
- * (one debug line, a summary a minute), never an error line. Undefined: the request goes on.
+ * The edge's refusals (docs/decisions/060, 061, 094): a state-changing request from another origin
+ * (403), a server action Next.js could not run (4xx). Each is audited once as denied (with the
+ * cookie's user when there is one; never the body) and counted as junk (one debug line, a summary
+ * a minute), never an error line. Undefined: the request goes on.
  */
-async function refusal(req: SessionRequest, original: NextRequest, view: ForwardedView, trusted: TrustedProxies, requestId: string): Promise<Response | undefined> {
+async function refusal(req: SessionRequest, original: NextRequest, trusted: TrustedProxies, requestId: string): Promise<Response | undefined> {
   const { pathname } = req.nextUrl;
+  const user = req.auth?.user;
+  const audited = (action: string, details: Record<string, unknown>) =>
+    recordRefusal({
+      actor: user?.id && user.email ? { kind: "user", id: user.id, email: user.email, roles: user.roles ?? [] } : { kind: "anonymous", label: "web" },
+      action,
+      outcome: "denied",
+      requestId,
+      ip: clientAddress(req.headers, trusted),
+      details: { ...details, method: req.method.slice(0, 10), route: routePattern(pathname) },
+    });
   if (needsSameOrigin(req.method, pathname)) {
-    const reason = crossOriginReason(req.headers, view);
+    const reason = crossOriginReason(req.headers, publicOrigin());
     if (reason) {
       noteJunk("CrossOrigin");
-      const user = req.auth?.user;
-      const actor: RefusalEntry["actor"] =
-        user?.id && user.email ? { kind: "user", id: user.id, email: user.email, roles: user.roles ?? [] } : { kind: "anonymous", label: "web" };
       const origin = (req.headers.get("origin") ?? "").slice(0, 120);
-      await recordRefusal({
-        actor,
-        action: "request.cross_origin",
-        outcome: "denied",
-        requestId,
-        ip: clientAddress(req.headers, trusted),
-        details: { reason, method: req.method.slice(0, 10), route: routePattern(pathname), origin: origin || undefined, fetchSite: req.headers.get("sec-fetch-site")?.slice(0, 20) },
-      });
+      await audited("request.cross_origin", { reason, origin: origin || undefined, fetchSite: req.headers.get("sec-fetch-site")?.slice(0, 20) });
       return familyError(familyOf(pathname) ?? "json", 403, "cross_origin", "Refused: a request that changes data must come from the portal's own pages (same Origin).", requestId);
     }
   }
   // Server actions live on pages only: every API family (/api, /fhir, /query, /v1, /oauth) answers its own bodies.
   if (familyOf(pathname) === undefined && isActionCandidate(req.method, req.headers)) {
-    const refused = await actionRefusal(req.headers, async () => original.clone(), knownActionIds());
+    const refused = await actionRefusal(req.headers, async () => original.clone(), knownActionIds(), original.signal);
     if (refused) {
       noteJunk(refused.junk);
+      await audited("request.action_refused", { reason: refused.reason, status: refused.status });
       if (refused.reason === "action_body") return familyError("json", 400, "action_body", "The server action's request body cannot be read.", requestId);
       if (refused.reason === "action_too_large") return familyError("json", 413, "action_too_large", "The server action's request body is larger than 1 MB.", requestId);
       // The answer Next.js itself gives, which its client router understands (a reload on skew).
@@ -101,13 +123,18 @@ async function edge(req: SessionRequest, original: NextRequest, view: ForwardedV
   const requestId = crypto.randomUUID();
   const { pathname, search } = req.nextUrl;
 
-  const refused = await refusal(req, original, view, trusted, requestId);
-  if (refused) return refused;
+  const refused = await refusal(req, original, trusted, requestId);
+  if (refused) {
+    refused.headers.set("Content-Security-Policy", csp);
+    return refused;
+  }
 
   let response: NextResponse;
-  if (!req.auth?.user && needsStaffSession(pathname)) {
+  if (!req.auth?.user && needsStaffSession(pathname) && !nextOwnFetch(req.method, pathname)) {
     const url = new URL("/sign-in", req.nextUrl.origin);
-    if (pathname !== "/") url.searchParams.set("callbackUrl", `${pathname}${search}`);
+    // Only a path the sign-in page will follow back (docs/decisions/094); otherwise home.
+    const back = pathname !== "/" ? safeCallbackPath(`${pathname}${search}`) : undefined;
+    if (back) url.searchParams.set("callbackUrl", back);
     response = NextResponse.redirect(url);
   } else {
     // req.headers already carry the trusted X-Forwarded-Proto/-Host (lib/net): pages, actions,
@@ -147,5 +174,6 @@ export function proxy(req: NextRequest, event: NextFetchEvent) {
 }
 
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|favicon.ico|.*\\.(?:png|svg|ico|woff2?)$).*)"],
+  // Keep in step with STATIC_MATCHER in lib/security/static-paths.test.ts.
+  matcher: ["/((?!_next/static/).*)"],
 };

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { CLAIM_LIMITS } from "../lib/fhir/nphies/limits";
+import { HOSTILE_REDIRECTS } from "./hostile-redirects";
 import { adminCli, DEMO, expect, registerOrgClient, signInRequest, test } from "./fixtures";
 
 /**
@@ -538,6 +539,40 @@ const ENDPOINTS: Endpoint[] = [
     check: limitCheck,
   },
   {
+    // Hostile redirect targets (docs/decisions/094): the sign-in page's redirect of a
+    // signed-in visitor, Auth.js' sign-in endpoint, and the proxy's own sign-in redirect. Wherever
+    // a Location points, read as a browser reads it (tabs and newlines dropped, `\` as `/`), it is
+    // on the portal.
+    name: "hostile redirect targets (callbackUrl)",
+    shape: "any",
+    runs: Math.min(RUNS, 600),
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom("sign-in", "sign-in", "authjs-signin", "protected-page"),
+        fc.constantFrom("none", "staff", "staff"),
+        fc.oneof(
+          fc.constantFrom(...HOSTILE_REDIRECTS),
+          fc.array(fc.constantFrom("/", "//", "\\", "\t", "\n", "\r", " ", ".", "..", "%2f", "%5c", "%2e", "%09", "%0d%0a", "@", ":", "evil.example", "https:", "\u3002", "claims"), { minLength: 1, maxLength: 7 }).map((p) => p.join("")),
+        ),
+      )
+      .map(([where, auth, value]) => async (c) => {
+        const cookie: Record<string, string> = auth === "staff" ? { cookie: c.staffCookie } : {};
+        if (where === "sign-in") return { method: "GET", path: `/sign-in?callbackUrl=${enc(value)}`, headers: cookie };
+        if (where === "authjs-signin") return { method: "GET", path: `/api/auth/signin?callbackUrl=${enc(value)}`, headers: cookie };
+        // The proxy sends a visitor without a session to /sign-in with the path as callbackUrl.
+        return { method: "GET", path: `/claims/${enc(value)}`, headers: {} };
+      }),
+    check: (_g, response) => {
+      const location = response.headers.get("location");
+      if (!location) return undefined;
+      const target = new URL(location, `${BASE}/sign-in`);
+      if (target.origin !== BASE) return `redirected off the portal: ${JSON.stringify(location).slice(0, 120)}`;
+      const back = target.searchParams.get("callbackUrl");
+      if (back !== null && new URL(back, `${BASE}/sign-in`).origin !== BASE) return `a callbackUrl off the portal: ${JSON.stringify(back).slice(0, 120)}`;
+      return undefined;
+    },
+  },
+  {
     name: "GET /claims/{id} (page)",
     shape: "page",
     runs: Math.min(RUNS, 300),
@@ -669,6 +704,8 @@ test.describe("fuzz: no 5xx, no hang, the family's error shape", () => {
   let creds: Credentials;
 
   test.beforeAll(async () => {
+    // Three admin CLI calls, an organization client and a sign-in: slow on a busy two-core machine.
+    test.setTimeout(300_000);
     creds = await credentials();
   });
 

@@ -3,7 +3,7 @@ export { createApiKeyAction, createGatewayTokenAction, createOAuthClientAction, 
 export type { OrgKeyMessage } from "./actions";
 export { ApiAccessInputError, authenticateApiKey, authenticateGatewayToken, createApiKey, createGatewayToken, listApiKeys, listGatewayTokens, revokeApiKey, revokeGatewayToken } from "./credentials";
 export type { GatewayTokenSummary } from "./credentials";
-export { createMetricsToken, currentRecord, revokeMetricsToken, verifyMetricsToken } from "./metrics-token";
+export { authorizeMetricsScrape, createMetricsToken, currentRecord, revokeMetricsToken, verifyMetricsToken } from "./metrics-token";
 export { authenticateBearer, createOAuthClient, issueToken, listOAuthClients, revokeOAuthClient, type TokenEndpointDeps } from "./oauth";
 export { ORG_CLIENT_ID_PATTERN, OrgKeyInputError, activeKeysOf, addOrgKey, ensureOrgClient, listOrgClients, parsePublicJwk, revokeOrgKey } from "./org-keys";
 export type { OrgClient, OrgKey } from "./org-keys";

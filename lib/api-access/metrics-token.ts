@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { appMeta } from "@/lib/db";
+import { auditRefusal } from "@/lib/audit";
+import { contextFromHeaders } from "@/lib/http";
 import { hashSecret, randomBase62, sameHash } from "./secrets";
 
 /**
@@ -43,4 +45,18 @@ export async function verifyMetricsToken(db: Db, authorization: string | null): 
   if (!match) return false;
   const record = await currentRecord(db);
   return record !== undefined && sameHash(record.hash, hashSecret(match[1]!));
+}
+
+/**
+ * GET /api/metrics' check: the token, or a refusal audited once as `metrics.unauthorized`
+ * (denied; the reason, never the token) and counted in the log, not printed per request
+ * (docs/decisions/094).
+ */
+export async function authorizeMetricsScrape(db: Db, headers: Headers): Promise<boolean> {
+  const authorization = headers.get("authorization");
+  if (await verifyMetricsToken(db, authorization)) return true;
+  const reason = !authorization ? "missing_token" : !/^Bearer\s+\S+$/i.test(authorization) ? "not_bearer" : (await currentRecord(db)) ? "wrong_token" : "no_token_configured";
+  const ctx = contextFromHeaders(headers);
+  await auditRefusal(db, { actor: { kind: "anonymous", label: "metrics" }, action: "metrics.unauthorized", junk: "MetricsUnauthorized", requestId: ctx.requestId, ip: ctx.ip, details: { reason } });
+  return false;
 }

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, ilike, lt, or, type SQL } from "drizzle-orm";
 import type { Db, AuditOutcome } from "@/lib/db";
 import { auditEvents } from "@/lib/db";
+import { noteJunk } from "@/lib/http";
 
 export type { AuditOutcome };
 
@@ -71,6 +72,37 @@ export async function audit(db: Db, entry: AuditEntry): Promise<void> {
     details: entry.details ?? null,
     ...(entry.at ? { at: entry.at } : {}),
   });
+}
+
+/**
+ * A refused authentication or signature (docs/decisions/094): a webhook whose signature does not
+ * verify, a /api/metrics call without the right token, the edge's origin and server-action
+ * refusals. Each is audited once, as `denied`, through audit() — never the request's body or any
+ * patient data, only the reason and the route. The log is not told per request: a burst would
+ * flood it (or be used to), so the refusal is counted as junk — a debug line each at
+ * LOG_LEVEL=debug, one info line a minute with the counts (lib/http noteJunk). The write never
+ * throws: a refusal is answered whether or not the audit could be written.
+ */
+export interface RefusalAudit {
+  actor?: AuditActor;
+  /** Dotted verb, e.g. `webhook.signature_refused`, `metrics.unauthorized`. */
+  action: string;
+  /** The junk kind it is counted as in the log (letters only), e.g. `WebhookSignature`. */
+  junk: string;
+  requestId?: string;
+  ip?: string;
+  details: Record<string, unknown>;
+}
+
+export async function auditRefusal(db: Db, entry: RefusalAudit): Promise<boolean> {
+  noteJunk(entry.junk);
+  try {
+    await audit(db, { actor: entry.actor ?? { kind: "anonymous" }, action: entry.action, outcome: "denied", requestId: entry.requestId, ip: entry.ip, details: entry.details });
+    return true;
+  } catch {
+    noteJunk("AuditWriteFailed");
+    return false;
+  }
 }
 
 export interface AuditQuery {

@@ -65,6 +65,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
     }),
   ],
   callbacks: {
+    // The one redirect rule (docs/decisions/094), as in the proxy's instance.
+    redirect: authConfig.callbacks.redirect,
     async jwt({ token, user }) {
       // At sign-in only the session id is kept in the cookie.
       const sid = user ? user.sessionId : token.sid;

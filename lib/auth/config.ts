@@ -1,5 +1,6 @@
 import type { NextAuthConfig } from "next-auth";
 import { noteJunk } from "@/lib/http";
+import { safeRedirectUrl } from "@/lib/security/browser";
 import { SESSION_ABSOLUTE_MS } from "./session-limits";
 
 /**
@@ -67,6 +68,11 @@ export const authConfig = {
   trustHost: true,
   providers: [],
   callbacks: {
+    // Auth.js' callbackUrl / redirectTo (its sign-in and sign-out routes, signIn() in the action):
+    // the portal's one redirect rule, for both instances (docs/decisions/094).
+    redirect({ url, baseUrl }) {
+      return safeRedirectUrl(url, baseUrl);
+    },
     // The proxy's instance only: who holds the cookie, for the audit of a refused request
     // (proxy.ts). The full instance (auth.ts) has its own callbacks that re-check the session.
     session({ session, token }) {

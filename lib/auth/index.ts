@@ -1,13 +1,13 @@
 /** lib/auth: sign-in, sessions, roles and guards, and the typed staff-action client (docs/decisions/041-module-entries.md). */
-import { authBodyRefusal } from "./route-body";
+import { authBodyRefusal, withSafeCallbackUrl } from "./route-body";
 
 /**
  * Auth.js's own routes (/api/auth/*). The instance is loaded on the first request, not when this
  * entry is imported: the admin CLI and the tests import lib/auth where Next.js does not run.
  */
 export const authRoutes = {
-  GET: async (request: Request) => (await import("./auth")).handlers.GET(request as import("next/server").NextRequest),
-  POST: async (request: Request) => authBodyRefusal(request) ?? (await import("./auth")).handlers.POST(request as import("next/server").NextRequest),
+  GET: async (request: Request) => (await import("./auth")).handlers.GET((await withSafeCallbackUrl(request)) as import("next/server").NextRequest),
+  POST: async (request: Request) => authBodyRefusal(request) ?? (await import("./auth")).handlers.POST((await withSafeCallbackUrl(request)) as import("next/server").NextRequest),
 };
 export { signOutAction } from "./actions";
 export { authConfig, needsStaffSession } from "./config";

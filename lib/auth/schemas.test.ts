@@ -21,6 +21,14 @@ describe("safeCallbackPath", () => {
     ["/\\evil.example", undefined],
     ["/sign-in", undefined],
     ["/api/auth/signout", undefined],
+    ["/api", undefined],
+    ["/sign-in?callbackUrl=/x", undefined],
+    ["/sign-ins-report", "/sign-ins-report"],
+    ["/apiary", "/apiary"],
+    // The probe's finds (docs/decisions/094): a browser reads each as //evil.example.
+    ["/\t/evil.example", undefined],
+    ["/.//evil.example", undefined],
+    ["/claims\r\nx: y", undefined],
     [undefined, undefined],
   ])("%s -> %s", (input, expected) => {
     expect(safeCallbackPath(input)).toBe(expected);

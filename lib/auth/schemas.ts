@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeRedirectPath } from "@/lib/security/browser";
 
 /**
  * The sign-in form's input, parsed by the browser form (zodResolver) and again on the server.
@@ -12,9 +13,14 @@ export const signInSchema = z.object({
 
 export type SignInInput = z.infer<typeof signInSchema>;
 
-/** Only same-site paths are followed after sign-in (no open redirects). */
-export function safeCallbackPath(value: string | undefined | null): string | undefined {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return undefined;
-  if (value.startsWith("/sign-in") || value.startsWith("/api/")) return undefined;
-  return value;
+/**
+ * Where to go after sign-in: a safe same-origin path (lib/security's one redirect rule,
+ * docs/decisions/094), never the sign-in page itself or an API route; undefined otherwise (the
+ * caller falls back to the home page).
+ */
+export function safeCallbackPath(value: unknown): string | undefined {
+  const path = safeRedirectPath(value);
+  if (!path) return undefined;
+  if (/^\/sign-in(?:[/?#]|$)/.test(path) || /^\/api(?:[/?#]|$)/.test(path)) return undefined;
+  return path;
 }

@@ -5,9 +5,20 @@ import { auditEvents, insurerFilingWindows, insurers, users } from "@/lib/db/sch
 import { deadlineFrom } from "@/lib/deadlines";
 import { insertSubmissions } from "@/lib/submissions/testing";
 import { testDatabases } from "@/lib/testing/databases";
-import { addWorkNote, assignWork, compareWork, rankedWorkQueue, scoreOf, workQueueCsv, WORK_QUEUE_CSV_KEYS } from "./work-queue";
+import { addWorkNote, assignWork, compareWork, rankedWorkQueue, scoreOf, workQueueCsv, WORK_QUEUE_CSV_KEYS, type WorkItem } from "./work-queue";
 
 /* The work queue ranked to earn money first, with assignment, notes and its CSV (docs/decisions/080). */
+
+describe("the CSV: names that look like formulas stay text, amounts stay numbers (docs/decisions/094)", () => {
+  it("neutralises an insurer id, a reason and an assignee's name; a negative amount is still a number", () => {
+    const item: WorkItem = {
+      id: "c1", status: "denied", action: "appeal", insurerId: "-2+3+cmd|' /C calc'!A0", patientId: "p1", updatedAt: new Date(0), atStakeMinor: -1250, currency: "SAR",
+      reason: "=HYPERLINK(\"http://evil.example\")", family: "@SUM(A1)", deadline: undefined, score: 0, assignee: { id: "u1", name: "+966 Basma" }, notes: [], errors: null,
+    };
+    const line = workQueueCsv([item], [...WORK_QUEUE_CSV_KEYS]).trimEnd().split("\r\n")[1];
+    expect(line).toBe(`1,c1,denied,appeal,'-2+3+cmd|' /C calc'!A0,-12.50,SAR,,,,"'=HYPERLINK(""http://evil.example"")",'@SUM(A1),'+966 Basma`);
+  });
+});
 
 describe("rank: money at stake per day left", () => {
   it("1,000 due tomorrow before 3,000 due in a month; missed deadlines last, by money", () => {

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { audit, type Caller } from "@/lib/audit";
 import { queryRows, submissions, tables, users, type Db } from "@/lib/db";
 import { DEFAULT_WINDOWS, deadlineFrom, deadlinesFor, type Deadline } from "@/lib/deadlines";
-import { toCsv } from "@/lib/dashboard";
+import { csvDocument } from "@/lib/csv";
 import { isUuid } from "@/lib/ids";
 import { workQueue } from "./queries";
 
@@ -219,9 +219,9 @@ export async function addWorkNote(db: Db, caller: Caller, id: string, body: stri
  */
 export function workQueueCsv(items: readonly WorkItem[], columns: readonly string[]): string {
   const decimal = (minor: number) => `${minor < 0 ? "-" : ""}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, "0")}`;
-  return toCsv({
-    columns: [...columns],
-    data: items.map((i, n) => [
+  return csvDocument([
+    columns,
+    ...items.map((i, n) => [
       String(n + 1),
       i.id,
       i.status,
@@ -236,7 +236,7 @@ export function workQueueCsv(items: readonly WorkItem[], columns: readonly strin
       i.family ?? "",
       i.assignee?.name ?? "",
     ]),
-  });
+  ]);
 }
 
 export const WORK_QUEUE_CSV_KEYS = ["rank", "claim", "status", "action", "insurer", "atStake", "currency", "deadlineKind", "due", "daysLeft", "reason", "family", "assignee"] as const;

@@ -88,6 +88,11 @@ describe("money and ranges", () => {
     expect(csv).toBe('\uFEFFa,"b,c"\r\n"say ""hi""",\'=1+1\r\n\'-cmd,-1234.50\r\n');
   });
 
+  it("neutralises formula-looking names in every position, and keeps negative amounts as numbers (docs/decisions/094)", () => {
+    const csv = toCsv({ columns: ["Insurer", "Net"], data: [["-2+3+cmd|' /C calc'!A0", "-12.50"], ["@SUM(1+1)", "7"], ["\t=1", "0.00"], ["+1", "-0.01"]], currency: "SAR" });
+    expect(csv.split("\r\n").slice(1, 5)).toEqual(["'-2+3+cmd|' /C calc'!A0,-12.50,SAR", "'@SUM(1+1),7,SAR", "'\t=1,0.00,SAR", "'+1,-0.01,SAR"]);
+  });
+
   it("writes money as plain decimals with a currency column, for spreadsheets to add", () => {
     const csv = toCsv({ columns: ["Insurer", "Submitted"], data: [["شركة", "22981.65"]], currency: "SAR", currencyLabel: "Currency" });
     expect(csv).toBe("\uFEFFInsurer,Submitted,Currency\r\nشركة,22981.65,SAR\r\n");

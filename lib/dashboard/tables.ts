@@ -1,3 +1,4 @@
+import { csvDocument } from "@/lib/csv";
 import { BENEFIT_CATEGORIES, isBenefitCategoryCode, PLATFORM_CURRENCY } from "@/lib/fhir";
 import { formatCount, formatDuration, formatMoney, formatRate, minorToDecimal } from "./format";
 import type { Db, SubmissionStatus } from "@/lib/db";
@@ -181,17 +182,11 @@ export function buildTable(name: TableName, data: TableData, ctx: TableContext):
 }
 
 /**
- * RFC 4180 CSV (CRLF, quotes doubled), with a BOM so spreadsheet programs read UTF-8 (Arabic). The
- * cells are the table's data (plain decimals, integers, ISO dates), not its formatted text, so a
- * spreadsheet can add them; money tables end with a currency column.
+ * The table as CSV (lib/csv: RFC 4180, BOM, formula-like cells neutralised). The cells are the
+ * table's data (plain decimals, integers, ISO dates), not its formatted text, so a spreadsheet can
+ * add them; money tables end with a currency column.
  */
 export function toCsv(table: Pick<TableModel, "columns" | "data" | "currency"> & { currencyLabel?: string }): string {
-  // Labels come from people and platforms; one starting like a formula is neutralized with a quote.
-  const cell = (raw: string) => {
-    const v = /^[=+@\t]/.test(raw) || /^-(?!\d)/.test(raw) ? `'${raw}` : raw;
-    return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-  };
   const withCurrency = (row: string[], value: string) => (table.currency ? [...row, value] : row);
-  const lines = [withCurrency(table.columns, table.currencyLabel ?? "currency"), ...table.data.map((row) => withCurrency(row, table.currency!))];
-  return "\uFEFF" + lines.map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
+  return csvDocument([withCurrency(table.columns, table.currencyLabel ?? "currency"), ...table.data.map((row) => withCurrency(row, table.currency!))]);
 }

@@ -5,7 +5,7 @@ export type { ErrorFamily } from "./errors";
 export { parseMediaType } from "./media-type";
 export type { MediaType } from "./media-type";
 export { controlCharacterPath, hasControlCharacters, impossibleDatePath, isDecodablePath } from "./input";
-export { noteJunk } from "./junk";
+export { isClientAbort, noteJunk, quietClientAborts } from "./junk";
 export { ATTACHMENT_BODY_LIMIT_BYTES, EXCHANGE_API_BODY_LIMIT_BYTES, GATEWAY_BODY_LIMIT_BYTES, OAUTH_BODY_LIMIT_BYTES } from "./limits";
 export { routePattern, startHttpObserver } from "./observe";
 export { contextFromHeaders, requestContext } from "./request-context";

@@ -36,3 +36,36 @@ export function noteJunk(kind: string, now = Date.now()): void {
 export function junkCounts(): Record<string, number> {
   return Object.fromEntries(totals);
 }
+
+/**
+ * A client that hung up in the middle of its request body: Node's `Error: aborted` (ECONNRESET)
+ * on the request stream. Next.js buffers every body proxy.ts sees and prints this error with its
+ * stack when the client goes away first (next-server's runMiddleware → console.error) — the
+ * client's doing, not a fault (docs/decisions/094).
+ */
+export function isClientAbort(value: unknown): boolean {
+  const error = value as { code?: unknown; message?: unknown } | null;
+  return !!error && typeof error === "object" && error.code === "ECONNRESET" && error.message === "aborted";
+}
+
+const FILTER_KEY = Symbol.for("clinic-exchange.client-abort-filter");
+
+/**
+ * Counts client aborts as junk instead of printing them: console.error (and console.warn, which
+ * Next.js also uses) pass every other call through unchanged. Installed once per process at boot.
+ */
+export function quietClientAborts(target: Pick<Console, "error" | "warn"> = console): void {
+  const holder = target as typeof target & { [FILTER_KEY]?: boolean };
+  if (holder[FILTER_KEY]) return;
+  holder[FILTER_KEY] = true;
+  for (const method of ["error", "warn"] as const) {
+    const original = target[method].bind(target);
+    target[method] = (...args: unknown[]) => {
+      if (args.length > 0 && args.length <= 2 && args.some(isClientAbort) && args.every((a) => isClientAbort(a) || typeof a === "string")) {
+        noteJunk("ClientAborted");
+        return;
+      }
+      original(...args);
+    };
+  }
+}

@@ -3,6 +3,8 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import { submissions, webhookReceipts } from "@/lib/db";
+import { auditRefusal } from "@/lib/audit";
+import { contextFromHeaders } from "@/lib/http";
 import { auditPipeline } from "./audit";
 import { adjudicatedResponse, applyPlatformNews, isDecision, readResponses, type ApplyResult } from "./apply";
 import { PIPELINE_INBOUND, routeInbound, type InboundHandlers } from "./inbound";
@@ -124,7 +126,12 @@ export async function handlePlatformWebhook(request: Request, deps: WebhookDeps)
     rawBody,
     now,
   });
-  if (problem) return json(401, { error: "invalid_signature", reason: problem });
+  if (problem) {
+    // Audited once as denied, counted (not logged) per delivery: docs/decisions/094.
+    const ctx = contextFromHeaders(request.headers);
+    await auditRefusal(deps.db, { actor: { kind: "anonymous", label: "platform-webhook" }, action: "webhook.signature_refused", junk: "WebhookSignature", requestId: ctx.requestId, ip: ctx.ip, details: { reason: problem } });
+    return json(401, { error: "invalid_signature", reason: problem });
+  }
   const webhookId = request.headers.get("webhook-id")!;
   let parsedBody: z.infer<typeof WebhookSchema>;
   try {

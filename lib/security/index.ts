@@ -6,3 +6,4 @@ export { ACTION_HEADER, ACTION_NOT_FOUND_HEADER, actionRefusal, isActionCandidat
 export type { ActionRefusal } from "./server-action";
 export { recordRefusal, setRefusalWriter } from "./refusals";
 export type { RefusalEntry } from "./refusals";
+export { safeRedirectPath, safeRedirectUrl } from "./redirect";

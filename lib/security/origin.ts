@@ -21,19 +21,22 @@ export function needsSameOrigin(method: string, pathname: string): boolean {
   return !MACHINE_PREFIXES.some((p) => under(pathname, p));
 }
 
-export type CrossOriginReason = "origin_mismatch" | "origin_null" | "origin_malformed" | "fetch_site" | "no_origin" | "unknown_host";
+export type CrossOriginReason = "origin_mismatch" | "origin_null" | "origin_malformed" | "fetch_site" | "no_origin" | "no_public_origin";
 
 /**
- * Why a request is not same-origin, or undefined when it is. `portal` is the portal's own scheme
- * and host as the trust rule sees them (lib/net trustedForwarded): behind a TLS-terminating proxy
- * TRUSTED_PROXIES must name it, as it must for HSTS, Secure cookies and client addresses.
+ * Why a request is not same-origin, or undefined when it is. `publicOrigin` is the portal's
+ * configured public origin (`PORTAL_URL`, lib/env `portalUrl`; docs/decisions/094) — never the
+ * request's own Host or X-Forwarded-Host, which the client (or a DNS-rebinding page) chooses:
+ * a forged Host with a matching Origin proved nothing. Behind a TLS-terminating proxy PORTAL_URL
+ * is the https:// address the browsers use (and TRUSTED_PROXIES names the proxy, for HSTS,
+ * Secure cookies and client addresses).
  *
  *  - Origin present: it must be exactly that origin (`null` — sandboxed frames, data: URLs — never is).
  *  - Sec-Fetch-Site present: it must be `same-origin` (`same-site` is exactly the sibling case).
  *  - Neither present: refused. Every browser the portal supports sends Origin on a POST; a
  *    client that sends neither is not a browser and has no business with the session cookie.
  */
-export function crossOriginReason(headers: Headers, portal: { proto: "http" | "https"; host: string | undefined }): CrossOriginReason | undefined {
+export function crossOriginReason(headers: Headers, publicOrigin: string | undefined): CrossOriginReason | undefined {
   const origin = headers.get("origin");
   const fetchSite = headers.get("sec-fetch-site");
   if (fetchSite !== null && fetchSite.trim().toLowerCase() !== "same-origin") return "fetch_site";
@@ -46,13 +49,12 @@ export function crossOriginReason(headers: Headers, portal: { proto: "http" | "h
     return "origin_malformed";
   }
   if (given.protocol !== "http:" && given.protocol !== "https:") return "origin_malformed";
-  if (!portal.host) return "unknown_host";
   let own: URL;
   try {
     // The URL parser drops a scheme's default port, as a browser's Origin does.
-    own = new URL(`${portal.proto}://${portal.host}`);
+    own = new URL(publicOrigin ?? "");
   } catch {
-    return "unknown_host";
+    return "no_public_origin";
   }
   return given.origin === own.origin ? undefined : "origin_mismatch";
 }

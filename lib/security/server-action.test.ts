@@ -62,6 +62,14 @@ describe("server actions refused before Next.js", () => {
     expect(await actionRefusal(h({ "content-type": multipart }), body(good, multipart), ids)).toBeUndefined();
   });
 
+  it("stops waiting for a body when the client goes away (its copy would never end)", async () => {
+    const never = async () => new Request("http://portal.test/x", { method: "POST", body: new ReadableStream({ start() {} }), duplex: "half" } as RequestInit);
+    const gone = new AbortController();
+    const verdict = actionRefusal(h({ "next-action": ID }), never, new Set([ID]), gone.signal);
+    setTimeout(() => gone.abort(), 20);
+    expect(await verdict).toMatchObject({ status: 400, reason: "action_body", junk: "ClientAborted" });
+  });
+
   it("refuses exactly the replies React's decoder fails on (the 500s of Next.js)", () => {
     // Next.js decodes a multipart fetch-action reply with React's decodeReplyFromBusboy as it
     // streams in; that decoder runs only under the react-server condition: ask a child process.

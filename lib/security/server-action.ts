@@ -45,6 +45,19 @@ export function knownActionIds(file = path.join(process.cwd(), ".next", "server"
   return ids;
 }
 
+/** The whole body, or undefined as soon as `signal` aborts (the request's: the client went away). */
+function bodyOf(request: Request, signal: AbortSignal | undefined): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  if (signal?.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    request
+      .arrayBuffer()
+      .then((buffer) => resolve(new Uint8Array(buffer)), reject)
+      .finally(() => signal?.removeEventListener("abort", onAbort));
+  });
+}
+
 /** Whether a body Next.js will try to decode as an action: a fetch action, or a multipart form post to a page. */
 export function isActionCandidate(method: string, headers: Headers): boolean {
   if (method.toUpperCase() !== "POST") return false;
@@ -55,7 +68,7 @@ export function isActionCandidate(method: string, headers: Headers): boolean {
  * What is wrong with an action call, or undefined when Next.js may have it. `read` gives the body
  * (a clone: the route still receives the original).
  */
-export async function actionRefusal(headers: Headers, read: () => Promise<Request>, ids: Set<string> | undefined): Promise<ActionRefusal | undefined> {
+export async function actionRefusal(headers: Headers, read: () => Promise<Request>, ids: Set<string> | undefined, signal?: AbortSignal): Promise<ActionRefusal | undefined> {
   const id = headers.get(ACTION_HEADER);
   if (id !== null) {
     if (!ACTION_ID.test(id)) return { status: 400, reason: "action_id", junk: "ServerActionId" };
@@ -63,7 +76,9 @@ export async function actionRefusal(headers: Headers, read: () => Promise<Reques
   }
   const type = headers.get("content-type") ?? "";
   const request = await read();
-  const bytes = new Uint8Array(await request.arrayBuffer());
+  const bytes = await bodyOf(request, signal);
+  // The client hung up mid-body: Next.js' copy of the body would never end (docs/decisions/094).
+  if (!bytes) return { status: 400, reason: "action_body", junk: "ClientAborted" };
   if (bytes.length > ACTION_BODY_LIMIT_BYTES) return { status: 413, reason: "action_too_large", junk: "ServerActionTooLarge" };
   try {
     if (/^multipart\/form-data/i.test(type)) {

@@ -3,7 +3,7 @@ import { seedDemoUsers } from "@/lib/auth";
 import { closeDatabase, getDatabase, getDb, DataDirBusyError } from "@/lib/db";
 import { dataDir, env, usesSandbox } from "@/lib/env";
 import { startExchangeServices, type ExchangeServices } from "@/lib/pipeline";
-import { startHttpObserver } from "@/lib/http";
+import { quietClientAborts, startHttpObserver } from "@/lib/http";
 import { audit } from "@/lib/audit";
 import { setRefusalWriter } from "@/lib/security";
 import { getPlatformPort } from "@/lib/platform";
@@ -24,6 +24,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function boot(): Promise<void> {
   const e = env();
+  // A client hanging up mid-body is counted, not printed with a stack (docs/decisions/094).
+  quietClientAborts();
   startHttpObserver();
   startInFlightCounter();
   // The admin CLI may hold the PGlite directory for a moment; wait for it rather than fail.
