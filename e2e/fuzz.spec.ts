@@ -14,7 +14,7 @@ import { adminCli, DEMO, expect, registerOrgClient, signInRequest, test } from "
  * have its endpoint family's shape. The table of answers by status class is printed and written
  * to test-results/fuzz-table.md. FUZZ_RUNS changes the count, FUZZ_SEED replays a run.
  * While each endpoint is fuzzed another user keeps asking GET /api/health (it reads the database):
- * the table's last column is the longest that user waited (issue 46: one client cannot stall the
+ * the table's last column is the longest that user waited (docs/decisions/093: one client cannot stall the
  * portal). The worst-case sizes (docs/decisions/093) go to each API that takes a claim: the most
  * lines allowed, one over each limit, the 20,000-line claim of the report and a hostile nesting.
  */

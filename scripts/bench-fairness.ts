@@ -1,5 +1,5 @@
 /**
- * Fairness bench (issue 46, docs/decisions/093): one API client sends a worst-case claim while
+ * Fairness bench (docs/decisions/093): one API client sends a worst-case claim while
  * other organizations keep sending ordinary traffic; prints what the big request was answered and
  * how long the others waited.
  *

@@ -5,7 +5,7 @@ import { parseEnv } from "@/lib/env";
 import { SANDBOX_ENV_SCHEMA } from "@/sandbox/env";
 
 /**
- * Documents that cannot drift (issue 41): the README, the decision records and every module's
+ * Documents that cannot drift: the README, the decision records and every module's
  * README name only files, decisions and npm scripts that exist, and the README's configuration
  * table states the defaults lib/env.ts and sandbox/env.ts really apply. A newcomer must be able to
  * trust every sentence that points somewhere.
