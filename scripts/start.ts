@@ -78,6 +78,22 @@ async function buildIfNeeded(): Promise<void> {
   log(`built in ${Math.round((Date.now() - started) / 1000)} s; starting…`);
 }
 
+/**
+ * The embedded database's first creation and migrations run in a short-lived process of their own:
+ * PGlite's initialisation leaves about 500 MB in the process that did it (docs/decisions/100), which
+ * then is not the portal. Later starts open the existing database in the portal directly.
+ */
+function prepareEmbeddedDatabase(e: Env): void {
+  if (e.DATABASE_URL || fs.existsSync(path.join(dataDir(e), "db", "PG_VERSION"))) return;
+  const where = path.relative(root, dataDir(e));
+  log(`creating the embedded database in ${where.startsWith("..") ? dataDir(e) : where || "."} …`);
+  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "scripts", "lib", "prepare-database.ts")], { stdio: "inherit", env: childEnvironment({}) });
+  if (result.status !== 0) {
+    console.error("[start] the embedded database could not be created; see the messages above.");
+    process.exit(1);
+  }
+}
+
 /** package.json's version and the git commit, when there is one. */
 function buildVersion(): string {
   const version = (JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
@@ -111,6 +127,7 @@ async function main() {
   fs.mkdirSync(dataDir(e), { recursive: true });
   const secret = authSecret(e);
   if (!dev) await buildIfNeeded();
+  prepareEmbeddedDatabase(e);
 
   const running: Managed[] = [];
   let stopping = false;
@@ -152,7 +169,11 @@ async function main() {
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
   // The preload records each connection's own address, so X-Forwarded-For is believed only from TRUSTED_PROXIES.
   const peerPreload = path.join(root, "scripts", "lib", "peer-address.cjs");
-  const portal = startManaged("portal", process.execPath, ["--require", peerPreload, nextBin, dev ? "dev" : "start", "-p", String(e.PORT)], { stdio: "inherit", env: portalEnv });
+  // A smaller young generation (V8's default lets it grow to 3 × 16 MB) and two malloc arenas instead
+  // of one per thread: the same work in less resident memory (docs/decisions/100, npm run bench:memory).
+  const memoryFlags = dev ? [] : ["--max-semi-space-size=4"];
+  portalEnv.MALLOC_ARENA_MAX ??= "2";
+  const portal = startManaged("portal", process.execPath, [...memoryFlags, "--require", peerPreload, nextBin, dev ? "dev" : "start", "-p", String(e.PORT)], { stdio: "inherit", env: portalEnv });
   running.push(portal);
   for (const m of running) {
     void m.exited.then((code) => {
