@@ -221,15 +221,16 @@ export async function medianDecisionSeconds(db: Db, range: DashboardRange): Prom
 
 /**
  * Adjudicated claims per clinic day or week (weeks start on Monday), from the hour rows of
- * `adjudication_rollup` (adjudicated claims only, status 'decided': one row per hour and insurer).
+ * `adjudication_rollup` (adjudicated claims only, status 'decided'): for one insurer its own rows
+ * (grain 'hour', one per hour and insurer), for all insurers one row per hour ('hour-all', decision 100).
  */
 export async function trend(db: Db, range: DashboardRange): Promise<TrendRow[]> {
-  const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
+  const rowsOf = range.insurerId ? sql`grain = 'hour' and insurer_id = ${range.insurerId}` : sql`grain = 'hour-all'`;
   const rows = await queryRows<RawMoney & { period: string }>(db, sql`
     select to_char(date_trunc(${range.bucket}, period at time zone ${range.timeZone}), 'YYYY-MM-DD') as period, ${MONEY_SUMS}
     from adjudication_rollup
-    where grain = 'hour' and period >= ${range.start.toISOString()}::timestamptz and period < ${range.end.toISOString()}::timestamptz
-      and kind = 'claim' and status = 'decided' ${insurer}
+    where ${rowsOf} and period >= ${range.start.toISOString()}::timestamptz and period < ${range.end.toISOString()}::timestamptz
+      and kind = 'claim' and status = 'decided'
     group by 1 order by 1`);
   return rows.map((r) => ({ period: r.period, ...toTotals(r) }));
 }
