@@ -4,7 +4,7 @@
  * portal answers, and prints where to go. Ctrl-C stops everything it started.
  */
 import { randomBytes } from "node:crypto";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -42,9 +42,19 @@ function authSecret(e: Env): string {
   return fs.readFileSync(file, "utf8").trim();
 }
 
-function buildIfNeeded() {
+/**
+ * Builds the production portal when its sources changed (compile only: the type-check and lint run
+ * in `npm test`, next.config.ts). While it builds, a line every 30 s says it is still building and
+ * for how long, so a first start on a small machine does not look stuck.
+ */
+async function buildIfNeeded(): Promise<void> {
   if (buildIsCurrent(root)) return;
-  log("building the portal (the first build takes a minute or two)…");
+  const first = !fs.existsSync(path.join(root, ".next", "BUILD_ID"));
+  log(
+    first
+      ? "building the portal for production (first start: about 2 minutes on 2 idle cores, longer on a busy machine; later starts skip this until the sources change)…"
+      : "the sources changed: building the portal again (about 2 minutes on 2 idle cores)…",
+  );
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
   // Two starts in one checkout must not build into .next at the same time: flock serialises them.
   const lock = path.join(os.tmpdir(), `clinic-exchange-build-${Buffer.from(root).toString("hex").slice(-32)}.lock`);
@@ -52,15 +62,36 @@ function buildIfNeeded() {
   const [command, args] = useFlock
     ? ["flock", [lock, process.execPath, nextBin, "build"]]
     : [process.execPath, [nextBin, "build"]];
-  const result = spawnSync(command, args, {
+  const started = Date.now();
+  const child = spawn(command, args, {
     stdio: "inherit",
     env: childEnvironment({ NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" }),
   });
-  if (result.status !== 0) {
+  const ticker = setInterval(() => log(`still building… ${Math.round((Date.now() - started) / 1000)} s`), 30_000);
+  const status = await new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  clearInterval(ticker);
+  if (status !== 0) {
     console.error("[start] the build failed; see the messages above.");
     process.exit(1);
   }
   recordBuild(root);
+  log(`built in ${Math.round((Date.now() - started) / 1000)} s; starting…`);
+}
+
+/**
+ * The embedded database's first creation and migrations run in a short-lived process of their own:
+ * PGlite's initialisation leaves about 500 MB in the process that did it (docs/decisions/100), which
+ * then is not the portal. Later starts open the existing database in the portal directly.
+ */
+function prepareEmbeddedDatabase(e: Env): void {
+  if (e.DATABASE_URL || fs.existsSync(path.join(dataDir(e), "db", "PG_VERSION"))) return;
+  const where = path.relative(root, dataDir(e));
+  log(`creating the embedded database in ${where.startsWith("..") ? dataDir(e) : where || "."} …`);
+  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "scripts", "lib", "prepare-database.ts")], { stdio: "inherit", env: childEnvironment({}) });
+  if (result.status !== 0) {
+    console.error("[start] the embedded database could not be created; see the messages above.");
+    process.exit(1);
+  }
 }
 
 /** package.json's version and the git commit, when there is one. */
@@ -89,13 +120,14 @@ async function main() {
   // `--build-only`: build when the sources changed, then exit (the browser tests build before their
   // server's start-up clock runs, so a busy machine's slow build is not a start-up timeout).
   if (process.argv.includes("--build-only")) {
-    buildIfNeeded();
+    await buildIfNeeded();
     return;
   }
   const e = loadEnv();
   fs.mkdirSync(dataDir(e), { recursive: true });
   const secret = authSecret(e);
-  if (!dev) buildIfNeeded();
+  if (!dev) await buildIfNeeded();
+  prepareEmbeddedDatabase(e);
 
   const running: Managed[] = [];
   let stopping = false;
@@ -137,7 +169,11 @@ async function main() {
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
   // The preload records each connection's own address, so X-Forwarded-For is believed only from TRUSTED_PROXIES.
   const peerPreload = path.join(root, "scripts", "lib", "peer-address.cjs");
-  const portal = startManaged("portal", process.execPath, ["--require", peerPreload, nextBin, dev ? "dev" : "start", "-p", String(e.PORT)], { stdio: "inherit", env: portalEnv });
+  // A smaller young generation (V8's default lets it grow to 3 × 16 MB) and two malloc arenas instead
+  // of one per thread: the same work in less resident memory (docs/decisions/100, npm run bench:memory).
+  const memoryFlags = dev ? [] : ["--max-semi-space-size=4"];
+  portalEnv.MALLOC_ARENA_MAX ??= "2";
+  const portal = startManaged("portal", process.execPath, [...memoryFlags, "--require", peerPreload, nextBin, dev ? "dev" : "start", "-p", String(e.PORT)], { stdio: "inherit", env: portalEnv });
   running.push(portal);
   for (const m of running) {
     void m.exited.then((code) => {

@@ -1,4 +1,4 @@
-import { QueryProvider } from "@/components/query/query-provider";
+import { LiveEventsProvider } from "@/components/live/live-events";
 import { AppShell } from "@/components/shell/app-shell";
 import { requireUser } from "@/lib/auth";
 import { env } from "@/lib/env";
@@ -9,7 +9,7 @@ export default async function PortalLayout({ children }: { children: React.React
   const user = await requireUser();
   return (
     <AppShell user={user} clinicName={env().CLINIC_NAME}>
-      <QueryProvider>{children}</QueryProvider>
+      <LiveEventsProvider>{children}</LiveEventsProvider>
     </AppShell>
   );
 }

@@ -37,7 +37,7 @@ const LiveContext = createContext<LiveHub | null>(null);
 const ConnectionContext = createContext<LiveConnection>("connecting");
 
 /**
- * The one Server-Sent Events connection of a portal tab (mounted once by QueryProvider). Every
+ * The one Server-Sent Events connection of a portal tab (mounted once by the portal layout). Every
  * live component and query subscribes here instead of opening its own EventSource. EventSource
  * reconnects by itself and sends Last-Event-ID, so short drops lose nothing.
  */
@@ -94,7 +94,7 @@ export function LiveEventsProvider({ children }: { children: React.ReactNode }) 
 
 export function useLiveHub(): LiveHub {
   const hub = useContext(LiveContext);
-  if (!hub) throw new Error("useLiveHub: no LiveEventsProvider above (the portal layout mounts it through QueryProvider)");
+  if (!hub) throw new Error("useLiveHub: no LiveEventsProvider above (the portal layout mounts it)");
   return hub;
 }
 

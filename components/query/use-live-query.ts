@@ -1,11 +1,12 @@
 "use client";
 
-import { useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { useQuery, type QueryKey } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useTransition } from "react";
 import { useLiveHub } from "@/components/live/live-events";
 import { useLiveEvents, type LiveConnection, type LiveStatusEvent } from "@/components/live/use-live-events";
 import { LIVE_VIEW_COOKIE } from "@/lib/auth/browser";
+import { usePortalQueryClient } from "./query-client";
 import { liveStampAction, type LiveStampQuery } from "@/lib/pipeline/browser";
 
 /** What a staff server action answers (lib/auth ActionResult), as far as a query needs it. */
@@ -61,7 +62,7 @@ export interface LiveQueryResult<T> {
  * live stream (re)opens, so a change between render and subscription is not missed.
  */
 export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQueryResult<T> {
-  const client = useQueryClient();
+  const client = usePortalQueryClient();
   const { queryKey, throttleMs = 300 } = options;
   const keyRef = useRef(queryKey);
   useEffect(() => {
@@ -74,7 +75,7 @@ export function useLiveQuery<T>(options: LiveQueryOptions<T>): LiveQueryResult<T
     initialData: options.initialData,
     initialDataUpdatedAt: mountedAt,
     refetchInterval: typeof options.refetchInterval === "function" ? (q) => (options.refetchInterval as (data: T | undefined) => number | false)(q.state.data) : (options.refetchInterval ?? false),
-  });
+  }, client);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [changes, setChanges] = useState(0);
   const invalidate = () => {

@@ -2,8 +2,8 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { usePortalQueryClient } from "./query-client";
 import { fromAction } from "./use-live-query";
-
 
 /**
  * Search-as-you-type through TanStack Query: the text is debounced (250 ms), each distinct text is
@@ -23,13 +23,14 @@ export function useSearchQuery<T extends object, R>(
     const timer = setTimeout(() => setSettled(q), delayMs);
     return () => clearTimeout(timer);
   }, [q, delayMs]);
+  const client = usePortalQueryClient();
   const query = useQuery({
     queryKey: ["search", name, settled],
     queryFn: fromAction(() => search(settled)),
     enabled: settled.length > 0,
     placeholderData: keepPreviousData,
     staleTime: 30_000,
-  });
+  }, client);
   const results = q && query.data ? pick(query.data) : [];
   return { results, loading: q.length > 0 && (settled !== q || query.isFetching) };
 }

@@ -197,6 +197,15 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
       ["2026-11-02", 2],
       ["2026-11-09", 1],
     ]);
+    // All insurers read one row per hour ('hour-all'), one insurer its own rows (decision 100): summed over
+    // the insurers, the per-insurer trends give the all-insurer trend, day by day.
+    const insurers = [...new Set((await totalsByInsurer(database.db, range)).map((r) => r.key))];
+    expect(insurers.length).toBeGreaterThan(1);
+    const summed = new Map<string, number>();
+    for (const insurerId of insurers) {
+      for (const r of await trend(database.db, { ...range, insurerId })) summed.set(r.period, (summed.get(r.period) ?? 0) + r.count);
+    }
+    expect([...summed].sort()).toEqual((await trend(database.db, range)).map((r) => [r.period, r.count]));
   });
 
   it("keeps the rollup right as statuses change: queued → sent → complete, rejected, resubmitted, deleted", async () => {

@@ -72,12 +72,12 @@ const RECOMPUTE = `
   from submissions s, dashboard_decision_contribution(s, 1) c group by 1, 2, 3, 4 order by 1, 2, 3, 4`;
 /** The coarser adjudication rollup recomputed from the hourly one, to compare with what its triggers kept. */
 const PERIODS_RECOMPUTE = `
-  select g.grain, date_trunc(g.grain, h.hour, 'UTC') as period, h.insurer_id, h.kind,
-    case when g.grain = 'hour' then '' else h.category end as category, case when g.grain = 'hour' then 'decided' else h.status end as status,
-    case when g.grain = 'hour' then '' else h.reason end as reason,
+  select g.grain, date_trunc(g.unit, h.hour, 'UTC') as period, case when g.grain = 'hour-all' then '' else h.insurer_id end as insurer_id, h.kind,
+    case when g.unit = 'hour' then '' else h.category end as category, case when g.unit = 'hour' then 'decided' else h.status end as status,
+    case when g.unit = 'hour' then '' else h.reason end as reason,
     sum(h.count)::int as count, sum(h.submitted_minor)::text as submitted, sum(h.copay_minor)::text as copay
-  from adjudication_hourly h, (values ('hour'), ('day'), ('month')) g (grain)
-  where g.grain <> 'hour' or (h.kind = 'claim' and h.status in ('complete', 'partial', 'denied'))
+  from adjudication_hourly h, (values ('hour', 'hour'), ('hour-all', 'hour'), ('day', 'day'), ('month', 'month')) g (grain, unit)
+  where g.unit <> 'hour' or (h.kind = 'claim' and h.status in ('complete', 'partial', 'denied'))
   group by 1, 2, 3, 4, 5, 6, 7 having sum(h.count) <> 0 or sum(h.submitted_minor) <> 0 order by 1, 2, 3, 4, 5, 6, 7`;
 const PERIODS_KEPT = `
   select grain, period, insurer_id, kind, category, status, reason, count::int as count, submitted_minor::text as submitted, copay_minor::text as copay

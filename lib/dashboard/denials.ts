@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
-import { queryRows, type Db } from "@/lib/db";
+import type { Db } from "@/lib/db";
 import { FIXABLE_FAMILIES } from "@/lib/denials";
-import { decisionGrains } from "./queries";
+import { decisionGrains, serialRows } from "./queries";
 import type { DashboardRange } from "./range";
 
 /*
@@ -59,20 +59,6 @@ export function denialRows(range: DashboardRange, dimension: DenialDimension): S
   );
   if (!parts.length) parts.push(sql`select key, family, outcome, lines, at_stake_minor from denial_rollup where false`);
   return sql`(${sql.join(parts, sql` union all `)}) d`;
-}
-
-/**
- * The denial views read a few hundred to a few tens of thousands of rollup rows (< 2 ms of work),
- * yet the planner spreads their `union all` over parallel workers, whose launch on a busy 2-core
- * machine cost 10–30 ms a query at 1,000,000 claims (365 days: 368 ms for the views, over the
- * 300 ms budget). Each view therefore runs in a read transaction without parallel workers
- * (docs/decisions/082).
- */
-async function serialRows<T>(db: Db, query: SQL): Promise<T[]> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
-    return queryRows<T>(tx as unknown as Db, query);
-  });
 }
 
 const SUMS = sql.raw(`coalesce(sum(lines), 0)::text as lines,
