@@ -60,7 +60,7 @@ describe("documents name only what exists", () => {
     for (const document of documents) {
       const text = readFileSync(join(ROOT, document), "utf8");
       for (const match of text.matchAll(PATH)) {
-        const path = match[1];
+        const path = match[1] ?? "";
         if (isPattern(path) || path.startsWith("docs/unlanded/")) continue;
         if (!pathExists(path)) dead.push(`${document} names ${path}`);
       }
@@ -73,7 +73,7 @@ describe("documents name only what exists", () => {
     const unknown: string[] = [];
     for (const document of documents) {
       const text = readFileSync(join(ROOT, document), "utf8");
-      for (const match of text.matchAll(/npm run ([\w:-]+)/g)) if (!scripts.includes(match[1])) unknown.push(`${document}: npm run ${match[1]}`);
+      for (const match of text.matchAll(/npm run ([\w:-]+)/g)) if (!scripts.includes(match[1] ?? "")) unknown.push(`${document}: npm run ${match[1]}`);
     }
     expect(unknown).toEqual([]);
   });
@@ -96,8 +96,8 @@ describe("the README's configuration table states the real defaults", () => {
     .split("\n")
     .filter((line) => line.startsWith("| `"))
     .map((line) => {
-      const [, names, fallback] = line.split("|").map((cell) => cell.trim());
-      return { names: [...names.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]), fallback };
+      const [, names = "", fallback = ""] = line.split("|").map((cell) => cell.trim());
+      return { names: [...names.matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1] ?? ""), fallback };
     });
   const portalDefaults = parseEnv({}) as Record<string, unknown>;
   const sandboxDefaults = SANDBOX_ENV_SCHEMA.parse({}) as Record<string, unknown>;
@@ -117,8 +117,8 @@ describe("the README's configuration table states the real defaults", () => {
   it("a default written as a value is the value the code applies", () => {
     const wrong: string[] = [];
     for (const row of rows) {
-      if (row.names.length !== 1) continue;
       const [name] = row.names;
+      if (row.names.length !== 1 || name === undefined) continue;
       const written = /^`([^`]+)`( \(.*\))?$/.exec(row.fallback)?.[1];
       const none = /^—/.test(row.fallback);
       const applied = name in portalDefaults || name in parseEnvShape() ? portalDefaults[name] : sandboxDefaults[name];
@@ -132,6 +132,6 @@ describe("the README's configuration table states the real defaults", () => {
 /** The names lib/env.ts declares (its schema's keys, read from the defaults plus the optional ones). */
 function parseEnvShape(): Record<string, true> {
   const source = readFileSync(join(ROOT, "lib/env.ts"), "utf8");
-  const names = [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]);
+  const names = [...source.matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1] ?? "");
   return Object.fromEntries(names.map((name) => [name, true]));
 }
