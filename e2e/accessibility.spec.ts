@@ -61,6 +61,9 @@ const PAGES: Target[] = [
   { path: "/settings/system-status", role: "admin" },
   { path: "/settings/insurers", role: "admin" },
   { path: "/settings/terminology", role: "admin" },
+  { path: "/settings/users", role: "admin" },
+  { path: "/settings/users/[id]", role: "admin", from: { list: "/settings/users", links: [/^\/settings\/users\/[0-9a-f-]{36}$/] } },
+  { path: "/account/password", role: "frontDesk" },
   { path: "/audit", role: "admin" },
 ];
 

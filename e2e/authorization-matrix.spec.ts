@@ -74,6 +74,9 @@ const MATRIX: Entry[] = [
   page("/settings/system-status", ADMIN),
   page("/settings/insurers", ADMIN),
   page("/settings/terminology", ADMIN),
+  page("/settings/users", ADMIN),
+  page("/settings/users/[id]", ADMIN, () => `/settings/users/${randomUUID()}`, 404),
+  page("/account/password", ROLES),
   page("/audit", ADMIN),
   { route: "/dashboard/export", url: () => "/dashboard/export?table=insurers", allowed: MANAGER },
   { route: "/api/attachments/[id]", url: () => `/api/attachments/${randomUUID()}`, allowed: ["front_desk", "billing", "manager"], allowedStatus: 404 },
@@ -87,6 +90,7 @@ const MATRIX: Entry[] = [
 const NOT_STAFF = new Set([
   "/", // redirects each role to its first area (foundation.spec.ts)
   "/sign-in",
+  "/change-password", // a signed-in user whose password must change (users.spec.ts); anyone else is sent home
   "/api/auth/[...nextauth]", // Auth.js
   "/api/events", // any signed-in user; filtered per role inside the stream (dashboard.spec.ts)
   "/api/health",

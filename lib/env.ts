@@ -45,6 +45,15 @@ function isTimeZone(tz: string): boolean {
 const serverSection = {
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: wholeNumber(3000, 1, 65535),
+  /**
+   * The address the portal listens on: this machine only by default (the demo has published
+   * passwords); `0.0.0.0` (IPv4) or `::` (all) opens it to the network.
+   */
+  HOST: z
+    .string()
+    .trim()
+    .regex(/^(?:[A-Za-z0-9.-]{1,253}|[0-9A-Fa-f:]{2,39})$/, "must be a host name or IP address, e.g. 127.0.0.1 or 0.0.0.0")
+    .default("127.0.0.1"),
   DATA_DIR: z.string().trim().min(1).default(".data"),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://").optional(),
   /** Where the SQL migrations are (the standalone build copies them next to server.js). */
@@ -253,6 +262,18 @@ export function logLevel(e: Env = env()): "debug" | "info" | "warn" | "error" | 
 /** `npm start` starts the bundled sandbox unless a platform is configured. */
 export function shouldStartSandbox(e: Env = env()): boolean {
   return e.PLATFORM_BASE_URL === undefined;
+}
+
+/** Where this machine reaches the portal it starts (the health check, the printed address). */
+export function localPortalUrl(e: Env = env()): string {
+  const anywhere = ["0.0.0.0", "::", "127.0.0.1", "::1", "localhost"].includes(e.HOST);
+  const host = anywhere ? "localhost" : e.HOST.includes(":") ? `[${e.HOST}]` : e.HOST;
+  return `http://${host}:${e.PORT}`;
+}
+
+/** True when HOST opens the portal beyond this machine. */
+export function listensBeyondThisMachine(e: Env = env()): boolean {
+  return !["127.0.0.1", "::1", "localhost"].includes(e.HOST);
 }
 
 /** The portal's public base URL, without a trailing slash. */

@@ -7,6 +7,12 @@ import type { SandboxOptions } from "./server";
 /** The sandbox's variables and their defaults (the README's configuration table is tested against it). */
 export const SANDBOX_ENV_SCHEMA = z.object({
   SANDBOX_PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_SANDBOX_PORT),
+  /** The address the sandbox listens on: this machine only unless told otherwise. */
+  SANDBOX_HOST: z
+    .string()
+    .trim()
+    .regex(/^(?:[A-Za-z0-9.-]{1,253}|[0-9A-Fa-f:]{2,39})$/, "must be a host name or IP address")
+    .default("127.0.0.1"),
   SANDBOX_DATA_DIR: z.string().min(1).default(DEFAULT_SANDBOX_DATA_DIR),
   SANDBOX_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
   SANDBOX_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, "must look like whsec_<base64>").optional(),
@@ -33,6 +39,7 @@ export function parseSandboxEnv(env: NodeJS.ProcessEnv): SandboxOptions {
   const e = result.data;
   return {
     port: e.SANDBOX_PORT,
+    host: e.SANDBOX_HOST,
     dataDir: e.SANDBOX_DATA_DIR,
     webhookUrl: e.SANDBOX_WEBHOOK_URL,
     webhookSecret: e.SANDBOX_WEBHOOK_SECRET,

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ConfigError, childEnvironment, dataDir, env, shouldStartSandbox, type Env } from "@/lib/env";
+import { ConfigError, childEnvironment, dataDir, env, listensBeyondThisMachine, localPortalUrl, shouldStartSandbox, type Env } from "@/lib/env";
 import { DEMO_USERS } from "@/lib/auth";
 import { buildIsCurrent, recordBuild } from "./lib/build-fingerprint";
 import { startManaged, stopAll, type Managed } from "./lib/processes";
@@ -173,7 +173,7 @@ async function main() {
   // of one per thread: the same work in less resident memory (docs/decisions/100, npm run bench:memory).
   const memoryFlags = dev ? [] : ["--max-semi-space-size=4"];
   portalEnv.MALLOC_ARENA_MAX ??= "2";
-  const portal = startManaged("portal", process.execPath, [...memoryFlags, "--require", peerPreload, nextBin, dev ? "dev" : "start", "-p", String(e.PORT)], { stdio: "inherit", env: portalEnv });
+  const portal = startManaged("portal", process.execPath, [...memoryFlags, "--require", peerPreload, nextBin, dev ? "dev" : "start", "-p", String(e.PORT), "-H", e.HOST], { stdio: "inherit", env: portalEnv });
   running.push(portal);
   for (const m of running) {
     void m.exited.then((code) => {
@@ -184,7 +184,8 @@ async function main() {
     });
   }
 
-  const url = `http://localhost:${e.PORT}`;
+  // HOST (default 127.0.0.1): the portal answers this machine only unless told otherwise.
+  const url = localPortalUrl(e);
   try {
     await waitForHealth(`${url}/api/health`, 120_000, portal);
   } catch (error) {
@@ -192,7 +193,8 @@ async function main() {
     await shutdown(1);
     return;
   }
-  const lines = ["", `  Clinic Exchange is running at ${url}`, `  ${platformLine}`];
+  const reach = listensBeyondThisMachine(e) ? `listening on ${e.HOST}: reachable from the network` : "this machine only (set HOST=0.0.0.0 to open it to the network)";
+  const lines = ["", `  Clinic Exchange is running at ${url} (${reach})`, `  ${platformLine}`];
   if (embedded) {
     const password = e.DEMO_PASSWORD === "demo-pass-2026" ? "demo-pass-2026" : "the value of DEMO_PASSWORD";
     lines.push("", `  Demo sign-ins (password: ${password}):`, ...DEMO_USERS.map((u) => `    ${u.email.padEnd(28)} ${u.roles.join(", ")}`));

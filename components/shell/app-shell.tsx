@@ -28,6 +28,9 @@ export async function AppShell({ user, clinicName, children }: { user: StaffUser
             <div className="text-end text-xs leading-tight" data-testid="current-user">
               <span className="block font-medium">{user.name}</span>
               <span className="block text-white/70">{roles}</span>
+              <Link href="/account/password" className="block text-white/90 underline underline-offset-2 hover:text-white focus-visible:outline-2 focus-visible:outline-white" data-testid="change-my-password">
+                {t("account.link")}
+              </Link>
             </div>
             <form action={signOutAction}>
               <button type="submit" className="rounded-md border border-white/30 px-3 py-1.5 text-sm hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-white">

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useLocale, useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import { useId, useState } from "react";
 import { useLiveServerView } from "@/components/query/use-live-query";
 import { PAGE_LIVE_KINDS } from "@/lib/pipeline/browser";
@@ -26,13 +26,14 @@ export interface RunSummary {
  */
 export function RunPanel({ listId, runs: initial, stamp }: { listId: string; runs: RunSummary[]; stamp: number }) {
   const t = useTranslations("visits");
-  const locale = useLocale();
   const router = useRouter();
   const [runs, setRuns] = useState(initial);
   const [busy, setBusy] = useState(false);
   const [at, setAt] = useState("");
   const ids = { at: useId() };
-  const time = (iso: string) => new Intl.DateTimeFormat(locale === "ar" ? "ar-SA-u-nu-latn-ca-gregory" : "en-GB", { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  // The portal's one format, in the clinic's time zone (the provider passes CLINIC_TIME_ZONE on), not the browser's.
+  const format = useFormatter();
+  const time = (iso: string) => format.dateTime(new Date(iso), { dateStyle: "medium", timeStyle: "short" });
 
   const active = runs.some((r) => r.status === "running" || r.status === "scheduled");
   useLiveServerView({

@@ -36,6 +36,12 @@ const MATRIX: Record<string, Access> = {
   // lib/auth: no role to check
   "auth.signInAction": "public",
   "auth.signOutAction": "public",
+  // lib/auth (decision 102): administrators run accounts; everyone changes their own password
+  "auth.setUserRolesAction": ["admin"],
+  "auth.resetUserPasswordAction": ["admin"],
+  "auth.unlockUserAction": ["admin"],
+  "auth.setUserDisabledAction": ["admin"],
+  "auth.changeOwnPasswordAction": ["front_desk", "billing", "manager", "admin"],
   // lib/authorizations: front desk and billing fill the form; claims from it are billing's
   "authorizations.searchPatientsForFormAction": ["front_desk", "billing"],
   "authorizations.saveDraftAction": ["front_desk", "billing"],
@@ -211,6 +217,18 @@ describe.each(testDatabases())("staff actions × roles on $name", (target) => {
   it("answers unauthorized to every staff action without a session", async () => {
     session.sid = undefined;
     for (const action of staffActions) expect((await call(action)).error, action.key).toBe("unauthorized");
+  });
+
+  it("while a password must change, refuses every action but changing it (decision 102)", async () => {
+    await createUser(database.db, { email: "pending@matrix.example", roles: [...ROLES], password: "matrix-pass-2026" });
+    const signedIn = await signInWithPassword(database.db, { email: "pending@matrix.example", password: "matrix-pass-2026" }, { publishedPassword: "matrix-pass-2026" });
+    if (!signedIn.ok) throw new Error("sign-in failed");
+    session.sid = signedIn.user.sessionId;
+    for (const action of staffActions) {
+      const result = await call(action);
+      if (action.key === "auth.changeOwnPasswordAction") expect(result.error, action.key).toBe("invalid");
+      else expect(result.error, action.key).toBe("forbidden");
+    }
   });
 
   it("applies the narrower rule once the input is known: claims are billing's", async () => {

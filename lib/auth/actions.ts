@@ -1,11 +1,17 @@
 "use server";
 
+import { revalidatePath } from "next/cache";
 import { actorOf, audit } from "@/lib/audit";
 import { getDb } from "@/lib/db";
 import { requestContext } from "@/lib/http";
 import { currentUser } from "./guards";
 import { safeCallbackPath, signInSchema } from "./schemas";
 import { endSession } from "./sessions";
+import { changePasswordSchema, setDisabledSchema, setRolesSchema, userRefSchema } from "./account-schemas";
+import { changeOwnPassword, resetUserPassword, setAccountDisabled, setUserRoles, unlockUser } from "./accounts";
+import { AREAS, ROLES, homeFor, type Role } from "./roles";
+import { staffAction, type ActionFailure, type ActionResult } from "./staff-action";
+import { UserInputError } from "./users";
 
 /*
  * The two actions open to anyone: signing in (no session yet) and signing out (any session). They
@@ -51,3 +57,73 @@ export async function signInAction(input: unknown): Promise<SignInState> {
   }
   return {};
 }
+
+/*
+ * Running accounts (issue 44, decision 102). Administrators manage other users; everyone changes
+ * their own password. The rules and the audit rows live in lib/auth/accounts.ts.
+ */
+
+/** A refusal of the account rules, as the form shows it (a key under `account.errors`). */
+function accountRefusal(error: unknown): ActionFailure | undefined {
+  if (!(error instanceof UserInputError)) return undefined;
+  const field = error.code === "wrongPassword" ? "currentPassword" : error.code === "sameAsCurrent" || error.code === "tooShort" || error.code === "tooLong" ? "newPassword" : undefined;
+  return { ok: false, error: error.code, ...(field ? { field, fieldErrors: { [field]: [error.code] } } : {}) };
+}
+
+const ADMINS = AREAS.settings.roles;
+
+export const setUserRolesAction = staffAction(
+  ADMINS,
+  setRolesSchema,
+  async (input, ctx): Promise<ActionResult<{ roles: Role[] }>> => {
+    const result = await setUserRoles(ctx.db, ctx.caller, { id: input.userId }, input.roles);
+    revalidatePath("/settings/users");
+    return { ok: true, roles: result.roles };
+  },
+  { name: "users", refusal: accountRefusal },
+);
+
+export const resetUserPasswordAction = staffAction(
+  ADMINS,
+  userRefSchema,
+  async (input, ctx): Promise<ActionResult<{ temporaryPassword: string }>> => {
+    const result = await resetUserPassword(ctx.db, ctx.caller, { id: input.userId });
+    revalidatePath("/settings/users");
+    // Shown once to the administrator; only its hash is kept.
+    return { ok: true, temporaryPassword: result.temporaryPassword };
+  },
+  { name: "users", refusal: accountRefusal },
+);
+
+export const unlockUserAction = staffAction(
+  ADMINS,
+  userRefSchema,
+  async (input, ctx): Promise<ActionResult<{ wasLocked: boolean }>> => {
+    const result = await unlockUser(ctx.db, ctx.caller, { id: input.userId });
+    revalidatePath("/settings/users");
+    return { ok: true, wasLocked: result.wasLocked };
+  },
+  { name: "users", refusal: accountRefusal },
+);
+
+export const setUserDisabledAction = staffAction(
+  ADMINS,
+  setDisabledSchema,
+  async (input, ctx): Promise<ActionResult<{ disabled: boolean }>> => {
+    const result = await setAccountDisabled(ctx.db, ctx.caller, { id: input.userId }, input.disabled);
+    revalidatePath("/settings/users");
+    return { ok: true, disabled: result.disabled };
+  },
+  { name: "users", refusal: accountRefusal },
+);
+
+/** "Change my password": every signed-in user, also while a temporary password must be changed. */
+export const changeOwnPasswordAction = staffAction(
+  ROLES,
+  changePasswordSchema,
+  async (input, ctx): Promise<ActionResult<{ home: string }>> => {
+    await changeOwnPassword(ctx.db, ctx.caller, { currentPassword: input.currentPassword, newPassword: input.newPassword, sessionId: ctx.user.sessionId });
+    return { ok: true, home: homeFor(ctx.user.roles) };
+  },
+  { name: "account", refusal: accountRefusal, passwordChange: true },
+);

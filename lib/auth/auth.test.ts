@@ -3,7 +3,10 @@ import { listAuditEvents } from "@/lib/audit";
 import { testDatabases } from "@/lib/testing/databases";
 import { LOCKOUT_DURATION_MS, signInWithPassword } from "./credentials";
 import { checkSession, endSession, SESSION_IDLE_MS } from "./sessions";
-import { createUser, setUserDisabled, UserInputError } from "./users";
+import { setAccountDisabled } from "./accounts";
+import { createUser, UserInputError } from "./users";
+
+const CLI = { actor: { kind: "system", name: "test" } } as const;
 
 const PASSWORD = "correct horse battery";
 const minutes = (n: number) => n * 60 * 1000;
@@ -124,10 +127,10 @@ describe.each(testDatabases())("auth on $name", (target) => {
     expect(await endSession(database.db, a.user.sessionId, "sign_out")).toBe(true);
     expect((await checkSession(database.db, a.user.sessionId)).ok).toBe(false);
     expect((await checkSession(database.db, b.user.sessionId)).ok).toBe(true);
-    await setUserDisabled(database.db, "nurse@clinic.example", true);
+    await setAccountDisabled(database.db, CLI, { email: "nurse@clinic.example" }, true);
     expect((await checkSession(database.db, b.user.sessionId)).ok).toBe(false);
     expect(await signInWithPassword(database.db, { email: "nurse@clinic.example", password: PASSWORD })).toEqual({ ok: false, reason: "disabled" });
-    await setUserDisabled(database.db, "nurse@clinic.example", false);
+    await setAccountDisabled(database.db, CLI, { email: "nurse@clinic.example" }, false);
     expect((await signInWithPassword(database.db, { email: "nurse@clinic.example", password: PASSWORD })).ok).toBe(true);
   });
 });

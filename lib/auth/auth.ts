@@ -8,6 +8,7 @@ import { signInSchema } from "./schemas";
 import { checkSession } from "./sessions";
 import type { Role } from "./roles";
 import { log } from "@/lib/log";
+import { env, usesSandbox } from "@/lib/env";
 
 declare module "next-auth" {
   interface User {
@@ -15,7 +16,7 @@ declare module "next-auth" {
     sessionId?: string;
   }
   interface Session {
-    user: { id: string; email: string; name: string; roles: Role[] };
+    user: { id: string; email: string; name: string; roles: Role[]; mustChangePassword: boolean };
     sessionId: string;
   }
 }
@@ -24,7 +25,7 @@ declare module "@auth/core/jwt" {
   interface JWT {
     sid?: string;
     /** Filled by the jwt callback from the database on every call; never trusted from the cookie. */
-    user?: { id: string; email: string; name: string; roles: Role[] };
+    user?: { id: string; email: string; name: string; roles: Role[]; mustChangePassword: boolean };
   }
 }
 
@@ -57,7 +58,9 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       async authorize(raw, request) {
         const parsed = signInSchema.safeParse(raw);
         if (!parsed.success) throw new CredentialsSignin();
-        const result = await signInWithPassword(await getDb(), { email: parsed.data.email, password: parsed.data.password }, contextFromHeaders(request.headers));
+        // Outside the bundled sandbox the demo password is a published one (decision 102).
+        const publishedPassword = usesSandbox() ? undefined : env().DEMO_PASSWORD;
+        const result = await signInWithPassword(await getDb(), { email: parsed.data.email, password: parsed.data.password }, { ...contextFromHeaders(request.headers), publishedPassword });
         if (!result.ok) throw new CredentialsSignin();
         const { user } = result;
         return { id: user.id, email: user.email, name: user.name, roles: user.roles, sessionId: user.sessionId };
@@ -73,8 +76,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       if (!sid) return null;
       const check = await checkSession(await getDb(), sid);
       if (!check.ok) return null;
-      const { id, email, name, roles } = check.user;
-      return { sub: id, sid, user: { id, email, name, roles } };
+      const { id, email, name, roles, mustChangePassword } = check.user;
+      return { sub: id, sid, user: { id, email, name, roles, mustChangePassword } };
     },
     async session({ session, token }) {
       if (!token.user || !token.sid) return { ...session, user: undefined as never, sessionId: "" };

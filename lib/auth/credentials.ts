@@ -2,6 +2,7 @@ import { and, count, eq, gt, isNull, lte, or } from "drizzle-orm";
 import { actorOf, audit } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import { signInFailures, users } from "@/lib/db";
+import { requireChangeOfPublishedPassword } from "./accounts";
 import { burnVerification, verifyPassword } from "./password";
 import { createSession, type SessionUser } from "./sessions";
 import { normaliseEmail } from "./users";
@@ -18,6 +19,11 @@ export interface SignInContext {
   userAgent?: string;
   requestId?: string;
   now?: Date;
+  /**
+   * The demo users' published password, when the portal does not run against the bundled sandbox:
+   * an account signing in with it must change it first (decision 102). Unset in the sandbox.
+   */
+  publishedPassword?: string;
 }
 
 export type SignInResult =
@@ -87,11 +93,18 @@ export async function signInWithPassword(
   }
 
   await db.delete(signInFailures).where(eq(signInFailures.userId, user.id));
+  let mustChangePassword = user.mustChangePassword;
+  if (ctx.publishedPassword !== undefined && input.password === ctx.publishedPassword) {
+    if (await requireChangeOfPublishedPassword(db, user.id, now)) {
+      await audit(db, { ...base, actor, action: "user.require_password_change", outcome: "success", target: { type: "user", id: user.id }, details: { reason: "published_password" } });
+    }
+    mustChangePassword = true;
+  }
   const session = await createSession(db, user.id, ctx, now);
   await audit(db, { ...base, actor, action: "auth.sign_in", outcome: "success", details: { session: session.id.slice(0, 8), passwordChecked: true } });
   return {
     ok: true,
-    user: { id: user.id, email: user.email, name: user.name, roles: user.roles, sessionId: session.id },
+    user: { id: user.id, email: user.email, name: user.name, roles: user.roles, sessionId: session.id, mustChangePassword },
   };
 }
 

@@ -12,7 +12,12 @@ export interface StaffUser {
   name: string;
   roles: Role[];
   sessionId: string;
+  /** Until it is changed, the user may only change their password (decision 102). */
+  mustChangePassword: boolean;
 }
+
+/** Where a user whose password must change is sent (outside the portal's shell). */
+export const CHANGE_PASSWORD_PATH = "/change-password";
 
 export { actorOf };
 
@@ -26,14 +31,15 @@ const authjs = () => import("./auth");
 export const currentUser = cache(async (): Promise<StaffUser | null> => {
   const session = await (await authjs()).auth();
   if (!session?.user?.id || !session.sessionId) return null;
-  const { id, email, name, roles } = session.user;
-  return { id, email, name, roles, sessionId: session.sessionId };
+  const { id, email, name, roles, mustChangePassword } = session.user;
+  return { id, email, name, roles, sessionId: session.sessionId, mustChangePassword: mustChangePassword === true };
 });
 
-/** For pages: the user, or a redirect to sign-in. */
+/** For pages: the user, a redirect to sign-in, or to the password change a temporary password asks for. */
 export async function requireUser(): Promise<StaffUser> {
   const user = await currentUser();
   if (!user) redirect("/sign-in");
+  if (user.mustChangePassword) redirect(CHANGE_PASSWORD_PATH);
   return user;
 }
 
@@ -67,10 +73,14 @@ export class AccessError extends AppError {
   }
 }
 
-/** For server actions and route handlers: the user if they hold one of the roles, else AccessError. */
-export async function authorize(roles: readonly Role[]): Promise<StaffUser> {
+/**
+ * For server actions and route handlers: the user if they hold one of the roles, else AccessError.
+ * A user whose password must change is refused everything but that change (`passwordChange`).
+ */
+export async function authorize(roles: readonly Role[], options: { passwordChange?: boolean } = {}): Promise<StaffUser> {
   const user = await currentUser();
   if (!user) throw new AccessError(401);
+  if (user.mustChangePassword && !options.passwordChange) throw new AccessError(403);
   if (!user.roles.some((r) => roles.includes(r))) {
     await auditDenied(user, roles.join("|"));
     throw new AccessError(403);

@@ -1,9 +1,10 @@
 import argon2 from "argon2";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./account-policy";
 
 /** OWASP's argon2id baseline (19 MiB, 2 passes) is the floor; we use 64 MiB, 3 passes. */
 const OPTIONS = { type: argon2.argon2id, memoryCost: 65_536, timeCost: 3, parallelism: 1 } as const;
 
-export const PASSWORD_MIN_LENGTH = 12;
+export { PASSWORD_MIN_LENGTH };
 
 export function hashPassword(password: string): Promise<string> {
   return argon2.hash(password, OPTIONS);
@@ -31,6 +32,6 @@ export async function burnVerification(password: string): Promise<void> {
 /** Why a new password is not acceptable, or undefined when it is. */
 export function passwordProblem(password: string): string | undefined {
   if (password.length < PASSWORD_MIN_LENGTH) return `must be at least ${PASSWORD_MIN_LENGTH} characters`;
-  if (password.length > 256) return "must be at most 256 characters";
+  if (password.length > PASSWORD_MAX_LENGTH) return `must be at most ${PASSWORD_MAX_LENGTH} characters`;
   return undefined;
 }

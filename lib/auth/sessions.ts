@@ -16,6 +16,8 @@ export interface SessionUser {
   name: string;
   roles: Role[];
   sessionId: string;
+  /** A temporary or published password: the user must change it before anything else (decision 102). */
+  mustChangePassword: boolean;
 }
 
 export async function createSession(
@@ -68,7 +70,7 @@ export async function checkSession(db: Db, sessionId: string, now = new Date()):
   }
   return {
     ok: true,
-    user: { id: user.id, email: user.email, name: user.name, roles: user.roles, sessionId },
+    user: { id: user.id, email: user.email, name: user.name, roles: user.roles, sessionId, mustChangePassword: user.mustChangePassword },
   };
 }
 

@@ -55,6 +55,8 @@ export interface StaffActionOptions<I> {
   refusal?: (error: unknown) => ActionFailure | undefined;
   /** Answer for input the schema refuses; default `invalid` with the field errors. */
   invalid?: (error: z.ZodError) => ActionFailure;
+  /** Admitted while the user's password must change (only "Change my password", decision 102). */
+  passwordChange?: boolean;
 }
 
 /** Metadata the action × role matrix test reads: which roles each exported action admits. */
@@ -104,7 +106,7 @@ function run<S extends z.ZodType, T extends object>(
 ): Promise<ActionResult<T>> {
   return (async () => {
     try {
-      const user = await authorize(roles);
+      const user = await authorize(roles, { passwordChange: options.passwordChange });
       // One input layer for every action: text with control characters (NUL …) and dates that do
       // not exist are refused, naming the field, before the schema or any database call sees them.
       const badText = controlCharacterPath(raw);

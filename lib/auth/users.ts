@@ -1,12 +1,24 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { authSessions, users } from "@/lib/db";
+import { users } from "@/lib/db";
 import { hashPassword, passwordProblem } from "./password";
 import { isRole, type Role } from "./roles";
 
+/**
+ * A refusal that is the operator's to fix. `code` names it for the screens (a key under
+ * `account.errors`); the message is the CLI's English words.
+ */
 export class UserInputError extends Error {
   override name = "UserInputError";
+  constructor(
+    message: string,
+    readonly code: UserRefusal = "invalid",
+  ) {
+    super(message);
+  }
 }
+
+export type UserRefusal = "invalid" | "notFound" | "lastAdmin" | "selfLockout" | "selfReset" | "wrongPassword" | "sameAsCurrent" | "tooShort" | "tooLong";
 
 export interface NewUser {
   email: string;
@@ -51,25 +63,6 @@ export async function createUser(db: Db, input: NewUser) {
 export async function findUserByEmail(db: Db, email: string) {
   const [row] = await db.select().from(users).where(eq(users.email, normaliseEmail(email)));
   return row;
-}
-
-/** Disables the account and ends its sessions at once. */
-export async function setUserDisabled(db: Db, email: string, disabled: boolean, now = new Date()) {
-  const user = await findUserByEmail(db, email);
-  if (!user) throw new UserInputError(`No user with email ${normaliseEmail(email)}.`);
-  await db.transaction(async (tx) => {
-    await tx
-      .update(users)
-      .set({ disabledAt: disabled ? (user.disabledAt ?? now) : null, updatedAt: now })
-      .where(eq(users.id, user.id));
-    if (disabled) {
-      await tx
-        .update(authSessions)
-        .set({ endedAt: now, endReason: "disabled" })
-        .where(and(eq(authSessions.userId, user.id), isNull(authSessions.endedAt)));
-    }
-  });
-  return { id: user.id, email: user.email, disabled };
 }
 
 export async function listUsers(db: Db) {

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getLocale, getTranslations } from "next-intl/server";
+import { getFormatter, getTranslations } from "next-intl/server";
 import { PrintButton } from "@/components/eligibility/print-button";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -19,14 +19,15 @@ const field = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-
 export default staffPage("visits", async function VisitsWorklistPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }, staff: StaffPageContext) {
   const { user } = staff;
   const t = await getTranslations("visits");
-  const locale = await getLocale();
   const params = await searchParams;
   const filters = parseWorklistFilters(params);
   const db = staff.db;
   const [rows, lists] = await Promise.all([worklist(db, filters), recentVisitLists(db, 10)]);
   // Reading the worklist shows patient data: audited like any patient list.
   await staff.audit({ action: "visits.worklist_view", outcome: "success", details: { rows: rows.length, verdict: filters.verdict ?? null } });
-  const time = (d: Date) => new Intl.DateTimeFormat(locale === "ar" ? "ar-SA-u-nu-latn-ca-gregory" : "en-GB", { dateStyle: "medium", timeStyle: "short" }).format(d);
+  // The portal's one format, in the clinic's time zone (next-intl's formatter carries CLINIC_TIME_ZONE).
+  const format = await getFormatter();
+  const time = (d: Date) => <time dateTime={d.toISOString()}>{format.dateTime(d, { dateStyle: "medium", timeStyle: "short" })}</time>;
   return (
     <>
       <PageHeader

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { facilities } from "./facilities";
-import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /** All times are stored as timestamptz (UTC on the wire); display converts to the clinic's zone. */
 const utc = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
@@ -19,6 +19,8 @@ export const users = pgTable("users", {
   facilityId: uuid("facility_id").references(() => facilities.id),
   disabledAt: utc("disabled_at"),
   lockedUntil: utc("locked_until"),
+  /** A temporary password (set by an administrator) or the published demo password: changed before anything else (decision 102). */
+  mustChangePassword: boolean("must_change_password").notNull().default(false),
   createdAt: utc("created_at").notNull().defaultNow(),
   updatedAt: utc("updated_at").notNull().defaultNow(),
 });
