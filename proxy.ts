@@ -33,8 +33,11 @@ const OWN_CSP = ["/api/attachments/"];
  */
 const NEXT_OWN = "/_next/";
 
-/** A read of Next.js' own endpoints (`/_next/image`, the dev server's): no sign-in redirect, every other rule applies. */
-const nextOwnFetch = (method: string, pathname: string) => (method === "GET" || method === "HEAD") && pathname.startsWith(NEXT_OWN);
+/** The app's icons (app/favicon.ico, app/icon.svg), by their exact paths: the sign-in page shows them too. */
+const APP_ICONS = new Set(["/favicon.ico", "/icon.svg"]);
+
+/** A read of Next.js' own endpoints (`/_next/image`, the dev server's) or of an app icon: no sign-in redirect, every other rule applies. */
+const nextOwnFetch = (method: string, pathname: string) => (method === "GET" || method === "HEAD") && (pathname.startsWith(NEXT_OWN) || APP_ICONS.has(pathname));
 
 /** Liveness and readiness keep answering while draining: readiness says 503 "shutting down" itself. */
 const DRAIN_EXEMPT = new Set(["/api/health", "/api/ready"]);

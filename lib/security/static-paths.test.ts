@@ -26,6 +26,13 @@ describe("the proxy's matcher", () => {
     for (const p of ["/_next/static/chunks/app.js", "/_next/static/media/font.woff2", "/_next/static/css/a.css"]) expect(runsProxy(p), p).toBe(false);
   });
 
+  it("lets a visitor without a session read each app icon by its exact path (and nothing else by its ending)", () => {
+    const icons = fs.readdirSync(path.join(ROOT, "app")).filter((f) => /^(favicon\.ico|icon\.\w+|apple-icon\.\w+)$/.test(f));
+    expect(icons.length).toBeGreaterThan(0);
+    const listed = /APP_ICONS = new Set\(\[([^\]]*)\]\)/.exec(source)?.[1] ?? "";
+    for (const icon of icons) expect(listed, icon).toContain(`"/${icon}"`);
+  });
+
   it("has no public/ folder to serve (add its real paths to the matcher, not an extension, if one appears)", () => {
     const dir = path.join(ROOT, "public");
     const files = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).map(String) : [];
