@@ -44,7 +44,19 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
   );
   const money = { className: "px-3 py-2 tabular-nums", align: "end", dir: "ltr" } as const;
   // A figure the payer did not state is said so, never worked out (docs/decisions/098).
-  const stated = (minor: number | undefined) => (minor === undefined ? <span className="text-xs text-slate-500" dir="auto">{t("notStated")}</span> : formatAmount(minor));
+  const stated = (minor: number | undefined) => (minor === undefined ? <span className="text-xs font-normal text-slate-500" dir="auto">{t("notStated")}</span> : formatAmount(minor));
+  // The patient's share, with the copay and VAT the payer stated under it (one column: the table stays readable).
+  const share = (a: { shareMinor?: number; copayMinor?: number; taxMinor?: number }, ids = { share: "share", copay: "copay", tax: "tax" }) => (
+    <>
+      <span data-testid={ids.share}>{stated(a.shareMinor)}</span>
+      <span className="mt-0.5 block whitespace-nowrap text-xs font-normal text-slate-500">
+        <bdi>{t("col.copay")}</bdi> <span data-testid={ids.copay}>{stated(a.copayMinor)}</span>
+      </span>
+      <span className="block whitespace-nowrap text-xs font-normal text-slate-500">
+        <bdi>{t("col.tax")}</bdi> <span data-testid={ids.tax}>{stated(a.taxMinor)}</span>
+      </span>
+    </>
+  );
 
   const service = (line: DecisionLine) => {
     const known = line.code ? words.get(`${systemOf(line)}|${line.code}`) : undefined;
@@ -102,9 +114,7 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
     { id: "quantity", header: t("col.quantity"), ...money, cell: (line) => `${line.approvedQuantity ?? "—"} / ${line.quantity ?? "—"}` },
     { id: "submitted", header: t("col.submitted"), ...money, cell: (line) => formatAmount(line.submittedMinor) },
     { id: "eligible", header: t("col.eligible"), ...money, testId: "eligible", cell: (line) => formatAmount(line.eligibleMinor) },
-    { id: "copay", header: t("col.copay"), ...money, testId: "copay", cell: (line) => stated(line.copayMinor) },
-    { id: "tax", header: t("col.tax"), ...money, testId: "tax", cell: (line) => stated(line.taxMinor) },
-    { id: "share", header: t("col.share"), ...money, testId: "share", cell: (line) => stated(line.shareMinor) },
+    { id: "share", header: t("col.share"), ...money, cell: (line) => share(line) },
     { id: "benefit", header: t("col.benefit"), ...money, className: `${money.className} font-semibold`, testId: "benefit", cell: (line) => formatAmount(line.benefitMinor) },
   ];
   const total = `${money.className} text-end`;
@@ -126,9 +136,7 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
               </th>
               <td className={total} dir="ltr">{formatAmount(decision.totals.submittedMinor)}</td>
               <td className={total} dir="ltr">{formatAmount(decision.totals.eligibleMinor)}</td>
-              <td className={total} dir="ltr" data-testid="copay-total">{stated(decision.totals.copayMinor)}</td>
-              <td className={total} dir="ltr" data-testid="tax-total">{stated(decision.totals.taxMinor)}</td>
-              <td className={total} dir="ltr" data-testid={ids.shareTotal}>{stated(decision.totals.shareMinor)}</td>
+              <td className={total} dir="ltr">{share(decision.totals, { share: ids.shareTotal, copay: "copay-total", tax: "tax-total" })}</td>
               <td className={total} dir="ltr" data-testid={ids.benefitTotal}>{formatAmount(decision.totals.benefitMinor)}</td>
             </tr>
           </tfoot>
