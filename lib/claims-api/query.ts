@@ -20,7 +20,7 @@ export interface ClaimRow {
   currency: string | null;
   /** The stored reader's view of the answer's totals (`response_view.total`: named amounts as the payer stated them). */
   stated_total: unknown;
-  /** The raw answer, only for a row stored without a view (read once here instead). */
+  /** The raw answer, only for a row stored without a view's totals (read once here instead). */
   response_raw: unknown;
   /** ClaimResponse.payment. */
   payment: unknown;
@@ -40,7 +40,7 @@ export interface ClaimsPage {
 const COLUMNS = sql.raw(`s.id, s.identifier_value, s.status, s.kind, s.patient_id, s.insurer_id, s.created_at,
   to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key,
   s.sent_at, s.decided_at, s.total_minor, s.currency, s.response_view->'total' as stated_total,
-  case when s.response_view is null then s.response end as response_raw,
+  case when s.response_view -> 'total' is null then s.response end as response_raw,
   s.response->'payment' as payment, s.platform_id,
   case when s.status = 'cancelled' then s.updated_at end as cancelled_at,
   (select count(*)::int from information_requests ir where ir.submission_id = s.id and ir.status = 'open') as information_requests_open`);

@@ -159,6 +159,7 @@ with base as materialized (
     case when a.sent_at is not null and a.status <> 'rejected' then 'clm-' || replace(a.id::text, '-', '') end,
     case when a.decided_at is not null then jsonb_build_object(
       'resourceType', 'ClaimResponse', 'status', 'active', 'use', a.kind,
+      'type', jsonb_build_object('coding', jsonb_build_array(jsonb_build_object('system', '${CODE_SYSTEMS.claimType}', 'code', 'professional'))),
       'patient', jsonb_build_object('reference', 'Patient/' || a.national_id),
       'insurer', jsonb_build_object('reference', 'Organization/' || a.insurer_id),
       'created', to_char(a.decided_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
