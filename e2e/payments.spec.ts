@@ -92,6 +92,74 @@ test.describe("payments (docs/decisions/047)", () => {
   });
 });
 
+test.describe("amounts as stated and remittances reconciled (docs/decisions/098)", () => {
+  const SHOTS40 = "docs/screenshots/40";
+
+  test("the decision shows the payer's patient share; a fee component is reconciled to the halala; a reversal reopens the claim", async ({ page, signInAs, newClaim, sandbox, orgClient }) => {
+    test.setTimeout(300_000);
+    const claims = [await newClaim(), await newClaim()];
+    await signInAs(["billing", "manager"]);
+    const platformIds = await adjudicated(
+      page,
+      orgClient,
+      claims.map((c) => c.id),
+    );
+
+    // The decision's amounts as the payer states them: copay, VAT (not stated by the sandbox), patient share.
+    await page.goto(`/claims/${claims[0]!.id}`);
+    await expect(page.getByTestId("share-total")).toHaveText(/^\d[\d,]*\.\d\d$/);
+    await expect(page.getByTestId("tax-total")).toHaveText("not stated");
+    await screenshot(page, SHOTS40, "decision-amounts-en.png");
+    await inArabic(page, async () => {
+      await expect(page.getByTestId("tax-total")).toHaveText("غير مذكور");
+      await screenshot(page, SHOTS40, "decision-amounts-ar.png");
+    });
+
+    // Paid early: the payer keeps 1.00 and the exchange 0.95 of the first claim; the second in full.
+    const paid = (await sandbox.call("POST", "/_admin/remittances", { claims: [{ id: platformIds[0], earlyFee: 1, exchangeFee: 0.95 }, { id: platformIds[1] }] })) as { paymentIdentifier: { value: string } };
+    await page.goto("/payments");
+    const row = page.locator('[data-testid="remittance-row"]', { hasText: paid.paymentIdentifier.value });
+    await expect(row).toBeVisible({ timeout: 30_000 });
+    await expect(row.getByTestId("short-paid-count")).toHaveText("0");
+    await row.getByRole("link").click();
+    await page.waitForURL(/\/payments\/[0-9a-f-]{36}$/);
+    const lines = page.getByTestId("remittance-line");
+    await expect(lines).toHaveCount(2);
+    await expect(page.locator('[data-testid="remittance-line"][data-short="true"]')).toHaveCount(0);
+    await expect(lines.nth(0).getByTestId("line-fees")).toContainText(/Early-payment discount SAR\s1\.00/);
+    await expect(lines.nth(0).getByTestId("line-fees")).toContainText(/Exchange fee SAR\s0\.95/);
+    await expect(page.getByTestId("reconciliation")).toHaveAttribute("data-unallocated", "0");
+    await expect(page.getByTestId("unallocated")).toContainText("Adds up to the halala");
+    await expect(page.getByTestId("fees-total")).toHaveText(/^SAR\s1\.00 · SAR\s0\.95$/);
+    await screenshot(page, SHOTS40, "remittance-fee-en.png");
+    await inArabic(page, async () => {
+      await expect(page.getByTestId("unallocated")).toContainText("مطابق حتى الهللة");
+      await screenshot(page, SHOTS40, "remittance-fee-ar.png");
+    });
+    await page.goto(`/claims/${claims[0]!.id}`);
+    await expect(page.getByTestId("claim-payment")).toBeVisible();
+    await expect(page.getByTestId("claim-payment")).not.toHaveAttribute("data-short", "true");
+
+    // The payer reverses the first claim's payment: a negative line, and the claim is owed again.
+    const reversed = (await sandbox.call("POST", "/_admin/remittances", { claims: [{ id: platformIds[0], reverse: true }] })) as { paymentIdentifier: { value: string } };
+    await page.goto("/payments");
+    const reversalRow = page.locator('[data-testid="remittance-row"]', { hasText: reversed.paymentIdentifier.value });
+    await expect(reversalRow).toBeVisible({ timeout: 30_000 });
+    await reversalRow.getByRole("link").click();
+    await page.waitForURL(/\/payments\/[0-9a-f-]{36}$/);
+    await expect(page.locator('[data-testid="remittance-line"][data-kind="reversal"]')).toHaveCount(1);
+    await expect(page.getByTestId("remittance-line")).toContainText("Payment taken back");
+    await expect(page.getByTestId("unallocated")).toContainText("Adds up to the halala");
+    await screenshot(page, SHOTS40, "remittance-reversal-en.png");
+    await inArabic(page, async () => {
+      await expect(page.getByTestId("remittance-line")).toContainText("دفعة مستردة");
+      await screenshot(page, SHOTS40, "remittance-reversal-ar.png");
+    });
+    await page.goto(`/claims/${claims[0]!.id}`);
+    await expect(page.getByTestId("claim-payment")).toHaveAttribute("data-short", "true");
+  });
+});
+
 test.describe("authorization usage (docs/decisions/048)", () => {
   test("an authorization for two sessions is used up by two claims; a third claim is warned before sending", async ({ page, signInAs }) => {
     await signInAs(["front_desk", "billing"]);

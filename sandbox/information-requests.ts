@@ -87,8 +87,15 @@ export function receiveCommunication(ctx: SandboxContext, providerOrgId: string,
   })();
   void structure;
   const communication = body as unknown as Communication;
-  const basedOn = communication.basedOn?.[0]?.reference ?? "";
-  const requestId = /(?:^|\/)CommunicationRequest\/([^/]+)$/.exec(basedOn)?.[1];
+  // The request by its id, or by the payer's identifier as the exchange names it (decision 098).
+  const basedOn = communication.basedOn?.[0];
+  const requestId =
+    /(?:^|\/)CommunicationRequest\/([^/]+)$/.exec(basedOn?.reference ?? "")?.[1] ??
+    (basedOn?.identifier?.value
+      ? ctx.mailbox
+          .forClinic(providerOrgId)
+          .find((m) => m.resourceType === "CommunicationRequest" && (m.resource as CommunicationRequest).identifier?.some((i) => i.value === basedOn.identifier!.value))?.id
+      : undefined);
   const request = requestId ? ctx.mailbox.read(providerOrgId, "CommunicationRequest", requestId) : undefined;
   // Without basedOn the communication is unsolicited (the clinic sends information of its own
   // accord, about a claim): accepted and acknowledged like an answer, releasing nothing.

@@ -66,6 +66,47 @@ describe("POST /_admin/remittances and PaymentNotice", () => {
   });
 });
 
+describe("components, reversals and advances in both answer styles (decision 098)", () => {
+  it("states the exchange's components, reverses the latest payment, names the claim by identifier in the national style; refuses what cannot be", async () => {
+    const submitted = await t.call("POST", "/Claim", { body: claimBody({ use: "claim", patientId: "1000000001", coverageId: "cov-1000000001", items: [{ code: "99213", price: 180 }] }) });
+    const id = String(submitted.headers.location).split("/").pop()!;
+    const decided = await waitFor(async () => {
+      const r = await t.call("GET", `/ClaimResponse?request=${id}`);
+      const response = (r.body.entry as { resource: Record<string, unknown> }[] | undefined)?.[0]?.resource;
+      return response && response.outcome === "complete" ? response : undefined;
+    }, 10_000);
+    const benefit = Math.round(benefitOf(decided) * 100);
+    expect((await t.admin("POST", "/_admin/remittances", { claims: [{ id, reverse: true }] })).status).toBe(409);
+    expect((await t.admin("POST", "/_admin/remittances", { claims: [{ id, earlyFee: benefit / 100, exchangeFee: 1 }] })).status).toBe(400);
+
+    type Detail = { identifier: { value: string }; predecessor?: { value: string }; type: { coding: { code: string }[] }; request?: { reference?: string; identifier?: { value: string } }; amount: { value: number }; extension?: { url: string; valueMoney: { value: number } }[] };
+    for (const style of ["default", "national"] as const) {
+      const paid = await t.admin("POST", "/_admin/remittances", { claims: [{ id, earlyFee: 1, exchangeFee: 0.95 }], advance: 500, style });
+      expect(paid.status).toBe(201);
+      const [line, advance] = paid.body.detail as Detail[];
+      expect(line!.amount.value).toBeCloseTo((benefit - 195) / 100, 2);
+      expect(line!.extension!.map((e) => [e.url.replace(/^.*extension-/, ""), e.valueMoney.value])).toEqual([
+        ["component-payment", benefit / 100],
+        ["component-early-fee", 1],
+        ["component-nphies-fee", 0.95],
+      ]);
+      expect(advance).toMatchObject({ type: { coding: [{ code: "advance" }] }, amount: { value: 500 } });
+      expect(advance!.request).toBeUndefined();
+      expect(style === "national" ? line!.request!.reference : line!.request!.reference?.endsWith(`Claim/${id}`)).toBe(style === "national" ? undefined : true);
+      if (style === "national") expect(line!.request!.identifier?.value).toBeTruthy();
+
+      const reversed = await t.admin("POST", "/_admin/remittances", { claims: [{ id, reverse: true }], style });
+      expect(reversed.status).toBe(201);
+      const [back] = reversed.body.detail as Detail[];
+      expect(back).toMatchObject({ type: { coding: [{ code: "adjustment" }] }, predecessor: { value: line!.identifier.value }, amount: { value: -(benefit - 195) / 100 } });
+      expect(back!.extension!.map((e) => e.valueMoney.value)).toEqual([-benefit / 100, -1, -0.95]);
+      expect((reversed.body as { paymentAmount: { value: number } }).paymentAmount.value).toBeCloseTo(-(benefit - 195) / 100, 2);
+      // Reversed already: nothing left to reverse.
+      expect((await t.admin("POST", "/_admin/remittances", { claims: [{ id, reverse: true }], style })).status).toBe(409);
+    }
+  });
+});
+
 describe("automatic remittances (SANDBOX_AUTO_REMIT_MS)", () => {
   it("pays each decided claim once, in one remittance per payer, after the delay; restarts never pay twice", async () => {
     const dataDir = tempDataDir();

@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
-import type { ClaimResponse, PaymentReconciliation, PaymentReconciliationDetail } from "@medplum/fhirtypes";
+import type { ClaimResponse, Money, Organization, PaymentReconciliation, PaymentReconciliationDetail, Reference } from "@medplum/fhirtypes";
 import { z } from "zod";
-import { FIXED_DISPOSITIONS, PAYMENT_SYSTEMS, PAYMENT_NOTICE_STATUS_CODES, money, toMinorUnits } from "../lib/fhir";
+import { FIXED_DISPOSITIONS, PAYMENT_SYSTEMS, PAYMENT_NOTICE_STATUS_CODES, NATIONAL_EXCHANGE, PLATFORM_CURRENCY, fromMinorUnits, money, nphies, toMinorUnits } from "../lib/fhir";
+import { ANSWER_STYLES } from "./answer-style";
 import type { SandboxContext } from "./context";
 import { ApiError } from "./http";
 import type { ReceivedPaymentNotice } from "./store";
+
+const { EXTENSIONS } = nphies;
 
 /**
  * The payer paying adjudicated claims (docs/decisions/047), the sandbox's extension of the spec in both
@@ -19,15 +22,36 @@ import type { ReceivedPaymentNotice } from "./store";
  *    the clinic never received, or with an unknown status, is refused (400, OperationOutcome).
  */
 
+const Sar = z.number().nonnegative().max(10_000_000);
+
 export const RemittanceRequestSchema = z.object({
-  /** Claims to pay, by platform Claim id; `amount` (SAR, decimal) overrides the benefit: a short payment. */
+  /**
+   * Claims to pay, by platform Claim id. `amount` (SAR, decimal) overrides the benefit: a short
+   * payment. `earlyFee` / `exchangeFee` (SAR) are the exchange's components (docs/decisions/098):
+   * the detail then states component-payment (the benefit or `amount`), component-early-fee and
+   * component-nphies-fee, and its amount is what reaches the clinic: payment − fees. `reverse`
+   * takes back the claim's latest payment not yet reversed (a negative detail naming it as
+   * predecessor, its components negated).
+   */
   claims: z
-    .array(z.object({ id: z.string().min(1).max(64), amount: z.number().nonnegative().max(10_000_000).optional() }))
+    .array(
+      z.object({
+        id: z.string().min(1).max(64),
+        amount: Sar.optional(),
+        earlyFee: Sar.optional(),
+        exchangeFee: Sar.optional(),
+        reverse: z.boolean().optional(),
+      }),
+    )
     .min(1)
     .max(500),
+  /** An advance paid with the remittance (SAR): a detail of type advance naming no claim. */
+  advance: Sar.positive().optional(),
   paymentDate: z.iso.date().optional(),
   /** The payer, when no claim is known (all lines unmatched); otherwise the first claim's payer. */
   payerId: z.string().min(1).max(64).optional(),
+  /** The answer style to write it in; unset: the sandbox's (REST's) own (sandbox/answer-style.ts). */
+  style: z.enum(ANSWER_STYLES).optional(),
 });
 export type RemittanceRequest = z.infer<typeof RemittanceRequestSchema>;
 
@@ -36,45 +60,105 @@ function benefitMinor(response: ClaimResponse): number {
   return toMinorUnits(total?.amount?.value ?? 0) ?? 0;
 }
 
+/** Signed halalas → FHIR Money (a reversal is negative; lib/fhir `money` takes only amounts ≥ 0). */
+const signedMoney = (minor: number): Money => (minor < 0 ? { value: -fromMinorUnits(-minor), currency: PLATFORM_CURRENCY as Money["currency"] } : money(minor));
+const component = (url: string, minor: number) => ({ url, valueMoney: signedMoney(minor) });
+const amountOf = (m: Money | undefined): number => (m?.value === undefined ? 0 : m.value < 0 ? -(toMinorUnits(-m.value) ?? 0) : (toMinorUnits(m.value) ?? 0));
+
+/** The latest detail paying a claim that no later detail reverses (searched in the clinic's mail). */
+function latestPayment(ctx: SandboxContext, claimId: string): PaymentReconciliationDetail | undefined {
+  const details = ctx.mailbox
+    .forClinic(ctx.providerOrgId)
+    .filter((m) => m.resourceType === "PaymentReconciliation")
+    .flatMap((m) => (m.resource as PaymentReconciliation).detail ?? []);
+  const reversed = new Set(details.flatMap((d) => (d.predecessor?.value ? [d.predecessor.value] : [])));
+  // By id (default style) or by the clinic's identifier (national style names the claim by it alone).
+  const identifier = ctx.store.getClaim(claimId)?.claim.identifier?.[0]?.value;
+  const paysClaim = (d: PaymentReconciliationDetail) => d.request?.reference?.endsWith(`Claim/${claimId}`) || (identifier !== undefined && d.request?.identifier?.value === identifier);
+  return details.filter((d) => paysClaim(d) && amountOf(d.amount) > 0 && d.identifier?.value && !reversed.has(d.identifier.value)).at(-1);
+}
+
 /** Builds the remittance and posts it to the clinic's mailbox; unknown claim ids become lines the clinic cannot match (an amount is then required). */
 export function originateRemittance(ctx: SandboxContext, request: RemittanceRequest): PaymentReconciliation {
   const now = new Date(ctx.clock.now());
   const date = request.paymentDate ?? now.toISOString().slice(0, 10);
+  const national = (request.style ?? ctx.answerStyle.get("rest")) === "national";
   let payerId = request.payerId;
   const details: PaymentReconciliationDetail[] = request.claims.map((line, i) => {
     const record = ctx.store.getClaim(line.id);
     if (record && record.providerOrgId !== ctx.providerOrgId) throw ApiError.plain(404, "not-found", `claims[${i}].id: no such claim`);
+    if (record) payerId ??= ctx.reference.coverages.get(record.coverageId)?.payerId;
+    const identifier = record?.claim.identifier?.[0];
+    // National style names the claim by the clinic's identifier only, as the exchange does (decision 073).
+    const claimRef: Reference = national && identifier ? { type: "Claim", identifier } : { reference: `Claim/${line.id}`, ...(identifier ? { identifier } : {}) };
+    const base = {
+      identifier: { system: `${PAYMENT_SYSTEMS.sandboxPaymentIdentifier}/detail`, value: randomUUID() },
+      request: claimRef,
+      ...(record?.response.id && !national ? { response: { reference: `ClaimResponse/${record.response.id}` } } : {}),
+      date,
+      payee: { reference: `Organization/${ctx.providerOrgId}` },
+    };
+    if (line.reverse) {
+      const earlier = latestPayment(ctx, line.id);
+      if (!earlier) throw ApiError.plain(409, "business-rule", `claims[${i}].reverse: the claim has no payment to reverse`);
+      const taken = (earlier.extension ?? []).filter((e) => [EXTENSIONS.componentPayment, EXTENSIONS.componentEarlyFee, EXTENSIONS.componentNphiesFee].includes(e.url));
+      return {
+        ...base,
+        type: { coding: [{ system: PAYMENT_SYSTEMS.paymentType, code: "adjustment" }] },
+        predecessor: earlier.identifier!,
+        amount: signedMoney(-amountOf(earlier.amount)),
+        ...(taken.length > 0 ? { extension: taken.map((e) => component(e.url, -amountOf(e.valueMoney))) } : {}),
+      };
+    }
     if (record && !["complete", "partial"].includes(record.status)) {
       throw ApiError.plain(409, "business-rule", `claims[${i}].id: the claim is ${record.status}; only adjudicated claims (complete or partial) are paid`);
     }
     if (!record && line.amount === undefined) throw ApiError.plain(400, "required", `claims[${i}].amount: a claim the sandbox does not know needs an amount`);
-    if (record) payerId ??= ctx.reference.coverages.get(record.coverageId)?.payerId;
-    const amountMinor = line.amount !== undefined ? (toMinorUnits(line.amount) ?? 0) : benefitMinor(record!.response);
-    const identifier = record?.claim.identifier?.[0];
+    const paymentMinor = line.amount !== undefined ? (toMinorUnits(line.amount) ?? 0) : benefitMinor(record!.response);
+    const earlyFee = line.earlyFee !== undefined ? (toMinorUnits(line.earlyFee) ?? 0) : undefined;
+    const exchangeFee = line.exchangeFee !== undefined ? (toMinorUnits(line.exchangeFee) ?? 0) : undefined;
+    const net = paymentMinor - (earlyFee ?? 0) - (exchangeFee ?? 0);
+    if (net < 0) throw ApiError.plain(400, "invalid", `claims[${i}]: the fees (${fromMinorUnits((earlyFee ?? 0) + (exchangeFee ?? 0))}) exceed the payment (${fromMinorUnits(paymentMinor)})`);
+    const components =
+      earlyFee !== undefined || exchangeFee !== undefined
+        ? [
+            component(EXTENSIONS.componentPayment, paymentMinor),
+            ...(earlyFee !== undefined ? [component(EXTENSIONS.componentEarlyFee, earlyFee)] : []),
+            ...(exchangeFee !== undefined ? [component(EXTENSIONS.componentNphiesFee, exchangeFee)] : []),
+          ]
+        : [];
     return {
-      identifier: { system: `${PAYMENT_SYSTEMS.sandboxPaymentIdentifier}/detail`, value: randomUUID() },
+      ...base,
       type: { coding: [{ system: PAYMENT_SYSTEMS.paymentType, code: "payment" }] },
-      request: { reference: `Claim/${line.id}`, ...(identifier ? { identifier } : {}) },
-      ...(record?.response.id ? { response: { reference: `ClaimResponse/${record.response.id}` } } : {}),
-      date,
-      payee: { reference: `Organization/${ctx.providerOrgId}` },
-      amount: money(amountMinor),
+      ...(components.length > 0 ? { extension: components } : {}),
+      amount: money(net),
     };
   });
-  const total = details.reduce((sum, d) => sum + (toMinorUnits(d.amount?.value ?? 0) ?? 0), 0);
+  if (request.advance !== undefined) {
+    details.push({
+      identifier: { system: `${PAYMENT_SYSTEMS.sandboxPaymentIdentifier}/detail`, value: randomUUID() },
+      type: { coding: [{ system: PAYMENT_SYSTEMS.paymentType, code: "advance" }] },
+      date,
+      payee: { reference: `Organization/${ctx.providerOrgId}` },
+      amount: money(toMinorUnits(request.advance) ?? 0),
+    });
+  }
+  const total = details.reduce((sum, d) => sum + amountOf(d.amount), 0);
   const paymentNumber = `PAY-${now.getTime().toString(36).toUpperCase()}-${randomUUID().slice(0, 4).toUpperCase()}`;
+  const payerLicense = payerId ? ctx.reference.payers.find((p) => p.id === payerId)?.license : undefined;
+  const issuer: Reference<Organization> | undefined = national && payerLicense ? { type: "Organization", identifier: { system: NATIONAL_EXCHANGE.payerLicense, value: payerLicense } } : payerId ? { reference: `Organization/${payerId}` } : undefined;
   const resource: PaymentReconciliation = {
     resourceType: "PaymentReconciliation",
     id: randomUUID(),
     identifier: [{ system: PAYMENT_SYSTEMS.sandboxPaymentIdentifier, value: paymentNumber }],
     status: "active",
     created: now.toISOString(),
-    ...(payerId ? { paymentIssuer: { reference: `Organization/${payerId}` } } : {}),
+    ...(issuer ? { paymentIssuer: issuer } : {}),
     requestor: { reference: `Organization/${ctx.providerOrgId}` },
     outcome: "complete",
     disposition: FIXED_DISPOSITIONS.remittance,
     paymentDate: date,
-    paymentAmount: money(total),
+    paymentAmount: signedMoney(total),
     paymentIdentifier: { system: PAYMENT_SYSTEMS.sandboxPaymentIdentifier, value: paymentNumber },
     detail: details,
   };
@@ -148,12 +232,13 @@ export class AutoRemitter {
       ctx.mailbox
         .forClinic(ctx.providerOrgId)
         .filter((m) => m.resourceType === "PaymentReconciliation")
-        .flatMap((m) => ((m.resource as PaymentReconciliation).detail ?? []).map((d) => d.request?.reference?.replace(/^.*Claim\//, "") ?? "")),
+        // By id (default style) or by the clinic's identifier (national style names the claim by it alone).
+        .flatMap((m) => ((m.resource as PaymentReconciliation).detail ?? []).flatMap((d) => [d.request?.reference?.replace(/^.*Claim\//, "") ?? "", d.request?.identifier?.value ?? ""])),
     );
     const due = ctx.clock.now() - this.delayMs;
     const byPayer = new Map<string, string[]>();
     for (const record of ctx.store.allClaims()) {
-      if (record.providerOrgId !== ctx.providerOrgId || record.use !== "claim" || paid.has(record.id)) continue;
+      if (record.providerOrgId !== ctx.providerOrgId || record.use !== "claim" || paid.has(record.id) || paid.has(record.claim.identifier?.[0]?.value ?? "-")) continue;
       if (!["complete", "partial"].includes(record.status) || Date.parse(record.lastUpdated) > due || benefitMinor(record.response) <= 0) continue;
       const payer = ctx.reference.coverages.get(record.coverageId)?.payerId ?? "";
       byPayer.set(payer, [...(byPayer.get(payer) ?? []), record.id]);

@@ -157,6 +157,11 @@ function adjudicationEntry(category: AdjudicationCategoryCode, amount: number, r
   };
 }
 
+/** An adjudication (or total) in the exchange's `patientShare` category. */
+function patientShareEntry(amount: number): ClaimResponseItemAdjudication & { amount: NonNullable<ClaimResponseItemAdjudication["amount"]> } {
+  return { category: { coding: [{ system: NATIONAL_EXCHANGE.adjudicationSystem, code: "patientShare", display: "Patient Share" }] }, amount: money(amount) };
+}
+
 interface ResponseBase {
   responseId: string;
   claim: Claim;
@@ -210,6 +215,9 @@ export function adjudicatedClaimResponse(b: ResponseBase, result: AdjudicationRe
         adjudicationEntry("copay", i.copay),
         ...(i.deductible ? [adjudicationEntry("deductible", i.deductible)] : []),
         adjudicationEntry("benefit", i.benefit, i.reason),
+        // The patient's share stated in the exchange's own category (guide v2.7 Table 29): the clinic
+        // shows it as stated, never worked out from eligible and benefit (docs/decisions/098).
+        patientShareEntry(i.copay),
         // The exchange's approved quantity where a limit cut the units billed (docs/decisions/071).
         ...(i.reason === "quantity-limit" ? [{ category: { coding: [{ system: NATIONAL_EXCHANGE.adjudicationSystem, code: "approved-quantity" }] }, value: i.approvedQuantity }] : []),
       ],
@@ -219,6 +227,7 @@ export function adjudicatedClaimResponse(b: ResponseBase, result: AdjudicationRe
       total("eligible", result.totals.eligible),
       total("copay", result.totals.copay),
       total("benefit", result.totals.benefit),
+      patientShareEntry(result.totals.copay),
     ],
   };
   if (b.claim.use === "preauthorization") {

@@ -8,7 +8,7 @@ import { CODE_SYSTEMS, type Decision } from "@/lib/fhir/browser";
 import { getDb } from "@/lib/db";
 import { lookupCodes } from "@/lib/terminology";
 import type { SubmissionKind } from "@/lib/db";
-import { DECISION_STATUS, noteWords, reasonWords, statusLabel } from "@/lib/i18n";
+import { DECISION_STATUS, noteWords, outcomeOfView, reasonWords, statusLabel } from "@/lib/i18n";
 import { PlatformWordsText } from "./platform-words";
 
 const TONE: Record<Decision, "green" | "amber" | "red" | "blue" | "slate"> = {
@@ -43,6 +43,20 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
     (await Promise.all([...bySystem].map(([system, codes]) => lookupCodes(db!, system, codes)))).flat().map((hit) => [`${hit.system}|${hit.code}`, hit[locale] || hit.en]),
   );
   const money = { className: "px-3 py-2 tabular-nums", align: "end", dir: "ltr" } as const;
+  // A figure the payer did not state is said so, never worked out (docs/decisions/098).
+  const stated = (minor: number | undefined) => (minor === undefined ? <span className="text-xs font-normal text-slate-500" dir="auto">{t("notStated")}</span> : formatAmount(minor));
+  // The patient's share, with the copay and VAT the payer stated under it (one column: the table stays readable).
+  const share = (a: { shareMinor?: number; copayMinor?: number; taxMinor?: number }, ids = { share: "share", copay: "copay", tax: "tax" }) => (
+    <>
+      <span data-testid={ids.share}>{stated(a.shareMinor)}</span>
+      <span className="mt-0.5 block whitespace-nowrap text-xs font-normal text-slate-500">
+        <bdi>{t("col.copay")}</bdi> <span data-testid={ids.copay}>{stated(a.copayMinor)}</span>
+      </span>
+      <span className="block whitespace-nowrap text-xs font-normal text-slate-500">
+        <bdi>{t("col.tax")}</bdi> <span data-testid={ids.tax}>{stated(a.taxMinor)}</span>
+      </span>
+    </>
+  );
 
   const service = (line: DecisionLine) => {
     const known = line.code ? words.get(`${systemOf(line)}|${line.code}`) : undefined;
@@ -100,7 +114,7 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
     { id: "quantity", header: t("col.quantity"), ...money, cell: (line) => `${line.approvedQuantity ?? "—"} / ${line.quantity ?? "—"}` },
     { id: "submitted", header: t("col.submitted"), ...money, cell: (line) => formatAmount(line.submittedMinor) },
     { id: "eligible", header: t("col.eligible"), ...money, testId: "eligible", cell: (line) => formatAmount(line.eligibleMinor) },
-    { id: "share", header: t("col.share"), ...money, testId: "share", cell: (line) => formatAmount(line.shareMinor) },
+    { id: "share", header: t("col.share"), ...money, cell: (line) => share(line) },
     { id: "benefit", header: t("col.benefit"), ...money, className: `${money.className} font-semibold`, testId: "benefit", cell: (line) => formatAmount(line.benefitMinor) },
   ];
   const total = `${money.className} text-end`;
@@ -122,7 +136,7 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
               </th>
               <td className={total} dir="ltr">{formatAmount(decision.totals.submittedMinor)}</td>
               <td className={total} dir="ltr">{formatAmount(decision.totals.eligibleMinor)}</td>
-              <td className={total} dir="ltr" data-testid={ids.shareTotal}>{formatAmount(decision.totals.shareMinor)}</td>
+              <td className={total} dir="ltr">{share(decision.totals, { share: ids.shareTotal, copay: "copay-total", tax: "tax-total" })}</td>
               <td className={total} dir="ltr" data-testid={ids.benefitTotal}>{formatAmount(decision.totals.benefitMinor)}</td>
             </tr>
           </tfoot>
@@ -140,10 +154,8 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
 export async function OverallDecision({ decision, kind }: { decision: DecisionView; kind: SubmissionKind }) {
   const t = await getTranslations("adjudication");
   const words = await getTranslations("statusWords");
-  const label = statusLabel(kind, DECISION_STATUS[decision.decision], {
-    ...(decision.totals.benefitMinor !== undefined ? { benefitMinor: decision.totals.benefitMinor } : {}),
-    reasonCodes: decision.lines.flatMap((l) => l.reasons.map((r) => r.code).filter((c): c is string => typeof c === "string")),
-  });
+  // The same reading as every list and badge (lib/i18n outcomeOfView): badges follow the payer's decision.
+  const label = statusLabel(kind, DECISION_STATUS[decision.decision], outcomeOfView(decision.response));
   return (
     <span className="inline-flex items-center gap-2" data-testid="overall-decision" data-word={label.word}>
       <span className="text-slate-500">{t("overall")}</span>{" "}

@@ -18,8 +18,10 @@ export interface ClaimRow {
   decided_at: Date | string | null;
   total_minor: number | null;
   currency: string | null;
-  /** ClaimResponse.total (adjudication totals by category). */
-  adjudication_total: unknown;
+  /** The stored reader's view of the answer's totals (`response_view.total`: named amounts as the payer stated them). */
+  stated_total: unknown;
+  /** The raw answer, only for a row stored without a view's totals (read once here instead). */
+  response_raw: unknown;
   /** ClaimResponse.payment. */
   payment: unknown;
   platform_id: string | null;
@@ -37,7 +39,8 @@ export interface ClaimsPage {
 
 const COLUMNS = sql.raw(`s.id, s.identifier_value, s.status, s.kind, s.patient_id, s.insurer_id, s.created_at,
   to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key,
-  s.sent_at, s.decided_at, s.total_minor, s.currency, s.response->'total' as adjudication_total,
+  s.sent_at, s.decided_at, s.total_minor, s.currency, s.response_view->'total' as stated_total,
+  case when s.response_view -> 'total' is null then s.response end as response_raw,
   s.response->'payment' as payment, s.platform_id,
   case when s.status = 'cancelled' then s.updated_at end as cancelled_at,
   (select count(*)::int from information_requests ir where ir.submission_id = s.id and ir.status = 'open') as information_requests_open`);

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { SUBMISSION_STATUSES } from "@/lib/db";
 import type { SubmissionStatus } from "@/lib/db";
-import { toMinorUnits } from "@/lib/fhir";
+import { toMinorUnits, type AmountCategory, type MoneyView } from "@/lib/fhir";
+import { statedAmounts, statedTotals, type StatedAmounts } from "@/lib/submissions";
 import { minorToDecimal } from "@/lib/money";
 import type { ClaimRow } from "./query";
 
@@ -29,7 +30,9 @@ export const ApiClaimSchema = z.strictObject({
   decided_at: nullableDateTime,
   total: ApiMoneySchema,
   benefit: ApiMoneySchema.meta({ description: "What the insurer pays (ClaimResponse total 'benefit')." }),
-  patient_share: ApiMoneySchema.meta({ description: "The patient's share (ClaimResponse total 'copay')." }),
+  patient_share: ApiMoneySchema.meta({ description: "The patient's share as the payer states it (ClaimResponse total 'patientShare'); null when the payer did not state one." }),
+  copay: ApiMoneySchema.meta({ description: "The copay as the payer states it (ClaimResponse total 'copay'); null when not stated." }),
+  tax: ApiMoneySchema.meta({ description: "The VAT as the payer states it (ClaimResponse total 'tax'); null when not stated." }),
   payment: z.strictObject({ date: z.iso.date().nullable(), amount: ApiMoneySchema }).nullable(),
   platform_id: z.string().nullable(),
   cancelled_at: nullableDateTime.meta({ description: "When the platform confirmed the claim's cancellation or nullification (status `cancelled`); null otherwise." }),
@@ -62,14 +65,13 @@ function money(value: unknown, fallbackCurrency: string | null): ApiMoney | null
   return c ? { value: minorToDecimal(minor), currency: c } : null;
 }
 
-/** ClaimResponse.total entry of one adjudication category (`benefit`, `copay`). */
-function categoryTotal(totals: unknown, code: string, currency: string | null): ApiMoney | null {
-  if (!Array.isArray(totals)) return null;
-  for (const entry of totals as { category?: { coding?: { code?: unknown }[] }; amount?: unknown }[]) {
-    if (entry?.category?.coding?.some((c) => c?.code === code)) return money(entry.amount, currency);
-  }
-  return null;
+/** The answer's totals as stated (lib/submissions statedAmounts: the one reading of a decision's money). */
+function statedOf(row: ClaimRow): StatedAmounts | undefined {
+  if (typeof row.stated_total === "object" && row.stated_total !== null) return statedAmounts(row.stated_total as Partial<Record<AmountCategory, MoneyView>>);
+  return typeof row.response_raw === "object" && row.response_raw !== null ? statedTotals(row.response_raw as Record<string, unknown>) : undefined;
 }
+
+const statedMoney = (minor: number | undefined, currency: string | null): ApiMoney | null => (minor === undefined ? null : { value: minorToDecimal(minor), currency: currency ?? "SAR" });
 
 const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
@@ -82,6 +84,7 @@ export interface ApiClaimPayment {
 }
 
 export function toApiClaim(row: ClaimRow, paid?: ApiClaimPayment): ApiClaim {
+  const stated = statedOf(row);
   const payment = typeof row.payment === "object" && row.payment !== null ? (row.payment as { date?: unknown; amount?: unknown }) : null;
   return {
     id: row.id,
@@ -94,8 +97,10 @@ export function toApiClaim(row: ClaimRow, paid?: ApiClaimPayment): ApiClaim {
     submitted_at: iso(row.sent_at),
     decided_at: iso(row.decided_at),
     total: row.total_minor !== null && row.currency ? { value: minorToDecimal(row.total_minor), currency: row.currency } : null,
-    benefit: categoryTotal(row.adjudication_total, "benefit", row.currency),
-    patient_share: categoryTotal(row.adjudication_total, "copay", row.currency),
+    benefit: statedMoney(stated?.benefitMinor, row.currency),
+    patient_share: statedMoney(stated?.shareMinor, row.currency),
+    copay: statedMoney(stated?.copayMinor, row.currency),
+    tax: statedMoney(stated?.taxMinor, row.currency),
     payment: payment
       ? { date: typeof payment.date === "string" ? payment.date : null, amount: money(payment.amount, row.currency) }
       : null,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { submissions } from "@/lib/db/schema";
+import { NATIONAL_EXCHANGE } from "@/lib/fhir";
 import { testDatabases } from "@/lib/testing/databases";
 import {
   authorizationRates,
@@ -26,11 +27,21 @@ const ADJ = "http://terminology.hl7.org/CodeSystem/adjudication";
 function claim(code: string) {
   return { resourceType: "Claim", item: [{ sequence: 1, productOrService: { coding: [{ system: "http://www.ama-assn.org/go/cpt", code }] } }] };
 }
-function response(amounts: { submitted: string; eligible: string; copay: string; benefit: string }, disposition = "Approved") {
+/**
+ * An answer's totals; the patient's share is stated in the exchange's own category (`patientShare`,
+ * decision 098) — by default equal to the copay, `share` when the payer states another figure (VAT on
+ * the copay), none when `share` is null.
+ */
+function response(amounts: { submitted: string; eligible: string; copay: string; benefit: string; share?: string | null }, disposition = "Approved") {
+  const { share, ...stated } = amounts;
+  const patientShare = share === undefined ? amounts.copay : share;
   return {
     resourceType: "ClaimResponse",
     disposition,
-    total: Object.entries(amounts).map(([code, value]) => ({ category: { coding: [{ system: ADJ, code }] }, amount: { value: Number(value), currency: "SAR" } })),
+    total: [
+      ...Object.entries(stated).map(([code, value]) => ({ category: { coding: [{ system: ADJ, code }] }, amount: { value: Number(value), currency: "SAR" } })),
+      ...(patientShare === null ? [] : [{ category: { coding: [{ system: NATIONAL_EXCHANGE.adjudicationSystem, code: "patientShare" }] }, amount: { value: Number(patientShare), currency: "SAR" } }]),
+    ],
   };
 }
 const at = (iso: string, plusSeconds = 0) => new Date(new Date(iso).getTime() + plusSeconds * 1000);
@@ -215,9 +226,10 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
     await patchSubmission(db, g!.id, { status: "queued" });
     await patchSubmission(db, g!.id, { status: "sent", sentAt: at(created, 5) });
     expect((await totalsByInsurer(db, { ...range, insurerId: "payer-c" }))).toEqual([]);
-    await patchSubmission(db, g!.id, { status: "complete", decidedAt: at(created, 65), response: response({ submitted: "100.00", eligible: "90.00", copay: "9.00", benefit: "81.00" }) });
+    await patchSubmission(db, g!.id, { status: "complete", decidedAt: at(created, 65), response: response({ submitted: "100.00", eligible: "90.00", copay: "9.00", benefit: "81.00", share: "10.35" }) });
+    // The patient share as the payer states it (copay 9.00 plus its VAT), not the copay (decision 098).
     expect(await totalsByInsurer(db, { ...range, insurerId: "payer-c" })).toEqual([
-      { key: "payer-c", count: 1, submittedMinor: "10000", eligibleMinor: "9000", benefitMinor: "8100", copayMinor: "900" },
+      { key: "payer-c", count: 1, submittedMinor: "10000", eligibleMinor: "9000", benefitMinor: "8100", copayMinor: "1035" },
     ]);
     // Rejected, then fixed and resubmitted as a new submission that completes.
     const [r] = await insertSubmissions(db, { kind: "claim", status: "queued", patientId: "1000000001", insurerId: "payer-c", claim: claim("71046"), totalMinor: 7_000, createdAt: at(created) });
@@ -227,7 +239,7 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
       replacesId: r!.id,
     });
     const c = await totalsByInsurer(db, { ...range, insurerId: "payer-c" });
-    expect(c).toEqual([{ key: "payer-c", count: 2, submittedMinor: "17000", eligibleMinor: "16000", benefitMinor: "14400", copayMinor: "1600" }]);
+    expect(c).toEqual([{ key: "payer-c", count: 2, submittedMinor: "17000", eligibleMinor: "16000", benefitMinor: "14400", copayMinor: "1735" }]);
     expect(await rejectionReasons(db, { ...range, insurerId: "payer-c" })).toEqual([{ kind: "claim", status: "rejected", reason: "ERR-001", count: 1 }]);
     const since = new Date("2026-11-01T00:00:00Z");
     expect((await statusCounts(db, since)).filter((s) => s.kind === "claim" && s.status === "complete")[0]?.count).toBe(3);

@@ -4,8 +4,8 @@ import { AppError } from "@/lib/errors";
 import type { Db, SubmissionKind } from "@/lib/db";
 import { submissions } from "@/lib/db";
 import { submitApiClaim } from "@/lib/pipeline";
-import { IllegalTransitionError, SubmissionNotFoundError, claimIdentifierSystem, getSubmission, submissionTimeline, type Submission } from "@/lib/submissions";
-import { CANCEL_REASONS, PLATFORM_CURRENCY, fromMinorUnits, toMinorUnits } from "@/lib/fhir";
+import { IllegalTransitionError, SubmissionNotFoundError, claimIdentifierSystem, getSubmission, statedTotals, submissionTimeline, type Submission } from "@/lib/submissions";
+import { CANCEL_REASONS, PLATFORM_CURRENCY, fromMinorUnits } from "@/lib/fhir";
 import { listInformationRequests } from "@/lib/information-requests";
 import type { GatewayContext } from "./run";
 import { isUuid } from "@/lib/ids";
@@ -94,25 +94,25 @@ export async function findSubmission(ctx: GatewayContext, kind: SubmissionKind, 
   return own;
 }
 
-type Money = { value?: number; currency?: string };
-type Adjudication = { category?: { coding?: { code?: string }[] }; amount?: Money };
-
-/** Sums of the ClaimResponse's adjudication by category (submitted, eligible, benefit), in minor units. */
-function adjudicationTotals(response: Record<string, unknown>): Record<string, { value: number; currency: string }> {
-  const totals: Record<string, { minor: number; currency: string }> = {};
-  const add = (a: Adjudication) => {
-    const code = a.category?.coding?.[0]?.code;
-    if (!code || typeof a.amount?.value !== "number") return;
-    // Exact conversion (never value × 100 on a float): an amount with more than two decimals is left out.
-    const minor = toMinorUnits(a.amount.value);
-    if (minor === undefined) return;
-    const t = (totals[code] ??= { minor: 0, currency: a.amount.currency ?? PLATFORM_CURRENCY });
-    t.minor += minor;
+/**
+ * The answer's totals by adjudication category as the payer stated them (lib/submissions
+ * statedTotals, the one reading of a decision's money), in the gateway's {value, currency} form;
+ * a category the payer did not state is absent.
+ */
+function adjudicationTotals(submission: Submission): Record<string, { value: number; currency: string }> {
+  const stated = statedTotals(submission.response, submission.responseView) ?? {};
+  const names: Record<string, number | undefined> = {
+    submitted: stated.submittedMinor,
+    eligible: stated.eligibleMinor,
+    copay: stated.copayMinor,
+    deductible: stated.deductibleMinor,
+    tax: stated.taxMinor,
+    discount: stated.discountMinor,
+    benefit: stated.benefitMinor,
+    patientShare: stated.shareMinor,
   };
-  const total = response.total as Adjudication[] | undefined;
-  if (Array.isArray(total) && total.length) total.forEach(add);
-  else for (const item of (response.item as { adjudication?: Adjudication[] }[] | undefined) ?? []) (item.adjudication ?? []).forEach(add);
-  return Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, { value: fromMinorUnits(v.minor), currency: v.currency }]));
+  const currency = submission.currency ?? PLATFORM_CURRENCY;
+  return Object.fromEntries(Object.entries(names).flatMap(([k, minor]) => (minor === undefined ? [] : [[k, { value: fromMinorUnits(minor), currency }]])));
 }
 
 /** The status answer: state, decision, platform errors (with their resolution) and the timeline. */
@@ -138,7 +138,7 @@ export async function statusResult(db: Db, submission: Submission) {
           outcome: typeof response.outcome === "string" ? response.outcome : null,
           disposition: typeof response.disposition === "string" ? response.disposition : null,
           ...(preAuthRef ? { preAuthRef } : {}),
-          totals: adjudicationTotals(response),
+          totals: adjudicationTotals(submission),
         }
       : null,
     errors: (submission.errors ?? []).map((e) => ({

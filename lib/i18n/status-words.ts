@@ -40,6 +40,12 @@ export interface StatusOutcome {
   benefitMinor?: number;
   /** Adjudication reason codes given on any line (e.g. ar002 "benefit limit reached"). */
   reasonCodes?: readonly string[];
+  /**
+   * The payer granted something: its own outcome says approved (or not required), or a line states a
+   * benefit above 0.00 or an approved quantity. Such a decision never reads "No benefit" / "Not
+   * payable", whatever its total says (docs/decisions/098: badges follow the decision).
+   */
+  payerGranted?: boolean;
 }
 
 export interface StatusLabel {
@@ -57,7 +63,7 @@ export const STATUS_ORDER: readonly SubmissionStatus[] = ["draft", "queued", "se
 const PLAN_LIMIT_REASONS = new Set(["ar002"]);
 
 export function statusWord(status: SubmissionStatus, outcome?: StatusOutcome): StatusWord {
-  if ((status === "complete" || status === "partial") && outcome?.benefitMinor === 0) {
+  if ((status === "complete" || status === "partial") && outcome?.benefitMinor === 0 && !outcome.payerGranted) {
     return outcome.reasonCodes?.some((c) => PLAN_LIMIT_REASONS.has(c)) ? "zeroBenefitLimit" : "zeroBenefit";
   }
   return status;
@@ -74,17 +80,27 @@ type Json = Record<string, unknown>;
 const obj = (v: unknown): Json | undefined => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : undefined);
 const list = (v: unknown): Json[] => (Array.isArray(v) ? v.map(obj).filter((x): x is Json => x !== undefined) : []);
 
+const GRANTING_OUTCOMES = new Set(["approved", "not-required"]);
+
 /**
- * The outcome a stored response view (`submissions.response_view`, the reader's ClaimResponseView as
- * JSON) holds: the named benefit total and every reason code on items and added items.
+ * The outcome a response view holds (`submissions.response_view`, the reader's ClaimResponseView as
+ * JSON, or a DecisionView's `response`): the named benefit total as stated, every reason code on
+ * items and added items, and whether the payer granted something (see {@link StatusOutcome}).
  */
 export function outcomeOfView(view: unknown): StatusOutcome | undefined {
   const v = obj(view);
   if (!v) return undefined;
   const benefit = obj(obj(v.total)?.benefit);
   const benefitMinor = typeof benefit?.minor === "number" ? benefit.minor : undefined;
-  const reasonCodes = [...list(v.items), ...list(v.addItems)].flatMap((line) => list(line.reasons).map((r) => r.code).filter((c): c is string => typeof c === "string"));
-  return { ...(benefitMinor !== undefined ? { benefitMinor } : {}), reasonCodes };
+  const lines = [...list(v.items), ...list(v.addItems)];
+  const reasonCodes = lines.flatMap((line) => list(line.reasons).map((r) => r.code).filter((c): c is string => typeof c === "string"));
+  const payerGranted =
+    GRANTING_OUTCOMES.has(String(v.adjudicationOutcome)) ||
+    lines.some((line) => {
+      const lineBenefit = obj(obj(line.amounts)?.benefit)?.minor;
+      return (typeof lineBenefit === "number" && lineBenefit > 0) || (typeof line.approvedQuantity === "number" && line.approvedQuantity > 0);
+    });
+  return { ...(benefitMinor !== undefined ? { benefitMinor } : {}), reasonCodes, ...(payerGranted ? { payerGranted } : {}) };
 }
 
 /**

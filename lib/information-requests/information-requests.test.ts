@@ -107,6 +107,10 @@ describe.each(testDatabases())("information requests, cancellation and status ch
       expect(await answerInformationRequest({ db: database.db, port, providerOrgId: sb.config.providerOrgId }, caller, { id: request.id, text: "  ", attachmentIds: [] })).toMatchObject({ ok: false, error: "empty" });
       const answered = await answerInformationRequest({ db: database.db, port, providerOrgId: sb.config.providerOrgId }, caller, { id: request.id, text: "Lab report attached", attachmentIds: [fileId] });
       expect(answered).toEqual({ ok: true, status: "answered" });
+      // The answer names the payer's request by its identifier, never by id alone (the exchange refuses that: BV-90005).
+      const kept = (await database.db.select().from(informationRequests).where(eq(informationRequests.id, request.id)))[0]!;
+      const payerIdentifier = (kept.raw.identifier as { system: string; value: string }[])[0]!;
+      expect((kept.communication as { basedOn: unknown[] }).basedOn).toEqual([{ type: "CommunicationRequest", identifier: { system: payerIdentifier.system, value: payerIdentifier.value } }]);
       expect(await answerInformationRequest({ db: database.db, port, providerOrgId: sb.config.providerOrgId }, caller, { id: request.id, text: "again", attachmentIds: [] })).toMatchObject({ ok: false, error: "already_answered" });
 
       await waitFor(async () => (await database.db.select().from(informationRequests).where(eq(informationRequests.id, request.id)))[0]?.status === "acknowledged", 20_000, "acknowledged");

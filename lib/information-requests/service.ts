@@ -4,7 +4,7 @@ import { audit, type Caller } from "@/lib/audit";
 import { attachableIds, attachmentsWithData, checkSet } from "@/lib/attachments";
 import { attachments, informationRequests, patients, submissions, type Db, type InformationRequestStatus, type SubmissionKind, type SubmissionStatus } from "@/lib/db";
 import { noteOnTimeline } from "@/lib/submissions";
-import { buildCommunication } from "@/lib/fhir";
+import { buildCommunication, isFhirReadError, readCommunicationRequest } from "@/lib/fhir";
 import { PlatformError, portOf, type PortSource } from "@/lib/platform";
 import { INFORMATION_REQUEST_EVENT } from "./inbound";
 
@@ -41,6 +41,8 @@ export async function answerInformationRequest(deps: AnswerDeps, caller: Caller,
   const communication = buildCommunication({
     id: randomUUID(),
     requestId: row.platformRequestId,
+    // Named by the payer's identifier, as the exchange requires (an id-only basedOn is refused: BV-90005).
+    ...requestIdentifierOf(row.raw),
     about: {
       ...(submission.platformId ? { platformId: submission.platformId } : {}),
       ...(submission.identifierValue ? { identifier: { ...(submission.identifierSystem ? { system: submission.identifierSystem } : {}), value: submission.identifierValue } } : {}),
@@ -180,4 +182,15 @@ export async function countInformationRequests(db: Db, kinds: readonly Submissio
     .innerJoin(submissions, eq(submissions.id, informationRequests.submissionId))
     .where(and(eq(informationRequests.status, "open"), inArray(submissions.kind, [...kinds])));
   return { open: row?.open ?? 0, overdue: row?.overdue ?? 0 };
+}
+
+/** The payer's identifier of a stored CommunicationRequest (as received), when it has one. */
+function requestIdentifierOf(raw: Record<string, unknown>): { requestIdentifier?: { system?: string; value: string } } {
+  try {
+    const identifier = readCommunicationRequest(raw).view.identifier;
+    return identifier ? { requestIdentifier: identifier } : {};
+  } catch (error) {
+    if (isFhirReadError(error)) return {};
+    throw error;
+  }
 }

@@ -1,9 +1,8 @@
-import type { PaymentReconciliation } from "@medplum/fhirtypes";
 import { eq } from "drizzle-orm";
 import { tables, type Db } from "@/lib/db";
 import { emitGeneralLive, submissionForRequest, type InboundHandler } from "@/lib/pipeline";
 import { noteOnTimeline } from "@/lib/submissions";
-import { isFhirReadError, readReference, readResource, referenceId, toMinorUnits } from "@/lib/fhir";
+import { isFhirReadError, readPaymentReconciliation, referenceId } from "@/lib/fhir";
 
 const { remittances, remittanceLines, submissions } = tables;
 
@@ -14,51 +13,65 @@ const REMITTANCE_AUDIENCE = ["billing", "manager"] as const;
 export const CLAIM_PAID_EVENT = "payment.remittance";
 
 /**
- * A remittance (PaymentReconciliation) the platform sent on its own: stored once (by its platform
- * id; a repeated delivery is `unchanged`), each detail line matched to a claim of this portal — by
- * the platform's Claim id first, then by the claim's business identifier — or kept unmatched.
- * Amounts are exact halalas; an amount with more than two decimals is refused (not stored wrongly).
+ * A remittance (PaymentReconciliation) the platform sent on its own, read once by lib/fhir's
+ * reader: stored once (by its platform id; a repeated delivery is `unchanged`), each detail line
+ * with its kind, its components (payment, early-payment fee, the exchange's fee) and what settles
+ * the claim, matched to a claim of this portal — by the platform's Claim id first, then by the
+ * claim's business identifier — or kept unmatched (an advance names no claim). Amounts are exact,
+ * signed halalas (a reversal is negative); an amount with more than two decimals is refused.
  */
 export const paymentReconciliationInbound: InboundHandler = async (context, resource) => {
-  let remittance: PaymentReconciliation;
+  let read: ReturnType<typeof readPaymentReconciliation>;
   try {
-    remittance = readResource<PaymentReconciliation>(resource, "PaymentReconciliation").raw;
+    read = readPaymentReconciliation(resource);
   } catch (error) {
     if (!isFhirReadError(error)) throw error;
     context.log(`[payments] a PaymentReconciliation that is not valid R4 (${error.path})`);
     return "unrouted";
   }
-  if (!remittance.id) return "unrouted";
-  const [known] = await context.db.select({ id: remittances.id }).from(remittances).where(eq(remittances.platformId, remittance.id)).limit(1);
+  const view = read.view;
+  if (!view.id) return "unrouted";
+  const [known] = await context.db.select({ id: remittances.id }).from(remittances).where(eq(remittances.platformId, view.id)).limit(1);
   if (known) return "unchanged";
 
-  const amountMinor = toMinorUnits(remittance.paymentAmount?.value ?? Number.NaN);
-  if (amountMinor === undefined || !remittance.paymentDate) {
+  // Signed and exact: a reversal's negative amounts are kept as such (never read as 0).
+  if (view.paymentAmountMinor === undefined || !view.paymentDate) {
     context.log("[payments] a PaymentReconciliation without a usable paymentAmount or paymentDate");
     return "unrouted";
   }
+  if (view.details.some((d) => d.amountMinor === undefined && d.settledMinor === undefined)) {
+    context.log("[payments] a PaymentReconciliation with a detail amount that is not exact to the halala");
+    return "unrouted";
+  }
   const lines = [];
-  for (const [position, detail] of (remittance.detail ?? []).entries()) {
-    const request = readReference(detail.request);
+  for (const detail of view.details) {
+    const request = detail.request;
     const row = request ? await submissionForRequest(context.db, request) : undefined;
     lines.push({
-      position,
+      position: detail.position,
       requestPlatformId: referenceId(request, "Claim") ?? null,
       requestIdentifierSystem: request?.identifier?.system ?? null,
       requestIdentifierValue: request?.identifier?.value ?? null,
-      type: detail.type?.coding?.[0]?.code ?? null,
-      amountMinor: toMinorUnits(detail.amount?.value ?? 0) ?? 0,
+      type: detail.typeCode ?? null,
+      kind: detail.kind,
+      amountMinor: detail.amountMinor ?? 0,
+      settledMinor: detail.settledMinor ?? detail.amountMinor ?? 0,
+      paymentMinor: detail.paymentMinor ?? null,
+      earlyFeeMinor: detail.earlyFeeMinor ?? null,
+      exchangeFeeMinor: detail.exchangeFeeMinor ?? null,
+      componentGapMinor: detail.componentGapMinor ?? null,
+      identifierValue: detail.identifier?.value ?? null,
+      predecessorValue: detail.predecessor?.value ?? null,
       submissionId: row?.kind === "claim" ? row.id : null,
     });
   }
-  const issuer = readReference(remittance.paymentIssuer);
   return insertRemittance(context.db, {
-    platformId: remittance.id,
-    paymentIdentifier: remittance.paymentIdentifier?.value ?? remittance.identifier?.[0]?.value ?? null,
-    insurerId: referenceId(issuer, "Organization") ?? null,
-    paymentDate: remittance.paymentDate,
-    amountMinor,
-    currency: remittance.paymentAmount?.currency ?? "SAR",
+    platformId: view.id,
+    paymentIdentifier: view.paymentIdentifier?.value ?? view.identifiers[0]?.value ?? null,
+    insurerId: referenceId(view.paymentIssuer, "Organization") ?? null,
+    paymentDate: view.paymentDate,
+    amountMinor: view.paymentAmountMinor,
+    currency: view.currency ?? "SAR",
     resource,
     source: context.source,
     messageId: context.messageId ?? null,
@@ -83,7 +96,8 @@ async function insertRemittance(
       const [claim] = await tx.select().from(submissions).where(eq(submissions.id, id));
       if (!claim) continue;
       const amountMinor = lines.filter((l) => l.submissionId === id).reduce((sum, l) => sum + (l.amountMinor ?? 0), 0);
-      await noteOnTimeline(tx, claim, { kind: CLAIM_PAID_EVENT, note: "remittanceReceived", source: remittance.source === "webhook" ? "webhook" : "poll", payload: { remittanceId: inserted.id, amountMinor } }, at);
+      const settledMinor = lines.filter((l) => l.submissionId === id).reduce((sum, l) => sum + (l.settledMinor ?? 0), 0);
+      await noteOnTimeline(tx, claim, { kind: CLAIM_PAID_EVENT, note: "remittanceReceived", source: remittance.source === "webhook" ? "webhook" : "poll", payload: { remittanceId: inserted.id, amountMinor, settledMinor, reversal: settledMinor < 0 } }, at);
     }
     await emitGeneralLive(tx, REMITTANCE_EVENT, REMITTANCE_AUDIENCE, {
       remittanceId: inserted.id,

@@ -147,6 +147,71 @@ describe.each(testDatabases())("payments on $name", (target) => {
       ]);
     }, 60_000);
 
+    it("a fee component is reconciled to the halala (not short), an advance is no unmatched claim, and A/R aging follows a reversal", async () => {
+      const ids: string[] = [];
+      for (const price of [60, 61]) ids.push((await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price }] }) })).id);
+      const rows = await waitFor(async () => {
+        const r = await database.db.select().from(submissions).where(inArray(submissions.id, ids));
+        return r.length === 2 && r.every((s) => DECIDED.includes(s.status)) ? r : undefined;
+      }, 30_000, "two claims decided");
+      const held = (await sb.admin("GET", "/_admin/claims")).body.claims as { id: string; identifier: string }[];
+      const platformIds = ids.map((id) => held.find((c) => c.identifier === rows.find((r) => r.id === id)!.identifierValue)!.id);
+      // The benefit as the payer stated it (the one reading the payments use).
+      const benefit = (id: string) => Number(((rows.find((r) => r.id === id)!.responseView as { total: { benefit: { minor: number } } }).total.benefit.minor));
+      const [benefitA, benefitB] = [benefit(ids[0]!), benefit(ids[1]!)];
+      expect(benefitA).toBeGreaterThan(195);
+      // Each protocol in its own answer style: REST the spec's form, messaging the national (identifier-only claims and payer).
+      const style = protocol === "messaging" ? "national" : "default";
+      const stored = async (platformId: string) =>
+        (
+          await waitFor(async () => {
+            const r = await database.db.select().from(remittances).where(eq(remittances.platformId, platformId));
+            return r.length ? r : undefined;
+          }, 15_000, "remittance stored")
+        )[0]!;
+      const open = async () => (await arAging(database.db, new Date())).reduce((s, r) => s + r.buckets["0-30"].count, 0);
+      // Both decided claims are owed until paid.
+      const owedBefore = await open();
+
+      // Claim A paid early: the payer keeps 1.00 and the exchange 0.95; claim B in full; an advance of 500.00.
+      const first = await sb.admin("POST", "/_admin/remittances", { claims: [{ id: platformIds[0], earlyFee: 1, exchangeFee: 0.95 }, { id: platformIds[1] }], advance: 500, style });
+      expect(first.status).toBe(201);
+      const one = await stored(first.body.id as string);
+      const detail = (await getRemittance(database.db, one.id))!;
+      expect(detail.lines.map((l) => [l.kind, l.submissionId])).toEqual([
+        ["payment", ids[0]],
+        ["payment", ids[1]],
+        ["advance", null],
+      ]);
+      const [feeLine, fullLine] = detail.lines;
+      expect(feeLine).toMatchObject({ amountMinor: benefitA - 195, paymentMinor: benefitA, earlyFeeMinor: 100, exchangeFeeMinor: 95, settledMinor: benefitA, componentGapMinor: null, shortPaid: false, shortByMinor: 0 });
+      expect(fullLine).toMatchObject({ amountMinor: benefitB, settledMinor: benefitB, shortPaid: false });
+      // To the halala: paymentAmount = the lines' amounts; what reached the clinic + fees = what settles the claims.
+      expect(detail.remittance).toMatchObject({ amountMinor: benefitA - 195 + benefitB + 50_000, unallocatedMinor: 0, earlyFeeMinor: 100, exchangeFeeMinor: 95, unmatched: 0, shortPaid: 0 });
+      expect(feeLine!.amountMinor + feeLine!.earlyFeeMinor! + feeLine!.exchangeFeeMinor!).toBe(feeLine!.settledMinor);
+      expect((await claimPayments(database.db, [ids[0]!])).get(ids[0]!)).toMatchObject({ paidMinor: benefitA, benefitMinor: benefitA, shortPaid: false });
+      // Neither is owed any more: claim A is not "short by" its fees.
+      expect(await open()).toBe(owedBefore - 2);
+
+      // The payer reverses claim A's payment: it is owed again (in A/R), its fees given back.
+      const second = await sb.admin("POST", "/_admin/remittances", { claims: [{ id: platformIds[0], reverse: true }], style });
+      expect(second.status).toBe(201);
+      const two = await stored(second.body.id as string);
+      const reversal = (await getRemittance(database.db, two.id))!;
+      expect(reversal.lines[0]).toMatchObject({ kind: "reversal", submissionId: ids[0], amountMinor: -(benefitA - 195), settledMinor: -benefitA, paidTotalMinor: 0, shortPaid: false });
+      expect(reversal.lines[0]!.predecessorValue).toBe((first.body.detail as { identifier: { value: string } }[])[0]!.identifier.value);
+      expect(reversal.remittance).toMatchObject({ amountMinor: -(benefitA - 195), unallocatedMinor: 0, earlyFeeMinor: -100, exchangeFeeMinor: -95, reversals: 1 });
+      expect(await open()).toBe(owedBefore - 1);
+      const owed = (await arAging(database.db, new Date())).reduce((s, r) => s + r.buckets["0-30"].minor, 0);
+      expect((await claimPayments(database.db, [ids[0]!])).get(ids[0]!)).toMatchObject({ paidMinor: 0, shortPaid: true });
+
+      // Paid again in full: nothing owed for it any more.
+      const third = await sb.admin("POST", "/_admin/remittances", { claims: [{ id: platformIds[0] }], style });
+      await stored(third.body.id as string);
+      expect(await open()).toBe(owedBefore - 2);
+      expect((await arAging(database.db, new Date())).reduce((s, r) => s + r.buckets["0-30"].minor, 0)).toBe(owed - benefitA);
+    }, 90_000);
+
     it("the platform refuses a notice about a remittance it never sent, with the path named", async () => {
       const notice = buildPaymentNotice({ id: "pn-unknown", paymentId: "no-such-remittance", paymentStatus: "paid", amountMinor: 100, currency: "SAR", providerOrgId: "clinic-001", paymentDate: "2026-11-23", created: new Date(), identifierSystem: "https://clinic.example/fhir/payment-notice-id/clinic-001" });
       await expect(port.sendPaymentNotice(notice)).rejects.toMatchObject({ status: 400, diagnostics: expect.stringContaining("PaymentNotice.payment") });

@@ -4,7 +4,11 @@ import { queryRows, type Db } from "@/lib/db";
 /**
  * Reads of the Payments area: remittances with their matched lines, what each claim was paid, the
  * accounts-receivable aging (adjudicated, not yet paid in full) and paid vs adjudicated per insurer.
- * A claim's benefit is the payer's share of its latest ClaimResponse (`total` benefit, halalas).
+ * A claim's benefit is the payer's share of its latest ClaimResponse as the payer stated it (the
+ * stored reader's view `total.benefit`, lib/submissions statedAmounts; halalas). What a remittance
+ * line settles of it is `settled_minor` (the payment component, else the amount plus the fees), so a
+ * claim paid its benefit less an early-payment fee or the exchange's fee is paid in full, and a
+ * reversal (negative) puts what it takes back into accounts receivable again (docs/decisions/098).
  */
 
 export interface RemittanceSummary {
@@ -21,18 +25,41 @@ export interface RemittanceSummary {
   lines: number;
   unmatched: number;
   shortPaid: number;
+  /** Sum of the lines' amounts (what reached the clinic), and paymentAmount − that (0: adds up to the halala). */
+  linesMinor: number;
+  unallocatedMinor: number;
+  /** Fees the payer and the exchange kept (early-payment discount, exchange fee), net of reversals. */
+  earlyFeeMinor: number;
+  exchangeFeeMinor: number;
+  reversals: number;
+  /** Lines whose components do not add up to their amount. */
+  componentGaps: number;
 }
 
 export interface RemittanceLine {
   position: number;
   requestPlatformId: string | null;
   requestIdentifierValue: string | null;
+  /** payment | adjustment | advance | reversal | other. */
+  kind: string;
+  /** What reached the clinic (signed). */
   amountMinor: number;
+  /** What this line settles of the claim (signed): the payment component, else amount + fees. */
+  settledMinor: number;
+  paymentMinor: number | null;
+  earlyFeeMinor: number | null;
+  exchangeFeeMinor: number | null;
+  /** amount − (payment − fees) when the components do not add up. */
+  componentGapMinor: number | null;
+  /** The detail a reversal takes back. */
+  predecessorValue: string | null;
   submissionId: string | null;
   /** The matched claim's benefit (what the payer decided to pay), null when unmatched or unknown. */
   benefitMinor: number | null;
-  /** Everything paid for that claim, in every remittance. */
+  /** Everything settled for that claim, in every remittance, net of reversals. */
   paidTotalMinor: number | null;
+  /** benefit − settled when above 0 (the claim is short by it); else 0. */
+  shortByMinor: number;
   status: string | null;
   /** Paid less than its benefit (over all remittances). */
   shortPaid: boolean;
@@ -49,9 +76,14 @@ export interface PaymentNoticeRow {
 type Num = string | number | null;
 const num = (v: Num): number | null => (v === null || v === undefined ? null : Number(v));
 
-const BENEFIT = sql`coalesce(dashboard_total_minor(s.response, 'benefit'), 0)`;
+/** The benefit as stated: the stored view's named total (one reading, lib/submissions statedAmounts), else the raw total. */
+const BENEFIT = sql`coalesce((s.response_view -> 'total' -> 'benefit' ->> 'minor')::bigint, dashboard_total_minor(s.response, 'benefit'), 0)`;
 
-const paidPerClaim = sql`(SELECT submission_id, sum(amount_minor) AS paid FROM remittance_lines WHERE submission_id IS NOT NULL GROUP BY submission_id)`;
+/** Per claim: what its lines settled (net of reversals) — not what reached the clinic, which is less by the fees. */
+const paidPerClaim = sql`(SELECT submission_id, sum(settled_minor) AS paid FROM remittance_lines WHERE submission_id IS NOT NULL GROUP BY submission_id)`;
+
+/** A fee counted with its line's sign: a reversal gives its fees back. */
+const signedFee = (column: string) => sql.raw(`coalesce(sum(CASE WHEN l.kind = 'reversal' THEN -l.${column} ELSE l.${column} END), 0)`);
 
 export async function listRemittances(db: Db, limit = 100): Promise<RemittanceSummary[]> {
   const rows = await queryRows<Record<string, unknown>>(
@@ -59,8 +91,10 @@ export async function listRemittances(db: Db, limit = 100): Promise<RemittanceSu
     sql`SELECT r.id, r.platform_id, r.payment_identifier, r.insurer_id, r.payment_date::text AS payment_date, r.amount_minor, r.currency,
           r.received_at, r.paid_at, r.cleared_at,
           count(l.position) AS lines,
-          count(l.position) FILTER (WHERE l.submission_id IS NULL) AS unmatched,
-          count(l.position) FILTER (WHERE l.submission_id IS NOT NULL AND p.paid < ${BENEFIT}) AS short_paid
+          count(l.position) FILTER (WHERE l.submission_id IS NULL AND l.kind <> 'advance') AS unmatched,
+          count(l.position) FILTER (WHERE l.submission_id IS NOT NULL AND l.kind <> 'reversal' AND p.paid < ${BENEFIT}) AS short_paid,
+          coalesce(sum(l.amount_minor), 0) AS lines_minor, ${signedFee("early_fee_minor")} AS early_fee, ${signedFee("exchange_fee_minor")} AS exchange_fee,
+          count(l.position) FILTER (WHERE l.kind = 'reversal') AS reversals, count(l.position) FILTER (WHERE l.component_gap_minor IS NOT NULL) AS component_gaps
         FROM remittances r
         LEFT JOIN remittance_lines l ON l.remittance_id = r.id
         LEFT JOIN submissions s ON s.id = l.submission_id
@@ -88,6 +122,12 @@ function summaryOf(r: Record<string, unknown>): RemittanceSummary {
     lines: Number(r.lines ?? 0),
     unmatched: Number(r.unmatched ?? 0),
     shortPaid: Number(r.short_paid ?? 0),
+    linesMinor: Number(r.lines_minor ?? 0),
+    unallocatedMinor: Number(r.amount_minor) - Number(r.lines_minor ?? 0),
+    earlyFeeMinor: Number(r.early_fee ?? 0),
+    exchangeFeeMinor: Number(r.exchange_fee ?? 0),
+    reversals: Number(r.reversals ?? 0),
+    componentGaps: Number(r.component_gaps ?? 0),
   };
 }
 
@@ -95,13 +135,17 @@ export async function getRemittance(db: Db, id: string): Promise<{ remittance: R
   const [head] = await queryRows<Record<string, unknown>>(
     db,
     sql`SELECT r.id, r.platform_id, r.payment_identifier, r.insurer_id, r.payment_date::text AS payment_date, r.amount_minor, r.currency,
-          r.received_at, r.paid_at, r.cleared_at, 0 AS lines, 0 AS unmatched, 0 AS short_paid
+          r.received_at, r.paid_at, r.cleared_at, 0 AS lines, 0 AS unmatched, 0 AS short_paid,
+          (SELECT coalesce(sum(l.amount_minor), 0) FROM remittance_lines l WHERE l.remittance_id = r.id) AS lines_minor,
+          (SELECT ${signedFee("early_fee_minor")} FROM remittance_lines l WHERE l.remittance_id = r.id) AS early_fee,
+          (SELECT ${signedFee("exchange_fee_minor")} FROM remittance_lines l WHERE l.remittance_id = r.id) AS exchange_fee
         FROM remittances r WHERE r.id = ${id}`,
   );
   if (!head) return undefined;
-  const lines = await queryRows<{ position: number; request_platform_id: string | null; request_identifier_value: string | null; amount_minor: Num; submission_id: string | null; benefit: Num; paid: Num; status: string | null }>(
+  const lines = await queryRows<Record<string, unknown>>(
     db,
-    sql`SELECT l.position, l.request_platform_id, l.request_identifier_value, l.amount_minor, l.submission_id,
+    sql`SELECT l.position, l.request_platform_id, l.request_identifier_value, l.kind, l.amount_minor, l.settled_minor, l.payment_minor,
+          l.early_fee_minor, l.exchange_fee_minor, l.component_gap_minor, l.predecessor_value, l.submission_id,
           CASE WHEN s.id IS NULL THEN NULL ELSE ${BENEFIT} END AS benefit, p.paid, s.status
         FROM remittance_lines l
         LEFT JOIN submissions s ON s.id = l.submission_id
@@ -113,23 +157,40 @@ export async function getRemittance(db: Db, id: string): Promise<{ remittance: R
     db,
     sql`SELECT payment_status, outcome, error, sent_at, request_id FROM payment_notices WHERE remittance_id = ${id} ORDER BY sent_at`,
   );
-  const mapped = lines.map((l) => {
-    const benefit = num(l.benefit);
-    const paid = num(l.paid);
+  const mapped = lines.map((l): RemittanceLine => {
+    const benefit = num(l.benefit as Num);
+    const paid = num(l.paid as Num);
+    const shortBy = benefit !== null && paid !== null ? Math.max(0, benefit - paid) : 0;
     return {
       position: Number(l.position),
-      requestPlatformId: l.request_platform_id,
-      requestIdentifierValue: l.request_identifier_value,
+      requestPlatformId: (l.request_platform_id as string | null) ?? null,
+      requestIdentifierValue: (l.request_identifier_value as string | null) ?? null,
+      kind: String(l.kind),
       amountMinor: Number(l.amount_minor),
-      submissionId: l.submission_id,
+      settledMinor: Number(l.settled_minor),
+      paymentMinor: num(l.payment_minor as Num),
+      earlyFeeMinor: num(l.early_fee_minor as Num),
+      exchangeFeeMinor: num(l.exchange_fee_minor as Num),
+      componentGapMinor: num(l.component_gap_minor as Num),
+      predecessorValue: (l.predecessor_value as string | null) ?? null,
+      submissionId: (l.submission_id as string | null) ?? null,
       benefitMinor: benefit,
       paidTotalMinor: paid,
-      status: l.status,
-      shortPaid: benefit !== null && paid !== null && paid < benefit,
+      shortByMinor: shortBy,
+      status: (l.status as string | null) ?? null,
+      // A reversal line is not "short": it takes money back; the claim's own page and the aging show what is open.
+      shortPaid: l.kind !== "reversal" && shortBy > 0,
     };
   });
   return {
-    remittance: { ...summaryOf(head), lines: mapped.length, unmatched: mapped.filter((l) => !l.submissionId).length, shortPaid: mapped.filter((l) => l.shortPaid).length },
+    remittance: {
+      ...summaryOf(head),
+      lines: mapped.length,
+      unmatched: mapped.filter((l) => !l.submissionId && l.kind !== "advance").length,
+      shortPaid: mapped.filter((l) => l.shortPaid).length,
+      reversals: mapped.filter((l) => l.kind === "reversal").length,
+      componentGaps: mapped.filter((l) => l.componentGapMinor !== null).length,
+    },
     lines: mapped,
     notices: notices.map((n) => ({ paymentStatus: n.payment_status, outcome: n.outcome, error: n.error, sentAt: new Date(n.sent_at), requestId: n.request_id })),
   };

@@ -62,8 +62,11 @@ describe("readDecision (the reader's view, as the detail pages show it)", () => 
     const [billed, limited, added] = d.lines;
     expect(billed!.notes.map((n) => n.text)).toEqual(["Item 1: reduced to the price list"]);
     expect(billed!.reasons[0]).toMatchObject({ code: "price-list" });
-    expect(limited).toMatchObject({ quantity: 2, servicedDate: "2026-11-20", eligibleMinor: 50_000, benefitMinor: 0, shareMinor: 50_000, zeroBenefit: true });
-    expect(added).toMatchObject({ relatesTo: [1], serviceText: "Contracted visit", approvedQuantity: 1, eligibleMinor: 35_000, copayMinor: 3_500, benefitMinor: 31_500, shareMinor: 3_500 });
+    expect(limited).toMatchObject({ quantity: 2, servicedDate: "2026-11-20", eligibleMinor: 50_000, benefitMinor: 0, zeroBenefit: true });
+    // The payer stated no patient share on these lines: none is shown (decision 098), copay stays copay.
+    expect(limited!.shareMinor).toBeUndefined();
+    expect(added).toMatchObject({ relatesTo: [1], serviceText: "Contracted visit", approvedQuantity: 1, eligibleMinor: 35_000, copayMinor: 3_500, benefitMinor: 31_500 });
+    expect(added!.shareMinor).toBeUndefined();
     // Totals summed exactly over items and added items (no total[] in this answer).
     expect(d.totals).toMatchObject({ submittedMinor: 90_000, eligibleMinor: 85_000, benefitMinor: 31_500 });
     expect(d.response.otherExtensions).toEqual([expect.objectContaining({ url: "https://payer.example/StructureDefinition/batch", value: "B-7" })]);

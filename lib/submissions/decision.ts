@@ -37,8 +37,13 @@ export interface DecisionLine {
   submittedMinor?: number;
   eligibleMinor?: number;
   copayMinor?: number;
+  deductibleMinor?: number;
+  taxMinor?: number;
   benefitMinor?: number;
-  /** What the patient pays of the eligible amount: eligible − benefit (absent without both). */
+  /**
+   * The patient's share as the payer states it (adjudication category `patientShare`); absent when
+   * the payer did not state one — shown "not stated", never worked out from other figures.
+   */
   shareMinor?: number;
   decision: Decision;
   /** Granted, yet the payer pays nothing (benefit 0): shown as "not paid", never as "approved". */
@@ -59,24 +64,64 @@ export interface DecisionView {
   preAuthRef?: string;
   preAuthPeriod?: { start?: string; end?: string };
   lines: DecisionLine[];
-  totals: { submittedMinor?: number; eligibleMinor?: number; copayMinor?: number; benefitMinor?: number; shareMinor?: number };
+  totals: StatedAmounts;
+}
+
+/**
+ * The amounts of a line or of the whole answer exactly as the payer stated them, one figure per
+ * adjudication category (guide v2.7 §6.3.10.1, Table 29: eligible, benefit, copay, deductible, tax,
+ * patientShare …). THE one reading of a decision's money for the screens, the dashboards and the
+ * machine APIs (docs/decisions/098): nothing here is derived by subtraction, and a figure the payer
+ * did not state is absent (screens say "not stated").
+ */
+export interface StatedAmounts {
+  submittedMinor?: number;
+  eligibleMinor?: number;
+  copayMinor?: number;
+  deductibleMinor?: number;
+  taxMinor?: number;
+  discountMinor?: number;
+  benefitMinor?: number;
+  /** The patient's share (category `patientShare`). */
+  shareMinor?: number;
 }
 
 type Json = Record<string, unknown>;
 const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]).filter((x) => typeof x === "object" && x !== null) : []);
 const minor = (m: MoneyView | undefined): number | undefined => m?.minor;
 
-function amounts(a: Partial<Record<AmountCategory, MoneyView>>) {
-  const eligibleMinor = minor(a.eligible);
-  const benefitMinor = minor(a.benefit);
-  return {
-    submittedMinor: minor(a.submitted),
-    eligibleMinor,
-    copayMinor: minor(a.copay) ?? minor(a.patientShare),
-    benefitMinor,
-    shareMinor: eligibleMinor !== undefined && benefitMinor !== undefined ? eligibleMinor - benefitMinor : undefined,
-  };
+const STATED: readonly [keyof StatedAmounts, AmountCategory][] = [
+  ["submittedMinor", "submitted"],
+  ["eligibleMinor", "eligible"],
+  ["copayMinor", "copay"],
+  ["deductibleMinor", "deductible"],
+  ["taxMinor", "tax"],
+  ["discountMinor", "discount"],
+  ["benefitMinor", "benefit"],
+  ["shareMinor", "patientShare"],
+];
+
+/** The named amounts of a reader's line or total, as stated (see {@link StatedAmounts}). */
+export function statedAmounts(a: Partial<Record<AmountCategory, MoneyView>> | undefined): StatedAmounts {
+  const out: StatedAmounts = {};
+  for (const [key, category] of STATED) {
+    const value = minor(a?.[category]);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
 }
+
+/**
+ * The answer's totals as stated, from the view stored with the answer (`response_view`) or, for a
+ * row without one, read from the raw answer: what the machine APIs (/v1, the gateway) and the
+ * payments reads report. Undefined when there is no readable answer.
+ */
+export function statedTotals(response: Json | null | undefined, storedResponseView?: Json | null): StatedAmounts | undefined {
+  const view = storedView(storedResponseView) ?? responseView(response);
+  return view ? statedAmounts(view.total) : undefined;
+}
+
+const amounts = statedAmounts;
 
 /** Reads a stored or received ClaimResponse; undefined when it is not valid R4 (never stored as a decision). */
 export function responseView(response: ClaimResponse | Record<string, unknown> | null | undefined): ClaimResponseView | undefined {
@@ -118,7 +163,8 @@ export function readDecision(response: Json | null | undefined, claim: Json | nu
       kind: l.kind === "addItem" ? "addItem" : "item",
       relatesTo: l.itemSequences ?? [],
       decision: l.decision,
-      zeroBenefit: l.zeroBenefit,
+      // Views stored by an earlier reader called an unstated benefit "nothing paid"; only a stated 0.00 is.
+      zeroBenefit: l.zeroBenefit && l.amounts.benefit !== undefined && l.amounts.benefit.value === 0,
       reasons: l.reasons,
       errors: l.errors,
       notes: notesOf(l.noteNumbers),

@@ -50,7 +50,7 @@ export { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
 export { createClaimFromAuthorization, draftChangeOfPayerAuthorization, saveDraft, submitForm } from "./form-service";
 export type { ChangeRequestResult, ClaimFromAuthorizationResult, DraftLinks, FieldErrors, SaveOptions, SaveResult, ServiceDeps } from "./form-service";
 export { loadDraftForForm, type DraftForForm } from "./drafts";
-export { readDecision, responseView, type DecisionLine, type DecisionView } from "./decision";
+export { readDecision, responseView, statedAmounts, statedTotals, type DecisionLine, type DecisionView, type StatedAmounts } from "./decision";
 export { cursorParam, getSubmissionView, isSubmissionStatus, listSubmissions, parseCursor, type SubmissionListRow, type SubmissionView } from "./views";
 export { APPEALABLE_STATUSES, appealClaim, appealInputSchema, appealableLines, appealsOf, fileAppeal, type AppealInput, type AppealResult, type AppealableLine } from "./appeals";
 export {

@@ -29,7 +29,9 @@ const InformationRequestInputSchema = z
  *   GET    /_admin/answer-style           {style}: default | national (sandbox/answer-style.ts)
  *   PUT    /_admin/answer-style           {"style": "national"} switches the form of the answers
  *   DELETE /_admin/answer-style           back to the default form
- *   POST   /_admin/remittances            the payer pays claims: {"claims": [{"id": "<platform claim id>", "amount"?: 12.5}], "paymentDate"?, "payerId"?}
+ *   POST   /_admin/remittances            the payer pays claims: {"claims": [{"id": "<platform claim id>", "amount"?: 12.5, "earlyFee"?: 10,
+ *                                         "exchangeFee"?: 0.95, "reverse"?: true}], "advance"?: 500, "paymentDate"?, "payerId"?,
+ *                                         "style"?: "default" | "national"} — components, reversals and advances (decision 098)
  *                                         → 201 the PaymentReconciliation, delivered through the mailbox (sandbox/remittances.ts)
  *   GET    /_admin/payment-notices        the PaymentNotices the clinic sent (paid / cleared), in order
  *   POST   /_admin/advanced-authorizations the payer approves unasked: {"patient": "<national ID>", "items": [{system?, code, quantity?, unitPrice?}], validDays?, event?, reason?, style?}

@@ -51,7 +51,21 @@ export const remittanceLines = pgTable(
     requestIdentifierValue: text("request_identifier_value"),
     /** detail.type code (payment, adjustment, advance …). */
     type: text("type"),
+    /** payment | adjustment | advance | reversal | other (lib/fhir readPaymentReconciliation). */
+    kind: text("kind").notNull().default("payment"),
+    /** detail.amount: what reached the clinic, signed (a reversal is negative). */
     amountMinor: bigint("amount_minor", { mode: "number" }).notNull(),
+    /** What settles the claim: the payment component, else the amount plus the fees (docs/decisions/098). */
+    settledMinor: bigint("settled_minor", { mode: "number" }).notNull(),
+    /** The exchange's components as stated: component-payment, -early-fee, -nphies-fee. */
+    paymentMinor: bigint("payment_minor", { mode: "number" }),
+    earlyFeeMinor: bigint("early_fee_minor", { mode: "number" }),
+    exchangeFeeMinor: bigint("exchange_fee_minor", { mode: "number" }),
+    /** amount − (payment − fees) when the components do not add up; null when they do. */
+    componentGapMinor: bigint("component_gap_minor", { mode: "number" }),
+    /** detail.identifier and detail.predecessor (the detail a reversal takes back). */
+    identifierValue: text("identifier_value"),
+    predecessorValue: text("predecessor_value"),
     /** The matched claim (null: unmatched). */
     submissionId: uuid("submission_id"),
   },

@@ -303,7 +303,10 @@ describe("decision 045 messages: cancel-request and communication", () => {
     expect(task.focus).toMatchObject({ type: "Claim", identifier: { value: "C-9" } });
     expect(task.focus?.reference).toBeUndefined();
     expect(r4Problems(communication)).toEqual([]);
+    // Without the payer's identifier only the id is left; with it (what the portal sends, decision 098) the request is named by identifier only.
     expect(communication.basedOn).toEqual([{ reference: "CommunicationRequest/cr-1" }]);
+    const byIdentifier = buildCommunication({ id: "x", requestId: "cr-1", requestIdentifier: { system: "https://payer.example/cr", value: "CR-1" }, about: { platformId: "c" }, providerOrgId: "clinic-001", text: "ok", sent: at });
+    expect(byIdentifier.basedOn).toEqual([{ type: "CommunicationRequest", identifier: { system: "https://payer.example/cr", value: "CR-1" } }]);
     expect(communication.payload?.map((p) => Object.keys(p)[0])).toEqual(["contentString", "contentAttachment"]);
     expect(() => buildCommunication({ id: "x", requestId: "cr-1", about: { platformId: "c" }, providerOrgId: "clinic-001", text: " ", sent: at })).toThrow(/text or at least one attachment/);
     expect(() => buildCancelTask({ id: "t", target: {}, code: "cancel", reason: "NP", providerOrgId: "clinic-001", authoredOn: at })).toThrow(/platform id or the business identifier/);

@@ -44,6 +44,15 @@ export const EXTENSIONS = {
   batchIdentifier: extensionUrl("batch-identifier"),
   batchNumber: extensionUrl("batch-number"),
   batchPeriod: extensionUrl("batch-period"),
+  /**
+   * PaymentReconciliation.detail: Money — the parts of a claim's payment (guide v2.7 profile release
+   * note 4.1: component-payment, component-early-fee, component-nphies-fee): what the payer applies to
+   * the claim, the early-payment discount it keeps, and the exchange's fee; detail.amount is what
+   * reaches the clinic (payment − early-payment fee − exchange fee). Docs/decisions/098.
+   */
+  componentPayment: extensionUrl("component-payment"),
+  componentEarlyFee: extensionUrl("component-early-fee"),
+  componentNphiesFee: extensionUrl("component-nphies-fee"),
   /** Task (errors) and ClaimResponse.error: string — FHIRPath of the element an error concerns. */
   errorExpression: extensionUrl("error-expression"),
 } as const;

@@ -92,6 +92,17 @@ describe("each rule refuses what breaks it, naming the element", () => {
     expect(refused(m)).toEqual([]);
   });
 
+  it("BV-90005: an answer to an information request based on the request's id alone is refused; by its identifier it passes", () => {
+    const m: Json = exampleCommunicationMessage();
+    const communication = entryOf(m, "Communication");
+    const at = `Bundle.entry[${indexOf(m, "Communication")}].resource.basedOn[0]`;
+    // The payer's CommunicationRequest is never inside the clinic's answer: its id resolves to nothing.
+    communication.basedOn = [{ reference: "CommunicationRequest/cr-1" }];
+    expect(refused(m)).toContainEqual({ code: "BV-90005", expression: at });
+    communication.basedOn = [{ type: "CommunicationRequest", identifier: { system: "http://insurer.example.com/communication-request", value: "CR-1" } }];
+    expect(refused(m)).toEqual([]);
+  });
+
   it("every resource carries its profile, and a Claim's matches its type and use", () => {
     const m: Json = exampleClaimMessage("pharmacy", "claim");
     delete entryOf(m, "Coverage").meta;

@@ -11,7 +11,7 @@ import { FhirReadError, type Read } from "./errors";
 import { collectExtensions, extensionCode, type ExtensionView } from "./extensions";
 import { readIdentifier, readReference, type IdentifierView, type ReferenceView } from "./reference";
 import { checkStructure } from "./structure";
-import { hasCode, isObject, list, num, readCoded, readMoney, readPeriod, sumMoney, text, type CodedView, type MoneyView, type PeriodView } from "./values";
+import { isObject, list, num, readCoded, readMoney, readPeriod, sumMoney, text, type CodedView, type MoneyView, type PeriodView } from "./values";
 
 /**
  * ClaimResponse → what the portal shows and stores: one decision per item, per added item and
@@ -149,9 +149,15 @@ const INTERPRETED_EXTENSIONS = new Set<string>([
   PORTAL_SUBMISSION_STATUS_EXTENSION,
 ]);
 
+/**
+ * The category's code as the portal names it: the exchange's table (guide v2.7 §6.3.10.1, Table 29)
+ * spells some codes differently from HL7 ("coPay"), so the named amounts match case-insensitively.
+ */
+const CATEGORY_NAMES = new Map<string, string>([...AMOUNT_CATEGORIES, "approved-quantity", "eligpercent", "unallocdeduct"].map((c) => [c.toLowerCase(), c]));
+
 function categoryOf(adjudication: Record<string, unknown>): string | undefined {
-  const coded = readCoded(adjudication.category, CATEGORY_SYSTEMS);
-  return coded?.code;
+  const code = readCoded(adjudication.category, CATEGORY_SYSTEMS)?.code;
+  return code === undefined ? undefined : (CATEGORY_NAMES.get(code.toLowerCase()) ?? code);
 }
 
 function adjudicationOutcome(element: unknown): AdjudicationOutcome | undefined {
@@ -184,6 +190,7 @@ function lineDecision(line: Omit<ClaimResponseLineView, "decision" | "zeroBenefi
   if (line.outcome) {
     const decision = OUTCOME_DECISION[line.outcome];
     const granted = decision === "approved" || decision === "partly-approved";
+    // Granted, yet the payer states a benefit of 0.00 (not merely none): an unstated benefit is not "nothing paid".
     return { decision, zeroBenefit: granted && amounts.benefit !== undefined && !paid && !quantityApproved };
   }
   const decided = amounts.benefit !== undefined || amounts.eligible !== undefined || line.approvedQuantity !== undefined || amounts.rejected !== undefined;
@@ -199,7 +206,7 @@ function lineDecision(line: Omit<ClaimResponseLineView, "decision" | "zeroBenefi
     positive(amounts.rejected) ||
     line.reasons.length > 0 ||
     (line.quantity !== undefined && line.approvedQuantity !== undefined && line.approvedQuantity < line.quantity);
-  return { decision: reduced ? "partly-approved" : "approved", zeroBenefit: nothingPaid };
+  return { decision: reduced ? "partly-approved" : "approved", zeroBenefit: nothingPaid && amounts.benefit !== undefined };
 }
 
 function readErrors(resource: Record<string, unknown>): ClaimResponseErrorView[] {
@@ -336,7 +343,7 @@ export function readClaimResponse(json: unknown): Read<ClaimResponseView, ClaimR
   });
   const total: ClaimResponseView["total"] = {};
   for (const category of AMOUNT_CATEGORIES) {
-    const given = list(r.total).findIndex((t) => hasCode(t.category, category, CATEGORY_SYSTEMS) || hasCode(t.category, category));
+    const given = list(r.total).findIndex((t) => categoryOf(t) === category);
     const fromTotal = given >= 0 ? totals[given]?.amount : undefined;
     const summed = fromTotal ?? sumMoney([...items, ...addItems].map((l) => l.amounts[category]));
     if (summed) total[category] = summed;

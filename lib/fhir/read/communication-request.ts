@@ -12,6 +12,12 @@ import { readReference, type ReferenceView } from "./reference";
  */
 export interface CommunicationRequestView {
   id?: string;
+  /**
+   * The payer's business identifier of the request (its first `identifier`): what the clinic's answer
+   * names it by (`Communication.basedOn` identifier-only, decision 098) — the exchange holds no
+   * entry for the request's id in the answer's Bundle and refuses an id-only reference (BV-90005).
+   */
+  identifier?: { system?: string; value: string };
   status?: string;
   about: ReferenceView[];
   asks: string[];
@@ -63,10 +69,13 @@ export function readCommunicationRequest(json: unknown): Read<CommunicationReque
   const dueExtension = arr(r.extension).find((e) => typeof e.url === "string" && /due/i.test(e.url));
   const due = str(r.occurrenceDateTime) ?? str(period?.end) ?? str(dueExtension?.valueDateTime) ?? str(dueExtension?.valueDate);
   const sender = readReference(r.sender);
+  const firstIdentifier = arr(r.identifier).find((i) => str(i.value));
+  const identifier = firstIdentifier ? { ...(str(firstIdentifier.system) ? { system: str(firstIdentifier.system)! } : {}), value: str(firstIdentifier.value)! } : undefined;
   return {
     raw: read.raw,
     view: {
       ...(str(r.id) ? { id: str(r.id) } : {}),
+      ...(identifier ? { identifier } : {}),
       ...(str(r.status) ? { status: str(r.status) } : {}),
       about: arr(r.about).flatMap((a) => {
         const v = readReference(a);

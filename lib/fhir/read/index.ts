@@ -21,5 +21,7 @@ export type { CodedView, MoneyView, PeriodView } from "./values";
 export { checkStructure } from "./structure";
 export { readMessage, answersRequest, messageErrorsOf } from "./message";
 export { readCommunicationRequest } from "./communication-request";
+export { readPaymentReconciliation } from "./payment-reconciliation";
+export type { PaymentReconciliationView, RemittanceDetailKind, RemittanceDetailView } from "./payment-reconciliation";
 export type { CommunicationRequestView } from "./communication-request";
 export type { MessageView, MessageHeaderView, MessageErrorView } from "./message";

@@ -1,5 +1,5 @@
 import type { Database } from "@/lib/db";
-import { CODE_SYSTEMS, CPT_CODES, ICD10AM_CODES, nationalIdCheckDigit } from "@/lib/fhir";
+import { CODE_SYSTEMS, CPT_CODES, NATIONAL_EXCHANGE, ICD10AM_CODES, nationalIdCheckDigit } from "@/lib/fhir";
 
 /*
  * Realistic volume for benchmarks, dashboards and paging tests: claims (and some prior
@@ -159,6 +159,7 @@ with base as materialized (
     case when a.sent_at is not null and a.status <> 'rejected' then 'clm-' || replace(a.id::text, '-', '') end,
     case when a.decided_at is not null then jsonb_build_object(
       'resourceType', 'ClaimResponse', 'status', 'active', 'use', a.kind,
+      'type', jsonb_build_object('coding', jsonb_build_array(jsonb_build_object('system', '${CODE_SYSTEMS.claimType}', 'code', 'professional'))),
       'patient', jsonb_build_object('reference', 'Patient/' || a.national_id),
       'insurer', jsonb_build_object('reference', 'Organization/' || a.insurer_id),
       'created', to_char(a.decided_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
@@ -168,6 +169,7 @@ with base as materialized (
         jsonb_build_object('category', jsonb_build_object('coding', jsonb_build_array(jsonb_build_object('system', '${CODE_SYSTEMS.adjudication}', 'code', 'submitted'))), 'amount', jsonb_build_object('value', round(a.total_minor / 100.0, 2), 'currency', 'SAR')),
         jsonb_build_object('category', jsonb_build_object('coding', jsonb_build_array(jsonb_build_object('system', '${CODE_SYSTEMS.adjudication}', 'code', 'eligible'))), 'amount', jsonb_build_object('value', round(a.eligible_minor / 100.0, 2), 'currency', 'SAR')),
         jsonb_build_object('category', jsonb_build_object('coding', jsonb_build_array(jsonb_build_object('system', '${CODE_SYSTEMS.adjudication}', 'code', 'copay'))), 'amount', jsonb_build_object('value', round(a.copay_minor / 100.0, 2), 'currency', 'SAR')),
+        jsonb_build_object('category', jsonb_build_object('coding', jsonb_build_array(jsonb_build_object('system', '${NATIONAL_EXCHANGE.adjudicationSystem}', 'code', 'patientShare'))), 'amount', jsonb_build_object('value', round(a.copay_minor / 100.0, 2), 'currency', 'SAR')),
         jsonb_build_object('category', jsonb_build_object('coding', jsonb_build_array(jsonb_build_object('system', '${CODE_SYSTEMS.adjudication}', 'code', 'benefit'))), 'amount', jsonb_build_object('value', round((a.eligible_minor - a.copay_minor) / 100.0, 2), 'currency', 'SAR'))),
       'payment', case when a.kind = 'claim' and a.status <> 'denied' then jsonb_build_object(
         'type', jsonb_build_object('coding', jsonb_build_array(jsonb_build_object('system', '${CODE_SYSTEMS.paymentType}', 'code', 'complete'))),

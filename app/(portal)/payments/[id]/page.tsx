@@ -57,6 +57,27 @@ export default staffPage("payments", async function RemittancePage({ params }: {
             <dd className="break-all font-mono text-xs" dir="ltr">{r.platformId}</dd>
           </div>
         </dl>
+        <div className="mt-4 border-t border-slate-100 pt-4" data-testid="reconciliation" data-unallocated={r.unallocatedMinor}>
+          <h2 className="mb-2 text-sm font-semibold text-slate-900">{t("detail.reconciliation")}</h2>
+          <dl className="grid gap-3 text-sm sm:grid-cols-3">
+            <div>
+              <dt className="text-slate-500">{t("detail.linesTotal")}</dt>
+              <dd className="tabular-nums" data-testid="lines-total">{money(r.linesMinor)}</dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">{t("detail.feesTotal")}</dt>
+              <dd className="tabular-nums" data-testid="fees-total">
+                {money(r.earlyFeeMinor)} · {money(r.exchangeFeeMinor)}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">{t("detail.unallocated")}</dt>
+              <dd className={r.unallocatedMinor === 0 ? "text-emerald-800" : "font-medium text-red-800"} data-testid="unallocated">
+                {r.unallocatedMinor === 0 ? `✓ ${t("detail.balanced")}` : `⚠ ${t("detail.unbalanced", { amount: money(r.unallocatedMinor) })}`}
+              </dd>
+            </div>
+          </dl>
+        </div>
         <div className="mt-5 border-t border-slate-100 pt-4">
           <NoticeButtons remittanceId={r.id} paid={Boolean(r.paidAt)} cleared={Boolean(r.clearedAt)} />
         </div>
@@ -70,10 +91,11 @@ export default staffPage("payments", async function RemittancePage({ params }: {
         rows={lines}
         rowKey={(l) => String(l.position)}
         rowProps={(l) => ({
-          className: !l.submissionId ? "bg-red-50" : l.shortPaid ? "bg-amber-50" : "",
+          className: !l.submissionId && l.kind !== "advance" ? "bg-red-50" : l.shortPaid ? "bg-amber-50" : l.kind === "reversal" ? "bg-slate-50" : "",
           "data-testid": "remittance-line",
           "data-matched": String(Boolean(l.submissionId)),
           "data-short": String(l.shortPaid),
+          "data-kind": l.kind,
         })}
         columns={[
           { id: "line", header: t("detail.line"), className: "px-3 py-2 tabular-nums", cell: (l) => l.position + 1 },
@@ -98,17 +120,53 @@ export default staffPage("payments", async function RemittancePage({ params }: {
               );
             },
           },
-          { id: "paid", header: t("detail.paid"), align: "end", className: "px-3 py-2 tabular-nums", cell: (l) => money(l.amountMinor) },
+          {
+            id: "kind",
+            header: t("detail.kind"),
+            className: "px-3 py-2",
+            cell: (l) => (
+              <>
+                {t(`detail.kinds.${l.kind === "payment" || l.kind === "adjustment" || l.kind === "advance" || l.kind === "reversal" ? l.kind : "other"}`)}
+                {l.predecessorValue && (
+                  <span className="block text-xs text-slate-500">
+                    <bdi>{t("detail.reversalOf", { id: l.predecessorValue.slice(0, 8) })}</bdi>
+                  </span>
+                )}
+              </>
+            ),
+          },
+          { id: "paid", header: t("detail.paid"), align: "end", className: "px-3 py-2 tabular-nums", testId: "line-amount", cell: (l) => money(l.amountMinor) },
+          {
+            id: "fees",
+            header: t("detail.fees"),
+            className: "px-3 py-2 text-xs",
+            testId: "line-fees",
+            cell: (l) =>
+              l.earlyFeeMinor === null && l.exchangeFeeMinor === null ? (
+                "—"
+              ) : (
+                <>
+                  {l.earlyFeeMinor !== null && <span className="block tabular-nums">{t("detail.earlyFee", { amount: money(l.earlyFeeMinor) })}</span>}
+                  {l.exchangeFeeMinor !== null && <span className="block tabular-nums">{t("detail.exchangeFee", { amount: money(l.exchangeFeeMinor) })}</span>}
+                  {l.componentGapMinor !== null && <span className="block font-medium text-red-800">⚠ {t("detail.componentGap", { amount: money(l.componentGapMinor) })}</span>}
+                </>
+              ),
+          },
+          { id: "settled", header: t("detail.settled"), align: "end", className: "px-3 py-2 tabular-nums", testId: "line-settled", cell: (l) => money(l.settledMinor) },
           { id: "benefit", header: t("detail.benefit"), align: "end", className: "px-3 py-2 tabular-nums", cell: (l) => (l.benefitMinor === null ? "—" : money(l.benefitMinor)) },
           {
             id: "match",
             header: t("detail.match"),
             className: "px-3 py-2",
             cell: (l) =>
-              !l.submissionId ? (
+              l.kind === "advance" && !l.submissionId ? (
+                <span className="text-slate-700">{t("detail.advanceLine")}</span>
+              ) : !l.submissionId ? (
                 <span className="font-medium text-red-800">⚠ {t("detail.unmatched")}</span>
+              ) : l.kind === "reversal" ? (
+                <span className="font-medium text-slate-800">↺ {t("detail.reversed")}</span>
               ) : l.shortPaid ? (
-                <span className="font-medium text-amber-900">⚠ {t("detail.shortBy", { amount: money((l.benefitMinor ?? 0) - (l.paidTotalMinor ?? 0)) })}</span>
+                <span className="font-medium text-amber-900">⚠ {t("detail.shortBy", { amount: money(l.shortByMinor) })}</span>
               ) : (
                 <span className="text-emerald-800">{t("detail.matched")}</span>
               ),
