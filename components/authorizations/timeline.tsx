@@ -26,6 +26,14 @@ export async function Timeline({ entries: own, kind = "preauthorization", outcom
   // Decision 045: news that is not a status change (information requests, a refused cancellation).
   const notes = await getTranslations("informationRequests.timeline");
   const noteOf = (e: TimelineEntry) => (e.fromStatus === e.toStatus && typeof e.detail?.note === "string" && notes.has(e.detail.note) ? notes(e.detail.note) : undefined);
+  // Issue 40: the payer reissued its decision; the reason in the reader's language (its own words for a code we do not know).
+  const reissue = await getTranslations("inbox.reissue");
+  const reissueOf = (e: TimelineEntry): string | undefined => {
+    const r = e.detail?.reissue as { code?: string; words?: string } | undefined;
+    if (!r || typeof r !== "object") return undefined;
+    const reason = r.code && reissue.has(`reasons.${r.code}`) ? reissue(`reasons.${r.code}`) : (r.words ?? r.code ?? reissue("reasons.none"));
+    return reissue("line", { reason });
+  };
   type Row = { e: TimelineEntry; last: boolean; outcome?: StatusOutcome; from?: LinkedTimeline };
   const rows: Row[] = [
     ...own.map((e, i): Row => ({ e, last: i === own.length - 1, outcome })),
@@ -51,6 +59,11 @@ export async function Timeline({ entries: own, kind = "preauthorization", outcom
           <p className="text-xs text-slate-500">
             <time dateTime={e.at.toISOString()}>{format.dateTime(e.at, { dateStyle: "medium", timeStyle: "medium" })}</time>
             {typeof e.detail?.platformReason === "string" && <span className="ms-1">— {e.detail.platformReason}</span>}
+            {reissueOf(e) && (
+              <span className="ms-1 font-medium text-amber-800" data-testid="reissue-reason">
+                — {reissueOf(e)}
+              </span>
+            )}
             {typeof e.detail?.code === "string" && (
               <>
                 {" "}

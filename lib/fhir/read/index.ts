@@ -22,4 +22,4 @@ export { checkStructure } from "./structure";
 export { readMessage, answersRequest, messageErrorsOf } from "./message";
 export { readCommunicationRequest } from "./communication-request";
 export type { CommunicationRequestView } from "./communication-request";
-export type { MessageView, MessageHeaderView, MessageErrorView } from "./message";
+export type { MessageView, MessageHeaderView, MessageErrorView, MessagePart } from "./message";
