@@ -53,6 +53,10 @@ export async function routeInboxMessage(deps: InboxRouteDeps, row: InboxRow): Pr
   if (row.fetched) {
     // REST: the resource a `resource.available` webhook announced, as read.
     resources = [JSON.parse(row.fetched) as Record<string, unknown>];
+  } else if (row.source === "webhook") {
+    // A `claim.status.changed` whose receiver died before settling it: the receipt's transaction
+    // already made the submission due for a follow-up, which reads and applies the decision.
+    return row.event === "claim.status.changed" ? { status: "applied" } : { status: "failed", reason: "the announced resource was never read; the platform delivers it again", retry: false };
   } else {
     let view = deps.views?.get(row.id);
     deps.views?.delete(row.id);
