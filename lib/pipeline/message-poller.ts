@@ -22,6 +22,13 @@ export interface MessagePollerOptions {
   facilityPorts?: () => Promise<MessagePolling[]>;
   /** Handlers for what polls bring besides the pipeline's own ClaimResponses (inbound.ts). */
   inbound?: InboundHandlers;
+  /**
+   * Fault tests only (inbox-crash.test.ts): called at the points a crash matters — a reply received
+   * but not stored, stored but not routed, a message applied but not settled.
+   */
+  faultPoint?: (point: "replied" | "stored" | "applied") => void;
+  /** Messages asked for per poll-request (default: the exchange's 100). */
+  pollCount?: number;
   /** Inbox routing: lease, attempts and back-off (lib/inbox defaults). */
   inbox?: Pick<RouteOptions, "leaseMs" | "maxAttempts" | "backoff">;
 }
@@ -79,7 +86,15 @@ export function startMessagePoller(options: MessagePollerOptions): MessagePoller
   const stopping = new AbortController();
 
   async function routeStored(): Promise<void> {
-    const pass = await routeDue(db, (row) => routeInboxMessage({ db, handlers, clock, pollAfterMs: options.pollAfterMs, log, views }, row), { clock, log, ...options.inbox });
+    const pass = await routeDue(
+      db,
+      async (row) => {
+        const outcome = await routeInboxMessage({ db, handlers, clock, pollAfterMs: options.pollAfterMs, log, views }, row);
+        options.faultPoint?.("applied");
+        return outcome;
+      },
+      { clock, log, ...options.inbox },
+    );
     stats.applied += pass.applied;
     stats.unrouted += pass.unmatched;
     stats.failed += pass.failed;
@@ -102,13 +117,15 @@ export function startMessagePoller(options: MessagePollerOptions): MessagePoller
     let draining = false;
     while (more && !stopped) {
       const pollId = await pendingPollId(db, key);
-      const reply = await port.pollMessages({ signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(60_000)]), pollId });
+      const reply = await port.pollMessages({ signal: AbortSignal.any([stopping.signal, AbortSignal.timeout(60_000)]), pollId, ...(options.pollCount ? { count: options.pollCount } : {}) });
       if (stats.polls > 0 && draining) stats.drainPolls++;
       stats.polls++;
+      options.faultPoint?.("replied");
       const parts = reply.parts ?? reply.messages.map((view, index) => ({ index, raw: {}, view }));
       // Stored whole, every one, before anything is applied and before the next poll-request.
       const stored = await storePollReply(db, key, pollId, parts.map((p) => incomingOf(p, "poll", key === "main" ? undefined : key)), clock());
       stats.messages += parts.length;
+      options.faultPoint?.("stored");
       stored.forEach((s, i) => {
         const view = parts[i]?.view;
         if (s.fresh && view) views.set(s.id, view);
