@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { inboxMessages, inboxPolls, type Db, type InboxSource, type InboxSummary, type Tx } from "@/lib/db";
 import { metrics } from "@/lib/metrics";
 
@@ -37,36 +37,45 @@ export function messageIdOf(message: Pick<IncomingMessage, "messageId" | "body">
  * `failed` with its reason and never due (nothing to retry: it reads the same way every time).
  */
 export async function storeMessages(db: Db | Tx, messages: readonly IncomingMessage[], at: Date = new Date()): Promise<StoredMessage[]> {
-  const out: StoredMessage[] = [];
-  for (const m of messages) {
-    const messageId = messageIdOf(m);
-    const [inserted] = await db
-      .insert(inboxMessages)
-      .values({
-        messageId,
-        source: m.source,
-        facilityId: m.facilityId ?? null,
-        event: m.event ?? null,
-        body: m.body,
-        summary: m.summary ?? null,
-        receivedAt: at,
-        status: m.unreadable ? "failed" : "received",
-        lastError: m.unreadable ?? null,
-        nextAttemptAt: m.unreadable ? null : m.routedByCaller ? new Date(at.getTime() + 60_000) : at,
-        updatedAt: at,
-      })
-      .onConflictDoNothing({ target: inboxMessages.messageId })
-      .returning({ id: inboxMessages.id, status: inboxMessages.status });
-    if (inserted) {
-      out.push({ id: inserted.id, messageId, fresh: true, status: inserted.status });
-      metrics().inboxReceived.inc({ source: m.source, result: m.unreadable ? "unreadable" : "stored" });
-      continue;
-    }
-    const [existing] = await db.select({ id: inboxMessages.id, status: inboxMessages.status }).from(inboxMessages).where(eq(inboxMessages.messageId, messageId));
-    metrics().inboxReceived.inc({ source: m.source, result: "repeat" });
-    out.push({ id: existing!.id, messageId, fresh: false, status: existing!.status });
-  }
-  return out;
+  if (messages.length === 0) return [];
+  const ids = messages.map((m) => messageIdOf(m));
+  // One statement for the whole reply; a message id twice in one reply is one row.
+  const values = new Map<string, typeof inboxMessages.$inferInsert>();
+  messages.forEach((m, i) => {
+    if (values.has(ids[i]!)) return;
+    values.set(ids[i]!, {
+      messageId: ids[i]!,
+      source: m.source,
+      facilityId: m.facilityId ?? null,
+      event: m.event ?? null,
+      body: m.body,
+      summary: m.summary ?? null,
+      receivedAt: at,
+      status: m.unreadable ? "failed" : "received",
+      lastError: m.unreadable ?? null,
+      nextAttemptAt: m.unreadable ? null : m.routedByCaller ? new Date(at.getTime() + 60_000) : at,
+      updatedAt: at,
+    });
+  });
+  const inserted = await db
+    .insert(inboxMessages)
+    .values([...values.values()])
+    .onConflictDoNothing({ target: inboxMessages.messageId })
+    .returning({ id: inboxMessages.id, messageId: inboxMessages.messageId, status: inboxMessages.status });
+  const fresh = new Map(inserted.map((r) => [r.messageId, r]));
+  const missing = ids.filter((id) => !fresh.has(id));
+  const existing = missing.length > 0 ? await db.select({ id: inboxMessages.id, messageId: inboxMessages.messageId, status: inboxMessages.status }).from(inboxMessages).where(inArray(inboxMessages.messageId, [...new Set(missing)])) : [];
+  const old = new Map(existing.map((r) => [r.messageId, r]));
+  const seen = new Set<string>();
+  return messages.map((m, i) => {
+    const messageId = ids[i]!;
+    const row = fresh.get(messageId);
+    const first = row !== undefined && !seen.has(messageId);
+    seen.add(messageId);
+    metrics().inboxReceived.inc({ source: m.source, result: first ? (m.unreadable ? "unreadable" : "stored") : "repeat" });
+    const found = row ?? old.get(messageId)!;
+    return { id: found.id, messageId, fresh: first, status: found.status };
+  });
 }
 
 /** Adds what a `resource.available` announcement pointed to, once read (REST). */

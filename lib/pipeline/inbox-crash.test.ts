@@ -12,7 +12,7 @@ import { buildClaim, startTestSandbox, waitFor } from "./testing/harness";
 
 const DECIDED = ["complete", "partial", "denied"];
 const postgres = testDatabases().find((t) => t.name === "postgres");
-const N = Number(process.env.CX_INBOX_FAULT_MESSAGES ?? 60);
+const N = Number(process.env.CX_INBOX_FAULT_MESSAGES ?? 40);
 const KILLS = Number(process.env.CX_INBOX_FAULT_KILLS ?? 12);
 
 /**
@@ -54,7 +54,7 @@ describe.skipIf(!postgres)("inbox on PostgreSQL: a poller killed with SIGKILL at
         if (rows.some((r) => r.status === "failed" || r.status === "rejected")) throw new Error(`claims refused: ${JSON.stringify(rows)}`);
         return rows.length === 1 && rows[0]!.status === "sent";
       },
-      120_000,
+      300_000,
       "every claim sent",
     );
     await worker.stop();
