@@ -5,7 +5,7 @@ import { CODE_SYSTEMS, NATIONAL_EXCHANGE, claimProcessingStatusExtension } from 
 import type { SandboxContext } from "./context";
 
 /**
- * The payer reissues a claim's or an authorization's decision (issue 40; the sandbox's admin
+ * The payer reissues a claim's or an authorization's decision (docs/decisions/097; the sandbox's admin
  * command `POST /_admin/claims/{id}/reissue`): a new ClaimResponse — a new id, the reissue-reason
  * extension — becomes the claim's answer. It reaches the clinic as every late answer does, in
  * both protocols and in either answer style: a `claim.status.changed` webhook and

@@ -80,7 +80,7 @@ export interface MailItem {
   event: string;
   resource: Resource;
   createdAt: string;
-  /** Messaging only: a whole message handed out as is (the sandbox's way to send a malformed one, issue 40). */
+  /** Messaging only: a whole message handed out as is (the sandbox's way to send a malformed one, docs/decisions/096). */
   raw?: Record<string, unknown>;
 }
 

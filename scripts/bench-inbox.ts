@@ -1,5 +1,5 @@
 /**
- * The inbox's cost per message (issue 40) on PGlite (in memory, this machine): what every polled
+ * The inbox's cost per message (docs/decisions/096) on PGlite (in memory, this machine): what every polled
  * message now costs on top of applying it — reading a poll reply (each message on its own),
  * storing the reply whole in one transaction (one row per message, idempotent by message id), and
  * routing each stored message from the inbox into the pipeline (take with SKIP LOCKED, read,

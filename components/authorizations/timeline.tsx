@@ -26,7 +26,7 @@ export async function Timeline({ entries: own, kind = "preauthorization", outcom
   // Decision 045: news that is not a status change (information requests, a refused cancellation).
   const notes = await getTranslations("informationRequests.timeline");
   const noteOf = (e: TimelineEntry) => (e.fromStatus === e.toStatus && typeof e.detail?.note === "string" && notes.has(e.detail.note) ? notes(e.detail.note) : undefined);
-  // Issue 40: the payer reissued its decision; the reason in the reader's language (its own words for a code we do not know).
+  // Decision 097: the payer reissued its decision; the reason in the reader's language (its own words for a code we do not know).
   const reissue = await getTranslations("inbox.reissue");
   const reissueOf = (e: TimelineEntry): string | undefined => {
     const r = e.detail?.reissue as { code?: string; words?: string } | undefined;

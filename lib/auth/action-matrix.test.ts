@@ -55,7 +55,7 @@ const MATRIX: Record<string, Access> = {
   "dashboard.liveBoardAction": ["manager"],
   // lib/pipeline: any signed-in staff member reads the live stamp of the pages they may open
   "pipeline.liveStampAction": ["front_desk", "billing", "manager", "admin"],
-  // lib/pipeline: "Received, not matched" (issue 40) is billing's
+  // lib/pipeline: "Received, not matched" (docs/decisions/096) is billing's
   "pipeline.dismissInboxMessageAction": ["billing"],
   "pipeline.matchInboxMessageAction": ["billing"],
   "pipeline.openAdvancedAuthorizationAction": ["billing"],

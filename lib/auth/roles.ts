@@ -21,7 +21,7 @@ export const AREAS = {
   informationRequests: { href: "/information-requests", roles: ["front_desk", "billing"] },
   // Remittances and payment notices (docs/decisions/047): billing's.
   payments: { href: "/payments", roles: ["billing"] },
-  // Issue 40: what the exchange sent and nothing here matched — billing's to match or dismiss.
+  // Decision 096: what the exchange sent and nothing here matched — billing's to match or dismiss.
   inbox: { href: "/inbox", roles: ["billing"] },
   dashboard: { href: "/dashboard", roles: ["manager"] },
   // Eligibility ahead of the visit (docs/decisions/044): the front desk's morning worklist, and the manager's view of it.

@@ -60,6 +60,6 @@ export { contractPrices } from "./schema";
 export { PATIENT_DOCUMENT_TYPES, practitioners } from "./schema";
 export type { PatientDocumentType } from "./schema";
 
-// Issue 40: the inbox (lib/inbox is its one reader and writer).
+// Decision 096: the inbox (lib/inbox is its one reader and writer).
 export { INBOX_SOURCES, INBOX_STATUSES, inboxMessages, inboxPolls } from "./schema";
 export type { InboxSource, InboxStatus, InboxSummary } from "./schema";

@@ -1,5 +1,5 @@
 /**
- * The inbox (issue 40): every message the exchange sends the clinic, stored whole before it is
+ * The inbox (docs/decisions/096): every message the exchange sends the clinic, stored whole before it is
  * routed, routed from here (idempotent by message id, retried with back-off, failures kept), and
  * what matches nothing shown to billing. The only reader and writer of `inbox_messages` and
  * `inbox_polls`. It does not know what a message means: lib/pipeline routes (inbound.ts).

@@ -1,5 +1,5 @@
 /**
- * The seam for "Open as advanced authorization" (issue 40 item 3, another area): lib/inbox does
+ * The seam for "Open as advanced authorization" (docs/decisions/096; advanced authorizations are another area's): lib/inbox does
  * not know advanced authorizations. The composition root registers one opener at start; the
  * "Received, not matched" page shows the button only when one is registered, and its server
  * action calls it. The opener records the message as an authorization (in its own transaction)

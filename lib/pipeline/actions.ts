@@ -15,7 +15,7 @@ export const liveStampAction = staffAction(
   { name: "exchange" },
 );
 
-// ---- "Received, not matched" (issue 40): billing settles what the exchange sent and nothing matched ----
+// ---- "Received, not matched" (docs/decisions/096): billing settles what the exchange sent and nothing matched ----
 
 
 const settled = (error: unknown) => (error instanceof InboxStateError || (error instanceof InboxMatchError && error.code === "settled") ? { ok: false as const, error: "settled" } : undefined);

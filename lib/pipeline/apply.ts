@@ -154,7 +154,7 @@ function sameResponse(stored: Record<string, unknown> | null, received: ClaimRes
 
 /**
  * A decided submission's payer sent another decision (a reissue: the reissue-reason extension, or
- * simply a second, different answer — issue 40). It becomes the current decision; the timeline
+ * simply a second, different answer — docs/decisions/097). It becomes the current decision; the timeline
  * keeps the earlier one (its status, decision and benefit in the entry's detail) and names the
  * reason. Reason `cancel` withdraws it (cancelled). A repeat of the stored answer changes nothing.
  */

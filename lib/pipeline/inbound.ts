@@ -129,7 +129,7 @@ function readOnce(resource: ClaimResponse): ReadResponse | undefined {
  * the payer answered late): a status check makes the named submission due for a follow-up at once
  * (the outbox asks the exchange and applies the answer with its ClaimResponse); anything else —
  * a cancel-response, a Task about a claim not known here — is `unrouted`, so the inbox keeps it
- * and shows it to billing (issue 40: never dropped).
+ * and shows it to billing (docs/decisions/096: never dropped).
  */
 export const taskInbound: InboundHandler = async (context, resource) => {
   if (resource.resourceType !== "Task") return "unrouted";

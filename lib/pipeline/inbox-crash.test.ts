@@ -16,7 +16,7 @@ const N = Number(process.env.CX_INBOX_FAULT_MESSAGES ?? 40);
 const KILLS = Number(process.env.CX_INBOX_FAULT_KILLS ?? 12);
 
 /**
- * Issue 40's fault run: N decisions wait at the exchange for the clinic's poll; a poller in a child
+ * The inbox's fault run (docs/decisions/096): N decisions wait at the exchange for the clinic's poll; a poller in a child
  * process (nothing else can bring them in: no outbox follow-up runs) is killed with SIGKILL at
  * random moments — between a poll-request and its reply, between the reply and the store, during
  * routing and applying, before the next poll-request — and started again, KILLS times, then left

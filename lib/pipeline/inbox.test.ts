@@ -13,7 +13,7 @@ import { startExchangeServices } from "./index";
 import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "./testing/harness";
 
 /**
- * Issue 40 — nothing the exchange sends is lost: every polled message stored whole before it is
+ * Decision 096 — nothing the exchange sends is lost: every polled message stored whole before it is
  * routed (a malformed one among good ones costs the others nothing), what matches nothing kept and
  * listed, a payer's reissued decision applied with the earlier one kept, idempotent by message id.
  */

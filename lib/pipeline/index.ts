@@ -144,6 +144,6 @@ export function startExchangeServices(deps: {
 export type { Database };
 export { liveStamp, liveStampQuery, type LiveStampQuery } from "./live-stamp";
 export { PAGE_LIVE_KINDS } from "./live-kinds";
-// Issue 40: routing from the inbox, and billing's settling of what matched nothing.
+// Decision 096: routing from the inbox, and billing's settling of what matched nothing.
 export { incomingOf, routeInboxMessage, type InboxRouteDeps } from "./inbox-route";
 export { matchInboxMessage, InboxMatchError } from "./inbox-review";

@@ -64,7 +64,7 @@ export interface MessagePoller {
  * what is due from the inbox into the pipeline (apply.ts — the same transitions, timeline and live
  * events as webhooks), and polls again at once while the reply carries `queued-messages`.
  *
- * Nothing is lost if this process dies at any point (issue 40): the poll-request's id is saved
+ * Nothing is lost if this process dies at any point (docs/decisions/096): the poll-request's id is saved
  * before it is sent and retired in the transaction that stores its reply, so after a crash the
  * same request goes again and the exchange answers it again (guide 6.4); a new request — which
  * clears what the last one handed out — goes only once the reply is stored. Routing is idempotent

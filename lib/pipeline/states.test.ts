@@ -24,7 +24,7 @@ describe("state machine (pure)", () => {
     expect(canTransition("pended", "sent")).toBe(false);
     expect(canTransition("draft", "sent")).toBe(false);
     for (const s of ["rejected", "cancelled"] as const) expect(TRANSITIONS[s]).toEqual([]);
-    // Issue 40: a decision is left only by the payer's reissue (another decision) or a cancellation.
+    // Decision 097: a decision is left only by the payer's reissue (another decision) or a cancellation.
     for (const s of ["complete", "partial", "denied"] as const) expect([...TRANSITIONS[s]].sort()).toEqual(["cancelled", "complete", "denied", "partial"]);
   });
 

@@ -128,7 +128,7 @@ export async function handlePlatformWebhook(request: Request, deps: WebhookDeps)
   if (problem) return json(401, { error: "invalid_signature", reason: problem });
   const webhookId = request.headers.get("webhook-id")!;
   let parsedBody: z.infer<typeof WebhookSchema>;
-  // A signed delivery we cannot read is kept whole in the inbox as failed (issue 40), then refused.
+  // A signed delivery we cannot read is kept whole in the inbox as failed (docs/decisions/096), then refused.
   const keepUnreadable = (reason: string) => storeMessages(deps.db, [{ messageId: webhookId, source: "webhook", body: rawBody, unreadable: reason }], now);
   try {
     const parsed = WebhookSchema.safeParse(JSON.parse(rawBody));
@@ -252,7 +252,7 @@ async function handleResourceAvailable(body: ResourceAvailableWebhook, webhookId
     resource,
   );
   if (routed === "unrouted") {
-    // Kept and shown as unmatched (issue 40); the platform is still asked to deliver again, and a
+    // Kept and shown as unmatched (docs/decisions/096); the platform is still asked to deliver again, and a
     // redelivery that now matches settles the same inbox row.
     await forget();
     if (kept) await recordRouted(db, kept.id, { status: "unmatched", reason: `matched nothing here: ${body.resource_type} (${body.event})` });

@@ -9,7 +9,7 @@ import { paymentReconciliationInbound } from "@/lib/payments";
  * An area adds its handler here, e.g. `CommunicationRequest: informationRequestInbound`.
  */
 export const INBOUND_HANDLERS: InboundHandlers = {
-  // Issue 40 (advanced authorizations): a payer's unasked approval is a ClaimResponse no submission
+  // The inbox (docs/decisions/096; advanced authorizations): a payer's unasked approval is a ClaimResponse no submission
   // takes. Its handler goes here, tried after the pipeline's own (several per type, first answer
   // other than "unrouted" wins): `ClaimResponse: [advancedAuthorizationInbound],`
   CommunicationRequest: informationRequestInbound,

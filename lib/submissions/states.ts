@@ -9,7 +9,7 @@ import type { SubmissionKind, SubmissionStatus, TransitionSource, Tx } from "@/l
  *                     └──→ rejected            (the platform said no; fix and resubmit as a new one)
  *   queued | sent → failed → queued           (gave up after retries; a person retries it)
  *   sent | pended | complete | partial → cancelled   (cancel / nullify accepted by the platform, decision 046)
- *   complete | partial | denied → complete | partial | denied | cancelled   (the payer reissued its decision, issue 40:
+ *   complete | partial | denied → complete | partial | denied | cancelled   (the payer reissued its decision, docs/decisions/097:
  *                                 the new one is current, the earlier stays on the timeline; `cancel` withdraws it)
  *
  * A POST answered with an OperationOutcome never created anything on the platform, so that

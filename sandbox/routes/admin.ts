@@ -153,7 +153,7 @@ export async function handleAdmin(req: IncomingMessage, url: URL, ctx: SandboxCo
     return jsonReply(201, { id: posted.id, resourceType: "CommunicationRequest", held: posted.held });
   }
 
-  // Issue 40: the payer reissues a decided claim's or authorization's decision (sandbox/reissue.ts).
+  // Decision 097: the payer reissues a decided claim's or authorization's decision (sandbox/reissue.ts).
   const reissue = /^\/_admin\/claims\/([^/]+)\/reissue$/.exec(path);
   if (reissue?.[1] && method === "POST") {
     let parsed: unknown = {};
@@ -189,7 +189,7 @@ export async function handleAdmin(req: IncomingMessage, url: URL, ctx: SandboxCo
       return jsonReply(400, { error: "invalid_json", message: "body must be a JSON object" });
     }
     const body = parsed as { event?: unknown; resource?: { resourceType?: unknown }; raw?: unknown } | null;
-    // Issue 40: a whole message handed out as is by polls (messaging), e.g. a malformed one.
+    // Decision 096: a whole message handed out as is by polls (messaging), e.g. a malformed one.
     if (body && typeof body.raw === "object" && body.raw !== null && !Array.isArray(body.raw)) {
       const item = ctx.mailbox.postRaw(ctx.providerOrgId, body.raw as Record<string, unknown>, typeof body.event === "string" ? body.event : "unknown");
       return jsonReply(201, { id: item.id, resourceType: "Bundle" });

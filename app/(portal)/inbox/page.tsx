@@ -12,7 +12,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /**
- * "Received, not matched" (issue 40): what the exchange sent that no submission here took — a
+ * "Received, not matched" (docs/decisions/096): what the exchange sent that no submission here took — a
  * decision for a claim not known, an unknown event, a Task nobody handles, an unreadable message —
  * kept whole in the inbox and shown to billing with what it says. Viewing it is a PHI access
  * (patients are named): audited like every patient view.

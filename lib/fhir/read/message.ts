@@ -132,7 +132,7 @@ export function messageErrorsOf(resource: Record<string, unknown>): MessageError
 
 function readMessageJson(json: unknown, path: string): Read<MessageView, Bundle> {
   // Nested message Bundles are set aside and read one by one below, so the structure check of the
-  // envelope never fails for one malformed message among many (issue 40).
+  // envelope never fails for one malformed message among many (docs/decisions/096).
   const nested = new Map<number, Record<string, unknown>>();
   let envelope: unknown = json;
   if (isObject(json) && Array.isArray(json.entry)) {

@@ -1,5 +1,5 @@
 /**
- * The message poller alone in its own process, for the inbox fault test (issue 40): `node --import
+ * The message poller alone in its own process, for the inbox fault test (docs/decisions/096): `node --import
  * tsx lib/pipeline/testing/poller-child.ts` with CX_DATABASE_URL (PostgreSQL), CX_PLATFORM_CONFIG
  * (JSON PlatformConfig, messaging) and optional CX_POLL_COUNT / CX_INBOX_LEASE_MS, and
  * CX_FAULT_POINT (replied | stored | applied) + CX_FAULT_AFTER (n): the child SIGKILLs itself at
