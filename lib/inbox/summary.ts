@@ -1,5 +1,5 @@
 import type { InboxSummary } from "@/lib/db";
-import { isFhirReadError, readClaimResponse, readReference, type MessageView } from "@/lib/fhir";
+import { readReference, type MessageView } from "@/lib/fhir";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -18,8 +18,8 @@ export function focusOf(message: MessageView): Json | undefined {
 
 /**
  * What a message says, for the "Received, not matched" page: type, payer, patient, the claim it
- * names, outcome and total as the payer states them. Read from the resource with the lib/fhir
- * readers where one exists; never throws (a resource that does not read gives what it can).
+ * names, outcome and total as the payer states them — looked up in the resource as received (the
+ * one reading of an answer is its handler's); never throws (a resource that does not read gives what it can).
  */
 export function summarize(resource: Json | undefined, message?: MessageView): InboxSummary {
   const summary: InboxSummary = {};
@@ -32,18 +32,20 @@ export function summarize(resource: Json | undefined, message?: MessageView): In
   const request = readReference(resource.request) ?? readReference(resource.focus) ?? (Array.isArray(resource.about) ? readReference(resource.about[0]) : undefined);
   if (request?.identifier?.value) summary.claimIdentifier = request.identifier.value;
   if (resource.resourceType === "ClaimResponse") {
-    try {
-      const { view } = readClaimResponse(resource);
-      summary.outcome = view.decision;
-      if (view.disposition) summary.disposition = view.disposition.slice(0, 200);
-      const benefit = view.total.benefit;
-      if (benefit?.minor !== undefined) summary.total = (benefit.minor / 100).toFixed(2);
-      if (benefit?.currency) summary.currency = benefit.currency;
-      if (view.preAuthRef) summary.preAuthRef = view.preAuthRef;
-      if (view.reissueReason?.code) summary.reissueReason = view.reissueReason.code;
-    } catch (error) {
-      if (!isFhirReadError(error)) throw error;
+    // Looked up, not read: the answer's one reading is its handler's (docs/decisions/078).
+    if (str(resource.outcome)) summary.outcome = resource.outcome as string;
+    if (str(resource.disposition)) summary.disposition = (resource.disposition as string).slice(0, 200);
+    const totals = Array.isArray(resource.total) ? (resource.total as Json[]) : [];
+    const benefit = totals.find((t) => isObject(t.category) && Array.isArray(t.category.coding) && (t.category.coding as Json[]).some((c) => c.code === "benefit"));
+    const amount = isObject(benefit?.amount) ? benefit.amount : undefined;
+    if (typeof amount?.value === "number") {
+      summary.total = amount.value.toFixed(2);
+      if (str(amount.currency)) summary.currency = amount.currency as string;
     }
+    if (str(resource.preAuthRef)) summary.preAuthRef = resource.preAuthRef as string;
+    const reissue = (Array.isArray(resource.extension) ? (resource.extension as Json[]) : []).find((e) => typeof e.url === "string" && e.url.endsWith("/extension-adjudication-reissue"));
+    const coding = isObject(reissue?.valueCodeableConcept) && Array.isArray(reissue.valueCodeableConcept.coding) ? (reissue.valueCodeableConcept.coding as Json[])[0] : undefined;
+    if (str(coding?.code)) summary.reissueReason = coding!.code as string;
   } else {
     if (str(resource.status)) summary.outcome = resource.status as string;
     if (str(resource.disposition)) summary.disposition = (resource.disposition as string).slice(0, 200);

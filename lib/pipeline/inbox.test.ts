@@ -86,7 +86,7 @@ describe.each(testDatabases())("inbox in the messaging protocol on $name", (targ
       expect(kept.filter((k) => k.status === "unmatched" && /unknown message event "mystery-notice"/.test(k.lastError ?? "")), byReason.join("\n")).toHaveLength(1);
       // What it says, from the reader's view: the foreign decision's patient and claim.
       const foreign = kept.find((k) => k.event === "claim-response" && k.status === "unmatched")!;
-      expect(foreign.summary).toMatchObject({ resourceType: "ClaimResponse", patient: "1000000001", claimIdentifier: "not-ours-1" });
+      expect(foreign.summary).toMatchObject({ resourceType: "ClaimResponse", patient: "1000000001", claimIdentifier: "not-ours-1", outcome: "complete" });
       // Stored = delivered: every message the exchange handed out is a row (5 decisions + 5 kept).
       const all = await database.db.select().from(inboxMessages);
       expect(all.filter((r) => r.source === "poll").length).toBeGreaterThanOrEqual(10);
