@@ -25,7 +25,7 @@ export const LIB_MAP = [
   { layer: "platform", modules: ["audit", "auth", "facilities", "attachments", "patients", "terminology", "platform", "operations", "api-access", "api"] },
   // Domain: the submission (its one owner) and the pipeline that sends and follows it, with the
   // small domain readers built on them.
-  { layer: "domain", modules: ["contracts", "scrubber", "submissions", "pipeline", "deadlines", "authorization-usage", "denials"] },
+  { layer: "domain", modules: ["contracts", "scrubber", "submissions", "inbox", "pipeline", "deadlines", "authorization-usage", "denials"] },
   // Features: what staff do on the screens — thin layers on the domain.
   { layer: "features", modules: ["authorizations", "claims", "cancellation", "information-requests", "payments", "eligibility", "visits", "dashboard", "admin"] },
   // Machine APIs: what other systems call (/api/exchange, /fhir and /query, /mcp, /v1).

@@ -49,4 +49,10 @@ export interface SandboxContext {
   conformanceTally: ConformanceTally;
   /** Messaging: the claim versions (`id@version`) already answered or handed out by a poll. */
   messageDeliveries: Set<string>;
+  /**
+   * Messaging: each clinic's last poll reply by its request's MessageHeader id. The same request
+   * sent again (after the clinic lost the reply) is answered the same (guide 6.4); a new request
+   * is what retires it — what it handed out is then gone from the queue.
+   */
+  pollReplies: Map<string, { headerId: string; reply: import("./http").Reply }>;
 }

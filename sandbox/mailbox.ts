@@ -30,6 +30,17 @@ export class Mailbox {
     return item;
   }
 
+  /**
+   * A whole message, handed out as is by polls (messaging only; never announced or readable by
+   * id): how the sandbox sends what the exchange should never send — a malformed message.
+   */
+  postRaw(providerOrgId: string, raw: Record<string, unknown>, event: string): MailItem {
+    const id = randomUUID();
+    const item: MailItem = { id, resourceType: "Bundle", providerOrgId, event, resource: { resourceType: "Bundle", id, type: "message" }, raw, createdAt: new Date(this.deps.clock.now()).toISOString() };
+    this.deps.store.postMail(item);
+    return item;
+  }
+
   /** The clinic's own mail only. */
   read(providerOrgId: string, resourceType: string, id: string): MailItem | undefined {
     const item = this.deps.store.getMail(resourceType, id);

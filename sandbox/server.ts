@@ -180,6 +180,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       facilities: new FacilityCertificates(dataDir),
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       messageDeliveries: new Set(),
+      pollReplies: new Map(),
       conformance: options.conformance ?? "strict",
       conformanceTally: new ConformanceTally(path.join(dataDir, "conformance.json")),
     };

@@ -80,6 +80,8 @@ export interface MailItem {
   event: string;
   resource: Resource;
   createdAt: string;
+  /** Messaging only: a whole message handed out as is (the sandbox's way to send a malformed one, docs/decisions/096). */
+  raw?: Record<string, unknown>;
 }
 
 /** A PaymentNotice the clinic sent about a remittance (sandbox/remittances.ts). */

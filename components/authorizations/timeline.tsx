@@ -45,6 +45,14 @@ export async function Timeline({ entries: own, kind = "preauthorization", outcom
     const earlier = total ? (until ? payer("earlierUntil", { total, until }) : payer("earlier", { total })) : undefined;
     return [words, earlier].filter(Boolean).join(" · ") || undefined;
   }
+  // Decision 097: the payer reissued its decision; the reason in the reader's language (its own words for a code we do not know).
+  const reissue = await getTranslations("inbox.reissue");
+  const reissueOf = (e: TimelineEntry): string | undefined => {
+    const r = e.detail?.reissue as { code?: string; words?: string } | undefined;
+    if (!r || typeof r !== "object") return undefined;
+    const reason = r.code && reissue.has(`reasons.${r.code}`) ? reissue(`reasons.${r.code}`) : (r.words ?? r.code ?? reissue("reasons.none"));
+    return reissue("line", { reason });
+  };
   type Row = { e: TimelineEntry; last: boolean; outcome?: StatusOutcome; from?: LinkedTimeline };
   const rows: Row[] = [
     ...own.map((e, i): Row => ({ e, last: i === own.length - 1, outcome })),
@@ -70,9 +78,9 @@ export async function Timeline({ entries: own, kind = "preauthorization", outcom
           <p className="text-xs text-slate-500">
             <time dateTime={e.at.toISOString()}>{format.dateTime(e.at, { dateStyle: "medium", timeStyle: "medium" })}</time>
             {typeof e.detail?.platformReason === "string" && <span className="ms-1">— {e.detail.platformReason}</span>}
-            {payerDetail(e) && (
-              <span className="ms-1" data-testid="payer-reissue">
-                — {payerDetail(e)}
+            {(payerDetail(e) ?? reissueOf(e)) && (
+              <span className={payerDetail(e) ? "ms-1" : "ms-1 font-medium text-amber-800"} data-testid={payerDetail(e) ? "payer-reissue" : "reissue-reason"}>
+                — {payerDetail(e) ?? reissueOf(e)}
               </span>
             )}
             {typeof e.detail?.code === "string" && (

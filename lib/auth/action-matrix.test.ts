@@ -61,6 +61,10 @@ const MATRIX: Record<string, Access> = {
   "dashboard.liveBoardAction": ["manager"],
   // lib/pipeline: any signed-in staff member reads the live stamp of the pages they may open
   "pipeline.liveStampAction": ["front_desk", "billing", "manager", "admin"],
+  // lib/pipeline: "Received, not matched" (docs/decisions/096) is billing's
+  "pipeline.dismissInboxMessageAction": ["billing"],
+  "pipeline.matchInboxMessageAction": ["billing"],
+  "pipeline.openAdvancedAuthorizationAction": ["billing"],
   "claims.reconcileAction": ["billing"],
   // lib/cancellation, lib/information-requests (docs/decisions/045): claims billing's, authorizations front desk's too (checked by kind inside)
   "cancellation.cancelSubmissionAction": ["front_desk", "billing"],

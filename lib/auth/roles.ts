@@ -21,6 +21,8 @@ export const AREAS = {
   informationRequests: { href: "/information-requests", roles: ["front_desk", "billing"] },
   // Remittances and payment notices (docs/decisions/047): billing's.
   payments: { href: "/payments", roles: ["billing"] },
+  // Decision 096: what the exchange sent and nothing here matched — billing's to match or dismiss.
+  inbox: { href: "/inbox", roles: ["billing"] },
   dashboard: { href: "/dashboard", roles: ["manager"] },
   // Eligibility ahead of the visit (docs/decisions/044): the front desk's morning worklist, and the manager's view of it.
   visits: { href: "/visits", roles: ["front_desk", "manager"] },

@@ -59,3 +59,7 @@ export { contractPrices } from "./schema";
 // Care settings (docs/decisions/083, 084): the clinic's practitioners, the patient's document type.
 export { PATIENT_DOCUMENT_TYPES, practitioners } from "./schema";
 export type { PatientDocumentType } from "./schema";
+
+// Decision 096: the inbox (lib/inbox is its one reader and writer).
+export { INBOX_SOURCES, INBOX_STATUSES, inboxMessages, inboxPolls } from "./schema";
+export type { InboxSource, InboxStatus, InboxSummary } from "./schema";

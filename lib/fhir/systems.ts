@@ -50,6 +50,9 @@ export const PLATFORM_BENEFIT_TYPE_SYSTEM = `${PLATFORM_URI_BASE}/CodeSystem/ben
 export const NATIONAL_EXCHANGE = {
   /** Extension on ClaimResponse, .item and .addItem: valueCodeableConcept from {@link NATIONAL_EXCHANGE.adjudicationOutcomeSystem}. */
   adjudicationOutcomeExtension: EXTENSIONS.adjudicationOutcome,
+  /** Extension on ClaimResponse: valueCodeableConcept — the reason a decision was reissued. */
+  reissueExtension: EXTENSIONS.adjudicationReissue,
+  reissueReasonSystem: SYSTEMS.reissueReason,
   /** approved | rejected | partial | pended | not-required */
   adjudicationOutcomeSystem: SYSTEMS.adjudicationOutcome,
   /** Adjudication categories added to HL7's: discount, rejected, patientShare, approved-quantity … */

@@ -30,6 +30,8 @@ function build() {
     eventStreams: new Gauge({ name: "cx_event_streams", help: "Open live-event streams (Server-Sent Events) in this process", registers: [registry] }),
     outboxDepth: new Gauge({ name: "cx_outbox_submissions", help: "Submissions by state (whole installation)", labelNames: ["state"], registers: [registry] }),
     outboxOldest: new Gauge({ name: "cx_outbox_oldest_queued_seconds", help: "Age of the oldest queued submission (0 when none)", registers: [registry] }),
+    inboxMessages: new Gauge({ name: "cx_inbox_messages", help: "Messages kept in the inbox, by state (unmatched and failed are waiting for billing)", labelNames: ["state"], registers: [registry] }),
+    inboxReceived: new Counter({ name: "cx_inbox_received_total", help: "Messages received into the inbox, by source and result (stored, repeat, unreadable)", labelNames: ["source", "result"], registers: [registry] }),
     pollerBacklog: new Gauge({ name: "cx_poller_backlog", help: "Sent or pended submissions due for a follow-up poll", registers: [registry] }),
     rateUse: new Gauge({ name: "cx_platform_rate_used", help: "Platform permits used in the last minute, all instances, by group", labelNames: ["group"], registers: [registry] }),
     rateLimit: new Gauge({ name: "cx_platform_rate_limit", help: "The platform's limit per minute, by group", labelNames: ["group"], registers: [registry] }),

@@ -1,6 +1,6 @@
 import type { ClaimResponse } from "@medplum/fhirtypes";
 import { eq } from "drizzle-orm";
-import type { Db, TransitionSource } from "@/lib/db";
+import type { Db, TransitionSource, Tx } from "@/lib/db";
 import { submissions } from "@/lib/db";
 import { type ClaimResponseView, type Decision, type Read } from "@/lib/fhir";
 import { DECISION_STATUSES, isFinal, notePlatformId, reschedule, transition, type DecisionStatus, type Submission, type TransitionDetail } from "@/lib/submissions";
@@ -81,6 +81,10 @@ export async function applyPlatformNews(
     const [locked] = await tx.select().from(submissions).where(eq(submissions.id, submissionId)).for("update");
     if (!locked) return { result: "unchanged" as const };
     let row: Submission = locked;
+    if (isDecision(row.status) && news.response) {
+      const reissued = await applyReissue(tx, row, news, at);
+      if (reissued) return reissued;
+    }
     if (isFinal(row.status)) return { result: "final" as const, submission: row };
     let changed = false;
     const release = { leaseOwner: null, leaseUntil: null };
@@ -139,6 +143,52 @@ export async function applyPlatformNews(
     const touched = await reschedule(tx, row.id, { nextAttemptAt: followUp, releaseLease: true });
     return { result: changed ? ("applied" as const) : ("unchanged" as const), submission: touched };
   });
+}
+
+/** The same ClaimResponse as the one stored (a repeat delivery): by its id, else by its whole content. */
+function sameResponse(stored: Record<string, unknown> | null, received: ClaimResponse): boolean {
+  if (!stored) return false;
+  if (typeof stored.id === "string" && typeof received.id === "string") return stored.id === received.id;
+  return JSON.stringify(stored) === JSON.stringify(received);
+}
+
+/**
+ * A decided submission's payer sent another decision (a reissue: the reissue-reason extension, or
+ * simply a second, different answer — docs/decisions/097). It becomes the current decision; the timeline
+ * keeps the earlier one (its status, decision and benefit in the entry's detail) and names the
+ * reason. Reason `cancel` withdraws it (cancelled). A repeat of the stored answer changes nothing.
+ */
+async function applyReissue(tx: Tx, row: Submission, news: PlatformNews, at: Date): Promise<{ result: ApplyResult; submission: Submission } | undefined> {
+  const response = news.response!;
+  const view = response.view;
+  if (sameResponse(row.response, response.raw)) return { result: "unchanged", submission: row };
+  const reason = view.reissueReason;
+  const decided = DECISION_STATUS[view.decision];
+  const to = reason?.code === "cancel" ? "cancelled" : decided;
+  // Pended or an error reply after a decision is no new decision: the stored one stands.
+  if (!to || to === "rejected") return undefined;
+  const earlier = row.responseView as Partial<ClaimResponseView> | null;
+  const previous = {
+    status: row.status,
+    ...(typeof row.response?.id === "string" ? { responseId: row.response.id } : {}),
+    ...(earlier?.decision ? { decision: earlier.decision } : {}),
+    ...(earlier?.total?.benefit?.minor !== undefined ? { benefitMinor: earlier.total.benefit.minor } : {}),
+  };
+  const submission = await transition(
+    tx,
+    row,
+    to,
+    news.source,
+    {
+      ...news.detail,
+      reissue: { ...(reason?.code ? { code: reason.code } : {}), ...(reason?.display ?? reason?.text ? { words: reason.display ?? reason.text } : {}) },
+      previous,
+      ...(view.total.benefit?.minor !== undefined ? { benefitMinor: view.total.benefit.minor } : {}),
+    },
+    { response: response.raw as unknown as Record<string, unknown>, responseView: view as unknown as Record<string, unknown>, decidedAt: at, nextAttemptAt: null, leaseOwner: null, leaseUntil: null },
+    at,
+  );
+  return { result: "applied", submission };
 }
 
 /** ClaimResponse.error[] → the stored reasons of a rejection (code, the element it names, words). */

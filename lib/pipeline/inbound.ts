@@ -6,6 +6,9 @@ import { claimProcessingStatus, isFhirReadError, isResourceOf, readClaimResponse
 import { metrics } from "@/lib/metrics";
 import { applyPlatformNews, decisionOf, type PlatformStatus, type ReadResponse } from "./apply";
 import { auditPipeline } from "./audit";
+import { reschedule } from "@/lib/submissions";
+
+const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === "object" && x !== null) : []);
 
 /**
  * Everything the platform sends the clinic on its own initiative — a late ClaimResponse, a payer's
@@ -26,6 +29,8 @@ export interface InboundContext {
   event?: string;
   /** The message Bundle id or the webhook id: what the timeline and audit cite. */
   messageId?: string;
+  /** The inbox row the message is stored in (lib/inbox): what a handler that keeps a reference to the message cites. */
+  inboxId?: string;
 }
 
 /**
@@ -38,8 +43,26 @@ export type InboundResult = "applied" | "unchanged" | "unrouted";
 /** The resource as received (read it with the lib/fhir readers: any valid R4 must be understood). */
 export type InboundHandler = (context: InboundContext, resource: Record<string, unknown>) => Promise<InboundResult>;
 
-/** Handlers by `resourceType`. */
-export type InboundHandlers = Partial<Record<Resource["resourceType"], InboundHandler>>;
+/**
+ * Handlers by `resourceType`: one, or several tried in order — the first answer other than
+ * `unrouted` wins (e.g. `ClaimResponse: [claimResponseInbound, advancedAuthorizationInbound]`).
+ */
+export type InboundHandlers = Partial<Record<Resource["resourceType"], InboundHandler | readonly InboundHandler[]>>;
+
+function handlersOf(handlers: InboundHandlers, type: string): readonly InboundHandler[] {
+  const entry = (handlers as Record<string, InboundHandler | readonly InboundHandler[] | undefined>)[type];
+  return entry === undefined ? [] : typeof entry === "function" ? [entry] : entry;
+}
+
+/** Tables of handlers joined: per type, the first table's handlers first (the pipeline's own before the areas'). */
+export function combineInbound(...tables: (InboundHandlers | undefined)[]): InboundHandlers {
+  const out: Record<string, InboundHandler[]> = {};
+  for (const table of tables) {
+    if (!table) continue;
+    for (const type of Object.keys(table)) (out[type] ??= []).push(...handlersOf(table, type));
+  }
+  return out as InboundHandlers;
+}
 
 /**
  * The submission a ClaimResponse (or anything else that names a Claim) is about: by the platform
@@ -101,15 +124,36 @@ function readOnce(resource: ClaimResponse): ReadResponse | undefined {
   }
 }
 
-export const PIPELINE_INBOUND: InboundHandlers = { ClaimResponse: claimResponseInbound };
+/**
+ * A status-check answer or a cancel answer that arrives by poll (the exchange may queue one when
+ * the payer answered late): a status check makes the named submission due for a follow-up at once
+ * (the outbox asks the exchange and applies the answer with its ClaimResponse); anything else —
+ * a cancel-response, a Task about a claim not known here — is `unrouted`, so the inbox keeps it
+ * and shows it to billing (docs/decisions/096: never dropped).
+ */
+export const taskInbound: InboundHandler = async (context, resource) => {
+  if (resource.resourceType !== "Task") return "unrouted";
+  const code = list((resource.code as { coding?: unknown } | undefined)?.coding).find((c) => typeof c.code === "string")?.code;
+  if (code !== "status" && context.event !== "status-check-response") return "unrouted";
+  const row = await submissionForRequest(context.db, readReference(resource.focus));
+  if (!row) return "unrouted";
+  const due = await reschedule(context.db, row.id, { nextAttemptAt: context.clock(), releaseLease: true }, { statuses: ["sent", "pended"] });
+  return due ? "applied" : "unchanged";
+};
 
-/** Routes one resource to its handler; a type nobody reads is `unrouted` (logged by type only, never content). */
+export const PIPELINE_INBOUND: InboundHandlers = { ClaimResponse: claimResponseInbound, Task: taskInbound };
+
+/** Routes one resource to its handlers in order; a type nobody reads, or that every handler leaves, is `unrouted` (logged by type only, never content). */
 export async function routeInbound(handlers: InboundHandlers, context: InboundContext, resource: Record<string, unknown>): Promise<InboundResult> {
   const type = typeof resource.resourceType === "string" ? resource.resourceType : "";
-  const handler = (handlers as Record<string, InboundHandler | undefined>)[type];
-  if (!handler) {
-    context.log(`[inbound] a ${String(resource.resourceType)} (${context.event ?? "no event"}) has no handler`);
+  const chain = handlersOf(handlers, type);
+  if (chain.length === 0) {
+    context.log(`[inbound] a ${type || "resource"} (${context.event ?? "no event"}) has no handler; kept in the inbox`);
     return "unrouted";
   }
-  return handler(context, resource);
+  for (const handler of chain) {
+    const result = await handler(context, resource);
+    if (result !== "unrouted") return result;
+  }
+  return "unrouted";
 }

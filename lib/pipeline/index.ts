@@ -10,7 +10,9 @@ import { pruneLiveEvents } from "./live";
 import { startOutboxWorker, type OutboxWorker } from "./outbox";
 import { canPollMessages, type ExchangePlatform } from "./platform-port";
 import { startMessagePoller, type MessagePoller } from "./message-poller";
-import type { InboundHandlers } from "./inbound";
+import { PIPELINE_INBOUND, combineInbound, type InboundHandlers } from "./inbound";
+import { routeInboxMessage } from "./inbox-route";
+import { routeDue } from "@/lib/inbox";
 import type { PlatformClient, PlatformPort } from "@/lib/platform";
 import { lineWriter } from "@/lib/log";
 
@@ -50,6 +52,8 @@ export { LiveHub, liveHub, liveEventStream, pruneLiveEvents, closeLiveStreams, t
 export { classifyFailure, canPollMessages, type ExchangePlatform, type MessagePolling } from "./platform-port";
 export {
   routeInbound,
+  combineInbound,
+  taskInbound,
   claimResponseInbound,
   submissionForRequest,
   PIPELINE_INBOUND,
@@ -105,6 +109,15 @@ export function startExchangeServices(deps: {
   const messagePoller = canPollMessages(deps.client)
     ? startMessagePoller({ db: deps.db, client: deps.client, intervalMs: config.messagePollMs, pollAfterMs: config.pollAfterMs, clock, log: deps.log, inbound: deps.inbound, facilityPorts: async () => ((await deps.facilityPorts?.()) ?? []).filter(canPollMessages) })
     : undefined;
+  // REST: no poll loop; a slow pass settles what a webhook receiver left mid-way (lib/inbox).
+  const inboxTimer = messagePoller
+    ? undefined
+    : setInterval(() => {
+        const handlers = combineInbound(PIPELINE_INBOUND, deps.inbound);
+        const log = deps.log ?? lineWriter("warn");
+        void routeDue(deps.db, (row) => routeInboxMessage({ db: deps.db, handlers, clock, pollAfterMs: config.pollAfterMs, log }, row), { clock, log }).catch((error: unknown) => log(`[inbox] routing pass failed: ${describeError(error)}`));
+      }, 30_000);
+  inboxTimer?.unref?.();
   const prune = async () => {
     try {
       await pruneLiveEvents({ db: deps.db }, new Date(clock().getTime() - config.liveEventsRetentionMs));
@@ -120,6 +133,7 @@ export function startExchangeServices(deps: {
     ...(messagePoller ? { messagePoller } : {}),
     async stop(graceMs?: number) {
       clearInterval(pruneTimer);
+      if (inboxTimer) clearInterval(inboxTimer);
       const [stopped] = await Promise.all([worker.stop(graceMs), messagePoller?.stop()]);
       return stopped;
     },
@@ -130,3 +144,6 @@ export function startExchangeServices(deps: {
 export type { Database };
 export { liveStamp, liveStampQuery, type LiveStampQuery } from "./live-stamp";
 export { PAGE_LIVE_KINDS } from "./live-kinds";
+// Decision 096: routing from the inbox, and billing's settling of what matched nothing.
+export { incomingOf, routeInboxMessage, type InboxRouteDeps } from "./inbox-route";
+export { matchInboxMessage, InboxMatchError } from "./inbox-review";

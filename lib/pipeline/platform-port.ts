@@ -1,5 +1,5 @@
 import type { Bundle, Claim, ClaimResponse } from "@medplum/fhirtypes";
-import type { ClaimResponseView, MessageView } from "@/lib/fhir";
+import type { ClaimResponseView, MessagePart, MessageView } from "@/lib/fhir";
 
 /**
  * The part of the platform client (lib/platform) the pipeline uses, typed structurally so the
@@ -41,7 +41,7 @@ export interface ExchangePlatform {
 
 /** The messaging protocol's poll (lib/platform PlatformPort.pollMessages). */
 export interface MessagePolling {
-  pollMessages(options?: ExchangeCallOptions & { count?: number }): Promise<{ messages: MessageView[]; more: boolean; requestId: string }>;
+  pollMessages(options?: ExchangeCallOptions & { count?: number; pollId?: string }): Promise<{ messages: MessageView[]; parts: MessagePart[]; more: boolean; requestId: string }>;
 }
 
 /** The port speaks messaging when it can poll (no webhooks then). */

@@ -23,7 +23,9 @@ describe("state machine (pure)", () => {
     expect(canTransition("complete", "pended")).toBe(false);
     expect(canTransition("pended", "sent")).toBe(false);
     expect(canTransition("draft", "sent")).toBe(false);
-    for (const s of ["denied", "rejected", "cancelled"] as const) expect(TRANSITIONS[s]).toEqual([]);
+    for (const s of ["rejected", "cancelled"] as const) expect(TRANSITIONS[s]).toEqual([]);
+    // Decision 097: a decision is left only by the payer's reissue (another decision) or a cancellation.
+    for (const s of ["complete", "partial", "denied"] as const) expect([...TRANSITIONS[s]].sort()).toEqual(["cancelled", "complete", "denied", "partial"]);
   });
 
   it("sums money exactly in minor units", () => {

@@ -7,10 +7,11 @@ import { auditRefusal } from "@/lib/audit";
 import { contextFromHeaders } from "@/lib/http";
 import { auditPipeline } from "./audit";
 import { adjudicatedResponse, applyPlatformNews, isDecision, readResponses, type ApplyResult } from "./apply";
-import { PIPELINE_INBOUND, routeInbound, type InboundHandlers } from "./inbound";
+import { PIPELINE_INBOUND, combineInbound, routeInbound, type InboundHandlers } from "./inbound";
 import { classifyFailure, type ExchangePlatform } from "./platform-port";
 import { decisionRetries } from "./follow-up";
 import { reschedule } from "@/lib/submissions";
+import { forgetMessage, noteFetched, recordRouted, storeMessages, summarize } from "@/lib/inbox";
 
 /** Standard Webhooks: a delivery older or newer than this is refused (replay protection). */
 export const WEBHOOK_TOLERANCE_SECONDS = 5 * 60;
@@ -134,11 +135,18 @@ export async function handlePlatformWebhook(request: Request, deps: WebhookDeps)
   }
   const webhookId = request.headers.get("webhook-id")!;
   let parsedBody: z.infer<typeof WebhookSchema>;
+  // A signed delivery we cannot read is kept whole in the inbox as failed (docs/decisions/096), then refused.
+  const keepUnreadable = (reason: string) => storeMessages(deps.db, [{ messageId: webhookId, source: "webhook", body: rawBody, unreadable: reason }], now);
   try {
     const parsed = WebhookSchema.safeParse(JSON.parse(rawBody));
-    if (!parsed.success) return json(400, { error: "invalid_body", issues: parsed.error.issues.map((i) => i.path.join(".") || "(root)") });
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => i.path.join(".") || "(root)");
+      await keepUnreadable(`not a webhook this portal reads: ${issues.join(", ")}`.slice(0, 300));
+      return json(400, { error: "invalid_body", issues });
+    }
     parsedBody = parsed.data;
   } catch {
+    await keepUnreadable("not JSON");
     return json(400, { error: "invalid_json" });
   }
   if (parsedBody.event === "resource.available") return handleResourceAvailable(parsedBody, webhookId, now, deps);
@@ -152,18 +160,21 @@ export async function handlePlatformWebhook(request: Request, deps: WebhookDeps)
       .onConflictDoNothing()
       .returning({ webhookId: webhookReceipts.webhookId });
     if (inserted.length === 0) return { duplicate: true as const };
+    // The body whole, in the inbox, in the same step that records (and so acknowledges) the delivery.
+    const [kept] = await storeMessages(tx, [{ messageId: webhookId, source: "webhook", event: body.event, body: rawBody, routedByCaller: true }], now);
     const [submission] = await tx.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(eq(submissions.platformId, body.claim_id));
     if (!submission) {
       // Usually the platform decided faster than our worker saved its answer (the platform id).
       // Forget the delivery and ask for it again: the platform's retry arrives once we know the
       // claim, instead of the news waiting for the poller.
       await tx.delete(webhookReceipts).where(eq(webhookReceipts.webhookId, webhookId));
-      return { duplicate: false as const, submissionId: undefined, kind: undefined };
+      if (kept) await forgetMessage(tx, kept.id);
+      return { duplicate: false as const, submissionId: undefined, kind: undefined, inboxId: undefined };
     }
     // Safety net, same transaction as the receipt: if this process dies before the change below is
     // applied, the poller reads the claim in a few seconds (applying sets its own next look).
     await reschedule(tx, submission.id, { nextAttemptAt: new Date(now.getTime() + 2 * deps.fetchTimeoutMs) }, { statuses: ["sent", "pended"] });
-    return { duplicate: false as const, submissionId: submission.id, kind: submission.kind };
+    return { duplicate: false as const, submissionId: submission.id, kind: submission.kind, inboxId: kept?.id };
   });
   if (recorded.duplicate) return json(200, { duplicate: true });
   if (!recorded.submissionId || !recorded.kind) {
@@ -191,6 +202,7 @@ export async function handlePlatformWebhook(request: Request, deps: WebhookDeps)
     result = toReceipt(await applyPlatformNews(deps, recorded.submissionId, news));
   }
   await db.update(webhookReceipts).set({ result }).where(eq(webhookReceipts.webhookId, webhookId));
+  if (recorded.inboxId) await recordRouted(db, recorded.inboxId, { status: "applied", submissionId: recorded.submissionId });
   if (result === "applied") {
     await auditPipeline(db, "platform-webhook", "submission.status", { id: recorded.submissionId, kind: recorded.kind }, "success", { webhookId, status: body.status }, deps.log);
   }
@@ -221,9 +233,12 @@ async function handleResourceAvailable(body: ResourceAvailableWebhook, webhookId
     .onConflictDoNothing()
     .returning({ webhookId: webhookReceipts.webhookId });
   if (inserted.length === 0) return json(200, { duplicate: true });
+  // The announcement whole in the inbox; a redelivery (same webhook id) finds the same row.
+  const [kept] = await storeMessages(db, [{ messageId: webhookId, source: "webhook", event: body.event, body: JSON.stringify(body), routedByCaller: true }], now);
   const forget = () => db.delete(webhookReceipts).where(eq(webhookReceipts.webhookId, webhookId));
   if (!deps.client.readResource) {
     await forget();
+    if (kept) await forgetMessage(db, kept.id);
     return json(503, { error: "platform_not_configured", message: "This portal cannot read platform resources." });
   }
   let resource: Record<string, unknown>;
@@ -231,20 +246,26 @@ async function handleResourceAvailable(body: ResourceAvailableWebhook, webhookId
     resource = (await deps.client.readResource(body.resource_type, body.resource_id, { signal: AbortSignal.timeout(deps.fetchTimeoutMs) })).data;
   } catch (error) {
     await forget();
+    if (kept) await forgetMessage(db, kept.id);
     const f = classifyFailure(error);
     deps.log?.(`[webhook] reading a ${body.resource_type} failed (${f.kind}); asked the platform to deliver again`);
     return json(503, { error: "read_failed", message: `The ${body.resource_type} could not be read yet; deliver again later.` });
   }
   const log = deps.log ?? (() => {});
+  if (kept) await noteFetched(db, kept.id, JSON.stringify(resource), summarize(resource));
   const routed = await routeInbound(
-    { ...PIPELINE_INBOUND, ...deps.inbound },
-    { db, clock: deps.clock ?? (() => new Date()), pollAfterMs: deps.pollAfterMs, log, source: "webhook", event: body.event, messageId: webhookId },
+    combineInbound(PIPELINE_INBOUND, deps.inbound),
+    { db, clock: deps.clock ?? (() => new Date()), pollAfterMs: deps.pollAfterMs, log, source: "webhook", event: body.event, messageId: webhookId, ...(kept ? { inboxId: kept.id } : {}) },
     resource,
   );
   if (routed === "unrouted") {
+    // Kept and shown as unmatched (docs/decisions/096); the platform is still asked to deliver again, and a
+    // redelivery that now matches settles the same inbox row.
     await forget();
+    if (kept) await recordRouted(db, kept.id, { status: "unmatched", reason: `matched nothing here: ${body.resource_type} (${body.event})` });
     return json(409, { error: "unknown_subject", message: `Nothing here this ${body.resource_type} belongs to (yet); deliver again later.` });
   }
+  if (kept) await recordRouted(db, kept.id, { status: "applied" });
   const result: ReceiptResult = routed === "applied" ? "applied" : "ignored";
   await db.update(webhookReceipts).set({ result }).where(eq(webhookReceipts.webhookId, webhookId));
   return json(200, { result });

@@ -1,12 +1,15 @@
 import type { Bundle, Claim, ClaimResponse, Communication, CoverageEligibilityRequest, CoverageEligibilityResponse, PaymentNotice, Task } from "@medplum/fhirtypes";
-import type { BenefitsView, ClaimResponseView, MessageView } from "@/lib/fhir";
+import type { BenefitsView, ClaimResponseView, MessagePart, MessageView } from "@/lib/fhir";
 import type { CallOptions, PlatformClient, PlatformResult } from "./client";
 
 export type PlatformProtocol = "rest" | "messaging";
 
 /** One poll-request's harvest: the messages (≤ 100) and whether the exchange said more wait. */
 export interface PolledMessages {
+  /** The messages that read as R4 (the views of `parts` that have one). */
   messages: MessageView[];
+  /** Every message of the reply, each read on its own: its raw Bundle and its view, or why it could not be read. */
+  parts: MessagePart[];
   /** The `queued-messages` meta tag was present: poll again at once. */
   more: boolean;
   requestId: string;
@@ -38,7 +41,7 @@ export interface PlatformPort {
    * Messaging only: one poll-request for waiting messages (pended answers, CommunicationRequests,
    * PaymentReconciliations). Absent in REST, where the platform pushes webhooks instead.
    */
-  pollMessages?(options?: CallOptions & { count?: number }): Promise<PolledMessages>;
+  pollMessages?(options?: CallOptions & { count?: number; pollId?: string }): Promise<PolledMessages>;
 
   /**
    * Messaging only: claims (use `claim`) sent together as batch-requests (≤ 200 claims per payer

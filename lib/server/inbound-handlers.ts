@@ -1,24 +1,7 @@
-import type { InboundHandler, InboundHandlers } from "@/lib/pipeline";
-import { claimResponseInbound } from "@/lib/pipeline";
+import type { InboundHandlers } from "@/lib/pipeline";
 import { advancedAuthorizationInbound } from "@/lib/authorizations";
 import { acknowledgementInbound, informationRequestInbound } from "@/lib/information-requests";
 import { paymentReconciliationInbound } from "@/lib/payments";
-
-/**
- * Several handlers for one resource type, tried in order: the first that does not answer
- * "unrouted" wins. (The inbox work makes InboundHandlers take a list per type; until then a
- * ClaimResponse goes to the pipeline's handler — an answer to a submission of ours — and then to
- * the payer's advanced authorization, docs/decisions/101.)
- */
-export function firstRouted(...handlers: InboundHandler[]): InboundHandler {
-  return async (context, resource) => {
-    for (const handler of handlers) {
-      const result = await handler(context, resource);
-      if (result !== "unrouted") return result;
-    }
-    return "unrouted";
-  };
-}
 
 /**
  * The composition of inbound routing (lib/pipeline/inbound.ts): what each area does with what the
@@ -27,7 +10,9 @@ export function firstRouted(...handlers: InboundHandler[]): InboundHandler {
  * An area adds its handler here, e.g. `CommunicationRequest: informationRequestInbound`.
  */
 export const INBOUND_HANDLERS: InboundHandlers = {
-  ClaimResponse: firstRouted(claimResponseInbound, advancedAuthorizationInbound),
+  // The inbox (docs/decisions/096) tries the pipeline's own ClaimResponse handler first, then these
+  // (first answer other than "unrouted" wins): a payer's unasked approval (docs/decisions/101).
+  ClaimResponse: [advancedAuthorizationInbound],
   CommunicationRequest: informationRequestInbound,
   Communication: acknowledgementInbound,
   PaymentReconciliation: paymentReconciliationInbound,

@@ -9,6 +9,8 @@ import type { SubmissionKind, SubmissionStatus, TransitionSource, Tx } from "@/l
  *                     └──→ rejected            (the platform said no; fix and resubmit as a new one)
  *   queued | sent → failed → queued           (gave up after retries; a person retries it)
  *   sent | pended | complete | partial → cancelled   (cancel / nullify accepted by the platform, decision 046)
+ *   complete | partial | denied → complete | partial | denied | cancelled   (the payer reissued its decision, docs/decisions/097:
+ *                                 the new one is current, the earlier stays on the timeline; `cancel` withdraws it)
  *
  * A POST answered with an OperationOutcome never created anything on the platform, so that
  * rejection goes straight from `queued` (the timeline records the request). `sent` may jump to a
@@ -19,9 +21,9 @@ export const TRANSITIONS: Readonly<Record<SubmissionStatus, readonly SubmissionS
   queued: ["sent", "rejected", "failed"],
   sent: ["pended", "complete", "partial", "denied", "rejected", "failed", "cancelled"],
   pended: ["complete", "partial", "denied", "rejected", "cancelled"],
-  complete: ["cancelled"],
-  partial: ["cancelled"],
-  denied: [],
+  complete: ["cancelled", "complete", "partial", "denied"],
+  partial: ["cancelled", "complete", "partial", "denied"],
+  denied: ["complete", "partial", "denied", "cancelled"],
   rejected: [],
   failed: ["queued"],
   cancelled: [],

@@ -10,6 +10,7 @@ import { safeEqual } from "../oauth";
 import { z } from "zod";
 import { requestInformation } from "../information-requests";
 import { AdvancedAuthorizationRequestSchema, AdvancedReissueSchema, DEMO_ADVANCED_AUTHORIZATION, advancedAuthorizations, originateAdvancedAuthorization, reissueAdvancedAuthorization } from "../advanced-authorizations";
+import { ReissueRequestSchema, reissueDecision } from "../reissue";
 
 const InformationRequestInputSchema = z
   .object({ text: z.string().max(2000).optional(), attachmentTypes: z.array(z.string().min(1).max(200)).max(10).optional(), dueInDays: z.number().int().min(-365).max(365).optional() })
@@ -163,6 +164,27 @@ export async function handleAdmin(req: IncomingMessage, url: URL, ctx: SandboxCo
     return jsonReply(201, { id: posted.id, resourceType: "CommunicationRequest", held: posted.held });
   }
 
+  // Decision 097: the payer reissues a decided claim's or authorization's decision (sandbox/reissue.ts).
+  const reissue = /^\/_admin\/claims\/([^/]+)\/reissue$/.exec(path);
+  if (reissue?.[1] && method === "POST") {
+    let parsed: unknown = {};
+    try {
+      const text = await readBody(req, 16 * 1024);
+      parsed = text.trim() ? JSON.parse(text) : {};
+    } catch {
+      return jsonReply(400, { error: "invalid_json", message: "body must be a JSON object" });
+    }
+    const result = ReissueRequestSchema.safeParse(parsed);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      return jsonReply(400, { error: "invalid_request", message: `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}` });
+    }
+    const done = reissueDecision(ctx, reissue[1], result.data);
+    if (done === "not-found") return jsonReply(404, { error: "not_found", message: "no claim with this id" });
+    if (done === "not-decided") return jsonReply(409, { error: "not_decided", message: "only a decided claim or authorization can be reissued" });
+    return jsonReply(201, done);
+  }
+
   // The mailbox (sandbox/mailbox.ts): post a resource the platform sends on its own initiative —
   // announced by webhook and handed out by polls. Areas with their own triggers build on it.
   if (path === "/_admin/mail") {
@@ -177,7 +199,12 @@ export async function handleAdmin(req: IncomingMessage, url: URL, ctx: SandboxCo
     } catch {
       return jsonReply(400, { error: "invalid_json", message: "body must be a JSON object" });
     }
-    const body = parsed as { event?: unknown; resource?: { resourceType?: unknown } } | null;
+    const body = parsed as { event?: unknown; resource?: { resourceType?: unknown }; raw?: unknown } | null;
+    // Decision 096: a whole message handed out as is by polls (messaging), e.g. a malformed one.
+    if (body && typeof body.raw === "object" && body.raw !== null && !Array.isArray(body.raw)) {
+      const item = ctx.mailbox.postRaw(ctx.providerOrgId, body.raw as Record<string, unknown>, typeof body.event === "string" ? body.event : "unknown");
+      return jsonReply(201, { id: item.id, resourceType: "Bundle" });
+    }
     const type = body?.resource?.resourceType;
     if (typeof body?.event !== "string" || typeof type !== "string" || !(MAIL_RESOURCE_TYPES as readonly string[]).includes(type)) {
       return jsonReply(400, { error: "invalid_mail", message: `body must be {"event": "<ksa message event>", "resource": {"resourceType": one of ${MAIL_RESOURCE_TYPES.join(", ")}, …}}` });

@@ -249,6 +249,9 @@ export function processMessage(
     }
     case "poll-request": {
       expect("Task");
+      // The same poll-request again (the clinic lost our reply): the same reply (guide 6.4).
+      const last = ctx.pollReplies.get(providerOrgId);
+      if (last && header.id && last.headerId === header.id) return last.reply;
       const inputs = Array.isArray(focus.input) ? (focus.input as { type?: { coding?: { code?: string }[] }; valuePositiveInt?: number; valueCode?: string }[]) : [];
       const count = inputs.find((i) => i.type?.coding?.some((c) => c.code === "count"))?.valuePositiveInt ?? MAX_MESSAGES_PER_POLL;
       if (count > MAX_MESSAGES_PER_POLL) throw messageError("Task.input[count]", `at most ${MAX_MESSAGES_PER_POLL} messages per poll`, "business-rule");
@@ -267,13 +270,15 @@ export function processMessage(
       const mail: Waiting[] = ctx.mailbox
         .forClinic(providerOrgId)
         .filter((m) => !sent.has(`mail:${m.resourceType}/${m.id}`) && wanted(m.event))
-        .map((m) => ({ key: `mail:${m.resourceType}/${m.id}`, at: m.createdAt, message: () => replyBundle(ctx, to, m.event, undefined, m.resource) }));
+        .map((m) => ({ key: `mail:${m.resourceType}/${m.id}`, at: m.createdAt, message: () => (m.raw ? (m.raw as unknown as Bundle) : replyBundle(ctx, to, m.event, undefined, m.resource)) }));
       const waiting = [...claims, ...mail].sort((a, b) => a.at.localeCompare(b.at));
       const batch = waiting.slice(0, count);
       for (const w of batch) sent.add(w.key);
       const messages = batch.map((w) => w.message());
       const task = { resourceType: "Task" as const, id: randomUUID(), status: "completed" as const, intent: "order" as const, code: { coding: [{ system: NATIONAL_EXCHANGE.taskCodeSystem, code: "poll" }] } };
-      return fhirReply(200, replyBundle(ctx, to, "poll-response", header.id, task, messages, waiting.length > batch.length));
+      const reply = fhirReply(200, replyBundle(ctx, to, "poll-response", header.id, task, messages, waiting.length > batch.length));
+      if (header.id) ctx.pollReplies.set(providerOrgId, { headerId: header.id, reply });
+      return reply;
     }
     // Decision 045: cancel / nullify and the answer to an information request (sandbox/information-requests.ts).
     case "cancel-request": {

@@ -14,3 +14,4 @@ export * from "./denials";
 export * from "./contracts";
 export * from "./terminology";
 export * from "./practitioners";
+export * from "./inbox";

@@ -40,6 +40,8 @@ export const EXTENSIONS = {
   siteEligibility: extensionUrl("siteEligibility"),
   /** ClaimResponse, .item, .addItem: CodeableConcept (adjudication-outcome). */
   adjudicationOutcome: extensionUrl("adjudication-outcome"),
+  /** ClaimResponse: CodeableConcept (reissue-reason) — why the payer reissued an earlier decision (guide Table 10; `cancel` for an advanced authorization the payer withdraws, 7.9.2). */
+  adjudicationReissue: extensionUrl("adjudication-reissue"),
   /** Batch-request claims: the batch's identifier, the claim's number in it, the period it covers. */
   batchIdentifier: extensionUrl("batch-identifier"),
   batchNumber: extensionUrl("batch-number"),

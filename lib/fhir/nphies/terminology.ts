@@ -56,6 +56,8 @@ export const SYSTEMS = {
   taskInputType: codeSystemUrl("task-input-type"),
   taskOutputType: codeSystemUrl("task-output-type"),
   adjudicationOutcome: codeSystemUrl("adjudication-outcome"),
+  /** Codes of the reissue-reason extension (`cancel` …). */
+  reissueReason: codeSystemUrl("reissue-reason"),
   adjudication: codeSystemUrl("ksa-adjudication"),
   adjudicationReason: codeSystemUrl("adjudication-reason"),
   /** Errors the exchange returns (ClaimResponse.error, Task.output error, OperationOutcome details). */

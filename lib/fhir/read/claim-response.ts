@@ -116,6 +116,8 @@ export interface ClaimResponseView {
   platformStatus?: string;
   preAuthRef?: string;
   preAuthPeriod?: PeriodView;
+  /** The reissue-reason extension: the payer reissued an earlier decision (its code and words). */
+  reissueReason?: CodedView;
   payeeType?: CodedView;
   items: ClaimResponseLineView[];
   addItems: ClaimResponseLineView[];
@@ -145,6 +147,7 @@ export interface ClaimResponseView {
 
 const INTERPRETED_EXTENSIONS = new Set<string>([
   NATIONAL_EXCHANGE.adjudicationOutcomeExtension,
+  NATIONAL_EXCHANGE.reissueExtension,
   CLAIM_PROCESSING_STATUS_EXTENSION,
   PORTAL_SUBMISSION_STATUS_EXTENSION,
 ]);
@@ -403,6 +406,9 @@ export function readClaimResponse(json: unknown): Read<ClaimResponseView, ClaimR
   if (resourceOutcome) view.adjudicationOutcome = resourceOutcome;
   if (platformStatus) view.platformStatus = platformStatus;
   if (text(r.preAuthRef)) view.preAuthRef = r.preAuthRef as string;
+  const reissue = list(r.extension).find((e) => typeof e.url === "string" && e.url.endsWith("/extension-adjudication-reissue"));
+  const reissueReason = reissue ? (readCoded(reissue.valueCodeableConcept) ?? (text(reissue.valueCode) ? { code: reissue.valueCode as string } : undefined)) : undefined;
+  if (reissueReason) view.reissueReason = reissueReason;
   const preAuthPeriod = readPeriod(r.preAuthPeriod);
   if (preAuthPeriod) view.preAuthPeriod = preAuthPeriod;
   const payeeType = readCoded(r.payeeType);

@@ -24,4 +24,4 @@ export { readCommunicationRequest } from "./communication-request";
 export { readPaymentReconciliation } from "./payment-reconciliation";
 export type { PaymentReconciliationView, RemittanceDetailKind, RemittanceDetailView } from "./payment-reconciliation";
 export type { CommunicationRequestView } from "./communication-request";
-export type { MessageView, MessageHeaderView, MessageErrorView } from "./message";
+export type { MessageView, MessageHeaderView, MessageErrorView, MessagePart } from "./message";

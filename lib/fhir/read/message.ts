@@ -46,11 +46,27 @@ export interface MessageView {
   entries: BundleEntryView[];
   /** The `queued-messages` meta tag: more messages wait at the exchange. */
   queuedMessages: boolean;
-  /** Message Bundles inside this one (a poll reply's messages), read the same way. */
+  /** Message Bundles inside this one (a poll reply's messages) that read as R4 messages, read the same way. */
   messages: MessageView[];
+  /**
+   * Every message Bundle inside this one, in order, each read on its own: its view, or the reason
+   * it could not be read. One malformed message never makes the others (or the reply) unreadable.
+   */
+  parts: MessagePart[];
   /** Errors of the message: OperationOutcome issues, error[] of responses, Task outputs of type error. */
   errors: MessageErrorView[];
   notes: string[];
+}
+
+/** One message inside a reply (a poll reply's entry), kept whole with its view or its read error. */
+export interface MessagePart {
+  /** The entry's index in the reply. */
+  index: number;
+  /** The message Bundle exactly as received. */
+  raw: Record<string, unknown>;
+  view?: MessageView;
+  /** Why it could not be read (FhirReadError path and reason; never the offending value). */
+  error?: { path: string; reason: string };
 }
 
 function hasQueuedTag(resource: unknown): boolean {
@@ -115,14 +131,32 @@ export function messageErrorsOf(resource: Record<string, unknown>): MessageError
 }
 
 function readMessageJson(json: unknown, path: string): Read<MessageView, Bundle> {
+  // Nested message Bundles are set aside and read one by one below, so the structure check of the
+  // envelope never fails for one malformed message among many (docs/decisions/096).
+  const nested = new Map<number, Record<string, unknown>>();
+  let envelope: unknown = json;
+  if (isObject(json) && Array.isArray(json.entry)) {
+    const kept: unknown[] = [];
+    json.entry.forEach((e: unknown, i: number) => {
+      if (isObject(e) && isObject(e.resource) && e.resource.resourceType === "Bundle") nested.set(i, e);
+      else kept.push(e);
+    });
+    if (nested.size > 0) envelope = { ...json, entry: kept };
+  }
   let read: ReturnType<typeof readBundle>;
   try {
-    read = readBundle(json);
+    read = readBundle(envelope);
   } catch (error) {
     if (error instanceof FhirReadError && path !== "Bundle") throw new FhirReadError(`${path}.${error.path.replace(/^Bundle\.?/, "")}`, error.reason);
     throw error;
   }
-  const { view: bundle, raw } = read;
+  const raw = json as Bundle;
+  const bundle = { ...read.view, entries: [...read.view.entries] };
+  // The set-aside messages back in their places (as received), so entry indexes stay the reply's.
+  for (const [i, e] of [...nested.entries()].sort((a, b) => a[0] - b[0])) {
+    const resource = e.resource as Record<string, unknown>;
+    bundle.entries.splice(i, 0, { ...(text(e.fullUrl) ? { fullUrl: e.fullUrl as string } : {}), resourceType: "Bundle", resource });
+  }
   if (bundle.type !== "message") throw new FhirReadError(`${path}.type`, `expected a message Bundle, got "${bundle.type}"`);
   const headerEntry = bundle.entries.find((e) => e.resourceType === "MessageHeader");
   if (!headerEntry?.resource) throw new FhirReadError(`${path}.entry`, "a message Bundle without a MessageHeader");
@@ -145,19 +179,27 @@ function readMessageJson(json: unknown, path: string): Read<MessageView, Bundle>
     return byId?.resource ? [byId.resource] : [];
   });
   const messages: MessageView[] = [];
+  const parts: MessagePart[] = [];
   const errors: MessageErrorView[] = [];
   const notes = [...bundle.notes];
   if (headerEntry !== bundle.entries[0]) notes.push(`${path}.entry[0]: the MessageHeader is not first`);
   bundle.entries.forEach((entry, i) => {
     if (!entry.resource) return;
     if (entry.resourceType === "Bundle") {
-      messages.push(readMessageJson(entry.resource, `${path}.entry[${i}].resource`).view);
+      try {
+        const view = readMessageJson(entry.resource, `${path}.entry[${i}].resource`).view;
+        messages.push(view);
+        parts.push({ index: i, raw: entry.resource, view });
+      } catch (error) {
+        if (!(error instanceof FhirReadError)) throw error;
+        parts.push({ index: i, raw: entry.resource, error: { path: error.path, reason: error.reason } });
+      }
       return;
     }
     errors.push(...messageErrorsOf(entry.resource));
   });
-  const queuedMessages = hasQueuedTag(raw) || hasQueuedTag(h) || messages.some((m) => m.queuedMessages);
-  const view: MessageView = { header, focus, entries: bundle.entries, queuedMessages, messages, errors, notes };
+  const queuedMessages = hasQueuedTag(raw) || hasQueuedTag(h) || parts.some((p) => p.view?.queuedMessages || hasQueuedTag(p.raw));
+  const view: MessageView = { header, focus, entries: bundle.entries, queuedMessages, messages, parts, errors, notes };
   if (text((raw as { id?: unknown }).id)) view.bundleId = raw.id as string;
   if (bundle.timestamp) view.timestamp = bundle.timestamp;
   return { view, raw };

@@ -31,9 +31,12 @@ export function taskOperations(core: MessagingCore): Pick<PlatformPort, "checkEl
     },
 
     async pollMessages(options = {}): Promise<PolledMessages> {
-      const task = buildPollTask({ id: randomUUID(), requesterOrgId: deps.providerOrgId, count: options.count ?? MAX_MESSAGES_PER_POLL, authoredOn: clock() });
-      const reply = await core.exchange({ event: "poll-request", focus: task, resources: [core.provider()], destination: { exchange: true }, bucket: "status" }, options);
-      return { messages: reply.view.messages, more: reply.view.queuedMessages, requestId: reply.requestId };
+      // `pollId` (lib/inbox): the same poll-request, ids and all, when it is sent again after a crash —
+      // the exchange answers an exact repeat with the same reply (guide 6.4), so nothing is lost.
+      const id = options.pollId ?? randomUUID();
+      const task = buildPollTask({ id, requesterOrgId: deps.providerOrgId, count: options.count ?? MAX_MESSAGES_PER_POLL, authoredOn: clock() });
+      const reply = await core.exchange({ event: "poll-request", focus: task, resources: [core.provider()], destination: { exchange: true }, bucket: "status", seed: `poll|${id}` }, options);
+      return { messages: reply.view.messages, parts: reply.view.parts, more: reply.view.queuedMessages, requestId: reply.requestId };
     },
 
     async cancel(task: Task, options = {}) {
