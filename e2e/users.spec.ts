@@ -3,7 +3,7 @@ import type { Browser, Page } from "@playwright/test";
 import { BASE_URL, createUser, expect, inArabic, screenshot, signIn, test } from "./fixtures";
 
 /*
- * Accounts an administrator can run (issue 44, decision 102): a password reset to a temporary
+ * Accounts an administrator can run (decision 102): a password reset to a temporary
  * password the user must change, an unlock, and "Change my password" — in the browser, as staff
  * would do it. Screenshots (English and Arabic, 1280 and 390 px) go to docs/screenshots/44/.
  */

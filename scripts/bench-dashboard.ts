@@ -7,7 +7,7 @@
  * For each range (--days: one or more lengths in days, ending today; default 30,365,730) runs
  * each query once to warm up, then --runs times, and prints the median per query and the total of
  * the medians (the page runs them in parallel, so the page waits less than the total). Budget:
- * 100 ms in all at 1,000,000 claims, for any range up to 24 months (issue 47, docs/decisions/100). For comparison it also times
+ * 100 ms in all at 1,000,000 claims, for any range up to 24 months (docs/decisions/100). For comparison it also times
  * the exact median over every decided claim (the query before the decision-time histogram,
  * decision 052), outside the total. Then it times the denial section's views (docs/decisions/077:
  * by family, reason, insurer, service, practitioner, the top fixable reasons, the scrubber's share

@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import { isUuid } from "@/lib/ids";
 import { and, arrayContains, asc, eq, isNull, max, ne, sql } from "drizzle-orm";
 import { audit, type Caller } from "@/lib/audit";
 import type { Db, Tx } from "@/lib/db";
@@ -9,7 +10,7 @@ import { isRole } from "./roles";
 import { UserInputError, normaliseEmail } from "./users";
 
 /*
- * Running accounts (issue 44, decision 102): the one place that changes a user's roles, password,
+ * Running accounts (decision 102): the one place that changes a user's roles, password,
  * lock and disabled state. Screens (lib/auth/actions.ts) and the admin CLI (lib/admin) both call
  * these; each change and its audit row are one transaction, and the rules hold for both callers:
  * the last active administrator is never disabled or stripped of the role, and an administrator
@@ -35,7 +36,6 @@ export interface UserAccount {
   createdAt: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function accountState(user: { disabledAt: Date | null; lockedUntil: Date | null }, now = new Date()): AccountState {
   if (user.disabledAt) return "disabled";
@@ -70,7 +70,7 @@ export async function listUserAccounts(db: Db, now = new Date()): Promise<UserAc
 
 /** One user's account, or undefined. */
 export async function getUserAccount(db: Db, id: string, now = new Date()): Promise<UserAccount | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   return (await listUserAccounts(db, now)).find((u) => u.id === id);
 }
 
@@ -78,7 +78,7 @@ type UserRow = typeof users.$inferSelect;
 
 /** The user's row, locked for this transaction; a clear refusal when there is none. */
 async function lockUser(tx: Tx, ref: UserRef): Promise<UserRow> {
-  const where = "id" in ref ? (UUID.test(ref.id) ? eq(users.id, ref.id) : sql`false`) : eq(users.email, normaliseEmail(ref.email));
+  const where = "id" in ref ? (isUuid(ref.id) ? eq(users.id, ref.id) : sql`false`) : eq(users.email, normaliseEmail(ref.email));
   const [row] = await tx.select().from(users).where(where).for("update");
   if (!row) throw new UserInputError("id" in ref ? "No such user." : `No user with email ${normaliseEmail(ref.email)}.`, "notFound");
   return row;

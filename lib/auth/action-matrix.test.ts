@@ -47,6 +47,9 @@ const MATRIX: Record<string, Access> = {
   "authorizations.saveDraftAction": ["front_desk", "billing"],
   "authorizations.submitAction": ["front_desk", "billing"],
   "authorizations.createClaimFromAuthorizationAction": ["billing"],
+  // A payer's advanced authorization (docs/decisions/101): changed or questioned by whoever works authorizations
+  "authorizations.changePayerAuthorizationAction": ["front_desk", "billing"],
+  "authorizations.askPayerChangeAction": ["front_desk", "billing"],
   // lib/claims: billing
   "claims.copyClaimAction": ["billing"],
   "claims.fixClaimAction": ["billing"],

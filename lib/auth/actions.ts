@@ -59,7 +59,7 @@ export async function signInAction(input: unknown): Promise<SignInState> {
 }
 
 /*
- * Running accounts (issue 44, decision 102). Administrators manage other users; everyone changes
+ * Running accounts (decision 102). Administrators manage other users; everyone changes
  * their own password. The rules and the audit rows live in lib/auth/accounts.ts.
  */
 

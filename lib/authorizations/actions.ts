@@ -94,5 +94,5 @@ export const askPayerChangeAction = staffAction(
     const result = await askPayerToChange({ db: ctx.db, port: getPlatformPort, providerOrgId: env().PROVIDER_ORG_ID }, ctx.caller, input);
     return result.ok ? { ok: true } : result;
   },
-  { name: "authorizations", invalid: () => ({ ok: false, error: "too_long" }) },
+  { name: "authorizations", invalid: () => ({ ok: false, error: "invalid" }) },
 );

@@ -111,6 +111,9 @@ export const MESSAGE_REPLY_EVENTS = [
   "communication-request",
   "payment-reconciliation",
   "acknowledgement",
+  // A payer's advanced authorization, unasked (guide v2.7 Tables 11-12; the web guide's name; docs/decisions/101).
+  "advanced-authorization",
+  "advanced-priorauth",
 ] as const;
 export type MessageReplyEvent = (typeof MESSAGE_REPLY_EVENTS)[number];
 

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
+import { isUuid } from "@/lib/ids";
 import { inboxMessages, type Db, type InboxStatus, type Tx } from "@/lib/db";
 import type { InboxRow } from "./route";
 
@@ -30,7 +31,7 @@ export async function listOpenMessages(db: Db, options: { limit?: number; status
 
 /** One kept message, body included (the body is patient data: the caller audits the view). */
 export async function getInboxMessage(db: Db | Tx, id: string): Promise<InboxRow | undefined> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   const [row] = await db.select().from(inboxMessages).where(eq(inboxMessages.id, id));
   return row;
 }

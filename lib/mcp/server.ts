@@ -1,4 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { isUuid } from "@/lib/ids";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
   CallToolRequestSchema,
@@ -80,8 +81,8 @@ export const RESOURCE_TEMPLATES = [
   },
 ] as const;
 
-const PATIENT_URI = /^clinic-exchange:\/\/patients\/([0-9a-f-]{36})\/coverages$/i;
-const SUBMISSION_URI = /^clinic-exchange:\/\/submissions\/([0-9a-f-]{36})\/timeline$/i;
+const PATIENT_URI = /^clinic-exchange:\/\/patients\/([^/]+)\/coverages$/;
+const SUBMISSION_URI = /^clinic-exchange:\/\/submissions\/([^/]+)\/timeline$/;
 /** The protocol's "resource not found" (same answer for what exists but this agent may not read). */
 const RESOURCE_NOT_FOUND = -32002;
 
@@ -151,7 +152,7 @@ export function buildServer(ctx: GatewayContext, setup: CallSetup): Server {
     const uri = request.params.uri;
     const notFound = () => new McpError(RESOURCE_NOT_FOUND, "No such resource for this agent.", { uri: uri.slice(0, 200) });
     const patient = PATIENT_URI.exec(uri);
-    if (patient && templates.some((t) => t.name === "patient-coverages")) {
+    if (patient && isUuid(patient[1]) && templates.some((t) => t.name === "patient-coverages")) {
       const row = await getPatient(ctx.db, patient[1]!.toLowerCase());
       if (!row) throw notFound();
       ctx.audit.target = { type: "patient", id: row.id };
@@ -159,7 +160,7 @@ export function buildServer(ctx: GatewayContext, setup: CallSetup): Server {
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ patientId: row.id, coverages: summary.coverages }) }] };
     }
     const submission = SUBMISSION_URI.exec(uri);
-    if (submission && templates.some((t) => t.name === "submission-timeline")) {
+    if (submission && isUuid(submission[1]) && templates.some((t) => t.name === "submission-timeline")) {
       for (const kind of AGENT_KINDS[role]) {
         const found = await findSubmission(ctx, kind, { submissionId: submission[1]!.toLowerCase() });
         if (!found) continue;
@@ -204,7 +205,7 @@ export async function handleMcpPost(ctx: GatewayContext, request: Request, agent
   if (tool?.streams) {
     // The answer streams after the kernel wrote its audit entry: name the target now.
     const id = ((body.params as { arguments?: { submissionId?: unknown } } | undefined)?.arguments?.submissionId ?? "") as unknown;
-    if (typeof id === "string" && /^[0-9a-f-]{36}$/i.test(id)) ctx.audit.target = { type: "submission", id: id.toLowerCase() };
+    if (isUuid(id)) ctx.audit.target = { type: "submission", id: id.toLowerCase() };
   }
   const server = buildServer(ctx, { ...setup, role, agentName: agent });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !tool?.streams });

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { isUuid } from "@/lib/ids";
 import type { Db } from "@/lib/db";
 import { submissions } from "@/lib/db";
 import { isFhirReadError, readClaimResponse, readMessage, type ClaimResponseView } from "@/lib/fhir";
@@ -43,7 +44,7 @@ export async function matchInboxMessage(db: Db, input: { inboxId: string; submis
   if (row.status !== "unmatched" && row.status !== "failed") throw new InboxMatchError("settled");
   const response = decisionIn(row);
   if (!response) throw new InboxMatchError("no_decision");
-  const [submission] = /^[0-9a-f-]{36}$/i.test(input.submissionId) ? await db.select({ id: submissions.id, status: submissions.status }).from(submissions).where(eq(submissions.id, input.submissionId)) : [];
+  const [submission] = isUuid(input.submissionId) ? await db.select({ id: submissions.id, status: submissions.status }).from(submissions).where(eq(submissions.id, input.submissionId)) : [];
   if (!submission || submission.status === "draft" || submission.status === "queued") throw new InboxMatchError("no_submission");
   const status: PlatformStatus = decisionOf(response.view) ?? "pended";
   const applied = await applyPlatformNews({ db, pollAfterMs: input.pollAfterMs ?? 60_000 }, submission.id, {

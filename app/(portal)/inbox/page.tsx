@@ -50,7 +50,7 @@ export default staffPage("inbox", async function InboxPage(_props: object, staff
                       {s.resourceType && <span className="ms-2 text-sm font-normal text-slate-600">{s.resourceType}</span>}
                     </h2>
                     <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${row.status === "failed" ? "bg-red-100 text-red-900" : "bg-amber-100 text-amber-900"}`} data-testid="inbox-status">
-                      {t(`status.${row.status}`)}
+                      {t(`state.${row.status}`)}
                     </span>
                   </div>
                   <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-2">
