@@ -64,6 +64,8 @@ const MATRIX: Entry[] = [
   page("/visits/lists/[id]", VISITS, () => `/visits/lists/${randomUUID()}`, 404),
   page("/information-requests", AUTHORIZATIONS),
   page("/payments", BILLING),
+  // "Received, not matched" (docs/decisions/096): billing's
+  page("/inbox", BILLING),
   page("/payments/[id]", BILLING, () => `/payments/${randomUUID()}`, 404),
   page("/dashboard", MANAGER),
   page("/dashboard/live", MANAGER),
@@ -99,7 +101,7 @@ const NOT_STAFF = new Set([
   "/api/webhooks/platform", // the platform's signed webhooks
   "/api/[...path]", // unknown API paths: 404 in the API's style
 ]);
-const MACHINE_API_PREFIXES = ["/api/exchange", "/v1", "/oauth", "/query", "/fhir"];
+const MACHINE_API_PREFIXES = ["/api/exchange", "/v1", "/oauth", "/query", "/fhir", "/mcp"];
 
 function appRoutes(): string[] {
   const found: string[] = [];

@@ -19,6 +19,19 @@ async function start(page: Page, type: "professional" | "oral" | "pharmacy") {
   await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "R51");
 }
 
+/**
+ * Chooses the institutional inpatient setting. A choice made while the page is still hydrating can
+ * be undone when the form registers its fields (right after a reload into Arabic), so it is made
+ * again until the inpatient subtype is offered.
+ */
+async function chooseInpatient(page: Page) {
+  await expect(async () => {
+    await page.getByTestId("claim-type").selectOption("institutional");
+    await expect(page.getByTestId("claim-subtype").locator('option[value="ip"]')).toHaveCount(1, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await page.getByTestId("claim-subtype").selectOption("ip");
+}
+
 async function line(page: Page, system: string, code: string, quantity: string, price: string) {
   await page.getByTestId("item-0-system").selectOption({ label: system });
   await pickCode(page, page.getByRole("combobox", { name: "Service of line 1" }), code);
@@ -41,8 +54,7 @@ test.describe("claims per care setting", () => {
     await signInAs("billing");
     await page.goto("/claims/new");
     await inArabic(page, async () => {
-      await page.getByTestId("claim-type").selectOption("institutional");
-      await page.getByTestId("claim-subtype").selectOption("ip");
+      await chooseInpatient(page);
       await expect(page.getByTestId("admission")).toBeVisible();
       await expect(page.getByTestId("care-setting")).toContainText("الفريق المعالج");
       await screenshot(page, SHOTS, "institutional-claim-ar.png");
@@ -68,15 +80,13 @@ test.describe("claims per care setting", () => {
     await signInAs("front_desk");
     await page.goto("/authorizations/new");
     await inArabic(page, async () => {
-      await page.getByTestId("claim-type").selectOption("institutional");
-      await page.getByTestId("claim-subtype").selectOption("ip");
+      await chooseInpatient(page);
       await expect(page.getByTestId("care-setting")).toContainText("مدة التنويم المتوقعة (بالأيام)");
       await screenshot(page, SHOTS, "inpatient-authorization-ar.png");
     });
     await pickPatient(page, "2087654311");
     await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
-    await page.getByTestId("claim-type").selectOption("institutional");
-    await page.getByTestId("claim-subtype").selectOption("ip");
+    await chooseInpatient(page);
     await page.getByTestId("practitioner-PRAC-10001").check();
     await page.getByTestId("chief-complaint").fill("Gallstones: planned laparoscopic removal");
     await page.getByTestId("admission").fill("2026-11-20T08:00");
