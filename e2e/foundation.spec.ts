@@ -3,7 +3,7 @@ import { DEMO, adminCli, createUser, expect, navLabels, signIn, test } from "./f
 test.describe("roles and navigation", () => {
   const cases = [
     { email: DEMO.frontDesk, home: "/patients", nav: ["Patients", "Eligibility", "Authorizations", "Information requested", "Visits ahead"] },
-    { email: DEMO.billing, home: "/authorizations", nav: ["Authorizations", "Claims", "Information requested", "Payments"] },
+    { email: DEMO.billing, home: "/authorizations", nav: ["Authorizations", "Claims", "Information requested", "Payments", "Received, not matched"] },
     { email: DEMO.manager, home: "/dashboard", nav: ["Dashboard", "Visits ahead"] },
     { email: DEMO.admin, home: "/settings", nav: ["Settings", "Audit log"] },
   ];
@@ -18,7 +18,7 @@ test.describe("roles and navigation", () => {
   test("a user with two roles sees both areas", async ({ page }) => {
     const user = createUser(["billing", "manager"]);
     await signIn(page, user.email, user.password);
-    expect(await navLabels(page)).toEqual(["Authorizations", "Claims", "Information requested", "Payments", "Dashboard", "Visits ahead"]);
+    expect(await navLabels(page)).toEqual(["Authorizations", "Claims", "Information requested", "Payments", "Received, not matched", "Dashboard", "Visits ahead"]);
   });
 });
 
