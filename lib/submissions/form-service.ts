@@ -423,48 +423,68 @@ export type ClaimFromAuthorizationResult =
   | { ok: true; id: string; reused: boolean }
   | { ok: false; error: "not_found" | "not_approved" };
 
+/** What a draft made from a decided authorization is: a claim that uses it, or a new request that changes it. */
+interface FromAuthorization {
+  use: "claim" | "preauthorization";
+  /** Only a payer's own approval (docs/decisions/101) may be the source. */
+  payerOnly: boolean;
+  /** How the draft names its source: `authorization_id` (a claim) or `replaces_id` (a change). */
+  link: "authorizationId" | "replacesId";
+  action: string;
+}
+
 /**
- * A draft claim made from a decided (approved or partly approved) prior authorization: the same
- * patient, coverage, diagnoses, procedures and items, the authorization's preAuthRef, and
- * `authorization_id` linking the two. An existing draft for the same authorization is reopened.
+ * The one way a draft is made from a decided (approved or partly approved) authorization: the same
+ * patient, coverage, diagnoses and items, its preAuthRef, linked to it; an open draft made the same
+ * way from it is reopened instead. `not_decided` when the source is not an approved authorization.
  */
-export async function createClaimFromAuthorization(deps: ServiceDeps, caller: Caller, authorizationId: string): Promise<ClaimFromAuthorizationResult> {
+async function draftFromAuthorization(deps: ServiceDeps, caller: Caller, authorizationId: string, how: FromAuthorization): Promise<{ ok: true; id: string; reused: boolean } | { ok: false; error: "not_found" | "not_decided" }> {
   if (!isUuid(authorizationId)) return { ok: false, error: "not_found" };
   const [auth] = await deps.db
     .select()
     .from(submissions)
-    .where(and(eq(submissions.id, authorizationId), eq(submissions.kind, "preauthorization")));
+    .where(and(eq(submissions.id, authorizationId), eq(submissions.kind, "preauthorization"), ...(how.payerOnly ? [eq(submissions.channel, PAYER_CHANNEL)] : [])));
   if (!auth) return { ok: false, error: "not_found" };
   const preAuthRef = typeof auth.response?.preAuthRef === "string" ? auth.response.preAuthRef : undefined;
-  if ((auth.status !== "complete" && auth.status !== "partial") || !preAuthRef) return { ok: false, error: "not_approved" };
-
+  if ((auth.status !== "complete" && auth.status !== "partial") || !preAuthRef) return { ok: false, error: "not_decided" };
+  const kind = how.use;
   const [existing] = await deps.db
     .select({ id: submissions.id })
     .from(submissions)
-    .where(and(eq(submissions.authorizationId, auth.id), eq(submissions.kind, "claim"), eq(submissions.status, "draft")))
+    .where(and(eq(how.link === "authorizationId" ? submissions.authorizationId : submissions.replacesId, auth.id), eq(submissions.kind, kind), eq(submissions.status, "draft")))
     .orderBy(desc(submissions.createdAt))
     .limit(1);
   if (existing) {
-    await record(deps.db, caller, "claim.create_from_authorization", existing.id, "success", { authorizationId: auth.id, reused: true });
+    await record(deps.db, caller, how.action, existing.id, "success", { authorizationId: auth.id, reused: true });
     return { ok: true, id: existing.id, reused: true };
   }
-
-  const source = draftFormSchema.safeParse({ ...(auth.form ?? {}), use: "claim" });
+  const source = draftFormSchema.safeParse({ ...(auth.form ?? {}), use: kind });
   if (!source.success) return { ok: false, error: "not_found" };
-  const values: DraftFormValues = { ...source.data, use: "claim", attachmentIds: [], preAuthRef };
+  const values: DraftFormValues = { ...source.data, use: kind, attachmentIds: [], preAuthRef };
   const resolved = await resolvePatient(deps.db, values.patientId, values.coverageId || undefined);
   if (!resolved.ok) return { ok: false, error: "not_found" };
   const claim = draftClaimOf(deps, values, resolved);
   const row = await deps.db.transaction(async (tx) => {
     const created = await insertDraft(
       tx,
-      { kind: "claim", patientId: auth.patientId, insurerId: auth.insurerId ?? undefined, claim, form: { ...values }, createdBy: caller.userId, channel: "ui", authorizationId: auth.id },
+      { kind, patientId: auth.patientId, insurerId: auth.insurerId ?? undefined, claim, form: { ...values }, createdBy: caller.userId, channel: "ui", [how.link]: auth.id },
       now(deps),
     );
-    await record(tx, caller, "claim.create_from_authorization", created.id, "success", { authorizationId: auth.id });
+    await record(tx, caller, how.action, created.id, "success", { authorizationId: auth.id });
     return created;
   });
   return { ok: true, id: row.id, reused: false };
+}
+
+/**
+ * A draft claim made from a decided (approved or partly approved) prior authorization: the same
+ * patient, coverage, diagnoses, procedures and items, the authorization's preAuthRef, and
+ * `authorization_id` linking the two. An existing draft for the same authorization is reopened.
+ */
+export async function createClaimFromAuthorization(deps: ServiceDeps, caller: Caller, authorizationId: string): Promise<ClaimFromAuthorizationResult> {
+  const result = await draftFromAuthorization(deps, caller, authorizationId, { use: "claim", payerOnly: false, link: "authorizationId", action: "claim.create_from_authorization" });
+  if (result.ok) return result;
+  return { ok: false, error: result.error === "not_decided" ? "not_approved" : "not_found" };
 }
 
 export type ChangeRequestResult = { ok: true; id: string; reused: boolean } | { ok: false; error: "not_found" | "not_changeable" };
@@ -476,38 +496,7 @@ export type ChangeRequestResult = { ok: true; id: string; reused: boolean } | { 
  * (`replacesId` → `Claim.related` prior, its identifier). An open draft of the same change is reopened.
  */
 export async function draftChangeOfPayerAuthorization(deps: ServiceDeps, caller: Caller, authorizationId: string): Promise<ChangeRequestResult> {
-  if (!isUuid(authorizationId)) return { ok: false, error: "not_found" };
-  const [auth] = await deps.db
-    .select()
-    .from(submissions)
-    .where(and(eq(submissions.id, authorizationId), eq(submissions.kind, "preauthorization"), eq(submissions.channel, PAYER_CHANNEL)));
-  if (!auth) return { ok: false, error: "not_found" };
-  const preAuthRef = typeof auth.response?.preAuthRef === "string" ? auth.response.preAuthRef : undefined;
-  if ((auth.status !== "complete" && auth.status !== "partial") || !preAuthRef) return { ok: false, error: "not_changeable" };
-  const [existing] = await deps.db
-    .select({ id: submissions.id })
-    .from(submissions)
-    .where(and(eq(submissions.replacesId, auth.id), eq(submissions.kind, "preauthorization"), eq(submissions.status, "draft")))
-    .orderBy(desc(submissions.createdAt))
-    .limit(1);
-  if (existing) {
-    await record(deps.db, caller, "authorization.change_payer_approval", existing.id, "success", { authorizationId: auth.id, reused: true });
-    return { ok: true, id: existing.id, reused: true };
-  }
-  const source = draftFormSchema.safeParse({ ...(auth.form ?? {}), use: "preauthorization" });
-  if (!source.success) return { ok: false, error: "not_found" };
-  const values: DraftFormValues = { ...source.data, use: "preauthorization", attachmentIds: [], preAuthRef };
-  const resolved = await resolvePatient(deps.db, values.patientId, values.coverageId || undefined);
-  if (!resolved.ok) return { ok: false, error: "not_found" };
-  const claim = draftClaimOf(deps, values, resolved);
-  const row = await deps.db.transaction(async (tx) => {
-    const created = await insertDraft(
-      tx,
-      { kind: "preauthorization", patientId: auth.patientId, insurerId: auth.insurerId ?? undefined, claim, form: { ...values }, createdBy: caller.userId, channel: "ui", replacesId: auth.id },
-      now(deps),
-    );
-    await record(tx, caller, "authorization.change_payer_approval", created.id, "success", { authorizationId: auth.id });
-    return created;
-  });
-  return { ok: true, id: row.id, reused: false };
+  const result = await draftFromAuthorization(deps, caller, authorizationId, { use: "preauthorization", payerOnly: true, link: "replacesId", action: "authorization.change_payer_approval" });
+  if (result.ok) return result;
+  return { ok: false, error: result.error === "not_decided" ? "not_changeable" : "not_found" };
 }
