@@ -6,6 +6,7 @@ import { getPatient, listCoverages } from "@/lib/patients";
 import type { PatientSummary } from "@/lib/patients";
 import { draftFormSchema, type DraftFormValues, type SubmissionUse } from "./form-schema";
 import { isUuid } from "@/lib/ids";
+import { EMPTY_CLINICAL } from "./clinical-schema";
 
 export interface DraftForForm {
   id: string;
@@ -35,6 +36,7 @@ export async function loadDraftForForm(db: Db, id: string, use: SubmissionUse): 
         daysSupply: "",
         estimatedStay: "",
         onAdmission: {},
+        clinical: EMPTY_CLINICAL,
         visionPrescription: "",
         admission: "",
         discharge: "",

@@ -15,6 +15,7 @@ import {
 import { MAX_FILES } from "@/lib/attachments/browser";
 import { parseAmountMinor, parseQuantity } from "./form-money";
 import { CPT_SYSTEM, itemSystemsFor } from "./care-setting";
+import { clinicalSchema } from "./clinical-schema";
 
 /**
  * The prior-authorization / claim form: ONE schema, parsed by the browser (zodResolver) and again
@@ -62,6 +63,8 @@ export const itemSchema = z.object({
   patientShare: optionalAmount,
   /** The line is a package (its price covers what the package includes). */
   package: z.boolean().default(false),
+  /** The line is maternity care (the exchange's Minimum Data Set, docs/decisions/103). */
+  maternity: z.boolean().default(false),
 });
 
 const SHORT_TEXT = z.string().trim().max(500).default("");
@@ -159,6 +162,8 @@ const careSettingFields = {
   onAdmission: z.record(z.string().max(16), z.enum(DIAGNOSIS_ON_ADMISSION_CODES)).default({}),
   /** The clinic's episode of care the submission belongs to. */
   episodeId: OPTIONAL_ID,
+  /** The visit's clinical facts (Minimum Data Set, docs/decisions/103; lib/submissions/clinical-schema.ts). */
+  clinical: clinicalSchema.default(clinicalSchema.parse({})),
 };
 
 export const submissionFormSchema = z
@@ -210,6 +215,7 @@ export const draftFormSchema = z.object({
   estimatedStay: z.string().trim().max(3).default(""),
   // A draft keeps each answer it can read; one it cannot is asked again.
   onAdmission: z.record(z.string().max(16), z.enum(DIAGNOSIS_ON_ADMISSION_CODES)).catch({}).default({}),
+  clinical: clinicalSchema.catch(clinicalSchema.parse({})).default(clinicalSchema.parse({})),
   diagnoses: z.array(z.string().max(16)).max(FORM_CLAIM_LIMITS.codes, "tooManyCodes").default([]),
   procedures: z.array(z.string().max(16)).max(FORM_CLAIM_LIMITS.codes, "tooManyCodes").default([]),
   items: z
@@ -224,6 +230,7 @@ export const draftFormSchema = z.object({
         tax: z.string().max(20).default(""),
         patientShare: z.string().max(20).default(""),
         package: z.boolean().default(false),
+        maternity: z.boolean().default(false),
       }),
     )
     .max(FORM_CLAIM_LIMITS.lines, "tooManyItems")
