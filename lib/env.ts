@@ -7,10 +7,10 @@ import { parseTrustedProxies } from "@/lib/net";
  * here, in one section per area, and validated once with one policy — a blank value counts as
  * unset, and any bad value stops the start with a message naming the variable (boot and
  * `npm start` both parse it before anything else runs). Every variable is documented in
- * README.md ("Configuration"); keep the two in step.
+ * docs/configuration.md ("Configuration"); keep the two in step (scripts/docs-drift.test.ts).
  *
  * Adding a variable: put it in its area's section below (or add a section and list it in
- * `schema`), with a default where one suits a single clinic, then add a README row. Read it with
+ * `schema`), with a default where one suits a single clinic, then add a row to docs/configuration.md. Read it with
  * `env().NAME`; never read `process.env` elsewhere (ESLint forbids it outside this file, scripts,
  * tests, the sandbox's own config, next.config.ts and instrumentation.ts).
  *

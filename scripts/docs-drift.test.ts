@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
 import { SANDBOX_ENV_SCHEMA } from "@/sandbox/env";
+import { areasFor, type Role } from "@/lib/auth/roles";
 
 /**
  * Documents that cannot drift: the README, the decision records and every module's
@@ -60,9 +61,23 @@ describe("documents name only what exists", () => {
     for (const document of documents) {
       const text = readFileSync(join(ROOT, document), "utf8");
       for (const match of text.matchAll(PATH)) {
-        const path = match[1] ?? "";
+        // A link whose text is the path itself: `[lib/x.ts](lib/x.ts)` is read up to its "](".
+        const path = (match[1] ?? "").split("](")[0] ?? "";
         if (isPattern(path) || path.startsWith("docs/unlanded/")) continue;
         if (!pathExists(path)) dead.push(`${document} names ${path}`);
+      }
+    }
+    expect(dead).toEqual([]);
+  });
+
+  it("every relative link of a document leads to a file or folder that exists", () => {
+    const dead: string[] = [];
+    for (const document of documents) {
+      const text = readFileSync(join(ROOT, document), "utf8");
+      for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = (match[1] ?? "").split("#")[0] ?? "";
+        if (target === "" || /^[a-z]+:/i.test(target) || isPattern(target)) continue;
+        if (!existsSync(join(ROOT, dirname(document), target))) dead.push(`${document} links ${target}`);
       }
     }
     expect(dead).toEqual([]);
@@ -88,10 +103,11 @@ describe("documents name only what exists", () => {
   });
 });
 
-describe("the README's configuration table states the real defaults", () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Configuration"));
-  const table = section.slice(0, section.indexOf("\n## ", 5));
+describe("the configuration table (docs/configuration.md) states the real defaults", () => {
+  const reference = readFileSync(join(ROOT, "docs/configuration.md"), "utf8");
+  const section = reference.slice(reference.indexOf("## Configuration"));
+  const end = section.indexOf("\n## ", 5);
+  const table = end === -1 ? section : section.slice(0, end);
   const rows = table
     .split("\n")
     .filter((line) => line.startsWith("| `"))
@@ -126,6 +142,36 @@ describe("the README's configuration table states the real defaults", () => {
       if (none && applied !== undefined && typeof applied !== "object") wrong.push(`${name}: README says none, the code applies ${String(applied)}`);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("the README is what a newcomer reads in ten minutes", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+
+  it("stays under 300 lines (reference parts live in docs/)", () => {
+    expect(readme.split("\n").length).toBeLessThan(300);
+  });
+
+  it("its demo sign-ins table says what each role sees, as the navigation shows it", () => {
+    const labels = (JSON.parse(readFileSync(join(ROOT, "lib/i18n/messages/en.json"), "utf8")) as { nav: Record<string, string> }).nav;
+    const rows = readme.split("\n").filter((line) => /^\| `\w+@clinic\.example` \|/.test(line));
+    expect(rows.length).toBe(4);
+    const byRole: Record<string, Role> = { "front desk": "front_desk", billing: "billing", manager: "manager", administrator: "admin" };
+    for (const row of rows) {
+      const [, , role = "", sees = ""] = row.split(" | ").map((cell) => cell.replace(/^\| /, "").trim());
+      const expected = areasFor([byRole[role] ?? ("none" as Role)]).map((area) => labels[area]);
+      expect(sees.replace(/ \|$/, ""), role).toBe(expected.join(", "));
+    }
+  });
+});
+
+describe("the decisions' index lists every decision once", () => {
+  it("one row per record in docs/decisions", () => {
+    const index = readFileSync(join(ROOT, "docs/decisions/README.md"), "utf8");
+    const rows = [...index.matchAll(/^\| \[(\d{3})\]\((\d{3}-[\w.-]+\.md)\)/gm)].map((m) => m[2] ?? "");
+    const files = readdirSync(join(ROOT, "docs/decisions")).filter((f) => /^\d{3}-.+\.md$/.test(f));
+    expect(files.filter((f) => !rows.includes(f))).toEqual([]);
+    expect(rows.filter((r, i) => rows.indexOf(r) !== i || !files.includes(r))).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The provider-side exchange API: /api/exchange/** for the clinic's own systems,
  * authenticated by organization-signed JWTs. Route files call `exchangeApi()` and stay thin.
- * See README.md ("Provider-side exchange API") and docs/decisions/020-exchange-api-shapes.md.
+ * See docs/apis.md ("Provider-side exchange API") and docs/decisions/020-exchange-api-shapes.md.
  */
 import { getDb } from "@/lib/db";
 import { getPlatformPort } from "@/lib/platform";

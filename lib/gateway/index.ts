@@ -1,7 +1,7 @@
 /**
  * The agent gateway: `POST /query` routed to the claim, record, authorization and
  * notification agents, plus `GET /fhir/Patient/{id}` and `POST /fhir/Claim`, all authenticated by
- * gateway bearer tokens. Route files call `gateway()` and stay thin. See README.md ("Agent
+ * gateway bearer tokens. Route files call `gateway()` and stay thin. See docs/apis.md ("Agent
  * gateway") and docs/decisions/022-gateway.md.
  */
 import { getDb } from "@/lib/db";

@@ -68,7 +68,7 @@ export function platformConfigFromEnv(e: Env = processEnv()): PlatformConfig {
   if (missing.length > 0) {
     throw new PlatformConfigError(
       `The platform connection is not configured: ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not set. ` +
-        "Start the portal with `npm start` (it fills these from the embedded sandbox) or set them for your platform (README.md, \"Configuration\").",
+        "Start the portal with `npm start` (it fills these from the embedded sandbox) or set them for your platform (docs/configuration.md).",
       missing[0],
     );
   }
