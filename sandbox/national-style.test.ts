@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claimIdFromLocation } from "../lib/platform/client";
+import { claimIdFromLocation } from "../lib/platform/port";
 import { NATIONAL_EXCHANGE, readBundle, readClaimResponse, readCoverageEligibilityResponse, type ClaimResponseView } from "../lib/fhir";
 import { NATIONAL_EPISODE_EXTENSION } from "./national-style";
 import { claimBody, eligibilityRequest, startTestSandbox, waitFor, type ClaimSpec, type TestSandbox } from "./test-support";

@@ -8,19 +8,12 @@ import type { Database, Db } from "@/lib/db";
 import { exchangeConfig, type ExchangeConfig } from "./config";
 import { pruneLiveEvents } from "./live";
 import { startOutboxWorker, type OutboxWorker } from "./outbox";
-import { canPollMessages, type ExchangePlatform } from "./platform-port";
+import { canPollMessages, type PlatformPort } from "@/lib/platform";
 import { startMessagePoller, type MessagePoller } from "./message-poller";
 import { PIPELINE_INBOUND, combineInbound, type InboundHandlers } from "./inbound";
 import { routeInboxMessage } from "./inbox-route";
 import { routeDue } from "@/lib/inbox";
-import type { PlatformClient, PlatformPort } from "@/lib/platform";
 import { lineWriter } from "@/lib/log";
-
-// The real client must fit the port the pipeline is written against.
-const _clientFits: (client: PlatformClient) => ExchangePlatform = (client) => client;
-void _clientFits;
-const _portFits: (port: PlatformPort) => ExchangePlatform = (port) => port;
-void _portFits;
 
 export { exchangeConfig, parseExchangeConfig, backoffDelayMs, type ExchangeConfig, type BackoffPolicy } from "./config";
 export {
@@ -49,7 +42,7 @@ export {
   type ReceiptResult,
 } from "./webhooks";
 export { LiveHub, liveHub, liveEventStream, pruneLiveEvents, closeLiveStreams, type LiveEvent } from "./live";
-export { classifyFailure, canPollMessages, type ExchangePlatform, type MessagePolling } from "./platform-port";
+export { classifyFailure, type CallFailure } from "./call-failure";
 export {
   routeInbound,
   combineInbound,
@@ -79,14 +72,14 @@ export interface ExchangeServices {
  */
 export function startExchangeServices(deps: {
   db: Db;
-  client: ExchangePlatform;
+  client: PlatformPort;
   config?: Partial<ExchangeConfig>;
   clock?: () => Date;
   log?: (message: string) => void;
   /** A facility's own port (decision 049): its submissions go out and are followed up through it. */
-  clientFor?: (facilityId: string) => Promise<ExchangePlatform>;
+  clientFor?: (facilityId: string) => Promise<PlatformPort>;
   /** Messaging: every active facility's port besides the main one, polled each cycle. */
-  facilityPorts?: () => Promise<ExchangePlatform[]>;
+  facilityPorts?: () => Promise<PlatformPort[]>;
   /** What else polls (and webhooks) bring: CommunicationRequests, PaymentReconciliations … (inbound.ts). */
   inbound?: InboundHandlers;
 }): ExchangeServices {

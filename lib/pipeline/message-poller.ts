@@ -5,11 +5,12 @@ import { pendingPollId, routeDue, storePollReply, type RouteOptions } from "@/li
 import { lineWriter } from "@/lib/log";
 import { PIPELINE_INBOUND, combineInbound, type InboundHandlers } from "./inbound";
 import { incomingOf, routeInboxMessage } from "./inbox-route";
-import { classifyFailure, type ExchangePlatform, type MessagePolling } from "./platform-port";
+import { classifyFailure } from "./call-failure";
+import type { PollingPort } from "@/lib/platform";
 
 export interface MessagePollerOptions {
   db: Db;
-  client: ExchangePlatform & MessagePolling;
+  client: PollingPort;
   /** Pause between polls once the exchange said nothing more waits (MESSAGE_POLL_MS). */
   intervalMs: number;
   pollAfterMs: number;
@@ -19,7 +20,7 @@ export interface MessagePollerOptions {
    * The other facilities' ports (decision 049): the exchange hands each licence its own messages,
    * so every cycle polls the main port and then each of these, draining each in turn.
    */
-  facilityPorts?: () => Promise<MessagePolling[]>;
+  facilityPorts?: () => Promise<PollingPort[]>;
   /** Handlers for what polls bring besides the pipeline's own ClaimResponses (inbound.ts). */
   inbound?: InboundHandlers;
   /**
@@ -101,7 +102,7 @@ export function startMessagePoller(options: MessagePollerOptions): MessagePoller
   }
 
   async function cycle(): Promise<void> {
-    let others: MessagePolling[] = [];
+    let others: PollingPort[] = [];
     try {
       others = (await options.facilityPorts?.()) ?? [];
     } catch (error) {
@@ -112,7 +113,7 @@ export function startMessagePoller(options: MessagePollerOptions): MessagePoller
     for (const [i, port] of [client, ...others].entries()) await drain(port, i === 0 ? "main" : `facility:${i}`);
   }
 
-  async function drain(port: MessagePolling, key: string): Promise<void> {
+  async function drain(port: PollingPort, key: string): Promise<void> {
     let more = true;
     let draining = false;
     while (more && !stopped) {

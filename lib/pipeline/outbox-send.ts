@@ -5,7 +5,8 @@ import { describeError } from "@/lib/http";
 import type { Submission } from "@/lib/submissions";
 import { auditPipeline } from "./audit";
 import { accepted, refused, retryLater, type OutboxContext } from "./outbox-settle";
-import { classifyFailure, type ExchangePlatform } from "./platform-port";
+import { classifyFailure } from "./call-failure";
+import { type PlatformPort } from "@/lib/platform";
 import { pollSubmission } from "./poller";
 
 /*
@@ -18,7 +19,7 @@ import { pollSubmission } from "./poller";
  * The port of a row's facility; undefined when that facility cannot connect — the row then
  * waits (and, after the attempts, fails visibly) rather than go out with another certificate.
  */
-async function portOf(ctx: OutboxContext, row: Submission): Promise<ExchangePlatform | undefined> {
+async function portOf(ctx: OutboxContext, row: Submission): Promise<PlatformPort | undefined> {
   if (!row.facilityId || !ctx.clientFor) return ctx.client;
   try {
     return await ctx.clientFor(row.facilityId);
@@ -43,7 +44,7 @@ function claimOf(row: Submission): Claim {
   return row.claim;
 }
 
-async function send(ctx: OutboxContext, row: Submission, client: ExchangePlatform): Promise<void> {
+async function send(ctx: OutboxContext, row: Submission, client: PlatformPort): Promise<void> {
   const requestId = row.lastRequestId ?? randomUUID();
   try {
     const answer = await client.submitClaim(claimOf(row), { requestId, signal: ctx.signal(), waitForPermit: true });
@@ -74,7 +75,7 @@ export async function handleBatch(ctx: OutboxContext, rows: Submission[]): Promi
       await refused(ctx, row, error, row.lastRequestId ?? requestId, port);
     }
   }
-  let outcomes: Awaited<ReturnType<NonNullable<ExchangePlatform["submitClaimBatch"]>>>;
+  let outcomes: Awaited<ReturnType<NonNullable<PlatformPort["submitClaimBatch"]>>>;
   try {
     outcomes = await port.submitClaimBatch!(sendable.map(claimOf), { requestId, signal: ctx.signal(), waitForPermit: true });
   } catch (error) {

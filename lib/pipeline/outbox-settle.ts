@@ -7,7 +7,8 @@ import { appendTimeline, reschedule, transition, type Submission } from "@/lib/s
 import { applyPlatformNews, decisionOf, isDecision, type PlatformStatus } from "./apply";
 import { auditPipeline } from "./audit";
 import { backoffDelayMs, type BackoffPolicy } from "./config";
-import { canPollMessages, classifyFailure, claimIdFromLocation, type CallFailure, type ExchangePlatform } from "./platform-port";
+import { classifyFailure, type CallFailure } from "./call-failure";
+import { canPollMessages, claimIdFromLocation, type PlatformPort } from "@/lib/platform";
 import { keyOf } from "./poller";
 
 /**
@@ -17,8 +18,8 @@ import { keyOf } from "./poller";
  */
 export interface OutboxContext {
   db: Db;
-  client: ExchangePlatform;
-  clientFor?: (facilityId: string) => Promise<ExchangePlatform>;
+  client: PlatformPort;
+  clientFor?: (facilityId: string) => Promise<PlatformPort>;
   owner: string;
   now: () => Date;
   log: (message: string) => void;
@@ -40,7 +41,7 @@ type Transient = Extract<CallFailure, { kind: "transient" }>;
  */
 
 /** The platform took the claim: its id, status and (when decided in the answer) decision. */
-export async function accepted(ctx: OutboxContext, row: Submission, answer: Awaited<ReturnType<ExchangePlatform["submitClaim"]>>, requestId: string): Promise<void> {
+export async function accepted(ctx: OutboxContext, row: Submission, answer: Awaited<ReturnType<PlatformPort["submitClaim"]>>, requestId: string): Promise<void> {
   // The platform's id when the answer names one; an identifier-only answer is just as good
   // (decision 073): everything later asks about the submission by our identifier.
   const platformId = answer.platformId ?? claimIdFromLocation(answer.location) ?? claimIdFromLocation(answer.data.request?.reference);
@@ -60,7 +61,7 @@ export async function accepted(ctx: OutboxContext, row: Submission, answer: Awai
 }
 
 /** A failed send: ERR-005 reconciled, other refusals rejected, everything else retried later. */
-export async function refused(ctx: OutboxContext, row: Submission, error: unknown, requestId: string, client: ExchangePlatform): Promise<void> {
+export async function refused(ctx: OutboxContext, row: Submission, error: unknown, requestId: string, client: PlatformPort): Promise<void> {
   const failure = classifyFailure(error);
   if (failure.kind === "rejected" && failure.code === "ERR-005") return reconcile(ctx, row, failure, client);
   if (failure.kind === "rejected") return reject(ctx, row, failure, requestId);
@@ -72,7 +73,7 @@ export async function refused(ctx: OutboxContext, row: Submission, error: unknow
  * through (its answer was lost, or the worker died). Read the platform's copy and carry on as if
  * this attempt had been answered.
  */
-async function reconcile(ctx: OutboxContext, row: Submission, failure: Rejected, client: ExchangePlatform): Promise<void> {
+async function reconcile(ctx: OutboxContext, row: Submission, failure: Rejected, client: PlatformPort): Promise<void> {
   try {
     const messaging = canPollMessages(client);
     let platformId = claimIdFromLocation(failure.existingLocation);
@@ -107,7 +108,7 @@ async function reconcile(ctx: OutboxContext, row: Submission, failure: Rejected,
 }
 
 /** REST: the platform's id of our claim, found by searching the patient's claims for our identifier. */
-async function findByIdentifier(ctx: OutboxContext, row: Submission, client: ExchangePlatform): Promise<string | undefined> {
+async function findByIdentifier(ctx: OutboxContext, row: Submission, client: PlatformPort): Promise<string | undefined> {
   const created = typeof row.claim.created === "string" ? row.claim.created.slice(0, 10) : row.createdAt.toISOString().slice(0, 10);
   const bundle = await client.searchClaims({ patient: row.patientId, createdOnOrAfter: created }, { signal: ctx.signal(), waitForPermit: true });
   const match = (bundle.data.entry ?? [])

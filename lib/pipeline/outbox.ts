@@ -5,7 +5,7 @@ import { MAX_CLAIMS_PER_BATCH } from "@/lib/fhir";
 import type { BackoffPolicy } from "./config";
 import { describeError } from "@/lib/http";
 import { dueBatches, heartbeatMs, leaseDue, renewLeases, type Submission } from "@/lib/submissions";
-import type { ExchangePlatform } from "./platform-port";
+import { type PlatformPort } from "@/lib/platform";
 import { followUpPace } from "./follow-up";
 import { handleBatch, handleRow } from "./outbox-send";
 import type { OutboxContext } from "./outbox-settle";
@@ -13,12 +13,12 @@ import { lineWriter } from "@/lib/log";
 
 export interface OutboxWorkerOptions {
   db: Db;
-  client: ExchangePlatform;
+  client: PlatformPort;
   /**
    * The port of a facility other than the main one (decision 049): a submission goes out, and is
    * followed up, with its own facility's certificate and licence. Absent: everything uses `client`.
    */
-  clientFor?: (facilityId: string) => Promise<ExchangePlatform>;
+  clientFor?: (facilityId: string) => Promise<PlatformPort>;
   /** Names this worker in leases and the timeline; default host:pid:random. */
   owner?: string;
   clock?: () => Date;

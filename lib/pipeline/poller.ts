@@ -1,7 +1,8 @@
 import type { Db } from "@/lib/db";
 import { auditPipeline } from "./audit";
 import { applyPlatformNews, isDecision, type PlatformStatus } from "./apply";
-import { classifyFailure, type ExchangePlatform } from "./platform-port";
+import { classifyFailure } from "./call-failure";
+import { type PlatformPort } from "@/lib/platform";
 import { decisionRetries } from "./follow-up";
 import { reschedule, type Submission } from "@/lib/submissions";
 import { metrics } from "@/lib/metrics";
@@ -9,7 +10,7 @@ import { CLAIM_PROCESSING_STATUSES } from "@/lib/fhir";
 
 export interface PollDeps {
   db: Db;
-  client: ExchangePlatform;
+  client: PlatformPort;
   clock?: () => Date;
   pollAfterMs: number;
   owner: string;

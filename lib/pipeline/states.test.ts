@@ -4,7 +4,7 @@ import { liveEvents, submissionEvents, submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
 import { backoffDelayMs, parseExchangeConfig } from "./config";
 import { claimTotalMinor, responseView } from "@/lib/submissions";
-import { classifyFailure } from "./platform-port";
+import { classifyFailure } from "./call-failure";
 import { decisionOf } from "./apply";
 import { IllegalTransitionError, StaleSubmissionError, TRANSITIONS, canTransition, transition } from "@/lib/submissions";
 import { createDraft, queue, retrySubmission, submissionTimeline } from "@/lib/submissions";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auditEvents, webhookReceipts } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
 import { signWebhook } from "@/sandbox";
-import type { ExchangePlatform } from "./platform-port";
+import { type PlatformPort } from "@/lib/platform";
 import { handlePlatformWebhook } from "./webhooks";
 
 /*
@@ -23,7 +23,7 @@ describe.each(testDatabases())("webhook signature refusals on $name", (target) =
 
   it("audits each bad signature once as denied, with the reason; nothing stored, no patient data", async () => {
     // Never reached: a refused delivery does not call the platform.
-    const client = {} as ExchangePlatform;
+    const client = {} as PlatformPort;
     const deps = { db: database.db, client, secret: SECRET, pollAfterMs: 60_000, fetchTimeoutMs: 1000 };
     const body = JSON.stringify({ event: "claim.status.changed", claim_id: "clm-secret-1000000001", status: "complete", timestamp: new Date().toISOString() });
     const now = Math.floor(Date.now() / 1000);
@@ -44,7 +44,7 @@ describe.each(testDatabases())("webhook signature refusals on $name", (target) =
   });
 
   it("a burst of bad deliveries prints no line per request", async () => {
-    const deps = { db: database.db, client: {} as ExchangePlatform, secret: SECRET, pollAfterMs: 60_000, fetchTimeoutMs: 1000, log: (m: string) => printed.push(m) };
+    const deps = { db: database.db, client: {} as PlatformPort, secret: SECRET, pollAfterMs: 60_000, fetchTimeoutMs: 1000, log: (m: string) => printed.push(m) };
     const printed: unknown[] = [];
     const spies = (["log", "info", "warn", "error", "debug"] as const).map((m) => vi.spyOn(console, m).mockImplementation((...args) => void printed.push(args)));
     try {

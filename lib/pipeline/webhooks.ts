@@ -8,7 +8,8 @@ import { contextFromHeaders } from "@/lib/http";
 import { auditPipeline } from "./audit";
 import { adjudicatedResponse, applyPlatformNews, isDecision, readResponses, type ApplyResult } from "./apply";
 import { PIPELINE_INBOUND, combineInbound, routeInbound, type InboundHandlers } from "./inbound";
-import { classifyFailure, type ExchangePlatform } from "./platform-port";
+import { classifyFailure } from "./call-failure";
+import { type PlatformPort } from "@/lib/platform";
 import { decisionRetries } from "./follow-up";
 import { reschedule } from "@/lib/submissions";
 import { forgetMessage, noteFetched, recordRouted, storeMessages, summarize } from "@/lib/inbox";
@@ -84,7 +85,7 @@ const WebhookSchema = z.discriminatedUnion("event", [ClaimStatusWebhookSchema, R
 
 export interface WebhookDeps {
   db: Db;
-  client: ExchangePlatform;
+  client: PlatformPort;
   /** WEBHOOK_SECRET (`whsec_…`). */
   secret: string | undefined;
   clock?: () => Date;

@@ -1,6 +1,7 @@
 import type { ClaimResponse } from "@medplum/fhirtypes";
 import { claimProcessingStatus, readClaimResponse, type ClaimResponseView } from "@/lib/fhir";
-import type { CallOptions, PlatformClient } from "./client";
+import type { PlatformClient } from "./client";
+import type { CallOptions } from "./port";
 import { PlatformError } from "./errors";
 import type { ClaimKey, ClaimStatusResult } from "./port";
 

@@ -32,28 +32,11 @@ import {
 import { Gate } from "./gate";
 import { headerValue, parseRetryAfter, transportError } from "./http";
 import { createLogger, type PlatformLogger } from "./logger";
-import { PlatformRateLimiter, type RateLimitConfig, type RatePriority } from "./rate-limiter";
+import { PlatformRateLimiter, type RateLimitConfig } from "./rate-limiter";
 import { TokenSource, type AccessToken } from "./token";
-import { cancelOutcomeOf, type CancelOutcome, type ClaimKey, type ClaimStatusResult } from "./port";
+import { cancelOutcomeOf, claimIdFromLocation, type CallOptions, type CancelOutcome, type ClaimKey, type ClaimStatusResult, type PlatformPort, type PlatformResult } from "./port";
 import { restClaimStatus } from "./claim-status";
 import { PlatformTransport, type TransportStats } from "./transport";
-
-export interface CallOptions {
-  requestId?: string;
-  signal?: AbortSignal;
-  /** default true: wait for a rate-limit permit instead of throwing */
-  waitForPermit?: boolean;
-  /** default `interactive`; `batch` (visit-list runs) yields to interactive callers (decision 043). */
-  priority?: RatePriority;
-}
-
-export interface PlatformResult<T> {
-  /** The answer exactly as received (checked against FHIR R4). */
-  data: T;
-  status: number;
-  requestId: string;
-  location?: string;
-}
 
 export interface PlatformClientStats extends TransportStats {
   /** Calls to FHIR endpoints (each attempt counts). */
@@ -414,10 +397,8 @@ function readAsRecord(type: Resource["resourceType"]): (json: unknown) => { view
   };
 }
 
-/** `Claim/{id}`, `Claim/{id}/_history/1` or an absolute URL ending so → `{id}`. */
-export function claimIdFromLocation(location: string | undefined): string | undefined {
-  if (!location) return undefined;
-  const match = /(?:^|\/)Claim\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[^/]+)?\/?$/.exec(location);
-  return match?.[1];
-}
 
+
+// The REST client is the rest adapter: it must stay a PlatformPort.
+const _restIsPort: (client: PlatformClient) => PlatformPort = (client) => client;
+void _restIsPort;

@@ -17,12 +17,9 @@ import type { PlatformPort } from "./port";
 
 export {
   createPlatformClient,
-  claimIdFromLocation,
-  type CallOptions,
   type PlatformClient,
   type PlatformClientDeps,
   type PlatformClientStats,
-  type PlatformResult,
 } from "./client";
 export { DEFAULT_TIMEOUTS, type PlatformConfig, type PlatformTimeouts } from "./config";
 export {
@@ -47,8 +44,8 @@ export { tlsHandshakeCount } from "./transport";
 export { facilityConfig } from "./facilities";
 export { createMessagingPlatform, stableUuid, type MessagingDeps } from "./messaging";
 export { claimByIdentifierFromDb, knownClaimsFromDb, payerLicenseFromDb, payerNameFromDb, sentClaimsFromDb, type ClaimByIdentifierResolver, type KnownClaimsResolver, type PayerLicenseResolver, type PayerNameResolver, type PayerTarget, type SentClaimResolver } from "./payer-license";
-export type { BatchOutcome, CancelOutcome, ClaimKey, ClaimStatusResult, PaymentNoticeResult, PlatformPort, PlatformProtocol, PolledMessages } from "./port";
-export { cancelOutcomeOf, portOf, type PortSource } from "./port";
+export type { BatchOutcome, CallOptions, CancelOutcome, ClaimKey, ClaimStatusResult, PaymentNoticeResult, PlatformPort, PlatformProtocol, PolledMessages, PollingPort } from "./port";
+export { canPollMessages, cancelOutcomeOf, claimIdFromLocation, portOf, type PlatformResult, type PortSource } from "./port";
 export { createLogger, type LogLevel, type PlatformLogger } from "./logger";
 export {
   CERTIFICATE_WARNING_DAYS,

@@ -1,8 +1,34 @@
 import type { Bundle, Claim, ClaimResponse, Communication, CoverageEligibilityRequest, CoverageEligibilityResponse, PaymentNotice, Task } from "@medplum/fhirtypes";
 import type { BenefitsView, ClaimResponseView, MessagePart, MessageView } from "@/lib/fhir";
-import type { CallOptions, PlatformClient, PlatformResult } from "./client";
+import type { RatePriority } from "./rate-limiter";
 
 export type PlatformProtocol = "rest" | "messaging";
+
+/** How one call to the platform is made (both protocols). */
+export interface CallOptions {
+  requestId?: string;
+  signal?: AbortSignal;
+  /** default true: wait for a rate-limit permit instead of throwing */
+  waitForPermit?: boolean;
+  /** default `interactive`; `batch` (visit-list runs) yields to interactive callers (decision 043). */
+  priority?: RatePriority;
+}
+
+/** One answer of the platform. */
+export interface PlatformResult<T> {
+  /** The answer exactly as received (checked against FHIR R4). */
+  data: T;
+  status: number;
+  requestId: string;
+  location?: string;
+}
+
+/** `Claim/{id}`, `Claim/{id}/_history/1` or an absolute URL ending so → `{id}`. */
+export function claimIdFromLocation(location: string | undefined): string | undefined {
+  if (!location) return undefined;
+  const match = /(?:^|\/)Claim\/([A-Za-z0-9\-.]{1,64})(?:\/_history\/[^/]+)?\/?$/.exec(location);
+  return match?.[1];
+}
 
 /** One poll-request's harvest: the messages (≤ 100) and whether the exchange said more wait. */
 export interface PolledMessages {
@@ -76,6 +102,13 @@ export interface PlatformPort {
  * How the portal names one of its submissions to the platform: our Claim identifier (always known,
  * fixed when queued) and the platform's id when the platform gave one (decision 073).
  */
+/** A port that speaks messaging: it polls for what the exchange queued (no webhooks then). */
+export type PollingPort = PlatformPort & Required<Pick<PlatformPort, "pollMessages">>;
+
+export function canPollMessages(port: PlatformPort): port is PollingPort {
+  return typeof port.pollMessages === "function";
+}
+
 export interface ClaimKey {
   identifier?: { system?: string; value: string };
   platformId?: string;
@@ -136,6 +169,3 @@ export interface PaymentNoticeResult {
   data: Record<string, unknown>;
 }
 
-// The REST client is the rest adapter: it must stay a PlatformPort.
-const _restIsPort: (client: PlatformClient) => PlatformPort = (client) => client;
-void _restIsPort;

@@ -11,14 +11,14 @@ import fs from "node:fs";
 import { openDatabase } from "@/lib/db/client";
 import { createPlatformClient, portFor, type PlatformConfig } from "@/lib/platform";
 import { startMessagePoller } from "../message-poller";
-import type { ExchangePlatform, MessagePolling } from "../platform-port";
+import type { PollingPort } from "@/lib/platform";
 
 async function main() {
   const url = process.env.CX_DATABASE_URL;
   const config = process.env.CX_PLATFORM_CONFIG;
   if (!url || !config) throw new Error("CX_DATABASE_URL and CX_PLATFORM_CONFIG are required");
   const database = await openDatabase({ kind: "postgres", url, poolSize: 4 });
-  const port = portFor(createPlatformClient(JSON.parse(config) as PlatformConfig, { db: database.db }), database.db) as unknown as ExchangePlatform & MessagePolling;
+  const port = portFor(createPlatformClient(JSON.parse(config) as PlatformConfig, { db: database.db }), database.db) as unknown as PollingPort;
   let hits = 0;
   startMessagePoller({
     db: database.db,

@@ -14,7 +14,8 @@ import {
   type MessageRequestEvent,
   type MessageView,
 } from "@/lib/fhir";
-import type { CallOptions, PlatformClient, PlatformResult } from "../client";
+import type { PlatformClient } from "../client";
+import type { CallOptions, PlatformResult } from "../port";
 import { PlatformError, PlatformProtocolError, PlatformUnavailableError, type RateBucket } from "../errors";
 import type { ClaimByIdentifierResolver, KnownClaimsResolver, PayerLicenseResolver, PayerNameResolver, PayerTarget, SentClaimResolver } from "../payer-license";
 import type { PartiesResolver } from "../parties";

@@ -10,7 +10,7 @@ import {
   type ClaimResponseView,
   type Read,
 } from "@/lib/fhir";
-import type { CallOptions } from "../client";
+import type { CallOptions } from "../port";
 import { PlatformError, PlatformProtocolError } from "../errors";
 import type { ClaimKey, ClaimStatusResult, PlatformPort } from "../port";
 import { stableUuid, type MessagingCore } from "./core";
