@@ -17,6 +17,8 @@ export interface IncomingMessage {
   unreadable?: string;
   /** Routed at once by the caller (a webhook that applies inline): stored `received`, not due. */
   routedByCaller?: boolean;
+  /** The resource itself, when the body is not a message (a REST answer, a fetched resource). */
+  fetched?: string;
 }
 
 export interface StoredMessage {
@@ -50,6 +52,7 @@ export async function storeMessages(db: Db | Tx, messages: readonly IncomingMess
       event: m.event ?? null,
       body: m.body,
       summary: m.summary ?? null,
+      ...(m.fetched !== undefined ? { fetched: m.fetched } : {}),
       receivedAt: at,
       status: m.unreadable ? "failed" : "received",
       lastError: m.unreadable ?? null,

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db, TransitionSource, Tx } from "@/lib/db";
 import { submissions } from "@/lib/db";
 import { type ClaimResponseView, type Decision, type Read } from "@/lib/fhir";
-import { DECISION_STATUSES, isFinal, notePlatformId, reschedule, transition, type DecisionStatus, type Submission, type TransitionDetail } from "@/lib/submissions";
+import { DECISION_STATUSES, isFinal, notePlatformId, reschedule, transition, wasReplacedResponse, type DecisionStatus, type Submission, type TransitionDetail } from "@/lib/submissions";
 
 /** Processing statuses the platform reports (Claim extension, webhook `status`). */
 export type PlatformStatus = "queued" | "pended" | "complete" | "partial" | "denied" | "cancelled" | "rejected";
@@ -162,6 +162,8 @@ async function applyReissue(tx: Tx, row: Submission, news: PlatformNews, at: Dat
   const response = news.response!;
   const view = response.view;
   if (sameResponse(row.response, response.raw)) return { result: "unchanged", submission: row };
+  // An earlier decision delivered again (a replay, a late copy): the later one stands.
+  if (typeof response.raw.id === "string" && (await wasReplacedResponse(tx, row.id, response.raw.id))) return { result: "unchanged", submission: row };
   const reason = view.reissueReason;
   const decided = DECISION_STATUS[view.decision];
   const to = reason?.code === "cancel" ? "cancelled" : decided;

@@ -145,6 +145,38 @@ describe.each(testDatabases())("inbox in the messaging protocol on $name", (targ
       }
     }, 120_000);
   }
+
+  it("a synchronous answer and each part of a batch-response are kept in the inbox, whole, and settled applied", async () => {
+    // Three claims queued together go out as one batch-request; a prior authorization goes alone.
+    const claims: string[] = [];
+    for (let i = 0; i < 3; i++) claims.push((await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 70 + i }] }) })).id);
+    const auth = (await submit({ db: database.db }, { kind: "preauthorization", patientId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "85025", price: 90 }] }) })).id;
+    const s = services();
+    try {
+      const kept = async (id: string) => (await database.db.select().from(inboxMessages).where(eq(inboxMessages.submissionId, id))).filter((m) => m.source === "sync" || m.source === "batch");
+      for (const id of [...claims, auth]) await waitFor(async () => ((await kept(id)).some((m) => m.status === "applied") ? true : undefined), 60_000, `the answer to ${id} kept`);
+      for (const id of claims) {
+        const [row] = await kept(id);
+        expect(row!.source).toBe("batch");
+        const message = JSON.parse(row!.body) as { resourceType: string; id: string; entry: { resource: { resourceType: string } }[] };
+        // The batch-response's own part: one response message for this claim, named by its Bundle id.
+        expect(message.resourceType).toBe("Bundle");
+        expect(message.entry[0]!.resource.resourceType).toBe("MessageHeader");
+        expect(message.entry.some((e) => e.resource.resourceType === "ClaimResponse")).toBe(true);
+        expect(row!.messageId).toBe(message.id);
+      }
+      const [sync] = await kept(auth);
+      expect(sync!.source).toBe("sync");
+      expect(sync!.event).toBe("priorauth-response");
+      // The reply exactly as the exchange sent it (text), with its decision.
+      expect((JSON.parse(sync!.body) as { id: string }).id).toBe(sync!.messageId);
+      expect(sync!.summary?.outcome).toBeTruthy();
+      const [decided] = await database.db.select().from(submissions).where(eq(submissions.id, auth));
+      expect(DECIDED).toContain(decided!.status);
+    } finally {
+      await s.stop();
+    }
+  }, 120_000);
 });
 
 describe.each(testDatabases())("inbox in the REST protocol on $name: webhook bodies kept, a reissue by webhook", (target) => {
@@ -194,6 +226,17 @@ describe.each(testDatabases())("inbox in the REST protocol on $name: webhook bod
       expect(kept?.source).toBe("webhook");
       expect(kept?.status).toBe("applied");
       expect(JSON.parse(kept!.body)).toMatchObject({ event: "claim.status.changed", claim_id: claimId });
+      // The synchronous answer to the request itself is kept too: the ClaimResponse as received.
+      const sync = (await database.db.select().from(inboxMessages).where(eq(inboxMessages.submissionId, auth.id))).filter((m) => m.source === "sync");
+      expect(sync).toHaveLength(1);
+      expect(sync[0]!.status).toBe("applied");
+      expect(sync[0]!.fetched).toBe(sync[0]!.body);
+      expect((JSON.parse(sync[0]!.body) as { resourceType: string }).resourceType).toBe("ClaimResponse");
+      // Routed again from the inbox (as after a crash before it was settled), it changes nothing.
+      const before = await database.db.select().from(submissionEvents).where(eq(submissionEvents.submissionId, auth.id));
+      const outcome = await routeInboxMessage({ db: database.db, handlers: PIPELINE_INBOUND, clock: () => new Date(), pollAfterMs: 60_000, log: quiet }, sync[0]!);
+      expect(outcome.status).toBe("applied");
+      expect(await database.db.select().from(submissionEvents).where(eq(submissionEvents.submissionId, auth.id))).toHaveLength(before.length);
     } finally {
       await s.stop();
     }

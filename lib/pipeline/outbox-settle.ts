@@ -8,7 +8,8 @@ import { applyPlatformNews, decisionOf, isDecision, type PlatformStatus } from "
 import { auditPipeline } from "./audit";
 import { backoffDelayMs, type BackoffPolicy } from "./config";
 import { classifyFailure, type CallFailure } from "./call-failure";
-import { canPollMessages, claimIdFromLocation, type PlatformPort } from "@/lib/platform";
+import { canPollMessages, claimIdFromLocation, type ClaimAnswer, type PlatformPort } from "@/lib/platform";
+import { recordRouted, storeMessages, summarize } from "@/lib/inbox";
 import { keyOf } from "./poller";
 
 /**
@@ -40,8 +41,37 @@ type Transient = Extract<CallFailure, { kind: "transient" }>;
  * refused (ERR-005 reconciled, other refusals rejected, trouble retried later or given up).
  */
 
+/**
+ * The answer kept in the inbox before it is applied (docs/decisions/096): stored `received` and
+ * due a minute later, so that a crash between here and the apply leaves it for the inbox's routing
+ * (which finds the submission by our identifier); settled `applied` once the apply is done.
+ */
+async function keepAnswer(ctx: OutboxContext, row: Submission, answer: ClaimAnswer): Promise<string | undefined> {
+  const received = answer.answer;
+  if (!received) return undefined;
+  const [kept] = await storeMessages(
+    ctx.db,
+    [
+      {
+        source: received.source,
+        body: received.body,
+        ...(received.messageId ? { messageId: received.messageId } : {}),
+        ...(received.event ? { event: received.event } : {}),
+        ...(row.facilityId ? { facilityId: row.facilityId } : {}),
+        summary: summarize(answer.data as unknown as Record<string, unknown>),
+        routedByCaller: true,
+        // REST answers are the resource itself: routed as a fetched resource, not read as a message.
+        ...(received.resource ? { fetched: received.body } : {}),
+      },
+    ],
+    ctx.now(),
+  );
+  return kept?.id;
+}
+
 /** The platform took the claim: its id, status and (when decided in the answer) decision. */
-export async function accepted(ctx: OutboxContext, row: Submission, answer: Awaited<ReturnType<PlatformPort["submitClaim"]>>, requestId: string): Promise<void> {
+export async function accepted(ctx: OutboxContext, row: Submission, answer: ClaimAnswer, requestId: string): Promise<void> {
+  const kept = await keepAnswer(ctx, row, answer);
   // The platform's id when the answer names one; an identifier-only answer is just as good
   // (decision 073): everything later asks about the submission by our identifier.
   const platformId = answer.platformId ?? claimIdFromLocation(answer.location) ?? claimIdFromLocation(answer.data.request?.reference);
@@ -57,6 +87,7 @@ export async function accepted(ctx: OutboxContext, row: Submission, answer: Awai
     source: "platform",
     detail: { requestId: answer.requestId || requestId, httpStatus: answer.status, attempt: row.attempts },
   });
+  if (kept) await recordRouted(ctx.db, kept, { status: "applied", submissionId: row.id, at: ctx.now() });
   await auditPipeline(ctx.db, "outbox", "submission.send", row, "success", { requestId, httpStatus: answer.status, attempt: row.attempts, ...(platformId ? { platformId } : {}), status }, ctx.log);
 }
 

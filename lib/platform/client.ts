@@ -34,7 +34,7 @@ import { headerValue, parseRetryAfter, transportError } from "./http";
 import { createLogger, type PlatformLogger } from "./logger";
 import { PlatformRateLimiter, type RateLimitConfig } from "./rate-limiter";
 import { TokenSource, type AccessToken } from "./token";
-import { cancelOutcomeOf, claimIdFromLocation, type CallOptions, type CancelOutcome, type ClaimKey, type ClaimStatusResult, type PlatformPort, type PlatformResult } from "./port";
+import { cancelOutcomeOf, claimIdFromLocation, type CallOptions, type CancelOutcome, type ClaimKey, type ClaimStatusResult, type PlatformPort, type PlatformResult, type ClaimAnswer } from "./port";
 import { restClaimStatus } from "./claim-status";
 import { PlatformTransport, type TransportStats } from "./transport";
 
@@ -51,7 +51,7 @@ export interface PlatformClient {
   readonly protocol: "rest";
   checkEligibility(request: CoverageEligibilityRequest, options?: CallOptions): Promise<PlatformResult<CoverageEligibilityResponse> & { view: BenefitsView }>;
   /** POST /Claim (use claim or preauthorization). data = the ClaimResponse in the body; platformId parsed from Location (`Claim/{id}`) or response.request */
-  submitClaim(claim: Claim, options?: CallOptions): Promise<PlatformResult<ClaimResponse> & { view: ClaimResponseView; platformId?: string }>;
+  submitClaim(claim: Claim, options?: CallOptions): Promise<ClaimAnswer>;
   /** GET /Claim/{id}; processingStatus from the sandbox's claim-processing-status extension */
   readClaim(platformId: string, options?: CallOptions): Promise<PlatformResult<Claim> & { processingStatus?: string }>;
   /** GET /Claim?patient=&created=ge{date} → the Bundle searchset */
@@ -209,7 +209,7 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
             problems: [`${error.path}: ${error.reason}`],
           });
         }
-        return { data: read.raw, view: read.view, status, requestId, ...(location ? { location } : {}) };
+        return { data: read.raw, view: read.view, status, requestId, received: text, ...(location ? { location } : {}) };
       }
 
       if (status === 401 && !refreshedToken) {
@@ -276,7 +276,8 @@ export function createPlatformClient(config: PlatformConfig, deps: PlatformClien
     async submitClaim(claim, options) {
       const result = await send({ method: "POST", template: "/Claim", path: "/Claim", body: claim, bucket: "claims", read: readClaimResponse }, options);
       const platformId = claimIdFromLocation(result.location) ?? referenceId(result.view.request, "Claim");
-      return { ...result, ...(platformId ? { platformId } : {}) };
+      const answer = result.received !== undefined ? { answer: { body: result.received, source: "sync" as const, resource: true } } : {};
+      return { ...result, ...answer, ...(platformId ? { platformId } : {}) };
     },
 
     async readClaim(platformId, options) {

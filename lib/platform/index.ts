@@ -44,7 +44,7 @@ export { tlsHandshakeCount } from "./transport";
 export { facilityConfig } from "./facilities";
 export { createMessagingPlatform, stableUuid, type MessagingDeps } from "./messaging";
 export { claimByIdentifierFromDb, knownClaimsFromDb, payerLicenseFromDb, payerNameFromDb, sentClaimsFromDb, type ClaimByIdentifierResolver, type KnownClaimsResolver, type PayerLicenseResolver, type PayerNameResolver, type PayerTarget, type SentClaimResolver } from "./payer-license";
-export type { BatchOutcome, CallOptions, CancelOutcome, ClaimKey, ClaimStatusResult, PaymentNoticeResult, PlatformPort, PlatformProtocol, PolledMessages, PollingPort } from "./port";
+export type { BatchOutcome, CallOptions, CancelOutcome, ClaimAnswer, ClaimKey, ClaimStatusResult, PaymentNoticeResult, PlatformPort, PlatformProtocol, PolledMessages, PollingPort, ReceivedAnswer } from "./port";
 export { canPollMessages, cancelOutcomeOf, claimIdFromLocation, portOf, type PlatformResult, type PortSource } from "./port";
 export { createLogger, type LogLevel, type PlatformLogger } from "./logger";
 export {

@@ -21,7 +21,28 @@ export interface PlatformResult<T> {
   status: number;
   requestId: string;
   location?: string;
+  /** The body as it arrived, for the inbox (docs/decisions/096). */
+  received?: string;
 }
+
+/**
+ * A message the platform sent that the inbox keeps before it is applied (docs/decisions/096): the
+ * answer to a claim or prior authorization, whole — the response message (messaging; a batch's
+ * own part) or the ClaimResponse (REST).
+ */
+export interface ReceivedAnswer {
+  body: string;
+  /** The response message's Bundle id (messaging). */
+  messageId?: string;
+  event?: string;
+  /** `batch` for a part of a batch-response, else `sync`. */
+  source: "sync" | "batch";
+  /** REST: the body is the resource itself, not a message. */
+  resource?: boolean;
+}
+
+/** The platform's answer to a claim or prior authorization, read once (docs/decisions/078). */
+export type ClaimAnswer = PlatformResult<ClaimResponse> & { view: ClaimResponseView; platformId?: string; answer?: ReceivedAnswer };
 
 /** `Claim/{id}`, `Claim/{id}/_history/1` or an absolute URL ending so → `{id}`. */
 export function claimIdFromLocation(location: string | undefined): string | undefined {
@@ -50,7 +71,7 @@ export interface PolledMessages {
 export interface PlatformPort {
   readonly protocol: PlatformProtocol;
   checkEligibility(request: CoverageEligibilityRequest, options?: CallOptions): Promise<PlatformResult<CoverageEligibilityResponse> & { view: BenefitsView }>;
-  submitClaim(claim: Claim, options?: CallOptions): Promise<PlatformResult<ClaimResponse> & { view: ClaimResponseView; platformId?: string }>;
+  submitClaim(claim: Claim, options?: CallOptions): Promise<ClaimAnswer>;
   readClaim(platformId: string, options?: CallOptions): Promise<PlatformResult<Claim> & { processingStatus?: string }>;
   searchClaims(query: { patient: string; createdOnOrAfter: string }, options?: CallOptions): Promise<PlatformResult<Bundle<Claim>>>;
   claimResponses(platformId: string, options?: CallOptions): Promise<PlatformResult<ClaimResponse[]> & { views: ClaimResponseView[] }>;
@@ -129,7 +150,7 @@ export interface ClaimStatusResult {
 
 /** What one claim of a batch met. */
 export type BatchOutcome =
-  | { ok: true; answer: PlatformResult<ClaimResponse> & { view: ClaimResponseView; platformId?: string } }
+  | { ok: true; answer: ClaimAnswer }
   /** `batchWide`: the batch as a whole met the error (unavailable, refused), not this claim. */
   | { ok: false; error: unknown; batchWide?: boolean };
 

@@ -32,6 +32,7 @@ export {
   queue,
   retrySubmission,
   submissionTimeline,
+  wasReplacedResponse,
   submit,
   type DraftInput,
   type PipelineDeps,

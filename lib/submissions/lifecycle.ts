@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db, SubmissionKind, TransitionSource, Tx } from "@/lib/db";
 import { submissionEvents, submissions, users } from "@/lib/db";
 import { isUuid } from "@/lib/ids";
@@ -188,6 +188,20 @@ export async function getSubmission(db: Db, id: string): Promise<Submission | un
 }
 
 export type TimelineEntry = typeof submissionEvents.$inferSelect;
+
+/**
+ * Whether this ClaimResponse id was a decision of the submission that a later one replaced (its id
+ * is the `previous.responseId` of a reissue on the timeline, docs/decisions/097): a late or replayed
+ * copy of it is old news, never the current decision again.
+ */
+export async function wasReplacedResponse(db: Db | Tx, submissionId: string, responseId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: submissionEvents.id })
+    .from(submissionEvents)
+    .where(and(eq(submissionEvents.submissionId, submissionId), sql`${submissionEvents.detail} -> 'previous' ->> 'responseId' = ${responseId}`))
+    .limit(1);
+  return rows.length > 0;
+}
 
 /** The timeline of one submission, oldest first. */
 export async function submissionTimeline(db: Db, id: string): Promise<TimelineEntry[]> {

@@ -13,7 +13,7 @@ import {
   type MessageDestination,
 } from "@/lib/fhir";
 import { PlatformError, PlatformProtocolError } from "../errors";
-import type { BatchOutcome, PlatformPort } from "../port";
+import type { BatchOutcome, ClaimAnswer, PlatformPort, ReceivedAnswer } from "../port";
 import { asRefusal, idOf, stableUuid, type ClaimIdentifier, type MessagingCore, type Reply } from "./core";
 
 /** Claims grouped by payer licence, then cut at 200 per batch (the 10 MB limit is checked as each batch is built). */
@@ -65,11 +65,21 @@ export function claimOperations(core: MessagingCore): Pick<PlatformPort, "submit
     return { built, seed, claimIdentifier };
   }
 
-  /** The ClaimResponse a reply carries; the platform's Claim id only when the answer names one (decision 073). */
-  function claimAnswer(reply: Reply) {
+  /**
+   * The ClaimResponse a reply carries; the platform's Claim id only when the answer names one
+   * (decision 073); the response message whole, for the inbox (decision 096): the reply as it
+   * arrived, or a batch-response's own part.
+   */
+  function claimAnswer(reply: Reply, batch?: { part?: Record<string, unknown> }): ClaimAnswer {
     const read = core.focusOf(reply, "ClaimResponse", readClaimResponse);
     const platformId = referenceId(read.view.request, "Claim");
-    return { data: read.raw, view: read.view, status: reply.status, requestId: reply.requestId, ...(platformId ? { platformId } : {}) };
+    const part = batch?.part;
+    const body = batch ? (part ? JSON.stringify(part) : undefined) : reply.received;
+    const answer: ReceivedAnswer | undefined =
+      body === undefined
+        ? undefined
+        : { body, source: part ? "batch" : "sync", ...(reply.view.bundleId ? { messageId: reply.view.bundleId } : {}), ...(reply.view.header.event ? { event: reply.view.header.event } : {}) };
+    return { data: read.raw, view: read.view, status: reply.status, requestId: reply.requestId, ...(answer ? { answer } : {}), ...(platformId ? { platformId } : {}) };
   }
 
   return {
@@ -140,7 +150,8 @@ export function claimOperations(core: MessagingCore): Pick<PlatformPort, "submit
             try {
               if (!answer) throw new PlatformProtocolError({ status: reply.status, requestId, message: "POST /$process-message: the batch-response has no answer for this claim", problems: ["Bundle.entry"] });
               core.checkReply(answer, { status: reply.status, requestId, headerId: own.built.headerId, claimIdentifier: r.claimIdentifier, errorStatus: 422 });
-              outcomes[r.index] = { ok: true, answer: claimAnswer({ view: answer, status: reply.status, requestId }) };
+              const part = reply.view.parts.find((p) => p.view === answer)?.raw;
+              outcomes[r.index] = { ok: true, answer: claimAnswer({ view: answer, status: reply.status, requestId }, { ...(part ? { part } : {}) }) };
             } catch (error) {
               outcomes[r.index] = { ok: false, error };
             }

@@ -79,7 +79,7 @@ export function refusedBeforeSending<T>(requestId: string, make: () => T): T {
   }
 }
 
-export type Reply = { view: MessageView; status: number; requestId: string };
+export type Reply = { view: MessageView; status: number; requestId: string; received?: string };
 
 export interface MessagingCore {
   deps: MessagingDeps;
