@@ -8,5 +8,6 @@ export { storeMessages, storePollReply, pendingPollId, noteFetched, forgetMessag
 export { routeDue, takeDue, settle, refreshInboxGauge, INBOX_DEFAULTS, type InboxRow, type RouteOutcome, type RouteOptions, type RoutePass } from "./route";
 export { listOpenMessages, getInboxMessage, dismissMessage, markMatched, recordRouted, InboxStateError, type InboxListItem } from "./review";
 export { summarize, focusOf } from "./summary";
+export { INBOX_REASONS, readInboxReason, type InboxReasonKey } from "./reasons";
 export { registerAdvancedAuthorizationOpener, advancedAuthorizationOpener, type AdvancedAuthorizationOpener } from "./opener";
 export type { InboxSource, InboxStatus, InboxSummary } from "@/lib/db";

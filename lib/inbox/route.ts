@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import { inboxMessages, type Db } from "@/lib/db";
 import { metrics } from "@/lib/metrics";
+import { INBOX_REASONS } from "./reasons";
 
 export type InboxRow = typeof inboxMessages.$inferSelect;
 
@@ -105,7 +106,7 @@ export async function routeDue(db: Db, route: (row: InboxRow) => Promise<RouteOu
         outcome = await route(row);
       } catch (error) {
         const name = error instanceof Error ? error.name : "Error";
-        outcome = { status: "failed", reason: `handling failed (${name}); retried later`, retry: true };
+        outcome = { status: "failed", reason: INBOX_REASONS.handlerFailed(name), retry: true };
         options.log?.(`[inbox] message ${row.id} could not be handled (${name}); attempt ${row.attempts} of ${maxAttempts}`);
       }
       await settle(db, row, outcome, { now: clock(), maxAttempts, backoff });

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db";
 import { MESSAGE_REPLY_EVENTS, isFhirReadError, readMessage, type MessagePart, type MessageView } from "@/lib/fhir";
-import { focusOf, summarize, type IncomingMessage, type InboxRow, type RouteOutcome } from "@/lib/inbox";
+import { INBOX_REASONS, focusOf, summarize, type IncomingMessage, type InboxRow, type RouteOutcome } from "@/lib/inbox";
 import { routeInbound, type InboundContext, type InboundHandlers } from "./inbound";
 
 /** Events the portal knows how to read (the exchange's reply events); any other is kept and shown, never applied. */
@@ -27,7 +27,7 @@ export function incomingOf(part: MessagePart, source: IncomingMessage["source"],
     ...(event ? { event: safeCode(event) } : {}),
     ...(facilityId ? { facilityId } : {}),
     summary: part.view ? summarize(focusOf(part.view), part.view) : {},
-    ...(part.error ? { unreadable: `not a readable FHIR R4 message: ${part.error.path}: ${part.error.reason}` } : {}),
+    ...(part.error ? { unreadable: INBOX_REASONS.unreadable(`${part.error.path}: ${part.error.reason}`) } : {}),
   };
 }
 
@@ -56,7 +56,7 @@ export async function routeInboxMessage(deps: InboxRouteDeps, row: InboxRow): Pr
   } else if (row.source === "webhook") {
     // A `claim.status.changed` whose receiver died before settling it: the receipt's transaction
     // already made the submission due for a follow-up, which reads and applies the decision.
-    return row.event === "claim.status.changed" ? { status: "applied" } : { status: "failed", reason: "the announced resource was never read; the platform delivers it again", retry: false };
+    return row.event === "claim.status.changed" ? { status: "applied" } : { status: "failed", reason: INBOX_REASONS.neverRead(), retry: false };
   } else {
     let view = deps.views?.get(row.id);
     deps.views?.delete(row.id);
@@ -64,13 +64,13 @@ export async function routeInboxMessage(deps: InboxRouteDeps, row: InboxRow): Pr
       try {
         view = readMessage(JSON.parse(row.body)).view;
       } catch (error) {
-        if (isFhirReadError(error)) return { status: "failed", reason: `not a readable FHIR R4 message: ${error.path}: ${error.reason}`, retry: false };
-        if (error instanceof SyntaxError) return { status: "failed", reason: "not JSON", retry: false };
+        if (isFhirReadError(error)) return { status: "failed", reason: INBOX_REASONS.unreadable(`${error.path}: ${error.reason}`), retry: false };
+        if (error instanceof SyntaxError) return { status: "failed", reason: INBOX_REASONS.notJson(), retry: false };
         throw error;
       }
     }
     event = view.header.event ?? event;
-    if (!event || !KNOWN_EVENTS.has(event)) return { status: "unmatched", reason: `unknown message event "${safeCode(event ?? "none")}": kept, not applied` };
+    if (!event || !KNOWN_EVENTS.has(event)) return { status: "unmatched", reason: INBOX_REASONS.unknownEvent(safeCode(event ?? "none")) };
     resources = view.focus.length > 0 ? view.focus : view.entries.flatMap((e) => (e.resource && e.resourceType !== "MessageHeader" ? [e.resource] : []));
   }
   const context: InboundContext = {
@@ -88,7 +88,7 @@ export async function routeInboxMessage(deps: InboxRouteDeps, row: InboxRow): Pr
     const result = await routeInbound(deps.handlers, context, resource);
     if (result === "unrouted") unrouted.push(typeof resource.resourceType === "string" ? resource.resourceType : "resource");
   }
-  if (resources.length === 0) return { status: "unmatched", reason: `a ${event ?? "message"} with nothing in it to apply` };
-  if (unrouted.length > 0) return { status: "unmatched", reason: `matched nothing here: ${unrouted.join(", ")} (${event ?? "no event"})` };
+  if (resources.length === 0) return { status: "unmatched", reason: INBOX_REASONS.empty(event ?? "message") };
+  if (unrouted.length > 0) return { status: "unmatched", reason: INBOX_REASONS.matchedNothing(unrouted.join(", "), event ?? "no event") };
   return { status: "applied" };
 }

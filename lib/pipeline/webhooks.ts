@@ -12,7 +12,7 @@ import { classifyFailure } from "./call-failure";
 import { type PlatformPort } from "@/lib/platform";
 import { decisionRetries } from "./follow-up";
 import { reschedule } from "@/lib/submissions";
-import { forgetMessage, noteFetched, recordRouted, storeMessages, summarize } from "@/lib/inbox";
+import { INBOX_REASONS, forgetMessage, noteFetched, recordRouted, storeMessages, summarize } from "@/lib/inbox";
 
 /** Standard Webhooks: a delivery older or newer than this is refused (replay protection). */
 export const WEBHOOK_TOLERANCE_SECONDS = 5 * 60;
@@ -142,12 +142,12 @@ export async function handlePlatformWebhook(request: Request, deps: WebhookDeps)
     const parsed = WebhookSchema.safeParse(JSON.parse(rawBody));
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => i.path.join(".") || "(root)");
-      await keepUnreadable(`not a webhook this portal reads: ${issues.join(", ")}`.slice(0, 300));
+      await keepUnreadable(INBOX_REASONS.notWebhook(issues.join(", ")).slice(0, 300));
       return json(400, { error: "invalid_body", issues });
     }
     parsedBody = parsed.data;
   } catch {
-    await keepUnreadable("not JSON");
+    await keepUnreadable(INBOX_REASONS.notJson());
     return json(400, { error: "invalid_json" });
   }
   if (parsedBody.event === "resource.available") return handleResourceAvailable(parsedBody, webhookId, now, deps);
@@ -263,7 +263,7 @@ async function handleResourceAvailable(body: ResourceAvailableWebhook, webhookId
     // Kept and shown as unmatched (docs/decisions/096); the platform is still asked to deliver again, and a
     // redelivery that now matches settles the same inbox row.
     await forget();
-    if (kept) await recordRouted(db, kept.id, { status: "unmatched", reason: `matched nothing here: ${body.resource_type} (${body.event})` });
+    if (kept) await recordRouted(db, kept.id, { status: "unmatched", reason: INBOX_REASONS.matchedNothing(body.resource_type, body.event) });
     return json(409, { error: "unknown_subject", message: `Nothing here this ${body.resource_type} belongs to (yet); deliver again later.` });
   }
   if (kept) await recordRouted(db, kept.id, { status: "applied" });

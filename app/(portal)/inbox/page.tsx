@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { getFormatter, getTranslations } from "next-intl/server";
 import { MessageActions } from "@/components/inbox/message-actions";
+import { InboxWhy } from "@/components/inbox/why";
 import { Card, PageHeader } from "@/components/ui/card";
 import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { advancedAuthorizationOpener, listOpenMessages } from "@/lib/inbox";
@@ -83,8 +84,8 @@ export default staffPage("inbox", async function InboxPage(_props: object, staff
                     {row.lastError && (
                       <div className="sm:col-span-2">
                         <dt className="inline text-slate-500">{t("fields.why")}: </dt>
-                        <dd className="inline text-slate-800" dir="ltr" data-testid="inbox-why">
-                          {row.lastError}
+                        <dd className="inline text-slate-800" data-testid="inbox-why">
+                          <InboxWhy text={row.lastError} />
                         </dd>
                       </div>
                     )}
