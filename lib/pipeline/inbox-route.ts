@@ -22,7 +22,7 @@ export function incomingOf(part: MessagePart, source: IncomingMessage["source"],
   const event = part.view?.header.event ?? rawEvent(part.raw);
   return {
     source,
-    body: JSON.stringify(part.raw),
+    body: part.text ?? JSON.stringify(part.raw),
     ...(messageId ? { messageId } : {}),
     ...(event ? { event: safeCode(event) } : {}),
     ...(facilityId ? { facilityId } : {}),

@@ -60,6 +60,10 @@ describe("the messaging adapter against the sandbox's $process-message", () => {
   it("answers a prior authorization at once and a claim queued, then serves the decision through polls", async () => {
     const auth = await port.submitClaim(claimFixture({ use: "preauthorization", items: [{ code: "99213", price: 250 }] }));
     expect(auth.view.decision).toBeDefined();
+    // The response message as it arrived, kept for the inbox (decision 096).
+    expect(auth.answer?.source).toBe("sync");
+    expect(auth.answer?.event).toBe("priorauth-response");
+    expect((JSON.parse(auth.answer!.body) as { id: string }).id).toBe(auth.answer?.messageId);
     expect(auth.platformId).toBeTruthy();
     const claim = await port.submitClaim(claimFixture({ use: "claim", items: [{ code: "99213", price: 250 }] }));
     expect(claim.data.outcome).toBe("queued");
@@ -69,6 +73,11 @@ describe("the messaging adapter against the sandbox's $process-message", () => {
     while (!seen.includes(`Claim/${claim.platformId}`) && Date.now() < deadline) {
       const polled = await port.pollMessages!({ count: 100 });
       for (const m of polled.messages) for (const f of m.focus) seen.push(String((f.request as { reference?: string }).reference));
+      // Each message comes with its text as it arrived in the reply (for the inbox, decision 096).
+      for (const part of polled.parts) {
+        expect(part.text).toBeDefined();
+        expect(JSON.parse(part.text!)).toEqual(part.raw);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(seen).toContain(`Claim/${claim.platformId}`);

@@ -5,6 +5,7 @@
  * Anything that is not valid R4 throws one FhirReadError naming the path.
  */
 export { FhirReadError, type Read } from "./errors";
+export { entryResourceTexts } from "./json-text";
 export { readClaimResponse, isFhirReadError, DECISIONS } from "./claim-response";
 export type { ClaimResponseView, ClaimResponseLineView, ClaimResponseErrorView, AdjudicationView, AmountCategory, Decision, ProcessNoteView } from "./claim-response";
 export { readCoverageEligibilityResponse } from "./eligibility-response";

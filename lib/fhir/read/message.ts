@@ -64,6 +64,8 @@ export interface MessagePart {
   index: number;
   /** The message Bundle exactly as received. */
   raw: Record<string, unknown>;
+  /** Its text as it arrived in the reply, byte for byte, when the transport kept the reply's text (json-text.ts). */
+  text?: string;
   view?: MessageView;
   /** Why it could not be read (FhirReadError path and reason; never the offending value). */
   error?: { path: string; reason: string };

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Communication, Task } from "@medplum/fhirtypes";
-import { MAX_MESSAGES_PER_POLL, buildPollTask, readCoverageEligibilityResponse, readResource, type Read } from "@/lib/fhir";
+import { MAX_MESSAGES_PER_POLL, buildPollTask, entryResourceTexts, readCoverageEligibilityResponse, readResource, type Read } from "@/lib/fhir";
 import { PlatformProtocolError } from "../errors";
 import { cancelOutcomeOf, type PlatformPort, type PolledMessages } from "../port";
 import { idOf, stableUuid, type MessagingCore } from "./core";
@@ -36,7 +36,13 @@ export function taskOperations(core: MessagingCore): Pick<PlatformPort, "checkEl
       const id = options.pollId ?? randomUUID();
       const task = buildPollTask({ id, requesterOrgId: deps.providerOrgId, count: options.count ?? MAX_MESSAGES_PER_POLL, authoredOn: clock() });
       const reply = await core.exchange({ event: "poll-request", focus: task, resources: [core.provider()], destination: { exchange: true }, bucket: "status", seed: `poll|${id}` }, options);
-      return { messages: reply.view.messages, parts: reply.view.parts, more: reply.view.queuedMessages, requestId: reply.requestId };
+      // Each message as it arrived: its text cut from the reply's, for the inbox (decision 096).
+      const texts = reply.received !== undefined ? entryResourceTexts(reply.received) : [];
+      const parts = reply.view.parts.map((part) => {
+        const text = texts[part.index];
+        return text === undefined ? part : { ...part, text };
+      });
+      return { messages: reply.view.messages, parts, more: reply.view.queuedMessages, requestId: reply.requestId };
     },
 
     async cancel(task: Task, options = {}) {
