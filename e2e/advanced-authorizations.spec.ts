@@ -39,6 +39,10 @@ test.describe("advanced authorization (docs/decisions/101)", () => {
     await expect(row.getByTestId("status-badge")).toHaveAttribute("data-status", "complete");
     await expect(row.getByTestId("valid-until")).toContainText("valid until");
     await shoot(page, "list-en");
+    await inArabic(page, async () => {
+      await expect(page.getByTestId("authorizations-table").locator("tr", { hasText: apa.preAuthRef }).getByTestId("payer-badge")).toHaveText("معتمدة من شركة التأمين");
+      await shoot(page, "list-ar");
+    });
 
     // Its page: the payer's note, reference, validity, lines and amounts; the timeline names its arrival.
     await row.getByRole("link").first().click();

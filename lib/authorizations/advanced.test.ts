@@ -229,6 +229,11 @@ describe.each(testDatabases())("advanced authorization on $name", (target) => {
     expect(decided.status).toBe("complete");
     expect((decided.claim.insurance as { preAuthRef?: string[] }[])[0]?.preAuthRef).toEqual([apa.preAuthRef]);
     expect(decided.claim.related).toEqual([expect.objectContaining({ claim: expect.objectContaining({ identifier: expect.objectContaining({ value: apa.identifier[0]!.value }) }) })]);
+    // Approved, the change overrides the payer's approval: its page says so and links the current version; its timeline notes it once.
+    const earlier = await getSubmissionView(database.db, auth.id, "preauthorization");
+    expect(earlier?.overriddenBy?.id).toBe(change.id);
+    expect(earlier?.timeline.filter((e) => (e.detail as { note?: string } | null)?.note === "overridden").map((e) => (e.detail as { by?: string }).by)).toEqual([change.id]);
+    expect((await getSubmissionView(database.db, change.id, "preauthorization"))?.overriddenBy).toBeUndefined();
 
     // Asking the payer: a Communication about the approval by its identifier, acknowledged; noted on the timeline.
     const cancellation = { db: database.db, port, providerOrgId: "clinic-001" };

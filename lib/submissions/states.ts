@@ -106,7 +106,21 @@ export async function transition(
   const { requestId, ...rest } = detail;
   await appendTimeline(tx, { submissionId: row.id, from, to, source, requestId, detail: rest, at });
   await emitLive(tx, row, { from, source, at });
+  await noteOverridden(tx, row, from, source, at);
   return row;
+}
+
+/**
+ * A new version of a prior authorization (a change that repeats its items and keeps its
+ * preAuthRef, `replaces_id`), once the payer approves it, overrides the version it replaces (guide
+ * 7.3.1; docs/decisions/101): the earlier one's timeline says so, in the same transaction. Only on
+ * the new version's first decision (a reissue of it overrides nothing again).
+ */
+async function noteOverridden(tx: Tx, row: Submission, from: SubmissionStatus, source: TransitionSource, at: Date): Promise<void> {
+  if (row.kind !== "preauthorization" || !row.replacesId || (row.status !== "complete" && row.status !== "partial") || from === "complete" || from === "partial") return;
+  const [earlier] = await tx.select().from(submissions).where(eq(submissions.id, row.replacesId));
+  if (!earlier) return;
+  await noteOnTimeline(tx, earlier, { kind: "submission.note", note: "overridden", source, detail: { by: row.id } }, at);
 }
 
 export async function appendTimeline(

@@ -113,13 +113,15 @@ export interface SubmissionView {
   patient?: { id: string; givenName: string; familyName: string; nationalId: string };
   /** Claims made from this authorization. */
   claims: { id: string; status: SubmissionStatus; createdAt: Date }[];
+  /** A later version of this authorization that the payer approved, which overrides it (docs/decisions/101). */
+  overriddenBy?: { id: string; decidedAt: Date | null };
 }
 
 export async function getSubmissionView(db: Db, id: string, use: SubmissionUse): Promise<SubmissionView | undefined> {
   if (!isUuid(id)) return undefined;
   const [submission] = await db.select().from(submissions).where(and(eq(submissions.id, id), eq(submissions.kind, use)));
   if (!submission) return undefined;
-  const [timeline, attachments, [patient], claims] = await Promise.all([
+  const [timeline, attachments, [patient], claims, [overriding]] = await Promise.all([
     submissionTimeline(db, id),
     listAttachments(db, id),
     db
@@ -131,6 +133,14 @@ export async function getSubmissionView(db: Db, id: string, use: SubmissionUse):
       .from(submissions)
       .where(and(eq(submissions.authorizationId, id), eq(submissions.kind, "claim")))
       .orderBy(desc(submissions.createdAt)),
+    use === "preauthorization"
+      ? db
+          .select({ id: submissions.id, decidedAt: submissions.decidedAt })
+          .from(submissions)
+          .where(and(eq(submissions.replacesId, id), eq(submissions.kind, "preauthorization"), inArray(submissions.status, ["complete", "partial"])))
+          .orderBy(desc(submissions.decidedAt))
+          .limit(1)
+      : Promise.resolve([]),
   ]);
-  return { submission, timeline, attachments, decision: readDecision(submission.response, submission.claim, submission.responseView), patient, claims };
+  return { submission, timeline, attachments, decision: readDecision(submission.response, submission.claim, submission.responseView), patient, claims, ...(overriding ? { overriddenBy: overriding } : {}) };
 }

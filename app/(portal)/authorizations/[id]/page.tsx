@@ -79,6 +79,14 @@ export default staffPage("authorizations", async function AuthorizationPage({ pa
         }
       />
 
+      {view.overriddenBy && (
+        <p className="mb-4 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900" data-testid="overridden-note">
+          {t("detail.overridden")}{" "}
+          <Link href={`/authorizations/${view.overriddenBy.id}`} className="font-medium underline underline-offset-2">
+            {t("detail.openCurrentVersion")}
+          </Link>
+        </p>
+      )}
       {fromPayer && (
         <p className="mb-4 rounded-md border border-sky-200 bg-sky-50 p-3 text-sm text-sky-900" data-testid="payer-note">
           {s.status === "cancelled" ? payer("cancelledNote") : payer("note")}
