@@ -11,13 +11,11 @@ import type { RuleId } from "./rules/catalogue";
 export const SYSTEMS = {
   // HL7 systems the exchange binds
   claimType: "http://terminology.hl7.org/CodeSystem/claim-type",
-  diagnosisType: "http://terminology.hl7.org/CodeSystem/ex-diagnosistype",
   careTeamRole: "http://terminology.hl7.org/CodeSystem/claimcareteamrole",
   payeeType: "http://terminology.hl7.org/CodeSystem/payeetype",
   processPriority: "http://terminology.hl7.org/CodeSystem/processpriority",
   subscriberRelationship: "http://terminology.hl7.org/CodeSystem/subscriber-relationship",
   coverageClass: "http://terminology.hl7.org/CodeSystem/coverage-class",
-  organizationType: "http://terminology.hl7.org/CodeSystem/organization-type",
   identifierType: "http://terminology.hl7.org/CodeSystem/v2-0203",
   encounterClass: "http://terminology.hl7.org/CodeSystem/v3-ActCode",
   relatedClaimRelationship: "http://terminology.hl7.org/CodeSystem/ex-relatedclaimrelationship",
@@ -25,6 +23,13 @@ export const SYSTEMS = {
   /** UCUM units (Quantity.system): the birth weight in `kg` (rule BV-00509), days (`d`) of supply and of an estimated stay. */
   ucum: "http://unitsofmeasure.org",
   // The exchange's own systems
+  /**
+   * Diagnosis roles (`Claim.diagnosis.type`): the exchange's own system, as every real claim and
+   * authorization codes it — not HL7's ex-diagnosistype (decision 104). Same codes.
+   */
+  diagnosisType: codeSystemUrl("diagnosis-type"),
+  /** Organization types (`Organization.type`: prov, ins …): the exchange's own system, not HL7's (decision 104). */
+  organizationType: codeSystemUrl("organization-type"),
   messageEvents: codeSystemUrl("ksa-message-events"),
   claimSubtype: codeSystemUrl("claim-subtype"),
   claimInformationCategory: codeSystemUrl("claim-information-category"),
@@ -126,7 +131,7 @@ export function isFdiToothCode(code: string): boolean {
 /** Diagnosis systems a claim may use. */
 export const DIAGNOSIS_SYSTEMS: readonly string[] = [SYSTEMS.icd10am];
 
-/** Diagnosis roles (ex-diagnosistype). */
+/** Diagnosis roles (the exchange's diagnosis-type; the codes HL7's ex-diagnosistype also has). */
 export const DIAGNOSIS_TYPES = ["principal", "secondary", "admitting", "discharge", "differential"] as const;
 
 /** Supporting-information categories (claim-information-category) the rules rely on. */
