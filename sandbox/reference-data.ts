@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { CPT_CODES, ICD10AM_CODES, isExcludedService, parsePriceListCsv, priceFor, priceListSystemKey, type BenefitCategoryCode, type PriceListRow } from "../lib/fhir";
+import { DEMO_CATALOGUE } from "../lib/terminology/demo-catalogue";
+import { CPT_CODES, isExcludedService, parsePriceListCsv, priceFor, priceListSystemKey, type BenefitCategoryCode, type PriceListRow } from "../lib/fhir";
 import { CPT_SYSTEM, NPHIES_CATALOGUE, catalogueKey, type CatalogueEntry } from "./catalogue";
 import { COVERAGE_CLASS_ANNUAL, TRAINING_COVERAGES, TRAINING_PATIENTS, NETWORKS, PRACTITIONERS, type PractitionerDef } from "./seed-training";
 
@@ -289,8 +290,12 @@ export interface DiagnosisDef {
   description: string;
 }
 
-/** The shared curated ICD-10-AM list (lib/fhir/terminology.ts). */
-export const DIAGNOSES: readonly DiagnosisDef[] = ICD10AM_CODES.map((d) => ({ code: d.code, description: d.display.en }));
+/**
+ * The diagnoses the sandbox knows: the demo catalogue's ICD-10-AM codes, the very list the portal's
+ * diagnosis picker offers (lib/terminology/demo-catalogue.ts, docs/decisions/086 and 104) — so a
+ * code the picker offers (K02.9 …) is never refused as unknown.
+ */
+export const DIAGNOSES: readonly DiagnosisDef[] = DEMO_CATALOGUE["icd-10-am"].map(([code, en]) => ({ code, description: en }));
 
 export const REVIEW_THRESHOLD = SAR(10_000);
 

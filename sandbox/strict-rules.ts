@@ -1,4 +1,5 @@
 import { PLATFORM_ERROR_SYSTEM, nphies } from "../lib/fhir";
+import { activationOf } from "./catalogue";
 import type { SandboxContext } from "./context";
 import type { Refusal } from "./refusals";
 
@@ -32,6 +33,7 @@ export function strictCheck(bundle: unknown, ctx: SandboxContext, senderLicense:
     isKnownPayer: (license) => ctx.reference.payers.some((p) => p.license === license),
     isKnownPractitioner: (license) => ctx.reference.practitioners.has(license),
     today: new Date(ctx.clock.now()),
+    codeActivation: activationOf,
   });
   ctx.conformanceTally.record(check);
   const refusals = check.errors.map(

@@ -283,3 +283,22 @@ export const DEMO_CATALOGUE: Readonly<Record<CatalogueSystemKey, readonly DemoCo
   "icd-10-am": ICD10AM,
   cpt: CPT,
 };
+
+/**
+ * Activation periods of demo codes (first and last day a code may be billed, YYYY-MM-DD; open when
+ * absent): the exchange refuses an item whose code is not active on its service date (guide 3.5,
+ * p. 45; rule BV-90029, docs/decisions/104). The sandbox reads them from here with the codes, so
+ * picker and sandbox know one catalogue. A clinic's import replaces a system's codes and periods.
+ */
+export const DEMO_ACTIVATION: Readonly<Partial<Record<CatalogueSystemKey, Readonly<Record<string, { start?: string; end?: string }>>>>> = {
+  services: {
+    // Telemedicine entered the exchange's service list with the 2021 catalogue.
+    "SVC-0106": { start: "2021-01-01" },
+    // The day-case arthroscopy package is priced from the 2025 catalogue on.
+    "PKG-0502": { start: "2025-01-01" },
+  },
+  laboratory: {
+    // The HbA1c test code of the 2024 catalogue.
+    "LAB-4002": { start: "2024-01-01" },
+  },
+};

@@ -48,8 +48,11 @@ function all(ps: Parties, withLocation = false): m.Party[] {
 }
 
 export function claimMessage(ps: Parties, e: Env, opts: Parameters<typeof m.claim>[2], event = opts.use === "claim" ? "claim-request" : "priorauth-request"): Json {
-  // An institutional claim here is an emergency visit: it names its encounter.
-  const encounter = opts.type === "institutional" ? m.encounter(ps, e, "EMER") : undefined;
+  // Institutional, professional and oral requests name their encounter (MDS note 5.2); an
+  // institutional claim here is an emergency visit unless it says otherwise.
+  const subtype = opts.subtype ?? (opts.type === "institutional" ? "emr" : "op");
+  const classCode = subtype === "emr" ? "EMER" : subtype === "ip" ? "IMP" : "AMB";
+  const encounter = opts.type === "institutional" || opts.type === "professional" || opts.type === "oral" ? m.encounter(ps, e, classCode, undefined, { type: opts.type, use: opts.use }) : undefined;
   const c = m.claim(ps, e, { ...opts, ...(encounter ? { encounter } : {}) });
   return m.message(event, c, [...all(ps), ...(encounter ? [encounter] : [])], { payer: String((ps.insurer.resource.identifier as Json[])[0]!.value) }, e);
 }
@@ -64,7 +67,7 @@ export function inpatientPreauthMessage(
   opts: { identifier?: string; estimatedStay?: { value: number; code?: string } | null; onAdmission?: { code: string; system?: string } | null } = {},
 ): Json {
   const ps = vip("absolute", "PRAC-10005");
-  const encounter = m.encounter(ps, e, "IMP");
+  const encounter = m.encounter(ps, e, "IMP", undefined, { type: "institutional", use: "preauthorization" });
   const c = m.claim(ps, e, {
     type: "institutional",
     subtype: "ip",
