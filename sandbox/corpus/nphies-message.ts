@@ -368,7 +368,8 @@ export function claim(
   const resource: Json = {
     resourceType: "Claim",
     id,
-    meta: profile(`${opts.type}-${opts.use === "claim" ? "claim" : "priorauth"}`),
+    // A prescriber's predetermination declares the prescriber profile (guide 7.11, 9.6).
+    meta: profile(opts.use === "predetermination" ? "prescriber-priorauth" : `${opts.type}-${opts.use === "claim" ? "claim" : "priorauth"}`),
     ...(opts.encounter ? { extension: [{ url: nphies.EXTENSIONS.encounter, valueReference: opts.encounter.ref }] } : {}),
     identifier: [{ system: `${CLINIC_BASE}/identifiers/claim`, value: opts.identifier ?? `CL-${id.slice(-8)}` }],
     status: "active",

@@ -359,6 +359,33 @@ export const VALID_CASES: ValidCase[] = [
     check: (f) => expectEq(f?.outcome, "complete", "outcome"),
   },
   {
+    // As real prescriber requests are written (guide 7.11, 9.6): use predetermination, the
+    // prescriber profile (decision 104: the sandbox used to refuse them for their use).
+    name: "prescriber-request: a predetermination (use predetermination, prescriber profile)",
+    event: "prescriber-request",
+    replyEvent: "prescriber-response",
+    build: (e) =>
+      claimMessage(
+        m.parties({ ...CLASS_C, form: "absolute", practitionerLicense: "PRAC-10001" }),
+        e,
+        { type: "pharmacy", use: "predetermination", serviced: "date", items: [{ system: "medicationCodes", code: "06280000000101", price: 8, quantity: 2, daysSupply: 10 }] },
+        "prescriber-request",
+      ),
+    check: (f) => expectEq(f?.outcome, "complete", "outcome"),
+  },
+  {
+    // The diagnosis picker's K02.9 (tooth decay): the sandbox reads the picker's catalogue (decision 104).
+    name: "claim: oral, diagnosis K02.9 as the portal's picker offers it",
+    event: "claim-request",
+    replyEvent: "claim-response",
+    build: (e) => {
+      const b = claimMessage(vip("absolute", "PRAC-10002"), e, { type: "oral", use: "claim", serviced: "date", identifier: "CORPUS-K029", items: [{ system: "oralHealthOp", code: "ORL-2003", price: 300, tooth: "16" }] });
+      const claim = (b.entry as Json[])[1]!.resource as Json;
+      ((((claim.diagnosis as Json[])[0]!.diagnosisCodeableConcept as Json).coding as Json[])[0]!).code = "K02.9";
+      return b;
+    },
+  },
+  {
     name: "batch-request: two claims to one payer",
     event: "batch-request",
     replyEvent: "batch-response",
