@@ -11,7 +11,7 @@ export const SANDBOX_ERROR_SYSTEM = PLATFORM_ERROR_SYSTEM;
  * focus of the event's type): answered with an OperationOutcome, as the exchange answers a message
  * it cannot read. Every other error is answered in the event's business response.
  */
-const ENVELOPE_RULES: ReadonlySet<nphies.RuleId> = new Set(["bundleType", "firstEntryHeader", "eventUnknown", "focusOne", "focusType", "destination"]);
+export const ENVELOPE_RULES: ReadonlySet<nphies.RuleId> = new Set(["bundleType", "firstEntryHeader", "eventUnknown", "focusOne", "focusType", "destination"]);
 
 export interface StrictCheck {
   /** The message cannot be answered with a business response. */
