@@ -1,6 +1,4 @@
 import { benefitCategoryOf, CODE_SYSTEMS, isExcludedService, nphies, type BenefitCategoryCode } from "../lib/fhir";
-import { DEMO_ACTIVATION } from "../lib/terminology/demo-catalogue";
-import { catalogueSystem } from "../lib/terminology/systems";
 
 /** The exchange's product code systems the sandbox prices (their URLs: lib/fhir/nphies). */
 export const PRODUCT_SYSTEMS = [
@@ -63,8 +61,7 @@ function categoryOf(system: string, code: string): BenefitCategoryCode {
 }
 
 function activationEntry(system: string, code: string): { active?: { start?: string; end?: string } } {
-  const key = catalogueSystem(system)?.key;
-  const active = key ? DEMO_ACTIVATION[key]?.[code] : undefined;
+  const active = nphies.codeActivation(system, code);
   return active ? { active } : {};
 }
 
@@ -76,7 +73,7 @@ const entry = (system: string, code: string, description: string, riyals: number
   category: categoryOf(system, code),
   price: SAR(riyals),
   ...rules,
-  // The activation period is the demo catalogue's (lib/terminology DEMO_ACTIVATION): one catalogue for picker and sandbox.
+  // The activation period is the shared catalogue's (lib/fhir/nphies CODE_ACTIVATION, decision 104).
   ...activationEntry(system, code),
   // Exclusions are shared with the portal's scrubber (lib/fhir EXCLUDED_SERVICES), not set here.
   ...(isExcludedService(system, code) ? { excluded: true } : {}),
@@ -132,8 +129,8 @@ export const NPHIES_CATALOGUE: readonly CatalogueEntry[] = [
 ];
 
 /**
- * The activation period of a code the sandbox knows: its catalogue entry's, or the demo catalogue's
- * for a code it does not price (diagnoses). What the strict rules ask (CheckContext.codeActivation).
+ * The activation period of a code the sandbox knows: its catalogue entry's, or the shared
+ * catalogue's for a code it does not price. What the strict rules ask (CheckContext.codeActivation).
  */
 export function activationOf(system: string, code: string): { start?: string; end?: string } | undefined {
   const priced = NPHIES_CATALOGUE.find((e) => e.system === system && e.code === code);

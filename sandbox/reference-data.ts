@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { DEMO_CATALOGUE } from "../lib/terminology/demo-catalogue";
-import { CPT_CODES, isExcludedService, parsePriceListCsv, priceFor, priceListSystemKey, type BenefitCategoryCode, type PriceListRow } from "../lib/fhir";
+import { CPT_CODES, ICD10AM_CODES, isExcludedService, parsePriceListCsv, priceFor, priceListSystemKey, type BenefitCategoryCode, type PriceListRow } from "../lib/fhir";
 import { CPT_SYSTEM, NPHIES_CATALOGUE, catalogueKey, type CatalogueEntry } from "./catalogue";
 import { COVERAGE_CLASS_ANNUAL, TRAINING_COVERAGES, TRAINING_PATIENTS, NETWORKS, PRACTITIONERS, type PractitionerDef } from "./seed-training";
 
@@ -291,11 +290,11 @@ export interface DiagnosisDef {
 }
 
 /**
- * The diagnoses the sandbox knows: the demo catalogue's ICD-10-AM codes, the very list the portal's
- * diagnosis picker offers (lib/terminology/demo-catalogue.ts, docs/decisions/086 and 104) — so a
+ * The diagnoses the sandbox knows: lib/fhir's one curated ICD-10-AM list, which is also all the
+ * portal's diagnosis picker offers (lib/terminology/demo-catalogue.ts; docs/decisions/104) — so a
  * code the picker offers (K02.9 …) is never refused as unknown.
  */
-export const DIAGNOSES: readonly DiagnosisDef[] = DEMO_CATALOGUE["icd-10-am"].map(([code, en]) => ({ code, description: en }));
+export const DIAGNOSES: readonly DiagnosisDef[] = ICD10AM_CODES.map((d) => ({ code: d.code, description: d.display.en }));
 
 export const REVIEW_THRESHOLD = SAR(10_000);
 

@@ -1,6 +1,7 @@
 import { CODE_SYSTEMS, NATIONAL_EXCHANGE, nphies } from "../../lib/fhir";
-import { MDS_EXTENSIONS, MDS_SYSTEMS } from "../../lib/fhir/nphies/mds";
 import type { ProductSystem } from "../catalogue";
+
+const { MDS_EXTENSIONS, MDS_SYSTEMS } = nphies;
 
 /** The sandbox payers' member-number system (Coverage.identifier). */
 const MEMBER_ID_SYSTEM = "http://payer.example.sa/memberid";

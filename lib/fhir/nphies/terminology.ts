@@ -128,6 +128,36 @@ export function isFdiToothCode(code: string): boolean {
   return /^(?:[1-4][1-8]|[5-8][1-5])$/.test(code);
 }
 
+/** First and last day a code may be billed (YYYY-MM-DD; open when absent). */
+export interface CodeActivation {
+  start?: string;
+  end?: string;
+}
+
+/**
+ * Activation periods of the demo catalogue's codes, by code system URL and code: the exchange
+ * refuses an item whose code is not active on its service date (guide 3.5, p. 45; rule BV-90029,
+ * docs/decisions/104). One list: the sandbox's catalogue reads it, the portal's catalogue may. A
+ * clinic's import of a system brings its own periods.
+ */
+export const CODE_ACTIVATION: Readonly<Record<string, Readonly<Record<string, CodeActivation>>>> = {
+  [SYSTEMS.services]: {
+    // Telemedicine entered the exchange's service list with the 2021 catalogue.
+    "SVC-0106": { start: "2021-01-01" },
+    // The day-case arthroscopy package is billable from the 2025 catalogue on.
+    "PKG-0502": { start: "2025-01-01" },
+  },
+  [SYSTEMS.laboratory]: {
+    // The HbA1c test code of the 2024 catalogue.
+    "LAB-4002": { start: "2024-01-01" },
+  },
+};
+
+/** The activation period of a code, if the catalogue gives one. */
+export function codeActivation(system: string, code: string): CodeActivation | undefined {
+  return CODE_ACTIVATION[system]?.[code];
+}
+
 /** Diagnosis systems a claim may use. */
 export const DIAGNOSIS_SYSTEMS: readonly string[] = [SYSTEMS.icd10am];
 

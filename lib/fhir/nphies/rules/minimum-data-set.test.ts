@@ -321,7 +321,7 @@ describe("the strict structure pass and the publisher's error samples (decision 
   });
 
   it("a prescriber's predetermination (prescriber-request, use predetermination, prescriber profile) passes", () => {
-    const m = exampleClaimMessage("pharmacy", "preauthorization");
+    const m: Json = exampleClaimMessage("pharmacy", "preauthorization");
     m.entry[0].resource.eventCoding.code = "prescriber-request";
     of(m, "Claim").use = "predetermination";
     of(m, "Claim").meta.profile = ["http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/prescriber-priorauth|1.0.0"];
