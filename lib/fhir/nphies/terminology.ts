@@ -264,10 +264,10 @@ export function requiresOnAdmission(type: ClaimType, subtype?: string): boolean 
   return ON_ADMISSION_SETTINGS.some((s) => s.type === type && s.subtype === subtype);
 }
 
-/** Encounter classes (v3-ActCode) by subtype: what an encounter of the claim must be. */
+/** Encounter classes (v3-ActCode) by subtype: what an encounter of the claim must be (guide 9.19, p. 130: telemedicine VR is outpatient too). */
 export const ENCOUNTER_CLASS_BY_SUBTYPE: Readonly<Record<ClaimSubtype, readonly string[]>> = {
   ip: ["IMP", "SS"],
-  op: ["AMB", "HH"],
+  op: ["AMB", "HH", "VR"],
   emr: ["EMER"],
 };
 
