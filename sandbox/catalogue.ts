@@ -40,6 +40,8 @@ export interface CatalogueRules {
   maxDaysSupply?: number;
   /** Institutional packages: codes (same system) the package price already includes. */
   includes?: readonly string[];
+  /** First and last day the code may be billed (the demo catalogue's activation period, decision 104). */
+  active?: { start?: string; end?: string };
 }
 
 export interface CatalogueEntry extends CatalogueRules {
@@ -58,6 +60,11 @@ function categoryOf(system: string, code: string): BenefitCategoryCode {
   return category;
 }
 
+function activationEntry(system: string, code: string): { active?: { start?: string; end?: string } } {
+  const active = nphies.codeActivation(system, code);
+  return active ? { active } : {};
+}
+
 const entry = (system: string, code: string, description: string, riyals: number, rules: CatalogueRules = {}): CatalogueEntry => ({
   system,
   code,
@@ -66,6 +73,8 @@ const entry = (system: string, code: string, description: string, riyals: number
   category: categoryOf(system, code),
   price: SAR(riyals),
   ...rules,
+  // The activation period is the shared catalogue's (lib/fhir/nphies CODE_ACTIVATION, decision 104).
+  ...activationEntry(system, code),
   // Exclusions are shared with the portal's scrubber (lib/fhir EXCLUDED_SERVICES), not set here.
   ...(isExcludedService(system, code) ? { excluded: true } : {}),
 });
@@ -118,6 +127,16 @@ export const NPHIES_CATALOGUE: readonly CatalogueEntry[] = [
   entry(S.laboratory, "LAB-4002", "HbA1c", 90),
   entry(S.laboratory, "LAB-4003", "Comprehensive metabolic panel", 120),
 ];
+
+/**
+ * The activation period of a code the sandbox knows: its catalogue entry's, or the shared
+ * catalogue's for a code it does not price. What the strict rules ask (CheckContext.codeActivation).
+ */
+export function activationOf(system: string, code: string): { start?: string; end?: string } | undefined {
+  const priced = NPHIES_CATALOGUE.find((e) => e.system === system && e.code === code);
+  if (priced) return priced.active;
+  return activationEntry(system, code).active;
+}
 
 export const catalogueKey = (system: string | undefined, code: string | undefined): string => `${system ?? ""}|${code ?? ""}`;
 

@@ -289,7 +289,11 @@ export interface DiagnosisDef {
   description: string;
 }
 
-/** The shared curated ICD-10-AM list (lib/fhir/terminology.ts). */
+/**
+ * The diagnoses the sandbox knows: lib/fhir's one curated ICD-10-AM list, which is also all the
+ * portal's diagnosis picker offers (lib/terminology/demo-catalogue.ts; docs/decisions/104) — so a
+ * code the picker offers (K02.9 …) is never refused as unknown.
+ */
 export const DIAGNOSES: readonly DiagnosisDef[] = ICD10AM_CODES.map((d) => ({ code: d.code, description: d.display.en }));
 
 export const REVIEW_THRESHOLD = SAR(10_000);

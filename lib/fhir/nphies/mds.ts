@@ -210,6 +210,13 @@ export const MORPHOLOGY_DIAGNOSIS_PREFIXES: readonly string[] = ["C", "D0", "D1"
 export const WORK_RELATED_DIAGNOSIS_PREFIXES: readonly string[] = ["Y96"];
 export const ROAD_TRAFFIC_DIAGNOSIS_PREFIXES: readonly string[] = ["V0", "V1", "V2", "V3", "V4", "V5", "V6", "V7", "V8"];
 
+/**
+ * HbA1c measurement codes: an item billing one carries supportingInfo `lab-test` with the value
+ * between 3 and 15 in % (guide 3.5, Note for Implementers, p. 45).
+ */
+export const HBA1C_ITEM_CODES: readonly string[] = ["73050-18-50", "73050-18-60"];
+export const HBA1C_RANGE = { min: 3, max: 15, unit: "%" } as const;
+
 /** Admission weight is required under this age at the encounter's start (Table 35 note). */
 export const ADMISSION_WEIGHT_MAX_AGE_DAYS = 365;
 
@@ -232,9 +239,18 @@ export interface MdsNeeds {
   maternity: boolean;
   /** Every diagnosis carries its condition onset. */
   conditionOnset: boolean;
-  /** The vital signs, each a value or an absence reason. */
+  /**
+   * The vital signs the form asks, each a value or an absence reason. The rule module checks every
+   * sign given (value in its unit, or a permissible absence reason: Table 35 notes) but does not
+   * refuse a message without them: the exchange publishes no code for their absence and accepts
+   * real claims without them (decision 104).
+   */
   vitalSigns: readonly VitalSign[];
-  /** The free-text clinical notes required. */
+  /**
+   * The free-text clinical notes required: every claim type, both uses — the exchange refuses
+   * their absence under BV-00803 – BV-00806 on professional, oral, pharmacy and vision requests
+   * alike (decision 104), as it refuses a missing investigation result (BV-00752).
+   */
   clinicalNotes: readonly ClinicalNote[];
 }
 
@@ -250,7 +266,7 @@ export function mdsNeeds(type: ClaimType, subtype: ClaimSubtype, use: "claim" | 
     maternity: type === "institutional" || type === "professional" || type === "pharmacy",
     conditionOnset: type === "institutional" && use === "claim",
     vitalSigns: clinical ? VITAL_SIGN_KEYS : [],
-    clinicalNotes: clinical ? CLINICAL_NOTE_KEYS : [],
+    clinicalNotes: CLINICAL_NOTE_KEYS,
   };
 }
 

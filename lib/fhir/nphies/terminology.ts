@@ -11,13 +11,11 @@ import type { RuleId } from "./rules/catalogue";
 export const SYSTEMS = {
   // HL7 systems the exchange binds
   claimType: "http://terminology.hl7.org/CodeSystem/claim-type",
-  diagnosisType: "http://terminology.hl7.org/CodeSystem/ex-diagnosistype",
   careTeamRole: "http://terminology.hl7.org/CodeSystem/claimcareteamrole",
   payeeType: "http://terminology.hl7.org/CodeSystem/payeetype",
   processPriority: "http://terminology.hl7.org/CodeSystem/processpriority",
   subscriberRelationship: "http://terminology.hl7.org/CodeSystem/subscriber-relationship",
   coverageClass: "http://terminology.hl7.org/CodeSystem/coverage-class",
-  organizationType: "http://terminology.hl7.org/CodeSystem/organization-type",
   identifierType: "http://terminology.hl7.org/CodeSystem/v2-0203",
   encounterClass: "http://terminology.hl7.org/CodeSystem/v3-ActCode",
   relatedClaimRelationship: "http://terminology.hl7.org/CodeSystem/ex-relatedclaimrelationship",
@@ -25,6 +23,13 @@ export const SYSTEMS = {
   /** UCUM units (Quantity.system): the birth weight in `kg` (rule BV-00509), days (`d`) of supply and of an estimated stay. */
   ucum: "http://unitsofmeasure.org",
   // The exchange's own systems
+  /**
+   * Diagnosis roles (`Claim.diagnosis.type`): the exchange's own system, as every real claim and
+   * authorization codes it — not HL7's ex-diagnosistype (decision 104). Same codes.
+   */
+  diagnosisType: codeSystemUrl("diagnosis-type"),
+  /** Organization types (`Organization.type`: prov, ins …): the exchange's own system, not HL7's (decision 104). */
+  organizationType: codeSystemUrl("organization-type"),
   messageEvents: codeSystemUrl("ksa-message-events"),
   claimSubtype: codeSystemUrl("claim-subtype"),
   claimInformationCategory: codeSystemUrl("claim-information-category"),
@@ -123,10 +128,40 @@ export function isFdiToothCode(code: string): boolean {
   return /^(?:[1-4][1-8]|[5-8][1-5])$/.test(code);
 }
 
+/** First and last day a code may be billed (YYYY-MM-DD; open when absent). */
+export interface CodeActivation {
+  start?: string;
+  end?: string;
+}
+
+/**
+ * Activation periods of the demo catalogue's codes, by code system URL and code: the exchange
+ * refuses an item whose code is not active on its service date (guide 3.5, p. 45; rule BV-90029,
+ * docs/decisions/104). One list: the sandbox's catalogue reads it, the portal's catalogue may. A
+ * clinic's import of a system brings its own periods.
+ */
+export const CODE_ACTIVATION: Readonly<Record<string, Readonly<Record<string, CodeActivation>>>> = {
+  [SYSTEMS.services]: {
+    // Telemedicine entered the exchange's service list with the 2021 catalogue.
+    "SVC-0106": { start: "2021-01-01" },
+    // The day-case arthroscopy package is billable from the 2025 catalogue on.
+    "PKG-0502": { start: "2025-01-01" },
+  },
+  [SYSTEMS.laboratory]: {
+    // The HbA1c test code of the 2024 catalogue.
+    "LAB-4002": { start: "2024-01-01" },
+  },
+};
+
+/** The activation period of a code, if the catalogue gives one. */
+export function codeActivation(system: string, code: string): CodeActivation | undefined {
+  return CODE_ACTIVATION[system]?.[code];
+}
+
 /** Diagnosis systems a claim may use. */
 export const DIAGNOSIS_SYSTEMS: readonly string[] = [SYSTEMS.icd10am];
 
-/** Diagnosis roles (ex-diagnosistype). */
+/** Diagnosis roles (the exchange's diagnosis-type; the codes HL7's ex-diagnosistype also has). */
 export const DIAGNOSIS_TYPES = ["principal", "secondary", "admitting", "discharge", "differential"] as const;
 
 /** Supporting-information categories (claim-information-category) the rules rely on. */
@@ -229,10 +264,10 @@ export function requiresOnAdmission(type: ClaimType, subtype?: string): boolean 
   return ON_ADMISSION_SETTINGS.some((s) => s.type === type && s.subtype === subtype);
 }
 
-/** Encounter classes (v3-ActCode) by subtype: what an encounter of the claim must be. */
+/** Encounter classes (v3-ActCode) by subtype: what an encounter of the claim must be (guide 9.19, p. 130: telemedicine VR is outpatient too). */
 export const ENCOUNTER_CLASS_BY_SUBTYPE: Readonly<Record<ClaimSubtype, readonly string[]>> = {
   ip: ["IMP", "SS"],
-  op: ["AMB", "HH"],
+  op: ["AMB", "HH", "VR"],
   emr: ["EMER"],
 };
 

@@ -12,6 +12,11 @@ import { primitiveProblem } from "./primitives";
  * Liberal where R4 is strict without consequence for us: members R4 does not define (a newer
  * version's element, a vendor's addition) and empty strings are reported as `notes`, not refused.
  * Everything else that breaks R4 throws a FhirReadError naming the path.
+ *
+ * Strict (`{ strict: true }`, the sandbox's structure pass before any business rule, decision
+ * 104): what the liberal reading keeps as notes is refused too — a member R4 does not define, an
+ * empty string or array — and a literal reference (`Type/id`, or its `type`) must name a resource
+ * type the element allows. The portal's readers stay liberal.
  */
 
 /** One element of the R4 model (scripts/generate-fhir-model.ts writes them). */
@@ -21,6 +26,8 @@ export interface ModelElement {
   types: string[];
   path?: string;
   codes?: string[];
+  /** Reference elements: the resource types the reference may name (absent: any). */
+  targets?: string[];
 }
 export interface R4Model {
   elements: Record<string, Record<string, ModelElement>>;
@@ -72,8 +79,44 @@ function membersFor(groupPath: string) {
   return members;
 }
 
+/** What kind of R4 fault a structure error is (the strict pass answers each with its own code). */
+export type StructureFault = "datatype" | "element" | "cardinality" | "reference";
+
+/** A FhirReadError of the structure check, with the kind of fault. */
+export class StructureError extends FhirReadError {
+  constructor(
+    path: string,
+    reason: string,
+    readonly fault: StructureFault,
+  ) {
+    super(path, reason);
+  }
+}
+
+export interface StructureOptions {
+  /** Refuse what the liberal reading notes (unknown members, empty values) and wrong reference targets. */
+  strict?: boolean;
+}
+
+/** The resource type a literal reference names (`Claim/1`, `http://x/fhir/Claim/1`, `Claim/1/_history/2`), if any. */
+function literalReferenceType(reference: string): string | undefined {
+  if (reference.startsWith("#") || reference.startsWith("urn:")) return undefined;
+  const parts = reference.split("/");
+  const history = parts.indexOf("_history");
+  const tail = history > 0 ? parts.slice(0, history) : parts;
+  const type = tail[tail.length - 2];
+  return type && RESOURCE_TYPE_RE.test(type) ? type : undefined;
+}
+
 class Checker {
   readonly notes: string[] = [];
+  constructor(private readonly strict = false) {}
+
+  /** A tolerated departure: a note, or (strict) a refusal. */
+  private depart(path: string, note: string, reason: string, fault: StructureFault): void {
+    if (this.strict) throw new StructureError(path, reason, fault);
+    this.notes.push(`${path}${note}`);
+  }
 
   resource(value: unknown, path: string, expectedType?: string): void {
     if (!isObject(value)) throw new FhirReadError(path, "expected a resource (a JSON object)");
@@ -102,12 +145,12 @@ class Checker {
       const def = members.get(key);
       if (!def) {
         if (key === "fhir_comments") continue;
-        this.notes.push(`${path}.${key}: not an element of R4 ${groupPath}; kept as received`);
+        this.depart(`${path}.${key}`, `: not an element of R4 ${groupPath}; kept as received`, `not an element of R4 ${groupPath}`, "element");
         continue;
       }
       if (def.type) {
         const other = seenChoice.get(def.name);
-        if (other) throw new FhirReadError(`${path}.${key}`, `only one of ${def.name}[x] may be present (also ${other})`);
+        if (other) throw new StructureError(`${path}.${key}`, `only one of ${def.name}[x] may be present (also ${other})`, "cardinality");
         seenChoice.set(def.name, key);
       }
       this.element(member, def.element, def.type, `${path}.${key}`, value[`_${key}`]);
@@ -115,15 +158,15 @@ class Checker {
     for (const [name, element] of Object.entries(model.elements[groupPath] ?? {})) {
       if (element.min < 1) continue;
       const present = name.endsWith("[x]") ? seenChoice.has(name.slice(0, -3)) : value[name] !== undefined || value[`_${name}`] !== undefined;
-      if (!present) throw new FhirReadError(`${path}.${name}`, "required by R4 but missing");
+      if (!present) throw new StructureError(`${path}.${name}`, "required by R4 but missing", "cardinality");
     }
   }
 
   private element(value: unknown, element: ModelElement, choiceType: string | undefined, path: string, primitiveExt: unknown): void {
     if (element.many) {
-      if (!Array.isArray(value)) throw new FhirReadError(path, "expected an array");
+      if (!Array.isArray(value)) throw new StructureError(path, "expected an array", "cardinality");
       if (value.length === 0) {
-        this.notes.push(`${path}: empty array`);
+        this.depart(path, ": empty array", "an empty array is not a value in FHIR JSON", "datatype");
         return;
       }
       value.forEach((item, i) => {
@@ -133,7 +176,7 @@ class Checker {
       });
       return;
     }
-    if (Array.isArray(value)) throw new FhirReadError(path, "expected a single value, not an array");
+    if (Array.isArray(value)) throw new StructureError(path, "expected a single value, not an array", "cardinality");
     this.single(value, element, choiceType, path);
   }
 
@@ -146,7 +189,7 @@ class Checker {
       const problem = primitiveProblem(type, value);
       if (problem) {
         if (typeof value === "string" && value.length === 0) {
-          this.notes.push(`${path}: empty string`);
+          this.depart(path, ": empty string", problem, "datatype");
           return;
         }
         throw new FhirReadError(path, problem);
@@ -168,13 +211,21 @@ class Checker {
       return;
     }
     this.group(value, type, path);
+    if (this.strict && type === "Reference" && element.targets) this.referenceTarget(value, element.targets, path);
+  }
+
+  /** Strict: a literal reference or its `type` names a resource type the element allows. */
+  private referenceTarget(value: Json, targets: string[], path: string): void {
+    const named = typeof value.reference === "string" ? literalReferenceType(value.reference) : undefined;
+    if (named && !targets.includes(named)) throw new StructureError(`${path}.reference`, `a reference to a ${named}; this element takes ${targets.join(" or ")}`, "reference");
+    if (typeof value.type === "string" && !targets.includes(value.type)) throw new StructureError(`${path}.type`, `"${value.type}" is not a type this reference takes (${targets.join(", ")})`, "reference");
   }
 
   /** `_name`: the id/extensions of primitive `name` (an object, or an array parallel to the values). */
   private primitiveExtension(name: string, value: unknown, members: ReturnType<typeof membersOf>, path: string): void {
     const def = members.get(name);
     if (!def) {
-      this.notes.push(`${path}: extension of an element R4 does not define; kept as received`);
+      this.depart(path, ": extension of an element R4 does not define; kept as received", "extension of an element R4 does not define", "element");
       return;
     }
     const check = (v: unknown, p: string) => {
@@ -191,8 +242,26 @@ class Checker {
  * Checks `value` as an R4 resource of `expectedType` (any resource type when omitted).
  * Throws FhirReadError on the first structural problem; returns the tolerated notes.
  */
-export function checkStructure(value: unknown, expectedType?: string): StructureReport {
-  const checker = new Checker();
+export function checkStructure(value: unknown, expectedType?: string, options: StructureOptions = {}): StructureReport {
+  const checker = new Checker(options.strict === true);
   checker.resource(value, expectedType ?? (isObject(value) && typeof value.resourceType === "string" ? value.resourceType : "Resource"), expectedType);
   return { notes: checker.notes };
+}
+
+/**
+ * The resource types a Reference element may name, by resource type and element path without
+ * indexes (`Claim`, `careTeam.provider`); undefined when any resource (or the element is unknown).
+ */
+export function referenceTargets(resourceType: string, elementPath: string): readonly string[] | undefined {
+  let group = resourceType;
+  const names = elementPath.replace(/\[\d+\]/g, "").split(".");
+  for (let i = 0; i < names.length; i++) {
+    const element = model.elements[group]?.[names[i]!];
+    if (!element) return undefined;
+    if (i === names.length - 1) return element.types.includes("Reference") ? element.targets : undefined;
+    const next = element.path ?? element.types[0];
+    if (!next) return undefined;
+    group = next;
+  }
+  return undefined;
 }

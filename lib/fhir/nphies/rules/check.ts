@@ -1,7 +1,8 @@
-import { checkStructure } from "../../read/structure";
+import { StructureError, checkStructure, referenceTargets, type StructureFault } from "../../read/structure";
 import { FhirReadError } from "../../read/errors";
-import { profileNameOf } from "../canonical";
+import { NPHIES_STRUCTURE_BASE, profileNameOf } from "../canonical";
 import { EXTENSIONS } from "../extensions";
+import { MDS_EXTENSIONS } from "../mds";
 import { REQUEST_EVENTS, isRequestEvent, type RequestEvent } from "../events";
 import { PROFILE_NAMES, claimProfileName, isClaimType, profileNamesFor, type ClaimType, type ClaimUse } from "../profiles";
 import { indexMessage, referencesIn, resolveReference, type MessageEntry, type MessageIndex } from "../references";
@@ -21,7 +22,8 @@ import {
   requiredSupportingInfo,
   requiresOnAdmission,
 } from "../terminology";
-import { NEWBORN_WINDOW_DAYS, finding, type Finding } from "./catalogue";
+import { NEWBORN_WINDOW_DAYS, finding, type Finding, type RuleId } from "./catalogue";
+import { checkMinimumDataSet } from "./minimum-data-set";
 import { missingPaths } from "./paths";
 import { CARE_TEAM_PATHS, REQUIRED_BY_PROFILE, claimRequiredPaths } from "./required";
 
@@ -47,6 +49,11 @@ export interface CheckContext {
   isKnownPractitioner?: (license: string) => boolean;
   /** "Today" for date rules (tests pin it). */
   today?: Date;
+  /**
+   * The activation period of a code (its catalogue entry: first and last day it may be billed,
+   * YYYY-MM-DD, either open); undefined when the code is unknown or has none. Unchecked when absent.
+   */
+  codeActivation?: (system: string, code: string) => { start?: string; end?: string } | undefined;
 }
 
 export interface MessageCheck {
@@ -65,8 +72,42 @@ export function checkMessage(bundle: unknown, context: CheckContext = {}): Messa
   const findings: Finding[] = [];
   const readable = isObject(bundle) && bundle.resourceType === "Bundle" && isObject(list(bundle.entry)[0]?.resource) && (list(bundle.entry)[0]!.resource as Json).resourceType === "MessageHeader";
   const event = readable ? eventOf(bundle as Json) : undefined;
-  checkBundle(bundle, "Bundle", context, findings);
+  // R4 first, as the exchange's validator does (decision 104): a message that is not valid R4 is
+  // refused for that alone, each fault named, before any business rule reads it.
+  if (isObject(bundle) && bundle.resourceType === "Bundle") checkR4(bundle, "Bundle", findings);
+  if (findings.length === 0) checkBundle(bundle, "Bundle", context, findings);
   return { readable: readable && event !== undefined, ...(event ? { event } : {}), findings, errors: findings.filter((f) => f.severity === "error") };
+}
+
+const STRUCTURE_RULES: Readonly<Record<StructureFault, RuleId>> = {
+  datatype: "structure",
+  element: "structureElement",
+  cardinality: "structureCardinality",
+  reference: "structureReference",
+};
+
+/** One structure check, strict; its fault (if any) as a finding at `at` (the resource's FHIRPath). */
+function strictStructure(resource: Json, at: string, out: Finding[]): void {
+  try {
+    checkStructure(resource, typeof resource.resourceType === "string" ? resource.resourceType : undefined, { strict: true });
+  } catch (error) {
+    if (!(error instanceof FhirReadError)) throw error;
+    const rule = error instanceof StructureError ? STRUCTURE_RULES[error.fault] : "structure";
+    out.push(finding(rule, `${at}${error.path.replace(/^[A-Za-z]+/, "")}`, `(${error.reason})`));
+  }
+}
+
+/** The strict R4 pass over a message: the Bundle's own elements, then every entry's resource (inner messages too). */
+function checkR4(bundle: Json, at: string, out: Finding[]): void {
+  const entries = Array.isArray(bundle.entry) ? bundle.entry : undefined;
+  const shell = entries ? { ...bundle, entry: entries.map((e) => (isObject(e) ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== "resource")) : e)) } : bundle;
+  strictStructure(shell, at, out);
+  (entries ?? []).forEach((e, i) => {
+    if (!isObject(e) || !isObject(e.resource)) return;
+    const where = `${at}.entry[${i}].resource`;
+    if (e.resource.resourceType === "Bundle") checkR4(e.resource, where, out);
+    else strictStructure(e.resource, where, out);
+  });
 }
 
 function eventOf(bundle: Json): string | undefined {
@@ -128,7 +169,7 @@ function checkBundle(bundle: unknown, at: string, context: CheckContext, out: Fi
     const rule = REQUEST_EVENTS[event];
     if (focusEntry.resource.resourceType !== rule.focusType) {
       out.push(finding("focusType", `${headerAt}.focus[0]`, `${event} carries a ${rule.focusType}, not a ${String(focusEntry.resource.resourceType)}.`));
-    } else if ("claimUse" in rule && focusEntry.resource.use !== rule.claimUse) {
+    } else if ("claimUse" in rule && focusEntry.resource.use !== (event === "prescriber-request" ? "predetermination" : rule.claimUse) && !(event === "prescriber-request" && focusEntry.resource.use === rule.claimUse)) {
       out.push(finding("claimUse", `${at}.entry[${focusEntry.index}].resource.use`));
     }
   }
@@ -177,7 +218,7 @@ function checkDeclaredProfile(resource: Json, at: string, out: Finding[]): strin
     out.push(finding("profileMissing", `${at}.meta.profile`));
     return undefined;
   }
-  const allowed = profileNamesFor(String(resource.resourceType));
+  const allowed = [...profileNamesFor(String(resource.resourceType)), ...(resource.resourceType === "Claim" ? [PRESCRIBER_PROFILE] : [])];
   const fitting = declared.find((name) => allowed.includes(name));
   if (!fitting) {
     out.push(finding("profileMismatch", `${at}.meta.profile`, `A ${String(resource.resourceType)} may declare ${allowed.join(", ") || "no exchange profile"}.`));
@@ -206,22 +247,24 @@ function inferredProfile(resource: Json): string | undefined {
 
 function checkResource(entry: MessageEntry, at: string, index: MessageIndex, event: RequestEvent | undefined, context: CheckContext, out: Finding[]): void {
   const resource = entry.resource!;
-  try {
-    checkStructure(resource, typeof resource.resourceType === "string" ? resource.resourceType : undefined);
-  } catch (error) {
-    if (!(error instanceof FhirReadError)) throw error;
-    out.push(finding("structure", `${at}${error.path.replace(/^[A-Za-z]+/, "")}`, `(${error.reason})`));
-  }
   const profile = checkDeclaredProfile(resource, at, out) ?? inferredProfile(resource);
 
   for (const ref of referencesIn(resource)) {
     const resolution = resolveReference(index, ref.value, entry);
     if (resolution.kind === "unresolved") out.push(finding("referenceUnresolved", `${at}.${ref.path}`, `(${resolution.reason})`));
+    // A reference that resolves names an entry of a type the element takes (R4's targets).
+    if (resolution.kind === "entry" && typeof resource.resourceType === "string") {
+      const targets = referenceTargets(resource.resourceType, ref.path);
+      const found = resolution.entry.resource?.resourceType;
+      if (targets && typeof found === "string" && !targets.includes(found)) out.push(finding("structureReference", `${at}.${ref.path}`, `It names a ${found}; the element takes ${targets.join(" or ")}.`));
+    }
   }
   checkCurrency(resource, at, out);
+  checkCodings(resource, at, out);
+  checkExchangeExtensions(resource, at, out);
 
   const type = resource.resourceType;
-  if (type === "Claim") checkClaim(resource, at, out);
+  if (type === "Claim") checkClaim(entry, at, index, event, context, out);
   else if (profile) requireAll(resource, at, REQUIRED_BY_PROFILE[profile] ?? [], out);
   if (type === "Patient") checkPatient(resource, at, context, out);
   if (type === "Practitioner") checkPractitionerLicence(list(resource.identifier), `${at}.identifier`, context, out);
@@ -300,7 +343,11 @@ const minor = (value: unknown): number | undefined => (typeof value === "number"
 const moneyOf = (money: unknown): number | undefined => (isObject(money) ? minor(money.value) : undefined);
 const extensionValue = (element: Json, url: string): unknown => list(element.extension).find((e) => e.url === url);
 
-function checkClaim(claim: Json, at: string, out: Finding[]): void {
+/** The prescriber's Claim profile (prescriber-request, use predetermination; guide 7.11 and 9.6). */
+export const PRESCRIBER_PROFILE = "prescriber-priorauth";
+
+function checkClaim(entry: MessageEntry, at: string, index: MessageIndex, event: RequestEvent | undefined, context: CheckContext, out: Finding[]): void {
+  const claim = entry.resource!;
   const typeCoding = codings(claim.type).find((c) => c.system === SYSTEMS.claimType);
   const type = typeCoding?.code;
   if (!isClaimType(type)) {
@@ -309,10 +356,13 @@ function checkClaim(claim: Json, at: string, out: Finding[]): void {
     return;
   }
   const claimType: ClaimType = type;
-  const use: ClaimUse = claim.use === "preauthorization" ? "preauthorization" : "claim";
+  // A prescriber's predetermination (prescriber-request) is checked as a prior authorization.
+  const predetermination = claim.use === "predetermination";
+  const use: ClaimUse = claim.use === "preauthorization" || predetermination ? "preauthorization" : "claim";
   const declared = declaredProfiles(claim);
-  if (declared.length > 0 && !declared.includes(claimProfileName(claimType, use))) {
-    out.push(finding("claimProfile", `${at}.meta.profile`, `A ${claimType} ${use} declares ${claimProfileName(claimType, use)}.`));
+  const profileName = predetermination ? PRESCRIBER_PROFILE : claimProfileName(claimType, use);
+  if (declared.length > 0 && !declared.includes(profileName)) {
+    out.push(finding("claimProfile", `${at}.meta.profile`, `A ${claimType} ${predetermination ? "predetermination" : use} declares ${profileName}.`));
   }
   const paths = claimRequiredPaths(claimType);
   requireAll(claim, at, paths.filter((p) => !CARE_TEAM_PATHS.includes(p)), out);
@@ -323,9 +373,7 @@ function checkClaim(claim: Json, at: string, out: Finding[]): void {
   if (claim.subType !== undefined && !(SUBTYPES_BY_CLAIM_TYPE[claimType] as readonly unknown[]).includes(subtype)) {
     out.push(finding("claimSubtype", `${at}.subType`, `A ${claimType} claim takes ${SUBTYPES_BY_CLAIM_TYPE[claimType].join(" or ")}.`));
   }
-  if (subtype === "ip" || subtype === "emr") {
-    if (!extensionValue(claim, EXTENSIONS.encounter)) out.push(finding("encounterRequired", `${at}.extension`));
-  }
+  if (Array.isArray(claim.procedure) && claim.procedure.length > 0) out.push(finding("procedureElement", `${at}.procedure`));
 
   const onAdmissionRequired = requiresOnAdmission(claimType, subtype);
   list(claim.diagnosis).forEach((diagnosis, i) => {
@@ -354,8 +402,8 @@ function checkClaim(claim: Json, at: string, out: Finding[]): void {
   // where it publishes one for the category (BV-00802 the estimated stay), else BV-90008.
   for (const needed of requiredSupportingInfo(claimType, subtype, use)) {
     if (categories.includes(needed)) continue;
-    const own = SUPPORTING_INFO_BY_SETTING.find((r) => r.category === needed)?.rule;
-    out.push(own ? finding(own, `${at}.supportingInfo`) : finding("supportingInfoRequired", `${at}.supportingInfo`, `A ${claimType} ${use} needs "${needed}".`));
+    const own = SUPPORTING_INFO_BY_SETTING.find((r) => r.type === claimType && r.category === needed)?.rule ?? CHIEF_COMPLAINT_RULES[claimType];
+    out.push(own && (needed !== "chief-complaint" || CHIEF_COMPLAINT_RULES[claimType]) ? finding(own, `${at}.supportingInfo`) : finding("supportingInfoRequired", `${at}.supportingInfo`, `A ${claimType} ${use} needs "${needed}".`));
   }
 
   const allowedSystems = ITEM_SYSTEMS_BY_CLAIM_TYPE[claimType];
@@ -367,6 +415,11 @@ function checkClaim(claim: Json, at: string, out: Finding[]): void {
     if (coding.length > 0 && !coding.some((c) => allowedSystems.includes(String(c.system)))) {
       out.push(finding("itemCodeSystem", `${where}.productOrService`, `Found ${coding.map((c) => String(c.system)).join(", ")}.`));
     }
+    // One code per concept: two codings from the setting's item value set (in different systems).
+    const inValueSet = coding.map((c, j) => ({ c, j })).filter(({ c }) => allowedSystems.includes(String(c.system)));
+    const second = inValueSet.find(({ c }, k) => k > 0 && c.system !== inValueSet[0]!.c.system);
+    if (second) out.push(finding("codingTwoCodes", `${where}.productOrService.coding[${second.j}]`));
+    checkActivation(item, claim, `${where}.productOrService`, coding, context, out);
     if (claimType === "oral" && coding.some((c) => c.system === SYSTEMS.oralHealthOp || c.system === SYSTEMS.oralHealthIp) && !item.bodySite) {
       out.push(finding("oralTooth", `${where}.bodySite`));
     }
@@ -384,6 +437,86 @@ function checkClaim(claim: Json, at: string, out: Finding[]): void {
   });
   const total = moneyOf(claim.total);
   if (total !== undefined && sumKnown && list(claim.item).length > 0 && total !== sum) out.push(finding("total", `${at}.total`));
+
+  // The Minimum Data Set (decision 103, 104): claims and prior authorizations, not a prescriber's predetermination.
+  if (!predetermination && event !== "prescriber-request") {
+    checkMinimumDataSet({ claim, entry, at, bundleAt: at.slice(0, at.lastIndexOf(".entry[")), index, type: claimType, subtype, use }, out);
+  }
+}
+
+/** The chief complaint's own code per care setting (institutional BV-00770, professional BV-00779). */
+const CHIEF_COMPLAINT_RULES: Partial<Record<ClaimType, RuleId>> = { institutional: "chiefComplaintInstitutional", professional: "chiefComplaintProfessional" };
+
+/** The item's code is active on its service date (its catalogue entry's activation period). */
+function checkActivation(item: Json, claim: Json, at: string, coding: Json[], context: CheckContext, out: Finding[]): void {
+  if (!context.codeActivation) return;
+  const day = dayOf(item.servicedDate) ?? dayOf(isObject(item.servicedPeriod) ? item.servicedPeriod.start : undefined) ?? dayOf(claim.created);
+  if (!day) return;
+  for (const c of coding) {
+    if (typeof c.system !== "string" || typeof c.code !== "string") continue;
+    const period = context.codeActivation(c.system, c.code);
+    if (!period) continue;
+    if ((period.start && day < period.start) || (period.end && day > period.end)) {
+      out.push(finding("codeInactive", at, `${c.code} is billable ${period.start ?? "…"} to ${period.end ?? "…"}; the service date is ${day}.`));
+      return;
+    }
+  }
+}
+
+/** The publisher's error sample: one CodeableConcept with two codings of one code system. */
+function checkCodings(resource: Json, at: string, out: Finding[]): void {
+  const walk = (value: unknown, path: string): void => {
+    if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${path}[${i}]`));
+    if (!isObject(value)) return;
+    if (Array.isArray(value.coding)) {
+      const seen = new Set<string>();
+      list(value.coding).forEach((c, j) => {
+        if (typeof c.system !== "string") return;
+        if (seen.has(c.system)) out.push(finding("codingSystemTwice", `${path}.coding[${j}]`, `${c.system} appears twice.`));
+        seen.add(c.system);
+      });
+    }
+    for (const [key, child] of Object.entries(value)) if (key !== "contained") walk(child, `${path}.${key}`);
+  };
+  walk(resource, at);
+}
+
+/**
+ * The exchange's extensions (Table 10, p. 52–56, and ours), compared without case or hyphens: the
+ * guide spells some two ways (patientShare / patient-share, conditionOnset / condition-onset).
+ */
+const normalExtension = (name: string) => name.toLowerCase().replace(/-/g, "");
+const TABLE_10_EXTENSIONS = [
+  "absence-of-scientific-code", "accountingPeriod", "adjudication-outcome", "adjudication-reissue", "admissionSpecialty", "advancedAuth-reason",
+  "authorization-offline-date", "batch-count", "batch-identifier", "batch-item", "batch-number", "batch-period", "ksa-administrative-gender",
+  "causeOfDeath", "intendedLengthOfStay", "condition-onset", "emergencyArrivalCode", "diagnosis", "diagnosis-diagnosisCodeableConcept",
+  "diagnosis-sequence", "diagnosis-type", "dischargeSpecialty", "eligibility-offline-date", "eligibility-offline-reference",
+  "eligibility-response", "emergencyDepartmentDisposition", "emergencyServiceStart", "encounter", "episode", "newborn", "informationSequence",
+  "ksa-diagnosis-related-group", "occupation", "medicationRequest", "package", "patientInvoice", "patientShare", "payerShare",
+  "pharmacist-substitute", "pharmacist-Selection-Reason", "prescribed-Medication", "prescription", "providerType", "referringProvider",
+  "request", "sender", "sequence", "serviceEventType", "serviceProvider", "siteEligibility", "strength", "supportingInfo",
+  "supportingInfo-category", "supportingInfo-code", "supportingInfo-reason", "supportingInfo-sequence", "supportingInfo-timingDate",
+  "supportingInfo-timingPeriod", "supportingInfo-valueAttachment", "supportingInfo-valueBoolean", "supportingInfo-valueQuantity",
+  "supportingInfo-valueReference", "supportingInfo-valueString", "tax", "transfer", "transferAuthorizationNumber",
+  "transferAuthorizationPeriod", "transferAuthorizationProvider", "triageCategory", "triageDate", "maternity", "patient-religion",
+];
+const EXTENSION_PREFIX = `${NPHIES_STRUCTURE_BASE}/extension-`;
+const KNOWN_EXTENSIONS = new Set([
+  ...TABLE_10_EXTENSIONS.map(normalExtension),
+  ...[...Object.values(EXTENSIONS), ...Object.values(MDS_EXTENSIONS)].map((url) => normalExtension(url.slice(EXTENSION_PREFIX.length))),
+]);
+
+/** An extension URL of the exchange that is none of its extensions: an element the profiles do not define. */
+function checkExchangeExtensions(resource: Json, at: string, out: Finding[]): void {
+  const walk = (value: unknown, path: string): void => {
+    if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${path}[${i}]`));
+    if (!isObject(value)) return;
+    if (typeof value.url === "string" && value.url.startsWith(EXTENSION_PREFIX) && !KNOWN_EXTENSIONS.has(normalExtension(value.url.slice(EXTENSION_PREFIX.length)))) {
+      out.push(finding("profileElement", `${path}.url`, `${value.url.slice(EXTENSION_PREFIX.length - "extension-".length)} is not an extension of the exchange.`));
+    }
+    for (const [key, child] of Object.entries(value)) if (key !== "contained") walk(child, `${path}.${key}`);
+  };
+  walk(resource, at);
 }
 
 /** An estimated length of stay: a valueQuantity of whole days (UCUM `d`), at least one. */

@@ -47,13 +47,16 @@ export function claimRequiredPaths(type: ClaimType): RequiredPaths {
 
 export const REQUIRED_BY_PROFILE: Readonly<Record<string, RequiredPaths>> = {
   [PROFILE_NAMES.messageHeader]: ["eventCoding.system", "eventCoding.code", "destination.endpoint", "destination.receiver", "sender", "source.endpoint", "focus"],
-  [PROFILE_NAMES.patient]: ["identifier.type", "identifier.system", "identifier.value", "name", "gender", "birthDate", `extension(${EXTENSIONS.occupation})`],
-  [PROFILE_NAMES.coverage]: ["identifier.system", "identifier.value", "status", "type", "policyHolder", "subscriber", "beneficiary", "relationship", "payor"],
+  // MDS note 5.2 (p. 25): Patient.maritalStatus mandated, occupation added.
+  [PROFILE_NAMES.patient]: ["identifier.type", "identifier.system", "identifier.value", "name", "gender", "birthDate", "maritalStatus.coding.code", `extension(${EXTENSIONS.occupation})`],
+  // MDS note 5.2 (p. 25): Coverage.class 1..*, policyHolder mandated; subscriber is optional (decision 104).
+  [PROFILE_NAMES.coverage]: ["identifier.system", "identifier.value", "status", "type", "policyHolder", "beneficiary", "relationship", "payor", "class.type", "class.value"],
   [PROFILE_NAMES.providerOrganization]: ["identifier.system", "identifier.value", "active", "type", "name", `extension(${EXTENSIONS.providerType})`],
   [PROFILE_NAMES.insurerOrganization]: ["identifier.system", "identifier.value", "active", "type", "name"],
   [PROFILE_NAMES.policyholderOrganization]: ["identifier.value", "active", "name"],
   [PROFILE_NAMES.practitioner]: ["identifier.system", "identifier.value", "active", "name"],
-  [PROFILE_NAMES.location]: ["identifier.system", "identifier.value", "status", "name", "managingOrganization"],
+  // Profile note 3.2 (p. 17): Location.name was removed from the location profile (decision 104).
+  [PROFILE_NAMES.location]: ["identifier.system", "identifier.value", "status", "managingOrganization"],
   [PROFILE_NAMES.encounter]: ["identifier.value", "status", "class.code", "subject", "period.start", "serviceProvider"],
   [PROFILE_NAMES.eligibilityRequest]: ["identifier.system", "identifier.value", "status", "priority.coding.code", "purpose", "patient", "serviced[x]", "created", "provider", "insurer", "facility", "insurance.coverage"],
   [PROFILE_NAMES.pollRequest]: ["identifier.value", "status", "intent", "code.coding.code", "requester", "owner", "authoredOn"],
