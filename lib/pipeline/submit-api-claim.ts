@@ -179,7 +179,7 @@ function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol): { p
     }
   }
   if (protocol === "messaging") {
-    const missing = exchangeMissing(claim, type) ?? apiClinicalProblem(claim, type);
+    const missing = exchangeMissing(claim, type);
     if (missing) return missing;
   }
   const systems = itemSystemsFor(type, protocol);
@@ -200,7 +200,8 @@ function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol): { p
       return { path: ["careTeam", i, "provider"], field: "must reference a Practitioner", message: `Claim.careTeam[${i}].provider must be a Practitioner.` };
     }
   }
-  return undefined;
+  // The exchange's Minimum Data Set of this care setting (docs/decisions/103): what the screens ask, asked of the Claim.
+  return protocol === "messaging" ? apiClinicalProblem(claim, type) : undefined;
 }
 
 /**
