@@ -1,6 +1,6 @@
 import { nphies, type ClaimParsed } from "@/lib/fhir";
-import * as mds from "@/lib/fhir/nphies/mds";
-import { EMPTY_CLINICAL, clinicalIssues, type ClinicalValues } from "@/lib/submissions/clinical-schema";
+import { mds } from "@/lib/fhir/browser";
+import { EMPTY_CLINICAL, clinicalIssues, type ClinicalValues } from "@/lib/submissions";
 
 const EXTENSIONS = nphies.EXTENSIONS;
 

@@ -18,7 +18,7 @@ import { draftFormSchema, submissionFormSchema, type DraftFormValues, type Submi
 import { isUuid } from "@/lib/ids";
 import { CPT_SYSTEM, itemSystemsFor, type PlatformProtocol } from "./care-setting";
 import { clinicalIssues, type ClinicalValues } from "./clinical-schema";
-import type { ClinicalFacts } from "@/lib/fhir/nphies/mds";
+import type { mds } from "@/lib/fhir/browser";
 import { PAYER_CHANNEL } from "./payer-authorization";
 
 export interface ServiceDeps {
@@ -178,7 +178,7 @@ function careSettingOf(
  * The form's clinical facts as the Claim builder writes them (docs/decisions/103): what was typed,
  * empty answers left out; the condition onset of the diagnoses still on the form only.
  */
-export function clinicalFactsOf(clinical: ClinicalValues, diagnoses: readonly string[]): ClinicalFacts {
+export function clinicalFactsOf(clinical: ClinicalValues, diagnoses: readonly string[]): mds.ClinicalFacts {
   const given = <T extends Record<string, string>>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== "")) as Partial<T>;
   const e = given(clinical.encounter);
   const vitalSigns = Object.fromEntries(Object.entries(clinical.vitalSigns).flatMap(([sign, v]) => (v && (v.value || v.absent) ? [[sign, given(v)]] : [])));
