@@ -85,6 +85,16 @@ describe.each(testDatabases())("provider-side exchange API against the sandbox o
       expect((body.issue as { expression?: string[] }[])[0]?.expression).toEqual(["CoverageEligibilityRequest.provider"]);
     });
 
+    it("in messaging, a check for a patient the portal has not registered (or without a coverage with that insurer) is 422 naming what to register, not a platform error; nothing is sent", async () => {
+      const messaging = testApi(database.db, undefined, testConfig({ protocol: "messaging" }, sb.config.providerOrgId));
+      const unknown = await messaging.eligibilityCheck(postFhir("/api/exchange/eligibility/check", eligibilityRequest("1000000003", "payer-rimal", sb.config.providerOrgId), await tokenFor(his, "his")));
+      expect(unknown.status).toBe(422);
+      expect(JSON.stringify(await json(unknown))).toContain("patient_not_registered");
+      const noCoverage = await messaging.eligibilityCheck(postFhir("/api/exchange/eligibility/check", eligibilityRequest("1000000001", "payer-wadi", sb.config.providerOrgId), await tokenFor(his, "his")));
+      expect(noCoverage.status).toBe(422);
+      expect(JSON.stringify(await json(noCoverage))).toContain("coverage_not_registered");
+    });
+
     it("answers platform refusals with the platform's code and status (ERR-002 → 404)", async () => {
       const res = await api.eligibilityCheck(
         postFhir("/api/exchange/eligibility/check", eligibilityRequest("1000000003", "payer-rimal", sb.config.providerOrgId), await tokenFor(his, "his")),
