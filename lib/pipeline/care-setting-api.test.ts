@@ -169,6 +169,8 @@ describe("an API Claim's care setting", () => {
     expect(path(emergency)).toEqual([422, "Claim.contained[0].extension", expect.stringContaining(mds.MDS_EXTENSIONS.triageCategory)]);
     // The spec's REST takes the same Claim.
     expect(validateApiClaim(emergency, rules).claim.resourceType).toBe("Claim");
+    // No CPT procedure list leaves for the exchange.
+    expect(path(claim({ supportingInfo: [complaint], procedure: [{ sequence: 1, procedureCodeableConcept: { coding: [{ system: CODE_SYSTEMS.cpt, code: "99213" }] } }] }))).toEqual([422, "Claim.procedure", expect.stringContaining("Claim.procedure")]);
   });
 
   it.each([

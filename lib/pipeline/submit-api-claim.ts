@@ -178,6 +178,10 @@ function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol): { p
       return { path: ["subType"], field: `a ${type} claim takes ${allowed.join(" or ")} (${nphies.SYSTEMS.claimSubtype})`, message: `Claim.subType: a ${type} claim takes ${allowed.join(" or ")}.` };
     }
   }
+  if (protocol === "messaging" && (claim.procedure ?? []).length > 0) {
+    // The national exchange takes no procedure list (no real request carries Claim.procedure): bill the service as a line.
+    return { path: ["procedure"], field: "not taken by the national exchange: bill the service as an item in the exchange's lists", message: "Claim.procedure is not taken by the national exchange: bill each service as a Claim.item coded in the exchange's lists." };
+  }
   if (protocol === "messaging") {
     const missing = exchangeMissing(claim, type);
     if (missing) return missing;
