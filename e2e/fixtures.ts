@@ -131,6 +131,27 @@ export async function inArabic(page: Page, fn: () => Promise<void>): Promise<voi
 export async function fillCareSetting(page: Page, complaint = "Pain for a week"): Promise<void> {
   await page.getByTestId("practitioner-PRAC-10001").check();
   await page.getByTestId("chief-complaint").fill(complaint);
+  if (MESSAGING) await fillVisitDetails(page);
+}
+
+/** Sets a form field by its react-hook-form name: a select's option, else the text typed. */
+async function setField(page: Page, name: string, value: string): Promise<void> {
+  const field = page.locator(`[name="${name}"]`);
+  if ((await field.evaluate((el) => el.tagName)) === "SELECT") await field.selectOption(value);
+  else await field.fill(value);
+}
+
+/**
+ * In messaging, what the exchange's Minimum Data Set asks of a professional outpatient visit
+ * (docs/decisions/103): the Encounter's class and service event type, the vital signs and the
+ * clinical notes — by the fields' names (`clinical.<path>`, the form's "Visit details").
+ */
+export async function fillVisitDetails(page: Page): Promise<void> {
+  await setField(page, "clinical.encounter.class", "AMB");
+  await setField(page, "clinical.encounter.serviceEventType", "ICSE");
+  const vitals: [string, string][] = [["vital-sign-weight", "72"], ["vital-sign-height", "170"], ["vital-sign-systolic", "120"], ["vital-sign-diastolic", "80"], ["temperature", "37"], ["pulse", "76"], ["respiratory-rate", "16"], ["oxygen-saturation", "98"]];
+  for (const [sign, value] of vitals) await setField(page, `clinical.vitalSigns.${sign}.value`, value);
+  for (const note of ["history-of-present-illness", "physical-examination", "treatment-plan", "patient-history"]) await setField(page, `clinical.notes.${note}`, "Recorded at the visit.");
 }
 
 /** The browser run speaks the national exchange's messaging (E2E_PLATFORM_PROTOCOL=messaging). */
@@ -179,8 +200,11 @@ export async function fillAuthorizationRequest(page: Page, price = SERVICES.mri.
   await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
   await pickCode(page, page.getByRole("combobox", { name: "Diagnoses (ICD-10-AM)" }), "m545");
   await expect(page.getByTestId("diagnoses")).toContainText("M54.5");
-  await pickCode(page, page.getByRole("combobox", { name: "Procedures (CPT)" }), "lower back mri");
-  await expect(page.getByTestId("procedures")).toContainText("72148");
+  // The exchange takes no CPT procedures: the picker is the spec's REST only.
+  if (!MESSAGING) {
+    await pickCode(page, page.getByRole("combobox", { name: "Procedures (CPT)" }), "lower back mri");
+    await expect(page.getByTestId("procedures")).toContainText("72148");
+  }
   await fillCareSetting(page);
   await pickService(page, 1, SERVICES.mri);
   await page.getByLabel("Quantity of line 1").fill("1");

@@ -267,21 +267,24 @@ export function SubmissionForm({
                 />
               )}
             />
-            <Controller
-              control={form.control}
-              name="procedures"
-              render={({ field }) => (
-                <CodeMultiPicker
-                  system="cpt"
-                  label={tc("procedures")}
-                  hint={tc("proceduresHint")}
-                  value={field.value}
-                  onChange={field.onChange}
-                  errors={tr(msg(errors.procedures))}
-                  testId="procedures"
-                />
-              )}
-            />
+            {/* The national exchange takes no CPT procedures (Claim.procedure): offered in the spec's REST only. */}
+            {protocol !== "messaging" && (
+              <Controller
+                control={form.control}
+                name="procedures"
+                render={({ field }) => (
+                  <CodeMultiPicker
+                    system="cpt"
+                    label={tc("procedures")}
+                    hint={tc("proceduresHint")}
+                    value={field.value}
+                    onChange={field.onChange}
+                    errors={tr(msg(errors.procedures))}
+                    testId="procedures"
+                  />
+                )}
+              />
+            )}
             {requiresOnAdmission(claimType, watchedSubtype) && (
               <Suspense fallback={null}>
                 <DiagnosisOnAdmissionFields control={form.control} setValue={form.setValue} errors={errors} translateError={tr} />

@@ -63,8 +63,8 @@ export function OutcomeBanner({ check }: { check: EligibilityCheckView }) {
       <div className={`${base} border-red-700 bg-red-50 text-red-700`} data-testid="eligibility-outcome" data-outcome="not_in_force">
         <Icon kind="no" />
         <div className="text-red-950">
-          <p className="text-2xl font-extrabold uppercase tracking-tight sm:text-3xl">{t("result.notInForce")}</p>
-          <p className="mt-1 text-sm sm:text-base">{t("result.notInForceBody", { insurer, date })}</p>
+          <p className="text-2xl font-extrabold uppercase tracking-tight sm:text-3xl">{t(check.benefits?.inForceNotAtSite ? "result.notAtSite" : "result.notInForce")}</p>
+          <p className="mt-1 text-sm sm:text-base">{t(check.benefits?.inForceNotAtSite ? "result.notAtSiteBody" : "result.notInForceBody", { insurer, date })}</p>
         </div>
       </div>
     );

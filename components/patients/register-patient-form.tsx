@@ -2,13 +2,13 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useId, useMemo, useState, useTransition } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-resolver";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
-import { checkNationalId } from "@/lib/fhir/browser";
+import { checkNationalId, mds } from "@/lib/fhir/browser";
 import { registerPatientAction, GENDERS, loadPatientFormSchemas, updatePatientAction } from "@/lib/patients/browser";
 import type { RegisterPatientInput } from "@/lib/patients";
 import { describedBy, FieldMessages, FormAlert, inputClasses, SelectField } from "./form-controls";
@@ -19,6 +19,7 @@ type Field = keyof RegisterPatientInput;
 export function RegisterPatientForm({ allowSandboxTestIds, patient }: { allowSandboxTestIds: boolean; patient?: RegisterPatientInput & { id: string } }) {
   const editing = patient !== undefined;
   const t = useTranslations("patients");
+  const lang = useLocale() === "ar" ? "ar" : "en";
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [failure, setFailure] = useState<"checkFields" | "unauthorized" | "forbidden" | "failed" | "notFound">();
@@ -31,8 +32,8 @@ export function RegisterPatientForm({ allowSandboxTestIds, patient }: { allowSan
     resolver,
     mode: "onTouched",
     defaultValues: patient
-      ? { nationalId: patient.nationalId, givenName: patient.givenName, familyName: patient.familyName, birthDate: patient.birthDate, gender: patient.gender, phone: patient.phone }
-      : { nationalId: "", givenName: "", familyName: "", birthDate: "", gender: undefined, phone: "" },
+      ? { nationalId: patient.nationalId, givenName: patient.givenName, familyName: patient.familyName, birthDate: patient.birthDate, gender: patient.gender, phone: patient.phone, maritalStatus: patient.maritalStatus }
+      : { nationalId: "", givenName: "", familyName: "", birthDate: "", gender: undefined, phone: "", maritalStatus: "" },
   });
   const idFieldId = useId();
 
@@ -154,6 +155,14 @@ export function RegisterPatientForm({ allowSandboxTestIds, patient }: { allowSan
           {GENDERS.map((g) => (
             <option key={g} value={g}>
               {t(`genders.${g}`)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label={t("fields.maritalStatus")} errors={errorsOf("maritalStatus")} {...form.register("maritalStatus")}>
+          <option value="">—</option>
+          {mds.MARITAL_STATUSES.map((m) => (
+            <option key={m.code} value={m.code}>
+              {m[lang]}
             </option>
           ))}
         </SelectField>

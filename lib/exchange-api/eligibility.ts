@@ -10,7 +10,7 @@ import {
 import { PlatformError } from "@/lib/platform";
 import type { CallContext } from "./api";
 import { readJsonObject } from "@/lib/api";
-import { fhirResponse } from "@/lib/errors";
+import { AppError, fhirResponse } from "@/lib/errors";
 import { platformProblem } from "./platform-errors";
 import { expectResourceType, forceProvider, parseResource } from "./validation";
 // The same vocabulary as checks made in the portal: the eligibility form's field a refusal concerns.
@@ -32,6 +32,7 @@ export function validateEligibilityRequest(body: Record<string, unknown>, provid
 export async function eligibilityCheck(ctx: CallContext, request: Request): Promise<Response> {
   const body = await readJsonObject(request, { maxBytes: ctx.deps.config.maxBodyBytes });
   const eligibilityRequest = validateEligibilityRequest(body, ctx.deps.config.providerOrgId);
+  if (ctx.deps.config.protocol === "messaging") await requireRegistered(ctx, eligibilityRequest);
   const { response } = await sendAndStore(ctx, eligibilityRequest);
   return fhirResponse(response, 200);
 }
@@ -104,6 +105,29 @@ export async function sendAndStore(
     }
     if (error instanceof PlatformError) ctx.audit.details.result = "rejected";
     throw platformProblem(error);
+  }
+}
+
+/**
+ * In messaging the portal sends the patient and the coverage as entries of the message (decision
+ * 075): a check for a patient it has not registered, or without a coverage with that insurer, would
+ * go out without them and the exchange would refuse it. Refused 422 naming what to register first.
+ */
+async function requireRegistered(ctx: CallContext, request: CoverageEligibilityRequest): Promise<void> {
+  const nationalId = parseReference(request.patient?.reference, "Patient")?.id ?? "";
+  const insurerId = parseReference(request.insurer?.reference, "Organization")?.id ?? "";
+  const records = await portalRecordsFor(ctx, request);
+  if (!records) {
+    throw new AppError("unprocessable", `Patient/${nationalId} is not registered in the portal: register the patient (POST /api/exchange/visits with register, or the portal's Patients page) and their coverage with ${insurerId}, then check again.`, {
+      reason: "patient_not_registered",
+      fields: [{ path: "CoverageEligibilityRequest.patient", message: "register the patient and their coverage in the portal first" }],
+    });
+  }
+  if (!records.coverageId) {
+    throw new AppError("unprocessable", `Patient/${nationalId} has no coverage with ${insurerId} in the portal: record the coverage (member number and coverage id) first, then check again.`, {
+      reason: "coverage_not_registered",
+      fields: [{ path: "CoverageEligibilityRequest.insurer", message: `record the patient's coverage with ${insurerId} in the portal first` }],
+    });
   }
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, coverages, eligibilityChecks, insurers, patients, submissions } from "@/lib/db/schema";
 import { startOutboxWorker } from "@/lib/pipeline";
 import { getSubmission } from "@/lib/submissions";
+import { nphies } from "@/lib/fhir";
 import { buildClaim, startTestSandbox, testClient, waitFor, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 import type { PlatformClient } from "@/lib/platform";
 import { eligibilityRequest } from "@/lib/platform/testing";
@@ -83,6 +84,16 @@ describe.each(testDatabases())("provider-side exchange API against the sandbox o
       expect(res.status).toBe(422);
       const body = await json(res);
       expect((body.issue as { expression?: string[] }[])[0]?.expression).toEqual(["CoverageEligibilityRequest.provider"]);
+    });
+
+    it("in messaging, a check for a patient the portal has not registered (or without a coverage with that insurer) is 422 naming what to register, not a platform error; nothing is sent", async () => {
+      const messaging = testApi(database.db, undefined, testConfig({ protocol: "messaging" }, sb.config.providerOrgId));
+      const unknown = await messaging.eligibilityCheck(postFhir("/api/exchange/eligibility/check", eligibilityRequest("1000000003", "payer-rimal", sb.config.providerOrgId), await tokenFor(his, "his")));
+      expect(unknown.status).toBe(422);
+      expect(JSON.stringify(await json(unknown))).toContain("patient_not_registered");
+      const noCoverage = await messaging.eligibilityCheck(postFhir("/api/exchange/eligibility/check", eligibilityRequest("1000000001", "payer-wadi", sb.config.providerOrgId), await tokenFor(his, "his")));
+      expect(noCoverage.status).toBe(422);
+      expect(JSON.stringify(await json(noCoverage))).toContain("coverage_not_registered");
     });
 
     it("answers platform refusals with the platform's code and status (ERR-002 → 404)", async () => {
@@ -167,6 +178,9 @@ describe.each(testDatabases())("provider-side exchange API against the sandbox o
       expect(res.headers.get("location")).toBe(`/api/exchange/claims/${submissionId}/status`);
       const row = await getSubmission(database.db, submissionId);
       expect(row).toMatchObject({ status: "queued", channel: "exchange-api", createdBy: "org:his", kind: "claim", patientId: "1000000001", insurerId: "payer-rimal" });
+      // Every line carries the patient's share, as a claim from the screens does (docs/decisions/091).
+      const items = (row!.claim as { item: { extension?: { url: string; valueMoney?: { value: number; currency: string } }[] }[] }).item;
+      expect(items.map((i) => i.extension?.find((e) => e.url === nphies.EXTENSIONS.patientShare)?.valueMoney)).toEqual([{ value: expect.any(Number), currency: "SAR" }]);
     });
 
     it("is idempotent per client and Claim.identifier", async () => {

@@ -114,6 +114,8 @@ export const ExtensionSchema = z.object({
   valueReference: ReferenceOrIdentifierSchema.optional(),
   valueMoney: z.lazy(() => MoneySchema).optional(),
   valueCodeableConcept: CodeableConceptSchema.optional(),
+  // The Minimum Data Set's Encounter extensions (triage date, emergency service start: docs/decisions/103).
+  valueDateTime: z.lazy(() => fhirDateTime).optional(),
 });
 
 export const MetaSchema = z.object({
@@ -220,9 +222,31 @@ export const ClaimItemSchema = z.object({
   bodySite: CodeableConceptSchema.optional(),
 });
 
+/**
+ * The visit's Encounter a Claim carries contained (`#encounter`, the exchange's Minimum Data Set,
+ * docs/decisions/103): what the portal reads and forwards of it.
+ */
+export const ContainedEncounterSchema = z.object({
+  resourceType: z.literal("Encounter"),
+  id: z.string().regex(/^[A-Za-z0-9\-.]{1,64}$/, "expected a FHIR id"),
+  extension: z.array(ExtensionSchema).optional(),
+  identifier: z.array(IdentifierSchema).optional(),
+  status: z.enum(["planned", "arrived", "triaged", "in-progress", "onleave", "finished", "cancelled", "entered-in-error", "unknown"]),
+  class: CodingSchema,
+  period: PeriodSchema.optional(),
+  hospitalization: z
+    .object({
+      extension: z.array(ExtensionSchema).optional(),
+      admitSource: CodeableConceptSchema.optional(),
+      dischargeDisposition: CodeableConceptSchema.optional(),
+    })
+    .optional(),
+});
+
 export const ClaimSchema = z.object({
   resourceType: z.literal("Claim"),
   ...resourceBase,
+  contained: z.array(ContainedEncounterSchema).max(1, "at most one contained resource: the visit's Encounter").optional(),
   identifier: z.array(IdentifierSchema).optional(),
   status: resourceStatus,
   type: CodeableConceptSchema,
@@ -270,6 +294,8 @@ export const ClaimSchema = z.object({
   diagnosis: z
     .array(
       z.object({
+        /** The condition onset (institutional claims: the Minimum Data Set). */
+        extension: z.array(ExtensionSchema).optional(),
         sequence: positiveInt,
         diagnosisCodeableConcept: CodeableConceptSchema.optional(),
         type: z.array(CodeableConceptSchema).optional(),
@@ -302,10 +328,14 @@ export const ClaimSchema = z.object({
         valueBoolean: z.boolean().optional(),
         timingDate: fhirDate.optional(),
         timingPeriod: PeriodSchema.optional(),
+        /** Table 35: a vital sign's absence reason. */
+        reason: CodeableConceptSchema.optional(),
       }),
     )
     .max(CLAIM_LIMITS.supportingInfo, `at most ${CLAIM_LIMITS.supportingInfo} supporting information entries per claim (limit "supportingInfo")`)
     .optional(),
+  /** The accident (guide 6.3.12): its day and type (v3-ActCode MVA, WPA …). */
+  accident: z.object({ date: fhirDate, type: CodeableConceptSchema.optional() }).optional(),
   total: MoneySchema.optional(),
 }) satisfies z.ZodType<Claim>;
 export type ClaimParsed = z.infer<typeof ClaimSchema>;

@@ -136,4 +136,14 @@ describe.each(testDatabases().map((d): [string, TestDatabase] => [d.name, d]))("
     const text = JSON.stringify(entries);
     for (const secret of ["1000000060", "1000000062", "Tariq", "Tareq", "551234567"]) expect(text).not.toContain(secret);
   });
+  it("records the marital status asked at registration (the exchange's Minimum Data Set); a code outside the list is a field error", async () => {
+    const reg = await registerPatient(database.db, parse({ nationalId: "1000000081", givenName: "Maha", familyName: "Married", birthDate: "1991-02-03", gender: "female", phone: "", maritalStatus: "M" }));
+    if (!reg.ok) throw new Error("not registered");
+    expect(reg.patient.maritalStatus).toBe("M");
+    expect(registerPatientSchema({ allowSandboxTestIds: true }).safeParse({ nationalId: "1000000082", givenName: "A", familyName: "B", birthDate: "1991-02-03", gender: "male", phone: "", maritalStatus: "X" }).error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["maritalStatus", "maritalStatusInvalid"]]);
+    // Not asked yet (registered before it was asked): null, not a made-up value.
+    const older = await registerPatient(database.db, parse({ nationalId: "1000000083", givenName: "Old", familyName: "Record", birthDate: "1960-02-03", gender: "male", phone: "" }));
+    if (!older.ok) throw new Error("not registered");
+    expect(older.patient.maritalStatus).toBeNull();
+  });
 });

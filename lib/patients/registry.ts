@@ -54,6 +54,7 @@ export async function registerPatient(db: Db, input: RegisterPatientInput, creat
       birthDate: input.birthDate,
       gender: input.gender,
       phone: phone ?? null,
+      maritalStatus: input.maritalStatus || null,
       createdBy: createdBy ?? null,
     })
     .onConflictDoNothing({ target: patients.nationalId })
@@ -71,7 +72,7 @@ export type UpdateResult =
   /** The number already names claims, authorizations or visits sent or planned under it: it cannot change. */
   | { ok: false; reason: "national_id_in_use" };
 
-const EDITABLE = ["nationalId", "givenName", "familyName", "birthDate", "gender", "phone"] as const;
+const EDITABLE = ["nationalId", "givenName", "familyName", "birthDate", "gender", "phone", "maritalStatus"] as const;
 
 /**
  * Corrects a registered patient (input already parsed by updatePatientSchema). The national ID
@@ -90,6 +91,7 @@ export async function updatePatient(db: Db, input: UpdatePatientInput): Promise<
       birthDate: input.birthDate,
       gender: input.gender,
       phone: (input.phone ? normalizeSaudiMobile(input.phone) : undefined) ?? null,
+      maritalStatus: input.maritalStatus || null,
     };
     const changed = EDITABLE.filter((k) => (current[k] ?? null) !== next[k]);
     if (changed.length === 0) return { ok: true, patient: current, changed };

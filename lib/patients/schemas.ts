@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkNationalId, type NationalIdProblem } from "@/lib/fhir/browser";
+import { checkNationalId, mds, type NationalIdProblem } from "@/lib/fhir/browser";
 import { GENDERS } from "./genders";
 
 export { GENDERS };
@@ -72,6 +72,12 @@ export function registerPatientSchema(options: { allowSandboxTestIds: boolean })
       .trim()
       .max(30, "phoneInvalid")
       .refine((v) => v === "" || normalizeSaudiMobile(v) !== undefined, "phoneInvalid"),
+    /** v3-MaritalStatus (the exchange's Minimum Data Set sends Patient.maritalStatus, docs/decisions/103); "" not given. */
+    maritalStatus: z
+      .string()
+      .trim()
+      .default("")
+      .refine((v) => v === "" || mds.MARITAL_STATUSES.some((m) => m.code === v), "maritalStatusInvalid"),
   });
 }
 export type RegisterPatientInput = z.infer<ReturnType<typeof registerPatientSchema>>;

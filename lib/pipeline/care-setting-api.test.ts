@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { CODE_SYSTEMS, nphies } from "@/lib/fhir";
 import { validateApiClaim } from "./submit-api-claim";
+import { mds } from "@/lib/fhir/browser";
 
 /**
  * The machine APIs (exchange API, gateway /fhir/Claim and agents) take the care setting of a Claim
@@ -25,6 +26,9 @@ function claim(overrides: Record<string, unknown> = {}, item: Record<string, unk
     careTeam: [{ sequence: 1, provider: { identifier: { system: nphies.LICENSES.practitioner, value: "PRAC-10002" } }, role: { coding: [{ code: "primary" }] }, qualification: { coding: [{ system: S.practiceCodes, code: "22.00" }] } }],
     insurance: [{ sequence: 1, focal: true, coverage: { reference: "Coverage/cov-1000000001" } }],
     item: [{ sequence: 1, productOrService: { coding: [{ system: S.oralHealthOp, code: "ORL-2003" }] }, bodySite: { coding: [{ system: S.fdiOralRegion, code: "16" }] }, quantity: { value: 1 }, unitPrice: { value: 300, currency: "SAR" }, ...item }],
+    // The visit's Encounter (the Minimum Data Set, docs/decisions/103): contained, named by extension-encounter.
+    contained: [{ resourceType: "Encounter", id: "encounter", status: "finished", class: { system: S.encounterClass, code: "AMB" }, period: { start: "2026-11-24" }, extension: [{ url: mds.MDS_EXTENSIONS.serviceEventType, valueCodeableConcept: { coding: [{ system: mds.MDS_SYSTEMS.serviceEventType, code: "ICSE" }] } }] }],
+    extension: [{ url: nphies.EXTENSIONS.encounter, valueReference: { reference: "#encounter" } }],
     ...overrides,
   };
 }
@@ -66,7 +70,12 @@ describe("an API Claim's care setting", () => {
     expect(refused?.fields?.[0]?.path).toBe("Claim.item[0].productOrService");
     expect(refused?.message).not.toContain(CODE_SYSTEMS.cpt);
     const complaint = { sequence: 1, category: { coding: [{ system: S.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Headache" } };
-    const services = claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "professional" }] }, supportingInfo: [complaint] }, { productOrService: { coding: [{ system: S.services, code: "SVC-0102" }] }, bodySite: undefined });
+    // With what the Minimum Data Set asks of a professional visit (docs/decisions/103): maternity, vital signs (here their absence reasons) and notes.
+    const visit = [
+      ...mds.VITAL_SIGN_KEYS.map((sign, i) => ({ sequence: 10 + i, category: { coding: [{ system: S.claimInformationCategory, code: sign }] }, reason: { coding: [{ system: mds.MDS_SYSTEMS.absenceReason(sign), code: "not-applicable" }] } })),
+      ...mds.CLINICAL_NOTE_KEYS.map((note, i) => ({ sequence: 20 + i, category: { coding: [{ system: S.claimInformationCategory, code: note }] }, valueString: "Recorded." })),
+    ];
+    const services = claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "professional" }] }, supportingInfo: [complaint, ...visit] }, { productOrService: { coding: [{ system: S.services, code: "SVC-0102" }] }, bodySite: undefined, extension: [{ url: mds.MDS_EXTENSIONS.maternity, valueBoolean: false }] });
     expect(validateApiClaim(services, { ...rules, protocol: "messaging" }).claim.item?.[0]?.productOrService.coding?.[0]?.code).toBe("SVC-0102");
   });
 
@@ -95,10 +104,25 @@ describe("an API Claim's care setting", () => {
     const stay = { sequence: 2, category: { coding: [{ system: S.claimInformationCategory, code: "estimated-Length-of-Stay" }] }, valueQuantity: { value: 4, unit: "d", system: S.ucum, code: "d" } };
     const present = { coding: [{ system: S.diagnosisOnAdmission, code: "y" }] };
     const diagnosis = (onAdmission?: unknown) => ({ sequence: 1, diagnosisCodeableConcept: { coding: [{ system: CODE_SYSTEMS.icd10am, code: "J18.9" }] }, ...(onAdmission ? { onAdmission } : {}) });
-    const inpatient = (use: string, extra: Record<string, unknown>) =>
+    // What the Minimum Data Set asks of an inpatient stay (docs/decisions/103): its Encounter, maternity, vital signs and notes, each diagnosis's onset.
+    const encounter = {
+      resourceType: "Encounter",
+      id: "encounter",
+      status: "in-progress",
+      class: { system: S.encounterClass, code: "IMP" },
+      period: { start: "2026-11-20T08:00:00Z" },
+      extension: [{ url: mds.MDS_EXTENSIONS.serviceEventType, valueCodeableConcept: { coding: [{ system: mds.MDS_SYSTEMS.serviceEventType, code: "ICSE" }] } }],
+      hospitalization: { admitSource: { coding: [{ system: mds.MDS_SYSTEMS.admitSource, code: "IA" }] }, extension: [{ url: mds.MDS_EXTENSIONS.admissionSpecialty, valueCodeableConcept: { coding: [{ system: S.practiceCodes, code: "08.00" }] } }] },
+    };
+    const clinicalInfo = [
+      ...mds.VITAL_SIGN_KEYS.map((sign, i) => ({ sequence: 10 + i, category: { coding: [{ system: S.claimInformationCategory, code: sign }] }, reason: { coding: [{ system: mds.MDS_SYSTEMS.absenceReason(sign), code: "not-measured" }] } })),
+      ...mds.CLINICAL_NOTE_KEYS.map((note, i) => ({ sequence: 20 + i, category: { coding: [{ system: S.claimInformationCategory, code: note }] }, valueString: "Recorded." })),
+    ];
+    const onset = [{ url: mds.MDS_EXTENSIONS.conditionOnset, valueCodeableConcept: { coding: [{ system: mds.MDS_SYSTEMS.conditionOnset, code: "PA" }] } }];
+    const inpatient = (use: string, extra: { supportingInfo?: unknown[]; diagnosis?: Record<string, unknown>[] }) =>
       claim(
-        { type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "institutional" }] }, subType: { coding: [{ system: S.claimSubtype, code: "ip" }] }, use, ...extra },
-        { productOrService: { coding: [{ system: S.services, code: "SVC-0301" }] }, bodySite: undefined },
+        { type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "institutional" }] }, subType: { coding: [{ system: S.claimSubtype, code: "ip" }] }, use, contained: [encounter], ...extra, supportingInfo: [...(extra.supportingInfo ?? []), ...clinicalInfo], diagnosis: extra.diagnosis?.map((d) => ({ ...d, extension: onset })) },
+        { productOrService: { coding: [{ system: S.services, code: "SVC-0301" }] }, bodySite: undefined, extension: [{ url: mds.MDS_EXTENSIONS.maternity, valueBoolean: false }] },
       );
     const messaging = { ...rules, protocol: "messaging" as const };
     const refused = (body: unknown) => {
@@ -124,11 +148,35 @@ describe("an API Claim's care setting", () => {
     expect(validateApiClaim(inpatient("preauthorization", { supportingInfo: [complaint], diagnosis: [diagnosis()] }), rules).claim.resourceType).toBe("Claim");
   });
 
+  it("in messaging, a request the exchange would refuse for its care setting's Minimum Data Set is 422 naming the element (an inpatient stay without its Encounter, a line without its maternity flag, an emergency without its triage)", () => {
+    const messaging = { ...rules, protocol: "messaging" as const };
+    const path = (body: unknown) => {
+      try {
+        validateApiClaim(body, messaging);
+      } catch (error) {
+        return [(error as AppError).status, (error as AppError).fields?.[0]?.path, (error as AppError).message];
+      }
+      return "accepted";
+    };
+    const complaint = { sequence: 1, category: { coding: [{ system: S.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Pain" } };
+    expect(path(claim({ supportingInfo: [complaint], contained: undefined, extension: undefined }))).toEqual([422, "Claim.contained", expect.stringContaining(nphies.EXTENSIONS.encounter)]);
+    const professional = { type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "professional" }] }, supportingInfo: [complaint] };
+    expect(path(claim(professional, { productOrService: { coding: [{ system: S.services, code: "SVC-0102" }] }, bodySite: undefined }))).toEqual([422, "Claim.item[0].extension", expect.stringContaining(mds.MDS_EXTENSIONS.maternity)]);
+    const emergency = claim(
+      { ...professional, subType: { coding: [{ system: S.claimSubtype, code: "emr" }] }, contained: [{ resourceType: "Encounter", id: "encounter", status: "finished", class: { system: S.encounterClass, code: "EMER" }, period: { start: "2026-11-24T01:00:00Z" }, extension: [{ url: mds.MDS_EXTENSIONS.serviceEventType, valueCodeableConcept: { coding: [{ system: mds.MDS_SYSTEMS.serviceEventType, code: "ICSE" }] } }] }] },
+      { productOrService: { coding: [{ system: S.services, code: "SVC-0102" }] }, bodySite: undefined, extension: [{ url: mds.MDS_EXTENSIONS.maternity, valueBoolean: false }] },
+    );
+    expect(path(emergency)).toEqual([422, "Claim.contained[0].extension", expect.stringContaining(mds.MDS_EXTENSIONS.triageCategory)]);
+    // The spec's REST takes the same Claim.
+    expect(validateApiClaim(emergency, rules).claim.resourceType).toBe("Claim");
+    // No CPT procedure list leaves for the exchange.
+    expect(path(claim({ supportingInfo: [complaint], procedure: [{ sequence: 1, procedureCodeableConcept: { coding: [{ system: CODE_SYSTEMS.cpt, code: "99213" }] } }] }))).toEqual([422, "Claim.procedure", expect.stringContaining("Claim.procedure")]);
+  });
+
   it.each([
     ["an unknown claim type", claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "dental" }] } }), "Claim.type"],
     ["a subtype the setting does not take", claim({ subType: { coding: [{ system: S.claimSubtype, code: "ip" }] } }), "Claim.subType"],
     ["a line coded outside the setting's systems", claim({}, { productOrService: { coding: [{ system: S.laboratory, code: "LAB-4001" }] } }), "Claim.item[0].productOrService"],
-    ["an oral line without its tooth", claim({}, { bodySite: undefined }), "Claim.item[0].bodySite"],
     ["an oral line with a tooth that is no FDI number", claim({}, { bodySite: { coding: [{ system: S.fdiOralRegion, code: "19" }] } }), "Claim.item[0].bodySite"],
     ["a care team member that is no practitioner", claim({ careTeam: [{ sequence: 1, provider: { reference: "Organization/clinic-001" } }] }), "Claim.careTeam[0].provider"],
   ])("refuses %s: 422 naming the element", (_name, body, path) => {

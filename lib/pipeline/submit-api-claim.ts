@@ -14,14 +14,19 @@ import {
   CODE_SYSTEMS,
   checkNationalId,
   nphies,
+  PLATFORM_CURRENCY,
+  money,
   parseReference,
   platformIssue,
+  toMinorUnits,
   type ClaimParsed,
 } from "@/lib/fhir";
 import { claimIdentifierSystem, itemSystemsFor, type PlatformProtocol } from "@/lib/submissions";
 import { claimTotalMinor } from "@/lib/submissions";
 import type { Submission } from "@/lib/submissions";
 import { ScrubBlockedError, submit } from "@/lib/submissions";
+import { claimLineShares } from "@/lib/contracts";
+import { apiClinicalProblem } from "./api-clinical";
 
 /*
  * THE submission of a Claim that arrives through a machine API — the exchange API's
@@ -157,7 +162,7 @@ export function validateApiClaim(input: unknown, rules: ApiClaimRules): { claim:
 /**
  * The care setting's rules an API Claim must meet before it is stored (docs/decisions/083): a
  * claim type of the exchange, a subtype that setting takes, lines coded in the setting's systems
- * (or CPT, the spec's), a tooth on oral-health lines, care team members named as practitioners.
+ * (or CPT, the spec's), a valid tooth where an oral line names one, care team members named as practitioners.
  * The first problem, with its path; undefined when the Claim fits.
  */
 function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol): { path: PropertyKey[]; field: string; message: string } | undefined {
@@ -173,6 +178,10 @@ function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol): { p
       return { path: ["subType"], field: `a ${type} claim takes ${allowed.join(" or ")} (${nphies.SYSTEMS.claimSubtype})`, message: `Claim.subType: a ${type} claim takes ${allowed.join(" or ")}.` };
     }
   }
+  if (protocol === "messaging" && (claim.procedure ?? []).length > 0) {
+    // The national exchange takes no procedure list (no real request carries Claim.procedure): bill the service as a line.
+    return { path: ["procedure"], field: "not taken by the national exchange: bill the service as an item in the exchange's lists", message: "Claim.procedure is not taken by the national exchange: bill each service as a Claim.item coded in the exchange's lists." };
+  }
   if (protocol === "messaging") {
     const missing = exchangeMissing(claim, type);
     if (missing) return missing;
@@ -185,8 +194,9 @@ function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol): { p
     }
     const oralLine = coding.some((c) => c.system === nphies.SYSTEMS.oralHealthOp || c.system === nphies.SYSTEMS.oralHealthIp);
     const tooth = item.bodySite?.coding?.find((c) => c.system === nphies.SYSTEMS.fdiOralRegion)?.code;
-    if (oralLine && (!tooth || !nphies.isFdiToothCode(tooth))) {
-      return { path: ["item", i, "bodySite"], field: `required: the FDI tooth number (${nphies.SYSTEMS.fdiOralRegion})`, message: `Claim.item[${i}].bodySite: an oral-health line names the tooth (FDI number).` };
+    // A tooth where the line names one (guide v2.7 requires none: an examination has none).
+    if (oralLine && tooth !== undefined && !nphies.isFdiToothCode(tooth)) {
+      return { path: ["item", i, "bodySite"], field: `an FDI tooth number (${nphies.SYSTEMS.fdiOralRegion})`, message: `Claim.item[${i}].bodySite: the tooth is an FDI number.` };
     }
   }
   for (const [i, member] of (claim.careTeam ?? []).entries()) {
@@ -194,7 +204,8 @@ function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol): { p
       return { path: ["careTeam", i, "provider"], field: "must reference a Practitioner", message: `Claim.careTeam[${i}].provider must be a Practitioner.` };
     }
   }
-  return undefined;
+  // The exchange's Minimum Data Set of this care setting (docs/decisions/103): what the screens ask, asked of the Claim.
+  return protocol === "messaging" ? apiClinicalProblem(claim, type) : undefined;
 }
 
 /**
@@ -250,6 +261,38 @@ function exchangeMissing(claim: ClaimParsed, type: nphies.ClaimType): { path: Pr
   return undefined;
 }
 
+/**
+ * Every line's patient share (extension-patientShare), as the screens send it (docs/decisions/091):
+ * a share the caller gave is kept; otherwise the contract's and the coverage's terms decide it,
+ * exactly as for a form claim. Lines without a price or a date are left as they are.
+ */
+async function withPatientShares(db: Db, claim: ClaimParsed, insurerId: string | undefined): Promise<ClaimParsed> {
+  const items = claim.item ?? [];
+  const lacking = items.filter((item) => !item.extension?.some((e) => e.url === nphies.EXTENSIONS.patientShare));
+  if (!insurerId || lacking.length === 0) return claim;
+  const nationalId = parseReference(claim.patient.reference, "Patient")?.id ?? "";
+  const coverageRef = parseReference((claim.insurance.find((i) => i.focal) ?? claim.insurance[0])?.coverage.reference, "Coverage")?.id;
+  const [coverage] = coverageRef ? await db.select({ network: coverages.network, coverageClass: coverages.coverageClass }).from(coverages).where(eq(coverages.coverageRef, coverageRef)).limit(1) : [];
+  const lines = items.map((item) => {
+    const unitPriceMinor = typeof item.unitPrice?.value === "number" ? toMinorUnits(item.unitPrice.value) : undefined;
+    const coding = item.productOrService.coding?.find((c) => c.code);
+    return unitPriceMinor !== undefined && item.servicedDate && coding?.code
+      ? { system: coding.system ?? "", code: coding.code, servicedDate: item.servicedDate, quantity: item.quantity?.value ?? 1, unitPriceMinor }
+      : undefined;
+  });
+  const priced = lines.filter((l): l is NonNullable<typeof l> => l !== undefined);
+  if (priced.length === 0) return claim;
+  const shares = await claimLineShares(db, { nationalId, insurerId, network: coverage?.network ?? "", coverageClass: coverage?.coverageClass ?? "", items: priced });
+  let n = 0;
+  const item = items.map((it, i) => {
+    if (lines[i] === undefined) return it;
+    const share = shares[n++];
+    if (!share || it.extension?.some((e) => e.url === nphies.EXTENSIONS.patientShare)) return it;
+    return { ...it, extension: [...(it.extension ?? []), { url: nphies.EXTENSIONS.patientShare, valueMoney: money(share.patientMinor, it.unitPrice?.currency ?? PLATFORM_CURRENCY) }] };
+  });
+  return { ...claim, item };
+}
+
 async function insurerOf(db: Db, claim: ClaimParsed): Promise<string | undefined> {
   const fromClaim = parseReference(claim.insurer?.reference, "Organization")?.id;
   if (fromClaim) return fromClaim;
@@ -283,6 +326,7 @@ export async function submitApiClaim(
   const { claim, kind, identifier } = validateApiClaim(body, rules);
   const patientId = parseReference(claim.patient.reference, "Patient")!.id;
   const insurerId = await insurerOf(deps.db, claim);
+  const shared = await withPatientShares(deps.db, claim, insurerId);
   const { submission, replay } = await deps.db.transaction(async (tx) => {
     try {
       return await submitOnce(tx);
@@ -310,7 +354,7 @@ export async function submitApiClaim(
     }
     const created = await submit(
       { db: tx, clock: () => deps.now },
-      { kind, patientId, insurerId, claim: { ...claim }, channel: deps.channel, createdBy: deps.createdBy, source: "api" },
+      { kind, patientId, insurerId, claim: { ...shared }, channel: deps.channel, createdBy: deps.createdBy, source: "api" },
     );
     return { submission: created, replay: false };
   }

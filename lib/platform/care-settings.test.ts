@@ -1,4 +1,5 @@
-import type { Bundle, Claim, CoverageEligibilityRequest } from "@medplum/fhirtypes";
+import type { Bundle, Claim, Coverage, CoverageEligibilityRequest, Encounter, Patient } from "@medplum/fhirtypes";
+import { mds } from "@/lib/fhir/browser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "@/lib/audit";
 import { listPractitioners, seedDemoPractitioners } from "@/lib/facilities";
@@ -8,7 +9,8 @@ import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { findPatientByNationalId, listCoverages } from "@/lib/patients/registry";
 import { getSubmission, submitForm } from "@/lib/submissions";
 import { testDatabases } from "@/lib/testing/databases";
-import { submissions } from "@/lib/db/schema";
+import { coverages, patients, submissions } from "@/lib/db/schema";
+import { eq } from "drizzle-orm";
 import type { PlatformClient } from "./client";
 import { createMessagingPlatform } from "./messaging";
 import { claimByIdentifierFromDb, payerLicenseFromDb, payerNameFromDb } from "./payer-license";
@@ -28,9 +30,13 @@ const S = nphies.SYSTEMS;
 type FormOf = (team: Record<string, string>) => Record<string, unknown>;
 const line = (system: string, code: string, extra: Record<string, unknown> = {}) => ({ system, code, servicedDate: today, quantity: "2", unitPrice: "150.50", ...extra });
 
-/** One form per care setting, as staff fill it in (demo codes the sandbox prices). */
+/** The visit's vital signs and notes (the Minimum Data Set, docs/decisions/103): values, and one absence reason. */
+const VITALS = { "vital-sign-weight": { value: "72.5", absent: "" }, "vital-sign-height": { value: "168", absent: "" }, "vital-sign-systolic": { value: "120", absent: "" }, "vital-sign-diastolic": { value: "80", absent: "" }, temperature: { value: "37.2", absent: "" }, pulse: { value: "78", absent: "" }, "respiratory-rate": { value: "16", absent: "" }, "oxygen-saturation": { value: "", absent: "not-measured" } };
+const NOTES = { "history-of-present-illness": "Three days of sore throat and fever.", "physical-examination": "Red throat, no exudate.", "treatment-plan": "Fluids and paracetamol; review in a week.", "patient-history": "No chronic illness; no medicines." };
+
+/** One form per care setting, as staff fill it in (demo codes the sandbox prices), with what the exchange's Minimum Data Set asks of it. */
 const FORMS: Record<nphies.ClaimType, FormOf> = {
-  professional: (t) => ({ claimType: "professional", subtype: "op", careTeam: [t["PRAC-10001"]], chiefComplaint: "Sore throat for three days", items: [line(S.services, "SVC-0101", { tax: "22.58", patientShare: "30" })] }),
+  professional: (t) => ({ claimType: "professional", subtype: "op", careTeam: [t["PRAC-10001"]], chiefComplaint: "Sore throat for three days", clinical: { encounter: { class: "AMB", serviceEventType: "ICSE" }, vitalSigns: VITALS, notes: NOTES }, items: [line(S.services, "SVC-0101", { tax: "22.58", patientShare: "30" })] }),
   institutional: (t) => ({
     claimType: "institutional",
     subtype: "ip",
@@ -42,9 +48,15 @@ const FORMS: Record<nphies.ClaimType, FormOf> = {
     estimatedStay: "4",
     onAdmission: { "J06.9": "y" },
     episodeId: "EP-2026-0042",
+    clinical: {
+      encounter: { class: "IMP", serviceEventType: "ICSE", admitSource: "IA", admissionSpecialty: "08.00", dischargeSpecialty: "08.00", dischargeDisposition: "home" },
+      vitalSigns: VITALS,
+      notes: NOTES,
+      conditionOnset: { "J06.9": "PA", "R50.9": "AD" },
+    },
     items: [line(S.services, "SVC-0301", { quantity: "3", package: true })],
   }),
-  oral: (t) => ({ claimType: "oral", subtype: "op", careTeam: [t["PRAC-10002"]], chiefComplaint: "Toothache", items: [line(S.oralHealthOp, "ORL-2003", { tooth: "16" })] }),
+  oral: (t) => ({ claimType: "oral", subtype: "op", careTeam: [t["PRAC-10002"]], chiefComplaint: "Toothache", clinical: { encounter: { class: "", serviceEventType: "SCSE" } }, items: [line(S.oralHealthOp, "ORL-2003", { tooth: "16" })] }),
   pharmacy: () => ({ claimType: "pharmacy", subtype: "op", daysSupply: "30", items: [line(S.medicationCodes, "06280000000101")] }),
   vision: (t) => ({ claimType: "vision", subtype: "op", careTeam: [t["PRAC-10003"]], chiefComplaint: "Blurred distance vision", visionPrescription: "VP-2026-0007", items: [line(S.services, "SVC-0402")] }),
 };
@@ -63,6 +75,9 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
     await seedDemoPractitioners(database.db);
     const patient = await findPatientByNationalId(database.db, "1000000001");
     const coverage = (await listCoverages(database.db, patient!.id))[0]!;
+    // What the desk recorded: the marital status (registration) and the card's class.
+    await database.db.update(patients).set({ maritalStatus: "M" }).where(eq(patients.id, patient!.id));
+    await database.db.update(coverages).set({ coverageClass: "GOLD" }).where(eq(coverages.id, coverage.id));
     const coverageId = coverage.id;
     insurerId = coverage.insurerId;
     base = { patientId: patient!.id, coverageId, diagnoses: ["J06.9"], procedures: [], attachmentIds: [] };
@@ -106,6 +121,34 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
     expect(r4Problems(bundle)).toEqual([]);
     const claim = bundle.entry!.find((e) => e.resource?.resourceType === "Claim")!.resource as Claim;
     expect(claim.meta?.profile?.[0]).toBe(nphies.claimProfile(type, use));
+    // The Minimum Data Set (docs/decisions/103): the Encounter as an entry of the message for every
+    // institutional, professional and oral request, named by extension-encounter; the maternity flag
+    // on every institutional, professional and pharmacy line; the condition onset of an institutional
+    // claim's diagnoses; the vital signs of Table 35; the patient's marital status, the coverage's class.
+    const encounters = bundle.entry!.filter((e) => e.resource?.resourceType === "Encounter").map((e) => e.resource as Encounter);
+    if (type === "institutional" || type === "professional" || type === "oral") {
+      expect(encounters).toHaveLength(1);
+      expect(claim.extension?.find((e) => e.url === nphies.EXTENSIONS.encounter)?.valueReference?.reference).toBe(`Encounter/${encounters[0]!.id}`);
+      expect(claim.contained).toBeUndefined();
+      expect(encounters[0]!.class.code).toBe(type === "institutional" ? "IMP" : "AMB");
+      expect(encounters[0]!.subject?.reference).toBe("Patient/1000000001");
+      expect(encounters[0]!.extension?.find((e) => e.url === mds.MDS_EXTENSIONS.serviceEventType)?.valueCodeableConcept?.coding?.[0]?.code).toMatch(/^(ICSE|SCSE)$/);
+    } else expect(encounters).toEqual([]);
+    if (type === "institutional") {
+      expect(encounters[0]!.hospitalization?.admitSource?.coding?.[0]).toEqual({ system: mds.MDS_SYSTEMS.admitSource, code: "IA" });
+      if (use === "claim") expect(claim.diagnosis?.[0]?.extension).toEqual([{ url: mds.MDS_EXTENSIONS.conditionOnset, valueCodeableConcept: { coding: [{ system: mds.MDS_SYSTEMS.conditionOnset, code: "PA" }] } }]);
+    }
+    const maternity = (claim.item ?? []).map((i) => i.extension?.find((e) => e.url === mds.MDS_EXTENSIONS.maternity)?.valueBoolean);
+    expect(maternity.every((m) => m === false)).toBe(type === "institutional" || type === "professional" || type === "pharmacy");
+    if (type === "institutional" || type === "professional") {
+      expect(claim.supportingInfo?.find((i) => i.category.coding?.[0]?.code === "vital-sign-weight")?.valueQuantity).toEqual({ value: 72.5, system: "http://unitsofmeasure.org", code: "kg", unit: "kg" });
+      expect(claim.supportingInfo?.find((i) => i.category.coding?.[0]?.code === "oxygen-saturation")?.reason?.coding?.[0]?.code).toBe("not-measured");
+    }
+    const patient = bundle.entry!.find((e) => e.resource?.resourceType === "Patient")!.resource as Patient;
+    expect(patient.maritalStatus?.coding?.[0]).toMatchObject({ system: mds.MDS_SYSTEMS.maritalStatus, code: "M" });
+    const coverage = bundle.entry!.find((e) => e.resource?.resourceType === "Coverage")!.resource as Coverage;
+    expect(coverage.class?.[0]?.value).toBe("GOLD");
+    expect(coverage.policyHolder?.reference).toBe("Patient/1000000001");
     expect(claim.total?.value).toBe(type === "professional" ? 323.58 : type === "institutional" ? 451.5 : 301);
     // The care team names each practitioner by reference, licence and name (a reader without the entry knows who).
     if (type !== "pharmacy") expect(claim.careTeam?.[0]?.provider).toMatchObject({ reference: expect.stringMatching(/^Practitioner\//), identifier: { system: nphies.LICENSES.practitioner, value: expect.stringMatching(/^PRAC-/) }, display: expect.any(String) });
@@ -126,7 +169,7 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
     // warning, answered "Send anyway".
     const sendAnyway = { scrub: { acknowledgeWarnings: true } };
     expect(await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...form, use: "claim", estimatedStay: "", onAdmission: { "J06.9": "y", "R50.9": "n" } }, undefined, sendAnyway)).toMatchObject({ ok: true });
-    expect(await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...form, subtype: "emr", estimatedStay: "", onAdmission: {} }, undefined, sendAnyway)).toMatchObject({ error: "scrub" });
+    expect(await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...form, subtype: "emr", estimatedStay: "", onAdmission: {}, clinical: {} }, undefined, sendAnyway)).toMatchObject({ error: "scrub" });
 
     const result = await submitForm({ db: database.db, providerOrgId: "clinic-001", clock: () => new Date(`${today}T09:00:00Z`) }, caller, { ...form, estimatedStay: "4", onAdmission: { "R50.9": "n", "J06.9": "y", "Z99.9": "u" } }, undefined, sendAnyway);
     expect(result).toMatchObject({ ok: true });
@@ -152,10 +195,35 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
     expect(await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "rest" }, caller, cpt)).toMatchObject({ ok: true });
   });
 
-  it("a pharmacy claim names no care team; an oral line without a tooth is a field error, nothing stored", async () => {
+  it("in messaging what the Minimum Data Set asks of the care setting is a field error, nothing stored; a CPT procedure too; in REST the form is taken as it was", async () => {
+    const stored = async () => (await database.db.select({ id: submissions.id }).from(submissions)).length;
+    const before = await stored();
+    const bare = { ...base, use: "claim", ...FORMS.professional(team), clinical: {} };
+    const refused = await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "messaging" }, caller, { ...bare, procedures: ["99213"] });
+    expect(refused).toMatchObject({ ok: false, error: "invalid" });
+    const errors = (refused as { fieldErrors: Record<string, string[]> }).fieldErrors;
+    expect(errors).toMatchObject({
+      "procedures.0": ["procedureNotExchange"],
+      "clinical.encounter.class": ["encounterClassRequired"],
+      "clinical.encounter.serviceEventType": ["serviceEventTypeRequired"],
+      "clinical.vitalSigns.vital-sign-weight.value": ["vitalSignRequired"],
+      "clinical.notes.treatment-plan": ["clinicalNoteRequired"],
+    });
+    // An emergency visit: triage, arrival and the emergency service start.
+    const emergency = await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "messaging" }, caller, { ...base, use: "claim", ...FORMS.professional(team), subtype: "emr", admission: "2026-11-24T01:10", clinical: { encounter: { class: "EMER", serviceEventType: "ICSE" }, vitalSigns: VITALS, notes: NOTES } });
+    expect(Object.keys((emergency as { fieldErrors: Record<string, string[]> }).fieldErrors).sort()).toEqual(["clinical.encounter.arrivalCode", "clinical.encounter.emergencyServiceStart", "clinical.encounter.triageCategory", "clinical.encounter.triageDate"]);
+    expect(await stored()).toBe(before);
+    expect(await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "rest" }, caller, bare, undefined, { scrub: { acknowledgeWarnings: true } })).toMatchObject({ ok: true });
+  });
+
+  it("a pharmacy claim names no care team; an oral line goes without a tooth (an examination has none: guide v2.7 requires no bodySite), a wrong tooth is a field error", async () => {
     const oral = FORMS.oral(team) as { items: Record<string, unknown>[] };
     const result = await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...base, use: "claim", ...oral, items: [{ ...oral.items[0], tooth: "" }], careTeam: [] });
-    expect(result).toEqual({ ok: false, error: "invalid", fieldErrors: { careTeam: ["careTeamRequired"], "items.0.tooth": ["toothRequired"] } });
+    expect(result).toEqual({ ok: false, error: "invalid", fieldErrors: { careTeam: ["careTeamRequired"] } });
+    const wrong = await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...base, use: "claim", ...oral, items: [{ ...oral.items[0], tooth: "99" }] });
+    expect(wrong).toEqual({ ok: false, error: "invalid", fieldErrors: { "items.0.tooth": ["toothInvalid"] } });
+    const examination = await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "messaging", clock: () => new Date(`${today}T09:00:00Z`) }, caller, { ...base, use: "preauthorization", ...oral, items: [{ ...oral.items[0], tooth: "" }] }, undefined, { scrub: { acknowledgeWarnings: true } });
+    expect(examination).toMatchObject({ ok: true });
   });
 
   it("an eligibility request: profiled, a period of the day, the site and the coverage, with its parties as entries — no finding, valid R4", async () => {

@@ -78,8 +78,15 @@ export function partiesFromDb(db: Db, provider: nphies.ProviderFacts, location?:
         familyName: row.patient.familyName,
         gender: row.patient.gender,
         birthDate: row.patient.birthDate,
+        ...(row.patient.maritalStatus ? { maritalStatus: row.patient.maritalStatus } : {}),
       },
-      coverage: { id: row.coverage.coverageRef, memberId: row.coverage.memberId },
+      // The class and network the card names, as recorded at the desk or imported (Coverage.class, .network).
+      coverage: {
+        id: row.coverage.coverageRef,
+        memberId: row.coverage.memberId,
+        ...(row.coverage.coverageClass ? { classes: [{ type: "class" as const, value: row.coverage.coverageClass }] } : {}),
+        ...(row.coverage.network ? { network: row.coverage.network } : {}),
+      },
       provider,
       insurer: { id: row.insurer.id, license: row.insurer.license, name: row.insurer.nameEn },
     };

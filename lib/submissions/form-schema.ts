@@ -88,7 +88,7 @@ const optionalMoment = z
  * of supply (pharmacy), the vision prescription (vision), admission (inpatient and emergency), an
  * inpatient prior authorization's estimated length of stay and, for an inpatient stay, whether
  * each diagnosis was present on admission (lib/fhir/nphies `requiredSupportingInfo`,
- * `requiresOnAdmission`), a tooth on oral-health lines, and item codes of the setting's systems.
+ * `requiresOnAdmission`), a valid tooth where one is named, and item codes of the setting's systems.
  * Field errors by path.
  */
 function careSettingIssues(values: {
@@ -125,8 +125,8 @@ function careSettingIssues(values: {
     const system = item.system || CPT_SYSTEM;
     if (!systems.includes(system)) issues.push({ path: ["items", i, "system"], message: "systemNotAllowed" });
     else if (item.code !== "" && system !== CPT_SYSTEM && !EXCHANGE_CODE.test(item.code)) issues.push({ path: ["items", i, "code"], message: "serviceUnknown" });
+    // The tooth is named where there is one (guide v2.7 requires no bodySite on oral lines: an examination has none).
     if (item.tooth !== "" && !isFdiToothCode(item.tooth)) issues.push({ path: ["items", i, "tooth"], message: "toothInvalid" });
-    else if (type === "oral" && item.tooth === "" && system !== CPT_SYSTEM && /oral-health/.test(system)) issues.push({ path: ["items", i, "tooth"], message: "toothRequired" });
   });
   return issues;
 }

@@ -17,6 +17,8 @@ import { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
 import { draftFormSchema, submissionFormSchema, type DraftFormValues, type SubmissionFormValues, type SubmissionUse } from "./form-schema";
 import { isUuid } from "@/lib/ids";
 import { CPT_SYSTEM, itemSystemsFor, type PlatformProtocol } from "./care-setting";
+import { clinicalIssues, type ClinicalValues } from "./clinical-schema";
+import type { mds } from "@/lib/fhir/browser";
 import { PAYER_CHANNEL } from "./payer-authorization";
 
 export interface ServiceDeps {
@@ -82,12 +84,25 @@ async function unknownCodes(db: Db, values: SubmissionFormValues): Promise<Field
   return Object.keys(out).length ? out : undefined;
 }
 
+/**
+ * What the exchange's Minimum Data Set requires of this visit (docs/decisions/103), as field errors:
+ * applied where the message goes to the national exchange (messaging); the spec's REST takes the
+ * form without it.
+ */
+function mdsOfProtocol(values: SubmissionFormValues, protocol: PlatformProtocol): FieldErrors | undefined {
+  if (protocol === "rest") return undefined;
+  const issues = clinicalIssues({ use: values.use, claimType: values.claimType, subtype: values.subtype, diagnoses: values.diagnoses, discharge: values.discharge, clinical: values.clinical });
+  return issues.length > 0 ? flatten(issues) : undefined;
+}
+
 /** Lines coded in a list the platform's protocol does not take (CPT, in messaging), as field errors. */
 function listsOfProtocol(values: SubmissionFormValues, protocol: PlatformProtocol): FieldErrors | undefined {
   if (protocol === "rest") return undefined;
   const allowed = itemSystemsFor(values.claimType, protocol);
   const out: FieldErrors = {};
   values.items.forEach((item, i) => !allowed.includes(item.system || CPT_SYSTEM) && (out[`items.${i}.system`] = ["systemNotExchange"]));
+  // The exchange takes no CPT procedure codes (Claim.procedure): the form does not offer them in messaging.
+  values.procedures.forEach((_, i) => (out[`procedures.${i}`] = ["procedureNotExchange"]));
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -133,7 +148,7 @@ const instantOf = (value: string): string => new Date(value.length === 10 ? `${v
 
 /** The form's care setting as the Claim builder takes it (docs/decisions/083). */
 function careSettingOf(
-  values: Pick<SubmissionFormValues, "use" | "claimType" | "subtype" | "chiefComplaint" | "daysSupply" | "visionPrescription" | "admission" | "discharge" | "estimatedStay" | "onAdmission" | "diagnoses" | "episodeId">,
+  values: Pick<SubmissionFormValues, "use" | "claimType" | "subtype" | "chiefComplaint" | "daysSupply" | "visionPrescription" | "admission" | "discharge" | "estimatedStay" | "onAdmission" | "diagnoses" | "episodeId" | "clinical">,
   team: readonly Practitioner[],
 ): CareSettingInput {
   const stay = values.subtype === "ip" || values.subtype === "emr";
@@ -155,11 +170,34 @@ function careSettingOf(
     ...(estimatesStay && /^\d{1,3}$/.test(values.estimatedStay) ? { estimatedStayDays: Number(values.estimatedStay) } : {}),
     ...(Object.keys(onAdmission).length > 0 ? { onAdmission } : {}),
     ...(values.episodeId ? { episode: values.episodeId } : {}),
+    clinical: clinicalFactsOf(values.clinical, values.diagnoses),
+  };
+}
+
+/**
+ * The form's clinical facts as the Claim builder writes them (docs/decisions/103): what was typed,
+ * empty answers left out; the condition onset of the diagnoses still on the form only.
+ */
+export function clinicalFactsOf(clinical: ClinicalValues, diagnoses: readonly string[]): mds.ClinicalFacts {
+  const given = <T extends Record<string, string>>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== "")) as Partial<T>;
+  const e = given(clinical.encounter);
+  const vitalSigns = Object.fromEntries(Object.entries(clinical.vitalSigns).flatMap(([sign, v]) => (v && (v.value || v.absent) ? [[sign, given(v)]] : [])));
+  const notes = given(clinical.notes as Record<string, string>);
+  const onsets = Object.fromEntries(diagnoses.flatMap((code) => (Object.hasOwn(clinical.conditionOnset, code) && clinical.conditionOnset[code] ? [[code, clinical.conditionOnset[code]!]] : [])));
+  return {
+    encounter: { ...e, class: clinical.encounter.class },
+    ...(Object.keys(vitalSigns).length > 0 ? { vitalSigns } : {}),
+    ...(Object.keys(notes).length > 0 ? { notes } : {}),
+    ...(clinical.investigation.code ? { investigation: given(clinical.investigation) as { code: string; text?: string } } : {}),
+    ...(clinical.morphology ? { morphology: clinical.morphology } : {}),
+    ...(clinical.admissionWeight ? { admissionWeight: clinical.admissionWeight } : {}),
+    ...(clinical.accident.type ? { accident: clinical.accident } : {}),
+    ...(Object.keys(onsets).length > 0 ? { conditionOnset: onsets } : {}),
   };
 }
 
 /** A form line's extras: its code system, tooth, VAT, patient share and package flag. */
-function lineExtras(item: { system: string; tooth: string; tax: string; patientShare: string; package: boolean }) {
+function lineExtras(item: { system: string; tooth: string; tax: string; patientShare: string; package: boolean; maternity: boolean }) {
   const tax = item.tax.trim() ? parseAmountMinor(item.tax) : undefined;
   const share = item.patientShare.trim() ? parseAmountMinor(item.patientShare) : undefined;
   return {
@@ -168,6 +206,7 @@ function lineExtras(item: { system: string; tooth: string; tax: string; patientS
     ...(tax !== undefined ? { taxMinor: tax } : {}),
     ...(share !== undefined ? { patientShareMinor: share } : {}),
     ...(item.package ? { package: true } : {}),
+    ...(item.maternity ? { maternity: true } : {}),
   };
 }
 
@@ -350,8 +389,8 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   const parsed = submissionFormSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: "invalid", fieldErrors: flatten(parsed.error.issues) };
   const values = parsed.data;
-  const listErrors = listsOfProtocol(values, deps.protocol ?? "rest");
-  if (listErrors) return { ok: false, error: "invalid", fieldErrors: listErrors };
+  const listErrors = { ...listsOfProtocol(values, deps.protocol ?? "rest"), ...mdsOfProtocol(values, deps.protocol ?? "rest") };
+  if (Object.keys(listErrors).length > 0) return { ok: false, error: "invalid", fieldErrors: listErrors };
   const codeErrors = await unknownCodes(deps.db, values);
   if (codeErrors) return { ok: false, error: "invalid", fieldErrors: codeErrors };
   const resolved = await resolvePatient(deps.db, values.patientId, values.coverageId);

@@ -50,6 +50,8 @@ export type { DraftFormValues, SubmissionFormInput, SubmissionFormValues, Submis
 export { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
 export { createClaimFromAuthorization, draftChangeOfPayerAuthorization, saveDraft, submitForm } from "./form-service";
 export type { ChangeRequestResult, ClaimFromAuthorizationResult, DraftLinks, FieldErrors, SaveOptions, SaveResult, ServiceDeps } from "./form-service";
+export { lastClinicalFacts, type ClinicalPrefill } from "./clinical-prefill";
+export { EMPTY_CLINICAL, clinicalIssues, clinicalSchema, type ClinicalContext, type ClinicalValues } from "./clinical-schema";
 export { loadDraftForForm, type DraftForForm } from "./drafts";
 export { readDecision, responseView, statedAmounts, statedTotals, type DecisionLine, type DecisionView, type StatedAmounts } from "./decision";
 export { cursorParam, getSubmissionView, isSubmissionStatus, listSubmissions, parseCursor, type SubmissionListRow, type SubmissionView } from "./views";

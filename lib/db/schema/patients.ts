@@ -50,6 +50,8 @@ export const patients = pgTable(
     gender: text("gender").$type<PatientGender>().notNull(),
     /** E.164, e.g. +966512345678; optional. */
     phone: text("phone"),
+    /** v3-MaritalStatus code (the exchange's Minimum Data Set requires Patient.maritalStatus, docs/decisions/103); null: not asked yet. */
+    maritalStatus: text("marital_status"),
     createdBy: uuid("created_by"),
     createdAt: utc("created_at").notNull().defaultNow(),
     updatedAt: utc("updated_at").notNull().defaultNow(),

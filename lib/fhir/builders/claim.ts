@@ -1,10 +1,11 @@
-import type { Claim, ClaimItem, ClaimSupportingInfo, Extension } from "@medplum/fhirtypes";
+import type { Claim, ClaimItem, ClaimSupportingInfo, Encounter, Extension } from "@medplum/fhirtypes";
 import { money } from "../money";
 import { organizationReference, patientReference } from "../references";
 import { CODE_SYSTEMS, PLATFORM_CURRENCY, PORTAL_URI_BASE } from "../systems";
 import { EXTENSIONS } from "../nphies/extensions";
 import type { ClaimType } from "../nphies/profiles";
 import { DIAGNOSIS_ON_ADMISSION, LICENSES, SYSTEMS, type ClaimSubtype, type DiagnosisOnAdmission } from "../nphies/terminology";
+import { DEATH_DISPOSITIONS, MDS_EXTENSIONS, MDS_SYSTEMS, VITAL_SIGNS, VITAL_SIGN_KEYS, encounterClassesFor, mdsNeeds, type ClinicalFacts } from "../nphies/mds";
 
 export type ClaimUse = "preauthorization" | "claim";
 
@@ -26,6 +27,10 @@ export interface ClaimItemInput {
   patientShareMinor?: number;
   /** The line is a package (extension-package). */
   package?: boolean;
+  /** The line is maternity care (extension-maternity, the Minimum Data Set: institutional, professional, pharmacy). */
+  maternity?: boolean;
+  /** The clinic's invoice number the line was billed on (extension-patientInvoice). */
+  invoice?: string;
 }
 
 /**
@@ -54,6 +59,12 @@ export interface CareSettingInput {
   onAdmission?: Readonly<Record<string, DiagnosisOnAdmission>>;
   /** The clinic's episode of care (extension-episode). */
   episode?: string;
+  /**
+   * The visit's clinical facts (the exchange's Minimum Data Set, docs/decisions/103): written as a
+   * contained Encounter (`#encounter`, extension-encounter), Table 35 supportingInfo, the
+   * diagnoses' condition onset and Claim.accident. Absent: none of it (the REST spec's claim).
+   */
+  clinical?: ClinicalFacts;
 }
 
 export interface ClaimAttachmentInput {
@@ -99,6 +110,9 @@ export interface ClaimInput {
 /** Identifier systems the portal names its own records by (vision prescriptions, episodes). */
 export const VISION_PRESCRIPTION_SYSTEM = `${PORTAL_URI_BASE}/vision-prescription`;
 export const EPISODE_SYSTEM = `${PORTAL_URI_BASE}/episode`;
+/** The clinic's own numbers of its visits (the contained Encounter's identifier) and its invoices (extension-patientInvoice). */
+export const ENCOUNTER_SYSTEM = `${PORTAL_URI_BASE}/encounter`;
+export const PATIENT_INVOICE_SYSTEM = `${PORTAL_URI_BASE}/patientInvoice`;
 
 const coding = (system: string, code: string) => ({ coding: [{ system, code }] });
 
@@ -119,7 +133,8 @@ export function buildClaim(input: ClaimInput): Claim {
     for (const extra of [item.taxMinor, item.patientShareMinor]) if (extra !== undefined && (!Number.isSafeInteger(extra) || extra < 0)) throw new Error(`bad amount ${extra}`);
   }
   const setting = input.careSetting;
-  const supportingInfo = [...careSettingInfo(setting), ...attachments.map((a) => ({
+  const encounter = setting?.clinical ? containedEncounter(setting, input.items) : undefined;
+  const supportingInfo = [...careSettingInfo(setting), ...clinicalInfo(setting, encounter), ...attachments.map((a) => ({
     category: coding(CODE_SYSTEMS.supportingInfoCategory, "attachment"),
     valueAttachment: {
       contentType: a.contentType,
@@ -141,9 +156,16 @@ export function buildClaim(input: ClaimInput): Claim {
   const infoSequences = supportingInfo.filter((s) => !s.valueAttachment).map((s) => s.sequence);
   const items = input.items.map((item, i) => claimItem(item, i, setting, careTeam.length > 0 ? [1] : [], infoSequences));
   const total = setting ? items.reduce((sum, item) => sum + netMinor(input.items[item.sequence - 1]!), 0) : undefined;
-  const extension: Extension[] = setting?.episode ? [{ url: EXTENSIONS.episode, valueIdentifier: { system: EPISODE_SYSTEM, value: setting.episode } }] : [];
+  const extension: Extension[] = [
+    ...(setting?.episode ? [{ url: EXTENSIONS.episode, valueIdentifier: { system: EPISODE_SYSTEM, value: setting.episode } }] : []),
+    // The visit's Encounter travels contained; the message assembly makes it an entry (docs/decisions/103).
+    ...(encounter ? [{ url: EXTENSIONS.encounter, valueReference: { reference: `#${encounter.id}` } }] : []),
+  ];
+  const onsets = setting?.clinical?.conditionOnset ?? {};
+  const accident = setting?.clinical?.accident;
   return {
     resourceType: "Claim",
+    ...(encounter ? { contained: [encounter] } : {}),
     ...(extension.length > 0 ? { extension } : {}),
     identifier: input.identifier ? [{ system: input.identifier.system, value: input.identifier.value }] : [],
     status: "active",
@@ -169,8 +191,10 @@ export function buildClaim(input: ClaimInput): Claim {
     ],
     diagnosis: input.diagnoses.map((code, i) => {
       const onAdmission = setting?.onAdmission && Object.hasOwn(setting.onAdmission, code) ? setting.onAdmission[code] : undefined;
+      const onset = setting && mdsNeeds(setting.type, setting.subtype, input.use).conditionOnset && Object.hasOwn(onsets, code) ? onsets[code] : undefined;
       return {
         sequence: i + 1,
+        ...(onset ? { extension: [{ url: MDS_EXTENSIONS.conditionOnset, valueCodeableConcept: coding(MDS_SYSTEMS.conditionOnset, onset) }] } : {}),
         diagnosisCodeableConcept: coding(CODE_SYSTEMS.icd10am, code),
         // The first diagnosis is the principal one, the others secondary (ex-diagnosistype).
         ...(setting ? { type: [coding(SYSTEMS.diagnosisType, i === 0 ? "principal" : "secondary")] } : {}),
@@ -190,6 +214,7 @@ export function buildClaim(input: ClaimInput): Claim {
           ],
         }
       : {}),
+    ...(accident?.type && accident.date ? { accident: { date: accident.date, type: coding(MDS_SYSTEMS.accidentType, accident.type) } } : {}),
     ...(input.procedures.length > 0
       ? { procedure: input.procedures.map((code, i) => ({ sequence: i + 1, procedureCodeableConcept: coding(CODE_SYSTEMS.cpt, code) })) }
       : {}),
@@ -221,6 +246,9 @@ function claimItem(item: ClaimItemInput, i: number, setting: CareSettingInput | 
     ...(item.taxMinor !== undefined ? [{ url: EXTENSIONS.tax, valueMoney: money(item.taxMinor, PLATFORM_CURRENCY) }] : []),
     ...(item.patientShareMinor !== undefined ? [{ url: EXTENSIONS.patientShare, valueMoney: money(item.patientShareMinor, PLATFORM_CURRENCY) }] : []),
     ...(setting ? [{ url: EXTENSIONS.package, valueBoolean: item.package === true }] : []),
+    // The Minimum Data Set: every line of an institutional, professional or pharmacy request says whether it is maternity care.
+    ...(setting?.clinical && mdsNeeds(setting.type, setting.subtype, "claim").maternity ? [{ url: MDS_EXTENSIONS.maternity, valueBoolean: item.maternity === true }] : []),
+    ...(item.invoice ? [{ url: MDS_EXTENSIONS.patientInvoice, valueIdentifier: { system: PATIENT_INVOICE_SYSTEM, value: item.invoice } }] : []),
   ];
   return {
     sequence: i + 1,
@@ -234,4 +262,107 @@ function claimItem(item: ClaimItemInput, i: number, setting: CareSettingInput | 
     ...(setting ? { net: money(netMinor(item), PLATFORM_CURRENCY) } : {}),
     ...(item.tooth ? { bodySite: coding(SYSTEMS.fdiOralRegion, item.tooth) } : {}),
   };
+}
+
+/** A datetime-local value ("2026-11-20T08:00") or a date, as the exchange's dateTime (seconds given: guide 9.19 notes). */
+function moment(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const iso = value.length === 10 ? value : new Date(`${value}${value.length === 16 ? ":00" : ""}Z`).toISOString().replace(/\.\d{3}Z$/, "Z");
+  return /^\d{4}-\d{2}-\d{2}/.test(iso) ? iso : undefined;
+}
+
+/** The intended length of stay the exchange codes (its intended-length-of-stay system): an inpatient stay overnight, a day case the same day. */
+const INTENDED_STAY_BY_CLASS: Readonly<Record<string, string>> = { IMP: "IO", SS: "ISD" };
+
+/**
+ * The visit's Encounter (guide 9.19, the Minimum Data Set), contained in the Claim as `#encounter`:
+ * its class (the one the care setting allows, else the form's), period (the stay, else the
+ * emergency's start, else the first line's day), service event type, the emergency's triage,
+ * arrival, service start and disposition, the stay's hospitalization (admit source, admission and
+ * discharge specialty, intended length of stay, discharge disposition) and the cause of death.
+ * Its identifier, subject and service provider are the message assembly's (it knows the parties).
+ */
+function containedEncounter(setting: CareSettingInput, items: readonly ClaimItemInput[]): Encounter | undefined {
+  const facts = setting.clinical;
+  const allowed = encounterClassesFor(setting.type, setting.subtype);
+  if (!facts || allowed.length === 0) return undefined;
+  const e = facts.encounter ?? { class: "" };
+  const encounterClass = e.class && allowed.includes(e.class) ? e.class : allowed.length === 1 ? allowed[0]! : undefined;
+  if (!encounterClass) return undefined;
+  const firstDay = items.map((i) => i.servicedDate).filter(Boolean).sort()[0];
+  const start = setting.stay?.start ?? moment(e.emergencyServiceStart) ?? moment(e.triageDate) ?? firstDay;
+  if (!start) return undefined;
+  const end = setting.stay?.end;
+  const code = (system: string, value: string | undefined) => (value ? { coding: [{ system, code: value }] } : undefined);
+  const concept = (url: string, system: string, value: string | undefined): Extension[] => (value ? [{ url, valueCodeableConcept: { coding: [{ system, code: value }] } }] : []);
+  const dateTime = (url: string, value: string | undefined): Extension[] => {
+    const at = moment(value);
+    return at ? [{ url, valueDateTime: at }] : [];
+  };
+  const died = DEATH_DISPOSITIONS.includes(e.dischargeDisposition ?? "") || DEATH_DISPOSITIONS.includes(e.emergencyDisposition ?? "");
+  const extension: Extension[] = [
+    ...concept(MDS_EXTENSIONS.serviceEventType, MDS_SYSTEMS.serviceEventType, e.serviceEventType),
+    ...(encounterClass === "EMER"
+      ? [
+          ...concept(MDS_EXTENSIONS.triageCategory, MDS_SYSTEMS.triageCategory, e.triageCategory),
+          ...dateTime(MDS_EXTENSIONS.triageDate, e.triageDate),
+          ...concept(MDS_EXTENSIONS.emergencyArrivalCode, MDS_SYSTEMS.emergencyArrivalCode, e.arrivalCode),
+          ...dateTime(MDS_EXTENSIONS.emergencyServiceStart, e.emergencyServiceStart),
+          ...concept(MDS_EXTENSIONS.emergencyDepartmentDisposition, MDS_SYSTEMS.emergencyDepartmentDisposition, e.emergencyDisposition),
+        ]
+      : []),
+    ...(died ? concept(MDS_EXTENSIONS.causeOfDeath, CODE_SYSTEMS.icd10am, e.causeOfDeath) : []),
+  ];
+  const stays = encounterClass === "IMP" || encounterClass === "SS";
+  const hospitalizationExtension: Extension[] = stays
+    ? [
+        ...concept(MDS_EXTENSIONS.admissionSpecialty, SYSTEMS.practiceCodes, e.admissionSpecialty),
+        ...concept(MDS_EXTENSIONS.intendedLengthOfStay, MDS_SYSTEMS.intendedLengthOfStay, INTENDED_STAY_BY_CLASS[encounterClass]),
+        ...(end ? concept(MDS_EXTENSIONS.dischargeSpecialty, SYSTEMS.practiceCodes, e.dischargeSpecialty) : []),
+      ]
+    : [];
+  const admitSource = stays ? code(MDS_SYSTEMS.admitSource, e.admitSource) : undefined;
+  const dischargeDisposition = stays && end ? code(MDS_SYSTEMS.dischargeDisposition, e.dischargeDisposition) : undefined;
+  return {
+    resourceType: "Encounter",
+    id: "encounter",
+    ...(extension.length > 0 ? { extension } : {}),
+    status: end ? "finished" : "in-progress",
+    class: { system: SYSTEMS.encounterClass, code: encounterClass },
+    period: { start, ...(end ? { end } : {}) },
+    ...(stays && (hospitalizationExtension.length > 0 || admitSource || dischargeDisposition)
+      ? { hospitalization: { ...(hospitalizationExtension.length > 0 ? { extension: hospitalizationExtension } : {}), ...(admitSource ? { admitSource } : {}), ...(dischargeDisposition ? { dischargeDisposition } : {}) } }
+      : {}),
+  };
+}
+
+/**
+ * The visit's supporting information of Table 35 (guide 6.3.11): each vital sign a value in its
+ * UCUM unit or its absence reason (`reason`), measured over the encounter's period (Period 3);
+ * the clinical notes (valueString); the investigation result (its code, "Other" with its text);
+ * the morphology; an inpatient baby's admission weight.
+ */
+function clinicalInfo(setting: CareSettingInput | undefined, encounter: Encounter | undefined): Omit<ClaimSupportingInfo, "sequence">[] {
+  const facts = setting?.clinical;
+  if (!setting || !facts) return [];
+  const category = (code: string) => coding(SYSTEMS.claimInformationCategory, code);
+  const period = encounter?.period?.start ? { start: encounter.period.start, ...(encounter.period.end ? { end: encounter.period.end } : {}) } : undefined;
+  const out: Omit<ClaimSupportingInfo, "sequence">[] = [];
+  for (const sign of VITAL_SIGN_KEYS) {
+    const given = facts.vitalSigns?.[sign];
+    const value = given?.value ? Number(given.value) : undefined;
+    const unit = VITAL_SIGNS[sign].unit;
+    if (value !== undefined && Number.isFinite(value)) out.push({ category: category(sign), ...(period ? { timingPeriod: period } : {}), valueQuantity: { value, system: SYSTEMS.ucum, code: unit, unit } });
+    else if (given?.absent) out.push({ category: category(sign), reason: coding(MDS_SYSTEMS.absenceReason(sign), given.absent) });
+  }
+  for (const [note, text] of Object.entries(facts.notes ?? {})) if (text) out.push({ category: category(note), valueString: text });
+  if (facts.investigation?.code) {
+    out.push({ category: category("investigation-result"), code: { ...coding(MDS_SYSTEMS.investigationResult, facts.investigation.code), ...(facts.investigation.text ? { text: facts.investigation.text } : {}) } });
+  }
+  if (facts.morphology) out.push({ category: category("morphology"), code: coding(MDS_SYSTEMS.morphologyCode, facts.morphology) });
+  const weight = facts.admissionWeight ? Number(facts.admissionWeight) : undefined;
+  if (setting.subtype === "ip" && setting.type === "institutional" && weight !== undefined && Number.isFinite(weight)) {
+    out.push({ category: category("admission-weight"), valueQuantity: { value: weight, system: SYSTEMS.ucum, code: "kg", unit: "kg" } });
+  }
+  return out;
 }

@@ -113,6 +113,11 @@ export interface BenefitsView {
   purpose: string[];
   /** True when at least one insurance is in force. */
   inforce: boolean;
+  /**
+   * The payer says in force, but not at this site (its site eligibility: out of network, not
+   * eligible here): "in force, not at this site", never "not in force" (decision 075).
+   */
+  inForceNotAtSite?: boolean;
   insurances: InsuranceView[];
   preAuthRef?: string;
   errors: EligibilityErrorView[];
@@ -255,6 +260,7 @@ export function readCoverageEligibilityResponse(json: unknown): Read<BenefitsVie
     created: String(r.created),
     purpose: (Array.isArray(r.purpose) ? r.purpose : []).filter((p): p is string => typeof p === "string"),
     inforce: insurances.some((i) => i.inforce),
+    ...(!insurances.some((i) => i.inforce) && list(r.insurance).some((insurance, n) => insurance.inforce === true && insurances[n]?.siteEligibility?.inForce === false) ? { inForceNotAtSite: true } : {}),
     insurances,
     errors: list(r.error).map((e) => {
       const code = readCoded(e.code);

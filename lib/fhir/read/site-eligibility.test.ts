@@ -37,6 +37,13 @@ describe("site eligibility", () => {
     expect(view.inforce).toBe(false);
     expect(view.insurances[0]!.siteEligibility).toEqual({ code, inForce: false });
   });
+  it("in force but out of network here says so: in force, not at this site (not 'not in force')", () => {
+    expect(readCoverageEligibilityResponse(answer("not-in-network")).view.inForceNotAtSite).toBe(true);
+    expect(readCoverageEligibilityResponse(answer("eligible")).view.inForceNotAtSite).toBeUndefined();
+    const lapsed = answer("not-in-network");
+    lapsed.insurance[0]!.inforce = false;
+    expect(readCoverageEligibilityResponse(lapsed).view.inForceNotAtSite).toBeUndefined();
+  });
   it("read on the response too, for every insurance", () => {
     expect(readCoverageEligibilityResponse(answer("not-in-network", "resource")).view.inforce).toBe(false);
   });

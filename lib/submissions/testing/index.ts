@@ -2,4 +2,4 @@
 export { deleteSubmissions, insertSubmissions, patchEverySubmission, patchSubmission, type SubmissionRow } from "./rows";
 export { seedVolume, type VolumeSeedOptions } from "./volume-seed";
 export { demoFormPatient } from "./form-patient";
-export { professionalCare } from "./care-setting";
+export { professionalCare, professionalVisit } from "./care-setting";

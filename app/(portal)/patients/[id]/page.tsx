@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
+import { mds } from "@/lib/fhir/browser";
 import { formatMoney } from "@/lib/money";
 import { AddCoverageForm } from "@/components/patients/add-coverage-form";
 import { StatusBadge } from "@/components/authorizations/status-badge";
@@ -133,6 +134,15 @@ export default staffPage("patients", async function PatientPage({ params }: { pa
           <div>
             <dt className="text-slate-500">{t("detail.gender")}</dt>
             <dd className="mt-0.5 font-medium">{t(`genders.${patient.gender}`)}</dd>
+          </div>
+          <div>
+            <dt className="text-slate-500">{t("fields.maritalStatus")}</dt>
+            <dd className="mt-0.5 font-medium" data-testid="patient-marital-status">
+              {(() => {
+                const status = mds.MARITAL_STATUSES.find((m) => m.code === patient.maritalStatus);
+                return status ? status[locale === "ar" ? "ar" : "en"] : t("detail.none");
+              })()}
+            </dd>
           </div>
           <div>
             <dt className="text-slate-500">{t("detail.phone")}</dt>

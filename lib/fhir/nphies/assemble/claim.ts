@@ -1,7 +1,12 @@
-import type { Claim, ClaimCareTeam, ClaimItem } from "@medplum/fhirtypes";
+import type { Claim, ClaimCareTeam, ClaimItem, Encounter } from "@medplum/fhirtypes";
 import { money, toMinorUnits } from "../../money";
 import { EXTENSIONS } from "../extensions";
-import { claimProfile, isClaimType } from "../profiles";
+import { claimProfile, isClaimType, profileOf } from "../profiles";
+import { PORTAL_URI_BASE } from "../../systems";
+import { MDS_EXTENSIONS } from "../mds";
+
+/** The clinic's invoice numbers (extension-patientInvoice). */
+const PATIENT_INVOICE_SYSTEM = `${PORTAL_URI_BASE}/patientInvoice`;
 import { CODE_SYSTEMS } from "../../systems";
 import { SYSTEMS } from "../terminology";
 import type { CareSetting, MessageParties } from "./facts";
@@ -44,10 +49,15 @@ export function assembleClaim(claim: Claim, parties: MessageParties, setting?: C
           qualification: concept(SYSTEMS.practiceCodes, p.specialty),
         }))
       : undefined);
+  // A claim's lines name the invoice they were billed on (guide 7.4.2.2): the claim's own business
+  // number, the one number the clinic gives the visit's bill, unless the line names its own.
+  const invoice = use === "claim" ? claim.identifier?.[0]?.value : undefined;
   const items = (claim.item ?? []).map((item) => {
     const net = item.net ? undefined : netOf(item);
+    const invoiced = invoice && !item.extension?.some((e) => e.url === MDS_EXTENSIONS.patientInvoice);
     return {
       ...item,
+      ...(invoiced ? { extension: [...(item.extension ?? []), { url: MDS_EXTENSIONS.patientInvoice, valueIdentifier: { system: PATIENT_INVOICE_SYSTEM, value: invoice } }] } : {}),
       ...(careTeam && !item.careTeamSequence ? { careTeamSequence: [careTeam[0]!.sequence] } : {}),
       ...(net !== undefined ? { net: money(net, item.unitPrice?.currency ?? "SAR") } : {}),
     };
@@ -83,5 +93,43 @@ export function assembleClaim(claim: Claim, parties: MessageParties, setting?: C
     ...(supportingInfo ? { supportingInfo } : {}),
     ...(items.length > 0 ? { item: items } : {}),
     ...(total ? { total } : {}),
+  };
+}
+
+/** The clinic's visit numbers (the Encounter's identifier when the Claim's Encounter names none). */
+const ENCOUNTER_SYSTEM = `${PORTAL_URI_BASE}/encounter`;
+
+/**
+ * The Claim's contained Encounter (`#encounter`, docs/decisions/103) moved into the message as its
+ * own profiled entry: named by the episode, else the claim's identifier; its subject the patient,
+ * its service provider the provider; the Claim's extension-encounter then points at the entry.
+ * A Claim without a contained Encounter comes back as it is.
+ */
+export function takeEncounter(claim: Claim, parties: MessageParties): { claim: Claim; encounter?: Encounter } {
+  const contained = claim.contained?.find((r): r is Encounter => r.resourceType === "Encounter");
+  const pointer = claim.extension?.find((e) => e.url === EXTENSIONS.encounter);
+  if (!contained || (pointer && pointer.valueReference?.reference !== `#${contained.id ?? ""}`)) return { claim };
+  const episode = claim.extension?.find((e) => e.url === EXTENSIONS.episode)?.valueIdentifier?.value;
+  const value = contained.identifier?.[0]?.value ?? episode ?? claim.identifier?.[0]?.value ?? claim.id;
+  if (!value) return { claim };
+  const id = `enc-${value}`.replace(/[^A-Za-z0-9\-.]/g, "-").slice(0, 64);
+  const encounter: Encounter = {
+    ...contained,
+    id,
+    meta: { profile: [profileOf("encounter")] },
+    identifier: contained.identifier?.length ? contained.identifier : [{ system: ENCOUNTER_SYSTEM, value }],
+    subject: ref("Patient", parties.patient.id),
+    serviceProvider: ref("Organization", parties.provider.id),
+  };
+  const rest = (claim.contained ?? []).filter((r) => r !== contained);
+  const { contained: _dropped, ...withoutContained } = claim;
+  void _dropped;
+  return {
+    claim: {
+      ...withoutContained,
+      ...(rest.length > 0 ? { contained: rest } : {}),
+      extension: [...(claim.extension ?? []).filter((e) => e !== pointer), { url: EXTENSIONS.encounter, valueReference: ref("Encounter", id) }],
+    },
+    encounter,
   };
 }

@@ -11,6 +11,7 @@ import { ITEM_SYSTEMS_BY_CLAIM_TYPE, SUBTYPES_BY_CLAIM_TYPE, requiredSupportingI
 import type { MessageParties } from "./facts";
 import { assembleMessage } from "./message";
 import { insurerResource, providerResource } from "./resources";
+import { VITAL_SIGN_KEYS, encounterClassesFor, mdsNeeds, type ClinicalFacts } from "../mds";
 
 /**
  * The portal's request messages of every event and care setting, built the way the portal builds
@@ -26,7 +27,7 @@ const PAYER_LICENSE = "INS-RIMAL-001";
 const IDENTIFIER_SYSTEM = `${DEMO_BASE}/claim-id/clinic-1`;
 
 export const DEMO_PARTIES: MessageParties = {
-  patient: { id: "1000000001", document: "nationalId", number: "1000000001", givenName: "Demo", familyName: "Patient", gender: "female", birthDate: "1988-03-14" },
+  patient: { id: "1000000001", document: "nationalId", number: "1000000001", givenName: "Demo", familyName: "Patient", gender: "female", birthDate: "1988-03-14", maritalStatus: "M" },
   coverage: { id: "cov-1000000001", memberId: "MEM-0001", classes: [{ type: "plan", value: "GOLD", name: "Gold" }] },
   provider: { id: "clinic-1", license: PROVIDER_LICENSE, name: "Demo Clinic", providerType: "5" },
   insurer: { id: "payer-rimal", license: PAYER_LICENSE, name: "Demo Insurer" },
@@ -35,6 +36,37 @@ export const DEMO_PARTIES: MessageParties = {
 };
 
 const INPATIENT_ENCOUNTER = { id: "enc-1", identifier: { system: `${DEMO_BASE}/encounter-id/clinic-1`, value: "ENC-0001" }, class: "IMP", status: "finished" as const, start: "2026-11-20T08:00:00Z", end: "2026-11-23T12:00:00Z" };
+
+/** Demo vital signs (Table 35): each a value in its unit, the oxygen saturation not measured (its absence reason). */
+const DEMO_VITALS: NonNullable<ClinicalFacts["vitalSigns"]> = {
+  "vital-sign-weight": { value: "64" },
+  "vital-sign-height": { value: "165" },
+  "vital-sign-systolic": { value: "118" },
+  "vital-sign-diastolic": { value: "76" },
+  temperature: { value: "37.8" },
+  pulse: { value: "82" },
+  "respiratory-rate": { value: "18" },
+  "oxygen-saturation": { absent: "not-measured" },
+};
+
+/** What the exchange's Minimum Data Set asks of a care setting, as the forms record it (docs/decisions/103). */
+function demoClinical(type: ClaimType, subtype: ClaimSubtype, use: ClaimUse): ClinicalFacts {
+  const needs = mdsNeeds(type, subtype, use === "claim" ? "claim" : "preauthorization");
+  const classes = encounterClassesFor(type, subtype);
+  return {
+    encounter: {
+      class: classes[0] ?? "",
+      serviceEventType: "ICSE",
+      ...(needs.inpatient ? { admitSource: "IA", admissionSpecialty: "08.00" } : {}),
+      ...(needs.discharge ? { dischargeSpecialty: "08.00", dischargeDisposition: "home" } : {}),
+    },
+    ...(needs.vitalSigns.length === VITAL_SIGN_KEYS.length ? { vitalSigns: DEMO_VITALS } : {}),
+    ...(needs.clinicalNotes.length > 0
+      ? { notes: { "history-of-present-illness": "Two days of fever and cough.", "physical-examination": "Chest clear, throat red.", "treatment-plan": "Fluids and antipyretics; review in three days.", "patient-history": "No chronic illness, no regular medicines." } }
+      : {}),
+    ...(needs.conditionOnset ? { conditionOnset: { "J06.9": "PA" } } : {}),
+  };
+}
 
 /** A code of the care setting's first allowed system (demo codes we made up: never a licensed code). */
 const DEMO_CODES: Record<ClaimType, string> = { institutional: "DEMO-IP-001", professional: "DEMO-OP-001", oral: "DEMO-ORAL-001", pharmacy: "DEMO-GTIN-0001", vision: "DEMO-VIS-001" };
@@ -59,6 +91,7 @@ export function demoClaim(type: ClaimType, use: ClaimUse, subtype: ClaimSubtype 
         quantity: 2,
         unitPriceMinor: 15_050,
         ...(type === "oral" ? { tooth: "11" } : {}),
+        maternity: false,
       },
     ],
     careSetting: {
@@ -71,6 +104,7 @@ export function demoClaim(type: ClaimType, use: ClaimUse, subtype: ClaimSubtype 
       // An inpatient stay (docs/decisions/083): each diagnosis present on admission or not; a prior authorization estimates the days.
       ...(requiresOnAdmission(type, subtype) ? { onAdmission: { "J06.9": "y" as const } } : {}),
       ...(requiredSupportingInfo(type, subtype, use).includes("estimated-Length-of-Stay") ? { estimatedStayDays: 3 } : {}),
+      clinical: demoClinical(type, subtype, use),
     },
   });
 }

@@ -19,6 +19,8 @@ export interface PatientFacts {
   birthDate: string;
   /** occupation code (the Patient profile requires one); `unknown` when the clinic has none. */
   occupation?: string;
+  /** v3-MaritalStatus code (the Minimum Data Set, docs/decisions/103); absent when not recorded. */
+  maritalStatus?: string;
 }
 
 export interface CoverageFacts {
@@ -33,6 +35,8 @@ export interface CoverageFacts {
   type?: string;
   /** The plan / group the card names. */
   classes?: readonly { type: "plan" | "group" | "class"; value: string; name?: string }[];
+  /** The insurer's network the card names (Coverage.network). */
+  network?: string;
 }
 
 export interface OrganizationFacts {

@@ -1,7 +1,7 @@
 import type { Claim, CoverageEligibilityRequest, Resource } from "@medplum/fhirtypes";
 import { buildMessage, type BuiltMessage, type MessageInput } from "../../messages/build";
 import { profileOf, type ProfileRole } from "../profiles";
-import { assembleClaim } from "./claim";
+import { assembleClaim, takeEncounter } from "./claim";
 import { assembleEligibility } from "./eligibility";
 import type { CareSetting, MessageParties } from "./facts";
 import { coverageResource, encounterResource, insurerResource, locationResource, patientResource, practitionerResource, providerResource } from "./resources";
@@ -50,9 +50,14 @@ export interface AssembleInput extends Omit<MessageInput, "resources"> {
 export function assembleMessage(input: AssembleInput): BuiltMessage {
   const base = input.sourceEndpoint.replace(/\/+$/, "");
   let focus = input.focus;
+  const carried: Resource[] = [];
   if (focus.resourceType === "Claim") {
     if (!input.parties) throw new Error("a claim message is assembled with its parties");
-    focus = assembleClaim(focus as Claim, input.parties, input.setting);
+    // The Claim's own Encounter (docs/decisions/103) becomes an entry; it wins over one derived from the stay.
+    const taken = takeEncounter(focus as Claim, input.parties);
+    const parties = taken.encounter ? { ...input.parties, encounter: undefined } : input.parties;
+    if (taken.encounter) carried.push(taken.encounter);
+    focus = assembleClaim(taken.claim, parties, input.setting);
   } else if (focus.resourceType === "CoverageEligibilityRequest" && input.parties) {
     focus = assembleEligibility(focus as CoverageEligibilityRequest, input.parties);
   } else {
@@ -61,7 +66,8 @@ export function assembleMessage(input: AssembleInput): BuiltMessage {
   }
   const resources: Resource[] = [];
   const seen = new Set<string>([`${focus.resourceType}/${focus.id ?? ""}`]);
-  for (const resource of [...(input.parties ? partyResources(input.parties, base) : []), ...(input.resources ?? [])]) {
+  const parties = input.parties && carried.length > 0 ? { ...input.parties, encounter: undefined } : input.parties;
+  for (const resource of [...(parties ? partyResources(parties, base) : []), ...carried, ...(input.resources ?? [])]) {
     const key = `${resource.resourceType}/${resource.id ?? ""}`;
     if (resource.id && seen.has(key)) continue;
     seen.add(key);

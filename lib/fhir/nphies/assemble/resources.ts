@@ -2,6 +2,7 @@ import type { Coverage, Encounter, Location, Organization, Patient, Practitioner
 import { EXTENSIONS } from "../extensions";
 import { profileOf } from "../profiles";
 import { LICENSES, PATIENT_DOCUMENTS, SYSTEMS } from "../terminology";
+import { MARITAL_STATUSES, MDS_SYSTEMS } from "../mds";
 import type { CoverageFacts, EncounterFacts, LocationFacts, OrganizationFacts, PatientFacts, PractitionerFacts, ProviderFacts } from "./facts";
 
 /**
@@ -26,8 +27,14 @@ export function patientResource(f: PatientFacts): Patient {
     name: [{ use: "official", text: `${f.givenName} ${f.familyName}`, family: f.familyName, given: [f.givenName] }],
     gender: f.gender,
     birthDate: f.birthDate,
+    ...(f.maritalStatus ? { maritalStatus: { coding: [{ system: MDS_SYSTEMS.maritalStatus, code: f.maritalStatus, ...displayOf(f.maritalStatus) }] } } : {}),
   };
 }
+
+const displayOf = (code: string) => {
+  const known = MARITAL_STATUSES.find((m) => m.code === code);
+  return known ? { display: known.en } : {};
+};
 
 export function coverageResource(f: CoverageFacts, base: string, patientId: string, insurerId: string): Coverage {
   return {
@@ -42,6 +49,7 @@ export function coverageResource(f: CoverageFacts, base: string, patientId: stri
     beneficiary: ref("Patient", patientId),
     relationship: concept(SYSTEMS.subscriberRelationship, f.relationship ?? "self"),
     payor: [ref("Organization", insurerId)],
+    ...(f.network ? { network: f.network } : {}),
     ...(f.classes?.length ? { class: f.classes.map((c) => ({ type: concept(SYSTEMS.coverageClass, c.type), value: c.value, ...(c.name ? { name: c.name } : {}) })) } : {}),
   };
 }

@@ -39,6 +39,7 @@ export default staffPage("patients", async function EditPatientPage({ params }: 
             birthDate: patient.birthDate,
             gender: patient.gender,
             phone: patient.phone ? formatSaudiMobile(patient.phone) : "",
+            maritalStatus: patient.maritalStatus ?? "",
           }}
         />
       </Card>
