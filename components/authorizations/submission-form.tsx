@@ -12,7 +12,7 @@ import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-res
 import { FormAlert } from "@/components/patients/form-controls";
 import { Button } from "@/components/ui/button";
 import { saveDraftAction, submitAction } from "@/lib/authorizations/browser";
-import { defaultItemSystem, emptyItem, loadSubmissionFormSchema, type PlatformProtocol } from "@/lib/submissions/browser";
+import { defaultItemSystem, emptyItem, loadExchangeSubmissionFormSchema, loadSubmissionFormSchema, type PlatformProtocol } from "@/lib/submissions/browser";
 import { FORM_CLAIM_LIMITS, isClaimType, requiresOnAdmission } from "@/lib/fhir/browser";
 import { CareSettingFields, type PractitionerOption } from "./care-setting-fields";
 import type { SubmissionFormInput, SubmissionUse } from "@/lib/submissions";
@@ -29,12 +29,19 @@ export interface SubmissionFormInitial {
   attachments?: UploadedAttachment[];
 }
 
-const resolver = lazyZodResolver<SubmissionFormInput>(loadSubmissionFormSchema);
+/** The visit's clinical facts a new form starts from (the patient's record and earlier visits; docs/decisions/105). */
+export type InitialClinical = NonNullable<SubmissionFormInput["clinical"]>;
+
+const restResolver = lazyZodResolver<SubmissionFormInput>(loadSubmissionFormSchema);
+// Where the message goes to the national exchange, the schema then asks its Minimum Data Set (docs/decisions/103, 105).
+const exchangeResolver = lazyZodResolver<SubmissionFormInput>(loadExchangeSubmissionFormSchema);
 
 // Chunks of their own, fetched only when the form needs them (the first load's budget, decision 055):
 // the claim's live shares (decision 091) and an inpatient stay's diagnoses on admission (decision 083).
 const LiveShares = lazy(() => import("@/components/claims/live-shares"));
 const DiagnosisOnAdmissionFields = lazy(() => import("./diagnosis-on-admission"));
+// The exchange's "Visit details" (docs/decisions/105): messaging only, once a patient is chosen.
+const VisitDetails = lazy(() => import("@/components/forms/visit-details"));
 
 type Notice = { tone: "ok" | "error"; text: string } | undefined;
 
@@ -51,6 +58,7 @@ export function SubmissionForm({
   usage,
   practitioners = [],
   protocol = "rest",
+  initialClinical,
 }: {
   use: SubmissionUse;
   today: string;
@@ -60,6 +68,8 @@ export function SubmissionForm({
   practitioners?: readonly PractitionerOption[];
   /** How the portal speaks to the platform: in messaging, lines are coded in the exchange's lists only. */
   protocol?: PlatformProtocol;
+  /** Prefill of the visit details when the form does not come from a draft (messaging). */
+  initialClinical?: InitialClinical;
 }) {
   const t = useTranslations("authorizations.form");
   const te = useTranslations("authorizations.errors");
@@ -77,6 +87,9 @@ export function SubmissionForm({
   const tsc = useTranslations("scrubber");
   const scrubWarningsOnly = scrub !== undefined && scrub.findings.some((f) => f.severity === "warning") && !scrub.findings.some((f) => f.severity === "error");
 
+  const resolver = protocol === "messaging" ? exchangeResolver : restResolver;
+  // Whether the lines ask the maternity flag: the visit details say (mdsNeeds), messaging only.
+  const [maternity, setMaternity] = useState(false);
   const v = initial?.values;
   const initialType = isClaimType(v?.claimType) ? v.claimType : "professional";
   const form = useForm<SubmissionFormInput>({
@@ -99,6 +112,7 @@ export function SubmissionForm({
       estimatedStay: v?.estimatedStay ?? "",
       onAdmission: v?.onAdmission ?? {},
       episodeId: v?.episodeId ?? "",
+      ...(v?.clinical ? { clinical: v.clinical } : initialClinical ? { clinical: initialClinical } : {}),
       diagnoses: v?.diagnoses ?? [],
       procedures: v?.procedures ?? [],
       // An empty system is CPT (lines saved before care settings).
@@ -290,11 +304,27 @@ export function SubmissionForm({
           </div>
         </section>
 
+        {protocol === "messaging" && patient && (
+          <Suspense fallback={null}>
+            <VisitDetails
+              control={form.control}
+              register={form.register}
+              setValue={form.setValue}
+              errors={errors}
+              translateError={tr}
+              practitioners={practitioners}
+              birthDate={patient.birthDate}
+              today={today}
+              onMaternity={setMaternity}
+            />
+          </Suspense>
+        )}
+
         <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-items">
           <h2 id="sec-items" className="mb-4 text-base font-semibold text-slate-900">
             {use === "claim" ? t("sections.itemsClaim") : t("sections.items")}
           </h2>
-          <ItemsEditor claimType={claimType} protocol={protocol} control={form.control} register={form.register} setValue={form.setValue} errors={errors.items} defaultDate={today} translateError={tr} />
+          <ItemsEditor claimType={claimType} protocol={protocol} maternity={protocol === "messaging" && maternity} control={form.control} register={form.register} setValue={form.setValue} errors={errors.items} defaultDate={today} translateError={tr} />
           {msg(errors.items) && <p className="mt-2 text-sm text-red-700">{tr(msg(errors.items))}</p>}
         </section>
 
