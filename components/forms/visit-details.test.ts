@@ -35,7 +35,8 @@ function render(values: Partial<SubmissionFormInput>, options: { birthDate?: str
     });
   }
   const locale = options.locale ?? "en";
-  return renderToStaticMarkup(createElement(NextIntlClientProvider, { locale, messages: locale === "ar" ? ar : en, timeZone: "Asia/Riyadh" }, createElement(Harness)));
+  const props = { locale, messages: locale === "ar" ? ar : en, timeZone: "Asia/Riyadh" };
+  return renderToStaticMarkup(createElement(NextIntlClientProvider, props as unknown as Parameters<typeof NextIntlClientProvider>[0], createElement(Harness)));
 }
 const names = (html: string) => [...html.matchAll(/\sname="([^"]+)"/g)].map((m) => m[1]!);
 
