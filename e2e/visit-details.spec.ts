@@ -120,6 +120,8 @@ test.describe("visit details (the exchange's Minimum Data Set)", () => {
     await field(page, "clinical.encounter.serviceEventType").selectOption("ICSE");
     await field(page, "clinical.investigation.code").selectOption("NRI");
     await fillClinical(page);
+    // Kept as a draft, so the Arabic page (a reload) opens the same claim.
+    await saveDraft(page);
 
     // The pulse is missing: nothing is sent, and the error stands next to it.
     await page.getByRole("button", { name: "Submit claim" }).click();
@@ -135,7 +137,6 @@ test.describe("visit details (the exchange's Minimum Data Set)", () => {
     await field(page, "clinical.vitalSigns.vital-sign-weight.value").fill("72");
     await expect(field(page, "clinical.vitalSigns.vital-sign-weight.absent")).toHaveValue("");
 
-    await saveDraft(page);
     await shootSection(page, "outpatient-professional", async () => {
       await expect(page.getByTestId("visit-details")).toContainText("تفاصيل الزيارة");
       await expect(field(page, "clinical.vitalSigns.temperature.value")).toHaveValue("37.2");

@@ -17,8 +17,6 @@ import { FORM_CLAIM_LIMITS, isClaimType, requiresOnAdmission } from "@/lib/fhir/
 import { CareSettingFields, type PractitionerOption } from "./care-setting-fields";
 import type { SubmissionFormInput, SubmissionUse } from "@/lib/submissions";
 import type { PatientSummary } from "@/lib/patients";
-import { UsageWarnings } from "@/components/authorization-usage/usage-warnings";
-import { ScrubFindings } from "@/components/scrubber/scrub-findings";
 import type { ScrubFinding } from "@/lib/scrubber/browser";
 import { usageWarnings, type AuthorizationUsage } from "@/lib/authorization-usage/browser";
 
@@ -42,6 +40,9 @@ const LiveShares = lazy(() => import("@/components/claims/live-shares"));
 const DiagnosisOnAdmissionFields = lazy(() => import("./diagnosis-on-admission"));
 // The exchange's "Visit details" (docs/decisions/105): messaging only, once a patient is chosen.
 const VisitDetails = lazy(() => import("@/components/forms/visit-details"));
+// Shown only after a submit the scrubber stopped (decision 090), or for a claim over what its authorization left (decision 048).
+const ScrubFindings = lazy(() => import("@/components/scrubber/scrub-findings").then((m) => ({ default: m.ScrubFindings })));
+const UsageWarnings = lazy(() => import("@/components/authorization-usage/usage-warnings").then((m) => ({ default: m.UsageWarnings })));
 
 type Notice = { tone: "ok" | "error"; text: string } | undefined;
 
@@ -353,15 +354,21 @@ export function SubmissionForm({
         </section>
       </fieldset>
 
-      <UsageWarnings warnings={warnings} />
+      {warnings.length > 0 && (
+        <Suspense fallback={null}>
+          <UsageWarnings warnings={warnings} />
+        </Suspense>
+      )}
 
       {scrub && (
-        <ScrubFindings
-          findings={scrub.findings}
-          canOverride={scrub.canOverride}
-          busy={busy === "submit"}
-          onOverride={(overrideReason) => void form.handleSubmit((values) => send(values, { overrideReason, acknowledgeWarnings: true }))()}
-        />
+        <Suspense fallback={null}>
+          <ScrubFindings
+            findings={scrub.findings}
+            canOverride={scrub.canOverride}
+            busy={busy === "submit"}
+            onOverride={(overrideReason) => void form.handleSubmit((values) => send(values, { overrideReason, acknowledgeWarnings: true }))()}
+          />
+        </Suspense>
       )}
 
       <div aria-live="polite" data-testid="form-status">

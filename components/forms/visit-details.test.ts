@@ -102,8 +102,8 @@ describe("the Visit details section", () => {
     expect(fields).not.toContain("clinical.encounter.admitSource");
     expect(fields).not.toContain("clinical.admissionWeight");
     expect(html).toContain("Visit details");
-    expect(html).toContain("Pulse (/min)");
-    expect(html).toContain("Systolic pressure (mmHg)");
+    expect(html).toContain('Pulse (<bdi dir="ltr">/min</bdi>)');
+    expect(html).toContain('Systolic pressure (<bdi dir="ltr">mmHg</bdi>)');
     // Only the classes the setting allows.
     expect(html).toContain(">Telemedicine<");
     expect(html).not.toContain(">Inpatient<");

@@ -312,7 +312,7 @@ function TextArea({ label, hint, errors, ...area }: Field<React.ComponentProps<"
 
 type T = ReturnType<typeof useTranslations<"visitDetails">>;
 
-/** One vital sign: the measurement in its unit, or why it was not taken — choosing one clears the other. */
+/** One vital sign: the measurement in its unit, or (beside it) why it was not taken — choosing one clears the other. */
 function VitalSignCell({
   sign,
   name,
@@ -341,43 +341,45 @@ function VitalSignCell({
   return (
     <li className="min-w-0 rounded-md border border-slate-200 p-2" data-testid={`vital-${sign}`}>
       <label htmlFor={`${id}-v`} className="block text-sm font-medium text-slate-800">
-        {t("vitalValue", { sign: name, unit: UNIT_WORDS[unit] ?? unit })}
+        {name} (<bdi dir="ltr">{UNIT_WORDS[unit] ?? unit}</bdi>)
       </label>
-      <input
-        id={`${id}-v`}
-        inputMode="decimal"
-        dir="ltr"
-        {...value}
-        onChange={async (e) => {
-          await value.onChange(e);
-          if (e.target.value !== "" && hasReason) setValue(`clinical.vitalSigns.${sign}.absent`, "");
-        }}
-        aria-invalid={errors.value?.length ? true : undefined}
-        aria-describedby={describedBy(`${id}-v`, undefined, errors.value)}
-        className={`${inputClasses(!!errors.value?.length)} tabular-nums`}
-      />
+      <div className="mt-1 flex gap-2">
+        <input
+          id={`${id}-v`}
+          inputMode="decimal"
+          dir="ltr"
+          {...value}
+          onChange={async (e) => {
+            await value.onChange(e);
+            if (e.target.value !== "" && hasReason) setValue(`clinical.vitalSigns.${sign}.absent`, "");
+          }}
+          aria-invalid={errors.value?.length ? true : undefined}
+          aria-describedby={describedBy(`${id}-v`, undefined, errors.value)}
+          className={`${inputClasses(!!errors.value?.length)} mt-0 w-20 shrink-0 tabular-nums`}
+        />
+        <label htmlFor={`${id}-a`} className="sr-only">
+          {t("vitalAbsent", { sign: name })}
+        </label>
+        <select
+          id={`${id}-a`}
+          {...absent}
+          onChange={async (e) => {
+            await absent.onChange(e);
+            if (e.target.value !== "" && hasValue) setValue(`clinical.vitalSigns.${sign}.value`, "");
+          }}
+          aria-invalid={errors.absent?.length ? true : undefined}
+          aria-describedby={describedBy(`${id}-a`, undefined, errors.absent)}
+          className={`${inputClasses(!!errors.absent?.length)} mt-0 min-w-0 flex-1 px-2 text-xs text-slate-700`}
+        >
+          <option value="">{t("measured")}</option>
+          {reasons.map((r) => (
+            <option key={r.code} value={r.code}>
+              {r.text}
+            </option>
+          ))}
+        </select>
+      </div>
       <FieldMessages id={`${id}-v`} errors={errors.value} />
-      <label htmlFor={`${id}-a`} className="mt-2 block text-xs text-slate-600">
-        {t("vitalAbsent", { sign: name })}
-      </label>
-      <select
-        id={`${id}-a`}
-        {...absent}
-        onChange={async (e) => {
-          await absent.onChange(e);
-          if (e.target.value !== "" && hasValue) setValue(`clinical.vitalSigns.${sign}.value`, "");
-        }}
-        aria-invalid={errors.absent?.length ? true : undefined}
-        aria-describedby={describedBy(`${id}-a`, undefined, errors.absent)}
-        className={`${inputClasses(!!errors.absent?.length)} mt-0.5 py-1.5 text-xs`}
-      >
-        <option value="">{t("measured")}</option>
-        {reasons.map((r) => (
-          <option key={r.code} value={r.code}>
-            {r.text}
-          </option>
-        ))}
-      </select>
       <FieldMessages id={`${id}-a`} errors={errors.absent} />
     </li>
   );
