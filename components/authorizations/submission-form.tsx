@@ -27,8 +27,8 @@ export interface SubmissionFormInitial {
   attachments?: UploadedAttachment[];
 }
 
-/** The visit's clinical facts a new form starts from (the patient's record and earlier visits; docs/decisions/105). */
-export type InitialClinical = NonNullable<SubmissionFormInput["clinical"]>;
+/** The visit's clinical facts a form starts from (the patient's record and earlier visits; docs/decisions/105): what is given fills what is still empty. */
+export type InitialClinical = Partial<Omit<NonNullable<SubmissionFormInput["clinical"]>, "conditionOnset">>;
 
 const restResolver = lazyZodResolver<SubmissionFormInput>(loadSubmissionFormSchema);
 // Where the message goes to the national exchange, the schema then asks its Minimum Data Set (docs/decisions/103, 105).
@@ -60,6 +60,7 @@ export function SubmissionForm({
   practitioners = [],
   protocol = "rest",
   initialClinical,
+  prefillClinical,
 }: {
   use: SubmissionUse;
   today: string;
@@ -69,8 +70,10 @@ export function SubmissionForm({
   practitioners?: readonly PractitionerOption[];
   /** How the portal speaks to the platform: in messaging, lines are coded in the exchange's lists only. */
   protocol?: PlatformProtocol;
-  /** Prefill of the visit details when the form does not come from a draft (messaging). */
+  /** Prefill of the visit details (messaging): fills what the form (or its draft) left empty. */
   initialClinical?: InitialClinical;
+  /** The patient's last clinical facts (a server action), asked when a patient is chosen (messaging). */
+  prefillClinical?: (patientId: string) => Promise<InitialClinical | undefined>;
 }) {
   const t = useTranslations("authorizations.form");
   const te = useTranslations("authorizations.errors");
@@ -113,7 +116,7 @@ export function SubmissionForm({
       estimatedStay: v?.estimatedStay ?? "",
       onAdmission: v?.onAdmission ?? {},
       episodeId: v?.episodeId ?? "",
-      ...(v?.clinical ? { clinical: v.clinical } : initialClinical ? { clinical: initialClinical } : {}),
+      ...(v?.clinical ? { clinical: v.clinical } : {}),
       diagnoses: v?.diagnoses ?? [],
       procedures: v?.procedures ?? [],
       // An empty system is CPT (lines saved before care settings).
@@ -311,9 +314,13 @@ export function SubmissionForm({
               control={form.control}
               register={form.register}
               setValue={form.setValue}
+              getValues={form.getValues}
               errors={errors}
               translateError={tr}
               practitioners={practitioners}
+              patientId={patient.id}
+              initialClinical={initialClinical}
+              prefillClinical={prefillClinical}
               birthDate={patient.birthDate}
               today={today}
               onMaternity={setMaternity}

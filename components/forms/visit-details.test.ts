@@ -8,7 +8,7 @@ import en from "@/lib/i18n/messages/en.json";
 import { ITEM_SYSTEMS_BY_CLAIM_TYPE, mds } from "@/lib/fhir/browser";
 import { loadExchangeSubmissionFormSchema, loadSubmissionFormSchema } from "@/lib/submissions/browser";
 import type { SubmissionFormInput } from "@/lib/submissions";
-import VisitDetails from "./visit-details";
+import VisitDetails, { prefillPaths } from "./visit-details";
 import { ageInDays, visitDetailsPlan, type VisitDetailsInput } from "./visit-details-plan";
 
 /*
@@ -138,6 +138,16 @@ describe("the Visit details section", () => {
 
   it("pharmacy: nothing to ask in the section", () => {
     expect(render({ claimType: "pharmacy" })).toBe("");
+  });
+});
+
+describe("the prefill", () => {
+  it("answers by form path, only what it gives", () => {
+    expect(prefillPaths({ encounter: { serviceEventType: "SCSE", class: "" } as never, vitalSigns: { "vital-sign-height": { value: "170", absent: "" } }, notes: { "patient-history": "Asthma since childhood." } })).toEqual([
+      ["clinical.encounter.serviceEventType", "SCSE"],
+      ["clinical.vitalSigns.vital-sign-height.value", "170"],
+      ["clinical.notes.patient-history", "Asthma since childhood."],
+    ]);
   });
 });
 

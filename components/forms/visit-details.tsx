@@ -2,7 +2,7 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useId, useMemo } from "react";
-import { useWatch, type Control, type FieldErrors, type UseFormRegister, type UseFormSetValue } from "react-hook-form";
+import { useWatch, type Control, type FieldErrors, type UseFormGetValues, type UseFormRegister, type UseFormSetValue } from "react-hook-form";
 import { FieldMessages, describedBy, inputClasses } from "@/components/patients/form-controls";
 import { isClaimType, mds } from "@/lib/fhir/browser";
 import type { SubmissionFormInput } from "@/lib/submissions";
@@ -16,6 +16,20 @@ const errorAt = (errors: FieldErrors<SubmissionFormInput>, path: string): string
 
 /** UCUM units as staff read them. */
 const UNIT_WORDS: Readonly<Record<string, string>> = { "mm[Hg]": "mmHg", Cel: "°C" };
+
+type Prefill = Partial<Omit<NonNullable<SubmissionFormInput["clinical"]>, "conditionOnset">>;
+
+/** The prefill's answers by form path (`clinical.encounter.serviceEventType` …): its non-empty strings. */
+export function prefillPaths(prefill: Prefill): [string, string][] {
+  const out: [string, string][] = [];
+  const walk = (node: unknown, at: string) => {
+    if (typeof node === "string") {
+      if (node.trim() !== "") out.push([at, node]);
+    } else if (node && typeof node === "object" && !Array.isArray(node)) for (const [key, value] of Object.entries(node)) walk(value, `${at}.${key}`);
+  };
+  walk(prefill, "clinical");
+  return out;
+}
 
 /** A practitioner's specialty, the list the care team is picked from (docs/decisions/084). */
 export interface SpecialtySource {
@@ -35,9 +49,13 @@ export default function VisitDetails({
   control,
   register,
   setValue,
+  getValues,
   errors,
   translateError: tr,
   practitioners,
+  patientId,
+  initialClinical,
+  prefillClinical,
   birthDate,
   today,
   onMaternity,
@@ -45,8 +63,15 @@ export default function VisitDetails({
   control: Control<SubmissionFormInput>;
   register: UseFormRegister<SubmissionFormInput>;
   setValue: UseFormSetValue<SubmissionFormInput>;
+  getValues?: UseFormGetValues<SubmissionFormInput>;
   errors: FieldErrors<SubmissionFormInput>;
   translateError: Translate;
+  /** The chosen patient: the prefill is asked for them. */
+  patientId?: string;
+  /** What the page knows of this visit already; fills only what is still empty. */
+  initialClinical?: Prefill;
+  /** The patient's last clinical facts (a server action); fills only what is still empty. */
+  prefillClinical?: (patientId: string) => Promise<Prefill | undefined>;
   /** Where the specialties come from: the practitioners the care team is picked from. */
   practitioners: readonly SpecialtySource[];
   birthDate?: string;
@@ -80,6 +105,25 @@ export default function VisitDetails({
   const specialties = [...new Set(practitioners.map((p) => p.specialty).filter(Boolean))].sort();
 
   useEffect(() => onMaternity?.(plan.maternity), [onMaternity, plan.maternity]);
+
+  // Prefill (docs/decisions/105): what the page knows, then the patient's last clinical facts — each
+  // only where the form is still empty, never over what staff typed or the draft kept.
+  useEffect(() => {
+    if (!getValues) return;
+    let live = true;
+    const fill = (prefill: Prefill | undefined) => {
+      if (!live || !prefill) return;
+      for (const [path, value] of prefillPaths(prefill)) {
+        const current: unknown = getValues(path as "clinical.morphology");
+        if (current === undefined || current === "") setValue(path as "clinical.morphology", value);
+      }
+    };
+    fill(initialClinical);
+    if (patientId && prefillClinical) prefillClinical(patientId).then(fill, () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [patientId]); // eslint-disable-line react-hooks/exhaustive-deps -- once per chosen patient
 
   // What the setting no longer asks is not kept: a class this setting does not allow, a baby's weight past one year.
   const currentClass = encounter?.class ?? "";
