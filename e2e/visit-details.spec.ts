@@ -136,6 +136,7 @@ test.describe("visit details (the exchange's Minimum Data Set)", () => {
     await expect(field(page, "clinical.vitalSigns.vital-sign-weight.value")).toHaveValue("");
     await field(page, "clinical.vitalSigns.vital-sign-weight.value").fill("72");
     await expect(field(page, "clinical.vitalSigns.vital-sign-weight.absent")).toHaveValue("");
+    await expect(page.getByTestId("vital-vital-sign-weight")).not.toContainText("Either a measurement");
 
     await shootSection(page, "outpatient-professional", async () => {
       await expect(page.getByTestId("visit-details")).toContainText("تفاصيل الزيارة");

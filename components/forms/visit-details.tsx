@@ -388,40 +388,49 @@ function VitalSignCell({
         {name} (<bdi dir="ltr">{UNIT_WORDS[unit] ?? unit}</bdi>)
       </label>
       <div className="mt-1 flex gap-2">
-        <input
-          id={`${id}-v`}
-          inputMode="decimal"
-          dir="ltr"
-          {...value}
-          onChange={async (e) => {
-            await value.onChange(e);
-            if (e.target.value !== "" && hasReason) setValue(`clinical.vitalSigns.${sign}.absent`, "");
-          }}
-          aria-invalid={errors.value?.length ? true : undefined}
-          aria-describedby={describedBy(`${id}-v`, undefined, errors.value)}
-          className={`${inputClasses(!!errors.value?.length)} mt-0 w-20 shrink-0 tabular-nums`}
-        />
-        <label htmlFor={`${id}-a`} className="sr-only">
-          {t("vitalAbsent", { sign: name })}
-        </label>
-        <select
-          id={`${id}-a`}
-          {...absent}
-          onChange={async (e) => {
-            await absent.onChange(e);
-            if (e.target.value !== "" && hasValue) setValue(`clinical.vitalSigns.${sign}.value`, "");
-          }}
-          aria-invalid={errors.absent?.length ? true : undefined}
-          aria-describedby={describedBy(`${id}-a`, undefined, errors.absent)}
-          className={`${inputClasses(!!errors.absent?.length)} mt-0 min-w-0 flex-1 px-2 text-xs text-slate-700`}
-        >
-          <option value="">{t("measured")}</option>
-          {reasons.map((r) => (
-            <option key={r.code} value={r.code}>
-              {r.text}
-            </option>
-          ))}
-        </select>
+        <div className="w-24 shrink-0">
+          <input
+            id={`${id}-v`}
+            inputMode="decimal"
+            dir="ltr"
+            {...value}
+            onChange={async (e) => {
+              // The reason goes first, so this field is checked against the cleared one; a stale error on the reason is checked again.
+              const clear = e.target.value !== "" && hasReason;
+              if (clear) setValue(`clinical.vitalSigns.${sign}.absent`, "");
+              await value.onChange(e);
+              if (clear && errors.absent?.length) setValue(`clinical.vitalSigns.${sign}.absent`, "", { shouldValidate: true });
+            }}
+            aria-invalid={errors.value?.length ? true : undefined}
+            aria-describedby={describedBy(`${id}-v`, undefined, errors.value)}
+            className={`${inputClasses(!!errors.value?.length)} mt-0 tabular-nums`}
+          />
+        </div>
+        <div className="min-w-0 flex-1">
+          <label htmlFor={`${id}-a`} className="sr-only">
+            {t("vitalAbsent", { sign: name })}
+          </label>
+          <select
+            id={`${id}-a`}
+            {...absent}
+            onChange={async (e) => {
+              const clear = e.target.value !== "" && hasValue;
+              if (clear) setValue(`clinical.vitalSigns.${sign}.value`, "");
+              await absent.onChange(e);
+              if (clear && errors.value?.length) setValue(`clinical.vitalSigns.${sign}.value`, "", { shouldValidate: true });
+            }}
+            aria-invalid={errors.absent?.length ? true : undefined}
+            aria-describedby={describedBy(`${id}-a`, undefined, errors.absent)}
+            className={`${inputClasses(!!errors.absent?.length)} mt-0 px-2 text-xs text-slate-700`}
+          >
+            <option value="">{t("measured")}</option>
+            {reasons.map((r) => (
+              <option key={r.code} value={r.code}>
+                {r.text}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       <FieldMessages id={`${id}-v`} errors={errors.value} />
       <FieldMessages id={`${id}-a`} errors={errors.absent} />
