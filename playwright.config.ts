@@ -15,7 +15,7 @@ export const E2E_SERVER_LOG = path.join(__dirname, "test-results", `server${RUN}
  * the messaging run lists them (scripts/test.sh); the REST run leaves them out rather than
  * counting them as skipped.
  */
-const MESSAGING_ONLY = ["inbox.spec.ts", "advanced-authorizations.spec.ts"];
+const MESSAGING_ONLY = ["inbox.spec.ts", "advanced-authorizations.spec.ts", "visit-details.spec.ts"];
 
 export default defineConfig({
   testDir: "e2e",

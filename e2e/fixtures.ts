@@ -101,6 +101,7 @@ export async function pickCode(page: Page, combobox: Locator, query: string): Pr
  * anyway" once. Browser tests reuse patients, services and days, so such warnings are expected.
  */
 export async function sendClaimForm(page: Page): Promise<void> {
+  if (MESSAGING) await fillVisitDetails(page);
   await page.getByRole("button", { name: "Submit claim" }).click();
   const sent = /\/claims\/new\?submitted=[0-9a-f-]{36}$/;
   await expect.poll(async () => sent.test(page.url()) || (await page.getByTestId("scrub-findings").isVisible()), { timeout: 30_000 }).toBe(true);
@@ -157,6 +158,42 @@ export async function fillVisitDetails(page: Page): Promise<void> {
 /** The browser run speaks the national exchange's messaging (E2E_PLATFORM_PROTOCOL=messaging). */
 export const MESSAGING = process.env.E2E_PLATFORM_PROTOCOL === "messaging";
 
+/** Plausible measurements of an adult, in each sign's unit (the exchange's Minimum Data Set, decision 103). */
+const VITAL_SIGN_VALUES: Record<string, string> = {
+  "vital-sign-weight": "70",
+  "vital-sign-height": "168",
+  "vital-sign-systolic": "118",
+  "vital-sign-diastolic": "76",
+  temperature: "36.8",
+  pulse: "74",
+  "respiratory-rate": "15",
+  "oxygen-saturation": "98",
+};
+
+/**
+ * Answers what the "Visit details" section asks and is still empty (messaging; decision 105), as
+ * staff would: the first listed option of each question (visit kind, first visit, triage, admit
+ * source, specialty, disposition, each diagnosis's onset), a plausible measurement of each vital
+ * sign and a line of each clinical note. The accident and the investigation result stay as they are
+ * (optional unless a diagnosis asks). Nothing happens where the section is not shown.
+ */
+export async function fillVisitDetails(page: Page): Promise<void> {
+  const section = page.getByTestId("visit-details");
+  if ((await section.count()) === 0) return;
+  for (const select of await section.locator("select[name^='clinical.']").all()) {
+    const name = (await select.getAttribute("name")) ?? "";
+    if (/accident|investigation|\.absent$/.test(name) || (await select.inputValue()) !== "") continue;
+    const first = await select.locator("option:not([value=''])").first().getAttribute("value");
+    if (first) await select.selectOption(first);
+  }
+  for (const input of await section.locator("input[name^='clinical.vitalSigns.'][name$='.value']").all()) {
+    const sign = (await input.getAttribute("name"))!.split(".")[2]!;
+    if ((await input.inputValue()) === "" && (await section.locator(`[name='clinical.vitalSigns.${sign}.absent']`).inputValue()) === "") await input.fill(VITAL_SIGN_VALUES[sign] ?? "1");
+  }
+  for (const note of await section.locator("textarea[name^='clinical.notes.']").all()) if ((await note.inputValue()) === "") await note.fill("As examined today.");
+  for (const moment of await section.locator("input[type='datetime-local'][name^='clinical.']").all()) if ((await moment.inputValue()) === "") await moment.fill(`${clinicDay()}T08:00`);
+}
+
 export interface JourneyService {
   /** The line's code list as the form names it. */
   list: string;
@@ -209,6 +246,7 @@ export async function fillAuthorizationRequest(page: Page, price = SERVICES.mri.
   await pickService(page, 1, SERVICES.mri);
   await page.getByLabel("Quantity of line 1").fill("1");
   await page.getByLabel("Unit price of line 1").fill(price);
+  if (MESSAGING) await fillVisitDetails(page);
 }
 
 /** The platform's id of a claim sent through the exchange API, once the platform holds it (its status answer names it). */

@@ -12,13 +12,11 @@ import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-res
 import { FormAlert } from "@/components/patients/form-controls";
 import { Button } from "@/components/ui/button";
 import { saveDraftAction, submitAction } from "@/lib/authorizations/browser";
-import { defaultItemSystem, emptyItem, loadSubmissionFormSchema, type PlatformProtocol } from "@/lib/submissions/browser";
+import { defaultItemSystem, emptyItem, loadExchangeSubmissionFormSchema, loadSubmissionFormSchema, type PlatformProtocol } from "@/lib/submissions/browser";
 import { FORM_CLAIM_LIMITS, isClaimType, requiresOnAdmission } from "@/lib/fhir/browser";
 import { CareSettingFields, type PractitionerOption } from "./care-setting-fields";
 import type { SubmissionFormInput, SubmissionUse } from "@/lib/submissions";
 import type { PatientSummary } from "@/lib/patients";
-import { UsageWarnings } from "@/components/authorization-usage/usage-warnings";
-import { ScrubFindings } from "@/components/scrubber/scrub-findings";
 import type { ScrubFinding } from "@/lib/scrubber/browser";
 import { usageWarnings, type AuthorizationUsage } from "@/lib/authorization-usage/browser";
 
@@ -29,12 +27,22 @@ export interface SubmissionFormInitial {
   attachments?: UploadedAttachment[];
 }
 
-const resolver = lazyZodResolver<SubmissionFormInput>(loadSubmissionFormSchema);
+/** The visit's clinical facts a form starts from (the patient's record and earlier visits; docs/decisions/105): what is given fills what is still empty. */
+export type InitialClinical = Partial<Omit<NonNullable<SubmissionFormInput["clinical"]>, "conditionOnset">>;
+
+const restResolver = lazyZodResolver<SubmissionFormInput>(loadSubmissionFormSchema);
+// Where the message goes to the national exchange, the schema then asks its Minimum Data Set (docs/decisions/103, 105).
+const exchangeResolver = lazyZodResolver<SubmissionFormInput>(loadExchangeSubmissionFormSchema);
 
 // Chunks of their own, fetched only when the form needs them (the first load's budget, decision 055):
 // the claim's live shares (decision 091) and an inpatient stay's diagnoses on admission (decision 083).
 const LiveShares = lazy(() => import("@/components/claims/live-shares"));
 const DiagnosisOnAdmissionFields = lazy(() => import("./diagnosis-on-admission"));
+// The exchange's "Visit details" (docs/decisions/105): messaging only, once a patient is chosen.
+const VisitDetails = lazy(() => import("@/components/forms/visit-details"));
+// Shown only after a submit the scrubber stopped (decision 090), or for a claim over what its authorization left (decision 048).
+const ScrubFindings = lazy(() => import("@/components/scrubber/scrub-findings").then((m) => ({ default: m.ScrubFindings })));
+const UsageWarnings = lazy(() => import("@/components/authorization-usage/usage-warnings").then((m) => ({ default: m.UsageWarnings })));
 
 type Notice = { tone: "ok" | "error"; text: string } | undefined;
 
@@ -51,6 +59,8 @@ export function SubmissionForm({
   usage,
   practitioners = [],
   protocol = "rest",
+  initialClinical,
+  prefillClinical,
 }: {
   use: SubmissionUse;
   today: string;
@@ -60,6 +70,10 @@ export function SubmissionForm({
   practitioners?: readonly PractitionerOption[];
   /** How the portal speaks to the platform: in messaging, lines are coded in the exchange's lists only. */
   protocol?: PlatformProtocol;
+  /** Prefill of the visit details (messaging): fills what the form (or its draft) left empty. */
+  initialClinical?: InitialClinical;
+  /** The patient's last clinical facts (a server action), asked when a patient is chosen (messaging). */
+  prefillClinical?: (patientId: string) => Promise<InitialClinical | undefined>;
 }) {
   const t = useTranslations("authorizations.form");
   const te = useTranslations("authorizations.errors");
@@ -77,6 +91,9 @@ export function SubmissionForm({
   const tsc = useTranslations("scrubber");
   const scrubWarningsOnly = scrub !== undefined && scrub.findings.some((f) => f.severity === "warning") && !scrub.findings.some((f) => f.severity === "error");
 
+  const resolver = protocol === "messaging" ? exchangeResolver : restResolver;
+  // Whether the lines ask the maternity flag: the visit details say (mdsNeeds), messaging only.
+  const [maternity, setMaternity] = useState(false);
   const v = initial?.values;
   const initialType = isClaimType(v?.claimType) ? v.claimType : "professional";
   const form = useForm<SubmissionFormInput>({
@@ -99,6 +116,7 @@ export function SubmissionForm({
       estimatedStay: v?.estimatedStay ?? "",
       onAdmission: v?.onAdmission ?? {},
       episodeId: v?.episodeId ?? "",
+      ...(v?.clinical ? { clinical: v.clinical } : {}),
       diagnoses: v?.diagnoses ?? [],
       procedures: v?.procedures ?? [],
       // An empty system is CPT (lines saved before care settings).
@@ -293,11 +311,31 @@ export function SubmissionForm({
           </div>
         </section>
 
+        {protocol === "messaging" && patient && (
+          <Suspense fallback={null}>
+            <VisitDetails
+              control={form.control}
+              register={form.register}
+              setValue={form.setValue}
+              getValues={form.getValues}
+              errors={errors}
+              translateError={tr}
+              practitioners={practitioners}
+              patientId={patient.id}
+              initialClinical={initialClinical}
+              prefillClinical={prefillClinical}
+              birthDate={patient.birthDate}
+              today={today}
+              onMaternity={setMaternity}
+            />
+          </Suspense>
+        )}
+
         <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-items">
           <h2 id="sec-items" className="mb-4 text-base font-semibold text-slate-900">
             {use === "claim" ? t("sections.itemsClaim") : t("sections.items")}
           </h2>
-          <ItemsEditor claimType={claimType} protocol={protocol} control={form.control} register={form.register} setValue={form.setValue} errors={errors.items} defaultDate={today} translateError={tr} />
+          <ItemsEditor claimType={claimType} protocol={protocol} maternity={protocol === "messaging" && maternity} control={form.control} register={form.register} setValue={form.setValue} errors={errors.items} defaultDate={today} translateError={tr} />
           {msg(errors.items) && <p className="mt-2 text-sm text-red-700">{tr(msg(errors.items))}</p>}
         </section>
 
@@ -326,15 +364,21 @@ export function SubmissionForm({
         </section>
       </fieldset>
 
-      <UsageWarnings warnings={warnings} />
+      {warnings.length > 0 && (
+        <Suspense fallback={null}>
+          <UsageWarnings warnings={warnings} />
+        </Suspense>
+      )}
 
       {scrub && (
-        <ScrubFindings
-          findings={scrub.findings}
-          canOverride={scrub.canOverride}
-          busy={busy === "submit"}
-          onOverride={(overrideReason) => void form.handleSubmit((values) => send(values, { overrideReason, acknowledgeWarnings: true }))()}
-        />
+        <Suspense fallback={null}>
+          <ScrubFindings
+            findings={scrub.findings}
+            canOverride={scrub.canOverride}
+            busy={busy === "submit"}
+            onOverride={(overrideReason) => void form.handleSubmit((values) => send(values, { overrideReason, acknowledgeWarnings: true }))()}
+          />
+        </Suspense>
       )}
 
       <div aria-live="polite" data-testid="form-status">

@@ -31,9 +31,12 @@ export function ItemsEditor({
   translateError,
   claimType = "professional",
   protocol = "rest",
+  maternity = false,
 }: {
   claimType?: ClaimType;
   protocol?: PlatformProtocol;
+  /** Each line says whether it is maternity care (the exchange's Minimum Data Set, docs/decisions/103). */
+  maternity?: boolean;
   control: Control<SubmissionFormInput>;
   register: UseFormRegister<SubmissionFormInput>;
   setValue: UseFormSetValue<SubmissionFormInput>;
@@ -44,6 +47,7 @@ export function ItemsEditor({
 }) {
   const t = useTranslations("coding.items");
   const tc = useTranslations("careSetting");
+  const tv = useTranslations("visitDetails");
   const systems = itemSystemsFor(claimType, protocol);
   const oral = claimType === "oral";
   const locale = useLocale();
@@ -129,6 +133,12 @@ export function ItemsEditor({
                       />
                     )}
                   />
+                  {maternity && (
+                    <label className="mt-1 inline-flex items-center gap-1.5 text-xs text-slate-700">
+                      <input type="checkbox" disabled={disabled} {...register(`items.${i}.maternity`)} aria-label={tv("maternityOf", { n: i + 1 })} data-testid={`item-${i}-maternity`} />
+                      <span aria-hidden>{tv("maternity")}</span>
+                    </label>
+                  )}
                 </td>
                 {oral && (
                   <td className={cell}>
