@@ -135,26 +135,6 @@ export async function fillCareSetting(page: Page, complaint = "Pain for a week")
   if (MESSAGING) await fillVisitDetails(page);
 }
 
-/** Sets a form field by its react-hook-form name: a select's option, else the text typed. */
-async function setField(page: Page, name: string, value: string): Promise<void> {
-  const field = page.locator(`[name="${name}"]`);
-  if ((await field.evaluate((el) => el.tagName)) === "SELECT") await field.selectOption(value);
-  else await field.fill(value);
-}
-
-/**
- * In messaging, what the exchange's Minimum Data Set asks of a professional outpatient visit
- * (docs/decisions/103): the Encounter's class and service event type, the vital signs and the
- * clinical notes — by the fields' names (`clinical.<path>`, the form's "Visit details").
- */
-export async function fillVisitDetails(page: Page): Promise<void> {
-  await setField(page, "clinical.encounter.class", "AMB");
-  await setField(page, "clinical.encounter.serviceEventType", "ICSE");
-  const vitals: [string, string][] = [["vital-sign-weight", "72"], ["vital-sign-height", "170"], ["vital-sign-systolic", "120"], ["vital-sign-diastolic", "80"], ["temperature", "37"], ["pulse", "76"], ["respiratory-rate", "16"], ["oxygen-saturation", "98"]];
-  for (const [sign, value] of vitals) await setField(page, `clinical.vitalSigns.${sign}.value`, value);
-  for (const note of ["history-of-present-illness", "physical-examination", "treatment-plan", "patient-history"]) await setField(page, `clinical.notes.${note}`, "Recorded at the visit.");
-}
-
 /** The browser run speaks the national exchange's messaging (E2E_PLATFORM_PROTOCOL=messaging). */
 export const MESSAGING = process.env.E2E_PLATFORM_PROTOCOL === "messaging";
 
@@ -174,15 +154,16 @@ const VITAL_SIGN_VALUES: Record<string, string> = {
  * Answers what the "Visit details" section asks and is still empty (messaging; decision 105), as
  * staff would: the first listed option of each question (visit kind, first visit, triage, admit
  * source, specialty, disposition, each diagnosis's onset), a plausible measurement of each vital
- * sign and a line of each clinical note. The accident and the investigation result stay as they are
- * (optional unless a diagnosis asks). Nothing happens where the section is not shown.
+ * sign, a line of each clinical note, the investigation result's first option and the visit's start.
+ * The accident stays as it is (optional unless a diagnosis asks). Nothing happens where the section
+ * is not shown.
  */
 export async function fillVisitDetails(page: Page): Promise<void> {
   const section = page.getByTestId("visit-details");
   if ((await section.count()) === 0) return;
   for (const select of await section.locator("select[name^='clinical.']").all()) {
     const name = (await select.getAttribute("name")) ?? "";
-    if (/accident|investigation|\.absent$/.test(name) || (await select.inputValue()) !== "") continue;
+    if (/accident|\.absent$/.test(name) || (await select.inputValue()) !== "") continue;
     const first = await select.locator("option:not([value=''])").first().getAttribute("value");
     if (first) await select.selectOption(first);
   }

@@ -30,6 +30,8 @@ export interface VisitDetailsPlan {
   /** The class is asked only when the setting allows more than one. */
   encounterClass: boolean;
   serviceEventType: boolean;
+  /** When an outpatient visit began (the Encounter's start). */
+  visitStart: boolean;
   emergency: boolean;
   /** A claim of an emergency visit that ended: where the patient went. */
   emergencyDisposition: boolean;
@@ -72,10 +74,11 @@ export function visitDetailsPlan(input: VisitDetailsInput): VisitDetailsPlan {
   const morphology = mds.needsMorphology(input.diagnoses);
   const accidentRequired = mds.accidentTypeRequired(input.diagnoses);
   return {
-    section: needs.encounter || clinical || conditionOnset || morphology || accidentRequired !== undefined,
+    section: needs.encounter || clinical || needs.clinicalNotes.length > 0 || needs.investigationResult || conditionOnset || morphology || accidentRequired !== undefined,
     encounterClasses: needs.encounterClasses,
     encounterClass: needs.encounterClasses.length > 1,
     serviceEventType: needs.encounter,
+    visitStart: needs.visitStart,
     emergency: needs.emergency,
     emergencyDisposition: needs.emergency && ended,
     inpatient: needs.inpatient,
@@ -84,7 +87,7 @@ export function visitDetailsPlan(input: VisitDetailsInput): VisitDetailsPlan {
     intendedStay: needs.inpatient && input.use === "claim",
     vitalSigns: needs.vitalSigns,
     notes: needs.clinicalNotes,
-    investigation: clinical,
+    investigation: needs.investigationResult,
     morphology,
     admissionWeight: needs.inpatient && age !== undefined && age >= 0 && age < mds.ADMISSION_WEIGHT_MAX_AGE_DAYS,
     accident: needs.encounter || accidentRequired !== undefined,

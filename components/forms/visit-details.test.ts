@@ -75,13 +75,13 @@ describe("visitDetailsPlan", () => {
     expect(visitDetailsPlan({ ...ended, use: "preauthorization" })).toMatchObject({ discharge: false, conditionOnset: false, intendedStay: false });
   });
 
-  it("the diagnoses add morphology and the accident they demand; pharmacy asks only the lines' maternity flag", () => {
+  it("the diagnoses add morphology and the accident they demand; pharmacy and vision ask the notes and the investigation result (decision 104), no visit", () => {
     expect(visitDetailsPlan({ ...base, diagnoses: ["C50.9"] }).morphology).toBe(true);
     expect(visitDetailsPlan({ ...base, diagnoses: ["V43.5"] }).accidentRequired).toBe("MVA");
     expect(visitDetailsPlan({ ...base, diagnoses: ["Y96"] }).accidentRequired).toBe("WPA");
     const pharmacy = visitDetailsPlan({ ...base, claimType: "pharmacy" });
-    expect(pharmacy).toMatchObject({ section: false, maternity: true });
-    expect(visitDetailsPlan({ ...base, claimType: "vision" })).toMatchObject({ section: false, maternity: false });
+    expect(pharmacy).toMatchObject({ section: true, maternity: true, serviceEventType: false, visitStart: false, vitalSigns: [], notes: mds.CLINICAL_NOTE_KEYS, investigation: true });
+    expect(visitDetailsPlan({ ...base, claimType: "vision" })).toMatchObject({ section: true, maternity: false, serviceEventType: false, visitStart: false, investigation: true });
   });
 
   it("counts a baby's age in whole days", () => {
@@ -136,8 +136,9 @@ describe("the Visit details section", () => {
     expect(html).toContain("22.00");
   });
 
-  it("pharmacy: nothing to ask in the section", () => {
-    expect(render({ claimType: "pharmacy" })).toBe("");
+  it("pharmacy: only the clinical notes and the investigation result", () => {
+    const html = render({ claimType: "pharmacy" });
+    expect(names(html).sort()).toEqual([...mds.CLINICAL_NOTE_KEYS.map((n) => `clinical.notes.${n}`), "clinical.investigation.code"].sort());
   });
 });
 
@@ -178,7 +179,9 @@ describe("the form's schema per protocol", () => {
 
     const vitalSigns = Object.fromEntries(mds.VITAL_SIGN_KEYS.map((s) => [s, { value: "", absent: "not-measured" }]));
     const notes = Object.fromEntries(mds.CLINICAL_NOTE_KEYS.map((n) => [n, "Written"]));
-    const complete = { ...form, clinical: { encounter: { class: "AMB", serviceEventType: "ICSE" }, vitalSigns: { ...vitalSigns, pulse: { value: "400", absent: "" } }, notes } };
+    expect(missing).toContain("clinical.encounter.start: visitStartRequired");
+    expect(missing).toContain("clinical.investigation.code: investigationRequired");
+    const complete = { ...form, clinical: { encounter: { class: "AMB", start: `${TODAY}T09:15`, serviceEventType: "ICSE" }, vitalSigns: { ...vitalSigns, pulse: { value: "400", absent: "" } }, notes, investigation: { code: "INP", text: "" } } };
     expect(paths(exchange.safeParse(complete)).filter((p) => p.startsWith("clinical"))).toEqual(["clinical.vitalSigns.pulse.value: vitalSignOutOfRange"]);
   });
 });

@@ -172,7 +172,7 @@ export default function VisitDetails({
       </h2>
       <p className="mt-1 mb-4 text-sm text-slate-600">{t("intro")}</p>
       <div className="space-y-6">
-        {(plan.encounterClass || plan.serviceEventType) && (
+        {(plan.encounterClass || plan.serviceEventType || plan.visitStart) && (
           <div className={grid}>
             {plan.encounterClass &&
               select(
@@ -181,6 +181,7 @@ export default function VisitDetails({
                 mds.ENCOUNTER_CLASSES.filter((c) => plan.encounterClasses.includes(c.code)),
               )}
             {plan.serviceEventType && select("clinical.encounter.serviceEventType", t("serviceEventType"), mds.SERVICE_EVENT_TYPES)}
+            {plan.visitStart && <Input label={t("visitStart")} type="datetime-local" errors={err("clinical.encounter.start")} {...register("clinical.encounter.start")} />}
           </div>
         )}
 

@@ -22,6 +22,9 @@ const extMoment = (list: readonly Ext[] | undefined, url: string) => {
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|\+00:00)$/.test(value) ? value.slice(0, 19) : value;
 };
 
+/** A dateTime as the form types it: see extMoment. */
+const asMoment = (value: string) => (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/.test(value) ? value.slice(0, 19) : value);
+
 /** The Claim's own Encounter: contained, named by extension-encounter `#<id>`. */
 export function containedEncounterOf(claim: ClaimParsed) {
   const pointer = claim.extension?.find((e) => e.url === EXTENSIONS.encounter)?.valueReference?.reference;
@@ -59,6 +62,7 @@ export function clinicalValuesOfClaim(claim: ClaimParsed): ClinicalValues {
     encounter: {
       ...EMPTY_CLINICAL.encounter,
       class: encounter?.class.code ?? "",
+      start: asMoment(encounter?.period?.start ?? ""),
       serviceEventType: extCode(x, mds.MDS_EXTENSIONS.serviceEventType),
       triageCategory: extCode(x, mds.MDS_EXTENSIONS.triageCategory),
       triageDate: extMoment(x, mds.MDS_EXTENSIONS.triageDate),
@@ -90,6 +94,8 @@ function elementOf(path: readonly (string | number)[]): { path: PropertyKey[]; e
     switch (key) {
       case "class":
         return enc("class (v3-ActCode)", ["class"]);
+      case "start":
+        return enc("period.start (a date-time to the minute: when the visit began)", ["period", "start"]);
       case "admitSource":
         return enc(`hospitalization.admitSource (${mds.MDS_SYSTEMS.admitSource})`, ["hospitalization", "admitSource"]);
       case "dischargeDisposition":

@@ -27,11 +27,17 @@ function claim(overrides: Record<string, unknown> = {}, item: Record<string, unk
     insurance: [{ sequence: 1, focal: true, coverage: { reference: "Coverage/cov-1000000001" } }],
     item: [{ sequence: 1, productOrService: { coding: [{ system: S.oralHealthOp, code: "ORL-2003" }] }, bodySite: { coding: [{ system: S.fdiOralRegion, code: "16" }] }, quantity: { value: 1 }, unitPrice: { value: 300, currency: "SAR" }, ...item }],
     // The visit's Encounter (the Minimum Data Set, docs/decisions/103): contained, named by extension-encounter.
-    contained: [{ resourceType: "Encounter", id: "encounter", status: "finished", class: { system: S.encounterClass, code: "AMB" }, period: { start: "2026-11-24" }, extension: [{ url: mds.MDS_EXTENSIONS.serviceEventType, valueCodeableConcept: { coding: [{ system: mds.MDS_SYSTEMS.serviceEventType, code: "ICSE" }] } }] }],
+    contained: [{ resourceType: "Encounter", id: "encounter", status: "finished", class: { system: S.encounterClass, code: "AMB" }, period: { start: "2026-11-24T09:00:00Z" }, extension: [{ url: mds.MDS_EXTENSIONS.serviceEventType, valueCodeableConcept: { coding: [{ system: mds.MDS_SYSTEMS.serviceEventType, code: "ICSE" }] } }] }],
     extension: [{ url: nphies.EXTENSIONS.encounter, valueReference: { reference: "#encounter" } }],
     ...overrides,
   };
 }
+
+/** The clinical notes and the investigation result every request carries (decision 104: BV-00752, BV-00803 – BV-00806). */
+const RECORDED = [
+  ...mds.CLINICAL_NOTE_KEYS.map((note, i) => ({ sequence: 30 + i, category: { coding: [{ system: S.claimInformationCategory, code: note }] }, valueString: "Recorded." })),
+  { sequence: 40, category: { coding: [{ system: S.claimInformationCategory, code: "investigation-result" }] }, code: { coding: [{ system: mds.MDS_SYSTEMS.investigationResult, code: "INP" }] } },
+];
 
 function refusal(body: unknown): { status: number; path?: string; message: string } {
   try {
@@ -58,7 +64,7 @@ describe("an API Claim's care setting", () => {
   });
 
   it("refuses CPT lines when the portal speaks the exchange's messaging (the exchange does not take them), 422 before anything is stored", () => {
-    const complete = { supportingInfo: [{ sequence: 1, category: { coding: [{ system: S.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Headache" } }] };
+    const complete = { supportingInfo: [{ sequence: 1, category: { coding: [{ system: S.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Headache" } }, ...RECORDED] };
     const spec = claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "professional" }] }, ...complete }, { productOrService: { coding: [{ system: CODE_SYSTEMS.cpt, code: "99213" }] }, bodySite: undefined });
     let refused: AppError | undefined;
     try {
@@ -73,7 +79,7 @@ describe("an API Claim's care setting", () => {
     // With what the Minimum Data Set asks of a professional visit (docs/decisions/103): maternity, vital signs (here their absence reasons) and notes.
     const visit = [
       ...mds.VITAL_SIGN_KEYS.map((sign, i) => ({ sequence: 10 + i, category: { coding: [{ system: S.claimInformationCategory, code: sign }] }, reason: { coding: [{ system: mds.MDS_SYSTEMS.absenceReason(sign), code: "not-applicable" }] } })),
-      ...mds.CLINICAL_NOTE_KEYS.map((note, i) => ({ sequence: 20 + i, category: { coding: [{ system: S.claimInformationCategory, code: note }] }, valueString: "Recorded." })),
+      ...RECORDED,
     ];
     const services = claim({ type: { coding: [{ system: CODE_SYSTEMS.claimType, code: "professional" }] }, supportingInfo: [complaint, ...visit] }, { productOrService: { coding: [{ system: S.services, code: "SVC-0102" }] }, bodySite: undefined, extension: [{ url: mds.MDS_EXTENSIONS.maternity, valueBoolean: false }] });
     expect(validateApiClaim(services, { ...rules, protocol: "messaging" }).claim.item?.[0]?.productOrService.coding?.[0]?.code).toBe("SVC-0102");
@@ -82,12 +88,12 @@ describe("an API Claim's care setting", () => {
   it.each([
     ["no subtype", { subType: undefined }, "Claim.subType"],
     ["no care team", { careTeam: undefined }, "Claim.careTeam"],
-    ["no chief complaint", { supportingInfo: [] }, "Claim.supportingInfo"],
+    ["no chief complaint", { supportingInfo: RECORDED }, "Claim.supportingInfo"],
     ["a care team member without speciality", { careTeam: [{ sequence: 1, provider: { identifier: { system: nphies.LICENSES.practitioner, value: "PRAC-10002" } } }] }, "Claim.careTeam[0].qualification"],
   ])("in messaging, what the exchange requires is refused 422 when missing: %s", (_name, overrides, path) => {
     const complaint = { sequence: 1, category: { coding: [{ system: S.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Toothache" } };
-    const body = claim({ supportingInfo: [complaint], ...overrides });
-    expect(validateApiClaim(claim({ supportingInfo: [complaint] }), { ...rules, protocol: "messaging" }).claim.subType).toBeDefined();
+    const body = claim({ supportingInfo: [complaint, ...RECORDED], ...overrides });
+    expect(validateApiClaim(claim({ supportingInfo: [complaint, ...RECORDED] }), { ...rules, protocol: "messaging" }).claim.subType).toBeDefined();
     let refused: AppError | undefined;
     try {
       validateApiClaim(body, { ...rules, protocol: "messaging" });
@@ -116,7 +122,7 @@ describe("an API Claim's care setting", () => {
     };
     const clinicalInfo = [
       ...mds.VITAL_SIGN_KEYS.map((sign, i) => ({ sequence: 10 + i, category: { coding: [{ system: S.claimInformationCategory, code: sign }] }, reason: { coding: [{ system: mds.MDS_SYSTEMS.absenceReason(sign), code: "not-measured" }] } })),
-      ...mds.CLINICAL_NOTE_KEYS.map((note, i) => ({ sequence: 20 + i, category: { coding: [{ system: S.claimInformationCategory, code: note }] }, valueString: "Recorded." })),
+      ...RECORDED,
     ];
     const onset = [{ url: mds.MDS_EXTENSIONS.conditionOnset, valueCodeableConcept: { coding: [{ system: mds.MDS_SYSTEMS.conditionOnset, code: "PA" }] } }];
     const inpatient = (use: string, extra: { supportingInfo?: unknown[]; diagnosis?: Record<string, unknown>[] }) =>
@@ -140,7 +146,7 @@ describe("an API Claim's care setting", () => {
     expect(refused(inpatient("preauthorization", { supportingInfo: [complaint, stay], diagnosis: [diagnosis()] }))).toEqual([422, "Claim.diagnosis[0].onAdmission"]);
     expect(refused(inpatient("claim", { supportingInfo: [complaint], diagnosis: [diagnosis(present), { ...diagnosis({ coding: [{ system: S.diagnosisOnAdmission, code: "maybe" }] }), sequence: 2 }] }))).toEqual([422, "Claim.diagnosis[1].onAdmission"]);
     // Outside an inpatient stay none is needed, but one given is a code of the exchange's system.
-    const outpatient = (onAdmission?: unknown) => claim({ supportingInfo: [complaint], diagnosis: [diagnosis(onAdmission)] });
+    const outpatient = (onAdmission?: unknown) => claim({ supportingInfo: [complaint, ...RECORDED], diagnosis: [diagnosis(onAdmission)] });
     expect(refused(outpatient())).toBe("accepted");
     expect(refused(outpatient({ coding: [{ system: "http://terminology.hl7.org/CodeSystem/ex-diagnosis-on-admission", code: "y" }] }))).toEqual([422, "Claim.diagnosis[0].onAdmission"]);
     // A claim needs no estimated stay; the spec's REST takes the Claim without either.

@@ -33,10 +33,14 @@ const line = (system: string, code: string, extra: Record<string, unknown> = {})
 /** The visit's vital signs and notes (the Minimum Data Set, docs/decisions/103): values, and one absence reason. */
 const VITALS = { "vital-sign-weight": { value: "72.5", absent: "" }, "vital-sign-height": { value: "168", absent: "" }, "vital-sign-systolic": { value: "120", absent: "" }, "vital-sign-diastolic": { value: "80", absent: "" }, temperature: { value: "37.2", absent: "" }, pulse: { value: "78", absent: "" }, "respiratory-rate": { value: "16", absent: "" }, "oxygen-saturation": { value: "", absent: "not-measured" } };
 const NOTES = { "history-of-present-illness": "Three days of sore throat and fever.", "physical-examination": "Red throat, no exudate.", "treatment-plan": "Fluids and paracetamol; review in a week.", "patient-history": "No chronic illness; no medicines." };
+/** The investigation result every request carries (BV-00752): here, none performed. */
+const INVESTIGATION = { code: "INP", text: "" };
+/** Notes and the investigation result, what every care setting's request carries (decision 104). */
+const NOTED = { notes: NOTES, investigation: INVESTIGATION };
 
 /** One form per care setting, as staff fill it in (demo codes the sandbox prices), with what the exchange's Minimum Data Set asks of it. */
 const FORMS: Record<nphies.ClaimType, FormOf> = {
-  professional: (t) => ({ claimType: "professional", subtype: "op", careTeam: [t["PRAC-10001"]], chiefComplaint: "Sore throat for three days", clinical: { encounter: { class: "AMB", serviceEventType: "ICSE" }, vitalSigns: VITALS, notes: NOTES }, items: [line(S.services, "SVC-0101", { tax: "22.58", patientShare: "30" })] }),
+  professional: (t) => ({ claimType: "professional", subtype: "op", careTeam: [t["PRAC-10001"]], chiefComplaint: "Sore throat for three days", clinical: { encounter: { class: "AMB", start: `${today}T09:30`, serviceEventType: "ICSE" }, vitalSigns: VITALS, ...NOTED }, items: [line(S.services, "SVC-0101", { tax: "22.58", patientShare: "30" })] }),
   institutional: (t) => ({
     claimType: "institutional",
     subtype: "ip",
@@ -51,14 +55,14 @@ const FORMS: Record<nphies.ClaimType, FormOf> = {
     clinical: {
       encounter: { class: "IMP", serviceEventType: "ICSE", admitSource: "IA", admissionSpecialty: "08.00", dischargeSpecialty: "08.00", dischargeDisposition: "home" },
       vitalSigns: VITALS,
-      notes: NOTES,
+      ...NOTED,
       conditionOnset: { "J06.9": "PA", "R50.9": "AD" },
     },
     items: [line(S.services, "SVC-0301", { quantity: "3", package: true })],
   }),
-  oral: (t) => ({ claimType: "oral", subtype: "op", careTeam: [t["PRAC-10002"]], chiefComplaint: "Toothache", clinical: { encounter: { class: "", serviceEventType: "SCSE" } }, items: [line(S.oralHealthOp, "ORL-2003", { tooth: "16" })] }),
-  pharmacy: () => ({ claimType: "pharmacy", subtype: "op", daysSupply: "30", items: [line(S.medicationCodes, "06280000000101")] }),
-  vision: (t) => ({ claimType: "vision", subtype: "op", careTeam: [t["PRAC-10003"]], chiefComplaint: "Blurred distance vision", visionPrescription: "VP-2026-0007", items: [line(S.services, "SVC-0402")] }),
+  oral: (t) => ({ claimType: "oral", subtype: "op", careTeam: [t["PRAC-10002"]], chiefComplaint: "Toothache", clinical: { encounter: { class: "", start: `${today}T10:15`, serviceEventType: "SCSE" }, ...NOTED }, items: [line(S.oralHealthOp, "ORL-2003", { tooth: "16" })] }),
+  pharmacy: () => ({ claimType: "pharmacy", subtype: "op", daysSupply: "30", clinical: NOTED, items: [line(S.medicationCodes, "06280000000101")] }),
+  vision: (t) => ({ claimType: "vision", subtype: "op", careTeam: [t["PRAC-10003"]], chiefComplaint: "Blurred distance vision", visionPrescription: "VP-2026-0007", clinical: NOTED, items: [line(S.services, "SVC-0402")] }),
 };
 
 describe.each(testDatabases())("the portal's message per care setting on $name", (target) => {
@@ -210,7 +214,7 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
       "clinical.notes.treatment-plan": ["clinicalNoteRequired"],
     });
     // An emergency visit: triage, arrival and the emergency service start.
-    const emergency = await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "messaging" }, caller, { ...base, use: "claim", ...FORMS.professional(team), subtype: "emr", admission: "2026-11-24T01:10", clinical: { encounter: { class: "EMER", serviceEventType: "ICSE" }, vitalSigns: VITALS, notes: NOTES } });
+    const emergency = await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "messaging" }, caller, { ...base, use: "claim", ...FORMS.professional(team), subtype: "emr", admission: "2026-11-24T01:10", clinical: { encounter: { class: "EMER", serviceEventType: "ICSE" }, vitalSigns: VITALS, ...NOTED } });
     expect(Object.keys((emergency as { fieldErrors: Record<string, string[]> }).fieldErrors).sort()).toEqual(["clinical.encounter.arrivalCode", "clinical.encounter.emergencyServiceStart", "clinical.encounter.triageCategory", "clinical.encounter.triageDate"]);
     expect(await stored()).toBe(before);
     expect(await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "rest" }, caller, bare, undefined, { scrub: { acknowledgeWarnings: true } })).toMatchObject({ ok: true });

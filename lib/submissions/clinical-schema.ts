@@ -13,6 +13,8 @@ const text = (max: number) => z.string().trim().max(max, "textTooLong").default(
 
 const encounterSchema = z.object({
   class: text(8),
+  /** When an outpatient visit began (YYYY-MM-DDTHH:mm), Encounter.period.start. */
+  start: text(19),
   serviceEventType: text(16),
   triageCategory: text(8),
   triageDate: text(19),
@@ -83,6 +85,7 @@ export function clinicalIssues(values: ClinicalContext): Issue[] {
     else if (e.class !== "" && !needs.encounterClasses.includes(e.class)) issues.push({ path: at("encounter", "class"), message: "encounterClassNotAllowed" });
     need(e.serviceEventType, codes(mds.SERVICE_EVENT_TYPES), at("encounter", "serviceEventType"), "serviceEventTypeRequired");
   }
+  if (needs.visitStart && !isMoment(e.start)) issues.push({ path: at("encounter", "start"), message: e.start === "" ? "visitStartRequired" : "dateTimeInvalid" });
   if (needs.emergency) {
     need(e.triageCategory, codes(mds.TRIAGE_CATEGORIES), at("encounter", "triageCategory"), "triageCategoryRequired");
     if (!isMoment(e.triageDate)) issues.push({ path: at("encounter", "triageDate"), message: e.triageDate === "" ? "triageDateRequired" : "dateTimeInvalid" });
@@ -113,7 +116,8 @@ export function clinicalIssues(values: ClinicalContext): Issue[] {
     } else if (!codes(mds.ABSENCE_REASONS).includes(v.absent)) issues.push({ path: at("vitalSigns", sign, "absent"), message: "codeNotInList" });
   }
   for (const note of needs.clinicalNotes) if ((c.notes[note] ?? "") === "") issues.push({ path: at("notes", note), message: "clinicalNoteRequired" });
-  if (c.investigation.code !== "" && !codes(mds.INVESTIGATION_RESULTS).includes(c.investigation.code)) issues.push({ path: at("investigation", "code"), message: "codeNotInList" });
+  if (needs.investigationResult && c.investigation.code === "") issues.push({ path: at("investigation", "code"), message: "investigationRequired" });
+  else if (c.investigation.code !== "" && !codes(mds.INVESTIGATION_RESULTS).includes(c.investigation.code)) issues.push({ path: at("investigation", "code"), message: "codeNotInList" });
   if (c.investigation.code === "other" && c.investigation.text === "") issues.push({ path: at("investigation", "text"), message: "investigationTextRequired" });
   if (mds.needsMorphology(values.diagnoses) && c.morphology === "") issues.push({ path: at("morphology"), message: "morphologyRequired" });
   if (c.admissionWeight !== "") {

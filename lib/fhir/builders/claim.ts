@@ -290,7 +290,7 @@ function containedEncounter(setting: CareSettingInput, items: readonly ClaimItem
   const encounterClass = e.class && allowed.includes(e.class) ? e.class : allowed.length === 1 ? allowed[0]! : undefined;
   if (!encounterClass) return undefined;
   const firstDay = items.map((i) => i.servicedDate).filter(Boolean).sort()[0];
-  const start = setting.stay?.start ?? moment(e.emergencyServiceStart) ?? moment(e.triageDate) ?? firstDay;
+  const start = setting.stay?.start ?? moment(e.emergencyServiceStart) ?? moment(e.triageDate) ?? moment(e.start) ?? firstDay;
   if (!start) return undefined;
   const end = setting.stay?.end;
   const code = (system: string, value: string | undefined) => (value ? { coding: [{ system, code: value }] } : undefined);

@@ -252,6 +252,14 @@ export interface MdsNeeds {
    * alike (decision 104), as it refuses a missing investigation result (BV-00752).
    */
   clinicalNotes: readonly ClinicalNote[];
+  /** The investigation result (a code; "not performed" is one), BV-00752. */
+  investigationResult: boolean;
+  /**
+   * When the visit began (Encounter.period.start, to the minute: guide 9.19 notes) where nothing
+   * else of the form says it: an outpatient encounter (a stay starts at its admission, an
+   * emergency at its service start).
+   */
+  visitStart: boolean;
 }
 
 export function mdsNeeds(type: ClaimType, subtype: ClaimSubtype, use: "claim" | "preauthorization"): MdsNeeds {
@@ -267,6 +275,8 @@ export function mdsNeeds(type: ClaimType, subtype: ClaimSubtype, use: "claim" | 
     conditionOnset: type === "institutional" && use === "claim",
     vitalSigns: clinical ? VITAL_SIGN_KEYS : [],
     clinicalNotes: CLINICAL_NOTE_KEYS,
+    investigationResult: true,
+    visitStart: encounter && subtype === "op",
   };
 }
 
@@ -288,6 +298,8 @@ export function accidentTypeRequired(diagnoses: readonly string[]): "WPA" | "MVA
 export interface ClinicalFacts {
   encounter?: {
     class: string;
+    /** When an outpatient visit began. */
+    start?: string;
     serviceEventType?: string;
     triageCategory?: string;
     triageDate?: string;

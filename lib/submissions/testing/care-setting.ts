@@ -6,10 +6,10 @@ import type { ClinicalValues } from "../clinical-schema";
 /** A professional outpatient visit's Minimum Data Set (docs/decisions/103): its Encounter, vital signs and notes. */
 export function professionalVisit(): ClinicalValues {
   return {
-    encounter: { class: "AMB", serviceEventType: "ICSE", triageCategory: "", triageDate: "", arrivalCode: "", emergencyServiceStart: "", emergencyDisposition: "", admitSource: "", admissionSpecialty: "", dischargeSpecialty: "", intendedStay: "", dischargeDisposition: "", causeOfDeath: "" },
+    encounter: { class: "AMB", start: `${new Date().toISOString().slice(0, 10)}T09:00`, serviceEventType: "ICSE", triageCategory: "", triageDate: "", arrivalCode: "", emergencyServiceStart: "", emergencyDisposition: "", admitSource: "", admissionSpecialty: "", dischargeSpecialty: "", intendedStay: "", dischargeDisposition: "", causeOfDeath: "" },
     vitalSigns: Object.fromEntries(mds.VITAL_SIGN_KEYS.map((sign) => [sign, { value: "", absent: "not-applicable" }])),
     notes: Object.fromEntries(mds.CLINICAL_NOTE_KEYS.map((note) => [note, "Recorded at the visit."])),
-    investigation: { code: "", text: "" },
+    investigation: { code: "INP", text: "" },
     morphology: "",
     admissionWeight: "",
     accident: { type: "", date: "" },

@@ -57,6 +57,7 @@ function demoClinical(type: ClaimType, subtype: ClaimSubtype, use: ClaimUse): Cl
     encounter: {
       class: classes[0] ?? "",
       serviceEventType: "ICSE",
+      ...(needs.visitStart ? { start: "2026-11-25T09:30" } : {}),
       ...(needs.inpatient ? { admitSource: "IA", admissionSpecialty: "08.00" } : {}),
       ...(needs.discharge ? { dischargeSpecialty: "08.00", dischargeDisposition: "home" } : {}),
     },
@@ -64,6 +65,7 @@ function demoClinical(type: ClaimType, subtype: ClaimSubtype, use: ClaimUse): Cl
     ...(needs.clinicalNotes.length > 0
       ? { notes: { "history-of-present-illness": "Two days of fever and cough.", "physical-examination": "Chest clear, throat red.", "treatment-plan": "Fluids and antipyretics; review in three days.", "patient-history": "No chronic illness, no regular medicines." } }
       : {}),
+    ...(needs.investigationResult ? { investigation: { code: "INP" } } : {}),
     ...(needs.conditionOnset ? { conditionOnset: { "J06.9": "PA" } } : {}),
   };
 }
