@@ -234,12 +234,25 @@ export async function medianDecisionSeconds(db: Db, range: DashboardRange): Prom
 }
 
 /**
- * Adjudicated claims per clinic day or week (weeks start on Monday), from the hour rows of
- * `adjudication_rollup` (adjudicated claims only, status 'decided'): for one insurer its own rows
- * (grain 'hour', one per hour and insurer), for all insurers one row per hour ('hour-all', decision 100).
+ * The rows a trend reads (docs/decisions/107): the clinic-day rows (`clinic`, kept for the zone in
+ * `dashboard_clock`) when the range's time zone is the stored one, else the hour rows (`hour`),
+ * which any whole-hour zone groups into its own days. One statement: the zone is compared in a
+ * sub-select the planner runs once, before it reads the rollup by index.
+ */
+export function trendGrain(timeZone: string, clinic: string, hour: string): SQL {
+  return sql`(select coalesce(max(case when time_zone = ${timeZone} then ${clinic} end), ${hour}) from dashboard_clock)`;
+}
+
+/**
+ * Adjudicated claims per clinic day or week (weeks start on Monday), from the clinic-day rows of
+ * `adjudication_rollup` (adjudicated claims only, status 'decided'; decision 107), or its hour
+ * rows when the range is in another time zone: for one insurer its own rows ('clinic-day' /
+ * 'hour'), for all insurers one row per day or hour ('clinic-day-all' / 'hour-all', decision 100).
  */
 export async function trend(db: Db, range: DashboardRange): Promise<TrendRow[]> {
-  const rowsOf = range.insurerId ? sql`grain = 'hour' and insurer_id = ${range.insurerId}` : sql`grain = 'hour-all'`;
+  const rowsOf = range.insurerId
+    ? sql`grain = ${trendGrain(range.timeZone, "clinic-day", "hour")} and insurer_id = ${range.insurerId}`
+    : sql`grain = ${trendGrain(range.timeZone, "clinic-day-all", "hour-all")}`;
   const rows = await serialRows<RawMoney & { period: string }>(db, sql`
     select to_char(date_trunc(${range.bucket}, period at time zone ${range.timeZone}), 'YYYY-MM-DD') as period, ${MONEY_SUMS}
     from adjudication_rollup
