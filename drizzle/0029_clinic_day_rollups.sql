@@ -89,3 +89,15 @@ $$;
 --> statement-breakpoint
 -- Backfill: the default clinic zone (lib/env CLINIC_TIME_ZONE's); a portal with another zone rebuilds at start.
 SELECT dashboard_clock_set('Asia/Riyadh');
+--> statement-breakpoint
+-- The managers' views read a few hundred to a few thousand rollup rows: never worth parallel
+-- workers, whose launch cost 10–30 ms a query on a busy 2-core machine (decisions 082, 100), yet
+-- the planner spreads their `union all` over them (a Parallel Append, which a table's
+-- parallel_workers = 0 does not prevent). PostgreSQL plans no parallel query at all when the query
+-- calls a function marked PARALLEL UNSAFE: each view's reads call this one (inlined to `true`),
+-- one statement instead of a transaction with `set local max_parallel_workers_per_gather = 0`
+-- around every view (four round trips instead of one).
+CREATE OR REPLACE FUNCTION dashboard_serial() RETURNS boolean
+LANGUAGE sql STABLE PARALLEL UNSAFE AS $$
+  SELECT true
+$$;

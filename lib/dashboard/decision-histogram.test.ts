@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql, type SQL } from "drizzle-orm";
+import { queryRows, type Db } from "@/lib/db";
 import { submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
-import { dashboardClock, decisionGrains, histogramMedian, medianDecisionSeconds, parseRange, setDashboardClock, totalsByInsurer, trend, type DashboardRange } from "./index";
+import { dashboardClock, decisionGrains, denialRows, rollupRows, histogramMedian, medianDecisionSeconds, parseRange, setDashboardClock, totalsByInsurer, trend, type DashboardRange } from "./index";
 import { deleteSubmissions, insertSubmissions, patchSubmission } from "@/lib/submissions/testing";
 
 /*
@@ -158,6 +160,25 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
     expect(await medianDecisionSeconds(database.db, days("2024-01-01", "2024-12-31"))).toEqual({ median: null, count: 0 });
     expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
     expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
+  });
+
+  it("plans every view for one process: a few thousand rollup rows never pay for parallel workers (decision 107)", async () => {
+    const range = days("2025-01-15", "2026-04-10");
+    const plan = async (query: SQL) =>
+      database.db.transaction(async (tx) => {
+        // Parallel plans made as cheap as they can be: the planner takes one whenever it may.
+        for (const setting of ["parallel_setup_cost", "parallel_tuple_cost", "min_parallel_table_scan_size", "min_parallel_index_scan_size"]) {
+          await tx.execute(sql.raw(`set local ${setting} = 0`));
+        }
+        await tx.execute(sql`set local max_parallel_workers_per_gather = 2`);
+        const rows = await queryRows<{ "QUERY PLAN": string }>(tx as unknown as Db, sql`explain ${query}`);
+        return rows.map((r) => r["QUERY PLAN"]).join("\n");
+      });
+    const view = sql`select insurer_id, sum(count) from ${rollupRows(range)} group by 1`;
+    expect(await plan(view)).not.toMatch(/Gather|Parallel/);
+    expect(await plan(sql`select key, sum(lines) from ${denialRows(range, "practitioner")} group by 1`)).not.toMatch(/Gather|Parallel/);
+    // The same rows without the marker: a parallel plan (the test can fail).
+    expect(await plan(sql`select insurer_id, sum(count) from (select insurer_id, count from adjudication_rollup where grain = 'day' union all select insurer_id, count from adjudication_hourly) r group by 1`)).toMatch(/Gather|Parallel/);
   });
 
   it("sums money over long ranges exactly as the hourly rollup does (months, days and edge hours)", async () => {

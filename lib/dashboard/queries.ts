@@ -76,30 +76,25 @@ export function rollupRows(range: DashboardRange): SQL {
   const columns = sql.raw("insurer_id, kind, category, status, reason, count, submitted_minor, eligible_minor, benefit_minor, copay_minor");
   const parts = decisionGrains(range.start, range.end).map((p) =>
     p.grain === "hour"
-      ? sql`select ${columns} from adjudication_hourly where ${between("hour", p)} ${insurer}`
-      : sql`select ${columns} from adjudication_rollup where grain = ${p.grain} and ${between("period", p)} ${insurer}`,
+      ? sql`select ${columns} from adjudication_hourly where ${SERIAL} and ${between("hour", p)} ${insurer}`
+      : sql`select ${columns} from adjudication_rollup where ${SERIAL} and grain = ${p.grain} and ${between("period", p)} ${insurer}`,
   );
   if (!parts.length) parts.push(sql`select ${columns} from adjudication_rollup where false`);
   return sql`(${sql.join(parts, sql` union all `)}) r`;
 }
 
 /**
- * The managers' views read a few hundred to a few tens of thousands of rollup rows (a few ms of
- * work), yet the planner spreads their `union all` over parallel workers, whose launch on a busy
- * 2-core machine cost 10–30 ms a query at 1,000,000 claims (docs/decisions/082, for the denial
- * views; decision 100, for the dashboard's). Each view therefore runs in a read transaction without
- * parallel workers.
+ * The managers' views read a few hundred to a few thousand rollup rows (a few ms of work), yet the
+ * planner would spread their `union all` over parallel workers, whose launch on a busy 2-core
+ * machine cost 10–30 ms a query at 1,000,000 claims (docs/decisions/082, 100). Every read of a
+ * view calls `dashboard_serial()` (PARALLEL UNSAFE, inlined to `true`; migration 0029, decision
+ * 107): PostgreSQL then plans it for one process, and the view is one plain statement.
  */
-export async function serialRows<T>(db: Db, query: SQL): Promise<T[]> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
-    return queryRows<T>(tx as unknown as Db, query);
-  });
-}
+export const SERIAL = sql.raw("dashboard_serial()");
 
 /** Adjudicated claims (complete, partial, denied): money per insurer, largest submitted first. */
 export async function totalsByInsurer(db: Db, range: DashboardRange): Promise<TotalsRow[]> {
-  const rows = await serialRows<RawMoney & { key: string }>(db, sql`
+  const rows = await queryRows<RawMoney & { key: string }>(db, sql`
     select insurer_id as key, ${MONEY_SUMS} from ${rollupRows(range)}
     where kind = 'claim' and ${DECIDED_SQL}
     group by insurer_id order by sum(submitted_minor) desc, insurer_id`);
@@ -108,7 +103,7 @@ export async function totalsByInsurer(db: Db, range: DashboardRange): Promise<To
 
 /** Adjudicated claims per benefit category (of the claim's first item). */
 export async function totalsByCategory(db: Db, range: DashboardRange): Promise<TotalsRow[]> {
-  const rows = await serialRows<RawMoney & { key: string }>(db, sql`
+  const rows = await queryRows<RawMoney & { key: string }>(db, sql`
     select category as key, ${MONEY_SUMS} from ${rollupRows(range)}
     where kind = 'claim' and ${DECIDED_SQL}
     group by category order by sum(submitted_minor) desc, category`);
@@ -117,7 +112,7 @@ export async function totalsByCategory(db: Db, range: DashboardRange): Promise<T
 
 /** Prior authorizations decided, per insurer: approved (complete), partial, denied. */
 export async function authorizationRates(db: Db, range: DashboardRange): Promise<RateRow[]> {
-  const rows = await serialRows<{ key: string; approved: string; partial: string; denied: string }>(db, sql`
+  const rows = await queryRows<{ key: string; approved: string; partial: string; denied: string }>(db, sql`
     select insurer_id as key,
       coalesce(sum(count) filter (where status = 'complete'), 0)::text as approved,
       coalesce(sum(count) filter (where status = 'partial'), 0)::text as partial,
@@ -135,7 +130,7 @@ export async function authorizationRates(db: Db, range: DashboardRange): Promise
 
 /** Why submissions were turned down: platform errors (rejected, failed) and dispositions (denied, partial), most frequent first. */
 export async function rejectionReasons(db: Db, range: DashboardRange, limit = 10): Promise<ReasonRow[]> {
-  const rows = await serialRows<{ kind: string; status: string; reason: string; count: string }>(db, sql`
+  const rows = await queryRows<{ kind: string; status: string; reason: string; count: string }>(db, sql`
     select kind, status, reason, sum(count)::text as count from ${rollupRows(range)}
     where status in ('rejected', 'failed', 'denied', 'partial') and reason <> ''
     group by kind, status, reason
@@ -226,9 +221,9 @@ export async function medianDecisionSeconds(db: Db, range: DashboardRange): Prom
     sql` or `,
   );
   const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
-  const rows = await serialRows<{ bucket: number; count: string }>(db, sql`
+  const rows = await queryRows<{ bucket: number; count: string }>(db, sql`
     select bucket, sum(count)::text as count from decision_time_histogram
-    where (${within}) ${insurer}
+    where ${SERIAL} and (${within}) ${insurer}
     group by bucket`);
   return histogramMedian(rows.map((r) => ({ bucket: Number(r.bucket), count: Number(r.count) })));
 }
@@ -253,10 +248,10 @@ export async function trend(db: Db, range: DashboardRange): Promise<TrendRow[]> 
   const rowsOf = range.insurerId
     ? sql`grain = ${trendGrain(range.timeZone, "clinic-day", "hour")} and insurer_id = ${range.insurerId}`
     : sql`grain = ${trendGrain(range.timeZone, "clinic-day-all", "hour-all")}`;
-  const rows = await serialRows<RawMoney & { period: string }>(db, sql`
+  const rows = await queryRows<RawMoney & { period: string }>(db, sql`
     select to_char(date_trunc(${range.bucket}, period at time zone ${range.timeZone}), 'YYYY-MM-DD') as period, ${MONEY_SUMS}
     from adjudication_rollup
-    where ${rowsOf} and period >= ${range.start.toISOString()}::timestamptz and period < ${range.end.toISOString()}::timestamptz
+    where ${SERIAL} and ${rowsOf} and period >= ${range.start.toISOString()}::timestamptz and period < ${range.end.toISOString()}::timestamptz
       and kind = 'claim' and status = 'decided'
     group by 1 order by 1`);
   return rows.map((r) => ({ period: r.period, ...toTotals(r) }));
