@@ -21,6 +21,9 @@ LANGUAGE sql STABLE AS $$
   SELECT date_trunc('day', date_trunc('hour', t, 'UTC'), coalesce((SELECT time_zone FROM dashboard_clock), 'UTC'))
 $$;
 --> statement-breakpoint
+-- Also 'day-no-category' and 'month-no-category' rows: the day and month rows without the
+-- benefit category, which only the totals by category read (9 categories: 9 times the rows the
+-- totals by insurer, the authorization rates, the rejection reasons and the headline figures sum).
 CREATE OR REPLACE FUNCTION dashboard_period_contribution(s submissions, weight integer)
 RETURNS TABLE (grain text, period timestamptz, insurer_id text, kind text, category text, status text, reason text, sign integer,
   submitted bigint, eligible bigint, benefit bigint, copay bigint)
@@ -28,14 +31,22 @@ LANGUAGE sql STABLE AS $$
   SELECT g.grain,
     CASE WHEN g.unit = 'clinic-day' THEN dashboard_clinic_day(c.hour) ELSE date_trunc(g.unit, c.hour, 'UTC') END,
     CASE WHEN g.grain IN ('hour-all', 'clinic-day-all') THEN '' ELSE c.insurer_id END, c.kind,
-    CASE WHEN g.unit IN ('hour', 'clinic-day') THEN '' ELSE c.category END,
+    CASE WHEN g.unit IN ('hour', 'clinic-day') OR g.grain LIKE '%-no-category' THEN '' ELSE c.category END,
     CASE WHEN g.unit IN ('hour', 'clinic-day') THEN 'decided' ELSE c.status END,
     CASE WHEN g.unit IN ('hour', 'clinic-day') THEN '' ELSE c.reason END,
     c.sign, c.submitted, c.eligible, c.benefit, c.copay
   FROM dashboard_contribution(s, weight) c,
-    (VALUES ('hour', 'hour'), ('hour-all', 'hour'), ('day', 'day'), ('month', 'month'), ('clinic-day', 'clinic-day'), ('clinic-day-all', 'clinic-day')) g (grain, unit)
+    (VALUES ('hour', 'hour'), ('hour-all', 'hour'), ('day', 'day'), ('month', 'month'), ('clinic-day', 'clinic-day'), ('clinic-day-all', 'clinic-day'),
+      ('day-no-category', 'day'), ('month-no-category', 'month')) g (grain, unit)
   WHERE g.unit NOT IN ('hour', 'clinic-day') OR (c.kind = 'claim' AND c.status IN ('complete', 'partial', 'denied'))
 $$;
+--> statement-breakpoint
+INSERT INTO adjudication_rollup (grain, period, insurer_id, kind, category, status, reason, count, submitted_minor, eligible_minor, benefit_minor, copay_minor)
+  SELECT grain || '-no-category', period, insurer_id, kind, '', status, reason, sum(count), sum(submitted_minor), sum(eligible_minor), sum(benefit_minor), sum(copay_minor)
+  FROM adjudication_rollup
+  WHERE grain IN ('day', 'month')
+  GROUP BY 1, 2, 3, 4, 5, 6, 7
+  HAVING sum(count) <> 0 OR sum(submitted_minor) <> 0 OR sum(eligible_minor) <> 0 OR sum(benefit_minor) <> 0 OR sum(copay_minor) <> 0;
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION denial_contribution(l denial_lines, weight integer)
 RETURNS TABLE (grain text, period timestamptz, insurer_id text, dimension text, key text, family text, outcome text,

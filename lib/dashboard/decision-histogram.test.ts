@@ -74,18 +74,20 @@ const RECOMPUTE = `
   from submissions s, dashboard_decision_contribution(s, 1) c group by 1, 2, 3, 4 order by 1, 2, 3, 4`;
 /**
  * The coarser adjudication rollup recomputed from the hourly one, to compare with what its triggers
- * kept; the clinic-day rows (decision 107) group the hours by the day of the zone in `dashboard_clock`.
+ * kept; the clinic-day rows (decision 107) group the hours by the day of the zone in `dashboard_clock`,
+ * the no-category rows (decision 107) are the day and month rows without the benefit category.
  */
 const PERIODS_RECOMPUTE = `
   select g.grain,
     case when g.unit = 'clinic-day' then date_trunc('day', h.hour, (select time_zone from dashboard_clock)) else date_trunc(g.unit, h.hour, 'UTC') end as period,
     case when g.grain in ('hour-all', 'clinic-day-all') then '' else h.insurer_id end as insurer_id, h.kind,
-    case when g.unit in ('hour', 'clinic-day') then '' else h.category end as category,
+    case when g.unit in ('hour', 'clinic-day') or g.grain like '%-no-category' then '' else h.category end as category,
     case when g.unit in ('hour', 'clinic-day') then 'decided' else h.status end as status,
     case when g.unit in ('hour', 'clinic-day') then '' else h.reason end as reason,
     sum(h.count)::int as count, sum(h.submitted_minor)::text as submitted, sum(h.copay_minor)::text as copay
   from adjudication_hourly h,
-    (values ('hour', 'hour'), ('hour-all', 'hour'), ('day', 'day'), ('month', 'month'), ('clinic-day', 'clinic-day'), ('clinic-day-all', 'clinic-day')) g (grain, unit)
+    (values ('hour', 'hour'), ('hour-all', 'hour'), ('day', 'day'), ('month', 'month'), ('clinic-day', 'clinic-day'), ('clinic-day-all', 'clinic-day'),
+      ('day-no-category', 'day'), ('month-no-category', 'month')) g (grain, unit)
   where g.unit not in ('hour', 'clinic-day') or (h.kind = 'claim' and h.status in ('complete', 'partial', 'denied'))
   group by 1, 2, 3, 4, 5, 6, 7 having sum(h.count) <> 0 or sum(h.submitted_minor) <> 0 order by 1, 2, 3, 4, 5, 6, 7`;
 const PERIODS_KEPT = `
