@@ -3,7 +3,7 @@
 -- benefit category read day and month rows without it (2, below); every view is planned for one
 -- process without a transaction around it (3, dashboard_serial, at the end).
 --
--- 1. -- The dashboard's trend and the denial trend group hour rows into the clinic's days (its time
+-- 1. The dashboard's trend and the denial trend group hour rows into the clinic's days (its time
 -- zone, CLINIC_TIME_ZONE): 17,500 hour rows for a two-year range (35,000 for the denials, split by
 -- outcome), each converted to the clinic's time. The rollups now also keep 'clinic-day' rows (one
 -- per clinic day and insurer) and 'clinic-day-all' rows (all insurers), in the same transaction as
