@@ -115,3 +115,22 @@ CREATE OR REPLACE FUNCTION dashboard_serial() RETURNS boolean
 LANGUAGE sql STABLE PARALLEL UNSAFE AS $$
   SELECT true
 $$;
+--> statement-breakpoint
+-- 4. The median for all insurers sums one histogram row per bucket and UTC day or month
+--    ('day-all', 'month-all', insurer '') instead of one per insurer and bucket. The hours at a
+--    range's edges (24 at most) still read the per-insurer 'hour' rows.
+CREATE OR REPLACE FUNCTION dashboard_decision_contribution(s submissions, weight integer)
+RETURNS TABLE (grain text, period timestamptz, insurer_id text, bucket smallint, sign integer)
+LANGUAGE sql STABLE AS $$
+  SELECT g.grain, date_trunc(g.unit, s.created_at, 'UTC'), CASE WHEN g.grain LIKE '%-all' THEN '' ELSE coalesce(s.insurer_id, '') END,
+    dashboard_decision_bucket(extract(epoch FROM s.decided_at - s.sent_at)::double precision), weight
+  FROM (VALUES ('hour', 'hour'), ('day', 'day'), ('month', 'month'), ('day-all', 'day'), ('month-all', 'month')) g (grain, unit)
+  WHERE s.kind = 'claim' AND s.sent_at IS NOT NULL AND s.decided_at IS NOT NULL
+$$;
+--> statement-breakpoint
+INSERT INTO decision_time_histogram (grain, period, insurer_id, bucket, count)
+  SELECT grain || '-all', period, '', bucket, sum(count)
+  FROM decision_time_histogram
+  WHERE grain IN ('day', 'month')
+  GROUP BY 1, 2, 3, 4
+  HAVING sum(count) <> 0;

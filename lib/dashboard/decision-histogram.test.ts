@@ -96,6 +96,13 @@ const PERIODS_KEPT = `
 const KEPT = `
   select grain, period, insurer_id, bucket::int as bucket, count::int as count
   from decision_time_histogram where count <> 0 order by 1, 2, 3, 4`;
+/** The all-insurer day and month rows (decision 107), recomputed from the per-insurer ones without the trigger function. */
+const ALL_RECOMPUTE = `
+  select grain || '-all' as grain, period, '' as insurer_id, bucket::int as bucket, sum(count)::int as count
+  from decision_time_histogram where grain in ('day', 'month') group by 1, 2, 3, 4 having sum(count) <> 0 order by 1, 2, 3, 4`;
+const ALL_KEPT = `
+  select grain, period, insurer_id, bucket::int as bucket, count::int as count
+  from decision_time_histogram where grain in ('day-all', 'month-all') and count <> 0 order by 1, 2, 3, 4`;
 
 describe("decision-time histogram (pure)", () => {
   it("splits a range into hours at its edges, whole UTC days and whole UTC months", () => {
@@ -161,6 +168,7 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
     expect(perInsurer.map((m) => m.count)).toEqual([401, 400, 400]);
     expect(await medianDecisionSeconds(database.db, days("2024-01-01", "2024-12-31"))).toEqual({ median: null, count: 0 });
     expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
+    expect(await database.query(ALL_KEPT)).toEqual(await database.query(ALL_RECOMPUTE));
     expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
   });
 
@@ -222,6 +230,7 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
       if (median === null) expect(got.median).toBeNull();
       else expect(Math.abs(got.median! - median)).toBeLessThanOrEqual(median * 0.05 + 1);
       expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
+      expect(await database.query(ALL_KEPT)).toEqual(await database.query(ALL_RECOMPUTE));
       expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
     };
     await near(1000, 3);
@@ -244,6 +253,7 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
     await deleteSubmissions(db, [a, b, c]);
     expect((await medianDecisionSeconds(db, days("2024-01-01", "2024-12-31", "payer-z"))).count).toBe(0);
     expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
+    expect(await database.query(ALL_KEPT)).toEqual(await database.query(ALL_RECOMPUTE));
   });
 
   it("keeps one trend row per clinic day in the stored zone, rebuilds them when the zone changes, reads the hours for another zone (decision 107)", async () => {

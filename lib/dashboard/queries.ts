@@ -211,7 +211,8 @@ export function histogramMedian(buckets: { bucket: number; count: number }[]): {
 
 /**
  * Median seconds from sent to adjudicated of claims created in the range, read from the
- * `decision_time_histogram` rollup (drizzle/0013_dashboard_decision_histogram.sql). Every claim
+ * `decision_time_histogram` rollup (drizzle/0013_dashboard_decision_histogram.sql; for all
+ * insurers its 'day-all' and 'month-all' rows, 0029). Every claim
  * with a decision time counts, including one cancelled after its decision. Null when none was
  * decided. Precision: each middle decision time is placed inside its 5 % wide bucket, so the
  * result is within 5 % (+ 1 s: bucket 0 is [0, 1) s, and rounding) of the exact percentile_cont
@@ -220,8 +221,10 @@ export function histogramMedian(buckets: { bucket: number; count: number }[]): {
 export async function medianDecisionSeconds(db: Db, range: DashboardRange): Promise<{ median: number | null; count: number }> {
   const pieces = decisionGrains(range.start, range.end);
   if (pieces.length === 0) return { median: null, count: 0 };
+  // All insurers: the days and months from their 'day-all' / 'month-all' rows (decision 107).
+  const grainOf = (grain: string) => (range.insurerId || grain === "hour" ? grain : `${grain}-all`);
   const within = sql.join(
-    pieces.map((p) => sql`(grain = ${p.grain} and period >= ${p.from.toISOString()}::timestamptz and period < ${p.to.toISOString()}::timestamptz)`),
+    pieces.map((p) => sql`(grain = ${grainOf(p.grain)} and period >= ${p.from.toISOString()}::timestamptz and period < ${p.to.toISOString()}::timestamptz)`),
     sql` or `,
   );
   const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
