@@ -1,7 +1,8 @@
 -- docs/decisions/107: the managers' views within 100 ms at 1,000,000 claims. Three parts: the trends
 -- read one row per clinic day instead of one per UTC hour (1); the views that never show the
 -- benefit category read day and month rows without it (2, below); every view is planned for one
--- process without a transaction around it (3, dashboard_serial, at the end).
+-- process without a transaction around it (3, dashboard_serial); the median for all insurers reads
+-- an all-insurer histogram (4, at the end).
 --
 -- 1. The dashboard's trend and the denial trend group hour rows into the clinic's days (its time
 -- zone, CLINIC_TIME_ZONE): 17,500 hour rows for a two-year range (35,000 for the denials, split by
