@@ -208,7 +208,7 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
       ["2026-11-02", 2],
       ["2026-11-09", 1],
     ]);
-    // All insurers read one row per hour ('hour-all'), one insurer its own rows (decision 100): summed over
+    // All insurers read one row per clinic day ('clinic-day-all'), one insurer its own rows (decisions 100, 107): summed over
     // the insurers, the per-insurer trends give the all-insurer trend, day by day.
     const insurers = [...new Set((await totalsByInsurer(database.db, range)).map((r) => r.key))];
     expect(insurers.length).toBeGreaterThan(1);

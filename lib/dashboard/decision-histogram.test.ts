@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql, type SQL } from "drizzle-orm";
+import { queryRows, type Db } from "@/lib/db";
 import { submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
-import { decisionGrains, histogramMedian, medianDecisionSeconds, parseRange, totalsByInsurer, trend, type DashboardRange } from "./index";
+import { dashboardClock, decisionGrains, denialRows, rollupRows, histogramMedian, medianDecisionSeconds, parseRange, setDashboardClock, totalsByInsurer, trend, type DashboardRange } from "./index";
 import { deleteSubmissions, insertSubmissions, patchSubmission } from "@/lib/submissions/testing";
 
 /*
@@ -70,14 +72,23 @@ async function exact(database: { query<T>(text: string, params?: unknown[]): Pro
 const RECOMPUTE = `
   select c.grain, c.period, c.insurer_id, c.bucket::int as bucket, sum(c.sign)::int as count
   from submissions s, dashboard_decision_contribution(s, 1) c group by 1, 2, 3, 4 order by 1, 2, 3, 4`;
-/** The coarser adjudication rollup recomputed from the hourly one, to compare with what its triggers kept. */
+/**
+ * The coarser adjudication rollup recomputed from the hourly one, to compare with what its triggers
+ * kept; the clinic-day rows (decision 107) group the hours by the day of the zone in `dashboard_clock`,
+ * the no-category rows (decision 107) are the day and month rows without the benefit category.
+ */
 const PERIODS_RECOMPUTE = `
-  select g.grain, date_trunc(g.unit, h.hour, 'UTC') as period, case when g.grain = 'hour-all' then '' else h.insurer_id end as insurer_id, h.kind,
-    case when g.unit = 'hour' then '' else h.category end as category, case when g.unit = 'hour' then 'decided' else h.status end as status,
-    case when g.unit = 'hour' then '' else h.reason end as reason,
+  select g.grain,
+    case when g.unit = 'clinic-day' then date_trunc('day', h.hour, (select time_zone from dashboard_clock)) else date_trunc(g.unit, h.hour, 'UTC') end as period,
+    case when g.grain in ('hour-all', 'clinic-day-all') then '' else h.insurer_id end as insurer_id, h.kind,
+    case when g.unit in ('hour', 'clinic-day') or g.grain like '%-no-category' then '' else h.category end as category,
+    case when g.unit in ('hour', 'clinic-day') then 'decided' else h.status end as status,
+    case when g.unit in ('hour', 'clinic-day') then '' else h.reason end as reason,
     sum(h.count)::int as count, sum(h.submitted_minor)::text as submitted, sum(h.copay_minor)::text as copay
-  from adjudication_hourly h, (values ('hour', 'hour'), ('hour-all', 'hour'), ('day', 'day'), ('month', 'month')) g (grain, unit)
-  where g.unit <> 'hour' or (h.kind = 'claim' and h.status in ('complete', 'partial', 'denied'))
+  from adjudication_hourly h,
+    (values ('hour', 'hour'), ('hour-all', 'hour'), ('day', 'day'), ('month', 'month'), ('clinic-day', 'clinic-day'), ('clinic-day-all', 'clinic-day'),
+      ('day-no-category', 'day'), ('month-no-category', 'month')) g (grain, unit)
+  where g.unit not in ('hour', 'clinic-day') or (h.kind = 'claim' and h.status in ('complete', 'partial', 'denied'))
   group by 1, 2, 3, 4, 5, 6, 7 having sum(h.count) <> 0 or sum(h.submitted_minor) <> 0 order by 1, 2, 3, 4, 5, 6, 7`;
 const PERIODS_KEPT = `
   select grain, period, insurer_id, kind, category, status, reason, count::int as count, submitted_minor::text as submitted, copay_minor::text as copay
@@ -85,6 +96,13 @@ const PERIODS_KEPT = `
 const KEPT = `
   select grain, period, insurer_id, bucket::int as bucket, count::int as count
   from decision_time_histogram where count <> 0 order by 1, 2, 3, 4`;
+/** The all-insurer day and month rows (decision 107), recomputed from the per-insurer ones without the trigger function. */
+const ALL_RECOMPUTE = `
+  select grain || '-all' as grain, period, '' as insurer_id, bucket::int as bucket, sum(count)::int as count
+  from decision_time_histogram where grain in ('day', 'month') group by 1, 2, 3, 4 having sum(count) <> 0 order by 1, 2, 3, 4`;
+const ALL_KEPT = `
+  select grain, period, insurer_id, bucket::int as bucket, count::int as count
+  from decision_time_histogram where grain in ('day-all', 'month-all') and count <> 0 order by 1, 2, 3, 4`;
 
 describe("decision-time histogram (pure)", () => {
   it("splits a range into hours at its edges, whole UTC days and whole UTC months", () => {
@@ -150,7 +168,27 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
     expect(perInsurer.map((m) => m.count)).toEqual([401, 400, 400]);
     expect(await medianDecisionSeconds(database.db, days("2024-01-01", "2024-12-31"))).toEqual({ median: null, count: 0 });
     expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
+    expect(await database.query(ALL_KEPT)).toEqual(await database.query(ALL_RECOMPUTE));
     expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
+  });
+
+  it("plans every view for one process: a few thousand rollup rows never pay for parallel workers (decision 107)", async () => {
+    const range = days("2025-01-15", "2026-04-10");
+    const plan = async (query: SQL) =>
+      database.db.transaction(async (tx) => {
+        // Parallel plans made as cheap as they can be: the planner takes one whenever it may.
+        for (const setting of ["parallel_setup_cost", "parallel_tuple_cost", "min_parallel_table_scan_size", "min_parallel_index_scan_size"]) {
+          await tx.execute(sql.raw(`set local ${setting} = 0`));
+        }
+        await tx.execute(sql`set local max_parallel_workers_per_gather = 2`);
+        const rows = await queryRows<{ "QUERY PLAN": string }>(tx as unknown as Db, sql`explain ${query}`);
+        return rows.map((r) => r["QUERY PLAN"]).join("\n");
+      });
+    const view = sql`select insurer_id, sum(count) from ${rollupRows(range)} group by 1`;
+    expect(await plan(view)).not.toMatch(/Gather|Parallel/);
+    expect(await plan(sql`select key, sum(lines) from ${denialRows(range, "practitioner")} group by 1`)).not.toMatch(/Gather|Parallel/);
+    // The same rows without the marker: a parallel plan (the test can fail).
+    expect(await plan(sql`select insurer_id, sum(count) from (select insurer_id, count from adjudication_rollup where grain = 'day' union all select insurer_id, count from adjudication_hourly) r group by 1`)).toMatch(/Gather|Parallel/);
   });
 
   it("sums money over long ranges exactly as the hourly rollup does (months, days and edge hours)", async () => {
@@ -192,6 +230,7 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
       if (median === null) expect(got.median).toBeNull();
       else expect(Math.abs(got.median! - median)).toBeLessThanOrEqual(median * 0.05 + 1);
       expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
+      expect(await database.query(ALL_KEPT)).toEqual(await database.query(ALL_RECOMPUTE));
       expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
     };
     await near(1000, 3);
@@ -214,5 +253,77 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
     await deleteSubmissions(db, [a, b, c]);
     expect((await medianDecisionSeconds(db, days("2024-01-01", "2024-12-31", "payer-z"))).count).toBe(0);
     expect(await database.query(KEPT)).toEqual(await database.query(RECOMPUTE));
+    expect(await database.query(ALL_KEPT)).toEqual(await database.query(ALL_RECOMPUTE));
+  });
+
+  it("keeps one trend row per clinic day in the stored zone, rebuilds them when the zone changes, reads the hours for another zone (decision 107)", async () => {
+    const db = database.db;
+    /** The trend straight from the hourly rollup, grouped in `zone`: what every path must give. */
+    const fromHours = async (range: DashboardRange, zone: string) => {
+      const insurer = range.insurerId ? `and insurer_id = '${range.insurerId}'` : "";
+      return database.query<{ period: string; count: number; submitted: string }>(
+        `select to_char(date_trunc('${range.bucket}', hour at time zone '${zone}'), 'YYYY-MM-DD') as period, sum(count)::int as count, sum(submitted_minor)::text as submitted
+         from adjudication_hourly where kind = 'claim' and status in ('complete', 'partial', 'denied')
+           and hour >= '${range.start.toISOString()}' and hour < '${range.end.toISOString()}' ${insurer}
+         group by 1 having sum(count) <> 0 order by 1`,
+      );
+    };
+    const read = async (range: DashboardRange) =>
+      (await trend(db, range)).filter((r) => r.count !== 0).map((r) => ({ period: r.period, count: r.count, submitted: r.submittedMinor }));
+    const riyadh = [days("2025-01-01", "2026-12-31"), days("2025-03-17", "2025-04-15", "payer-c"), days("2025-07-09", "2025-07-09")];
+    const newYork = [parseRange({ from: "2025-01-01", to: "2025-12-31" }, "America/New_York"), parseRange({ from: "2025-03-01", to: "2025-03-31", insurer: "payer-b" }, "America/New_York")];
+    const agree = async (ranges: DashboardRange[], zone: string) => {
+      for (const range of ranges) {
+        for (const r of [range, { ...range, bucket: "week" as const }]) {
+          const want = await fromHours(r, zone);
+          expect(want.length, `${r.from}…${r.to} ${r.insurerId ?? ""} ${r.bucket}`).toBeGreaterThan(0);
+          expect(await read(r), `${r.from}…${r.to} ${r.insurerId ?? ""} ${r.bucket}`).toEqual(want);
+        }
+      }
+    };
+    /** Whether a trend in `range` reads the clinic-day rows: a marker added to them shows in it, then goes. */
+    const readsClinicDays = async (range: DashboardRange) => {
+      const before = (await trend(db, range)).reduce((n, r) => n + r.count, 0);
+      await database.query(`update adjudication_rollup set count = count + 1000 where grain = 'clinic-day-all'`);
+      const marked = (await trend(db, range)).reduce((n, r) => n + r.count, 0);
+      await database.query(`update adjudication_rollup set count = count - 1000 where grain = 'clinic-day-all'`);
+      return marked !== before;
+    };
+    const inRange = riyadh[0]!;
+    expect(await dashboardClock(db)).toBe("Asia/Riyadh");
+    expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
+    await agree(riyadh, "Asia/Riyadh");
+    expect(await readsClinicDays(inRange)).toBe(true);
+    expect(await setDashboardClock(db, "Asia/Riyadh")).toBe(false);
+    // An unknown zone changes nothing.
+    await expect(setDashboardClock(db, "Mars/Base")).rejects.toThrow();
+    expect(await dashboardClock(db)).toBe("Asia/Riyadh");
+    // A clinic that moves to New York (23- and 25-hour days): its days are rebuilt from the hours;
+    // a range in Riyadh's days now reads the hours, with the same answer.
+    expect(await setDashboardClock(db, "America/New_York")).toBe(true);
+    expect(await dashboardClock(db)).toBe("America/New_York");
+    expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
+    await agree(newYork, "America/New_York");
+    await agree(riyadh, "Asia/Riyadh");
+    expect(await readsClinicDays(newYork[0]!)).toBe(true);
+    expect(await readsClinicDays(inRange)).toBe(false);
+    // Claims keep the New York days as they come, change and go.
+    const [added] = await insertSubmissions(db, {
+      ...claims(1)[0]!,
+      insurerId: "payer-b",
+      createdAt: new Date("2025-03-09T06:30:00Z"),
+      sentAt: new Date("2025-03-09T06:31:00Z"),
+      decidedAt: new Date("2025-03-09T07:00:00Z"),
+    });
+    expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
+    await patchSubmission(db, added!.id, { createdAt: new Date("2025-03-10T03:30:00Z") });
+    await agree(newYork, "America/New_York");
+    await deleteSubmissions(db, [added!.id]);
+    expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
+    // Back to Riyadh: rebuilt again.
+    expect(await setDashboardClock(db, "Asia/Riyadh")).toBe(true);
+    expect(await database.query(PERIODS_KEPT)).toEqual(await database.query(PERIODS_RECOMPUTE));
+    await agree(riyadh, "Asia/Riyadh");
+    expect(await readsClinicDays(inRange)).toBe(true);
   });
 });

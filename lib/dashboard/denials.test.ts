@@ -6,7 +6,7 @@ import { submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
 import { deleteSubmissions, insertSubmissions, patchSubmission } from "@/lib/submissions/testing";
 import { reasonCodesCaught } from "@/lib/scrubber";
-import { buildTable, denialBreakdown, denialTrend, loadTable, parseRange, reasonClaimsHref, scrubberCatchShare, toCsv, topFixableReasons } from "./index";
+import { buildTable, denialBreakdown, denialTrend, loadTable, parseRange, reasonClaimsHref, scrubberCatchShare, setDashboardClock, toCsv, topFixableReasons } from "./index";
 
 /*
  * Denial analytics against a hand-computed fixture (docs/decisions/077). Clinic time zone
@@ -95,6 +95,16 @@ const RECOMPUTE = `select c.grain, c.dimension, c.period, c.insurer_id, c.key, c
   from denial_lines l, denial_contribution(l, 1) c group by 1, 2, 3, 4, 5, 6, 7 order by 1, 2, 3, 4, 5, 6, 7`;
 const KEPT = `select grain, dimension, period, insurer_id, key, family, outcome, lines::int as lines, at_stake_minor::text as stake
   from denial_rollup where lines <> 0 or at_stake_minor <> 0 order by 1, 2, 3, 4, 5, 6, 7`;
+
+/**
+ * The trend's clinic-day rows (decision 107) recomputed from the lines alone, without the
+ * contribution function: each line's UTC hour, in the day of the zone in `dashboard_clock`.
+ */
+const DAYS_RECOMPUTE = `select d.dimension, date_trunc('day', date_trunc('hour', l.created_at, 'UTC'), (select time_zone from dashboard_clock)) as period,
+    case when d.dimension = 'trend' then l.insurer_id else '' end as insurer_id, l.outcome, count(*)::int as lines, sum(l.at_stake_minor)::text as stake
+  from denial_lines l, (values ('trend'), ('trend-all')) d (dimension) group by 1, 2, 3, 4 order by 1, 2, 3, 4`;
+const DAYS_KEPT = `select dimension, period, insurer_id, outcome, lines::int as lines, at_stake_minor::text as stake
+  from denial_rollup where grain = 'clinic-day' and key = '' and family = '' and (lines <> 0 or at_stake_minor <> 0) order by 1, 2, 3, 4`;
 
 describe.each(testDatabases())("denial analytics on $name", (target) => {
   let database: Awaited<ReturnType<typeof target.open>>;
@@ -197,6 +207,26 @@ describe.each(testDatabases())("denial analytics on $name", (target) => {
       ["2026-11-20", 1, "0", "2000"],
       ["2026-11-30", 1, "1050", "0"],
     ]);
+    // Read from one row per clinic day (decision 107); in step with the lines; and the same answer
+    // from the hour rows while the stored days are another zone's.
+    expect(await queryRows(db, sql.raw(DAYS_KEPT))).toEqual(await queryRows(db, sql.raw(DAYS_RECOMPUTE)));
+    const perDay = await denialTrend(db, november);
+    expect(await setDashboardClock(db, "America/New_York")).toBe(true);
+    expect(await queryRows(db, sql.raw(DAYS_KEPT))).toEqual(await queryRows(db, sql.raw(DAYS_RECOMPUTE)));
+    expect(await denialTrend(db, november)).toEqual(perDay);
+    // In New York's days C3 (21:00Z) and C4 (20:59Z) are both on 31 October; in Riyadh's, C3 is on 1 November.
+    expect((await denialTrend(db, parseRange({ from: "2026-10-31", to: "2026-11-30" }, "America/New_York"))).map((r) => [r.period, r.lines])).toEqual([
+      ["2026-10-31", 2],
+      ["2026-11-05", 1],
+      ["2026-11-10", 2],
+      ["2026-11-20", 1],
+      ["2026-11-30", 1],
+    ]);
+    expect(await setDashboardClock(db, TZ)).toBe(true);
+    expect(await denialTrend(db, { ...november, insurerId: "payer-b" })).toEqual([
+      { period: "2026-11-10", lines: 2, rejectedMinor: "15001", reducedMinor: "0" },
+      { period: "2026-11-20", lines: 1, rejectedMinor: "0", reducedMinor: "2000" },
+    ]);
     const t = (key: string) => key;
     const ctx = { t, words: t, locale: "en", insurerName: (id: string) => id, range: november };
     const fixable = buildTable("denialFixable", await loadTable("denialFixable", db, november), ctx);
@@ -249,5 +279,6 @@ describe.each(testDatabases())("denial analytics on $name", (target) => {
       ["BE", "5000"],
     ]);
     expect(await queryRows(db, sql.raw(KEPT))).toEqual(await queryRows(db, sql.raw(RECOMPUTE)));
+    expect(await queryRows(db, sql.raw(DAYS_KEPT))).toEqual(await queryRows(db, sql.raw(DAYS_RECOMPUTE)));
   });
 });

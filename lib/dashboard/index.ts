@@ -8,3 +8,4 @@ export { liveBoardView, type BoardCounts, type FeedItem, type LiveBoardView } fr
 export { kpis, previousRange, type KpiFigures, type Kpis } from "./kpis";
 export * from "./denials";
 export { DENIAL_TABLES, isDenialTable, reasonClaimsHref, type DenialTableName } from "./denial-tables";
+export { dashboardClock, setDashboardClock } from "./clock";

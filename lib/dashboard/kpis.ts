@@ -40,7 +40,7 @@ async function figures(db: Db, range: DashboardRange): Promise<KpiFigures> {
     queryRows<{ status: string; n: string; benefit: string; copay: string }>(db, sql`
       select status, coalesce(sum(count), 0)::text as n,
         coalesce(sum(benefit_minor), 0)::text as benefit, coalesce(sum(copay_minor), 0)::text as copay
-      from ${rollupRows(range)}
+      from ${rollupRows(range, { category: false })}
       where kind = 'claim'
       group by status`),
     medianDecisionSeconds(db, range),

@@ -68,39 +68,38 @@ const DECIDED_SQL = sql.raw(`status in ('complete', 'partial', 'denied')`);
  * piece is then a single range on the primary key's leading columns (grain, period), which the
  * planner reads by index. OR-ed, it misjudged a two-year range and scanned the whole rollup in
  * parallel (1,000,000 claims: ~45 ms a query against ~11 ms; bench-dashboard-1m-2026-11-25.txt).
+ *
+ * `category: false` for views that never show the benefit category: the days and months then come
+ * from the 'day-no-category' and 'month-no-category' rows (category '', a ninth of the rows;
+ * decision 107); the edge hours keep theirs.
  */
-export function rollupRows(range: DashboardRange): SQL {
+export function rollupRows(range: DashboardRange, { category = true }: { category?: boolean } = {}): SQL {
   const between = (column: string, p: { from: Date; to: Date }) =>
     sql`${sql.raw(column)} >= ${p.from.toISOString()}::timestamptz and ${sql.raw(column)} < ${p.to.toISOString()}::timestamptz`;
   const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
   const columns = sql.raw("insurer_id, kind, category, status, reason, count, submitted_minor, eligible_minor, benefit_minor, copay_minor");
   const parts = decisionGrains(range.start, range.end).map((p) =>
     p.grain === "hour"
-      ? sql`select ${columns} from adjudication_hourly where ${between("hour", p)} ${insurer}`
-      : sql`select ${columns} from adjudication_rollup where grain = ${p.grain} and ${between("period", p)} ${insurer}`,
+      ? sql`select ${columns} from adjudication_hourly where ${SERIAL} and ${between("hour", p)} ${insurer}`
+      : sql`select ${columns} from adjudication_rollup where ${SERIAL} and grain = ${category ? p.grain : `${p.grain}-no-category`} and ${between("period", p)} ${insurer}`,
   );
   if (!parts.length) parts.push(sql`select ${columns} from adjudication_rollup where false`);
   return sql`(${sql.join(parts, sql` union all `)}) r`;
 }
 
 /**
- * The managers' views read a few hundred to a few tens of thousands of rollup rows (a few ms of
- * work), yet the planner spreads their `union all` over parallel workers, whose launch on a busy
- * 2-core machine cost 10–30 ms a query at 1,000,000 claims (docs/decisions/082, for the denial
- * views; decision 100, for the dashboard's). Each view therefore runs in a read transaction without
- * parallel workers.
+ * The managers' views read a few hundred to a few thousand rollup rows (a few ms of work), yet the
+ * planner would spread their `union all` over parallel workers, whose launch on a busy 2-core
+ * machine cost 10–30 ms a query at 1,000,000 claims (docs/decisions/082, 100). Every read of a
+ * view calls `dashboard_serial()` (PARALLEL UNSAFE, inlined to `true`; migration 0029, decision
+ * 107): PostgreSQL then plans it for one process, and the view is one plain statement.
  */
-export async function serialRows<T>(db: Db, query: SQL): Promise<T[]> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
-    return queryRows<T>(tx as unknown as Db, query);
-  });
-}
+export const SERIAL = sql.raw("dashboard_serial()");
 
 /** Adjudicated claims (complete, partial, denied): money per insurer, largest submitted first. */
 export async function totalsByInsurer(db: Db, range: DashboardRange): Promise<TotalsRow[]> {
-  const rows = await serialRows<RawMoney & { key: string }>(db, sql`
-    select insurer_id as key, ${MONEY_SUMS} from ${rollupRows(range)}
+  const rows = await queryRows<RawMoney & { key: string }>(db, sql`
+    select insurer_id as key, ${MONEY_SUMS} from ${rollupRows(range, { category: false })}
     where kind = 'claim' and ${DECIDED_SQL}
     group by insurer_id order by sum(submitted_minor) desc, insurer_id`);
   return rows.map((r) => ({ key: r.key, ...toTotals(r) }));
@@ -108,7 +107,7 @@ export async function totalsByInsurer(db: Db, range: DashboardRange): Promise<To
 
 /** Adjudicated claims per benefit category (of the claim's first item). */
 export async function totalsByCategory(db: Db, range: DashboardRange): Promise<TotalsRow[]> {
-  const rows = await serialRows<RawMoney & { key: string }>(db, sql`
+  const rows = await queryRows<RawMoney & { key: string }>(db, sql`
     select category as key, ${MONEY_SUMS} from ${rollupRows(range)}
     where kind = 'claim' and ${DECIDED_SQL}
     group by category order by sum(submitted_minor) desc, category`);
@@ -117,12 +116,12 @@ export async function totalsByCategory(db: Db, range: DashboardRange): Promise<T
 
 /** Prior authorizations decided, per insurer: approved (complete), partial, denied. */
 export async function authorizationRates(db: Db, range: DashboardRange): Promise<RateRow[]> {
-  const rows = await serialRows<{ key: string; approved: string; partial: string; denied: string }>(db, sql`
+  const rows = await queryRows<{ key: string; approved: string; partial: string; denied: string }>(db, sql`
     select insurer_id as key,
       coalesce(sum(count) filter (where status = 'complete'), 0)::text as approved,
       coalesce(sum(count) filter (where status = 'partial'), 0)::text as partial,
       coalesce(sum(count) filter (where status = 'denied'), 0)::text as denied
-    from ${rollupRows(range)}
+    from ${rollupRows(range, { category: false })}
     where kind = 'preauthorization' and ${DECIDED_SQL}
     group by insurer_id order by insurer_id`);
   return rows.map((r) => {
@@ -135,8 +134,8 @@ export async function authorizationRates(db: Db, range: DashboardRange): Promise
 
 /** Why submissions were turned down: platform errors (rejected, failed) and dispositions (denied, partial), most frequent first. */
 export async function rejectionReasons(db: Db, range: DashboardRange, limit = 10): Promise<ReasonRow[]> {
-  const rows = await serialRows<{ kind: string; status: string; reason: string; count: string }>(db, sql`
-    select kind, status, reason, sum(count)::text as count from ${rollupRows(range)}
+  const rows = await queryRows<{ kind: string; status: string; reason: string; count: string }>(db, sql`
+    select kind, status, reason, sum(count)::text as count from ${rollupRows(range, { category: false })}
     where status in ('rejected', 'failed', 'denied', 'partial') and reason <> ''
     group by kind, status, reason
     having sum(count) > 0
@@ -212,7 +211,8 @@ export function histogramMedian(buckets: { bucket: number; count: number }[]): {
 
 /**
  * Median seconds from sent to adjudicated of claims created in the range, read from the
- * `decision_time_histogram` rollup (drizzle/0013_dashboard_decision_histogram.sql). Every claim
+ * `decision_time_histogram` rollup (drizzle/0013_dashboard_decision_histogram.sql; for all
+ * insurers its 'day-all' and 'month-all' rows, 0029). Every claim
  * with a decision time counts, including one cancelled after its decision. Null when none was
  * decided. Precision: each middle decision time is placed inside its 5 % wide bucket, so the
  * result is within 5 % (+ 1 s: bucket 0 is [0, 1) s, and rounding) of the exact percentile_cont
@@ -221,29 +221,44 @@ export function histogramMedian(buckets: { bucket: number; count: number }[]): {
 export async function medianDecisionSeconds(db: Db, range: DashboardRange): Promise<{ median: number | null; count: number }> {
   const pieces = decisionGrains(range.start, range.end);
   if (pieces.length === 0) return { median: null, count: 0 };
+  // All insurers: the days and months from their 'day-all' / 'month-all' rows (decision 107).
+  const grainOf = (grain: string) => (range.insurerId || grain === "hour" ? grain : `${grain}-all`);
   const within = sql.join(
-    pieces.map((p) => sql`(grain = ${p.grain} and period >= ${p.from.toISOString()}::timestamptz and period < ${p.to.toISOString()}::timestamptz)`),
+    pieces.map((p) => sql`(grain = ${grainOf(p.grain)} and period >= ${p.from.toISOString()}::timestamptz and period < ${p.to.toISOString()}::timestamptz)`),
     sql` or `,
   );
   const insurer = range.insurerId ? sql`and insurer_id = ${range.insurerId}` : sql``;
-  const rows = await serialRows<{ bucket: number; count: string }>(db, sql`
+  const rows = await queryRows<{ bucket: number; count: string }>(db, sql`
     select bucket, sum(count)::text as count from decision_time_histogram
-    where (${within}) ${insurer}
+    where ${SERIAL} and (${within}) ${insurer}
     group by bucket`);
   return histogramMedian(rows.map((r) => ({ bucket: Number(r.bucket), count: Number(r.count) })));
 }
 
 /**
- * Adjudicated claims per clinic day or week (weeks start on Monday), from the hour rows of
- * `adjudication_rollup` (adjudicated claims only, status 'decided'): for one insurer its own rows
- * (grain 'hour', one per hour and insurer), for all insurers one row per hour ('hour-all', decision 100).
+ * The rows a trend reads (docs/decisions/107): the clinic-day rows (`clinic`, kept for the zone in
+ * `dashboard_clock`) when the range's time zone is the stored one, else the hour rows (`hour`),
+ * which any whole-hour zone groups into its own days. One statement: the zone is compared in a
+ * sub-select the planner runs once, before it reads the rollup by index.
+ */
+export function trendGrain(timeZone: string, clinic: string, hour: string): SQL {
+  return sql`(select coalesce(max(case when time_zone = ${timeZone} then ${clinic} end), ${hour}) from dashboard_clock)`;
+}
+
+/**
+ * Adjudicated claims per clinic day or week (weeks start on Monday), from the clinic-day rows of
+ * `adjudication_rollup` (adjudicated claims only, status 'decided'; decision 107), or its hour
+ * rows when the range is in another time zone: for one insurer its own rows ('clinic-day' /
+ * 'hour'), for all insurers one row per day or hour ('clinic-day-all' / 'hour-all', decision 100).
  */
 export async function trend(db: Db, range: DashboardRange): Promise<TrendRow[]> {
-  const rowsOf = range.insurerId ? sql`grain = 'hour' and insurer_id = ${range.insurerId}` : sql`grain = 'hour-all'`;
-  const rows = await serialRows<RawMoney & { period: string }>(db, sql`
+  const rowsOf = range.insurerId
+    ? sql`grain = ${trendGrain(range.timeZone, "clinic-day", "hour")} and insurer_id = ${range.insurerId}`
+    : sql`grain = ${trendGrain(range.timeZone, "clinic-day-all", "hour-all")}`;
+  const rows = await queryRows<RawMoney & { period: string }>(db, sql`
     select to_char(date_trunc(${range.bucket}, period at time zone ${range.timeZone}), 'YYYY-MM-DD') as period, ${MONEY_SUMS}
     from adjudication_rollup
-    where ${rowsOf} and period >= ${range.start.toISOString()}::timestamptz and period < ${range.end.toISOString()}::timestamptz
+    where ${SERIAL} and ${rowsOf} and period >= ${range.start.toISOString()}::timestamptz and period < ${range.end.toISOString()}::timestamptz
       and kind = 'claim' and status = 'decided'
     group by 1 order by 1`);
   return rows.map((r) => ({ period: r.period, ...toTotals(r) }));

@@ -39,6 +39,10 @@ export async function boot(): Promise<void> {
     }
   }
   const database = await getDatabase();
+  // The trends' clinic-day rows follow the clinic's time zone (docs/decisions/107): rebuilt here when it changed.
+  if (await (await import("@/lib/dashboard")).setDashboardClock(database.db, e.CLINIC_TIME_ZONE)) {
+    log("boot").info(`rebuilt the dashboards' clinic days for ${e.CLINIC_TIME_ZONE}`);
+  }
   // Requests proxy.ts refuses (cross-origin writes) are audited through the one audit writer.
   setRefusalWriter((entry) => audit(database.db, entry));
   if (usesSandbox(e)) {

@@ -1,4 +1,5 @@
-import { bigint, index, integer, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, smallint, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 
 /**
  * Managers' dashboards: submissions rolled up per UTC hour of `created_at`, insurer,
@@ -84,4 +85,18 @@ export const adjudicationRollup = pgTable(
     ...rollupColumns(),
   },
   (t) => [primaryKey({ columns: [t.grain, t.period, t.insurerId, t.kind, t.category, t.status, t.reason] })],
+);
+
+/**
+ * Decision 107: the clinic's time zone the 'clinic-day' rows of `adjudication_rollup` and
+ * `denial_rollup` follow (one row; set at start by lib/dashboard setDashboardClock, whose SQL
+ * function rebuilds those rows when the zone changes).
+ */
+export const dashboardClock = pgTable(
+  "dashboard_clock",
+  {
+    id: boolean("id").primaryKey().default(true),
+    timeZone: text("time_zone").notNull(),
+  },
+  (t) => [check("dashboard_clock_one_row", sql`${t.id}`)],
 );
