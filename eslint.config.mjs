@@ -5,7 +5,7 @@ import nextTs from "eslint-config-next/typescript";
 // through @/lib/<module> (index.ts), client components through @/lib/<module>/browser. Tests may
 // reach inside (they test the parts).
 const ENTRY_ONLY = {
-  group: ["@/lib/*/*", "!@/lib/*/browser"],
+  group: ["@/lib/*/*", "!@/lib/*/browser", "!@/lib/fhir/mds"],
   message: "Import a lib module through its entry: @/lib/<module> (index.ts), or @/lib/<module>/browser in client components (docs/decisions/041).",
 };
 const LIB_LAYER = { group: ["@/app/*", "@/app/**", "@/components/*", "@/components/**"], message: "lib/ may not import from app/ or components/ (app → components → lib)." };

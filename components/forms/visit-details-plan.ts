@@ -1,4 +1,5 @@
-import { mds, type ClaimSubtype, type ClaimType } from "@/lib/fhir/browser";
+import { type ClaimSubtype, type ClaimType } from "@/lib/fhir/browser";
+import * as mds from "@/lib/fhir/mds";
 
 /**
  * What the "Visit details" section asks of one visit (the exchange's Minimum Data Set,

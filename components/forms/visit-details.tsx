@@ -4,7 +4,8 @@ import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useId, useMemo } from "react";
 import { useWatch, type Control, type FieldErrors, type UseFormGetValues, type UseFormRegister, type UseFormSetValue } from "react-hook-form";
 import { FieldMessages, describedBy, inputClasses } from "@/components/patients/form-controls";
-import { isClaimType, mds } from "@/lib/fhir/browser";
+import { isClaimType } from "@/lib/fhir/browser";
+import * as mds from "@/lib/fhir/mds";
 import type { SubmissionFormInput } from "@/lib/submissions";
 import { visitDetailsPlan } from "./visit-details-plan";
 

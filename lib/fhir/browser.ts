@@ -52,4 +52,3 @@ export type { BenefitCategoryView, CodedView, Decision, ExtensionView, Insurance
 // The claim size limits, for the staff forms' field errors (docs/decisions/093).
 export { CLAIM_LIMITS, CLAIM_LIMIT_WORDS, FORM_CLAIM_LIMITS } from "./nphies/limits";
 export type { ClaimLimitName } from "./nphies/limits";
-export * as mds from "./nphies/mds";

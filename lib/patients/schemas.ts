@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { checkNationalId, mds, type NationalIdProblem } from "@/lib/fhir/browser";
+import { checkNationalId, type NationalIdProblem } from "@/lib/fhir/browser";
+import * as mds from "@/lib/fhir/mds";
 import { GENDERS } from "./genders";
 
 export { GENDERS };

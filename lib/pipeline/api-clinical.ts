@@ -1,5 +1,5 @@
 import { nphies, type ClaimParsed } from "@/lib/fhir";
-import { mds } from "@/lib/fhir/browser";
+import * as mds from "@/lib/fhir/mds";
 import { EMPTY_CLINICAL, clinicalIssues, type ClinicalValues } from "@/lib/submissions";
 
 const EXTENSIONS = nphies.EXTENSIONS;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { CODE_SYSTEMS, nphies } from "@/lib/fhir";
 import { validateApiClaim } from "./submit-api-claim";
-import { mds } from "@/lib/fhir/browser";
+import * as mds from "@/lib/fhir/mds";
 
 /**
  * The machine APIs (exchange API, gateway /fhir/Claim and agents) take the care setting of a Claim

@@ -1,5 +1,5 @@
 import type { Bundle, Claim, Coverage, CoverageEligibilityRequest, Encounter, Patient } from "@medplum/fhirtypes";
-import { mds } from "@/lib/fhir/browser";
+import * as mds from "@/lib/fhir/mds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "@/lib/audit";
 import { listPractitioners, seedDemoPractitioners } from "@/lib/facilities";

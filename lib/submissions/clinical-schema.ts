@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { mds, type ClaimSubtype, type ClaimType } from "@/lib/fhir/browser";
+import { type ClaimSubtype, type ClaimType } from "@/lib/fhir/browser";
+import * as mds from "@/lib/fhir/mds";
 
 /**
  * The visit's clinical facts on the prior-authorization / claim form (the exchange's Minimum Data

@@ -18,7 +18,7 @@ import { draftFormSchema, submissionFormSchema, type DraftFormValues, type Submi
 import { isUuid } from "@/lib/ids";
 import { CPT_SYSTEM, itemSystemsFor, type PlatformProtocol } from "./care-setting";
 import { clinicalIssues, type ClinicalValues } from "./clinical-schema";
-import type { mds } from "@/lib/fhir/browser";
+import type * as mds from "@/lib/fhir/mds";
 import { PAYER_CHANNEL } from "./payer-authorization";
 
 export interface ServiceDeps {

@@ -1,6 +1,6 @@
 import { listPractitioners, seedDemoPractitioners } from "@/lib/facilities";
 import type { Db } from "@/lib/db";
-import { mds } from "@/lib/fhir/browser";
+import * as mds from "@/lib/fhir/mds";
 import type { ClinicalValues } from "../clinical-schema";
 
 /** A professional outpatient visit's Minimum Data Set (docs/decisions/103): its Encounter, vital signs and notes. */

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
-import { mds } from "@/lib/fhir/browser";
+import * as mds from "@/lib/fhir/mds";
 import { formatMoney } from "@/lib/money";
 import { AddCoverageForm } from "@/components/patients/add-coverage-form";
 import { StatusBadge } from "@/components/authorizations/status-badge";
