@@ -11,7 +11,7 @@ import { PatientCoveragePicker } from "@/components/coding/patient-coverage-pick
 import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-resolver";
 import { FormAlert } from "@/components/patients/form-controls";
 import { Button } from "@/components/ui/button";
-import { saveDraftAction, submitAction } from "@/lib/authorizations/browser";
+import { saveDraftAction, submitAction, visitPrefillAction } from "@/lib/authorizations/browser";
 import { defaultItemSystem, emptyItem, loadExchangeSubmissionFormSchema, loadSubmissionFormSchema, type PlatformProtocol } from "@/lib/submissions/browser";
 import { FORM_CLAIM_LIMITS, isClaimType, requiresOnAdmission } from "@/lib/fhir/browser";
 import { CareSettingFields, type PractitionerOption } from "./care-setting-fields";
@@ -52,6 +52,12 @@ type Notice = { tone: "ok" | "error"; text: string } | undefined;
  * diagnoses (ICD-10-AM), procedures (CPT), items with exact totals and supporting attachments.
  * Saved as a draft at any time (only the patient is needed), submitted through the outbox.
  */
+/** The patient's height and weight from earlier visits (decision 103), as the visit details' prefill. */
+async function prefillFromEarlierVisits(patientId: string): Promise<InitialClinical | undefined> {
+  const result = await visitPrefillAction(patientId);
+  return result.ok ? result.prefill : undefined;
+}
+
 export function SubmissionForm({
   use,
   today,
@@ -60,7 +66,7 @@ export function SubmissionForm({
   practitioners = [],
   protocol = "rest",
   initialClinical,
-  prefillClinical,
+  prefillClinical = prefillFromEarlierVisits,
 }: {
   use: SubmissionUse;
   today: string;

@@ -47,6 +47,8 @@ const MATRIX: Record<string, Access> = {
   "authorizations.saveDraftAction": ["front_desk", "billing"],
   "authorizations.submitAction": ["front_desk", "billing"],
   "authorizations.createClaimFromAuthorizationAction": ["billing"],
+  // The visit details' prefill from earlier visits (decision 103): whoever fills the form
+  "authorizations.visitPrefillAction": ["front_desk", "billing"],
   // A payer's advanced authorization (docs/decisions/101): changed or questioned by whoever works authorizations
   "authorizations.changePayerAuthorizationAction": ["front_desk", "billing"],
   "authorizations.askPayerChangeAction": ["front_desk", "billing"],
@@ -187,7 +189,7 @@ describe.each(testDatabases())("staff actions × roles on $name", (target) => {
 
   it.each(ROLES)("%s: admitted where the matrix says, forbidden (and audited) elsewhere", async (role) => {
     session.sid = sessions.get(role);
-    const before = (await listAuditEvents(database.db, { action: "access.denied", actor: `${role}@matrix.example` })).rows.length;
+    const before = (await listAuditEvents(database.db, { action: "access.denied", actor: `${role}@matrix.example`, limit: 500 })).rows.length;
     let denied = 0;
     for (const action of staffActions) {
       const admitted = (MATRIX[action.key] as readonly Role[]).includes(role);
@@ -199,7 +201,7 @@ describe.each(testDatabases())("staff actions × roles on $name", (target) => {
         denied++;
       }
     }
-    const after = (await listAuditEvents(database.db, { action: "access.denied", actor: `${role}@matrix.example` })).rows.length;
+    const after = (await listAuditEvents(database.db, { action: "access.denied", actor: `${role}@matrix.example`, limit: 500 })).rows.length;
     expect(after - before).toBe(denied);
   });
 

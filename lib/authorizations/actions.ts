@@ -7,7 +7,7 @@ import { env } from "@/lib/env";
 import { auditedSearch } from "@/lib/patients";
 import type { PatientSummary } from "@/lib/patients";
 import type { SubmissionUse } from "@/lib/submissions";
-import { createClaimFromAuthorization, draftChangeOfPayerAuthorization, saveDraft, submitForm, type ServiceDeps } from "@/lib/submissions";
+import { createClaimFromAuthorization, draftChangeOfPayerAuthorization, lastClinicalFacts, saveDraft, submitForm, type ServiceDeps } from "@/lib/submissions";
 import { getPlatformPort } from "@/lib/platform";
 import { CHANGE_TEXT_MAX, askPayerToChange } from "./advanced-change";
 import { staffEligibilityRefresher } from "@/lib/eligibility";
@@ -31,6 +31,25 @@ export const searchPatientsForFormAction = staffAction(
     return { ok: true, patients: await auditedSearch(ctx.db, ctx.caller, query, 8) };
   },
   { name: "authorizations" },
+);
+
+/**
+ * The form's "Visit details" start from what lasts beyond one visit (decision 103): the height and
+ * weight of the patient's newest earlier submission that recorded them, as editable values. The
+ * patient is the form's chosen one (internal id); an unknown one prefills nothing.
+ */
+export const visitPrefillAction = staffAction(
+  formRoles,
+  z.uuid(),
+  async (patientId, ctx): Promise<ActionResult<{ prefill: { vitalSigns?: Record<string, { value: string; absent: string }> } }>> => {
+    const facts = await lastClinicalFacts(ctx.db, patientId);
+    if (!facts) return { ok: false, error: "not_found" };
+    const vitalSigns: Record<string, { value: string; absent: string }> = {};
+    if (facts.height) vitalSigns["vital-sign-height"] = { value: facts.height.value, absent: "" };
+    if (facts.weight) vitalSigns["vital-sign-weight"] = { value: facts.weight.value, absent: "" };
+    return { ok: true, prefill: Object.keys(vitalSigns).length > 0 ? { vitalSigns } : {} };
+  },
+  { name: "authorizations", invalid: () => ({ ok: false, error: "not_found" }) },
 );
 
 /** The form's values (parsed again by the service with the draft or submit schema) and the draft it updates. */
