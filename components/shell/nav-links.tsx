@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useLiveEvents } from "@/components/live/use-live-events";
 
 /** A menu entry's count of work that waits (lib/claims waitingWork): `due` of them are due or past due. */
@@ -38,18 +38,19 @@ const WAITING_KINDS = ["information.request", "submission.status"] as const;
  */
 export function NavLinks({ items, label, home, counts: initial, words }: { items: NavItem[]; label: string; home: string; counts: Partial<Record<string, NavCount>>; words: NavWords }) {
   const pathname = usePathname();
-  const [open, setOpen] = useState(false);
-  const [counts, setCounts] = useState(initial);
+  // Open on the page where it was opened: a new page closes the phone's menu.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+  // Counts read after a live event, until the server renders newer ones (a new page).
+  const [live, setLive] = useState<{ base: typeof initial; counts: typeof initial } | null>(null);
+  const counts = live && live.base === initial ? live.counts : initial;
   const counted = items.some((i) => i.countOf);
-  useEffect(() => setCounts(initial), [initial]);
-  // A new page closes the phone's menu.
-  useEffect(() => setOpen(false), [pathname]);
   useLiveEvents(
     () => {
       if (!counted) return;
       void fetch("/api/waiting-work", { cache: "no-store" })
         .then((r) => (r.ok ? (r.json() as Promise<Partial<Record<string, NavCount>>>) : undefined))
-        .then((next) => next && setCounts(next))
+        .then((next) => next && setLive({ base: initial, counts: next }))
         .catch(() => undefined);
     },
     undefined,
@@ -68,7 +69,7 @@ export function NavLinks({ items, label, home, counts: initial, words }: { items
           className="flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 md:hidden"
           aria-expanded={open}
           aria-controls="main-menu"
-          onClick={() => setOpen(!open)}
+          onClick={() => setOpenOn(open ? null : pathname)}
           data-testid="menu-button"
         >
           <span aria-hidden className="text-base leading-none">☰</span>
