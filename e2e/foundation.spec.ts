@@ -25,6 +25,7 @@ test.describe("roles and navigation", () => {
     await button.click();
     await expect(button).toHaveAttribute("aria-expanded", "true");
     await expect(nav.getByRole("link")).toHaveCount(5);
+    if (process.env.SHOTS_DIR) await page.screenshot({ path: `${process.env.SHOTS_DIR}/menu-open-en-390.png` });
     await nav.getByRole("link", { name: /^Claims/ }).click();
     await expect(page).toHaveURL("/claims");
     await expect(button).toHaveAttribute("aria-expanded", "false");
