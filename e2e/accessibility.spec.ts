@@ -132,7 +132,21 @@ async function misfits(page: Page, phone: boolean): Promise<string[]> {
   }, phone);
 }
 
-const results: { page: string; lang: string; width: number; violations: number | "skipped"; detail: string; js?: number; overflow?: number; misfits?: number }[] = [];
+type Row = { page: string; lang: string; width: number; violations: number | "skipped"; detail: string; js?: number; overflow?: number; misfits?: number };
+/**
+ * The table's rows, kept in a file as they are measured: a role whose walk fails ends its worker
+ * (and its memory), and the next role's walk runs in a new one; the table still has every row.
+ */
+const ROWS = "test-results/axe-rows.jsonl";
+const results = {
+  push(row: Row) {
+    fs.mkdirSync("test-results", { recursive: true });
+    fs.appendFileSync(ROWS, `${JSON.stringify(row)}\n`);
+  },
+  all(): Row[] {
+    return fs.existsSync(ROWS) ? fs.readFileSync(ROWS, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Row) : [];
+  },
+};
 
 async function setLanguage(page: Page, lang: "en" | "ar") {
   const url = new URL(page.url());
@@ -180,6 +194,8 @@ async function fillSubmission(page: Page, price: string) {
 
 test("records for the detail pages: an eligibility check, a visit list, an authorization, a claim and a remittance", async ({ browser, newClaim, orgClient, sandbox }) => {
   test.setTimeout(240_000);
+  // A new run, a new table.
+  fs.rmSync(ROWS, { force: true });
   const front = await browser.newContext();
   const billing = await browser.newContext();
   try {
@@ -280,7 +296,7 @@ test.afterAll(() => {
   const lines = [
     "| page | language | width (px) | violations | first-load JS (kB, compressed) | sideways page scroll (px) | overflowing elements | detail |",
     "|---|---|---|---|---|---|---|---|",
-    ...results.map((r) => `| ${r.page} | ${r.lang} | ${r.width} | ${r.violations} | ${kb(r.js)} | ${r.overflow ?? "—"} | ${r.misfits ?? "—"} | ${r.detail.replaceAll("|", "\\|")} |`),
+    ...results.all().map((r) => `| ${r.page} | ${r.lang} | ${r.width} | ${r.violations} | ${kb(r.js)} | ${r.overflow ?? "—"} | ${r.misfits ?? "—"} | ${r.detail.replaceAll("|", "\\|")} |`),
   ];
   fs.mkdirSync("test-results", { recursive: true });
   fs.writeFileSync("test-results/axe.md", `${lines.join("\n")}\n`);
