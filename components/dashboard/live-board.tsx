@@ -98,19 +98,23 @@ export function LiveBoard({ initial, locale, canOpen }: { initial: LiveBoardView
                     id: (item.submissionId ?? "").slice(0, 8),
                     status: item.status ? words(statusLabel(item.submissionKind, item.status as SubmissionStatus).key) : "—",
                   });
-                  return item.submissionId && (item.submissionKind === "preauthorization" ? canOpen.preauthorization : item.submissionKind === "claim" && canOpen.claim) ? (
+                  // A link only to what the viewer may open (docs/decisions/106); the patient either way.
+                  const linked = item.submissionId && (item.submissionKind === "preauthorization" ? canOpen.preauthorization : item.submissionKind === "claim" && canOpen.claim);
+                  return (
                     <span>
-                      <Link href={`/${item.submissionKind === "preauthorization" ? "authorizations" : "claims"}/${item.submissionId}`} className="text-brand-800 underline-offset-2 hover:underline">
-                        {text}
-                      </Link>
-                      {item.patient && (
+                      {linked ? (
+                        <Link href={`/${item.submissionKind === "preauthorization" ? "authorizations" : "claims"}/${item.submissionId}`} className="text-brand-800 underline-offset-2 hover:underline">
+                          {text}
+                        </Link>
+                      ) : (
+                        text
+                      )}
+                      {item.submissionId && item.patient && (
                         <span className="ms-2 text-slate-600" data-testid="live-feed-patient">
                           <bdi>{item.patient}</bdi>
                         </span>
                       )}
                     </span>
-                  ) : (
-                    <span>{text}</span>
                   );
                 })()}
                 <time dateTime={item.at} className="text-xs tabular-nums text-slate-500">
