@@ -16,8 +16,13 @@ import { DEMO, expect, platformIdOf, sendClaimForm, signIn, test, fillCareSettin
  * over 200 kB (docs/decisions/055-first-load-javascript.md).
  *
  * Every page is walked at two widths: a desktop (1280 px) and a phone (390 px). At the phone width
- * the page itself must not scroll sideways (document.documentElement.scrollWidth ≤ clientWidth);
- * wide tables scroll inside their own labelled region instead (docs/decisions/065-ui-primitives.md).
+ * the page itself must not scroll sideways (document.documentElement.scrollWidth ≤ clientWidth).
+ *
+ * Every amount in view (docs/decisions/106-every-amount-in-view.md): at both widths a table's own
+ * columns must fit their frame (a frame that scrolls sideways hides the column a person opened the
+ * page for, even when the keyboard can reach it), and at the phone width no element may reach past
+ * the viewport or have its content cut by a box narrower than it. The count of each is in the table.
+ * SHOTS_DIR=<folder> also saves a screenshot of the pages people look at most (SHOT_PAGES).
  */
 
 /** The first-load JavaScript budget of every page, compressed (docs/decisions/055). */
@@ -33,6 +38,7 @@ interface Target {
 
 const PAGES: Target[] = [
   { path: "/patients", role: "frontDesk" },
+  { path: "/patients?q=1000000001", role: "frontDesk" },
   { path: "/patients/new", role: "frontDesk" },
   { path: "/patients/[id]", role: "frontDesk", from: { list: "/patients?q=1000000001", links: [/^\/patients\/[0-9a-f-]{36}$/] } },
   { path: "/patients/[id]/edit", role: "frontDesk", from: { list: "/patients?q=1000000001", links: [/^\/patients\/[0-9a-f-]{36}$/, /^\/patients\/[0-9a-f-]{36}\/edit$/] } },
@@ -74,7 +80,73 @@ const WIDTHS = [
 ] as const;
 const PHONE = 390;
 
-const results: { page: string; lang: string; width: number; violations: number | "skipped"; detail: string; js?: number; overflow?: number }[] = [];
+/** Pages saved as screenshots when SHOTS_DIR is set (the issue's "looked at" set). */
+const SHOT_PAGES = new Set(["/patients?q=1000000001", "/eligibility/[id]", "/authorizations/new", "/authorizations/[id]", "/claims", "/claims/new", "/claims/[id]", "/dashboard", "/audit"]);
+
+/**
+ * What does not fit, as words (one entry per offending element): tables whose columns are wider
+ * than their frame (both widths) and, on the phone, elements past the viewport's edges or whose
+ * content is cut by a clipping box narrower than it. Visually hidden text (1 px boxes, sr-only) and
+ * code blocks meant to scroll (pre) are not counted.
+ */
+async function misfits(page: Page, phone: boolean): Promise<string[]> {
+  return page.evaluate((phone) => {
+    const out: string[] = [];
+    const name = (el: Element) => {
+      const label = el.getAttribute("aria-label") ?? el.getAttribute("data-testid") ?? el.textContent?.trim().slice(0, 40) ?? "";
+      return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${label}"`;
+    };
+    for (const table of document.querySelectorAll("table")) {
+      const frame = table.parentElement;
+      if (!frame || table.getBoundingClientRect().width === 0) continue;
+      const over = Math.round(table.getBoundingClientRect().width - frame.clientWidth);
+      if (over > 1) out.push(`table ${name(frame)}: columns ${over} px wider than their frame`);
+    }
+    if (!phone) return out;
+    const vw = document.documentElement.clientWidth;
+    const hidden = (el: Element) => {
+      for (let a: Element | null = el; a; a = a.parentElement) {
+        const st = getComputedStyle(a);
+        if (st.visibility === "hidden" || st.clip !== "auto" || st.clipPath !== "none" || a.tagName === "PRE") return true;
+        const r = a.getBoundingClientRect();
+        if (r.width <= 1 || r.height <= 1) return true;
+      }
+      return false;
+    };
+    for (const el of document.body.querySelectorAll("*")) {
+      const r = el.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1) continue;
+      const past = Math.round(Math.max(r.right - vw, -r.left));
+      if (past > 1 && !hidden(el)) {
+        // Reported once: the outermost element past the edge.
+        const parent = el.parentElement?.getBoundingClientRect();
+        if (!parent || Math.round(Math.max(parent.right - vw, -parent.left)) <= 1) out.push(`${name(el)}: ${past} px past the viewport`);
+        continue;
+      }
+      const st = getComputedStyle(el);
+      if (st.overflowX !== "visible" && el.getAttribute("role") !== "group" && el.scrollWidth - el.clientWidth > 1 && !hidden(el) && !(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement)) {
+        out.push(`${name(el)}: content cut by ${el.scrollWidth - el.clientWidth} px`);
+      }
+    }
+    return out;
+  }, phone);
+}
+
+type Row = { page: string; lang: string; width: number; violations: number | "skipped"; detail: string; js?: number; overflow?: number; misfits?: number };
+/**
+ * The table's rows, kept in a file as they are measured: a role whose walk fails ends its worker
+ * (and its memory), and the next role's walk runs in a new one; the table still has every row.
+ */
+const ROWS = "test-results/axe-rows.jsonl";
+const results = {
+  push(row: Row) {
+    fs.mkdirSync("test-results", { recursive: true });
+    fs.appendFileSync(ROWS, `${JSON.stringify(row)}\n`);
+  },
+  all(): Row[] {
+    return fs.existsSync(ROWS) ? fs.readFileSync(ROWS, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Row) : [];
+  },
+};
 
 async function setLanguage(page: Page, lang: "en" | "ar") {
   const url = new URL(page.url());
@@ -122,6 +194,8 @@ async function fillSubmission(page: Page, price: string) {
 
 test("records for the detail pages: an eligibility check, a visit list, an authorization, a claim and a remittance", async ({ browser, newClaim, orgClient, sandbox }) => {
   test.setTimeout(240_000);
+  // A new run, a new table.
+  fs.rmSync(ROWS, { force: true });
   const front = await browser.newContext();
   const billing = await browser.newContext();
   try {
@@ -167,7 +241,8 @@ test("records for the detail pages: an eligibility check, a visit list, an autho
   }
 });
 
-test.describe.configure({ mode: "serial" });
+// In order (one worker), but every role's walk runs even when another fails: the table covers every page.
+test.describe.configure({ mode: "default" });
 
 for (const role of [...new Set(PAGES.map((p) => p.role))]) {
   test(`axe: every page of ${role}, in English and Arabic, has no violations`, async ({ page }) => {
@@ -194,12 +269,19 @@ for (const role of [...new Set(PAGES.map((p) => p.role))]) {
           const { violations } = await new AxeBuilder({ page }).analyze();
           // How far the page itself scrolls sideways (0 when it fits the width).
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          const misfit = await misfits(page, size.width === PHONE);
+          if (process.env.SHOTS_DIR && SHOT_PAGES.has(target.path)) {
+            fs.mkdirSync(process.env.SHOTS_DIR, { recursive: true });
+            const file = `${target.path.replace(/[^a-z0-9]+/gi, "_").replace(/^_|_$/g, "")}-${lang}-${size.width}.png`;
+            await page.screenshot({ path: `${process.env.SHOTS_DIR}/${file}`, fullPage: true });
+          }
           const detail = violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`).join("; ");
-          results.push({ page: target.path, lang, width: size.width, violations: violations.length, detail, js, overflow });
+          results.push({ page: target.path, lang, width: size.width, violations: violations.length, detail: [detail, ...misfit.slice(0, 4)].filter(Boolean).join("; "), js, overflow, misfits: misfit.length });
           const at = `${target.path} [${lang}, ${size.width} px]`;
           if (violations.length) failures.push(`${at}: ${detail}`);
           if (js > FIRST_LOAD_JS_LIMIT) failures.push(`${at}: first-load JavaScript ${(js / 1024).toFixed(1)} kB, over ${FIRST_LOAD_JS_LIMIT / 1024} kB`);
           if (size.width === PHONE && overflow > 0) failures.push(`${at}: the page scrolls sideways by ${overflow} px`);
+          for (const m of misfit) failures.push(`${at}: ${m}`);
         }
       }
     }
@@ -212,9 +294,9 @@ for (const role of [...new Set(PAGES.map((p) => p.role))]) {
 test.afterAll(() => {
   const kb = (bytes?: number) => (bytes === undefined ? "—" : (bytes / 1024).toFixed(1));
   const lines = [
-    "| page | language | width (px) | violations | first-load JS (kB, compressed) | sideways page scroll (px) | detail |",
-    "|---|---|---|---|---|---|---|",
-    ...results.map((r) => `| ${r.page} | ${r.lang} | ${r.width} | ${r.violations} | ${kb(r.js)} | ${r.overflow ?? "—"} | ${r.detail} |`),
+    "| page | language | width (px) | violations | first-load JS (kB, compressed) | sideways page scroll (px) | overflowing elements | detail |",
+    "|---|---|---|---|---|---|---|---|",
+    ...results.all().map((r) => `| ${r.page} | ${r.lang} | ${r.width} | ${r.violations} | ${kb(r.js)} | ${r.overflow ?? "—"} | ${r.misfits ?? "—"} | ${r.detail.replaceAll("|", "\\|")} |`),
   ];
   fs.mkdirSync("test-results", { recursive: true });
   fs.writeFileSync("test-results/axe.md", `${lines.join("\n")}\n`);

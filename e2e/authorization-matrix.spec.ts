@@ -95,6 +95,7 @@ const NOT_STAFF = new Set([
   "/change-password", // a signed-in user whose password must change (users.spec.ts); anyone else is sent home
   "/api/auth/[...nextauth]", // Auth.js
   "/api/events", // any signed-in user; filtered per role inside the stream (dashboard.spec.ts)
+  "/api/waiting-work", // any signed-in user: the menu's counts for their own roles (accessibility.spec.ts, information-requests.spec.ts)
   "/api/health",
   "/api/ready",
   "/api/metrics", // metrics token (operations.spec.ts)

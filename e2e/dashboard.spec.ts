@@ -99,9 +99,11 @@ test("a claim decided by the platform shows up on the live board and in the tota
 
   await expect.poll(() => decidedClaims(board), { timeout: 60_000 }).toBe(boardBefore + 1);
   await expect(board.getByTestId("live-feed")).toContainText(/Claim .* → (Approved|Partly approved|Not payable — .*|Denied)/);
-  // The entry links to the claim and names the patient (read by the server a moment after the event).
-  const entry = board.getByTestId("live-feed").locator("li").filter({ has: board.locator(`a[href="/claims/${claim.id}"]`) }).first();
+  // The entry names the patient (read by the server a moment after the event); it links to no
+  // claim page, which the manager may not open (docs/decisions/106).
+  const entry = board.getByTestId("live-feed").locator(`li[data-submission="${claim.id}"]`).first();
   await expect(entry.getByTestId("live-feed-patient")).toHaveText("Test Patient One");
+  await expect(entry.locator("a")).toHaveCount(0);
   await expect.poll(() => countColumn(dashboard), { timeout: 30_000 }).toBe(totalsBefore + 1);
   await expect(dashboard.getByTestId("kpi-adjudicated")).toHaveAttribute("data-value", String(adjudicatedBefore + 1));
   for (const p of [board, dashboard]) expect(await stillNoReload(p)).toBe(true);

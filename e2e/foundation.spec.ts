@@ -15,6 +15,26 @@ test.describe("roles and navigation", () => {
     });
   }
 
+  test("on a phone the menu is behind a menu button (docs/decisions/106)", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, DEMO.billing);
+    const nav = page.getByRole("navigation", { name: "Main navigation" });
+    const button = nav.getByRole("button", { name: "Menu" });
+    await expect(button).toHaveAttribute("aria-expanded", "false");
+    await expect(nav.getByRole("link")).toHaveCount(0);
+    await button.click();
+    await expect(button).toHaveAttribute("aria-expanded", "true");
+    await expect(nav.getByRole("link")).toHaveCount(5);
+    if (process.env.SHOTS_DIR) await page.screenshot({ path: `${process.env.SHOTS_DIR}/menu-open-en-390.png` });
+    await nav.getByRole("link", { name: /^Claims/ }).click();
+    await expect(page).toHaveURL("/claims");
+    await expect(button).toHaveAttribute("aria-expanded", "false");
+    // On a desktop the areas are in view, no button.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect(button).toBeHidden();
+    expect(await navLabels(page)).toEqual(["Authorizations", "Claims", "Information requested", "Payments", "Received, not matched"]);
+  });
+
   test("a user with two roles sees both areas", async ({ page }) => {
     const user = createUser(["billing", "manager"]);
     await signIn(page, user.email, user.password);

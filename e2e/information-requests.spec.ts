@@ -28,7 +28,18 @@ test.describe("information requests", () => {
     await expect(overdue.getByTestId("overdue-badge")).toHaveText("Overdue");
     await expect(item).not.toHaveAttribute("data-overdue", "true");
     await expect(item).toContainText("Documents asked for: Lab report");
+    // The menu counts what waits, the overdue in red, updated live (docs/decisions/106).
+    const count = page.getByTestId("nav-count-informationRequests");
+    await expect(count).toHaveAttribute("data-due", /^[1-9]\d*$/);
+    await expect(count).toContainText(/waiting, \d+ due or overdue/);
     expect(await stillNoReload(page)).toBe(true);
+    // Billing's start page highlights it, with a link to the overdue ones.
+    await page.goto("/authorizations");
+    const highlight = page.getByTestId("overdue-highlight");
+    await expect(highlight).toContainText(/due or overdue in Information requested/);
+    await highlight.getByRole("link", { name: "Open them" }).first().click();
+    await expect(page).toHaveURL(/\/information-requests\?show=overdue/);
+    await expect(overdue).toBeVisible();
     await screenshot(page, "docs/screenshots/18", "information-requests-en.png");
     await inArabic(page, async () => {
       await expect(page.getByRole("heading", { name: "طلبات المعلومات" }).first()).toBeVisible();
@@ -56,5 +67,9 @@ test.describe("information requests", () => {
     // The revised decision, live.
     await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", /complete|partial|denied/, { timeout: 30_000 });
     expect(await stillNoReload(page)).toBe(true);
+    // Answered, it has left the open ones.
+    await page.goto("/information-requests");
+    await expect(overdue).toBeVisible();
+    await expect(item).toHaveCount(0);
   });
 });

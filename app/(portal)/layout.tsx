@@ -8,8 +8,11 @@ export const dynamic = "force-dynamic";
 export default async function PortalLayout({ children }: { children: React.ReactNode }) {
   const user = await requireUser();
   return (
-    <AppShell user={user} clinicName={env().CLINIC_NAME}>
-      <LiveEventsProvider>{children}</LiveEventsProvider>
-    </AppShell>
+    // The live hub around the shell too: the menu's counts follow live events (docs/decisions/106).
+    <LiveEventsProvider>
+      <AppShell user={user} clinicName={env().CLINIC_NAME}>
+        {children}
+      </AppShell>
+    </LiveEventsProvider>
   );
 }

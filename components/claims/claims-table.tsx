@@ -109,6 +109,7 @@ export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
                 data-testid="select-all"
               />
             ),
+            label: "",
             className: cell,
             cell: (row) =>
               row.status === "draft" && <input type="checkbox" aria-label={t("batch.select", { created: row.created })} checked={selected.has(row.id)} onChange={() => toggle(row.id)} />,
@@ -157,7 +158,7 @@ export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
             dir: "ltr",
             cell: (row) => <span title={row.identifier}>{row.identifier}</span>,
           },
-          { id: "total", header: t("columns.total", { currency: currencySymbol(locale) }), align: "end", className: `${cell} tabular-nums`, dir: "ltr", cell: (row) => row.total },
+          { id: "total", header: t("columns.total", { currency: currencySymbol(locale) }), align: "end", className: `${cell} tabular-nums`, dir: "ltr", keyFigure: true, cell: (row) => row.total },
         ]}
       />
     </>

@@ -115,7 +115,7 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
     { id: "submitted", header: t("col.submitted"), ...money, cell: (line) => formatAmount(line.submittedMinor) },
     { id: "eligible", header: t("col.eligible"), ...money, testId: "eligible", cell: (line) => formatAmount(line.eligibleMinor) },
     { id: "share", header: t("col.share"), ...money, cell: (line) => share(line) },
-    { id: "benefit", header: t("col.benefit"), ...money, className: `${money.className} font-semibold`, testId: "benefit", cell: (line) => formatAmount(line.benefitMinor) },
+    { id: "benefit", header: t("col.benefit"), ...money, className: `${money.className} font-semibold`, testId: "benefit", keyFigure: true, cell: (line) => formatAmount(line.benefitMinor) },
   ];
   const total = `${money.className} text-end`;
 
@@ -134,10 +134,10 @@ export async function DecisionLines({ decision, variant }: { decision: DecisionV
               <th scope="row" colSpan={4} className="px-3 py-2 text-start">
                 {t("total")} <span className="text-xs font-normal text-slate-500">({currencySymbol(locale)})</span>
               </th>
-              <td className={total} dir="ltr">{formatAmount(decision.totals.submittedMinor)}</td>
-              <td className={total} dir="ltr">{formatAmount(decision.totals.eligibleMinor)}</td>
-              <td className={total} dir="ltr">{share(decision.totals, { share: ids.shareTotal, copay: "copay-total", tax: "tax-total" })}</td>
-              <td className={total} dir="ltr" data-testid={ids.benefitTotal}>{formatAmount(decision.totals.benefitMinor)}</td>
+              <td className={total} dir="ltr" data-label={t("col.submitted")}>{formatAmount(decision.totals.submittedMinor)}</td>
+              <td className={total} dir="ltr" data-label={t("col.eligible")}>{formatAmount(decision.totals.eligibleMinor)}</td>
+              <td className={total} dir="ltr" data-label={t("col.share")}>{share(decision.totals, { share: ids.shareTotal, copay: "copay-total", tax: "tax-total" })}</td>
+              <td className={total} dir="ltr" data-testid={ids.benefitTotal} data-label={t("col.benefit")} data-key="">{formatAmount(decision.totals.benefitMinor)}</td>
             </tr>
           </tfoot>
         }

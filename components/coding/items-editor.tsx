@@ -208,7 +208,7 @@ export function ItemsEditor({
                   />
                   <Err id={`item-${i}-price-error`} messages={translateError(e?.unitPrice?.message)} />
                 </td>
-                <td className={`${cell} pt-4 text-end font-medium tabular-nums`} dir="ltr" data-testid={`item-${i}-total`}>
+                <td className={`${cell} pt-4 text-end font-medium tabular-nums`} dir="ltr" data-testid={`item-${i}-total`} data-label={t("lineTotal")}>
                   {formatAmount(totals[i])}
                 </td>
                 <td className={`${cell} text-end`}>

@@ -40,14 +40,16 @@ export function BarChart({ items, label, locale, percent = false }: { items: Cha
   const x = valueScale(percent ? 100 : max);
   const ticks = x.ticks(AXIS_TICKS);
   const tick = (v: number) => (percent ? new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 }).format(v / 100) : compact(locale).format(v));
-  const at = (v: number) => `${(x(v) * 100).toFixed(2)}%`;
+  // Along the bar area less room for the value written at the end of the longest bar: the value
+  // stays inside the card however narrow it is (docs/decisions/106).
+  const at = (v: number) => `calc((100% - 7rem) * ${x(v).toFixed(4)})`;
   return (
     <figure role="img" aria-label={label} className="text-xs" data-testid="bar-chart">
       <div className="space-y-1.5">
         {items.map((item, i) => (
-          <div key={`${item.label}-${i}`} className="grid grid-cols-[minmax(7rem,14rem)_1fr] items-center gap-3" title={`${item.label}: ${item.display}`}>
+          <div key={`${item.label}-${i}`} className="grid grid-cols-1 items-center gap-x-3 sm:grid-cols-[minmax(7rem,14rem)_1fr]" title={`${item.label}: ${item.display}`}>
             <span className="text-slate-700">{item.label}</span>
-            <span className="relative flex h-4 items-center">
+            <span className="relative flex h-4 min-w-0 items-center">
               <span className="block h-3 rounded-sm bg-sky-600" style={{ width: item.value > 0 ? `max(2px, ${at(item.value)})` : "0" }} />
               <span className="ms-1.5 whitespace-nowrap tabular-nums text-slate-800" data-testid="bar-value">
                 {item.display}
@@ -56,11 +58,13 @@ export function BarChart({ items, label, locale, percent = false }: { items: Cha
           </div>
         ))}
       </div>
-      <div className="mt-1 grid grid-cols-[minmax(7rem,14rem)_1fr] gap-3" aria-hidden="true">
-        <span />
+      {/* On a phone each label sits above its bar: the bars and the axis get the card's width. */}
+      <div className="mt-1 grid grid-cols-1 gap-3 sm:grid-cols-[minmax(7rem,14rem)_1fr]" aria-hidden="true">
+        <span className="max-sm:hidden" />
         <span className="relative h-4 border-t border-slate-300 text-[11px] text-slate-500">
-          {ticks.map((v) => (
-            <span key={v} className="absolute top-0.5 -translate-x-1/2 tabular-nums rtl:translate-x-1/2" style={{ insetInlineStart: at(v) }}>
+          {ticks.map((v, i) => (
+            // On a phone every other tick: the labels (longer in Arabic) never overlap.
+            <span key={v} className={`absolute top-0.5 -translate-x-1/2 whitespace-nowrap tabular-nums rtl:translate-x-1/2 ${i % 2 === 1 ? "max-sm:hidden" : ""}`} style={{ insetInlineStart: at(v) }}>
               {tick(v)}
             </span>
           ))}

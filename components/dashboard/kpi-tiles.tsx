@@ -60,12 +60,12 @@ export async function KpiTiles({ range }: { range: DashboardRange }) {
           const c = change(tile);
           return (
             // A <dl> admits one level of <div> around each term and its values: the tile is that div.
-            <div key={tile.key} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid={`kpi-${tile.key}`} data-value={tile.now ?? ""} data-change={c.direction}>
+            <div key={tile.key} className="min-w-0 rounded-lg border border-slate-200 bg-white p-3 shadow-sm sm:p-4" data-testid={`kpi-${tile.key}`} data-value={tile.now ?? ""} data-change={c.direction}>
               <dt className="text-sm text-slate-600">
                 {t(tile.key)}
                 {tile.key === "outstanding" && <span className="block text-xs text-slate-500">{t("outstandingHint")}</span>}
               </dt>
-              <dd className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{tile.value}</dd>
+              <dd className="mt-1 text-lg font-semibold tabular-nums text-slate-900 [overflow-wrap:anywhere] sm:text-2xl">{tile.value}</dd>
               <dd className={`mt-1 text-xs ${tone(tile.better, c.direction)}`}>
                 <span aria-hidden="true">{c.direction === "up" ? "▲ " : c.direction === "down" ? "▼ " : ""}</span>
                 {c.text}

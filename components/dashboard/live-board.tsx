@@ -16,7 +16,11 @@ import { STATUS_ORDER, statusLabel } from "@/lib/i18n/browser";
  */
 const LIVE_BOARD_KINDS = ["submission.status", "information.request", "payment.remittance"] as const;
 
-export function LiveBoard({ initial, locale }: { initial: LiveBoardView; locale: string }) {
+/**
+ * `canOpen`: the kinds of record the viewer's roles may open; an event about another kind is words
+ * without a link (a manager would get 403 on a claim page; docs/decisions/106).
+ */
+export function LiveBoard({ initial, locale, canOpen }: { initial: LiveBoardView; locale: string; canOpen: { preauthorization: boolean; claim: boolean } }) {
   const t = useTranslations("dashboard");
   const words = useTranslations("statusWords");
   // Events as they arrive, until the server's re-read (with the patient's name) includes them.
@@ -86,7 +90,7 @@ export function LiveBoard({ initial, locale }: { initial: LiveBoardView; locale:
         ) : (
           <ol className="divide-y divide-slate-100 text-sm" aria-live="polite" data-testid="live-feed">
             {feed.map((item) => (
-              <li key={item.id} className="flex flex-wrap items-center justify-between gap-2 py-1.5">
+              <li key={item.id} className="flex flex-wrap items-center justify-between gap-2 py-1.5" data-submission={item.submissionId ?? undefined}>
                 {(() => {
                   const requestWords = informationWords(item);
                   const text = requestWords ?? t("live.event", {
@@ -94,19 +98,23 @@ export function LiveBoard({ initial, locale }: { initial: LiveBoardView; locale:
                     id: (item.submissionId ?? "").slice(0, 8),
                     status: item.status ? words(statusLabel(item.submissionKind, item.status as SubmissionStatus).key) : "—",
                   });
-                  return item.submissionId ? (
+                  // A link only to what the viewer may open (docs/decisions/106); the patient either way.
+                  const linked = item.submissionId && (item.submissionKind === "preauthorization" ? canOpen.preauthorization : item.submissionKind === "claim" && canOpen.claim);
+                  return (
                     <span>
-                      <Link href={`/${item.submissionKind === "preauthorization" ? "authorizations" : "claims"}/${item.submissionId}`} className="text-brand-800 underline-offset-2 hover:underline">
-                        {text}
-                      </Link>
-                      {item.patient && (
+                      {linked ? (
+                        <Link href={`/${item.submissionKind === "preauthorization" ? "authorizations" : "claims"}/${item.submissionId}`} className="text-brand-800 underline-offset-2 hover:underline">
+                          {text}
+                        </Link>
+                      ) : (
+                        text
+                      )}
+                      {item.submissionId && item.patient && (
                         <span className="ms-2 text-slate-600" data-testid="live-feed-patient">
                           <bdi>{item.patient}</bdi>
                         </span>
                       )}
                     </span>
-                  ) : (
-                    <span>{text}</span>
                   );
                 })()}
                 <time dateTime={item.at} className="text-xs tabular-nums text-slate-500">

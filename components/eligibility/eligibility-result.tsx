@@ -118,12 +118,12 @@ function CategoryRow({ c }: { c: BenefitCategoryView }) {
         </td>
       ) : (
         <>
-          <td className="whitespace-nowrap px-4 py-3 text-end tabular-nums" data-testid="allowed">
+          <td className="whitespace-nowrap px-4 py-3 text-end tabular-nums" data-testid="allowed" data-label={t("allowed")}>
             {c.allowed ? money(c.allowed) : c.allowedText ? <AllowedText text={c.allowedText} /> : "—"}
           </td>
-          <td className="whitespace-nowrap px-4 py-3 text-end tabular-nums">{money(c.used)}</td>
-          <td className={`whitespace-nowrap px-4 py-3 text-end font-semibold tabular-nums ${exhausted ? "text-red-700" : "text-slate-900"}`}>{money(c.remaining)}</td>
-          <td className="min-w-28 px-4 py-3">
+          <td className="whitespace-nowrap px-4 py-3 text-end tabular-nums" data-label={t("used")}>{money(c.used)}</td>
+          <td className={`whitespace-nowrap px-4 py-3 text-end font-semibold tabular-nums ${exhausted ? "text-red-700" : "text-slate-900"}`} data-label={t("remaining")}>{money(c.remaining)}</td>
+          <td className="min-w-28 px-4 py-3" data-label={t("usage")}>
             {c.allowed && c.used && typeof c.usedPercent === "number" ? (
               <div
                 role="meter"

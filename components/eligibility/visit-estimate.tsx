@@ -158,25 +158,25 @@ export function VisitEstimatePanel({ checkId, servicedDate, protocol = "rest" }:
                       {l.authorizationRequired && <span className="ms-2 rounded bg-amber-100 px-1.5 text-xs text-amber-900" data-testid="estimate-auth">{t("authorization")}</span>}
                       {l.notCovered && <span className="ms-2 rounded bg-red-100 px-1.5 text-xs text-red-900">{t("notCovered")}</span>}
                     </td>
-                    <td className="px-3 py-1.5 text-end tabular-nums">{money(l.unitPriceMinor ?? 0)}</td>
-                    <td className="px-3 py-1.5 text-end tabular-nums">{money(l.payerMinor)}</td>
-                    <td className="px-3 py-1.5 text-end tabular-nums">
+                    <td className="px-3 py-1.5 text-end tabular-nums" data-label={t("columns.price")}>{money(l.unitPriceMinor ?? 0)}</td>
+                    <td className="px-3 py-1.5 text-end tabular-nums" data-label={t("columns.payer")}>{money(l.payerMinor)}</td>
+                    <td className="px-3 py-1.5 text-end tabular-nums" data-label={t("columns.patient")}>
                       {money(l.patientMinor)}
                       {l.deductibleMinor > 0 && <span className="block text-xs text-slate-500" data-testid="estimate-line-deductible">{t("ofWhichDeductible", { amount: money(l.deductibleMinor) })}</span>}
                     </td>
-                    <td className="px-3 py-1.5 text-end tabular-nums">{money(l.patientVatMinor)}</td>
-                    <td className="px-3 py-1.5 text-end font-semibold tabular-nums" data-testid="estimate-patient-total">{money(l.patientTotalMinor)}</td>
+                    <td className="px-3 py-1.5 text-end tabular-nums" data-label={t("columns.vat")}>{money(l.patientVatMinor)}</td>
+                    <td className="px-3 py-1.5 text-end font-semibold tabular-nums" data-testid="estimate-patient-total" data-label={t("columns.total")} data-key="">{money(l.patientTotalMinor)}</td>
                   </tr>
                 ))}
               </tbody>
               <tfoot className="border-t-2 border-slate-300 font-semibold">
                 <tr>
                   <th scope="row" className="px-3 py-2 text-start">{t("totals")}</th>
-                  <td className="px-3 py-2 text-end tabular-nums">{money(estimate.totals.eligibleMinor)}</td>
-                  <td className="px-3 py-2 text-end tabular-nums">{money(estimate.totals.payerMinor)}</td>
-                  <td className="px-3 py-2 text-end tabular-nums">{money(estimate.totals.patientMinor)}</td>
-                  <td className="px-3 py-2 text-end tabular-nums">{money(estimate.totals.patientVatMinor)}</td>
-                  <td className="px-3 py-2 text-end tabular-nums" data-testid="estimate-total">{money(estimate.totals.patientTotalMinor)}</td>
+                  <td className="px-3 py-2 text-end tabular-nums" data-label={t("columns.price")}>{money(estimate.totals.eligibleMinor)}</td>
+                  <td className="px-3 py-2 text-end tabular-nums" data-label={t("columns.payer")}>{money(estimate.totals.payerMinor)}</td>
+                  <td className="px-3 py-2 text-end tabular-nums" data-label={t("columns.patient")}>{money(estimate.totals.patientMinor)}</td>
+                  <td className="px-3 py-2 text-end tabular-nums" data-label={t("columns.vat")}>{money(estimate.totals.patientVatMinor)}</td>
+                  <td className="px-3 py-2 text-end tabular-nums" data-testid="estimate-total" data-label={t("columns.total")}>{money(estimate.totals.patientTotalMinor)}</td>
                 </tr>
               </tfoot>
             </TableFrame>

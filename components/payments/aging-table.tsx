@@ -18,6 +18,7 @@ export async function AgingTable({ asOf = new Date() }: { asOf?: Date }) {
       (b): Column<(typeof rows)[number]> => ({
         id: b,
         header: <bdi dir="ltr">{b}</bdi>,
+        label: b,
         align: "end",
         className: cell,
         cellProps: (r) => ({ className: b === "90+" && r.buckets[b].minor > 0 ? "font-semibold text-red-800" : "", "data-bucket": b, "data-count": r.buckets[b].count }),

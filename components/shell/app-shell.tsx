@@ -1,13 +1,23 @@
 import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { LanguageSwitch } from "@/components/i18n/language-switch";
-import { signOutAction, AREAS, areasFor } from "@/lib/auth";
+import { signOutAction, AREAS, areasFor, homeFor } from "@/lib/auth";
 import type { StaffUser } from "@/lib/auth";
-import { NavLinks } from "./nav-links";
+import { waitingWork } from "@/lib/claims";
+import { getDb } from "@/lib/db";
+import { env } from "@/lib/env";
+import { NavLinks, type NavItem } from "./nav-links";
+
+/** The queues whose menu entries carry a count of work that waits, and where "overdue" opens. */
+const COUNTED: Partial<Record<string, Pick<NavItem, "countOf" | "dueHref">>> = {
+  informationRequests: { countOf: "informationRequests", dueHref: `${AREAS.informationRequests.href}?show=overdue` },
+  claims: { countOf: "claims", dueHref: "/claims/work-queue" },
+};
 
 export async function AppShell({ user, clinicName, children }: { user: StaffUser; clinicName: string; children: React.ReactNode }) {
   const t = await getTranslations();
-  const items = areasFor(user.roles).map((area) => ({ href: AREAS[area].href, label: t(`nav.${area}`) }));
+  const items: NavItem[] = areasFor(user.roles).map((area) => ({ href: AREAS[area].href, label: t(`nav.${area}`), ...COUNTED[area] }));
+  const counts = { ...(await waitingWork(await getDb(), user.roles, env().CLINIC_TIME_ZONE)) };
   const roles = user.roles.map((r) => t(`roles.${r}`)).join(" · ");
   return (
     <div className="flex min-h-screen flex-col">
@@ -42,7 +52,13 @@ export async function AppShell({ user, clinicName, children }: { user: StaffUser
       </header>
       <div className="no-print border-b border-slate-200 bg-white">
         <div className="mx-auto max-w-7xl px-4 py-2">
-          <NavLinks items={items} label={t("shell.mainNavigation")} />
+          <NavLinks
+            items={items}
+            label={t("shell.mainNavigation")}
+            home={homeFor(user.roles)}
+            counts={counts}
+            words={{ menu: t("shell.menu"), waiting: t.raw("shell.waiting") as string, waitingDue: t.raw("shell.waitingDue") as string, highlight: t.raw("shell.overdueHighlight") as string, open: t("shell.openOverdue") }}
+          />
         </div>
       </div>
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 focus:outline-none">

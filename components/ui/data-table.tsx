@@ -21,6 +21,10 @@ export interface Column<Row> {
   cellProps?: (row: Row) => CellAttributes;
   /** Text direction of the cells (codes, amounts and IDs read left to right in Arabic too). */
   dir?: "ltr";
+  /** The column's name on a phone's stacked card when the header is not plain text ("" for none). */
+  label?: string;
+  /** The row's key figure: first and larger on a phone's stacked card (docs/decisions/106). */
+  keyFigure?: boolean;
 }
 
 type CellAttributes = { className?: string; [data: `data-${string}`]: string | number | undefined };
@@ -44,6 +48,8 @@ export interface DataTableProps<Row> {
   captionHidden?: boolean;
   /** Smaller padding (tables inside widgets and cards). */
   dense?: boolean;
+  /** False: keep the grid on a phone instead of one card per row (TableFrame's `stack`). */
+  stack?: boolean;
 }
 
 /**
@@ -67,10 +73,11 @@ export function DataTable<Row>({
   maxHeight,
   captionHidden,
   dense,
+  stack,
 }: DataTableProps<Row>) {
   const t = useTranslations("dataTable");
   return (
-    <TableFrame label={label} testId={testId} className={className} maxHeight={maxHeight} captionHidden={captionHidden}>
+    <TableFrame label={label} testId={testId} className={className} maxHeight={maxHeight} captionHidden={captionHidden} stack={stack}>
       <thead className={theadClasses}>
         <tr>
           {columns.map((c) => {
@@ -109,8 +116,10 @@ export function DataTable<Row>({
                 const { className: extra = "", ...data } = c.cellProps?.(row) ?? {};
                 const cls = `${c.className ?? (dense ? "px-2 py-1.5" : "px-4 py-2")} ${c.align === "end" ? "text-end" : c.align === "center" ? "text-center" : c.rowHeader ? "text-start" : ""} ${extra}`;
                 const Cell = c.rowHeader ? "th" : "td";
+                // The column's name on a phone's stacked card (app/globals.css .stack-table).
+                const phoneLabel = c.label ?? (typeof c.header === "string" ? c.header : undefined);
                 return (
-                  <Cell key={c.id} scope={c.rowHeader ? "row" : undefined} className={cls} dir={c.dir} data-testid={c.testId} {...data}>
+                  <Cell key={c.id} scope={c.rowHeader ? "row" : undefined} className={cls} dir={c.dir} data-testid={c.testId} data-label={phoneLabel} data-key={c.keyFigure ? "" : undefined} {...data}>
                     {c.cell(row)}
                   </Cell>
                 );

@@ -14,6 +14,7 @@ export function TableFrame({
   tableClassName = "",
   captionHidden = true,
   maxHeight = "max-h-[70vh]",
+  stack = true,
 }: {
   /** Names the scroll region and the table (its caption). */
   label: string;
@@ -24,6 +25,11 @@ export function TableFrame({
   captionHidden?: boolean;
   /** The region's height limit (the header sticks within it); "" for none. */
   maxHeight?: string;
+  /**
+   * On a phone (< 640 px) each row becomes a card, each cell a line named by its data-label
+   * (app/globals.css `.stack-table`, docs/decisions/106-every-amount-in-view.md); false keeps the grid.
+   */
+  stack?: boolean;
 }) {
   return (
     // A scrollable region must be reachable by keyboard (axe scrollable-region-focusable); a named
@@ -32,7 +38,7 @@ export function TableFrame({
     // (and with it the page) but scrolls inside; positioned, so visually hidden labels in the table
     // (position: absolute) scroll with it instead of widening the page.
     <div role="group" aria-label={label} tabIndex={0} className={`relative overflow-auto [contain:inline-size] focus-visible:outline-2 focus-visible:outline-brand-600 print:max-h-none print:overflow-visible ${maxHeight} ${className}`}>
-      <table className={`min-w-full divide-y divide-slate-200 text-sm ${tableClassName}`} data-testid={testId}>
+      <table className={`min-w-full divide-y divide-slate-200 text-sm ${stack ? "stack-table" : ""} ${tableClassName}`} data-testid={testId}>
         <caption className={captionHidden ? "sr-only" : "px-4 py-3 text-start text-sm font-semibold text-slate-900"}>{label}</caption>
         {children}
       </table>
@@ -48,7 +54,7 @@ export const thClasses = (align: "start" | "end" | "center" = "start", dense = f
 export function EmptyRow({ columns, children }: { columns: number; children: ReactNode }) {
   return (
     <tr>
-      <td colSpan={columns} className="px-4 py-8 text-center text-slate-500" data-testid="table-empty">
+      <td colSpan={columns} className="px-4 py-8 text-center text-slate-500" data-testid="table-empty" data-label="">
         {children}
       </td>
     </tr>

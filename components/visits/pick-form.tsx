@@ -88,6 +88,7 @@ export function PickForm({ defaultDate }: { defaultDate: string }) {
             {
               id: "remove",
               header: <span className="sr-only">{t("remove")}</span>,
+              label: "",
               className: "py-1",
               cell: (p) => (
                 <button type="button" className="text-sm text-red-800 underline" onClick={() => setPicked((list) => list.filter((_, j) => j !== p.i))}>

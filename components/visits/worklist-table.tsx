@@ -110,6 +110,7 @@ export async function WorklistTable({
     {
       id: "actions",
       header: <span className="print:hidden">{t("columns.actions")}</span>,
+      label: "",
       className: `space-y-1 ${cell} print:hidden`,
       cell: (row) => (
         <>

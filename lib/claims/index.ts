@@ -8,3 +8,4 @@ export { batchProgress } from "./batch";
 export { claimAuthorization } from "./queries";
 export { claimListView, parseClaimListQuery, type ClaimListQuery, type ClaimListView, type ClaimTableRow } from "./list-view";
 export { WORK_QUEUE_CSV_KEYS, addWorkNote, assignWork, compareWork, queueStaff, rankedWorkQueue, scoreOf, workQueueCsv, type AssigneeFilter, type WorkAction, type WorkChange, type WorkItem } from "./work-queue";
+export { waitingWork, type WaitingCount, type WaitingWork } from "./waiting";

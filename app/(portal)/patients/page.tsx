@@ -90,6 +90,7 @@ export default staffPage("patients", async function PatientsPage({ searchParams 
                 id: "name",
                 header: t("columns.name"),
                 className: cell,
+                keyFigure: true,
                 sortValue: (p) => `${p.givenName} ${p.familyName}`,
                 cell: (p) => (
                   <Link href={`/patients/${p.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
@@ -125,6 +126,7 @@ export default staffPage("patients", async function PatientsPage({ searchParams 
               {
                 id: "actions",
                 header: t("columns.actions"),
+                label: "",
                 className: cell,
                 cell: (p) => (
                   <div className="flex flex-wrap gap-2">

@@ -188,15 +188,16 @@ export default staffPage("authorizations", async function AuthorizationPage({ pa
         )}
       </Card>
 
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="space-y-6 lg:col-span-2">
-          <Card className="p-5">
-            <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-              <h2 className="text-base font-semibold">{t("decision.title")}</h2>
-              {decision && <OverallDecision decision={decision} kind="preauthorization" />}
-            </div>
-            {decision ? <DecisionTable decision={decision} /> : <p className="text-sm text-slate-600">{t("decision.none")}</p>}
-          </Card>
+      {/* The decision per service across the page: every amount in view at 1280 px (docs/decisions/106). */}
+      <Card className="mb-6 p-5">
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+          <h2 className="text-base font-semibold">{t("decision.title")}</h2>
+          {decision && <OverallDecision decision={decision} kind="preauthorization" />}
+        </div>
+        {decision ? <DecisionTable decision={decision} /> : <p className="text-sm text-slate-600">{t("decision.none")}</p>}
+      </Card>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="min-w-0 space-y-6">
           {usage && <UsageTable usage={usage} />}
           {decision && (
             <Card className="p-5">

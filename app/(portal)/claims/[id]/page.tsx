@@ -110,8 +110,7 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
           </div>
         }
       />
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="space-y-6 lg:col-span-2">
+      <div className="mb-6 space-y-6">
           {(paidBy.get(s.id) || deadlines.get(s.id)) && (
             <Card className="flex flex-wrap items-center gap-3 p-4">
               {paidBy.get(s.id) && <ClaimPaymentLine payment={paidBy.get(s.id)!} />}
@@ -119,7 +118,7 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
             </Card>
           )}
           <Card className="p-5 text-sm">
-            <dl className="grid gap-3 sm:grid-cols-3">
+            <dl className="grid gap-3 sm:grid-cols-3 lg:grid-cols-4">
               {dt(t("detail.identifier"), <bdi dir="ltr" className="break-all font-mono text-xs">{s.identifierValue ?? "—"}</bdi>, "claim-identifier")}
               {dt(t("detail.platformId"), <bdi dir="ltr" className="font-mono text-xs">{s.platformId ?? "—"}</bdi>)}
               {dt(
@@ -223,7 +222,7 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
           </Card>
           {d ? (
             <>
-              <Card className="overflow-x-auto">
+              <Card>
                 <div className="flex flex-wrap items-center justify-between gap-2 px-4 pt-3 text-sm">
                   <h2 className="font-medium">{t("detail.items")}</h2>
                   <OverallDecision decision={d} kind="claim" />
@@ -262,6 +261,9 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
               />
             </Card>
           )}
+      </div>
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <div className="min-w-0 space-y-6">
           <Card className="space-y-3 p-5">
             <h2 className="font-medium">{t("detail.raw")}</h2>
             <RawJson title={t("detail.rawClaim")} value={s.claim} testId="raw-claim" />

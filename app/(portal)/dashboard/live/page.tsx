@@ -4,7 +4,7 @@ import { getLocale, getTranslations } from "next-intl/server";
 import { LiveBoard } from "@/components/dashboard/live-board";
 import { buttonClasses } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth";
+import { canAccess, requireArea } from "@/lib/auth";
 import { liveBoardView } from "@/lib/dashboard";
 import { getDb } from "@/lib/db";
 
@@ -15,7 +15,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function LiveBoardPage() {
-  await requireArea("dashboard");
+  const user = await requireArea("dashboard");
   const [t, locale, db] = [await getTranslations("dashboard"), await getLocale(), await getDb()];
   const view = await liveBoardView(db);
   return (
@@ -29,7 +29,7 @@ export default async function LiveBoardPage() {
           </Link>
         }
       />
-      <LiveBoard initial={view} locale={locale} />
+      <LiveBoard initial={view} locale={locale} canOpen={{ preauthorization: canAccess(user.roles, "authorizations"), claim: canAccess(user.roles, "claims") }} />
     </>
   );
 }
