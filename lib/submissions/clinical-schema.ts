@@ -67,6 +67,18 @@ export interface ClinicalContext {
 type Issue = { path: (string | number)[]; message: string };
 
 /**
+ * An inpatient stay of a baby under one year carries the admission weight (Table 35 note: age =
+ * the encounter's start − the birth date, under 365 days). Needs the patient's birth date, so it is
+ * the server's check once the patient is known (the form shows the field by the same rule).
+ */
+export function admissionWeightIssue(values: Pick<ClinicalContext, "claimType" | "subtype" | "use" | "clinical"> & { admission: string }, birthDate: string | undefined): Issue | undefined {
+  if (!mds.mdsNeeds(values.claimType, values.subtype, values.use).inpatient || !birthDate || values.admission === "") return undefined;
+  const age = Math.floor((Date.parse(`${values.admission.slice(0, 10)}T00:00:00Z`) - Date.parse(`${birthDate.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
+  if (Number.isNaN(age) || age < 0 || age >= mds.ADMISSION_WEIGHT_MAX_AGE_DAYS) return undefined;
+  return values.clinical.admissionWeight === "" ? { path: ["clinical", "admissionWeight"], message: "admissionWeightRequired" } : undefined;
+}
+
+/**
  * What the exchange's Minimum Data Set requires of this visit that is missing or wrong, as field
  * errors by path (`clinical.encounter.triageCategory` …). Codes must come from the lists of
  * `lib/fhir/nphies/mds.ts` (or the clinic's imported lists, checked on the server).

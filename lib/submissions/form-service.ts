@@ -17,7 +17,7 @@ import { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
 import { draftFormSchema, submissionFormSchema, type DraftFormValues, type SubmissionFormValues, type SubmissionUse } from "./form-schema";
 import { isUuid } from "@/lib/ids";
 import { CPT_SYSTEM, itemSystemsFor, type PlatformProtocol } from "./care-setting";
-import { clinicalIssues, type ClinicalValues } from "./clinical-schema";
+import { admissionWeightIssue, clinicalIssues, type ClinicalValues } from "./clinical-schema";
 import type * as mds from "@/lib/fhir/mds";
 import { PAYER_CHANNEL } from "./payer-authorization";
 
@@ -396,6 +396,8 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   const resolved = await resolvePatient(deps.db, values.patientId, values.coverageId);
   if (!resolved.ok) return { ok: false, error: "invalid", fieldErrors: resolved.fieldErrors };
   if (!resolved.coverage) return { ok: false, error: "invalid", fieldErrors: { coverageId: ["coverageRequired"] } };
+  const baby = deps.protocol === "messaging" ? admissionWeightIssue(values, resolved.patient.birthDate) : undefined;
+  if (baby) return { ok: false, error: "invalid", fieldErrors: flatten([baby]) };
   const coverage = resolved.coverage;
   const existing = draftId ? await loadDraft(deps.db, draftId, values.use) : undefined;
   if (typeof existing === "string") return { ok: false, error: existing };
