@@ -147,6 +147,8 @@ test.describe("front desk: patients", () => {
     await page.getByLabel("Family name").fill("Al-Dosari");
     await page.getByLabel("Date of birth").fill("1994-06-17");
     await page.getByLabel("Gender").selectOption("female");
+    // The exchange's Minimum Data Set: the patient's marital status travels with every request (decision 103).
+    await page.getByLabel("Marital status").selectOption("M");
     await page.getByLabel("Mobile phone (optional)").fill("0551234567");
     await page.getByRole("button", { name: "Register patient" }).click();
     await expect(page).toHaveURL(/\/patients\/[0-9a-f-]{36}$/);

@@ -21,19 +21,22 @@ interface DemoPatient {
   birthDate: string;
   gender: PatientGender;
   phone: string;
-  coverage: { insurerId: string; memberId: string; coverageRef: string };
+  /** v3-MaritalStatus, as asked at registration (the exchange's Minimum Data Set, decision 103). */
+  maritalStatus: string;
+  /** The plan the card names (Coverage.class, sent as the coverage's class). */
+  coverage: { insurerId: string; memberId: string; coverageRef: string; coverageClass: string };
 }
 
 export const DEMO_PATIENTS: readonly DemoPatient[] = [
   // In force (Rimal Gold), several categories partly used.
-  { nationalId: "1000000001", givenName: "Test", familyName: "Patient One", birthDate: "1985-03-14", gender: "female", phone: "+966500000001", coverage: { insurerId: "payer-rimal", memberId: "RML-GOLD-0001", coverageRef: "cov-1000000001" } },
+  { nationalId: "1000000001", givenName: "Test", familyName: "Patient One", birthDate: "1985-03-14", gender: "female", phone: "+966500000001", maritalStatus: "M", coverage: { insurerId: "payer-rimal", memberId: "RML-GOLD-0001", coverageRef: "cov-1000000001", coverageClass: "Gold" } },
   // Lapsed at the end of last year (Wadi Silver): not in force.
-  { nationalId: "1000000002", givenName: "Test", familyName: "Patient Two", birthDate: "1979-11-02", gender: "male", phone: "+966500000002", coverage: { insurerId: "payer-wadi", memberId: "WDI-SLV-0002", coverageRef: "cov-1000000002" } },
+  { nationalId: "1000000002", givenName: "Test", familyName: "Patient Two", birthDate: "1979-11-02", gender: "male", phone: "+966500000002", maritalStatus: "M", coverage: { insurerId: "payer-wadi", memberId: "WDI-SLV-0002", coverageRef: "cov-1000000002", coverageClass: "Silver" } },
   // The card says Rimal, but the platform has no coverage for this patient: ERR-002.
-  { nationalId: "1000000003", givenName: "Test", familyName: "Patient Three", birthDate: "1992-07-21", gender: "female", phone: "+966500000003", coverage: { insurerId: "payer-rimal", memberId: "RML-0003", coverageRef: "cov-1000000003" } },
-  { nationalId: "1048573628", givenName: "Huda", familyName: "Al-Sandbox", birthDate: "1990-01-09", gender: "female", phone: "+966551234567", coverage: { insurerId: "payer-nakheel", memberId: "NKH-BSC-4857", coverageRef: "cov-1048573628" } },
-  { nationalId: "2087654311", givenName: "Omar", familyName: "Testresident", birthDate: "1988-05-30", gender: "male", phone: "+966562345678", coverage: { insurerId: "payer-rimal", memberId: "RML-SLV-8765", coverageRef: "cov-2087654311" } },
-  { nationalId: "1122334459", givenName: "Nora", familyName: "Al-Example", birthDate: "1975-12-12", gender: "female", phone: "+966573456789", coverage: { insurerId: "payer-wadi", memberId: "WDI-SLV-2233", coverageRef: "cov-1122334459" } },
+  { nationalId: "1000000003", givenName: "Test", familyName: "Patient Three", birthDate: "1992-07-21", gender: "female", phone: "+966500000003", maritalStatus: "S", coverage: { insurerId: "payer-rimal", memberId: "RML-0003", coverageRef: "cov-1000000003", coverageClass: "Gold" } },
+  { nationalId: "1048573628", givenName: "Huda", familyName: "Al-Sandbox", birthDate: "1990-01-09", gender: "female", phone: "+966551234567", maritalStatus: "S", coverage: { insurerId: "payer-nakheel", memberId: "NKH-BSC-4857", coverageRef: "cov-1048573628", coverageClass: "Basic" } },
+  { nationalId: "2087654311", givenName: "Omar", familyName: "Testresident", birthDate: "1988-05-30", gender: "male", phone: "+966562345678", maritalStatus: "M", coverage: { insurerId: "payer-rimal", memberId: "RML-SLV-8765", coverageRef: "cov-2087654311", coverageClass: "Silver" } },
+  { nationalId: "1122334459", givenName: "Nora", familyName: "Al-Example", birthDate: "1975-12-12", gender: "female", phone: "+966573456789", maritalStatus: "W", coverage: { insurerId: "payer-wadi", memberId: "WDI-SLV-2233", coverageRef: "cov-1122334459", coverageClass: "Silver" } },
 ];
 
 const MARKER = "demo_patients_seeded";

@@ -220,6 +220,24 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
     expect(await submitForm({ db: database.db, providerOrgId: "clinic-001", protocol: "rest" }, caller, bare, undefined, { scrub: { acknowledgeWarnings: true } })).toMatchObject({ ok: true });
   });
 
+  it("in messaging a patient without a marital status, or a coverage without its class, is a field error on the record to fix, nothing stored", async () => {
+    const stored = async () => (await database.db.select({ id: submissions.id }).from(submissions)).length;
+    const before = await stored();
+    const form = { ...base, use: "claim", ...FORMS.professional(team) };
+    const messaging = { db: database.db, providerOrgId: "clinic-001", protocol: "messaging" as const };
+    const [patient] = await database.db.select().from(patients).where(eq(patients.id, base.patientId as string));
+    const [coverage] = await database.db.select().from(coverages).where(eq(coverages.id, base.coverageId as string));
+    try {
+      await database.db.update(patients).set({ maritalStatus: null }).where(eq(patients.id, patient!.id));
+      await database.db.update(coverages).set({ coverageClass: "" }).where(eq(coverages.id, coverage!.id));
+      expect(await submitForm(messaging, caller, form)).toEqual({ ok: false, error: "invalid", fieldErrors: { patientId: ["maritalStatusMissing"], coverageId: ["coverageClassMissing"] } });
+      expect(await stored()).toBe(before);
+    } finally {
+      await database.db.update(patients).set({ maritalStatus: patient!.maritalStatus }).where(eq(patients.id, patient!.id));
+      await database.db.update(coverages).set({ coverageClass: coverage!.coverageClass }).where(eq(coverages.id, coverage!.id));
+    }
+  });
+
   it("a pharmacy claim names no care team; an oral line goes without a tooth (an examination has none: guide v2.7 requires no bodySite), a wrong tooth is a field error", async () => {
     const oral = FORMS.oral(team) as { items: Record<string, unknown>[] };
     const result = await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...base, use: "claim", ...oral, items: [{ ...oral.items[0], tooth: "" }], careTeam: [] });

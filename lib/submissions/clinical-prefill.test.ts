@@ -21,6 +21,8 @@ describe.each(testDatabases())("lastClinicalFacts on $name", (target) => {
 
   it("reads the record and the newest earlier visits; nothing invented for a patient without them", async () => {
     const patient = (await findPatientByNationalId(database.db, "1000000002"))!;
+    // A record without a marital status and without earlier visits prefills nothing.
+    await database.db.update(patients).set({ maritalStatus: null }).where(eq(patients.id, patient.id));
     expect(await lastClinicalFacts(database.db, patient.id)).toEqual({});
     expect(await lastClinicalFacts(database.db, randomUUID())).toBeUndefined();
     expect(await lastClinicalFacts(database.db, "not-an-id")).toBeUndefined();

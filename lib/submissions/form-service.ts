@@ -398,6 +398,14 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   if (!resolved.coverage) return { ok: false, error: "invalid", fieldErrors: { coverageId: ["coverageRequired"] } };
   const baby = deps.protocol === "messaging" ? admissionWeightIssue(values, resolved.patient.birthDate) : undefined;
   if (baby) return { ok: false, error: "invalid", fieldErrors: flatten([baby]) };
+  // The exchange refuses a request whose Patient has no marital status or whose Coverage no class
+  // (the Minimum Data Set, BV-90004): said here, where staff can fix the record, not after sending.
+  if (deps.protocol === "messaging") {
+    const record: FieldErrors = {};
+    if (!resolved.patient.maritalStatus) record.patientId = ["maritalStatusMissing"];
+    if (!resolved.coverage.coverageClass) record.coverageId = ["coverageClassMissing"];
+    if (Object.keys(record).length > 0) return { ok: false, error: "invalid", fieldErrors: record };
+  }
   const coverage = resolved.coverage;
   const existing = draftId ? await loadDraft(deps.db, draftId, values.use) : undefined;
   if (typeof existing === "string") return { ok: false, error: existing };
