@@ -24,7 +24,7 @@ export const checkEligibilityAction = staffAction(
   async (input, ctx): Promise<CheckActionResult> => {
     // The check goes out with the certificate of the facility the user works at (decision 049).
     const client = await getPlatformPort(await userFacilityId(ctx.db, ctx.caller.userId));
-    return { ok: true, outcome: await runEligibilityCheck({ db: ctx.db, client, providerOrgId: env().PROVIDER_ORG_ID }, ctx.caller, input) };
+    return { ok: true, outcome: await runEligibilityCheck({ db: ctx.db, client, providerOrgId: env().PROVIDER_ORG_ID, protocol: env().PLATFORM_PROTOCOL }, ctx.caller, input) };
   },
   { name: "eligibility" },
 );

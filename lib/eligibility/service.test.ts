@@ -115,6 +115,20 @@ describe("eligibility service against the sandbox", () => {
     expect(await runEligibilityCheck(deps(), caller, input("1000000001", { coverageId: other }))).toEqual({ kind: "invalid", fieldErrors: { coverageId: ["coverageUnknown"] } });
   });
 
+  it("in messaging, a record the exchange would refuse (no marital status, a coverage without its class) is a field error before anything is sent", async () => {
+    const before = (await database.db.select().from(eligibilityChecks)).length;
+    const patient = patients.get("1000000001")!;
+    await database.query("update patients set marital_status = null where id = $1", [patient.id]);
+    await database.query("update coverages set coverage_class = '' where id = $1", [patient.coverages[0]!.id]);
+    try {
+      expect(await runEligibilityCheck(deps({ protocol: "messaging" }), caller, input("1000000001"))).toEqual({ kind: "invalid", fieldErrors: { patientId: ["maritalStatusMissing"], coverageId: ["coverageClassMissing"] } });
+      expect((await database.db.select().from(eligibilityChecks)).length).toBe(before);
+    } finally {
+      await database.query("update patients set marital_status = 'M' where id = $1", [patient.id]);
+      await database.query("update coverages set coverage_class = 'Gold' where id = $1", [patient.coverages[0]!.id]);
+    }
+  });
+
   it("over the rate limit: returns retryAfterMs instead of waiting or failing", async () => {
     // Limit 2 → the portal allows 1 per window; the second call finds no permit.
     const tight = createPlatformClient(config, { db: database.db, limits: { limits: { eligibility: 2, claims: 500, status: 1000 }, windowMs: 30_000 } });

@@ -38,6 +38,11 @@ export interface EligibilityDeps {
   batch?: boolean;
   /** The request identifier to use (a batch run records it before sending; decision 044). */
   identifierValue?: string;
+  /**
+   * PLATFORM_PROTOCOL: in messaging a patient without a marital status or a coverage without its
+   * class is a field error before anything is sent (the exchange refuses them, decision 103).
+   */
+  protocol?: "rest" | "messaging";
 }
 
 
@@ -70,6 +75,9 @@ export async function runEligibilityCheck(deps: EligibilityDeps, caller: Caller,
   if (!patient) return { kind: "invalid", fieldErrors: { patientId: ["patientUnknown"] } };
   const coverage = await getCoverage(db, input.coverageId);
   if (!coverage || coverage.patientId !== patient.id) return { kind: "invalid", fieldErrors: { coverageId: ["coverageUnknown"] } };
+  if (deps.protocol === "messaging" && (!patient.maritalStatus || !coverage.coverageClass)) {
+    return { kind: "invalid", fieldErrors: { ...(!patient.maritalStatus ? { patientId: ["maritalStatusMissing"] } : {}), ...(!coverage.coverageClass ? { coverageId: ["coverageClassMissing"] } : {}) } };
+  }
 
   const requestId = randomUUID();
   const identifierValue = deps.identifierValue ?? randomUUID();
