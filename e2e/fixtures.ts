@@ -8,6 +8,7 @@ import { SignJWT, exportJWK, generateKeyPair } from "jose";
 import { Agent, request as undiciRequest } from "undici";
 import { nationalIdCheckDigit } from "../lib/fhir/national-id";
 import { CODE_SYSTEMS, nphies } from "../lib/fhir";
+import * as mds from "../lib/fhir/mds";
 import { E2E_PORTAL_DATA_DIR } from "../playwright.config";
 
 /*
@@ -407,6 +408,20 @@ export interface TestClaim {
 }
 
 /** Submits a claim through the exchange API as this organization (a sandbox member the platform knows by default). */
+/**
+ * What a careful HIS records of a professional visit for the exchange's Minimum Data Set (decision
+ * 103): each vital sign measured, the clinical notes and the investigation result, as supportingInfo.
+ */
+function visitInformation(): Record<string, unknown>[] {
+  const category = (code: string) => ({ coding: [{ system: nphies.SYSTEMS.claimInformationCategory, code }] });
+  const measured: Record<mds.VitalSign, number> = { "vital-sign-weight": 70, "vital-sign-height": 168, "vital-sign-systolic": 118, "vital-sign-diastolic": 76, temperature: 36.8, pulse: 74, "respiratory-rate": 15, "oxygen-saturation": 98 };
+  return [
+    ...mds.VITAL_SIGN_KEYS.map((sign, i) => ({ sequence: 10 + i, category: category(sign), valueQuantity: { value: measured[sign], system: nphies.SYSTEMS.ucum, code: mds.VITAL_SIGNS[sign].unit } })),
+    ...mds.CLINICAL_NOTE_KEYS.map((note, i) => ({ sequence: 20 + i, category: category(note), valueString: "Recorded at the visit." })),
+    { sequence: 30, category: category("investigation-result"), code: { coding: [{ system: mds.MDS_SYSTEMS.investigationResult, code: "INP" }] } },
+  ];
+}
+
 export async function submitClaim(orgClient: OrgClient, options: ClaimOptions = {}): Promise<TestClaim> {
   const api = await playwrightRequest.newContext({ baseURL: BASE_URL });
   try {
@@ -431,7 +446,19 @@ export async function submitClaim(orgClient: OrgClient, options: ClaimOptions = 
                 qualification: { coding: [{ system: nphies.SYSTEMS.practiceCodes, code: "08.00" }] },
               },
             ],
-            supportingInfo: [{ sequence: 1, category: { coding: [{ system: nphies.SYSTEMS.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Headache for two days" } }],
+            supportingInfo: [{ sequence: 1, category: { coding: [{ system: nphies.SYSTEMS.claimInformationCategory, code: "chief-complaint" }] }, code: { text: "Headache for two days" } }, ...visitInformation()],
+            // The visit's Encounter (the Minimum Data Set, decision 103), contained and named by extension-encounter.
+            contained: [
+              {
+                resourceType: "Encounter",
+                id: "encounter",
+                status: "finished",
+                class: { system: nphies.SYSTEMS.encounterClass, code: "AMB" },
+                period: { start: `${new Date().toISOString().slice(0, 10)}T09:00:00Z` },
+                extension: [{ url: mds.MDS_EXTENSIONS.serviceEventType, valueCodeableConcept: { coding: [{ system: mds.MDS_SYSTEMS.serviceEventType, code: "ICSE" }] } }],
+              },
+            ],
+            extension: [{ url: nphies.EXTENSIONS.encounter, valueReference: { reference: "#encounter" } }],
           }
         : { type: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/claim-type", code: "institutional" }] } }),
       patient: { reference: `Patient/${nationalId}` },
@@ -447,6 +474,7 @@ export async function submitClaim(orgClient: OrgClient, options: ClaimOptions = 
           servicedDate: new Date().toISOString().slice(0, 10),
           quantity: { value: 1 },
           unitPrice: { value: options.unitPrice ?? 180, currency: "SAR" },
+          ...(MESSAGING ? { extension: [{ url: mds.MDS_EXTENSIONS.maternity, valueBoolean: false }] } : {}),
         },
       ],
     };

@@ -120,6 +120,8 @@ test.describe("visit details (the exchange's Minimum Data Set)", () => {
     await field(page, "clinical.encounter.serviceEventType").selectOption("ICSE");
     await field(page, "clinical.investigation.code").selectOption("NRI");
     await fillClinical(page);
+    // The care setting's helper answered every sign (fillVisitDetails): this visit's pulse was not taken yet.
+    await field(page, "clinical.vitalSigns.pulse.value").fill("");
     // Kept as a draft, so the Arabic page (a reload) opens the same claim.
     await saveDraft(page);
 
