@@ -82,6 +82,8 @@ export function UserAccountActions({ user }: { user: { id: string; name: string;
   const ta = useTranslations("account");
   const router = useRouter();
   const [temporary, setTemporary] = useState<string>();
+  // The unlock section stays after its success (the refreshed page no longer says "locked"), so its confirmation is read.
+  const [unlocked, setUnlocked] = useState(false);
   const refusal = (result: { ok: false; error: string }): Outcome => ({ tone: "error", text: ta(accountErrorKey(result.error) as "errors.failed", { min: PASSWORD_MIN_LENGTH }) });
   function done<T extends object>(result: ActionResultOf<T>, text: (r: T) => string): Outcome {
     if (!result.ok) return refusal(result);
@@ -116,14 +118,18 @@ export function UserAccountActions({ user }: { user: { id: string; name: string;
           </div>
         )}
       </Section>
-      {user.locked && (
+      {(user.locked || unlocked) && (
         <Section title={t("unlock.title")} help={t("unlock.help")}>
           <AccountActionForm
             userId={user.id}
             testId="unlock-user"
             label={t("unlock.button")}
             variant="primary"
-            run={async (values) => done<{ wasLocked: boolean }>(await unlockUserAction(values), (r) => (r.wasLocked ? t("unlock.done") : t("unlock.notLocked")))}
+            run={async (values) => {
+              const result = await unlockUserAction(values);
+              if (result.ok) setUnlocked(true);
+              return done<{ wasLocked: boolean }>(result, (r) => (r.wasLocked ? t("unlock.done") : t("unlock.notLocked")));
+            }}
           />
         </Section>
       )}
