@@ -27,9 +27,9 @@ export const LIB_MAP = [
   // small domain readers built on them.
   { layer: "domain", modules: ["contracts", "scrubber", "submissions", "inbox", "pipeline", "deadlines", "authorization-usage", "denials"] },
   // Features: what staff do on the screens — thin layers on the domain.
-  { layer: "features", modules: ["authorizations", "claims", "cancellation", "information-requests", "payments", "eligibility", "visits", "dashboard", "admin"] },
+  { layer: "features", modules: ["authorizations", "prescriptions", "claims", "cancellation", "information-requests", "evidence", "payments", "eligibility", "visits", "dashboard", "admin"] },
   // Machine APIs: what other systems call (/api/exchange, /fhir and /query, /mcp, /v1).
-  { layer: "machine-apis", modules: ["exchange-api", "gateway", "claims-api", "mcp"] },
+  { layer: "machine-apis", modules: ["provider-api", "gateway", "claims-api", "mcp"] },
   // Composition: the process — boot, background services, shutdown.
   { layer: "composition", modules: ["server"] },
 ];

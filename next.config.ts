@@ -12,7 +12,20 @@ const nextConfig: NextConfig = {
   // first `npm start` on 2 cores, docs/decisions/099). The types are checked where the code is tested:
   // `npm test` (scripts/test.sh) runs `tsc --noEmit` and ESLint and fails on any error.
   typescript: { ignoreBuildErrors: true },
+  turbopack: {
+    // next-intl formats messages with intl-messageformat, whose ICU parser (number and date
+    // skeletons, a date-time pattern generator) was 10 kB of every page's first-load JavaScript.
+    // lib/i18n/message-format.ts is the part of ICU the catalogues use, tested against
+    // intl-messageformat over every message of both (docs/decisions/108); on the server as well,
+    // so a page's words come out the same on both sides.
+    resolveAlias: { "intl-messageformat": "./lib/i18n/message-format.ts" },
+  },
   experimental: {
+    // Turbopack keeps a cache of the build on disk (about 200 MB) so that the next build after a
+    // change compiles less. Writing and compacting it took 30–90 s of a busy machine's first start,
+    // for a cache only a later build reads: `npm start` builds a fresh clone without it
+    // (CX_BUILD_CACHE=0, scripts/start.ts; docs/decisions/109) and rebuilds with it.
+    turbopackFileSystemCacheForBuild: process.env.CX_BUILD_CACHE !== "0",
     // forbidden() renders app/forbidden.tsx with a real 403 status.
     authInterrupts: true,
     // proxy.ts buffers request bodies for the routes it runs on and silently cuts them at this

@@ -13,7 +13,7 @@ import { DEMO, expect, platformIdOf, sendClaimForm, signIn, test, fillCareSettin
  *
  * The same walk measures each page's first-load JavaScript as the browser received it (compressed
  * bytes of every script fetched until the network is idle, before anyone types) and fails a page
- * over 200 kB (docs/decisions/055-first-load-javascript.md).
+ * over 180 kB (docs/decisions/055-first-load-javascript.md, 108).
  *
  * Every page is walked at two widths: a desktop (1280 px) and a phone (390 px). At the phone width
  * the page itself must not scroll sideways (document.documentElement.scrollWidth ≤ clientWidth).
@@ -25,8 +25,8 @@ import { DEMO, expect, platformIdOf, sendClaimForm, signIn, test, fillCareSettin
  * SHOTS_DIR=<folder> also saves a screenshot of the pages people look at most (SHOT_PAGES).
  */
 
-/** The first-load JavaScript budget of every page, compressed (docs/decisions/055). */
-const FIRST_LOAD_JS_LIMIT = 200 * 1024;
+/** The first-load JavaScript budget of every page, compressed (docs/decisions/055, 108: 200 → 180 kB). */
+const FIRST_LOAD_JS_LIMIT = 180 * 1024;
 
 type Role = keyof typeof DEMO;
 interface Target {
@@ -47,6 +47,8 @@ const PAGES: Target[] = [
   { path: "/authorizations", role: "frontDesk" },
   { path: "/authorizations/new", role: "frontDesk" },
   { path: "/authorizations/[id]", role: "frontDesk", from: { list: "/authorizations", links: [/^\/authorizations\/[0-9a-f-]{36}$/] } },
+  { path: "/prescriptions", role: "prescriber" },
+  { path: "/prescriptions/new", role: "prescriber" },
   { path: "/claims", role: "billing" },
   { path: "/claims/new", role: "billing" },
   { path: "/claims/[id]", role: "billing", from: { list: "/claims", links: [/^\/claims\/[0-9a-f-]{36}$/] } },

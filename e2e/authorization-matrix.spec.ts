@@ -39,6 +39,7 @@ const MANAGER = ["manager"] as const;
 const ADMIN = ["admin"] as const;
 const AUTHORIZATIONS = ["front_desk", "billing"] as const;
 const VISITS = ["front_desk", "manager"] as const;
+const PRESCRIBER = ["prescriber"] as const;
 
 const page = (route: string, allowed: readonly Role[], url?: Entry["url"], allowedStatus?: number): Entry => ({ route, url: url ?? (() => route), allowed, allowedStatus });
 
@@ -52,12 +53,20 @@ const MATRIX: Entry[] = [
   page("/authorizations", AUTHORIZATIONS),
   page("/authorizations/new", AUTHORIZATIONS),
   page("/authorizations/[id]", AUTHORIZATIONS, () => `/authorizations/${randomUUID()}`, 404),
+  page("/prescriptions", PRESCRIBER),
+  page("/prescriptions/new", PRESCRIBER),
+  page("/prescriptions/[id]", PRESCRIBER, () => `/prescriptions/${randomUUID()}`, 404),
+  page("/prescriptions/[id]/appeal", PRESCRIBER, () => `/prescriptions/${randomUUID()}/appeal`, 404),
+  page("/prescriptions/[id]/evidence", PRESCRIBER, () => `/prescriptions/${randomUUID()}/evidence`, 404),
   page("/claims", BILLING),
   page("/claims/new", BILLING),
   page("/claims/[id]", BILLING, (ids) => `/claims/${ids.claim}`),
   page("/claims/reconcile", BILLING),
   page("/claims/work-queue", BILLING),
   page("/claims/[id]/appeal", BILLING, () => `/claims/${randomUUID()}/appeal`, 404),
+  // Decision 115: information sent to the payer unasked (a claim: billing; an authorization: front desk and billing)
+  page("/claims/[id]/evidence", BILLING, () => `/claims/${randomUUID()}/evidence`, 404),
+  page("/authorizations/[id]/evidence", AUTHORIZATIONS, () => `/authorizations/${randomUUID()}/evidence`, 404),
   { route: "/claims/work-queue/export", url: () => "/claims/work-queue/export", allowed: BILLING },
   page("/visits", VISITS),
   page("/visits/new", VISITS),

@@ -47,11 +47,17 @@ test.describe("prior authorization", () => {
     await signInAs("front_desk");
     await page.goto("/authorizations/new");
     await fillAuthorizationRequest(page);
+    // Decision 123: each line shows the payer's contract price; the MRI at its contract price is not flagged.
+    await expect(page.getByTestId("item-0-contract-price")).toContainText("Contract price");
+    await expect(page.getByTestId("item-0-contract-price")).not.toHaveAttribute("data-differs");
     // Totals are computed exactly.
     await page.getByRole("button", { name: "+ Add service" }).click();
     await pickService(page, 2, SERVICES.bloodCount);
+    // The new line's price box starts at the contract price (editable).
+    await expect(page.getByLabel("Unit price of line 2")).not.toHaveValue("");
     await page.getByLabel("Quantity of line 2").fill("3");
     await page.getByLabel("Unit price of line 2").fill("0.1");
+    await expect(page.getByTestId("item-1-contract-price")).toHaveAttribute("data-differs", "true");
     await expect(page.getByTestId("item-1-total")).toHaveText("0.30");
     await expect(page.getByTestId("items-total")).toHaveText(riyals(Number(SERVICES.mri.price) + 0.3));
     await page.getByRole("button", { name: "Remove line 2" }).click();
@@ -77,6 +83,17 @@ test.describe("prior authorization", () => {
     await expect(page.getByTestId("status-badge")).toContainText("Approved");
     expect(await stillNoReload(page)).toBe(true);
     await expect(page.getByTestId("preauth-ref")).toContainText(/PA-/);
+    // Named by a short number (docs/decisions/122) and found on the list by the payer's reference.
+    const authId = new URL(page.url()).pathname.split("/").pop()!;
+    const number = (await page.getByTestId("authorization-number").textContent())!.trim();
+    expect(number).toMatch(/^A-\d+$/);
+    const ref = (await page.getByTestId("preauth-ref").textContent())!.trim();
+    await page.goto(`/authorizations?q=${encodeURIComponent(ref)}`);
+    await expect(page.getByTestId("authorization-number")).toHaveText([number]);
+    await expect(page.getByTestId("authorizations-table").locator(`a[href="/authorizations/${authId}"]`)).toBeVisible();
+    await page.goto("/authorizations?q=PA-NOT-THERE");
+    await expect(page.getByTestId("authorizations-table")).toContainText("No authorization matches “PA-NOT-THERE”");
+    await page.goto(`/authorizations/${authId}`);
     await expect(page.getByTestId("decision-table")).toContainText(SERVICES.mri.code);
     // The plan pays 80 % of the MRI (a 20 % share, no deductible for this patient).
     await expect(page.getByTestId("decision-benefit-total")).toHaveText(riyals(Number(SERVICES.mri.price) * 0.8));

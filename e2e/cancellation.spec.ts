@@ -15,7 +15,7 @@ test.describe("cancel and status check", () => {
     await expect(dialog.getByTestId("cancel-confirm")).toBeDisabled();
     await dialog.getByLabel("Service not performed").check();
     await dialog.getByTestId("cancel-confirm").click();
-    await expect(page.getByTestId("cancel-result")).toHaveText("Cancelled: the platform confirmed.");
+    await expect(page.getByTestId("cancel-result")).toHaveText("Cancelled: the insurer confirmed.");
     await expect(page.getByTestId("status-badge")).toHaveAttribute("data-status", "cancelled", { timeout: 10_000 });
     await expect(page.getByTestId("cancel-submission")).toHaveCount(0);
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { SERVICES, expect, inArabic, markNoReload, pickCode, pickPatient, pickService, screenshot, sendClaimForm, stillNoReload, test, fillCareSetting } from "./fixtures";
+import { SERVICES, clinicDay, createPatient, expect, inArabic, markNoReload, pickCode, pickPatient, pickService, screenshot, sendClaimForm, shotFour, stillNoReload, test, fillCareSetting } from "./fixtures";
 
 const SHOTS = "/tmp/claims-shots";
 
@@ -47,6 +47,24 @@ test.describe("claims", () => {
     // The disposition in the page's language; the platform's own text as a secondary line when it differs.
     await expect(page.getByTestId("disposition-text-words")).toHaveText("Claim approved according to the plan's benefits");
     await expect(page.getByTestId("disposition-text-platform")).toHaveText("Claim adjudicated and paid according to the plan");
+    // Named as staff say it (docs/decisions/122): a short number in the heading, the tab and the breadcrumb; patient, service and day beside.
+    const number = (await page.getByTestId("claim-number").textContent())!.trim();
+    expect(number).toMatch(/^C-\d+$/);
+    await expect(page).toHaveTitle(new RegExp(`Claim ${number}`));
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(number);
+    await expect(page.getByRole("heading", { level: 1 })).not.toContainText(paidId.slice(0, 8));
+    // Found by search: its number, its identifier; a search that matches nothing says so.
+    const identifier = (await page.getByTestId("claim-identifier").textContent())!.trim();
+    for (const q of [number, identifier]) {
+      await page.goto(`/claims?q=${encodeURIComponent(q)}`);
+      await expect(page.getByTestId("claim-row")).toHaveCount(1);
+      await expect(page.locator(`[data-testid="claim-row"][data-id="${paidId}"]`).getByTestId("claim-number")).toHaveText(number);
+    }
+    await shotFour(page, "/tmp/shots-names", "claims-list");
+    await page.goto("/claims?q=C-0");
+    await expect(page.getByTestId("claims-table")).toContainText("No claim matches “C-0”");
+    await page.goto(`/claims/${paidId}`);
+    await shotFour(page, "/tmp/shots-names", "claim-detail");
     await screenshot(page, SHOTS, "detail-en.png");
     await screenshot(page, "docs/screenshots/19", "claim-en.png");
     await inArabic(page, async () => {
@@ -122,7 +140,7 @@ test.describe("claims", () => {
     await fillClaim(page, "1000000003"); // registered coverage unknown to the platform → ERR-002
     const rejectedId = await submitForm(page);
     // The confirmation turns (live) into a refusal: why, and links to the claim and the work queue.
-    await expect(page.getByTestId("submitted-refused")).toContainText("The platform rejected this claim", { timeout: 30_000 });
+    await expect(page.getByTestId("submitted-refused")).toContainText("The exchange rejected this claim", { timeout: 30_000 });
     await expect(page.getByTestId("submitted-reason")).toContainText("ERR-002");
     await expect(page.getByTestId("submitted-open")).toHaveAttribute("href", `/claims/${rejectedId}`);
     await expect(page.getByTestId("submitted-work-queue")).toHaveAttribute("href", "/claims/work-queue");
@@ -131,7 +149,10 @@ test.describe("claims", () => {
     await page.goto("/claims/work-queue");
     const item = page.locator(`[data-testid="work-item"][data-id="${rejectedId}"]`);
     await expect(item).toContainText("ERR-002");
-    await expect(item).toContainText("no coverage for this patient");
+    await expect(item).toContainText("The insurer has no coverage for this patient");
+    // The item is named by the claim's label, not a UUID fragment.
+    await expect(item).toContainText(/C-\d+ · /);
+    await shotFour(page, "/tmp/shots-names", "work-queue");
     await screenshot(page, SHOTS, "work-queue-en.png");
     await inArabic(page, async () => {
       await page.reload();
@@ -141,16 +162,84 @@ test.describe("claims", () => {
     await page.waitForURL(/\/claims\/new\?draft=[0-9a-f-]{36}$/);
     const fixId = new URL(page.url()).searchParams.get("draft")!;
     expect(fixId).not.toBe(rejectedId);
+    // Decision 123: the form says which claim it fixes (patient, service, date) and the payer's reason, above the form.
+    const fixing = page.getByTestId("fixing-notice");
+    await expect(fixing).toContainText("Fixing a claim the payer rejected");
+    await expect(page.getByTestId("fixing-patient")).not.toHaveText("");
+    await expect(page.getByTestId("fixing-service")).toContainText(SERVICES.visit.code);
+    await expect(page.getByTestId("fixing-date")).toHaveText(/\d{4}/);
+    await expect(page.getByTestId("fixing-number")).toHaveText(/^C-\d+$/);
+    await expect(page.getByTestId("fixing-reason")).toContainText("ERR-002");
+    const [notice, form] = [await fixing.boundingBox(), await page.getByTestId("claim-form").boundingBox()];
+    expect(notice!.y).toBeLessThan(form!.y);
+    await screenshot(page, SHOTS, "fixing-en-1280.png");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, SHOTS, "fixing-en-390.png");
+    await inArabic(page, async () => {
+      await page.reload();
+      await expect(fixing).toContainText("تصحيح مطالبة رفضها الدافع");
+      await expect(page.getByTestId("fixing-reason")).toContainText("ERR-002");
+      await screenshot(page, SHOTS, "fixing-ar-390.png");
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await screenshot(page, SHOTS, "fixing-ar-1280.png");
+    });
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole("button", { name: "Change patient" }).click();
     await pickPatient(page, "1048573628");
     await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
     await submitForm(page);
     await page.goto(`/claims/${fixId}`);
-    await expect(page.getByTestId("replacement-links")).toContainText("Replaces the rejected claim");
+    await expect(page.getByTestId("replacement-links")).toContainText(/Replaces the rejected claim C-\d+ · /);
     await page.goto(`/claims/${rejectedId}`);
-    await expect(page.getByTestId("replacement-links")).toContainText("Resubmitted as");
+    await expect(page.getByTestId("replacement-links")).toContainText(/Resubmitted as C-\d+ · /);
     await page.goto("/claims/work-queue");
     await expect(page.locator(`[data-testid="work-item"][data-id="${rejectedId}"]`)).toHaveCount(0);
+  });
+
+  test("the unit price starts at the payer's contract price (editable, a typed price kept); without an eligibility answer the patient's share is unknown (decision 123)", async ({ page, signInAs }) => {
+    test.setTimeout(180_000);
+    const patient = createPatient(); // payer-rimal; no eligibility answer on file
+    await signInAs("billing");
+    await page.goto("/claims/new");
+    await pickPatient(page, patient.nationalId);
+    await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
+    await pickService(page, 1, SERVICES.visit);
+    const price = page.getByLabel("Unit price of line 1");
+    const hint = page.getByTestId("item-0-contract-price");
+    await expect(price).toHaveValue(`${SERVICES.visit.price}.00`);
+    await expect(hint).toContainText("Contract price");
+    await expect(hint).not.toHaveAttribute("data-differs");
+    const shares = page.getByTestId("live-shares");
+    await expect(shares.getByTestId("live-total-unknown")).toHaveText("Unknown until an eligibility answer");
+    await expect(shares.getByTestId("live-shares-no-answer")).toContainText("unknown, not zero");
+    await expect(shares.getByTestId("live-shares-patient-pays")).toContainText("unknown until an eligibility answer");
+    await expect(shares.getByTestId("live-total-patient")).toHaveCount(0);
+    // A price typed by the user stays when the line changes again (another date asks the contract again).
+    await price.fill("275");
+    await expect(hint).toHaveAttribute("data-differs", "true");
+    await expect(hint).toContainText("Not the contract price");
+    await page.getByLabel("Date of line 1").fill(clinicDay(-1));
+    await expect(hint).toBeVisible();
+    await page.waitForTimeout(800);
+    await expect(price).toHaveValue("275");
+    await screenshot(page, SHOTS, "contract-price-en-1280.png");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId("items-editor").scrollIntoViewIfNeeded();
+    await screenshot(page, SHOTS, "contract-price-en-390.png");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.waitForURL(/\?draft=/);
+    await inArabic(page, async () => {
+      await page.reload();
+      await expect(page.getByLabel("سعر وحدة السطر 1")).toHaveValue("275");
+      await expect(hint).toContainText("سعر العقد");
+      await expect(shares.getByTestId("live-total-unknown")).toHaveText("غير معروفة حتى يصل رد الأهلية");
+      await screenshot(page, SHOTS, "contract-price-ar-1280.png");
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByTestId("items-editor").scrollIntoViewIfNeeded();
+      await screenshot(page, SHOTS, "contract-price-ar-390.png");
+      await page.setViewportSize({ width: 1280, height: 900 });
+    });
   });
 
   test("reconcile with the platform: the patient's claims there, linked to the portal's records", async ({ page, signInAs, newClaim }) => {

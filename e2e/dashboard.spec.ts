@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
-import { createUser, expect, markNoReload, signIn, stillNoReload, test } from "./fixtures";
+import { createUser, expect, markNoReload, shotFour, signIn, stillNoReload, test } from "./fixtures";
 
 /*
  * Managers' dashboards: a claim submitted by billing in another browser and decided by
@@ -102,7 +102,10 @@ test("a claim decided by the platform shows up on the live board and in the tota
   // The entry names the patient (read by the server a moment after the event); it links to no
   // claim page, which the manager may not open (docs/decisions/106).
   const entry = board.getByTestId("live-feed").locator(`li[data-submission="${claim.id}"]`).first();
-  await expect(entry.getByTestId("live-feed-patient")).toHaveText("Test Patient One");
+  // Named as staff say it (docs/decisions/122): the short number, then patient · service · day — no UUID fragment.
+  await expect(entry.getByTestId("live-feed-patient")).toContainText("Test Patient One · ");
+  await expect(entry).toContainText(/Claim C-\d+ → /);
+  await expect(entry).not.toContainText(claim.id.slice(0, 8));
   await expect(entry.locator("a")).toHaveCount(0);
   await expect.poll(() => countColumn(dashboard), { timeout: 30_000 }).toBe(totalsBefore + 1);
   await expect(dashboard.getByTestId("kpi-adjudicated")).toHaveAttribute("data-value", String(adjudicatedBefore + 1));
@@ -126,6 +129,11 @@ test("a claim decided by the platform shows up on the live board and in the tota
 test("every CSV download has exactly the data of its table: plain decimals, a currency column, ISO dates, UTF-8 with BOM", async ({ page, signInAs }) => {
   await signInAs("manager");
   await page.goto("/dashboard");
+  // Reasons in words with the code beside (decision 122): never a bare code such as "ERR-002".
+  const reasonCells = page.getByTestId("dashboard-table-reasons").locator("tbody tr th[scope=row]");
+  for (const cell of await reasonCells.allTextContents()) expect(cell.trim()).not.toMatch(/^(ERR-\d+|http-\d+|unknown)$/);
+  await page.getByTestId("dashboard-widget-reasons").scrollIntoViewIfNeeded();
+  await shotFour(page, "/tmp/shots-names", "dashboard");
   for (const name of ["insurers", "categories", "authorizations", "reasons", "trend"]) {
     const widget = page.getByTestId(`dashboard-widget-${name}`);
     await expect(widget).toBeVisible();
@@ -160,7 +168,7 @@ test("every CSV download has exactly the data of its table: plain decimals, a cu
   );
   fs.mkdirSync(SHOTS, { recursive: true });
   fs.writeFileSync(path.join(SHOTS, "first-load-js.json"), JSON.stringify(js));
-  expect(js.encoded).toBeLessThan(200 * 1024);
+  expect(js.encoded).toBeLessThan(180 * 1024);
   await shotBoth(page, "dashboard");
 });
 

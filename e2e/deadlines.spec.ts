@@ -13,7 +13,7 @@ test.describe("filing deadlines (docs/decisions/048)", () => {
     const insurerId = `payer-e2e-${randomUUID().slice(0, 8)}`;
     await page.goto("/settings/insurers");
     const add = page.getByTestId("insurer-new");
-    await add.getByLabel("Platform id").fill(insurerId);
+    await add.getByLabel("Exchange id").fill(insurerId);
     await add.getByLabel("Name (English)").fill("Deadline Test Insurance");
     await add.getByLabel("Name (Arabic)").fill("تأمين اختبار المواعيد");
     await add.getByLabel("Submit within (days of service)").fill("0");

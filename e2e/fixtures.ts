@@ -26,10 +26,11 @@ export const DEMO = {
   billing: "billing@clinic.example",
   manager: "manager@clinic.example",
   admin: "admin@clinic.example",
+  prescriber: "prescriber@clinic.example",
 } as const;
 
-export type Role = "front_desk" | "billing" | "manager" | "admin";
-export const ROLES: readonly Role[] = ["front_desk", "billing", "manager", "admin"];
+export type Role = "front_desk" | "billing" | "manager" | "admin" | "prescriber";
+export const ROLES: readonly Role[] = ["front_desk", "billing", "manager", "admin", "prescriber"];
 
 /** Runs the real admin CLI against the running portal (through its admin socket). */
 export function adminCli(args: string[], input?: string): unknown {
@@ -199,9 +200,9 @@ export const SERVICES: Record<"visit" | "mri" | "bloodCount", JourneyService> = 
       bloodCount: { list: "Laboratory", system: nphies.SYSTEMS.laboratory, code: "LAB-4001", price: "60", ar: "صورة دم كاملة" },
     }
   : {
-      visit: { list: "CPT (spec)", system: CODE_SYSTEMS.cpt, code: "99213", price: "250", ar: "زيارة عيادة لمريض مراجع، عادية" },
-      mri: { list: "CPT (spec)", system: CODE_SYSTEMS.cpt, code: "72148", price: "2000", ar: "رنين مغناطيسي لأسفل الظهر بدون صبغة" },
-      bloodCount: { list: "CPT (spec)", system: CODE_SYSTEMS.cpt, code: "85025", price: "60", ar: "" },
+      visit: { list: "CPT", system: CODE_SYSTEMS.cpt, code: "99213", price: "250", ar: "زيارة عيادة لمريض مراجع، عادية" },
+      mri: { list: "CPT", system: CODE_SYSTEMS.cpt, code: "72148", price: "2000", ar: "رنين مغناطيسي لأسفل الظهر بدون صبغة" },
+      bloodCount: { list: "CPT", system: CODE_SYSTEMS.cpt, code: "85025", price: "60", ar: "" },
     };
 
 /** Codes line `line` (1-based) of the form: its code list, then the code through the catalogue's picker. */
@@ -534,4 +535,21 @@ export const stillNoReload = async (page: Page): Promise<boolean> => (await page
 export function clinicDay(offset = 0): string {
   const zone = process.env.CLINIC_TIME_ZONE || "Asia/Riyadh";
   return new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(Date.now() + offset * 86_400_000));
+}
+
+/** A page in English and Arabic at 1280 and 390 px (`<name>-en-1280.png` …), for looking at it; the viewport is restored. */
+export async function shotFour(page: Page, dir: string, name: string): Promise<void> {
+  const size = page.viewportSize() ?? { width: 1280, height: 900 };
+  const take = async (lang: string) => {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, dir, `${name}-${lang}-${width}.png`);
+    }
+  };
+  try {
+    await take("en");
+    await inArabic(page, () => take("ar"));
+  } finally {
+    await page.setViewportSize(size);
+  }
 }

@@ -6,6 +6,7 @@ test.describe("roles and navigation", () => {
     { email: DEMO.billing, home: "/authorizations", nav: ["Authorizations", "Claims", "Information requested", "Payments", "Received, not matched"] },
     { email: DEMO.manager, home: "/dashboard", nav: ["Dashboard", "Visits ahead"] },
     { email: DEMO.admin, home: "/settings", nav: ["Settings", "Audit log"] },
+    { email: DEMO.prescriber, home: "/prescriptions", nav: ["Prescriptions"] },
   ];
   for (const c of cases) {
     test(`${c.email} sees exactly its navigation`, async ({ page }) => {

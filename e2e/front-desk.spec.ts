@@ -1,4 +1,4 @@
-import { createUser, expect, signIn, test, uniqueNationalId } from "./fixtures";
+import { SERVICES, createUser, expect, pickPatient as pickFormPatient, pickService, signIn, test, uniqueNationalId } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 /** Picks a patient in the eligibility form with the keyboard only. */
@@ -84,8 +84,8 @@ test.describe("front desk: eligibility", () => {
     await sandbox.faults({ force429: true, retryAfterSeconds: 3 });
     try {
       await page.getByRole("button", { name: "Check eligibility" }).click();
-      // Decision 043: it says the quota is spent (here the platform's Retry-After) and when the check will run.
-      await expect(page.getByTestId("rate-limit-wait")).toContainText(/(limit \(100 checks per minute\) is reached|The platform asked the clinic to wait \(Retry-After\))\. Your check will run at \d\d:\d\d:\d\d, in \d+ second/);
+      // Decision 043: it says the quota is spent (here the exchange asked to wait) and when the check will run.
+      await expect(page.getByTestId("rate-limit-wait")).toContainText(/(limit \(100 checks per minute\) is reached|The exchange asked the clinic to wait)\. Your check will run at \d{1,2}:\d\d:\d\d(\s?[AP]M)?, in \d+ second/);
     } finally {
       await sandbox.reset();
     }
@@ -94,6 +94,7 @@ test.describe("front desk: eligibility", () => {
   });
 
   test("platform down: a clear message and Retry, with what was typed kept", async ({ page, sandbox }) => {
+    test.setTimeout(120_000);
     await page.goto("/eligibility");
     await pickPatient(page, "2087654311");
     await page.getByLabel("Consultation").check();
@@ -101,6 +102,19 @@ test.describe("front desk: eligibility", () => {
     try {
       await page.getByRole("button", { name: "Check eligibility" }).click();
       await expect(page.getByRole("alert").filter({ hasText: "not answering" })).toBeVisible();
+      // Decision 123: the message sits with the button, right under the patient and coverage — not at the form's foot.
+      await expect(page.getByTestId("eligibility-actions").getByRole("alert")).toContainText("not answering");
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const button = await page.getByRole("button", { name: "Check eligibility" }).boundingBox();
+      const coverage = await page.getByLabel("Insurer and coverage").boundingBox();
+      const options = await page.getByTestId("eligibility-options").boundingBox();
+      expect(button!.y).toBeGreaterThan(coverage!.y);
+      expect(button!.y).toBeLessThan(options!.y);
+      expect(button!.y + button!.height).toBeLessThan(900);
+      await page.screenshot({ path: "/tmp/frictions-shots/eligibility-down-en-1280.png" });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: "/tmp/frictions-shots/eligibility-down-en-390.png", fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 900 });
       await expect(page.getByTestId("selected-patient")).toContainText("Omar");
       await expect(page.getByLabel("Consultation")).toBeChecked();
     } finally {
@@ -172,14 +186,21 @@ test.describe("front desk: patients", () => {
 
     await page.getByLabel("Insurer", { exact: true }).selectOption("payer-nakheel");
     await page.getByLabel("Member / policy number").fill("NKH-E2E-1");
-    await page.getByLabel("Coverage ID on the platform").fill(`cov-${nationalId}`);
+    // The card's fields first; the exchange's coverage ID is on no card: asked under "More", only when known.
+    await page.getByTestId("coverage-more").locator("summary").click();
+    await page.getByLabel("The exchange's coverage ID (optional)").fill(`cov-${nationalId}`);
     await page.getByLabel("Coverage class (optional)").fill("VIP");
+    // The card's expiry date (decision 126): optional, typed from the card.
+    await page.getByLabel("Card expiry date (optional)").fill("2031-12-31");
     await page.getByRole("button", { name: "Add coverage" }).click();
     await expect(page.getByText("Coverage added.")).toBeVisible();
     await expect(page.getByRole("list", { name: "Coverages" }).getByText("Nakheel Mutual Health")).toBeVisible();
     // The class prices the payer's contract (decision 089): shown with the coverage; no network given, none shown.
     await expect(page.getByRole("list", { name: "Coverages" }).getByTestId("coverage-class")).toHaveText("VIP");
     await expect(page.getByRole("list", { name: "Coverages" }).getByTestId("coverage-network")).toHaveCount(0);
+    // The expiry shown with the coverage, in the portal's date format; not past, so not marked expired.
+    await expect(page.getByRole("list", { name: "Coverages" }).getByTestId("coverage-expiry")).toHaveText("Expires Dec 31, 2031");
+    await expect(page.getByRole("list", { name: "Coverages" }).getByTestId("coverage-expiry")).not.toHaveAttribute("data-expired", "true");
 
     // Search finds the new patient by name and by number.
     await page.goto(`/patients?q=${nationalId.slice(0, 6)}`);
@@ -191,6 +212,29 @@ test.describe("front desk: patients", () => {
     // The platform does not know this person: the answer is shown on the coverage field.
     await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "rejected");
     await expect(page.getByText("Verify the policy").first()).toBeVisible();
+  });
+});
+
+test.describe("front desk: which services need a prior authorization", () => {
+  test("the payer's auth-requirements answer is listed, and the authorization form marks that line (decision 125)", async ({ page, signInAs }) => {
+    await signInAs("front_desk");
+    await page.goto("/eligibility");
+    await pickPatient(page, "1000000001");
+    await expect(page.getByLabel("Insurer and coverage")).toHaveValue(/.+/);
+    await page.getByLabel("Which services need a prior authorization").check();
+    await page.getByRole("button", { name: "Check eligibility" }).click();
+    await expect(page.getByTestId("eligibility-outcome")).toHaveAttribute("data-outcome", "in_force");
+    await page.getByRole("link", { name: "Open the printable result" }).click();
+    const listed = page.getByTestId("auth-requirements");
+    await expect(listed).toContainText("Services that need a prior authorization");
+    await expect(listed.getByTestId("auth-required-service").filter({ hasText: SERVICES.mri.code })).toHaveCount(1);
+
+    // The authorization form, for the same coverage: the MRI's line says the payer needs an authorization.
+    await page.goto("/authorizations/new");
+    await pickFormPatient(page, "1000000001");
+    await expect(page.getByLabel("Coverage", { exact: true })).not.toHaveValue("");
+    await pickService(page, 1, SERVICES.mri);
+    await expect(page.getByTestId("item-0-needs-authorization")).toHaveText("The payer needs a prior authorization for this service");
   });
 });
 

@@ -40,7 +40,7 @@ test.describe("received, not matched", () => {
     await expect(decision.getByTestId("inbox-patient")).toHaveText("1000000001");
     const unreadable = page.locator(`[data-testid="inbox-message"][data-message-id="bad-${tag}"]`);
     await expect(unreadable).toBeVisible();
-    await expect(unreadable.getByTestId("inbox-why")).toContainText("it is not a readable FHIR R4 message");
+    await expect(unreadable.getByTestId("inbox-why")).toContainText("it is not a message the portal can read");
 
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
@@ -48,7 +48,7 @@ test.describe("received, not matched", () => {
       await inArabic(page, async () => {
         await expect(page.getByRole("heading", { name: "وارد غير مطابق" }).first()).toBeVisible();
         // Why it is here, in the page's language (the element path as it is).
-        await expect(unreadable.getByTestId("inbox-why")).toContainText("ليست رسالة FHIR R4 قابلة للقراءة");
+        await expect(unreadable.getByTestId("inbox-why")).toContainText("ليست رسالة يستطيع النظام قراءتها");
         await screenshot(page, "docs/screenshots/40", `inbox-ar-${width}.png`);
       });
     }

@@ -77,7 +77,7 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await expect(billed).toHaveCount(1);
     await expect(billed.getByTestId("line-decision")).toContainText("Denied");
     await expect(billed.getByTestId("line-reason")).toContainText("Reduced to the price list");
-    await expect(billed.getByTestId("line-outcome")).toHaveText("Platform's outcome: rejected");
+    await expect(billed.getByTestId("line-outcome")).toHaveText("Insurer's outcome: rejected");
     const added = page.getByTestId("added-row");
     await expect(added).toHaveCount(1);
     await expect(added.getByTestId("added-item-label")).toHaveText("Added by the payer · for item 1");
@@ -144,7 +144,7 @@ test.describe.serial("national answers (sandbox answer style `national`)", () =>
     await expect(rows.nth(0).getByTestId("line-decision")).toContainText("Denied");
     await expect(rows.nth(0).getByTestId("line-reason")).toContainText("Reduced to the price list");
     await expect(rows.nth(1).getByTestId("line-decision")).toContainText("Approved");
-    await expect(rows.nth(1).getByTestId("line-outcome")).toHaveText("Platform's outcome: approved");
+    await expect(rows.nth(1).getByTestId("line-outcome")).toHaveText("Insurer's outcome: approved");
     const added = page.getByTestId("added-row");
     await expect(added).toHaveCount(1);
     await expect(added).toContainText("73030");

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
  * action references) and refuses what belongs on the server or in a lazily loaded chunk:
  * zod and its form resolver (form schemas load on first use), the full lib/fhir entry (resource
  * schemas, builders, readers), Node built-ins and Buffer (the bundler adds a polyfill for it).
- * The browser test measures the result (every page ≤ 200 kB compressed, e2e/accessibility.spec.ts);
+ * The browser test measures the result (every page ≤ 180 kB compressed, e2e/accessibility.spec.ts, docs/decisions/108);
  * this names the import that broke it, in a second.
  */
 const ROOT = join(__dirname, "..");

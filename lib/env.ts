@@ -14,7 +14,7 @@ import { parseTrustedProxies } from "@/lib/net";
  * `env().NAME`; never read `process.env` elsewhere (ESLint forbids it outside this file, scripts,
  * tests, the sandbox's own config, next.config.ts and instrumentation.ts).
  *
- * The feature views (`exchangeConfig()`, `exchangeApiConfig()`, `gatewayConfig()`, …) only map
+ * The feature views (`pipelineConfig()`, `providerApiConfig()`, `gatewayConfig()`, …) only map
  * these values into the shapes their modules use; they parse nothing themselves.
  */
 

@@ -15,6 +15,7 @@ import type { ValidatedClaim, ValidatedItem } from "./validation";
  *   3. benefit category not in the plan                     → denied (ar001)
  *   4. claims only: procedure needs prior authorization and
  *      no matching approved authorization is referenced     → denied (preauth-required)
+ *        (unless the claim relies on an offline authorization: extension-authorization-offline-date)
  *   5. packages: an item whose code a package item of the same claim includes → paid by the
  *      package: eligible 0 (package-included)
  *   6. medications: approved quantity = quantity capped by the code's quantity limit and by its
@@ -171,11 +172,12 @@ export function adjudicate(claim: ValidatedClaim, ctx: AdjudicationContext): Adj
     let cap = (contract?.priceMinor ?? item.entry.price) * approvedQuantity;
     if (claim.use === "claim" && (item.entry.requiresPreauth || contract?.authorizationRequired)) {
       const authorized = authorizedAmount(claim, item, ctx);
-      if (authorized === undefined) {
+      // An authorization the payer gave offline (its reference and date on the claim) is honoured as given.
+      if (authorized === undefined && !claim.offlineAuthorized) {
         items.push(deny("preauth-required"));
         continue;
       }
-      cap = Math.min(cap, authorized);
+      if (authorized !== undefined) cap = Math.min(cap, authorized);
     }
     let reason: AdjudicationReasonCode | undefined = approvedQuantity < item.quantity ? "quantity-limit" : undefined;
     const eligible = Math.min(item.submitted, cap);

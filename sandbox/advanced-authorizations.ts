@@ -28,7 +28,8 @@ export const ADVANCED_PROFILE = `${nphies.NPHIES_STRUCTURE_BASE}/advanced-priora
 export const ADVANCED_REASON_EXTENSION = `${nphies.NPHIES_STRUCTURE_BASE}/extension-advancedAuth-reason`;
 export const REISSUE_REASON_EXTENSION = `${nphies.NPHIES_STRUCTURE_BASE}/extension-adjudication-reissue`;
 const ADVANCED_REASON_SYSTEM = nphies.codeSystemUrl("advancedAuth-reason");
-const REISSUE_REASON_SYSTEM = nphies.codeSystemUrl("adjudication-reissue-reason");
+/** One system for the reissue reason, the portal's and every sandbox answer's (the guide's value set "reissue-reason"; docs/decisions/121). */
+const REISSUE_REASON_SYSTEM = nphies.SYSTEMS.reissueReason;
 /** The payer's own identifier system for its approvals. */
 const APA_IDENTIFIER_SYSTEM = (payerId: string) => `http://${payerId}.sandbox.example/advanced-authorization`;
 

@@ -19,6 +19,9 @@ import type { WebhookDispatcher } from "./webhooks";
  * Each step after `queued` runs `delayMs` after the previous one. Every status change is journaled
  * and announced with a `claim.status.changed` webhook. Scheduled steps survive a restart (`dueAt`).
  */
+/** The receiving provider's authorization number of a transfer of care: the referral's PA-… number as TR-…. */
+export const TRANSFER_PREFIX = "TR-";
+
 export class ClaimsEngine {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private closed = false;
@@ -41,7 +44,8 @@ export class ClaimsEngine {
       ...(ruling ? { appeal: (item) => ruleOnLine(ruling, item) } : {}),
       reference: this.deps.reference,
       consumed: (coverageId, category, year) => this.deps.store.consumed(coverageId, category, year),
-      findPreAuth: (ref) => this.deps.store.findByPreAuthRef(ref),
+      // A transfer of care's authorization (TR-…, guide 7.3) is the referral's prior authorization (PA-…) for the receiving provider.
+      findPreAuth: (ref) => this.deps.store.findByPreAuthRef(ref) ?? (ref.startsWith(TRANSFER_PREFIX) ? this.deps.store.findByPreAuthRef(`PA-${ref.slice(TRANSFER_PREFIX.length)}`) : undefined),
     };
   }
 
@@ -72,7 +76,10 @@ export class ClaimsEngine {
     };
     if (v.use === "preauthorization") {
       const result = adjudicate(v, this.context(now));
-      const preAuthRef = result.status === "denied" ? undefined : `PA-${randomBytes(5).toString("hex").toUpperCase()}`;
+      // A change of an earlier authorization keeps its reference and, once approved, overrides it:
+      // claims using the reference are held to the new version (guide v2.7 7.3.1; decision 114).
+      const earlier = changedAuthorization(store, v, providerOrgId);
+      const preAuthRef = result.status === "denied" ? undefined : (earlier?.preAuthRef ?? `PA-${randomBytes(5).toString("hex").toUpperCase()}`);
       record.status = result.status;
       record.preAuthRef = preAuthRef;
       record.response = adjudicatedClaimResponse(base, result, preAuthRef);
@@ -238,4 +245,24 @@ export class ClaimsEngine {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
   }
+}
+
+/**
+ * The earlier authorization a prior-authorization request changes (guide v2.7 Table 37): it names
+ * it in `related` (relationship prior, by its business identifier) and carries its preAuthRef; the
+ * earlier one is this clinic's, for the same patient, and was approved (fully or in part).
+ */
+export function changedAuthorization(store: Pick<SandboxStore, "findByPreAuthRef">, v: ValidatedClaim, providerOrgId: string): ClaimRecord | undefined {
+  const related = (v.received as unknown as Claim).related ?? [];
+  const named = new Set(
+    related.filter((r) => r.relationship?.coding?.some((c) => c.code === "prior")).flatMap((r) => (r.claim?.identifier?.value ? [r.claim.identifier.value] : [])),
+  );
+  if (named.size === 0) return undefined;
+  for (const ref of v.preAuthRefs) {
+    const record = store.findByPreAuthRef(ref);
+    if (!record || record.use !== "preauthorization" || record.patientId !== v.patientId || record.providerOrgId !== providerOrgId) continue;
+    if (record.status !== "complete" && record.status !== "partial") continue;
+    if ((record.claim.identifier ?? []).some((i) => i.value && named.has(i.value))) return record;
+  }
+  return undefined;
 }

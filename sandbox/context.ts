@@ -40,11 +40,15 @@ export interface SandboxContext {
   /** Facilities' own client certificates and licences (facilities.ts). */
   facilities: FacilityCertificates;
   maxBodyBytes: number;
+  /** What the payer does with unasked evidence about a partly approved decision (decision 115). */
+  evidenceReissue: "approve" | "off";
   /**
    * strict | lenient (SANDBOX_CONFORMANCE, docs/decisions/072): strict refuses every message the
    * exchange's rule checker finds an error in; lenient refuses only what the sandbox cannot process.
    */
   conformance: Conformance;
+  /** The most refills the payer approves on one prescription line (SANDBOX_MAX_REFILLS, docs/decisions/116). */
+  maxRefills: number;
   /** The rule checker's verdict on every message received, as counts (GET /_admin/conformance). */
   conformanceTally: ConformanceTally;
   /** Messaging: the claim versions (`id@version`) already answered or handed out by a poll. */

@@ -26,6 +26,13 @@ export const SANDBOX_ENV_SCHEMA = z.object({
   SANDBOX_CONFORMANCE: z.enum(CONFORMANCE_LEVELS).default("strict"),
   /** Decisions 045–048: the payer pays decided claims this many ms after their decision (0 = off). */
   SANDBOX_AUTO_REMIT_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
+  /**
+   * Decision 115: what the payer does with information the clinic sends unasked about a partly
+   * approved claim or authorization — approve (reissue the decision approved in full) | off (acknowledge only).
+   */
+  SANDBOX_EVIDENCE_REISSUE: z.enum(["approve", "off"]).default("approve"),
+  /** The most refills the payer approves on one prescription line (guide 7.11; docs/decisions/116). */
+  SANDBOX_MAX_REFILLS: z.coerce.number().int().min(0).max(12).default(3),
 });
 
 /** Reads the sandbox's environment variables; throws a readable message when one is malformed. */
@@ -48,6 +55,8 @@ export function parseSandboxEnv(env: NodeJS.ProcessEnv): SandboxOptions {
     answerStyle: e.SANDBOX_ANSWER_STYLE,
     autoRemitMs: e.SANDBOX_AUTO_REMIT_MS,
     conformance: e.SANDBOX_CONFORMANCE,
+    evidenceReissue: e.SANDBOX_EVIDENCE_REISSUE,
+    maxRefills: e.SANDBOX_MAX_REFILLS,
   };
 }
 

@@ -2,6 +2,7 @@ import { advancedAuthorizationNamed, cancelAdvancedAuthorization } from "./advan
 import { randomUUID } from "node:crypto";
 import type { Communication, CommunicationRequest, Resource, Task } from "@medplum/fhirtypes";
 import { CANCEL_REASONS, NATIONAL_EXCHANGE, checkStructure } from "../lib/fhir";
+import { REVISED_ON_INFORMATION, reissueDecision } from "./reissue";
 import type { SandboxContext } from "./context";
 import { ApiError } from "./http";
 import type { ClaimRecord } from "./store";
@@ -145,6 +146,9 @@ export function receiveCommunication(ctx: SandboxContext, providerOrgId: string,
   };
   ctx.mailbox.post(providerOrgId, acknowledgement, "acknowledgement");
   if (request) ctx.engine.release(record.id);
+  // Information sent unasked about a partly approved decision (guide v2.7 7.4.2.3): the payer
+  // revises it and reissues the decision, approved in full (SANDBOX_EVIDENCE_REISSUE=off: acknowledged only).
+  if (unsolicited && ctx.evidenceReissue === "approve" && record.status === "partial") reissueDecision(ctx, record.id, { outcome: "approved", reason: REVISED_ON_INFORMATION, withoutReason: false });
   return stored;
 }
 

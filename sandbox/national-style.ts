@@ -66,7 +66,8 @@ type Json = Record<string, unknown>;
 // Typed like the reference it rewrites (`Reference<Patient>` stays `Reference<Patient>`).
 function absolute<T extends Reference<never>>(base: string, reference: string | undefined, history = false): T | undefined {
   if (!reference) return undefined;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(reference)) return { reference } as T;
+  // Absolute already, or a contained resource (`#id`: a discovery's Coverage).
+  if (/^[a-z][a-z0-9+.-]*:/i.test(reference) || reference.startsWith("#")) return { reference } as T;
   return { reference: `${base}/${reference}${history ? "/_history/1" : ""}` } as T;
 }
 

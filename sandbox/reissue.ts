@@ -12,11 +12,20 @@ import type { SandboxContext } from "./context";
  * `GET /ClaimResponse?request=` (REST), a poll in messaging (a new version of the claim is a new
  * message). `approved` pays every line in full (less its copay); `denied` pays nothing.
  */
+/** The sandbox's reissue reason for a decision revised on information sent (not a code the guide prints: see below). */
+export const REVISED_ON_INFORMATION = "correction";
+
 export const ReissueRequestSchema = z
   .object({
     outcome: z.enum(["approved", "denied"]).default("approved"),
-    /** The reissue-reason code (guide Table 10); `cancel` withdraws the decision. */
-    reason: z.string().regex(/^[A-Za-z0-9-]{1,40}$/).default("correction"),
+    /**
+     * The reissue-reason code (extension-adjudication-reissue, guide Table 10); `cancel` withdraws
+     * the decision. The guide v2.7 prints only `cancel` (3.5 Note for Implementers, printed p. 43;
+     * 7.9.2, p. 110); the other codes of its value set are in the exchange's code lists, not in the
+     * guide. `correction` is ours for a decision revised on information the clinic sent (7.4.2.3)
+     * until a clinic imports the exchange's list (docs/decisions/121).
+     */
+    reason: z.string().regex(/^[A-Za-z0-9-]{1,40}$/).default(REVISED_ON_INFORMATION),
     /** Leave the extension out (a second answer without it: the portal must apply it just the same). */
     withoutReason: z.boolean().default(false),
   })

@@ -30,7 +30,7 @@ import {
 } from "../lib/fhir";
 import { type AdjudicationResult, annualTermsOf, preAuthPeriod } from "./adjudication";
 import { isoDate } from "./clock";
-import { coveragePeriod, type ReferenceData } from "./reference-data";
+import { coveragePeriod, type PriceListEntry, type ReferenceData } from "./reference-data";
 import type { ClaimRecord } from "./store";
 import type { ValidatedEligibility } from "./validation";
 
@@ -75,7 +75,15 @@ function annualItem(annual: AnnualTerms): CoverageEligibilityResponseInsuranceIt
 
 export function eligibilityResponse(
   v: ValidatedEligibility,
-  ctx: { id: string; requestId: string; now: number; reference: ReferenceData; consumed: (category: string, year: number) => number },
+  ctx: {
+    id: string;
+    requestId: string;
+    now: number;
+    reference: ReferenceData;
+    consumed: (category: string, year: number) => number;
+    /** auth-requirements: the priced services of the protocol's code systems (CPT in the spec's REST, the exchange's own in its style). */
+    services?: readonly PriceListEntry[];
+  },
 ): CoverageEligibilityResponse {
   const { coverage, request } = v;
   const now = new Date(ctx.now);
@@ -113,6 +121,22 @@ export function eligibilityResponse(
     });
     const annual = annualItem(annualTermsOf(coverage, year, (key) => ctx.consumed(key, year)));
     if (annual) items.push(annual);
+  }
+  // auth-requirements (guide 7.1, Table 36): which services of the asked categories need a prior
+  // authorization — one item per such service, with its code and authorizationRequired.
+  if (inforce && request.purpose.includes("auth-requirements")) {
+    const asked = v.categories ?? coverage.benefits.map((b) => b.category);
+    const needing = (ctx.services ?? [...ctx.reference.priceList.values()]).filter((p) => p.requiresPreauth && !p.excluded && asked.includes(p.category));
+    items = [
+      ...(items ?? []),
+      ...needing.map((p) => ({
+        category: categoryConcept(p.category),
+        productOrService: { coding: [{ system: p.system ?? CODE_SYSTEMS.cpt, code: p.code, display: p.description }] },
+        excluded: false,
+        name: p.description,
+        authorizationRequired: true,
+      })),
+    ];
   }
 
   return {

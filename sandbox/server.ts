@@ -29,6 +29,7 @@ import { DEFAULT_WEBHOOK_RETRY, WebhookDispatcher, type WebhookRetryPolicy } fro
 import { readSandboxCredentials, type SandboxCredentials } from "./credentials";
 
 import { DEFAULT_ADJUDICATION_DELAY_MS, DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT } from "./defaults";
+import { DEFAULT_MAX_REFILLS } from "./prescriptions";
 
 export { DEFAULT_ADJUDICATION_DELAY_MS, DEFAULT_SANDBOX_DATA_DIR, DEFAULT_SANDBOX_PORT };
 /** Attachments up to 10 MB travel base64-encoded (~13.4 MB) inside the Claim. */
@@ -65,6 +66,10 @@ export interface SandboxOptions {
   autoRemitMs?: number;
   /** strict | lenient message checking (SANDBOX_CONFORMANCE, docs/decisions/072); strict when absent. */
   conformance?: Conformance;
+  /** Unsolicited evidence about a partly approved decision: approve (reissued in full, the default) | off (SANDBOX_EVIDENCE_REISSUE, decision 115). */
+  evidenceReissue?: "approve" | "off";
+  /** The most refills approved on one prescription line (SANDBOX_MAX_REFILLS); 3 when absent. */
+  maxRefills?: number;
 }
 
 export interface RunningSandbox {
@@ -182,6 +187,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       messageDeliveries: new Set(),
       pollReplies: new Map(),
       conformance: options.conformance ?? "strict",
+      evidenceReissue: options.evidenceReissue ?? "approve",
+      maxRefills: options.maxRefills ?? DEFAULT_MAX_REFILLS,
       conformanceTally: new ConformanceTally(path.join(dataDir, "conformance.json")),
     };
 

@@ -274,6 +274,11 @@ export interface ValidatedClaim {
   identifier: { system: string | undefined; value: string };
   items: ValidatedItem[];
   preAuthRefs: string[];
+  /**
+   * The references of authorizations the payer gave offline (extension-authorization-offline-date
+   * with its reference in preAuthRef, guide 7.3 step 4): the payer honours them as it gave them.
+   */
+  offlineAuthorized: boolean;
   totalSubmitted: number;
 }
 
@@ -464,6 +469,7 @@ export function validateClaim(input: Json, ref: ReferenceData, providerOrgId: st
     identifier: { system: identifier?.system, value: identifier?.value ?? "" },
     items,
     preAuthRefs,
+    offlineAuthorized: preAuthRefs.length > 0 && ((body.extension as Json[] | undefined) ?? []).some((e) => e.url === nphies.EXTENSIONS.authorizationOfflineDate && typeof e.valueDateTime === "string"),
     totalSubmitted: items.reduce((sum, i) => sum + i.submitted, 0),
   };
 }

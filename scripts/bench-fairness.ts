@@ -22,7 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
-import { newOrgKey, registerOrg, signToken, type TestOrgKey } from "@/lib/exchange-api/testing";
+import { newOrgKey, registerOrg, signToken, type TestOrgKey } from "@/lib/provider-api/testing";
 import { buildClaim } from "@/lib/pipeline/testing/harness";
 import { stopAll } from "./lib/processes";
 import { ensureBuild, percentile, quietSandbox, startInstance, startSandbox, stopInstance, waitHealthy, type Instance } from "./lib/instances";

@@ -84,7 +84,7 @@ async function main() {
   // Sent claims waiting for their decisions.
   const identifiers: { system: string; value: string }[] = [];
   for (let i = 0; i < messages; i++) {
-    const { id } = await submit({ db }, { kind: "claim", patientId: "1000000001", claim });
+    const { id } = await submit({ db }, { kind: "claim", patientNationalId: "1000000001", claim });
     await applyPlatformNews({ db, pollAfterMs: 3_600_000 }, id, { status: "queued", source: "system" });
     const row = await getSubmission(db, id);
     identifiers.push({ system: row!.identifierSystem!, value: row!.identifierValue! });
@@ -127,7 +127,7 @@ async function main() {
   // Baseline: the same decisions applied straight (read + apply, no inbox), to show what the inbox adds.
   const direct: { id: string; identifier: { system: string; value: string } }[] = [];
   for (let i = 0; i < messages; i++) {
-    const { id } = await submit({ db }, { kind: "claim", patientId: "1000000001", claim });
+    const { id } = await submit({ db }, { kind: "claim", patientNationalId: "1000000001", claim });
     await applyPlatformNews({ db, pollAfterMs: 3_600_000 }, id, { status: "queued", source: "system" });
     const row = await getSubmission(db, id);
     direct.push({ id, identifier: { system: row!.identifierSystem!, value: row!.identifierValue! } });

@@ -16,7 +16,7 @@ import path from "node:path";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { buildClaim } from "@/lib/pipeline/testing/harness";
-import { newOrgKey, registerOrg, signToken, type TestOrgKey } from "@/lib/exchange-api/testing";
+import { newOrgKey, registerOrg, signToken, type TestOrgKey } from "@/lib/provider-api/testing";
 import { ensureBuild, percentile, quietSandbox, residentMb, startInstance, startSandbox, stopInstance, throwAwayDatabase, waitHealthy, type Instance } from "./lib/instances";
 
 function arg(name: string, fallback: string): string {

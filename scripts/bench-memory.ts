@@ -13,6 +13,10 @@
  * sandbox of the exchange, the start script itself — and the portal's V8 heap and external memory
  * (its own /api/metrics, with a metrics token made by the admin command line), then the first-load
  * JavaScript of each page as Chromium received it (compressed bytes, as e2e/accessibility.spec.ts).
+ *
+ * `--heap-snapshot`: the portal runs with `--heapsnapshot-signal=SIGUSR2` and writes a V8 heap
+ * snapshot after the walk (in the data directory, which is then kept); `node --import tsx
+ * scripts/heap-summary.ts <file>` says what the heap holds (docs/decisions/109).
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -33,6 +37,7 @@ const sandboxPort = Number(arg("sandbox-port") ?? port + 6000);
 const rounds = Math.max(1, Number(arg("rounds") ?? 2));
 const databaseUrl = arg("database-url") ?? process.env.DATABASE_URL;
 const base = `http://localhost:${port}`;
+const heapSnapshot = process.argv.includes("--heap-snapshot");
 const PASSWORD = process.env.DEMO_PASSWORD ?? "demo-pass-2026";
 
 const ROLES = {
@@ -178,6 +183,7 @@ async function main() {
     DATA_DIR: dataDir,
     NODE_ENV: "production",
   };
+  if (heapSnapshot) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --heapsnapshot-signal=SIGUSR2`.trim();
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
   console.log(`bench:memory — ${databaseUrl ? `PostgreSQL (${new URL(databaseUrl).pathname.slice(1)})` : "embedded PGlite"}, data in ${dataDir}, ${rounds} round(s) of the walk`);
@@ -253,6 +259,29 @@ async function main() {
     console.log(`\nwalked ${opened} page loads as 4 roles in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     await new Promise((r) => setTimeout(r, 5000));
     report("after the walk", start.pid!, await portalHeap(token));
+    if (heapSnapshot) {
+      const portal = processTree(start.pid!).find((p) => p.name.startsWith("portal"));
+      if (portal) {
+        const before = new Set(fs.readdirSync(root));
+        process.kill(portal.pid, "SIGUSR2");
+        // V8 writes Heap.<date>.<pid>.<n>.heapsnapshot into the portal's working directory.
+        let file: string | undefined;
+        for (let i = 0; i < 240 && !file; i++) {
+          await new Promise((r) => setTimeout(r, 1000));
+          const found = fs.readdirSync(root).find((f) => f.endsWith(".heapsnapshot") && !before.has(f));
+          if (found) {
+            // V8 creates the file first and writes it when the snapshot is taken: done when it stops growing.
+            const size = fs.statSync(path.join(root, found)).size;
+            await new Promise((r) => setTimeout(r, 5000));
+            if (size > 0 && fs.statSync(path.join(root, found)).size === size) file = found;
+          }
+        }
+        if (file) {
+          fs.renameSync(path.join(root, file), path.join(dataDir, "portal.heapsnapshot"));
+          console.log(`  heap snapshot: ${path.join(dataDir, "portal.heapsnapshot")}`);
+        } else console.log("  (no heap snapshot appeared in 4 minutes)");
+      }
+    }
 
     console.log("\nfirst-load JavaScript (compressed, English, as Chromium received it)");
     for (const [page, bytes] of [...firstLoad].sort((a, b) => b[1] - a[1])) console.log(`  ${page.padEnd(32)} ${(bytes / 1024).toFixed(1).padStart(7)} kB`);
@@ -262,7 +291,7 @@ async function main() {
   } finally {
     await browser.close();
     await stop();
-    if (!process.argv.includes("--keep-data") && !process.exitCode) fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!process.argv.includes("--keep-data") && !heapSnapshot && !process.exitCode) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -155,8 +155,8 @@ describe("the README is what a newcomer reads in ten minutes", () => {
   it("its demo sign-ins table says what each role sees, as the navigation shows it", () => {
     const labels = (JSON.parse(readFileSync(join(ROOT, "lib/i18n/messages/en.json"), "utf8")) as { nav: Record<string, string> }).nav;
     const rows = readme.split("\n").filter((line) => /^\| `\w+@clinic\.example` \|/.test(line));
-    expect(rows.length).toBe(4);
-    const byRole: Record<string, Role> = { "front desk": "front_desk", billing: "billing", manager: "manager", administrator: "admin" };
+    expect(rows.length).toBe(5);
+    const byRole: Record<string, Role> = { "front desk": "front_desk", billing: "billing", manager: "manager", administrator: "admin", prescriber: "prescriber" };
     for (const row of rows) {
       const [, , role = "", sees = ""] = row.split(" | ").map((cell) => cell.replace(/^\| /, "").trim());
       const expected = areasFor([byRole[role] ?? ("none" as Role)]).map((area) => labels[area]);

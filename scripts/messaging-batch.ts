@@ -19,7 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { inArray } from "drizzle-orm";
 import { openDatabase, runMigrations, submissions } from "@/lib/db";
-import { startExchangeServices } from "@/lib/pipeline";
+import { startPipeline } from "@/lib/pipeline";
 import { submit } from "@/lib/submissions";
 import { seedDemoPatients } from "@/lib/patients";
 import { createLogger, createPlatformClient, portFor } from "@/lib/platform";
@@ -55,12 +55,12 @@ async function main() {
     const patientId = PATIENTS[i % PATIENTS.length]!;
     const { identifier: _none, ...claim } = claimFixture({ use: "claim", patientId, items: [{ code: "85025", price: 60 + (i % 5) * 500 }] });
     void _none;
-    ids.push((await submit({ db: database.db }, { kind: "claim", patientId, claim: { ...claim }, channel: "api" })).id);
+    ids.push((await submit({ db: database.db }, { kind: "claim", patientNationalId: patientId, claim: { ...claim }, channel: "api" })).id);
   }
   const counted = async () => ((await sandbox.admin("GET", "/_admin/facilities")).body.facilities as { code: string; byKind: Record<string, number> }[]).find((f) => f.code === "main")!.byKind;
   const sentBefore = await counted();
   const started = performance.now();
-  const services = startExchangeServices({ db: database.db, client: port, config: { pollMs: 25, concurrency: 16, messagePollMs: pollMs, pollAfterMs: 120_000 }, log: () => {} });
+  const services = startPipeline({ db: database.db, client: port, config: { pollMs: 25, concurrency: 16, messagePollMs: pollMs, pollAfterMs: 120_000 }, log: () => {} });
   let sentAt = 0;
   let drainStart = 0;
   let before = services.messagePoller!.stats();

@@ -20,7 +20,7 @@ import { openDatabase, type Database } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { DEMO_USERS } from "@/lib/auth";
 import { buildClaim } from "@/lib/pipeline/testing/harness";
-import { newOrgKey, registerOrg, signToken, type TestOrgKey } from "@/lib/exchange-api/testing";
+import { newOrgKey, registerOrg, signToken, type TestOrgKey } from "@/lib/provider-api/testing";
 import { eligibilityRequest } from "@/lib/platform/testing";
 import { ensureBuild, percentile, quietSandbox, startInstance, startSandbox, signal, stopInstance, throwAwayDatabase, treePids, waitHealthy, type Instance } from "./lib/instances";
 

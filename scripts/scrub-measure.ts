@@ -213,9 +213,9 @@ async function measure(set: CodeSet, seed: number) {
     };
 
     // (1) The scrubber, as queueDraft runs it (before the claim is stored).
-    const scrub = await scrubClaim(db, { kind: "claim", patientId: patient.id, insurerId: patient.insurer, claim }, now);
+    const scrub = await scrubClaim(db, { kind: "claim", patientNationalId: patient.id, insurerId: patient.insurer, claim }, now);
     // (2) Sent anyway (the baseline sends everything): stored through the pipeline so later claims see it.
-    await submit({ db, clock: () => now }, { kind: "claim", patientId: patient.id, insurerId: patient.insurer, claim, channel: "measure", source: "system" }, { acknowledgeWarnings: true, overrideReason: "measurement baseline" });
+    await submit({ db, clock: () => now }, { kind: "claim", patientNationalId: patient.id, insurerId: patient.insurer, claim, channel: "measure", source: "system" }, { acknowledgeWarnings: true, overrideReason: "measurement baseline" });
     earlier.push({ patient: patient.id, code, date: servicedDate });
     // (3) The sandbox's decision.
     const validated = validateClaim(claim, reference, "clinic-001");

@@ -11,6 +11,7 @@ import path from "node:path";
 import { ConfigError, childEnvironment, dataDir, env, listensBeyondThisMachine, localPortalUrl, shouldStartSandbox, type Env } from "@/lib/env";
 import { DEMO_USERS } from "@/lib/auth";
 import { buildIsCurrent, recordBuild } from "./lib/build-fingerprint";
+import { precompressStatic } from "./lib/precompress";
 import { startManaged, stopAll, type Managed } from "./lib/processes";
 import { startSandboxProcess } from "./lib/sandbox-process";
 
@@ -65,7 +66,8 @@ async function buildIfNeeded(): Promise<void> {
   const started = Date.now();
   const child = spawn(command, args, {
     stdio: "inherit",
-    env: childEnvironment({ NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" }),
+    // A first build writes no Turbopack cache: only a later build would read it (next.config.ts).
+    env: childEnvironment({ NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...(first ? { CX_BUILD_CACHE: "0" } : {}) }),
   });
   const ticker = setInterval(() => log(`still building… ${Math.round((Date.now() - started) / 1000)} s`), 30_000);
   const status = await new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
@@ -76,6 +78,13 @@ async function buildIfNeeded(): Promise<void> {
   }
   recordBuild(root);
   log(`built in ${Math.round((Date.now() - started) / 1000)} s; starting…`);
+}
+
+/** Brotli copies of the built scripts and styles, which the portal sends to browsers that take them (docs/decisions/108). */
+async function brotliCopies(): Promise<void> {
+  const started = Date.now();
+  const { written, before, after } = await precompressStatic(root);
+  if (written > 0) log(`compressed ${written} scripts and styles with Brotli (${Math.round(before / 1024)} → ${Math.round(after / 1024)} kB) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /**
@@ -121,12 +130,16 @@ async function main() {
   // server's start-up clock runs, so a busy machine's slow build is not a start-up timeout).
   if (process.argv.includes("--build-only")) {
     await buildIfNeeded();
+    await brotliCopies();
     return;
   }
   const e = loadEnv();
   fs.mkdirSync(dataDir(e), { recursive: true });
   const secret = authSecret(e);
-  if (!dev) await buildIfNeeded();
+  if (!dev) {
+    await buildIfNeeded();
+    await brotliCopies();
+  }
   prepareEmbeddedDatabase(e);
 
   const running: Managed[] = [];
@@ -169,11 +182,21 @@ async function main() {
   const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
   // The preload records each connection's own address, so X-Forwarded-For is believed only from TRUSTED_PROXIES.
   const peerPreload = path.join(root, "scripts", "lib", "peer-address.cjs");
+  // Built scripts and styles in Brotli to the browsers that accept it (docs/decisions/108).
+  const brotliPreload = dev ? [] : ["--require", path.join(root, "scripts", "lib", "static-brotli.cjs")];
   // A smaller young generation (V8's default lets it grow to 3 × 16 MB) and two malloc arenas instead
   // of one per thread: the same work in less resident memory (docs/decisions/100, npm run bench:memory).
   const memoryFlags = dev ? [] : ["--max-semi-space-size=4"];
+  // The embedded database is PostgreSQL compiled to WebAssembly. V8 compiles it at once with its
+  // baseline compiler (Liftoff) and then again, function by function, with its optimising one
+  // (TurboFan), keeping both: about 60 MB more resident, and on 2 busy cores the background
+  // recompiling cost more time than it saved for the portal's short queries (docs/decisions/109).
+  // With the database in the same process, V8 also keeps its heap small (`--optimize-for-size`:
+  // collects sooner, grows the heap less): 316 → 268 MB after bench:memory's walk. Not on
+  // PostgreSQL, where the portal is under 300 MB without it and the speed is kept.
+  if (!dev && !e.DATABASE_URL) memoryFlags.push("--liftoff-only", "--optimize-for-size");
   portalEnv.MALLOC_ARENA_MAX ??= "2";
-  const portal = startManaged("portal", process.execPath, [...memoryFlags, "--require", peerPreload, nextBin, dev ? "dev" : "start", "-p", String(e.PORT), "-H", e.HOST], { stdio: "inherit", env: portalEnv });
+  const portal = startManaged("portal", process.execPath, [...memoryFlags, "--require", peerPreload, ...brotliPreload, nextBin, dev ? "dev" : "start", "-p", String(e.PORT), "-H", e.HOST], { stdio: "inherit", env: portalEnv });
   running.push(portal);
   for (const m of running) {
     void m.exited.then((code) => {

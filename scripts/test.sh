@@ -21,7 +21,8 @@ step "browser tests" bash scripts/e2e.sh
 # (FHIR message Bundles to $process-message, polls instead of webhooks), decision 034.
 step "browser tests, messaging protocol" env E2E_PLATFORM_PROTOCOL=messaging E2E_RUN_NAME=messaging E2E_DATA_DIR="$PWD/.data-e2e-messaging" \
   bash scripts/e2e.sh e2e/front-desk.spec.ts e2e/authorizations.spec.ts e2e/claims.spec.ts e2e/care-settings.spec.ts e2e/facilities.spec.ts \
-  e2e/inbox.spec.ts e2e/advanced-authorizations.spec.ts e2e/visit-details.spec.ts
+  e2e/inbox.spec.ts e2e/advanced-authorizations.spec.ts e2e/visit-details.spec.ts e2e/prescriptions.spec.ts \
+  e2e/authorization-changes.spec.ts e2e/evidence.spec.ts e2e/discovery.spec.ts e2e/newborn.spec.ts e2e/referral.spec.ts
 # The exchange's rules on every message the portal sent in that run (the sandbox's tally, decision 092).
 step "the exchange's rules on the messages sent" node --import tsx scripts/conformance-report.ts "$PWD/.data-e2e-messaging/sandbox/conformance.json" messaging
 # Two instances from the browser tests' production build (not built again), PostgreSQL, the sandbox:

@@ -6,6 +6,7 @@ import { useId, useState, useTransition } from "react";
 import { AttachmentUploader, type UploadedAttachment } from "@/components/attachments/attachment-uploader";
 import { Button } from "@/components/ui/button";
 import { fileAppealAction } from "@/lib/claims/browser";
+import { appealPrescriptionAction } from "@/lib/prescriptions/browser";
 
 export interface AppealLineChoice {
   sequence: number;
@@ -16,7 +17,13 @@ export interface AppealLineChoice {
  * The appeal of a decided claim (docs/decisions/081): which denied or cut lines, the justification
  * and the supporting documents. lib/submissions checks it again and sends it as a new claim.
  */
-export function AppealForm({ claimId, lines }: { claimId: string; lines: AppealLineChoice[] }) {
+/** What is appealed: a claim (billing) or a prescription (prescribers, docs/decisions/121) — its action and page. */
+const OF = {
+  claim: { action: fileAppealAction, base: "/claims" },
+  prescription: { action: appealPrescriptionAction, base: "/prescriptions" },
+} as const;
+
+export function AppealForm({ claimId, lines, of = "claim" }: { claimId: string; lines: AppealLineChoice[]; of?: keyof typeof OF }) {
   const t = useTranslations("claims.appeal");
   const router = useRouter();
   const ids = useId();
@@ -31,9 +38,9 @@ export function AppealForm({ claimId, lines }: { claimId: string; lines: AppealL
     start(async () => {
       setErrors({});
       setFormError("");
-      const r = await fileAppealAction({ claimId, sequences: [...chosen].sort((a, b) => a - b), justification, attachmentIds: files.map((f) => f.id) });
+      const r = await OF[of].action({ claimId, sequences: [...chosen].sort((a, b) => a - b), justification, attachmentIds: files.map((f) => f.id) });
       if (r.ok) {
-        router.push(`/claims/${claimId}?appealed=${r.id}`);
+        router.push(`${OF[of].base}/${claimId}?appealed=${r.id}`);
         return;
       }
       if (r.fieldErrors) setErrors(r.fieldErrors);

@@ -1,6 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useId, useRef } from "react";
 import { Controller, useWatch, type Control, type FieldErrors, type UseFormRegister, type UseFormSetValue } from "react-hook-form";
 import { FieldMessages, SelectField, describedBy, inputClasses } from "@/components/patients/form-controls";
@@ -14,6 +14,8 @@ export interface PractitionerOption {
   name: string;
   license: string;
   specialty: string;
+  /** The specialty in words (the catalogue's practice-codes); absent: shown by its code. */
+  specialtyName?: { en: string; ar: string };
 }
 
 type Translate = (key: string | undefined) => React.ReactNode[] | undefined;
@@ -44,6 +46,7 @@ export function CareSettingFields({
   translateError: Translate;
 }) {
   const t = useTranslations("careSetting");
+  const locale = useLocale();
   const teamId = useId();
   const watchedType = useWatch({ control, name: "claimType" });
   const type: ClaimType = isClaimType(watchedType) ? watchedType : "professional";
@@ -120,7 +123,7 @@ export function CareSettingFields({
                             <span className="font-medium text-slate-900">{p.name}</span>
                             {chosen[0] === p.id && <span className="ms-2 rounded bg-brand-100 px-1.5 text-xs text-brand-900">{t("primary")}</span>}
                             <span className="block text-xs text-slate-600" dir="auto">
-                              {t("specialty", { code: p.specialty })} · <span dir="ltr">{t("license", { license: p.license })}</span>
+                              {p.specialtyName ? `${p.specialtyName[locale === "ar" ? "ar" : "en"]} (${p.specialty})` : t("specialty", { code: p.specialty })} · <span dir="ltr">{t("license", { license: p.license })}</span>
                             </span>
                           </span>
                         </label>

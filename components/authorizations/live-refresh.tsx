@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { LiveBadge } from "@/components/live/live-badge";
-import { useLiveServerView } from "@/components/query/use-live-query";
+import { useLiveServerView } from "@/components/query/use-live-server-view";
 import type { SubmissionStatus } from "@/lib/db";
 import { PAGE_LIVE_KINDS, type LiveStampQuery } from "@/lib/pipeline/browser";
 import { STATUS_WORDS, statusLabel } from "@/lib/i18n/browser";

@@ -1,24 +1,26 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useTranslations } from "next-intl";
+import { useFormatter, useTranslations } from "next-intl";
 import { lazy, Suspense, useState } from "react";
 import { Controller, useForm, useWatch, type FieldPath } from "react-hook-form";
-import { AttachmentUploader, type UploadedAttachment } from "@/components/attachments/attachment-uploader";
-import { CodeMultiPicker } from "@/components/coding/code-multi-picker";
-import { ItemsEditor } from "@/components/coding/items-editor";
-import { PatientCoveragePicker } from "@/components/coding/patient-coverage-picker";
+import type { UploadedAttachment } from "@/components/attachments/attachment-uploader";
+import { useAuthorizationRequirements } from "@/components/coding/use-authorization-requirements";
+import { useContractPrices } from "@/components/coding/use-contract-prices";
 import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-resolver";
 import { FormAlert } from "@/components/patients/form-controls";
 import { Button } from "@/components/ui/button";
 import { saveDraftAction, submitAction, visitPrefillAction } from "@/lib/authorizations/browser";
 import { defaultItemSystem, emptyItem, loadExchangeSubmissionFormSchema, loadSubmissionFormSchema, type PlatformProtocol } from "@/lib/submissions/browser";
 import { FORM_CLAIM_LIMITS, isClaimType, requiresOnAdmission } from "@/lib/fhir/browser";
-import { CareSettingFields, type PractitionerOption } from "./care-setting-fields";
+import type { PractitionerOption } from "./care-setting-fields";
+import { lazySection } from "@/components/forms/lazy-section";
 import type { SubmissionFormInput, SubmissionUse } from "@/lib/submissions";
 import type { PatientSummary } from "@/lib/patients";
+import type * as mds from "@/lib/fhir/mds";
 import type { ScrubFinding } from "@/lib/scrubber/browser";
 import { usageWarnings, type AuthorizationUsage } from "@/lib/authorization-usage/browser";
+import { useHydrated } from "@/components/forms/use-hydrated";
 
 export interface SubmissionFormInitial {
   draftId?: string;
@@ -32,16 +34,33 @@ export type InitialClinical = Partial<Omit<NonNullable<SubmissionFormInput["clin
 
 const restResolver = lazyZodResolver<SubmissionFormInput>(loadSubmissionFormSchema);
 // Where the message goes to the national exchange, the schema then asks its Minimum Data Set (docs/decisions/103, 105).
-const exchangeResolver = lazyZodResolver<SubmissionFormInput>(loadExchangeSubmissionFormSchema);
 
 // Chunks of their own, fetched only when the form needs them (the first load's budget, decision 055):
 // the claim's live shares (decision 091) and an inpatient stay's diagnoses on admission (decision 083).
 const LiveShares = lazy(() => import("@/components/claims/live-shares"));
+// A newborn's part of the form (decision 110): its own chunk, loaded only for a baby linked to its mother.
+const NewbornNotice = lazy(() => import("@/components/newborn/newborn-notice"));
+// An offline authorization (decision 111): its fields are their own chunk, loaded when billing opens them.
+const OfflineAuthorizationFields = lazy(() => import("@/components/offline/offline-authorization-fields"));
+// The receiving facility's referral (decision 120): its own chunk, loaded when staff say the patient comes on one.
+const ReferralFields = lazy(() => import("@/components/referrals/referral-fields"));
 const DiagnosisOnAdmissionFields = lazy(() => import("./diagnosis-on-admission"));
 // The exchange's "Visit details" (docs/decisions/105): messaging only, once a patient is chosen.
 const VisitDetails = lazy(() => import("@/components/forms/visit-details"));
+// A pharmacy claim's verified prescription and substitutions (docs/decisions/116): pharmacy claims only.
+const PrescriptionDispensing = lazy(() => import("@/components/claims/prescription-dispensing"));
 // Shown only after a submit the scrubber stopped (decision 090), or for a claim over what its authorization left (decision 048).
 const ScrubFindings = lazy(() => import("@/components/scrubber/scrub-findings").then((m) => ({ default: m.ScrubFindings })));
+// The patient and coverage picker, the care setting, the code pickers, the lines and the uploader
+// (decision 108, amended 2026-11-29):
+// chunks of their own, fetched just after the first load; the server renders them in place and their
+// fields stay disabled until their code is there (lazySection). Their values live in the form (the
+// uploader's in its state), so nothing is lost; server errors reach them as props, as before.
+const PatientCoveragePicker = lazySection(() => import("@/components/coding/patient-coverage-picker").then((m) => m.PatientCoveragePicker));
+const CareSettingFields = lazySection(() => import("./care-setting-fields").then((m) => m.CareSettingFields));
+const CodeMultiPicker = lazySection(() => import("@/components/coding/code-multi-picker").then((m) => m.CodeMultiPicker));
+const ItemsEditor = lazySection(() => import("@/components/coding/items-editor").then((m) => m.ItemsEditor));
+const AttachmentUploader = lazySection(() => import("@/components/attachments/attachment-uploader").then((m) => m.AttachmentUploader));
 const UsageWarnings = lazy(() => import("@/components/authorization-usage/usage-warnings").then((m) => ({ default: m.UsageWarnings })));
 
 type Notice = { tone: "ok" | "error"; text: string } | undefined;
@@ -67,6 +86,7 @@ export function SubmissionForm({
   protocol = "rest",
   initialClinical,
   prefillClinical = prefillFromEarlierVisits,
+  codeLists,
 }: {
   use: SubmissionUse;
   today: string;
@@ -80,8 +100,12 @@ export function SubmissionForm({
   initialClinical?: InitialClinical;
   /** The patient's last clinical facts (a server action), asked when a patient is chosen (messaging). */
   prefillClinical?: (patientId: string) => Promise<InitialClinical | undefined>;
+  /** The visit details' value sets as the catalogue holds them (messaging; docs/decisions/118). */
+  codeLists?: mds.MdsCodeLists;
 }) {
   const t = useTranslations("authorizations.form");
+  // The clinic's time zone and the portal's one format (next-intl's formatter), not the browser's clock.
+  const clock = useFormatter();
   const te = useTranslations("authorizations.errors");
   const tc = useTranslations("coding");
   const tu = useTranslations("authorizationUsage");
@@ -95,8 +119,13 @@ export function SubmissionForm({
   // What the scrubber found on the last submit (decision 090); warnings only: the next submit is "Send anyway".
   const [scrub, setScrub] = useState<{ findings: ScrubFinding[]; canOverride: boolean }>();
   const tsc = useTranslations("scrubber");
+  const toff = useTranslations("authorizations.offline");
+  const tver = useTranslations("authorizations.versions");
+  const tref = useTranslations("authorizations.referral");
   const scrubWarningsOnly = scrub !== undefined && scrub.findings.some((f) => f.severity === "warning") && !scrub.findings.some((f) => f.severity === "error");
 
+  // In messaging the schema checks the visit details against the lists this form offers.
+  const [exchangeResolver] = useState(() => lazyZodResolver<SubmissionFormInput>(() => loadExchangeSubmissionFormSchema(codeLists)));
   const resolver = protocol === "messaging" ? exchangeResolver : restResolver;
   // Whether the lines ask the maternity flag: the visit details say (mdsNeeds), messaging only.
   const [maternity, setMaternity] = useState(false);
@@ -122,6 +151,8 @@ export function SubmissionForm({
       estimatedStay: v?.estimatedStay ?? "",
       onAdmission: v?.onAdmission ?? {},
       episodeId: v?.episodeId ?? "",
+      prescriptionRef: v?.prescriptionRef ?? "",
+      substitutions: v?.substitutions ?? [],
       ...(v?.clinical ? { clinical: v.clinical } : {}),
       diagnoses: v?.diagnoses ?? [],
       procedures: v?.procedures ?? [],
@@ -129,10 +160,16 @@ export function SubmissionForm({
       items: v?.items?.length ? v.items.map((item) => ({ ...emptyItem(today), ...item, system: item.system || defaultItemSystem(initialType, protocol) })) : [emptyItem(today, defaultItemSystem(initialType, protocol))],
       attachmentIds: (initial?.attachments ?? []).map((a) => a.id),
       ...(initial?.values?.preAuthRef ? { preAuthRef: initial.values.preAuthRef } : {}),
+      offlineAuthorization: initial?.values?.offlineAuthorization ?? { reference: "", date: "" },
+      transfer: initial?.values?.transfer ?? false,
+      referral: initial?.values?.referral ?? { active: false, provider: "", reference: "", date: "" },
     },
   });
+  const [offlineOpen, setOfflineOpen] = useState(!!initial?.values?.offlineAuthorization?.reference);
   const { errors } = form.formState;
   const preAuthRef = useWatch({ control: form.control, name: "preAuthRef" });
+  const referralActive = useWatch({ control: form.control, name: "referral.active" }) === true;
+  const transfer = useWatch({ control: form.control, name: "transfer" }) === true;
   const coverageId = useWatch({ control: form.control, name: "coverageId" });
   const watchedType = useWatch({ control: form.control, name: "claimType" });
   const claimType = isClaimType(watchedType) ? watchedType : "professional";
@@ -140,6 +177,10 @@ export function SubmissionForm({
   // Decision 048: a claim from an authorization is checked against what remains of it before sending.
   const watchedItems = useWatch({ control: form.control, name: "items" });
   const warnings = usage ? usageWarnings(usage, watchedItems ?? []) : [];
+  // Decision 123: each line's unit price starts at the payer's contract price for the coverage (editable).
+  const contractPrices = useContractPrices({ patientId: patient?.id, coverageId, items: watchedItems ?? [], getValues: form.getValues, setValue: form.setValue });
+  // The payer's "auth-requirements" answer for this coverage marks the lines that need a prior authorization.
+  const needsAuthorization = useAuthorizationRequirements(patient?.id, coverageId);
   const [warnedFor, setWarnedFor] = useState<string>();
   const warningKey = JSON.stringify(warnings);
 
@@ -184,7 +225,7 @@ export function SubmissionForm({
       const result = await saveDraftAction({ form: { ...values, use }, draftId });
       if (result.ok) {
         rememberDraft(result.id);
-        setNotice({ tone: "ok", text: t("draftSaved", { time: new Date().toLocaleTimeString() }) });
+        setNotice({ tone: "ok", text: t("draftSaved", { time: clock.dateTime(new Date(), { timeStyle: "short" }) }) });
       } else if (result.error === "invalid") {
         applyServerErrors(result.fieldErrors);
         setNotice({ tone: "error", text: te("fixErrors") });
@@ -235,7 +276,8 @@ export function SubmissionForm({
     () => setNotice({ tone: "error", text: te("fixErrors") }),
   );
 
-  const disabled = busy !== undefined;
+  const hydrated = useHydrated();
+  const disabled = busy !== undefined || !hydrated;
   return (
     <form onSubmit={submit} {...preloadOnFocus(resolver)} noValidate aria-busy={disabled || undefined} className="space-y-6" data-testid={`${use}-form`}>
       <fieldset disabled={disabled} className="space-y-6">
@@ -243,24 +285,96 @@ export function SubmissionForm({
           <h2 id="sec-patient" className="mb-4 text-base font-semibold text-slate-900">
             {t("sections.patient")}
           </h2>
-          <PatientCoveragePicker
-            patient={patient}
-            coverageId={coverageId}
-            onPatient={(p) => {
-              setPatient(p);
-              form.setValue("patientId", p?.id ?? "", { shouldValidate: form.formState.isSubmitted });
-            }}
-            onCoverage={(id) => form.setValue("coverageId", id, { shouldValidate: form.formState.isSubmitted })}
-            patientErrors={tr(msg(errors.patientId))}
-            coverageErrors={tr(msg(errors.coverageId))}
-          />
-          {use === "claim" && preAuthRef && (
+          <Suspense fallback={<div className="min-h-20" aria-busy="true" />}>
+            <PatientCoveragePicker
+              patient={patient}
+              coverageId={coverageId}
+              onPatient={(p) => {
+                setPatient(p);
+                form.setValue("patientId", p?.id ?? "", { shouldValidate: form.formState.isSubmitted });
+              }}
+              onCoverage={(id) => form.setValue("coverageId", id, { shouldValidate: form.formState.isSubmitted })}
+              patientErrors={tr(msg(errors.patientId))}
+              coverageErrors={tr(msg(errors.coverageId))}
+              serviceDays={(watchedItems ?? []).map((i) => i?.servicedDate)}
+            />
+          </Suspense>
+          {patient?.newborn && (
+            <Suspense fallback={null}>
+              <NewbornNotice patient={patient} coverageId={coverageId} today={today} />
+            </Suspense>
+          )}
+          {/* Transfer of care (guide 7.3, decision 120): the referring clinic's flag, the receiving facility's referral. */}
+          {use === "preauthorization" && !referralActive && (
+            <div className="mt-4">
+              <label className="flex items-start gap-2 text-sm font-medium text-slate-800">
+                <input type="checkbox" {...form.register("transfer")} className="mt-0.5 size-4 accent-brand-700" data-testid="transfer-flag" />
+                <span>
+                  {tref("transfer")}
+                  <span className="block text-xs font-normal text-slate-500">{tref("transferHint")}</span>
+                </span>
+              </label>
+              {errors.transfer && <p className="mt-1 text-sm text-red-700">{tr(msg(errors.transfer))}</p>}
+            </div>
+          )}
+          {!preAuthRef && !transfer && (
+            <div className="mt-4">
+              <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
+                <input type="checkbox" {...form.register("referral.active")} className="size-4 accent-brand-700" data-testid="referral-toggle" />
+                {tref("toggle")}
+              </label>
+              {referralActive && (
+                <Suspense fallback={null}>
+                  <ReferralFields use={use} register={form.register} errors={{ provider: tr(msg(errors.referral?.provider)), reference: tr(msg(errors.referral?.reference)), date: tr(msg(errors.referral?.date)) }} />
+                </Suspense>
+              )}
+            </div>
+          )}
+          {use === "claim" && !preAuthRef && !referralActive && (
+            <div className="mt-4">
+              <button type="button" className="text-sm font-medium text-brand-800 underline underline-offset-2" aria-expanded={offlineOpen} onClick={() => setOfflineOpen((o) => !o)} data-testid="offline-toggle">
+                {toff("toggle")}
+              </button>
+              {offlineOpen && (
+                <Suspense fallback={null}>
+                  <OfflineAuthorizationFields register={form.register} errors={{ reference: tr(msg(errors.offlineAuthorization?.reference)), date: tr(msg(errors.offlineAuthorization?.date)) }} />
+                </Suspense>
+              )}
+            </div>
+          )}
+          {preAuthRef && (
             <p className="mt-4 text-sm text-slate-700" data-testid="preauth-ref">
-              {t("preAuthRef")}:{" "}
+              {/* A prior authorization carrying a reference changes the authorization it names (decision 114). */}
+              {use === "claim" ? t("preAuthRef") : t("changesPreAuthRef")}:{" "}
               <span dir="ltr" className="font-mono font-semibold">
                 {preAuthRef}
               </span>
             </p>
+          )}
+          {preAuthRef && use === "preauthorization" && (
+            // Asked again after a partial approval or a refusal: the clinic's reasons go with the request (guide 7.3.1, Table 37).
+            <div className="mt-3">
+              <label htmlFor="change-justification" className="block text-sm font-medium text-slate-800">
+                {tver("justification")}
+              </label>
+              <p id="change-justification-hint" className="text-xs text-slate-600">
+                {tver("justificationHint")}
+              </p>
+              <textarea
+                id="change-justification"
+                rows={3}
+                {...form.register("changeJustification")}
+                aria-describedby={`change-justification-hint${errors.changeJustification ? " change-justification-error" : ""}`}
+                aria-invalid={errors.changeJustification ? true : undefined}
+                className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+                data-testid="change-justification"
+              />
+              {errors.changeJustification && (
+                <p id="change-justification-error" className="text-sm text-red-700">
+                  {tr(msg(errors.changeJustification))}
+                </p>
+              )}
+            </div>
           )}
         </section>
 
@@ -268,7 +382,9 @@ export function SubmissionForm({
           <h2 id="sec-care-setting" className="mb-4 text-base font-semibold text-slate-900">
             {tcs("section")}
           </h2>
-          <CareSettingFields control={form.control} register={form.register} setValue={form.setValue} errors={errors} practitioners={practitioners} protocol={protocol} translateError={tr} />
+          <Suspense fallback={<div className="min-h-48" aria-busy="true" />}>
+            <CareSettingFields control={form.control} register={form.register} setValue={form.setValue} errors={errors} practitioners={practitioners} protocol={protocol} translateError={tr} />
+          </Suspense>
         </section>
 
         <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="sec-coding">
@@ -280,15 +396,17 @@ export function SubmissionForm({
               control={form.control}
               name="diagnoses"
               render={({ field }) => (
-                <CodeMultiPicker
-                  system="icd-10-am"
-                  label={tc("diagnoses")}
-                  hint={tc("diagnosesHint")}
-                  value={field.value}
-                  onChange={field.onChange}
-                  errors={tr(msg(errors.diagnoses) ?? msg(firstItem(errors.diagnoses)))}
-                  testId="diagnoses"
-                />
+                <Suspense fallback={<div className="min-h-20" aria-busy="true" />}>
+                  <CodeMultiPicker
+                    system="icd-10-am"
+                    label={tc("diagnoses")}
+                    hint={tc("diagnosesHint")}
+                    value={field.value}
+                    onChange={field.onChange}
+                    errors={tr(msg(errors.diagnoses) ?? msg(firstItem(errors.diagnoses)))}
+                    testId="diagnoses"
+                  />
+                </Suspense>
               )}
             />
             {/* The national exchange takes no CPT procedures (Claim.procedure): offered in the spec's REST only. */}
@@ -297,15 +415,17 @@ export function SubmissionForm({
                 control={form.control}
                 name="procedures"
                 render={({ field }) => (
-                  <CodeMultiPicker
-                    system="cpt"
-                    label={tc("procedures")}
-                    hint={tc("proceduresHint")}
-                    value={field.value}
-                    onChange={field.onChange}
-                    errors={tr(msg(errors.procedures))}
-                    testId="procedures"
-                  />
+                  <Suspense fallback={<div className="min-h-20" aria-busy="true" />}>
+                    <CodeMultiPicker
+                      system="cpt"
+                      label={tc("procedures")}
+                      hint={tc("proceduresHint")}
+                      value={field.value}
+                      onChange={field.onChange}
+                      errors={tr(msg(errors.procedures))}
+                      testId="procedures"
+                    />
+                  </Suspense>
                 )}
               />
             )}
@@ -333,7 +453,14 @@ export function SubmissionForm({
               birthDate={patient.birthDate}
               today={today}
               onMaternity={setMaternity}
+              lists={codeLists}
             />
+          </Suspense>
+        )}
+
+        {use === "claim" && claimType === "pharmacy" && patient && (
+          <Suspense fallback={null}>
+            <PrescriptionDispensing control={form.control} register={form.register} setValue={form.setValue} nationalId={patient.nationalId} lineCount={watchedItems?.length ?? 0} errorOf={(path) => tr(msg(form.getFieldState(path as FieldPath<SubmissionFormInput>, form.formState).error))} />
           </Suspense>
         )}
 
@@ -341,7 +468,9 @@ export function SubmissionForm({
           <h2 id="sec-items" className="mb-4 text-base font-semibold text-slate-900">
             {use === "claim" ? t("sections.itemsClaim") : t("sections.items")}
           </h2>
-          <ItemsEditor claimType={claimType} protocol={protocol} maternity={protocol === "messaging" && maternity} control={form.control} register={form.register} setValue={form.setValue} errors={errors.items} defaultDate={today} translateError={tr} />
+          <Suspense fallback={<div className="min-h-40" aria-busy="true" />}>
+            <ItemsEditor claimType={claimType} protocol={protocol} maternity={protocol === "messaging" && maternity} performed={use === "preauthorization" && Boolean(preAuthRef)} needsAuthorization={needsAuthorization} authorizationGiven={use === "claim" && Boolean(preAuthRef)} control={form.control} register={form.register} setValue={form.setValue} errors={errors.items} defaultDate={today} translateError={tr} contractPrices={contractPrices} />
+          </Suspense>
           {msg(errors.items) && <p className="mt-2 text-sm text-red-700">{tr(msg(errors.items))}</p>}
         </section>
 
@@ -356,17 +485,19 @@ export function SubmissionForm({
           <h2 id="sec-files" className="mb-4 text-base font-semibold text-slate-900">
             {t("sections.attachments")}
           </h2>
-          <AttachmentUploader
-            value={attachments}
-            onChange={(next) => {
-              setAttachments(next);
-              form.setValue(
-                "attachmentIds",
-                next.map((a) => a.id),
-              );
-            }}
-            errors={tr(msg(errors.attachmentIds))}
-          />
+          <Suspense fallback={<div className="min-h-32" aria-busy="true" />}>
+            <AttachmentUploader
+              value={attachments}
+              onChange={(next) => {
+                setAttachments(next);
+                form.setValue(
+                  "attachmentIds",
+                  next.map((a) => a.id),
+                );
+              }}
+              errors={tr(msg(errors.attachmentIds))}
+            />
+          </Suspense>
         </section>
       </fieldset>
 

@@ -14,7 +14,7 @@ const KNOWN_ERRORS = ["not_cancellable", "not_found", "platform", "forbidden"] a
  * a dialog asks for the reason, the platform answers, the answer is shown and the page follows the
  * new status live.
  */
-export function CancelButton({ id, kind, nullify = false, allowed = true }: { id: string; kind: "claim" | "preauthorization"; nullify?: boolean; allowed?: boolean }) {
+export function CancelButton({ id, kind, nullify = false, allowed = true }: { id: string; kind: "claim" | "preauthorization" | "prescription"; nullify?: boolean; allowed?: boolean }) {
   const t = useTranslations("cancellation");
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -39,7 +39,7 @@ export function CancelButton({ id, kind, nullify = false, allowed = true }: { id
   };
 
   return (
-    <div className="flex flex-col items-end gap-1">
+    <div className="no-print flex flex-col items-end gap-1">
       {/* Stays mounted after the cancellation (the page re-renders live) so the platform's answer stays visible. */}
       {allowed && (
         <Button type="button" variant="secondary" onClick={() => dialog.current?.showModal()} data-testid="cancel-submission">

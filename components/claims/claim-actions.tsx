@@ -26,7 +26,7 @@ export function ClaimActions({ id, status, compact = false }: { id: string; stat
       else setError(t("failed"));
     });
   return (
-    <div className="flex flex-wrap items-center gap-2">
+    <div className="no-print flex flex-wrap items-center gap-2">
       {status === "rejected" && (
         <Button type="button" busy={pending} onClick={() => run("fix")} data-testid="fix-claim">
           {t("fix")}

@@ -42,7 +42,7 @@ export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
     const qs = new URLSearchParams(params.toString());
     qs.set("batch", batchId);
     // The list then shows the batch itself: a Draft filter would hide every claim just sent.
-    for (const key of ["cursor", "status", "patient", "insurer", "from", "to"]) qs.delete(key);
+    for (const key of ["cursor", "status", "patient", "q", "insurer", "from", "to"]) qs.delete(key);
     router.push(`${pathname}?${qs.toString()}`);
     router.refresh();
   };
@@ -92,7 +92,7 @@ export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
         label={t("title")}
         testId="claims-table"
         className="rounded-lg border border-slate-200 bg-white shadow-sm"
-        empty={t("empty")}
+        empty={params.get("q") ? t("noMatch", { q: params.get("q")! }) : t("empty")}
         rows={rows}
         rowKey={(row) => row.id}
         rowProps={(row) => ({ className: "hover:bg-slate-50", "data-testid": "claim-row", "data-id": row.id, "data-status": row.status })}
@@ -115,15 +115,19 @@ export function ClaimsTable({ rows }: { rows: ClaimTableRow[] }) {
               row.status === "draft" && <input type="checkbox" aria-label={t("batch.select", { created: row.created })} checked={selected.has(row.id)} onChange={() => toggle(row.id)} />,
           },
           {
-            id: "created",
-            header: t("columns.created"),
-            className: `whitespace-nowrap ${cell} tabular-nums`,
+            id: "claim",
+            header: t("columns.claim"),
+            className: `${cell}`,
             cell: (row) => (
               <>
-                <Link href={row.status === "draft" ? `/claims/new?draft=${row.id}` : `/claims/${row.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
-                  <time dateTime={row.createdIso}>{row.created}</time>
+                <Link href={row.status === "draft" ? `/claims/new?draft=${row.id}` : `/claims/${row.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline" data-testid="claim-number">
+                  <bdi dir="ltr" className="whitespace-nowrap">{row.number}</bdi>
                 </Link>
                 {row.replaces && <span className="ms-2 text-xs text-slate-500">{t("columns.resubmission")}</span>}
+                {row.service && <span className="block text-sm text-slate-700">{row.service}</span>}
+                <time dateTime={row.createdIso} className="block text-xs text-slate-500 tabular-nums">
+                  {row.created}
+                </time>
               </>
             ),
           },

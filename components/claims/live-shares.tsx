@@ -6,7 +6,7 @@ import { claimSharesAction, type LiveShareLine } from "@/lib/contracts/browser";
 import { formatMoney } from "@/lib/money/browser";
 import { parseAmountMinor, parseQuantity } from "@/lib/submissions/browser";
 
-type Answer = { lines: LiveShareLine[]; totals: { payerMinor: number; patientMinor: number; patientVatMinor: number; patientTotalMinor: number }; answered: boolean };
+type Answer = { lines: LiveShareLine[]; totals: { payerMinor: number; patientMinor: number; patientVatMinor: number; patientTotalMinor: number }; answered: boolean; unknownLines: number[] };
 type State = { kind: "idle" } | { kind: "failed" } | { kind: "ready"; answer: Answer };
 
 const DEBOUNCE_MS = 450;
@@ -53,35 +53,46 @@ export default function LiveShares({ patientId, coverageId, items }: { patientId
   const body = () => {
     if (state.kind === "failed") return <p className="text-sm text-amber-900">{t("failed")}</p>;
     if (state.kind === "idle") return <p className="text-sm text-slate-500">{t("updating")}</p>;
-    const { lines, totals, answered } = state.answer;
+    const { lines, totals, unknownLines } = state.answer;
     if (lines.length === 0) return <p className="text-sm text-slate-600">{t("noLines")}</p>;
-    const figures = (payer: number, patient: number, vat: number, testId?: string) => (
-      <>
-        <Figure label={t("payer")} value={money(payer)} {...(testId ? { testId: `${testId}-payer` } : {})} />
-        <Figure label={t("patient")} value={money(patient)} {...(testId ? { testId: `${testId}-patient` } : {})} />
-        <Figure label={t("vat")} value={money(vat)} {...(testId ? { testId: `${testId}-vat` } : {})} />
-      </>
-    );
+    // Decision 123: where no eligibility answer covers a line's date, the patient's share (and
+    // so the insurance's part and the VAT) is unknown — said in words, never guessed as 0.
+    const unknown = new Set(unknownLines);
+    const anyUnknown = lines.some((l) => unknown.has(l.index));
+    const figures = (payer: number, patient: number, vat: number, open: boolean, testId?: string) =>
+      open ? (
+        <span className="col-span-3 text-end text-sm font-normal text-amber-900" data-testid={testId ? `${testId}-unknown` : "live-share-unknown"}>
+          {t("unknown")}
+        </span>
+      ) : (
+        <>
+          <Figure label={t("payer")} value={money(payer)} {...(testId ? { testId: `${testId}-payer` } : {})} />
+          <Figure label={t("patient")} value={money(patient)} {...(testId ? { testId: `${testId}-patient` } : {})} />
+          <Figure label={t("vat")} value={money(vat)} {...(testId ? { testId: `${testId}-vat` } : {})} />
+        </>
+      );
     return (
       <>
-        {!answered && <p className="mb-2 text-sm text-amber-900" data-testid="live-shares-no-answer">{t("noAnswer")}</p>}
+        {anyUnknown && <p className="mb-2 text-sm text-amber-900" data-testid="live-shares-no-answer">{t("noAnswer")}</p>}
         <ul className="divide-y divide-slate-100 text-sm">
           {lines.map((l) => (
             <li key={l.index} className="grid grid-cols-3 gap-x-3 gap-y-1 py-2 sm:grid-cols-[minmax(0,1.4fr)_repeat(3,minmax(0,1fr))]" data-testid="live-share-line" data-line={l.index + 1}>
               <span className="col-span-3 min-w-0 font-medium text-slate-900 sm:col-span-1">
                 {t("line", { n: l.index + 1 })} · <bdi dir="ltr" className="font-mono text-xs">{l.code}</bdi>
                 {l.notCovered && <span className="ms-2 rounded bg-red-100 px-1.5 text-xs font-normal text-red-900">{t("notCovered")}</span>}
-                {l.deductibleMinor > 0 && <span className="block text-xs font-normal text-slate-500">{t("ofWhichDeductible", { amount: money(l.deductibleMinor) })}</span>}
+                {!unknown.has(l.index) && l.deductibleMinor > 0 && <span className="block text-xs font-normal text-slate-500">{t("ofWhichDeductible", { amount: money(l.deductibleMinor) })}</span>}
               </span>
-              {figures(l.payerMinor, l.patientMinor, l.patientVatMinor)}
+              {figures(l.payerMinor, l.patientMinor, l.patientVatMinor, unknown.has(l.index))}
             </li>
           ))}
           <li className="grid grid-cols-3 gap-x-3 gap-y-1 border-t-2 border-slate-300 py-2 font-semibold sm:grid-cols-[minmax(0,1.4fr)_repeat(3,minmax(0,1fr))]" data-testid="live-shares-totals">
             <span className="col-span-3 sm:col-span-1">{t("totals")}</span>
-            {figures(totals.payerMinor, totals.patientMinor, totals.patientVatMinor, "live-total")}
+            {figures(totals.payerMinor, totals.patientMinor, totals.patientVatMinor, anyUnknown, "live-total")}
           </li>
         </ul>
-        <p className="mt-1 text-sm text-slate-700" aria-live="polite" data-testid="live-shares-patient-pays">{t("patientPays", { amount: money(totals.patientTotalMinor) })}</p>
+        <p className="mt-1 text-sm text-slate-700" aria-live="polite" data-testid="live-shares-patient-pays">
+          {anyUnknown ? t("patientPaysUnknown") : t("patientPays", { amount: money(totals.patientTotalMinor) })}
+        </p>
       </>
     );
   };

@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import type { PlatformWords } from "@/lib/i18n/browser";
 
 /**
@@ -10,12 +11,16 @@ import type { PlatformWords } from "@/lib/i18n/browser";
 export function PlatformWordsText({ value, testId, className = "", platformLang }: { value: PlatformWords; testId?: string; className?: string; platformLang?: string }) {
   // The language the platform wrote in goes on whichever line shows its own text.
   const ownLang = platformLang || undefined;
+  const t = useTranslations("platformWords");
+  // Text we have no words for is the payer's own: said so, never passed off as ours (decision 122).
+  const theirs = !value.known && value.words !== value.code;
   return (
     <span className={`block ${className}`} data-testid={testId} data-known={value.known}>
       <span className="block">
         <bdi dir="auto" lang={value.platformText ? undefined : ownLang} data-testid={testId ? `${testId}-words` : undefined}>
           {value.words}
         </bdi>
+        {theirs && <span className="ms-1 text-xs text-slate-500" data-testid={testId ? `${testId}-theirs` : undefined}>({t("theirs")})</span>}
         {value.code && (
           <>
             {" "}

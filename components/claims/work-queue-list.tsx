@@ -180,9 +180,15 @@ export function WorkQueueList({ rows, staff }: { rows: QueueRow[]; staff: { id: 
                   </div>
                 </div>
                 {r.action === "appeal" ? (
-                  <Link href={`/claims/${r.id}/appeal`} className={buttonClasses("primary")} data-testid="work-appeal">
-                    {t("actions.appeal")}
-                  </Link>
+                  <div className="flex flex-col items-stretch gap-2">
+                    <Link href={`/claims/${r.id}/appeal`} className={buttonClasses("primary")} data-testid="work-appeal">
+                      {t("actions.appeal")}
+                    </Link>
+                    {/* Decision 115: or send the payer the information it lacked, for a reissued decision. */}
+                    <Link href={`/claims/${r.id}/evidence`} className={buttonClasses("secondary")} data-testid="work-evidence">
+                      {t("actions.sendEvidence")}
+                    </Link>
+                  </div>
                 ) : (
                   <ClaimActions id={r.id} status={r.status} compact />
                 )}

@@ -1,11 +1,9 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
 import { useLocale, useTranslations } from "next-intl";
 import { forwardRef, useId, useState } from "react";
 import { FieldMessages, describedBy, inputClasses } from "@/components/patients/form-controls";
-import { usePortalQueryClient } from "@/components/query/query-client";
-import { fromAction } from "@/components/query/use-live-query";
+import { useActionAnswer } from "@/components/query/use-action-answer";
 import { useSearchQuery } from "@/components/query/use-search-query";
 import { Combobox } from "@/components/ui/combobox";
 import { catalogueSystem, describeCodesAction, searchCodesAction, type CodeHit } from "@/lib/terminology/browser";
@@ -38,13 +36,10 @@ interface Props {
 /** The words of codes already chosen, from the catalogue (cached per system and code). */
 export function useCodeWords(system: string | undefined, codes: readonly string[]): Map<string, CodeHit> {
   const wanted = [...new Set(codes.filter(Boolean))].sort();
-  const client = usePortalQueryClient();
-  const query = useQuery({
-    queryKey: ["codes", system, wanted],
-    queryFn: fromAction(() => describeCodesAction({ system: system ?? "", codes: wanted })),
+  const query = useActionAnswer(`codes\u0000${system}\u0000${wanted.join(" ")}`, () => describeCodesAction({ system: system ?? "", codes: wanted }), {
     enabled: !!system && wanted.length > 0,
-    staleTime: 5 * 60_000,
-  }, client);
+    staleMs: 5 * 60_000,
+  });
   return new Map((query.data?.codes ?? []).map((c) => [c.code, c]));
 }
 

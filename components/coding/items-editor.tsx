@@ -3,7 +3,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { Controller, useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister, type UseFormSetValue } from "react-hook-form";
 import { inputClasses } from "@/components/patients/form-controls";
-import { CPT_SYSTEM, defaultItemSystem, emptyItem, itemSystemsFor, lineTotalMinor, type PlatformProtocol } from "@/lib/submissions/browser";
+import { CPT_SYSTEM, defaultItemSystem, emptyItem, itemSystemsFor, lineTotalMinor, parseAmountMinor, type PlatformProtocol } from "@/lib/submissions/browser";
 import type { ClaimType } from "@/lib/fhir/browser";
 import type { SubmissionFormInput } from "@/lib/submissions";
 import { CodeCombobox } from "./code-combobox";
@@ -32,11 +32,23 @@ export function ItemsEditor({
   claimType = "professional",
   protocol = "rest",
   maternity = false,
+  performed = false,
+  needsAuthorization,
+  authorizationGiven = false,
+  contractPrices,
 }: {
+  /** The payer's contract price per line position (halalas), shown beside the price box (decision 123). */
+  contractPrices?: ReadonlyMap<number, number>;
   claimType?: ClaimType;
   protocol?: PlatformProtocol;
   /** Each line says whether it is maternity care (the exchange's Minimum Data Set, docs/decisions/103). */
   maternity?: boolean;
+  /** A change of an authorization: each line says whether the service was already provided (guide 7.3.1, Table 37). */
+  performed?: boolean;
+  /** Service codes the payer said need a prior authorization for this coverage (its "auth-requirements" answer). */
+  needsAuthorization?: ReadonlySet<string>;
+  /** The claim is made from an approved authorization: a marked line says it is covered by it. */
+  authorizationGiven?: boolean;
   control: Control<SubmissionFormInput>;
   register: UseFormRegister<SubmissionFormInput>;
   setValue: UseFormSetValue<SubmissionFormInput>;
@@ -48,6 +60,7 @@ export function ItemsEditor({
   const t = useTranslations("coding.items");
   const tc = useTranslations("careSetting");
   const tv = useTranslations("visitDetails");
+  const tver = useTranslations("authorizations.versions");
   const systems = itemSystemsFor(claimType, protocol);
   const oral = claimType === "oral";
   const locale = useLocale();
@@ -139,6 +152,17 @@ export function ItemsEditor({
                       <span aria-hidden>{tv("maternity")}</span>
                     </label>
                   )}
+                  {needsAuthorization?.has((items[i]?.code ?? "").trim()) && (
+                    <p className={`mt-1 text-xs font-medium ${authorizationGiven ? "text-emerald-800" : "text-amber-800"}`} data-testid={`item-${i}-needs-authorization`}>
+                      {tver(authorizationGiven ? "needsAuthorizationGiven" : "needsAuthorization")}
+                    </p>
+                  )}
+                  {performed && (
+                    <label className="mt-1 ms-3 inline-flex items-center gap-1.5 text-xs text-slate-700">
+                      <input type="checkbox" disabled={disabled} {...register(`items.${i}.performed`)} aria-label={tver("performedOf", { n: i + 1 })} data-testid={`item-${i}-performed`} />
+                      <span aria-hidden>{tver("performed")}</span>
+                    </label>
+                  )}
                 </td>
                 {oral && (
                   <td className={cell}>
@@ -207,6 +231,7 @@ export function ItemsEditor({
                     className={`${inputClasses(!!e?.unitPrice)} mt-0 text-end tabular-nums`}
                   />
                   <Err id={`item-${i}-price-error`} messages={translateError(e?.unitPrice?.message)} />
+                  <ContractHint n={i} contractMinor={contractPrices?.get(i)} typed={items[i]?.unitPrice ?? ""} />
                 </td>
                 <td className={`${cell} pt-4 text-end font-medium tabular-nums`} dir="ltr" data-testid={`item-${i}-total`} data-label={t("lineTotal")}>
                   {formatAmount(totals[i])}
@@ -247,6 +272,20 @@ export function ItemsEditor({
         </tfoot>
       </TableFrame>
     </fieldset>
+  );
+}
+
+/** "Contract price 150.00" under a line's price box; amber when the price typed is another. */
+function ContractHint({ n, contractMinor, typed }: { n: number; contractMinor: number | undefined; typed: string }) {
+  const t = useTranslations("coding.items");
+  if (contractMinor === undefined) return null;
+  const typedMinor = parseAmountMinor(typed);
+  const differs = typedMinor !== undefined && typedMinor !== contractMinor;
+  return (
+    <p className={`mt-1 text-xs ${differs ? "text-amber-900" : "text-slate-600"}`} data-testid={`item-${n}-contract-price`} data-differs={differs || undefined}>
+      {t("contractPrice")} <bdi dir="ltr" className="tabular-nums">{formatAmount(contractMinor)}</bdi>
+      {differs && <span className="block">{t("contractPriceDiffers")}</span>}
+    </p>
   );
 }
 

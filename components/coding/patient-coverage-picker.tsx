@@ -1,6 +1,6 @@
 "use client";
 
-import { useLocale, useTranslations } from "next-intl";
+import { useFormatter, useLocale, useTranslations } from "next-intl";
 import { useId, useRef, useState } from "react";
 import { FieldMessages, describedBy, inputClasses } from "@/components/patients/form-controls";
 import { searchPatientsForFormAction } from "@/lib/authorizations/browser";
@@ -8,6 +8,7 @@ import { useSearchQuery } from "@/components/query/use-search-query";
 import { Combobox } from "@/components/ui/combobox";
 import { ChosenPatient, PatientOption } from "@/components/patients/chosen-patient";
 import type { PatientSummary } from "@/lib/patients";
+import { dayAfterExpiry, dayAsDate } from "@/lib/patients/browser";
 
 /**
  * Patient (searchable by national ID or name; the shared combobox, decision 087) and then one of the
@@ -21,7 +22,13 @@ export function PatientCoveragePicker({
   patientErrors,
   coverageErrors,
   disabled,
+  serviceDays = [],
+  searchAction = searchPatientsForFormAction,
 }: {
+  /** The lines' service dates: a chosen card that expired before one is warned of (decision 126). */
+  serviceDays?: readonly (string | undefined)[];
+  /** The search the picker asks (the forms' own; a prescriber's page passes theirs). */
+  searchAction?: typeof searchPatientsForFormAction;
   patient: PatientSummary | undefined;
   coverageId: string;
   onPatient: (patient: PatientSummary | undefined) => void;
@@ -32,11 +39,12 @@ export function PatientCoveragePicker({
 }) {
   const t = useTranslations("coding.patient");
   const locale = useLocale();
+  const format = useFormatter();
   const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const changeRef = useRef<HTMLButtonElement>(null);
   const [query, setQuery] = useState("");
-  const { results, loading } = useSearchQuery("patients-for-forms", query, searchPatientsForFormAction, (a) => a.patients);
+  const { results, loading } = useSearchQuery(searchAction === searchPatientsForFormAction ? "patients-for-forms" : "patients-for-prescriptions", query, searchAction, (a) => a.patients);
 
   const choose = (p: PatientSummary) => {
     onPatient(p);
@@ -47,6 +55,11 @@ export function PatientCoveragePicker({
 
   const insurerName = (c: PatientSummary["coverages"][number]) => (locale === "ar" ? c.insurerNameAr : c.insurerNameEn);
   const coverageSelectId = `${id}-coverage`;
+  // Decision 126: a warning in words, not a refusal — the insurer decides on an expired card.
+  const chosenExpiry = patient?.coverages.find((c) => c.id === coverageId)?.expiresOn;
+  const lateDay = dayAfterExpiry(chosenExpiry, serviceDays);
+  const day = (d: string) => format.dateTime(dayAsDate(d), { dateStyle: "medium", timeZone: "UTC" });
+  const expiredHint = lateDay && chosenExpiry ? t("cardExpired", { date: day(chosenExpiry), service: day(lateDay) }) : undefined;
 
   if (patient) {
     return (
@@ -74,17 +87,30 @@ export function PatientCoveragePicker({
             disabled={disabled}
             onChange={(e) => onCoverage(e.target.value)}
             aria-invalid={coverageErrors?.length ? true : undefined}
-            aria-describedby={describedBy(coverageSelectId, patient.coverages.length === 0, coverageErrors)}
+            aria-describedby={describedBy(coverageSelectId, patient.coverages.length === 0 || !!expiredHint, coverageErrors)}
             className={inputClasses(!!coverageErrors?.length)}
           >
             <option value="">{t("coveragePlaceholder")}</option>
             {patient.coverages.map((c) => (
               <option key={c.id} value={c.id}>
                 {insurerName(c)} · {c.memberId}
+                {c.ofMother && ` — ${t("mothersCoverage")}`}
               </option>
             ))}
           </select>
-          <FieldMessages id={coverageSelectId} hint={patient.coverages.length === 0 ? t("noCoverage") : undefined} errors={coverageErrors} />
+          <FieldMessages
+            id={coverageSelectId}
+            hint={
+              patient.coverages.length === 0 ? (
+                t("noCoverage")
+              ) : expiredHint ? (
+                <span className="font-medium text-amber-800" data-testid="card-expired">
+                  ⚠ {expiredHint}
+                </span>
+              ) : undefined
+            }
+            errors={coverageErrors}
+          />
         </div>
       </div>
     );

@@ -51,9 +51,11 @@ export function LiveBoard({ initial, locale, canOpen }: { initial: LiveBoardView
     return [...arrived.filter((i) => !ids.has(i.id)), ...served].sort((a, b) => b.id - a.id).slice(0, 30);
   }, [arrived, served]);
   const info = useTranslations("informationRequests.live");
+  // The short number from the server's re-read; until it comes (a moment), the kind alone.
+  const numberOf = (item: FeedItem) => item.number ?? served.find((i) => i.submissionId === item.submissionId && i.number)?.number ?? "…";
   const informationWords = (item: FeedItem): string | undefined =>
     (item.kind === "information.request" || item.kind === "payment.remittance") && item.note
-      ? info(item.note as "informationRequested", { kind: item.submissionKind === "preauthorization" ? t("live.kind.preauthorization") : t("live.kind.claim"), id: (item.submissionId ?? "").slice(0, 8) })
+      ? info(item.note as "informationRequested", { kind: item.submissionKind === "preauthorization" ? t("live.kind.preauthorization") : t("live.kind.claim"), id: numberOf(item) })
       : undefined;
   const number = new Intl.NumberFormat(locale);
   // next-intl's formatter carries the clinic's time zone (lib/i18n/request.ts), not the browser's.
@@ -95,7 +97,7 @@ export function LiveBoard({ initial, locale, canOpen }: { initial: LiveBoardView
                   const requestWords = informationWords(item);
                   const text = requestWords ?? t("live.event", {
                     kind: item.submissionKind === "preauthorization" ? t("live.kind.preauthorization") : t("live.kind.claim"),
-                    id: (item.submissionId ?? "").slice(0, 8),
+                    id: numberOf(item),
                     status: item.status ? words(statusLabel(item.submissionKind, item.status as SubmissionStatus).key) : "—",
                   });
                   // A link only to what the viewer may open (docs/decisions/106); the patient either way.
@@ -109,9 +111,9 @@ export function LiveBoard({ initial, locale, canOpen }: { initial: LiveBoardView
                       ) : (
                         text
                       )}
-                      {item.submissionId && item.patient && (
+                      {item.submissionId && (item.subject ?? item.patient) && (
                         <span className="ms-2 text-slate-600" data-testid="live-feed-patient">
-                          <bdi>{item.patient}</bdi>
+                          <bdi>{item.subject ?? item.patient}</bdi>
                         </span>
                       )}
                     </span>

@@ -1,19 +1,20 @@
 "use client";
 
 import Link from "next/link";
-import { useLocale, useTranslations } from "next-intl";
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useFormatter, useLocale, useTranslations } from "next-intl";
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { lazyZodResolver, preloadOnFocus } from "@/components/forms/lazy-zod-resolver";
 import { FieldMessages, FormAlert, SelectField, describedBy, inputClasses } from "@/components/patients/form-controls";
 import { Button, buttonClasses } from "@/components/ui/button";
 import { checkEligibilityAction, COMMON_BENEFIT_CATEGORIES, loadEligibilityFormSchema } from "@/lib/eligibility/browser";
 import type { EligibilityField, EligibilityFormInput, EligibilityCheckView } from "@/lib/eligibility";
-import { BENEFIT_CATEGORIES, ELIGIBILITY_PURPOSES, type BenefitCategoryCode } from "@/lib/fhir/browser";
+import { BENEFIT_CATEGORIES, FORM_ELIGIBILITY_PURPOSES, type BenefitCategoryCode } from "@/lib/fhir/browser";
 import type { PatientSummary } from "@/lib/patients";
-import { EligibilityDetails, ERROR_KEYS, OutcomeBanner, useAnnouncement } from "./eligibility-result";
-import { PatientPicker } from "./patient-picker";
-import { PrintButton } from "./print-button";
+import { cardExpiredBefore, dayAsDate } from "@/lib/patients/browser";
+import { ERROR_KEYS } from "./error-keys";
+import { lazySection } from "@/components/forms/lazy-section";
+import { useHydrated } from "@/components/forms/use-hydrated";
 
 type Status =
   | { kind: "idle" }
@@ -25,14 +26,21 @@ type Status =
 const resolver = lazyZodResolver<EligibilityFormInput>(loadEligibilityFormSchema);
 const OTHER_CATEGORIES = (Object.keys(BENEFIT_CATEGORIES) as BenefitCategoryCode[]).filter((c) => !COMMON_BENEFIT_CATEGORIES.includes(c));
 
-function Announcement({ check }: { check: EligibilityCheckView }) {
-  return <>{useAnnouncement(check)}</>;
-}
+// The answer is a chunk of its own (decision 108, amended 2026-11-29): asked for when a check is
+// sent, so it is there when the platform answers; nothing of it is in the form's first load.
+// The patient picker (search as you type, the national-ID check) too, fetched just after the first
+// load: the server renders it in place, disabled until its code is there (lazySection).
+const PatientPicker = lazySection(() => import("./patient-picker").then((m) => m.PatientPicker));
+const loadAnswer = () => import("./eligibility-answer");
+const AnswerHeadline = lazy(() => loadAnswer().then((m) => ({ default: m.EligibilityAnswerHeadline })));
+const AnswerDetails = lazy(() => loadAnswer().then((m) => ({ default: m.EligibilityAnswerDetails })));
 
-export function EligibilityForm({ today, initialPatient, initialCoverageId }: { today: string; initialPatient?: PatientSummary; initialCoverageId?: string }) {
+export function EligibilityForm({ today, initialPatient, initialCoverageId, insurers = [] }: { today: string; initialPatient?: PatientSummary; initialCoverageId?: string; insurers?: readonly { id: string; nameEn: string; nameAr: string }[] }) {
   const t = useTranslations("eligibility");
   const tq = useTranslations("visits.quota");
   const locale = useLocale();
+  // The clinic's time zone and the portal's one format (next-intl's formatter), not the browser's clock.
+  const clock = useFormatter();
   const [patient, setPatient] = useState<PatientSummary | undefined>(initialPatient);
   const [status, setStatus] = useState<Status>({ kind: "idle" });
   const [result, setResult] = useState<EligibilityCheckView>();
@@ -52,11 +60,14 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
       servicedDate: today,
       purposes: ["benefits", "validation"],
       categories: [],
+      insurerId: "",
+      transfer: false,
     },
   });
   const { errors } = form.formState;
   // Controlled: the options change with the patient, so the DOM value must follow the form's.
   const coverageId = useWatch({ control: form.control, name: "coverageId" });
+  const servicedDate = useWatch({ control: form.control, name: "servicedDate" });
 
   const messageOf = (message: string | undefined): React.ReactNode[] | undefined => {
     if (!message) return undefined;
@@ -93,6 +104,8 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
     async (values: EligibilityFormInput) => {
       setStatus({ kind: "sending" });
       setResult(undefined);
+      // A failed fetch of the chunk is asked again when the answer renders.
+      loadAnswer().catch(() => undefined);
       let answer;
       try {
         answer = await checkEligibilityAction(values);
@@ -170,7 +183,11 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
   }, [waitingUntil, form, submit]);
 
   const busy = status.kind === "sending" || status.kind === "waiting";
+  const hydrated = useHydrated();
   const coverages = patient?.coverages ?? [];
+  // Decision 126: the chosen card expired before the service date — a warning, not a refusal (the insurer decides).
+  const chosenExpiry = coverages.find((c) => c.id === coverageId)?.expiresOn;
+  const cardExpired = cardExpiredBefore(chosenExpiry, servicedDate ?? "") ? clock.dateTime(dayAsDate(chosenExpiry!), { dateStyle: "medium", timeZone: "UTC" }) : undefined;
   const secondsLeft = waitingUntil ? Math.max(0, Math.ceil((waitingUntil - now) / 1000)) : 0;
 
   const categoryBox = (code: BenefitCategoryCode) => (
@@ -187,26 +204,37 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
           {t("form.title")}
         </h2>
         <input type="hidden" {...form.register("patientId")} />
-        <fieldset disabled={busy} className="space-y-5">
-          <PatientPicker ref={pickerRef} value={patient} onChange={choosePatient} errors={errorsOf("patientId")} disabled={busy} />
+        <fieldset disabled={busy || !hydrated} className="space-y-5">
+          <Suspense fallback={<div className="min-h-20" aria-busy="true" />}>
+            <PatientPicker ref={pickerRef} value={patient} onChange={choosePatient} errors={errorsOf("patientId")} disabled={busy} />
+          </Suspense>
 
           {patient && coverages.length === 0 ? (
-            <div>
+            <div data-testid="discovery-mode">
               <p className="block text-sm font-medium text-slate-800">{t("form.coverage")}</p>
-              <p className="mt-1 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950">
-                {t("form.coverageNone")}{" "}
-                <Link href={`/patients/${patient.id}`} className="font-medium underline">
+              <p className="mt-1 rounded-md border border-sky-200 bg-sky-50 p-3 text-sm text-sky-950">
+                <span className="font-medium">{t("form.discover")}</span> {t("form.discoverHint")}{" "}
+                <Link href={`/patients/${patient.id}`} className="underline">
                   {t("form.addCoverage")}
                 </Link>
               </p>
+              <SelectField label={t("form.discoverInsurer")} errors={errorsOf("insurerId")} disabled={busy} {...form.register("insurerId")}>
+                <option value="">{t("form.discoverAll")}</option>
+                {insurers.map((i) => (
+                  <option key={i.id} value={i.id}>
+                    {locale === "ar" ? i.nameAr : i.nameEn}
+                  </option>
+                ))}
+              </SelectField>
               <FieldMessages id="coverage-none" errors={errorsOf("coverageId")} />
             </div>
           ) : (
             <SelectField label={t("form.coverage")} errors={errorsOf("coverageId")} hint={patient ? undefined : t("form.choosePatientFirst")} disabled={!patient || busy} {...form.register("coverageId")} value={coverageId ?? ""}>
-              <option value="">{t("form.chooseCoverage")}</option>
+              <option value="">{patient ? t("form.purposes.discovery") : t("form.chooseCoverage")}</option>
               {coverages.map((c) => (
                 <option key={c.id} value={c.id}>
                   {t("form.coverageOption", { insurer: locale === "ar" ? c.insurerNameAr : c.insurerNameEn, member: c.memberId })}
+                  {c.ofMother && ` — ${t("form.mothersCoverage")}`}
                 </option>
               ))}
             </SelectField>
@@ -224,35 +252,27 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
               aria-describedby={describedBy(ids.date, true, errorsOf("servicedDate"))}
               className={`${inputClasses(!!errors.servicedDate)} sm:max-w-56`}
             />
-            <FieldMessages id={ids.date} hint={t("form.servicedDateHint")} errors={errorsOf("servicedDate")} />
+            <FieldMessages
+              id={ids.date}
+              hint={
+                <>
+                  {t("form.servicedDateHint")}
+                  {cardExpired && (
+                    <span className="mt-1 block font-medium text-amber-800" data-testid="card-expired">
+                      ⚠ {t("form.cardExpired", { date: cardExpired })}
+                    </span>
+                  )}
+                </>
+              }
+              errors={errorsOf("servicedDate")}
+            />
           </div>
 
-          <fieldset aria-describedby={errors.purposes ? `${ids.purposes}-error` : undefined} aria-invalid={errors.purposes ? true : undefined}>
-            <legend className="text-sm font-medium text-slate-800">{t("form.purpose")}</legend>
-            <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1">
-              {ELIGIBILITY_PURPOSES.map((p) => (
-                <label key={p} className="flex items-center gap-2 py-1 text-sm">
-                  <input type="checkbox" value={p} {...form.register("purposes")} className="size-4 accent-brand-700" />
-                  {t(`form.purposes.${p}`)}
-                </label>
-              ))}
-            </div>
-            <FieldMessages id={ids.purposes} errors={errorsOf("purposes")} />
-          </fieldset>
-
-          <fieldset aria-describedby={`${ids.categories}-hint${errors.categories ? ` ${ids.categories}-error` : ""}`} aria-invalid={errors.categories ? true : undefined}>
-            <legend className="text-sm font-medium text-slate-800">{t("form.categories")}</legend>
-            <FieldMessages id={ids.categories} hint={t("form.categoriesHint")} errors={errorsOf("categories")} />
-            <div className="mt-2 grid grid-cols-1 gap-x-2 sm:grid-cols-2">{COMMON_BENEFIT_CATEGORIES.map(categoryBox)}</div>
-            <details className="mt-1">
-              <summary className="cursor-pointer rounded px-2 py-1 text-sm font-medium text-brand-800 hover:bg-slate-50">{t("form.moreCategories")}</summary>
-              <div className="mt-1 grid grid-cols-1 gap-x-2 sm:grid-cols-2">{OTHER_CATEGORIES.map(categoryBox)}</div>
-            </details>
-          </fieldset>
         </fieldset>
 
-        <div className="space-y-3 border-t border-slate-100 pt-4">
-          <Button type="submit" busy={busy} className="w-full py-3 text-base">
+        {/* Decision 123: the button and what it answers (wait, platform down, errors) right under the patient and coverage, not below the options. */}
+        <div className="space-y-3" data-testid="eligibility-actions">
+          <Button type="submit" busy={busy} disabled={!hydrated} className="w-full py-3 text-base">
             {status.kind === "sending" ? t("form.submitting") : t("form.submit")}
           </Button>
           <div aria-live="polite">
@@ -266,7 +286,7 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
                     ? tq(status.kind === "waiting" ? status.source : "limiter", {
                         limit: 100,
                         seconds: secondsLeft,
-                        time: new Intl.DateTimeFormat(locale === "ar" ? "ar-SA-u-nu-latn" : "en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit" }).format(waitingUntil),
+                        time: clock.dateTime(waitingUntil, { timeStyle: "medium" }),
                       })
                     : tq("sending")}
                 </p>
@@ -295,6 +315,38 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
             </FormAlert>
           )}
         </div>
+
+        <fieldset disabled={busy || !hydrated} className="space-y-5 border-t border-slate-100 pt-4" data-testid="eligibility-options">
+          <legend className="sr-only">{t("form.options")}</legend>
+          <p aria-hidden className="text-sm font-semibold text-slate-700">{t("form.options")}</p>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" {...form.register("transfer")} className="size-4 accent-brand-700" data-testid="eligibility-transfer" />
+            {t("form.transfer")}
+          </label>
+
+          <fieldset aria-describedby={errors.purposes ? `${ids.purposes}-error` : undefined} aria-invalid={errors.purposes ? true : undefined}>
+            <legend className="text-sm font-medium text-slate-800">{t("form.purpose")}</legend>
+            <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1">
+              {FORM_ELIGIBILITY_PURPOSES.map((p) => (
+                <label key={p} className="flex items-center gap-2 py-1 text-sm">
+                  <input type="checkbox" value={p} {...form.register("purposes")} className="size-4 accent-brand-700" />
+                  {t(`form.purposes.${p}`)}
+                </label>
+              ))}
+            </div>
+            <FieldMessages id={ids.purposes} errors={errorsOf("purposes")} />
+          </fieldset>
+
+          <fieldset aria-describedby={`${ids.categories}-hint${errors.categories ? ` ${ids.categories}-error` : ""}`} aria-invalid={errors.categories ? true : undefined}>
+            <legend className="text-sm font-medium text-slate-800">{t("form.categories")}</legend>
+            <FieldMessages id={ids.categories} hint={t("form.categoriesHint")} errors={errorsOf("categories")} />
+            <div className="mt-2 grid grid-cols-1 gap-x-2 sm:grid-cols-2">{COMMON_BENEFIT_CATEGORIES.map(categoryBox)}</div>
+            <details className="mt-1">
+              <summary className="cursor-pointer rounded px-2 py-1 text-sm font-medium text-brand-800 hover:bg-slate-50">{t("form.moreCategories")}</summary>
+              <div className="mt-1 grid grid-cols-1 gap-x-2 sm:grid-cols-2">{OTHER_CATEGORIES.map(categoryBox)}</div>
+            </details>
+          </fieldset>
+        </fieldset>
       </form>
 
       <section aria-labelledby="eligibility-result-title" className="lg:col-span-7 xl:col-span-8">
@@ -303,24 +355,15 @@ export function EligibilityForm({ today, initialPatient, initialCoverageId }: { 
         </h2>
         <div aria-live="polite" aria-atomic="true" data-testid="eligibility-live">
           {result ? (
-            <>
-              <p className="sr-only">
-                <Announcement check={result} />
-              </p>
-              <OutcomeBanner check={result} />
-            </>
+            <Suspense fallback={null}>
+              <AnswerHeadline check={result} />
+            </Suspense>
           ) : null}
         </div>
         {result ? (
-          <div className="mt-5 space-y-4">
-            <EligibilityDetails check={result} />
-            <div className="no-print flex flex-wrap gap-3">
-              <Link href={`/eligibility/${result.id}`} className={buttonClasses("secondary")}>
-                {t("result.openResult")}
-              </Link>
-              <PrintButton label={t("result.print")} />
-            </div>
-          </div>
+          <Suspense fallback={<div className="mt-5 min-h-64 rounded-lg border-2 border-dashed border-slate-200 bg-white/60" />}>
+            <AnswerDetails check={result} />
+          </Suspense>
         ) : (
           <div className="flex min-h-64 items-center justify-center rounded-lg border-2 border-dashed border-slate-200 bg-white/60 p-8 text-center text-sm text-slate-500">
             {status.kind === "sending" ? (

@@ -1,16 +1,12 @@
 import { useFormatter, useLocale, useTranslations } from "next-intl";
-import { benefitCategoryName, type BenefitCategoryView, type InsuranceView } from "@/lib/fhir/browser";
+import { benefitCategoryName, servicesNeedingAuthorization, type BenefitCategoryView, type InsuranceView } from "@/lib/fhir/browser";
 import type { EligibilityCheckView } from "@/lib/eligibility";
 import { formatMoney } from "@/lib/money";
 import { TableFrame, thClasses, theadClasses } from "@/components/ui/table-frame";
+import { DiscoveredCoverages } from "./discovered-coverages";
+import { ERROR_KEYS } from "./error-keys";
 
-export const ERROR_KEYS: Record<string, "err001" | "err002" | "err003" | "err004" | "err005"> = {
-  "ERR-001": "err001",
-  "ERR-002": "err002",
-  "ERR-003": "err003",
-  "ERR-004": "err004",
-  "ERR-005": "err005",
-};
+export { ERROR_KEYS };
 
 function Icon({ kind }: { kind: "ok" | "no" | "warn" }) {
   const paths = {
@@ -235,7 +231,8 @@ function InsuranceBenefits({ insurance, single }: { insurance: InsuranceView; si
   const site = insurance.siteEligibility ? <SiteEligibility site={insurance.siteEligibility} /> : null;
   // The annual deductible and out-of-pocket maximum are the coverage's, said above the categories (decision 091).
   const annual = <AnnualAmounts insurance={insurance} />;
-  const categories = insurance.categories.filter((c) => !c.annualOnly);
+  // Items naming one service answer "auth-requirements" (listed on their own below), not a benefit category.
+  const categories = insurance.categories.filter((c) => !c.annualOnly && !c.productOrService);
   if (categories.length === 0)
     return (
       <>
@@ -269,6 +266,33 @@ function InsuranceBenefits({ insurance, single }: { insurance: InsuranceView; si
   );
 }
 
+/** The payer's answer to "which services need a prior authorization" (guide 7.1, Table 36); the forms mark these lines. */
+function AuthorizationRequirements({ services }: { services: ReturnType<typeof servicesNeedingAuthorization> }) {
+  const t = useTranslations("eligibility.result");
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-5" data-testid="auth-requirements">
+      <h2 className="mb-1 text-base font-semibold text-slate-900">{t("authRequirements.title")}</h2>
+      {services.length === 0 ? (
+        <p className="text-sm text-slate-600">{t("authRequirements.none")}</p>
+      ) : (
+        <>
+          <p className="mb-2 text-sm text-slate-600">{t("authRequirements.intro")}</p>
+          <ul className="space-y-1 text-sm">
+            {services.map((s) => (
+              <li key={`${s.system ?? ""}|${s.code}`} data-testid="auth-required-service">
+                <bdi dir="ltr" className="font-mono font-semibold">
+                  {s.code}
+                </bdi>
+                {s.display ? <span className="text-slate-700"> — {s.display}</span> : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
 /** Everything below the banner: benefits per category and the facts of the check. */
 export function EligibilityDetails({ check }: { check: EligibilityCheckView }) {
   const t = useTranslations("eligibility.result");
@@ -293,6 +317,7 @@ export function EligibilityDetails({ check }: { check: EligibilityCheckView }) {
   ];
   return (
     <div className="space-y-5">
+      <DiscoveredCoverages check={check} />
       {showBenefits && (
         <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
           <h2 className="border-b border-slate-100 px-5 py-3 text-base font-semibold text-slate-900">{t("categories")}</h2>
@@ -312,6 +337,7 @@ export function EligibilityDetails({ check }: { check: EligibilityCheckView }) {
           )}
         </div>
       )}
+      {check.outcome !== "rejected" && check.purposes.includes("auth-requirements") && check.benefits && <AuthorizationRequirements services={servicesNeedingAuthorization(check.benefits)} />}
       <div className="rounded-lg border border-slate-200 bg-white p-5">
         <h2 className="mb-3 text-base font-semibold text-slate-900">{t("details")}</h2>
         <dl className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2">

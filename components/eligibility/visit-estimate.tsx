@@ -3,7 +3,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import { CodeCombobox, useCodeWords } from "@/components/coding/code-combobox";
-import { PrintButton } from "@/components/eligibility/print-button";
+import { PrintButton } from "@/components/print/print-button";
 import { Button } from "@/components/ui/button";
 import { TableFrame } from "@/components/ui/table-frame";
 import { estimateVisitAction, type VisitEstimate } from "@/lib/eligibility/browser";
@@ -62,7 +62,8 @@ export function VisitEstimatePanel({ checkId, servicedDate, protocol = "rest" }:
     });
 
   return (
-    <section aria-labelledby="estimate-title" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm print:border-0 print:shadow-none" data-testid="visit-estimate">
+    // No estimate yet: the section is a form to fill, nothing for the paper (decision 123) — not even its heading.
+    <section aria-labelledby="estimate-title" className={`rounded-lg border border-slate-200 bg-white p-5 shadow-sm print:border-0 print:shadow-none ${estimate ? "" : "no-print"}`} data-testid="visit-estimate">
       <h2 id="estimate-title" className="mb-1 text-base font-semibold text-slate-900">
         {t("title")}
       </h2>

@@ -35,6 +35,8 @@ export function prefillPaths(prefill: Prefill): [string, string][] {
 /** A practitioner's specialty, the list the care team is picked from (docs/decisions/084). */
 export interface SpecialtySource {
   specialty: string;
+  /** The specialty in words, from the catalogue (absent: the code is shown). */
+  specialtyName?: { en: string; ar: string };
 }
 
 /**
@@ -60,6 +62,7 @@ export default function VisitDetails({
   birthDate,
   today,
   onMaternity,
+  lists = mds.MDS_CODE_LISTS,
 }: {
   control: Control<SubmissionFormInput>;
   register: UseFormRegister<SubmissionFormInput>;
@@ -79,6 +82,8 @@ export default function VisitDetails({
   today: string;
   /** Tells the form whether the lines ask the maternity flag. */
   onMaternity?: (asked: boolean) => void;
+  /** The value sets as the catalogue holds them (the clinic's imports; docs/decisions/118). */
+  lists?: mds.MdsCodeLists;
 }) {
   const t = useTranslations("visitDetails");
   const tcs = useTranslations("careSetting");
@@ -104,6 +109,7 @@ export default function VisitDetails({
     today,
   });
   const specialties = [...new Set(practitioners.map((p) => p.specialty).filter(Boolean))].sort();
+  const specialtyNames = new Map(practitioners.flatMap((p) => (p.specialtyName ? [[p.specialty, p.specialtyName] as const] : [])));
 
   useEffect(() => onMaternity?.(plan.maternity), [onMaternity, plan.maternity]);
 
@@ -160,7 +166,10 @@ export default function VisitDetails({
     return select(
       path,
       title,
-      list.map((code) => ({ code, en: tcs("specialty", { code }), ar: tcs("specialty", { code }) })),
+      list.map((code) => {
+        const name = specialtyNames.get(code);
+        return name ? { code, en: `${name.en} (${code})`, ar: `${name.ar} (${code})` } : { code, en: tcs("specialty", { code }), ar: tcs("specialty", { code }) };
+      }),
       t("specialtyHint"),
     );
   };
@@ -181,7 +190,7 @@ export default function VisitDetails({
                 t("encounterClass"),
                 mds.ENCOUNTER_CLASSES.filter((c) => plan.encounterClasses.includes(c.code)),
               )}
-            {plan.serviceEventType && select("clinical.encounter.serviceEventType", t("serviceEventType"), mds.SERVICE_EVENT_TYPES)}
+            {plan.serviceEventType && select("clinical.encounter.serviceEventType", t("serviceEventType"), lists["service-event-type"])}
             {plan.visitStart && <Input label={t("visitStart")} type="datetime-local" errors={err("clinical.encounter.start")} {...register("clinical.encounter.start")} />}
           </div>
         )}
@@ -189,11 +198,11 @@ export default function VisitDetails({
         {plan.emergency && (
           <Group title={t("emergency")} testId="visit-emergency">
             <div className={grid}>
-              {select("clinical.encounter.triageCategory", t("triageCategory"), mds.TRIAGE_CATEGORIES)}
+              {select("clinical.encounter.triageCategory", t("triageCategory"), lists["triage-category"])}
               <Input label={t("triageDate")} type="datetime-local" errors={err("clinical.encounter.triageDate")} {...register("clinical.encounter.triageDate")} />
-              {select("clinical.encounter.arrivalCode", t("arrivalCode"), mds.ARRIVAL_CODES)}
+              {select("clinical.encounter.arrivalCode", t("arrivalCode"), lists["emergency-arrival-code"])}
               <Input label={t("emergencyServiceStart")} type="datetime-local" errors={err("clinical.encounter.emergencyServiceStart")} {...register("clinical.encounter.emergencyServiceStart")} />
-              {plan.emergencyDisposition && select("clinical.encounter.emergencyDisposition", t("emergencyDisposition"), mds.EMERGENCY_DISPOSITIONS)}
+              {plan.emergencyDisposition && select("clinical.encounter.emergencyDisposition", t("emergencyDisposition"), lists["emergency-department-disposition"])}
             </div>
           </Group>
         )}
@@ -201,7 +210,7 @@ export default function VisitDetails({
         {plan.inpatient && (
           <Group title={t("inpatient")} testId="visit-inpatient">
             <div className={grid}>
-              {select("clinical.encounter.admitSource", t("admitSource"), mds.ADMIT_SOURCES)}
+              {select("clinical.encounter.admitSource", t("admitSource"), lists["admit-source"])}
               {specialty("clinical.encounter.admissionSpecialty", t("admissionSpecialty"))}
               {plan.intendedStay && (
                 <Input label={t("intendedStay")} hint={t("intendedStayHint")} inputMode="numeric" dir="ltr" errors={err("clinical.encounter.intendedStay")} {...register("clinical.encounter.intendedStay")} />
@@ -210,7 +219,7 @@ export default function VisitDetails({
                 <Input label={t("admissionWeight")} hint={t("admissionWeightHint")} inputMode="decimal" dir="ltr" errors={err("clinical.admissionWeight")} {...register("clinical.admissionWeight")} />
               )}
               {plan.discharge && specialty("clinical.encounter.dischargeSpecialty", t("dischargeSpecialty"))}
-              {plan.discharge && select("clinical.encounter.dischargeDisposition", t("dischargeDisposition"), mds.DISCHARGE_DISPOSITIONS)}
+              {plan.discharge && select("clinical.encounter.dischargeDisposition", t("dischargeDisposition"), lists["discharge-disposition"])}
             </div>
           </Group>
         )}
@@ -232,7 +241,7 @@ export default function VisitDetails({
                   register={register}
                   setValue={setValue}
                   errors={{ value: err(`clinical.vitalSigns.${sign}.value`), absent: err(`clinical.vitalSigns.${sign}.absent`) }}
-                  reasons={mds.ABSENCE_REASONS.map((r) => ({ code: r.code, text: label(r) }))}
+                  reasons={lists[mds.absenceListOf(sign)].map((r) => ({ code: r.code, text: label(r) }))}
                   hasValue={(clinical?.vitalSigns?.[sign]?.value ?? "") !== ""}
                   hasReason={(clinical?.vitalSigns?.[sign]?.absent ?? "") !== ""}
                   t={t}
@@ -254,11 +263,11 @@ export default function VisitDetails({
 
         {(plan.investigation || plan.morphology || plan.accident) && (
           <div className={grid}>
-            {plan.investigation && select("clinical.investigation.code", t("investigation"), mds.INVESTIGATION_RESULTS)}
+            {plan.investigation && select("clinical.investigation.code", t("investigation"), lists["investigation-result"])}
             {plan.investigation && clinical?.investigation?.code === "other" && (
               <Input label={t("investigationText")} errors={err("clinical.investigation.text")} {...register("clinical.investigation.text")} />
             )}
-            {plan.morphology && <Input label={t("morphology")} hint={t("morphologyHint")} dir="ltr" errors={err("clinical.morphology")} {...register("clinical.morphology")} />}
+            {plan.morphology && select("clinical.morphology", t("morphology"), lists["morphology-code"], t("morphologyHint"))}
             {plan.accident && (
               <>
                 <Select
@@ -289,7 +298,7 @@ export default function VisitDetails({
             setValue={setValue}
             errors={err("clinical.conditionOnset")}
             revalidate={!!errorAt(errors, "clinical.conditionOnset")}
-            options={mds.CONDITION_ONSETS.map((o) => ({ code: o.code, text: label(o) }))}
+            options={lists["condition-onset"].map((o) => ({ code: o.code, text: label(o) }))}
             t={t}
           />
         )}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useLiveServerView } from "@/components/query/use-live-query";
+import { useLiveServerView } from "@/components/query/use-live-server-view";
 import type { LiveStampQuery } from "@/lib/pipeline/browser";
 
 /**

@@ -10,6 +10,7 @@ import { TextField } from "@/components/ui/field";
 import { addCoverageAction, loadPatientFormSchemas } from "@/lib/patients/browser";
 import type { AddCoverageInput } from "@/lib/patients";
 import { FormAlert, SelectField } from "./form-controls";
+import { useHydrated } from "@/components/forms/use-hydrated";
 
 type Field = keyof AddCoverageInput;
 
@@ -20,11 +21,12 @@ export function AddCoverageForm({ patientId, insurers }: { patientId: string; in
   const locale = useLocale();
   const router = useRouter();
   const [pending, startTransition] = useTransition();
+  const hydrated = useHydrated();
   const [status, setStatus] = useState<"added" | "checkFields" | "unauthorized" | "forbidden" | "failed">();
   const form = useForm<AddCoverageInput>({
     resolver,
     mode: "onTouched",
-    defaultValues: { patientId, insurerId: "", memberId: "", coverageRef: "", network: "", coverageClass: "" },
+    defaultValues: { patientId, insurerId: "", memberId: "", coverageRef: "", network: "", coverageClass: "", expiresOn: "" },
   });
   const errorsOf = (name: Field) => {
     const message = form.formState.errors[name]?.message;
@@ -43,7 +45,7 @@ export function AddCoverageForm({ patientId, insurers }: { patientId: string; in
           return;
         }
         if (result.ok) {
-          form.reset({ patientId, insurerId: "", memberId: "", coverageRef: "", network: "", coverageClass: "" });
+          form.reset({ patientId, insurerId: "", memberId: "", coverageRef: "", network: "", coverageClass: "", expiresOn: "" });
           setStatus("added");
           router.refresh();
           return;
@@ -74,7 +76,7 @@ export function AddCoverageForm({ patientId, insurers }: { patientId: string; in
         )}
       </div>
       <input type="hidden" {...form.register("patientId")} />
-      <fieldset disabled={pending} className="grid grid-cols-1 gap-4 md:grid-cols-3">
+      <fieldset disabled={pending || !hydrated} className="grid grid-cols-1 gap-4 md:grid-cols-3">
         <SelectField label={t("detail.insurer")} errors={errorsOf("insurerId")} {...form.register("insurerId")}>
           <option value="">{t("detail.chooseInsurer")}</option>
           {insurers.map((i) => (
@@ -84,18 +86,35 @@ export function AddCoverageForm({ patientId, insurers }: { patientId: string; in
           ))}
         </SelectField>
         <TextField label={t("detail.memberId")} autoComplete="off" dir="ltr" errors={errorsOf("memberId")} {...form.register("memberId")} />
-        <TextField
-          label={t("detail.coverageRef")}
-          hint={t("detail.coverageRefHint")}
-          autoComplete="off"
-          dir="ltr"
-          errors={errorsOf("coverageRef")}
-          {...form.register("coverageRef")}
-        />
         <TextField label={t("detail.coverageClass")} hint={t("detail.coverageClassHint")} autoComplete="off" dir="ltr" errors={errorsOf("coverageClass")} {...form.register("coverageClass")} />
         <TextField label={t("detail.network")} hint={t("detail.networkHint")} autoComplete="off" dir="ltr" errors={errorsOf("network")} {...form.register("network")} />
+        {/* The card's last day (decision 126): optional, a past date kept; the forms warn of it. */}
+        <TextField
+          label={t("detail.cardExpiry")}
+          hint={t("detail.cardExpiryHint")}
+          type="date"
+          min="2000-01-01"
+          max="2100-12-31"
+          errors={errorsOf("expiresOn")}
+          data-testid="coverage-expiry"
+          {...form.register("expiresOn")}
+        />
+        {/* On no card: asked only when known, under "More" (opened when the exchange needs it). */}
+        <details className="md:col-span-3" open={Boolean(form.formState.errors.coverageRef)} data-testid="coverage-more">
+          <summary className="cursor-pointer text-sm font-medium text-brand-800">{t("detail.coverageMore")}</summary>
+          <div className="mt-3 max-w-md">
+            <TextField
+              label={t("detail.coverageRef")}
+              hint={t("detail.coverageRefHint")}
+              autoComplete="off"
+              dir="ltr"
+              errors={errorsOf("coverageRef")}
+              {...form.register("coverageRef")}
+            />
+          </div>
+        </details>
       </fieldset>
-      <Button type="submit" variant="secondary" busy={pending} className="mt-4">
+      <Button type="submit" variant="secondary" busy={pending} disabled={!hydrated} className="mt-4">
         {pending ? t("detail.savingCoverage") : t("detail.saveCoverage")}
       </Button>
     </form>

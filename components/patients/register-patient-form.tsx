@@ -1,7 +1,6 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useLocale, useTranslations } from "next-intl";
 import { useId, useMemo, useState, useTransition } from "react";
 import { useForm, useWatch } from "react-hook-form";
@@ -13,15 +12,24 @@ import * as mds from "@/lib/fhir/mds";
 import { registerPatientAction, GENDERS, loadPatientFormSchemas, updatePatientAction } from "@/lib/patients/browser";
 import type { RegisterPatientInput } from "@/lib/patients";
 import { describedBy, FieldMessages, FormAlert, inputClasses, SelectField } from "./form-controls";
+import { useHydrated } from "@/components/forms/use-hydrated";
 
 type Field = keyof RegisterPatientInput;
 
 /** Registers a patient, or (with `patient`) corrects a registered one: the same fields and rules. */
-export function RegisterPatientForm({ allowSandboxTestIds, patient }: { allowSandboxTestIds: boolean; patient?: RegisterPatientInput & { id: string } }) {
+export function RegisterPatientForm({
+  allowSandboxTestIds,
+  patient,
+  lists = { occupation: mds.OCCUPATIONS, religion: mds.RELIGIONS },
+}: {
+  allowSandboxTestIds: boolean;
+  patient?: RegisterPatientInput & { id: string };
+  /** The occupation and religion lists as the catalogue holds them (the clinic's imports, decision 118). */
+  lists?: { occupation: readonly mds.Labelled[]; religion: readonly mds.Labelled[] };
+}) {
   const editing = patient !== undefined;
   const t = useTranslations("patients");
   const lang = useLocale() === "ar" ? "ar" : "en";
-  const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [failure, setFailure] = useState<"checkFields" | "unauthorized" | "forbidden" | "failed" | "notFound">();
   const [duplicateOf, setDuplicateOf] = useState<string>();
@@ -33,10 +41,11 @@ export function RegisterPatientForm({ allowSandboxTestIds, patient }: { allowSan
     resolver,
     mode: "onTouched",
     defaultValues: patient
-      ? { nationalId: patient.nationalId, givenName: patient.givenName, familyName: patient.familyName, birthDate: patient.birthDate, gender: patient.gender, phone: patient.phone, maritalStatus: patient.maritalStatus }
-      : { nationalId: "", givenName: "", familyName: "", birthDate: "", gender: undefined, phone: "", maritalStatus: "" },
+      ? { nationalId: patient.nationalId, givenName: patient.givenName, familyName: patient.familyName, birthDate: patient.birthDate, gender: patient.gender, phone: patient.phone, maritalStatus: patient.maritalStatus, occupation: patient.occupation, religion: patient.religion }
+      : { nationalId: "", givenName: "", familyName: "", birthDate: "", gender: undefined, phone: "", maritalStatus: "", occupation: "", religion: "" },
   });
   const idFieldId = useId();
+  const hydrated = useHydrated();
 
   const errorsOf = (name: Field) => {
     const message = form.formState.errors[name]?.message;
@@ -76,7 +85,10 @@ export function RegisterPatientForm({ allowSandboxTestIds, patient }: { allowSan
           return;
         }
         if (result.ok) {
-          router.push(`/patients/${result.id}`);
+          // A full load of the record just saved: the client router kept the record's page from before
+          // the change and showed it again after a second save (seen in CI, with push and refresh alike).
+          // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- see above
+          window.location.assign(`/patients/${result.id}`);
           return;
         }
         if (result.error === "invalid" && result.fieldErrors) {
@@ -111,7 +123,7 @@ export function RegisterPatientForm({ allowSandboxTestIds, patient }: { allowSan
           </div>
         )}
       </div>
-      <fieldset disabled={pending} className="grid grid-cols-1 gap-5 sm:grid-cols-2">
+      <fieldset disabled={pending || !hydrated} className="grid grid-cols-1 gap-5 sm:grid-cols-2">
         <div className="sm:col-span-2 sm:max-w-sm">
           <label htmlFor={idFieldId} className="block text-sm font-medium text-slate-800">
             {t("fields.nationalId")}
@@ -167,6 +179,22 @@ export function RegisterPatientForm({ allowSandboxTestIds, patient }: { allowSan
             </option>
           ))}
         </SelectField>
+        <SelectField label={t("fields.occupation")} hint={t("fields.occupationHint")} errors={errorsOf("occupation")} {...form.register("occupation")}>
+          <option value="">—</option>
+          {lists.occupation.map((m) => (
+            <option key={m.code} value={m.code}>
+              {m[lang]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label={t("fields.religion")} hint={t("fields.religionHint")} errors={errorsOf("religion")} {...form.register("religion")}>
+          <option value="">—</option>
+          {lists.religion.map((m) => (
+            <option key={m.code} value={m.code}>
+              {m[lang]}
+            </option>
+          ))}
+        </SelectField>
         <TextField
           label={t("fields.phone")}
           hint={t("fields.phoneHint")}
@@ -180,7 +208,7 @@ export function RegisterPatientForm({ allowSandboxTestIds, patient }: { allowSan
         />
       </fieldset>
       <div className="mt-6 flex flex-wrap gap-3 border-t border-slate-100 pt-5">
-        <Button type="submit" busy={pending}>
+        <Button type="submit" busy={pending} disabled={!hydrated}>
           {pending ? t(editing ? "edit.submitting" : "new.submitting") : t(editing ? "edit.submit" : "new.submit")}
         </Button>
         <Link href={patient ? `/patients/${patient.id}` : "/patients"} className={buttonClasses("secondary")}>

@@ -1,14 +1,13 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { usePortalQueryClient } from "./query-client";
-import { fromAction } from "./use-live-query";
+import { useActionAnswer } from "./use-action-answer";
 
 /**
- * Search-as-you-type through TanStack Query: the text is debounced (250 ms), each distinct text is
- * one cached query (typing back to an earlier text answers at once), an answer to an older text
- * never replaces a newer one, and the previous results stay while the next ones load.
+ * Search-as-you-type: the text is debounced (250 ms), each distinct text is one cached answer of
+ * the tab (typing back to an earlier text answers at once; 30 s fresh), an answer to an older text
+ * never replaces a newer one, and the previous results stay while the next ones load. Without
+ * TanStack Query, so a form's picker does not carry it (use-action-answer.ts, docs/decisions/108).
  */
 export function useSearchQuery<T extends object, R>(
   name: string,
@@ -23,14 +22,11 @@ export function useSearchQuery<T extends object, R>(
     const timer = setTimeout(() => setSettled(q), delayMs);
     return () => clearTimeout(timer);
   }, [q, delayMs]);
-  const client = usePortalQueryClient();
-  const query = useQuery({
-    queryKey: ["search", name, settled],
-    queryFn: fromAction(() => search(settled)),
+  const answer = useActionAnswer<T>(`search\u0000${name}\u0000${settled}`, () => search(settled), {
     enabled: settled.length > 0,
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-  }, client);
-  const results = q && query.data ? pick(query.data) : [];
-  return { results, loading: q.length > 0 && (settled !== q || query.isFetching) };
+    staleMs: 30_000,
+    keepPrevious: true,
+  });
+  const results = q && answer.data ? pick(answer.data) : [];
+  return { results, loading: q.length > 0 && (settled !== q || answer.fetching) };
 }

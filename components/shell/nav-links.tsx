@@ -4,6 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { useLiveEvents } from "@/components/live/use-live-events";
+import { useHydrated } from "@/components/forms/use-hydrated";
 
 /** A menu entry's count of work that waits (lib/claims waitingWork): `due` of them are due or past due. */
 export interface NavCount {
@@ -41,6 +42,8 @@ export function NavLinks({ items, label, home, counts: initial, words }: { items
   // Open on the page where it was opened: a new page closes the phone's menu.
   const [openOn, setOpenOn] = useState<string | null>(null);
   const open = openOn === pathname;
+  // A tap before React has the page would be lost: the button waits for it.
+  const hydrated = useHydrated();
   // Counts read after a live event, until the server renders newer ones (a new page).
   const [live, setLive] = useState<{ base: typeof initial; counts: typeof initial } | null>(null);
   const counts = live && live.base === initial ? live.counts : initial;
@@ -69,6 +72,7 @@ export function NavLinks({ items, label, home, counts: initial, words }: { items
           className="flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 md:hidden"
           aria-expanded={open}
           aria-controls="main-menu"
+          disabled={!hydrated}
           onClick={() => setOpenOn(open ? null : pathname)}
           data-testid="menu-button"
         >

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useFormatter, useTranslations } from "next-intl";
 import { useId, useState } from "react";
-import { useLiveServerView } from "@/components/query/use-live-query";
+import { useLiveServerView } from "@/components/query/use-live-server-view";
 import { PAGE_LIVE_KINDS } from "@/lib/pipeline/browser";
 import { Button } from "@/components/ui/button";
 import { cancelRunAction, startRunAction } from "@/lib/visits/browser";

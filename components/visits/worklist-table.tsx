@@ -32,6 +32,7 @@ async function Why({ row }: { row: WorklistRow }) {
   if (verdict === "not_registered") return <>{t("not_registered")}</>;
   if (verdict === "not_in_force") return <>{t("not_in_force")}</>;
   if (verdict === "no_coverage" && row.detail?.reason === "no_coverage_registered") return <>{t("no_coverage_registered")}</>;
+  if (verdict === "no_coverage" && row.detail?.reason === "coverage_discovered") return <>{t("coverage_discovered")}</>;
   if (verdict === "no_coverage" && !problems.some((p) => p.service)) return <>{t("no_coverage_platform")}</>;
   if (verdict === "in_force" || problems.length === 0) return <>{t("in_force")}</>;
   return (

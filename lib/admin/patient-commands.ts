@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { env } from "@/lib/env";
 import { englishMessages as en } from "@/lib/i18n";
-import { addCoverageSchema, registerPatientSchema, addCoverage, registerPatient } from "@/lib/patients";
+import { addCoverageFields, expiryNotBeforeStart, registerPatientSchema, addCoverage, registerPatient } from "@/lib/patients";
 import { dbCommand } from "./db-command";
 import { CommandInputError } from "./types";
 
@@ -14,7 +14,7 @@ import { CommandInputError } from "./types";
 
 const MAX_RECORDS = 5_000;
 
-const coverageInput = addCoverageSchema.omit({ patientId: true });
+const coverageInput = addCoverageFields.omit({ patientId: true }).superRefine(expiryNotBeforeStart);
 const recordSchema = z.object({
   patient: z.unknown(),
   coverages: z.array(z.unknown()).max(10, "at most 10 coverages per patient").default([]),

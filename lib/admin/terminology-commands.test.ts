@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabases } from "@/lib/testing/databases";
 import { databaseCommands } from "./commands";
 import { CommandInputError } from "./types";
+import { CATALOGUE_SYSTEMS } from "@/lib/terminology";
 
 const importCommand = databaseCommands.find((c) => c.name === "terminology:import")!;
 const listCommand = databaseCommands.find((c) => c.name === "terminology:list")!;
@@ -40,7 +41,7 @@ describe.each(testDatabases())("terminology:import on $name", (target) => {
   it("takes a FHIR CodeSystem by its url and refuses unreadable files whole, in words (exit 2)", async () => {
     const cs = file("lab.json", JSON.stringify({ resourceType: "CodeSystem", url: "http://nphies.sa/terminology/CodeSystem/laboratory", version: "7", concept: [{ code: "L-1", display: "Sodium" }] }));
     expect((await run({ from: cs })).json).toMatchObject({ version: "7", imported: 1, refused: 0 });
-    await expect(run({ from: file("x.csv", "code,display\nA,B\n") })).rejects.toThrow(new CommandInputError("--system is required for a CSV file (services | procedures | oral-health-op | oral-health-ip | medication-codes | imaging | laboratory | scientific-codes | medical-devices | transportation-srca | moh-category | vision-product | icd-10-am | cpt)."));
+    await expect(run({ from: file("x.csv", "code,display\nA,B\n") })).rejects.toThrow(new CommandInputError(`--system is required for a CSV file (${CATALOGUE_SYSTEMS.map((s) => s.key).join(" | ")}).`));
     await expect(run({ from: file("y.csv", "a;b\n"), system: "imaging" })).rejects.toThrow(/^Nothing imported: /);
     await expect(run({ from: file("z.json", "{not json"), format: "fhir" })).rejects.toThrow(/Nothing imported: The file is not valid JSON/);
     await expect(run({ from: path.join(dir, "missing.csv"), system: "imaging" })).rejects.toThrow(/Cannot read .*: ENOENT/);

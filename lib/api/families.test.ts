@@ -5,7 +5,7 @@ import { handleTokenRequest } from "./token-endpoint";
 import { handleListClaims } from "@/lib/claims-api";
 import { API_CLAIM_REPLAY_STATUS } from "@/lib/pipeline";
 import { buildClaim } from "@/lib/pipeline/testing/harness";
-import { postFhir, registerOrg, newOrgKey, signToken, testApi, testConfig, type TestOrgKey } from "@/lib/exchange-api/testing";
+import { postFhir, registerOrg, newOrgKey, signToken, testApi, testConfig, type TestOrgKey } from "@/lib/provider-api/testing";
 import { createGateway, parseGatewayConfig } from "@/lib/gateway";
 import { testDatabases } from "@/lib/testing/databases";
 import { API_ERROR_SYSTEM, ERROR_CATALOGUE, type ErrorCode } from "@/lib/errors";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGatewayToken } from "@/lib/api-access/credentials";
 import { CLAIM_LIMITS } from "@/lib/fhir";
 import { buildClaim } from "@/lib/pipeline/testing/harness";
-import { postFhir, registerOrg, newOrgKey, signToken, testApi, testConfig, type TestOrgKey } from "@/lib/exchange-api/testing";
+import { postFhir, registerOrg, newOrgKey, signToken, testApi, testConfig, type TestOrgKey } from "@/lib/provider-api/testing";
 import { createGateway, parseGatewayConfig } from "@/lib/gateway";
 import { testDatabases } from "@/lib/testing/databases";
 import { AppError } from "@/lib/errors";

@@ -51,7 +51,7 @@ describe.each(testDatabases())("attachment storage on $name", (target) => {
   });
 
   it("links uploads to a submission only for their uploader, and drops removed ones", async () => {
-    const draft = await createDraft({ db: database.db }, { kind: "preauthorization", patientId: "1000000001", claim: { resourceType: "Claim", use: "preauthorization" } });
+    const draft = await createDraft({ db: database.db }, { kind: "preauthorization", patientNationalId: "1000000001", claim: { resourceType: "Claim", use: "preauthorization" } });
     const a = await storeAttachment(database.db, { bytes: tinyPdf(), fileName: "a.pdf", uploadedBy: "u1" });
     const b = await storeAttachment(database.db, { bytes: tinyPng(), fileName: "b.png", uploadedBy: "u1" });
     const c = await storeAttachment(database.db, { bytes: tinyPng(), fileName: "c.png", uploadedBy: "u2" });

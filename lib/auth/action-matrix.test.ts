@@ -41,7 +41,7 @@ const MATRIX: Record<string, Access> = {
   "auth.resetUserPasswordAction": ["admin"],
   "auth.unlockUserAction": ["admin"],
   "auth.setUserDisabledAction": ["admin"],
-  "auth.changeOwnPasswordAction": ["front_desk", "billing", "manager", "admin"],
+  "auth.changeOwnPasswordAction": ["front_desk", "billing", "manager", "admin", "prescriber"],
   // lib/authorizations: front desk and billing fill the form; claims from it are billing's
   "authorizations.searchPatientsForFormAction": ["front_desk", "billing"],
   "authorizations.saveDraftAction": ["front_desk", "billing"],
@@ -52,6 +52,8 @@ const MATRIX: Record<string, Access> = {
   // A payer's advanced authorization (docs/decisions/101): changed or questioned by whoever works authorizations
   "authorizations.changePayerAuthorizationAction": ["front_desk", "billing"],
   "authorizations.askPayerChangeAction": ["front_desk", "billing"],
+  // decision 114: a change of the clinic's own authorization (extend, add or remove, resubmit)
+  "authorizations.changeAuthorizationAction": ["front_desk", "billing"],
   // lib/claims: billing
   "claims.copyClaimAction": ["billing"],
   "claims.fixClaimAction": ["billing"],
@@ -65,28 +67,42 @@ const MATRIX: Record<string, Access> = {
   "claims.addWorkNoteAction": ["billing"],
   "dashboard.liveBoardAction": ["manager"],
   // lib/pipeline: any signed-in staff member reads the live stamp of the pages they may open
-  "pipeline.liveStampAction": ["front_desk", "billing", "manager", "admin"],
+  "pipeline.liveStampAction": ["front_desk", "billing", "manager", "admin", "prescriber"],
   // lib/pipeline: "Received, not matched" (docs/decisions/096) is billing's
   "pipeline.dismissInboxMessageAction": ["billing"],
   "pipeline.matchInboxMessageAction": ["billing"],
   "pipeline.openAdvancedAuthorizationAction": ["billing"],
   "claims.reconcileAction": ["billing"],
   // lib/cancellation, lib/information-requests (docs/decisions/045): claims billing's, authorizations front desk's too (checked by kind inside)
-  "cancellation.cancelSubmissionAction": ["front_desk", "billing"],
-  "cancellation.statusCheckAction": ["front_desk", "billing"],
-  "information-requests.answerInformationRequestAction": ["front_desk", "billing"],
+  "cancellation.cancelSubmissionAction": ["front_desk", "billing", "prescriber"],
+  "cancellation.statusCheckAction": ["front_desk", "billing", "prescriber"],
+  // lib/prescriptions (docs/decisions/116): prescribers write them; billing picks the verified ones on a pharmacy claim
+  "prescriptions.searchPatientsForPrescriptionAction": ["prescriber"],
+  "prescriptions.submitPrescriptionAction": ["prescriber"],
+  "prescriptions.verifiedPrescriptionsAction": ["billing"],
+  // Decision 121: a prescriber appeals a prescription, sends information about it and answers the payer's requests about it.
+  "prescriptions.appealPrescriptionAction": ["prescriber"],
+  "information-requests.answerInformationRequestAction": ["front_desk", "billing", "prescriber"],
+  // lib/evidence (decision 115): information sent unasked — claims billing's, authorizations front desk's too (checked by kind inside)
+  "evidence.sendEvidenceAction": ["front_desk", "billing", "prescriber"],
   // lib/payments: billing sends payment notices; lib/deadlines: administrators set insurers' filing windows
   "payments.sendPaymentNoticeAction": ["billing"],
   "deadlines.saveInsurerAction": ["admin"],
   // lib/contracts: administrators import payer price lists
   "contracts.importContractsAction": ["admin"],
   "contracts.claimSharesAction": ["billing"],
+  "contracts.contractPricesAction": ["front_desk", "billing"],
   // lib/eligibility, lib/patients: front desk
   "eligibility.checkEligibilityAction": ["front_desk"],
   "eligibility.estimateVisitAction": ["front_desk"],
+  "eligibility.registerDiscoveredCoverageAction": ["front_desk"],
+  "eligibility.changeOfflineEligibilityAction": ["front_desk"],
+  "eligibility.authorizationRequirementsAction": ["front_desk", "billing"],
   "patients.registerPatientAction": ["front_desk"],
   "patients.updatePatientAction": ["front_desk"],
   "patients.addCoverageAction": ["front_desk"],
+  "patients.registerNewbornAction": ["front_desk"],
+  "patients.recordOfflineEligibilityAction": ["front_desk"],
   "patients.searchPatientsAction": ["front_desk"],
   // lib/i18n: before and after sign-in
   "i18n.setLocaleAction": "public",
@@ -96,8 +112,8 @@ const MATRIX: Record<string, Access> = {
   "visits.cancelRunAction": ["front_desk", "manager"],
   "visits.authorizationFromVisitAction": ["front_desk", "billing"],
   // lib/terminology: the code pickers (staff who fill forms) and the catalogue's page in Settings (docs/decisions/086)
-  "terminology.searchCodesAction": ["front_desk", "billing", "admin"],
-  "terminology.describeCodesAction": ["front_desk", "billing", "admin"],
+  "terminology.searchCodesAction": ["front_desk", "billing", "admin", "prescriber"],
+  "terminology.describeCodesAction": ["front_desk", "billing", "admin", "prescriber"],
   // lib/platform: administrators
   "platform.testPlatformConnectionAction": ["admin"],
 };

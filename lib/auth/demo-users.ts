@@ -10,12 +10,13 @@ export const DEMO_USERS: { email: string; name: string; roles: Role[] }[] = [
   { email: "billing@clinic.example", name: "Khalid Al-Otaibi", roles: ["billing"] },
   { email: "manager@clinic.example", name: "Dr. Sara Al-Qahtani", roles: ["manager"] },
   { email: "admin@clinic.example", name: "Faisal Al-Zahrani", roles: ["admin"] },
+  { email: "prescriber@clinic.example", name: "Dr. Huda Al-Shehri", roles: ["prescriber"] },
 ];
 
 const MARKER = "demo_users_seeded";
 
 /**
- * Seeds the four demo sign-ins into a new, empty database. It runs only when the portal uses the
+ * Seeds the demo sign-ins (one per role) into a new, empty database. It runs only when the portal uses the
  * bundled sandbox (the caller checks) and only once: deleting or disabling a demo user later does
  * not bring it back. Returns whether it seeded.
  */

@@ -26,6 +26,9 @@ export const AREAS = {
   dashboard: { href: "/dashboard", roles: ["manager"] },
   // Eligibility ahead of the visit (docs/decisions/044): the front desk's morning worklist, and the manager's view of it.
   visits: { href: "/visits", roles: ["front_desk", "manager"] },
+  // Prescriptions sent for verification (docs/decisions/116): the clinic's prescribers — a role of
+  // its own, since none of the clerical roles may prescribe.
+  prescriptions: { href: "/prescriptions", roles: ["prescriber"] },
   settings: { href: "/settings", roles: ["admin"] },
   audit: { href: "/audit", roles: ["admin"] },
 } as const satisfies Record<string, { href: string; roles: readonly Role[] }>;

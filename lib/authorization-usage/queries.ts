@@ -21,7 +21,7 @@ type ViewJson = {
  * one) against what its linked claims consumed. `excludeSubmissionId`: the claim being edited,
  * which must not count against itself. Undefined when there is no decided authorization.
  */
-export async function authorizationUsage(db: Db, authorizationId: string, excludeSubmissionId?: string): Promise<AuthorizationUsage | undefined> {
+export async function authorizationUsage(db: Db, authorizationId: string, excludeSubmissionId?: string, versionIds: readonly string[] = []): Promise<AuthorizationUsage | undefined> {
   const [auth] = await db
     .select({ id: submissions.id, kind: submissions.kind, status: submissions.status, claim: submissions.claim, view: submissions.responseView })
     .from(submissions)
@@ -51,7 +51,8 @@ export async function authorizationUsage(db: Db, authorizationId: string, exclud
     .from(submissions)
     .where(
       and(
-        eq(submissions.authorizationId, authorizationId),
+        // Claims made from any version of the authorization (decision 114) count against the current one.
+        versionIds.length > 0 ? inArray(submissions.authorizationId, [...new Set([authorizationId, ...versionIds])]) : eq(submissions.authorizationId, authorizationId),
         eq(submissions.kind, "claim"),
         inArray(submissions.status, [...CONSUMING]),
         ...(excludeSubmissionId ? [ne(submissions.id, excludeSubmissionId)] : []),

@@ -40,7 +40,7 @@ describe.each(testDatabases())("authorization usage on $name", (target) => {
       const [auth] = await insertSubmissions(db, {
           kind: "preauthorization",
           status: "complete",
-          patientId: "1000000001",
+          patientNationalId: "1000000001",
           claim: { resourceType: "Claim", use: "preauthorization", item: [item(1, "97110", 2), item(2, "99213", 1)] },
           responseView: {
             preAuthRef: "PA-9",
@@ -52,7 +52,7 @@ describe.each(testDatabases())("authorization usage on $name", (target) => {
           },
         });
       const claim = (status: "complete" | "draft" | "rejected" | "sent") =>
-        insertSubmissions(db, { kind: "claim", status, patientId: "1000000001", authorizationId: auth!.id, claim: { resourceType: "Claim", use: "claim", item: [item(1, "97110", 1)] } });
+        insertSubmissions(db, { kind: "claim", status, patientNationalId: "1000000001", authorizationId: auth!.id, claim: { resourceType: "Claim", use: "claim", item: [item(1, "97110", 1)] } });
 
       const [first] = await claim("complete");
       let usage = (await authorizationUsage(db, auth!.id))!;

@@ -7,10 +7,9 @@ import { env } from "@/lib/env";
 import { auditedSearch } from "@/lib/patients";
 import type { PatientSummary } from "@/lib/patients";
 import type { SubmissionUse } from "@/lib/submissions";
-import { createClaimFromAuthorization, draftChangeOfPayerAuthorization, lastClinicalFacts, saveDraft, submitForm, type ServiceDeps } from "@/lib/submissions";
+import { createClaimFromAuthorization, draftAuthorizationChange, draftChangeOfPayerAuthorization, lastClinicalFacts, saveDraft, submitForm, type ServiceDeps } from "@/lib/submissions";
 import { getPlatformPort } from "@/lib/platform";
 import { CHANGE_TEXT_MAX, askPayerToChange } from "./advanced-change";
-import { staffEligibilityRefresher } from "@/lib/eligibility";
 
 export type { ActionResult };
 
@@ -19,8 +18,6 @@ const rolesFor = (use: SubmissionUse) => (use === "preauthorization" ? AREAS.aut
 /** Anyone who fills one of these forms (the narrower rule follows once `use` is known). */
 const formRoles = [...new Set([...AREAS.authorizations.roles, ...AREAS.claims.roles])];
 const deps = (ctx: StaffActionContext): ServiceDeps => ({ db: ctx.db, providerOrgId: env().PROVIDER_ORG_ID, protocol: env().PLATFORM_PROTOCOL });
-/** Submitting also checks eligibility again when the last answer is missing or old (decision 090). */
-const submitDeps = (ctx: StaffActionContext): ServiceDeps => ({ ...deps(ctx), refreshEligibility: staffEligibilityRefresher(ctx.db, ctx.caller) });
 
 /** The form's patient search (front desk and billing both fill these forms); audited. */
 export const searchPatientsForFormAction = staffAction(
@@ -74,7 +71,7 @@ export const submitAction = staffAction(
   formRoles,
   submitInput,
   async ({ form, draftId, scrub }, ctx): Promise<ActionResult<{ id: string; status: string }>> => {
-    const result = await submitForm(submitDeps(ctx), ctx.caller, form, draftId, scrub ? { scrub } : {});
+    const result = await submitForm(deps(ctx), ctx.caller, form, draftId, scrub ? { scrub } : {});
     return result.ok ? { ok: true, id: result.id, status: result.status } : result;
   },
   { name: "authorizations", rolesFor: (input) => rolesFor(input.form.use) },
@@ -114,4 +111,19 @@ export const askPayerChangeAction = staffAction(
     return result.ok ? { ok: true } : result;
   },
   { name: "authorizations", invalid: () => ({ ok: false, error: "invalid" }) },
+);
+
+/**
+ * A change of a decided authorization (decision 114): extend it, add or remove services, resubmit
+ * what was cut or refused — a new request draft repeating all its services and keeping its
+ * preAuthRef, related to it as `prior`, opened in the form and sent like any request.
+ */
+export const changeAuthorizationAction = staffAction(
+  AREAS.authorizations.roles,
+  z.uuid(),
+  async (authorizationId, ctx): Promise<ActionResult<{ id: string }>> => {
+    const result = await draftAuthorizationChange(deps(ctx), ctx.caller, authorizationId);
+    return result.ok ? { ok: true, id: result.id } : result;
+  },
+  { name: "authorizations", invalid: () => ({ ok: false, error: "not_found" }) },
 );

@@ -42,7 +42,7 @@ export async function askPayerToChange(deps: ChangeAskDeps, caller: Caller, inpu
     status: "completed",
     category: [{ coding: [{ system: "http://terminology.hl7.org/CodeSystem/communication-category", code: "instruction" }] }],
     priority: "routine",
-    subject: { reference: `Patient/${row.patientId}` },
+    subject: { reference: `Patient/${row.patientNationalId}` },
     about: [claimReference({ identifier: { ...(row.identifierSystem ? { system: row.identifierSystem } : {}), value: row.identifierValue } })],
     sent: now.toISOString(),
     sender: { reference: `Organization/${deps.providerOrgId}` },

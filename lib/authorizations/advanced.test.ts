@@ -5,7 +5,7 @@ import { liveEvents, submissionEvents, submissions } from "@/lib/db/schema";
 import { readClaimResponse, type ClaimResponseView } from "@/lib/fhir";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { createPlatformClient, portFor, type PlatformClient, type PlatformPort } from "@/lib/platform";
-import { startExchangeServices, type ExchangeServices, type InboundContext } from "@/lib/pipeline";
+import { startPipeline, type PipelineServices, type InboundContext } from "@/lib/pipeline";
 import { newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 import { cancelSubmission } from "@/lib/cancellation";
 import { authorizationUsage } from "@/lib/authorization-usage";
@@ -30,7 +30,7 @@ describe.each(testDatabases())("advanced authorization on $name", (target) => {
   let sb: SandboxHandle;
   let client: PlatformClient;
   let port: PlatformPort;
-  let services: ExchangeServices;
+  let services: PipelineServices;
 
   beforeAll(async () => {
     database = await target.open();
@@ -38,7 +38,7 @@ describe.each(testDatabases())("advanced authorization on $name", (target) => {
     sb = await startTestSandbox({ adjudicationDelayMs: 50 });
     client = createPlatformClient({ ...sb.config, protocol: "messaging", providerLicense: "PR-CLINIC-001" }, { db: database.db, tlsCheckIntervalMs: 60_000 });
     port = portFor(client, database.db);
-    services = startExchangeServices({
+    services = startPipeline({
       db: database.db,
       client: port,
       config: { pollMs: 25, leaseMs: 10_000, maxAttempts: 25, backoff: { baseMs: 10, maxMs: 150, jitter: 0.5 }, pollAfterMs: 2_000, concurrency: 4, messagePollMs: 100 },
@@ -95,7 +95,7 @@ describe.each(testDatabases())("advanced authorization on $name", (target) => {
   it("the poll brings it and it is recorded once: an approved authorization of the patient's, with the payer's answer, timeline and live event", async () => {
     const apa = await originate("/_admin/advanced-authorizations/demo");
     const row = await recorded(apa.preAuthRef, "complete");
-    expect(row).toMatchObject({ kind: "preauthorization", channel: "payer", patientId: CHRONIC, insurerId: "payer-rimal", identifierValue: apa.identifier[0]!.value, totalMinor: 39_000, currency: "SAR" });
+    expect(row).toMatchObject({ kind: "preauthorization", channel: "payer", patientNationalId: CHRONIC, insurerId: "payer-rimal", identifierValue: apa.identifier[0]!.value, totalMinor: 39_000, currency: "SAR" });
     expect(row.response?.id).toBe(apa.id);
     const view = await getSubmissionView(database.db, row.id, "preauthorization");
     expect(view?.decision?.preAuthRef).toBe(apa.preAuthRef);
@@ -188,7 +188,7 @@ describe.each(testDatabases())("advanced authorization on $name", (target) => {
     // The earlier decision stays on the timeline.
     expect((timeline[1]!.detail as { previous: { totalMinor: number } }).previous.totalMinor).toBe(39_000);
     expect((timeline[2]!.detail as { previous: { totalMinor: number } }).previous.totalMinor).toBe(60_000);
-    const rows = await database.db.select().from(submissions).where(and(eq(submissions.channel, "payer"), eq(submissions.patientId, CHRONIC)));
+    const rows = await database.db.select().from(submissions).where(and(eq(submissions.channel, "payer"), eq(submissions.patientNationalId, CHRONIC)));
     expect(rows.filter((r) => r.response?.preAuthRef === apa.preAuthRef)).toHaveLength(1);
   }, 60_000);
 
@@ -274,7 +274,7 @@ describe.each(testDatabases())("advanced authorization in REST (webhook) on $nam
         15_000,
         "recorded from the webhook",
       );
-      expect(row).toMatchObject({ status: "complete", patientId: "1000000001", insurerId: "payer-rimal", totalMinor: 36_000 });
+      expect(row).toMatchObject({ status: "complete", patientNationalId: "1000000001", insurerId: "payer-rimal", totalMinor: 36_000 });
       const [first] = await database.db.select().from(submissionEvents).where(eq(submissionEvents.submissionId, row.id));
       expect(first).toMatchObject({ fromStatus: null, toStatus: "complete", source: "webhook" });
       expect((await sb.admin("POST", `/_admin/advanced-authorizations/${apa.preAuthRef}/cancel`, {})).status).toBe(201);

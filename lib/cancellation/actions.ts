@@ -14,14 +14,19 @@ function kindsOf(ctx: StaffActionContext): SubmissionKind[] {
   const kinds: SubmissionKind[] = [];
   if ((AREAS.authorizations.roles as readonly string[]).some((r) => roles.includes(r))) kinds.push("preauthorization");
   if ((AREAS.claims.roles as readonly string[]).some((r) => roles.includes(r))) kinds.push("claim");
+  // Prescriptions (docs/decisions/116): cancelled and checked by their prescribers, as authorizations are.
+  if ((AREAS.prescriptions.roles as readonly string[]).some((r) => roles.includes(r))) kinds.push("prescription");
   return kinds;
 }
+
+/** Who may cancel or check: whoever works authorizations, and the prescribers. */
+const ROLES = [...AREAS.authorizations.roles, ...AREAS.prescriptions.roles];
 
 const deps = async (ctx: StaffActionContext) => ({ db: ctx.db, port: getPlatformPort, providerOrgId: env().PROVIDER_ORG_ID });
 
 /** Cancel (authorization, claim in process) or nullify (decided claim) with the exchange's reason code. */
 export const cancelSubmissionAction = staffAction(
-  AREAS.authorizations.roles,
+  ROLES,
   cancelSchema,
   async (input, ctx): Promise<ActionResult<{ done: boolean; status: string; reason?: string }>> => {
     const result = await cancelSubmission(await deps(ctx), ctx.caller, { ...input, kinds: kindsOf(ctx) });
@@ -33,7 +38,7 @@ export const cancelSubmissionAction = staffAction(
 
 /** Status check on demand: what the platform says now against what the portal believes. */
 export const statusCheckAction = staffAction(
-  AREAS.authorizations.roles,
+  ROLES,
   z.uuid(),
   async (id, ctx): Promise<ActionResult<{ check: StatusCheckResult }>> => {
     const result = await checkSubmissionStatus(await deps(ctx), ctx.caller, { id, kinds: kindsOf(ctx) });

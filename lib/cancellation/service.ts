@@ -67,7 +67,7 @@ export async function cancelSubmission(deps: CancellationDeps, caller: Caller, i
   try {
     answer = await (await portOf(deps.port, row.facilityId)).cancel(task, { requestId: caller.requestId });
   } catch (error) {
-    await audit(deps.db, { actor: caller.actor, action: `${row.kind === "claim" ? "claim" : "authorization"}.cancel`, target, outcome: "failure", requestId: caller.requestId, ip: caller.ip, details: { reason: input.reason } });
+    await audit(deps.db, { actor: caller.actor, action: `${row.kind === "claim" ? "claim" : row.kind === "prescription" ? "prescription" : "authorization"}.cancel`, target, outcome: "failure", requestId: caller.requestId, ip: caller.ip, details: { reason: input.reason } });
     const words = error instanceof PlatformError ? (error.resolution ?? error.diagnostics ?? error.message) : isRetryablePlatformError(error) ? "unavailable" : undefined;
     return { ok: false, error: "platform", ...(words ? { reason: words } : {}) };
   }
@@ -87,7 +87,7 @@ export async function cancelSubmission(deps: CancellationDeps, caller: Caller, i
   });
   await audit(deps.db, {
     actor: caller.actor,
-    action: `${row.kind === "claim" ? "claim" : "authorization"}.cancel`,
+    action: `${row.kind === "claim" ? "claim" : row.kind === "prescription" ? "prescription" : "authorization"}.cancel`,
     target,
     outcome: result.ok && result.done ? "success" : "failure",
     requestId: caller.requestId,
@@ -157,6 +157,6 @@ export async function checkSubmissionStatus(deps: CancellationDeps, caller: Call
   }
   // What the portal believes after the check (news may also have arrived by webhook or poll meanwhile).
   now = (await load(deps.db, row.id, input.kinds))?.status ?? now;
-  await audit(deps.db, { actor: caller.actor, action: `${row.kind === "claim" ? "claim" : "authorization"}.status_check`, target: { type: "submission", id: row.id }, outcome: "success", requestId: caller.requestId, ip: caller.ip, details: { platform, portal: row.status } });
+  await audit(deps.db, { actor: caller.actor, action: `${row.kind === "claim" ? "claim" : row.kind === "prescription" ? "prescription" : "authorization"}.status_check`, target: { type: "submission", id: row.id }, outcome: "success", requestId: caller.requestId, ip: caller.ip, details: { platform, portal: row.status } });
   return { ok: true, check: { portal: row.status, ...(platform ? { platform } : {}), ...(disposition ? { disposition } : {}), agree: platform === row.status, updated, now, requestId } };
 }

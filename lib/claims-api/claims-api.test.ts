@@ -64,7 +64,7 @@ describe.each(testDatabases())("GET /v1/claims on $name", (target) => {
       if (++pages === 3) {
         // New claims arrive while a client pages: they are newer than the walk and never shift it.
         const now = new Date();
-        await insertSubmissions(database.db, Array.from({ length: 5 }, () => ({ kind: "claim" as const, status: "draft" as const, patientId: "1000000001", claim: {}, createdAt: now })));
+        await insertSubmissions(database.db, Array.from({ length: 5 }, () => ({ kind: "claim" as const, status: "draft" as const, patientNationalId: "1000000001", claim: {}, createdAt: now })));
       }
     } while (cursor);
     expect(seen).toEqual(expected);

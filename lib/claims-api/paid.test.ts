@@ -14,8 +14,8 @@ describe.each(testDatabases())("GET /v1/claims paid and remittance on $name", (t
       const db = database.db;
       const response = { resourceType: "ClaimResponse", total: [{ category: { coding: [{ code: "benefit" }] }, amount: { value: 80, currency: "SAR" } }] };
       const [paid, unpaid] = await insertSubmissions(db, [
-          { kind: "claim", status: "complete", patientId: "1000000001", platformId: "p-1", claim: {}, response, totalMinor: 10_000, currency: "SAR", decidedAt: new Date() },
-          { kind: "claim", status: "complete", patientId: "1000000001", platformId: "p-2", claim: {}, response, totalMinor: 10_000, currency: "SAR", decidedAt: new Date() },
+          { kind: "claim", status: "complete", patientNationalId: "1000000001", platformId: "p-1", claim: {}, response, totalMinor: 10_000, currency: "SAR", decidedAt: new Date() },
+          { kind: "claim", status: "complete", patientNationalId: "1000000001", platformId: "p-2", claim: {}, response, totalMinor: 10_000, currency: "SAR", decidedAt: new Date() },
         ]);
       const remittance = {
         resourceType: "PaymentReconciliation",

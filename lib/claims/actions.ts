@@ -13,7 +13,6 @@ import { copyClaim, fixRejectedClaim, retryClaim, submitBatch, type BatchResult,
 import { fileAppeal, type AppealResult } from "@/lib/submissions";
 import { addWorkNote, assignWork, type WorkChange } from "./work-queue";
 import { manyValues } from "@/lib/auth";
-import { staffEligibilityRefresher } from "@/lib/eligibility";
 
 /** Server actions of the claims area (billing). */
 export type ClaimActionResult<T extends object> = ActionResult<T>;
@@ -38,7 +37,7 @@ export const submitSelectedAction = staffAction(
   batchInput,
   async (input, ctx): Promise<ActionResult<BatchResult>> => {
     // Each draft's eligibility is checked again when its last answer is missing or old (decision 090).
-    const result = await submitBatch({ ...deps(ctx), refreshEligibility: staffEligibilityRefresher(ctx.db, ctx.caller) }, ctx.caller, [...new Set(input.ids)], { confirmDuplicates: input.confirmDuplicates, batchId: input.batchId });
+    const result = await submitBatch(deps(ctx), ctx.caller, [...new Set(input.ids)], { confirmDuplicates: input.confirmDuplicates, batchId: input.batchId });
     return { ok: true, ...result };
   },
   { name: "claims" },

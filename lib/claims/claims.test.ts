@@ -53,7 +53,7 @@ describe.each(testDatabases())("claims list, duplicates and batches on $name", (
       const at = new Date(Date.UTC(2026, 0, 10 + (n % 3), 20, n)); // 20:xx UTC = 23:xx Riyadh
       const row = await createDraft(
         { db: database.db, clock: () => at },
-        { kind: "claim", patientId: `100000000${n % 3}`, insurerId: n % 2 ? "payer-rimal" : "payer-wadi", claim: fhirClaim([{ code: "99213", date: "2026-01-10", qty: 1, price: 100 * (n % 5) }]) },
+        { kind: "claim", patientNationalId: `100000000${n % 3}`, insurerId: n % 2 ? "payer-rimal" : "payer-wadi", claim: fhirClaim([{ code: "99213", date: "2026-01-10", qty: 1, price: 100 * (n % 5) }]) },
       );
       ids.push(row.id);
     }
@@ -242,7 +242,7 @@ describe.each(testDatabases())("claims against the sandbox on $name", (target) =
   }, 60_000);
 
   it("reconciles the platform's claims (endpoint 5) with the portal's: same, amount differs, unknown", async () => {
-    const mine = await database.db.select().from(submissions).where(eq(submissions.patientId, "2087654311"));
+    const mine = await database.db.select().from(submissions).where(eq(submissions.patientNationalId, "2087654311"));
     for (const row of mine) if (row.status !== "draft") await settled(row.id);
     const found = await client.searchClaims({ patient: "2087654311", createdOnOrAfter: today });
     const claims = (found.data.entry ?? []).map((e) => e.resource as unknown as Record<string, unknown>);

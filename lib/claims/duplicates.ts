@@ -35,7 +35,7 @@ export function claimItemKeys(claim: Json): ItemKey[] {
 export async function findDuplicateClaims(db: Db, input: { nationalId: string; items: readonly ItemKey[]; excludeId?: string }): Promise<{ id: string; status: string; createdAt: Date }[]> {
   if (!input.items.length) return [];
   const signature = itemSignature(input.items);
-  const where = [eq(submissions.kind, "claim"), eq(submissions.patientId, input.nationalId), notInArray(submissions.status, ["draft", "rejected", "failed", "cancelled"])];
+  const where = [eq(submissions.kind, "claim"), eq(submissions.patientNationalId, input.nationalId), notInArray(submissions.status, ["draft", "rejected", "failed", "cancelled"])];
   if (input.excludeId) where.push(ne(submissions.id, input.excludeId));
   const rows = await db
     .select({ id: submissions.id, status: submissions.status, createdAt: submissions.createdAt, claim: submissions.claim })

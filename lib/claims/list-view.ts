@@ -7,6 +7,7 @@ import { formatMinorUnits } from "@/lib/fhir";
 import { statusLabel, type StatusTone, type StatusWord } from "@/lib/i18n";
 import { insurerNames } from "@/lib/patients";
 import { claimPayments } from "@/lib/payments";
+import { submissionLabels } from "@/lib/submissions";
 import { clinicToday } from "@/lib/time";
 import { CLAIM_SORTS, countClaimsByStatus, isStatus, listClaims } from "./queries";
 
@@ -28,6 +29,9 @@ export interface ClaimTableRow {
   insurer: string;
   total: string;
   identifier: string;
+  /** "C-1024", and the service and day of its label (lib/submissions/labels.ts). */
+  number: string;
+  service: string;
   replaces: boolean;
   /** Decision 047: "Paid on … in remittance …" (short: paid less than the benefit) and the filing-deadline countdown. */
   payment?: { text: string; short: boolean };
@@ -40,6 +44,7 @@ const text = z.string().max(100).optional().catch(undefined);
 export const claimListQuery = z.object({
   status: z.string().refine(isStatus).optional().catch(undefined) as z.ZodType<SubmissionStatus | undefined>,
   patient: text,
+  q: text,
   insurer: text,
   from: text,
   to: text,
@@ -76,7 +81,7 @@ export async function claimListView(db: Db, query: ClaimListQuery): Promise<Clai
     insurerNames(db, locale),
   ]);
   const ids = rows.map((r) => r.id);
-  const [payments, deadlines] = await Promise.all([claimPayments(db, ids), deadlinesFor(db, ids, clinicToday(timeZone), timeZone)]);
+  const [payments, deadlines, labels] = await Promise.all([claimPayments(db, ids), deadlinesFor(db, ids, clinicToday(timeZone), timeZone), submissionLabels(db, ids, locale)]);
   const paymentOf = (id: string) => {
     const p = payments.get(id);
     return p ? { text: tp("paidOn", { date: format.dateTime(new Date(`${p.paymentDate}T12:00:00Z`), { dateStyle: "medium", timeZone: "UTC" }), remittance: p.remittance }), short: p.shortPaid } : undefined;
@@ -97,6 +102,8 @@ export async function claimListView(db: Db, query: ClaimListQuery): Promise<Clai
         insurer: r.insurerId ? insurerName(r.insurerId) : "—",
         total: r.totalMinor == null ? "—" : formatMinorUnits(r.totalMinor),
         identifier: r.identifierValue ?? "—",
+        number: labels.get(r.id)?.number ?? "—",
+        service: [labels.get(r.id)?.service, labels.get(r.id)?.day].filter(Boolean).join(" · "),
         replaces: Boolean(r.replacesId),
         ...(paymentOf(r.id) ? { payment: paymentOf(r.id) } : {}),
         ...(deadline ? { deadline } : {}),

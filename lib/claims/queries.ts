@@ -8,6 +8,7 @@ import { outcomeOfView } from "@/lib/i18n";
 import type { StatusOutcome } from "@/lib/i18n";
 import { startOfZonedDay, addDays, isCalendarDate, isPossibleDateText } from "@/lib/time";
 import { isUuid } from "@/lib/ids";
+import { parseShortNumber } from "@/lib/submissions";
 
 /**
  * The claims list: filters, sorting, keyset pagination and counts per status. Only ids, statuses,
@@ -20,6 +21,11 @@ export interface ClaimFilters {
   status?: SubmissionStatus;
   /** National ID (exact) or part of the registered patient's name. */
   patient?: string;
+  /**
+   * The list's search box: a claim's short number ("C-1024"), our identifier, the platform's id or
+   * the payer's reference (exact), or the patient as in `patient` (docs/decisions/122).
+   */
+  q?: string;
   insurer?: string;
   /** Days (YYYY-MM-DD) in the clinic's time zone, both inclusive. */
   from?: string;
@@ -97,15 +103,18 @@ function filterWhere(f: ClaimFilters, timeZone: string, withStatus: boolean): SQ
   if (f.batch && isUuid(f.batch)) where.push(sql`${submissions.form}->>'batch' = ${f.batch}`);
   if (f.reason) where.push(sql`exists (select 1 from denial_lines d where d.submission_id = ${submissions.id} and d.reason_code = ${f.reason})`);
   const p = f.patient?.trim();
-  if (p) {
-    const like = `%${p.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
+  if (p) where.push(patientMatch(p));
+  const q = f.q?.trim();
+  if (q) {
+    const n = parseShortNumber(q);
     where.push(
       or(
-        eq(submissions.patientId, p),
-        inArray(
-          submissions.patientId,
-          sql`(select ${patients.nationalId} from ${patients} where ${ilike(patients.givenName, like)} or ${ilike(patients.familyName, like)})`,
-        ),
+        ...(n && (!n.kind || n.kind === "claim") ? [eq(submissions.number, n.number)] : []),
+        eq(submissions.identifierValue, q),
+        eq(submissions.platformId, q),
+        sql`${submissions.response}->>'preAuthRef' = ${q}`,
+        sql`${submissions.response}->'identifier'->0->>'value' = ${q}`,
+        patientMatch(q),
       )!,
     );
   }
@@ -118,6 +127,18 @@ function filterWhere(f: ClaimFilters, timeZone: string, withStatus: boolean): SQ
     if (end) where.push(lt(submissions.createdAt, end));
   }
   return where;
+}
+
+/** The national ID (exact) or part of the registered patient's given or family name, or both names typed together. */
+function patientMatch(p: string): SQL {
+  const like = `%${p.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
+  return or(
+    eq(submissions.patientNationalId, p),
+    inArray(
+      submissions.patientNationalId,
+      sql`(select ${patients.nationalId} from ${patients} where ${ilike(patients.givenName, like)} or ${ilike(patients.familyName, like)} or (${patients.givenName} || ' ' || ${patients.familyName}) ilike ${like})`,
+    ),
+  )!;
 }
 
 /** One page of claims; `next` is the cursor of the following page (each row appears exactly once). */
@@ -143,7 +164,7 @@ export async function listClaims(db: Db, q: ClaimListQuery): Promise<{ rows: Cla
     .orderBy(...order)
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  const ids = [...new Set(page.map((r) => r.patientId))];
+  const ids = [...new Set(page.map((r) => r.patientNationalId))];
   const people = ids.length
     ? await db
         .select({ id: patients.id, nationalId: patients.nationalId, givenName: patients.givenName, familyName: patients.familyName })
@@ -158,7 +179,7 @@ export async function listClaims(db: Db, q: ClaimListQuery): Promise<{ rows: Cla
       : undefined;
   return {
     rows: page.map((r) => {
-      const p = byNid.get(r.patientId);
+      const p = byNid.get(r.patientNationalId);
       return {
         id: r.id,
         status: r.status,

@@ -68,7 +68,7 @@ export async function draftDuplicates(db: Db, id: string) {
   const row = await loadClaim(db, id);
   if (!row) return [];
   const keys = formItemKeys(row.form);
-  return findDuplicateClaims(db, { nationalId: row.patientId, items: keys, excludeId: row.id });
+  return findDuplicateClaims(db, { nationalId: row.patientNationalId, items: keys, excludeId: row.id });
 }
 
 export interface BatchResult {

@@ -12,7 +12,7 @@ import { addWorkNote, assignWork, compareWork, rankedWorkQueue, scoreOf, workQue
 describe("the CSV: names that look like formulas stay text, amounts stay numbers (docs/decisions/094)", () => {
   it("neutralises an insurer id, a reason and an assignee's name; a negative amount is still a number", () => {
     const item: WorkItem = {
-      id: "c1", status: "denied", action: "appeal", insurerId: "-2+3+cmd|' /C calc'!A0", patientId: "p1", updatedAt: new Date(0), atStakeMinor: -1250, currency: "SAR",
+      id: "c1", status: "denied", action: "appeal", insurerId: "-2+3+cmd|' /C calc'!A0", patientNationalId: "p1", updatedAt: new Date(0), atStakeMinor: -1250, currency: "SAR",
       reason: "=HYPERLINK(\"http://evil.example\")", family: "@SUM(A1)", deadline: undefined, score: 0, assignee: { id: "u1", name: "+966 Basma" }, notes: [], errors: null,
     };
     const line = workQueueCsv([item], [...WORK_QUEUE_CSV_KEYS]).trimEnd().split("\r\n")[1];
@@ -62,20 +62,20 @@ describe.each(testDatabases())("the work queue on $name", (target) => {
       const claim = { resourceType: "Claim", item: [{ sequence: 1, productOrService: { coding: [{ code: "70553" }] } }, { sequence: 2, productOrService: { coding: [{ code: "85025" }] } }] };
       const rows = await insertSubmissions(db, [
         // Denied 2,500.00 + cut 20.00, decided 2 days ago, 30-day window (28 days left): 2,520 / 29 a day.
-        { kind: "claim", status: "partial", patientId: "1000000001", insurerId: "payer-a", claim, responseView: { decision: "partial", items: [line(1, "denied", 250_000, 0, "preauth-required"), line(2, "partly-approved", 8_000, 6_000, "price-list")] }, totalMinor: 258_000, currency: "SAR", decidedAt: daysAgo(2), updatedAt: daysAgo(2) },
+        { kind: "claim", status: "partial", patientNationalId: "1000000001", insurerId: "payer-a", claim, responseView: { decision: "partial", items: [line(1, "denied", 250_000, 0, "preauth-required"), line(2, "partly-approved", 8_000, 6_000, "price-list")] }, totalMinor: 258_000, currency: "SAR", decidedAt: daysAgo(2), updatedAt: daysAgo(2) },
         // Denied 400.00, 10-day window decided 8 days ago (2 left): 400 / 3 a day.
-        { kind: "claim", status: "denied", patientId: "1000000002", insurerId: "payer-short", claim, responseView: { decision: "denied", items: [line(1, "denied", 40_000, 0, "ar001")] }, totalMinor: 40_000, currency: "SAR", decidedAt: daysAgo(8), updatedAt: daysAgo(8) },
+        { kind: "claim", status: "denied", patientNationalId: "1000000002", insurerId: "payer-short", claim, responseView: { decision: "denied", items: [line(1, "denied", 40_000, 0, "ar001")] }, totalMinor: 40_000, currency: "SAR", decidedAt: daysAgo(8), updatedAt: daysAgo(8) },
         // Window over (decided 20 days ago, 10-day window): not in the queue.
-        { kind: "claim", status: "denied", patientId: "1000000002", insurerId: "payer-short", claim, responseView: { decision: "denied", items: [line(1, "denied", 99_900, 0, "ar001")] }, totalMinor: 99_900, currency: "SAR", decidedAt: daysAgo(20), updatedAt: daysAgo(20) },
+        { kind: "claim", status: "denied", patientNationalId: "1000000002", insurerId: "payer-short", claim, responseView: { decision: "denied", items: [line(1, "denied", 99_900, 0, "ar001")] }, totalMinor: 99_900, currency: "SAR", decidedAt: daysAgo(20), updatedAt: daysAgo(20) },
         // Refused by the platform today: its total at stake, 30 days to resubmit.
-        { kind: "claim", status: "rejected", patientId: "1000000003", insurerId: "payer-a", claim, totalMinor: 15_000, currency: "SAR", errors: [{ code: "ERR-003" }] },
+        { kind: "claim", status: "rejected", patientNationalId: "1000000003", insurerId: "payer-a", claim, totalMinor: 15_000, currency: "SAR", errors: [{ code: "ERR-003" }] },
         // Paid in full: nothing to do.
-        { kind: "claim", status: "complete", patientId: "1000000003", insurerId: "payer-a", claim, responseView: { decision: "complete", items: [] }, totalMinor: 15_000, currency: "SAR" },
+        { kind: "claim", status: "complete", patientNationalId: "1000000003", insurerId: "payer-a", claim, responseView: { decision: "complete", items: [] }, totalMinor: 15_000, currency: "SAR" },
       ]);
       const [partial, denied, expired, rejected] = rows.map((r) => r.id);
       // An appeal already filed for a claim takes it out of the queue.
-      const [appealed] = await insertSubmissions(db, [{ kind: "claim", status: "denied", patientId: "1000000004", insurerId: "payer-a", claim, responseView: { decision: "denied", items: [line(1, "denied", 70_000, 0, "ar001")] }, totalMinor: 70_000, currency: "SAR", decidedAt: daysAgo(1), updatedAt: daysAgo(1) }]);
-      await insertSubmissions(db, [{ kind: "claim", status: "queued", patientId: "1000000004", insurerId: "payer-a", claim, appealOfId: appealed!.id }]);
+      const [appealed] = await insertSubmissions(db, [{ kind: "claim", status: "denied", patientNationalId: "1000000004", insurerId: "payer-a", claim, responseView: { decision: "denied", items: [line(1, "denied", 70_000, 0, "ar001")] }, totalMinor: 70_000, currency: "SAR", decidedAt: daysAgo(1), updatedAt: daysAgo(1) }]);
+      await insertSubmissions(db, [{ kind: "claim", status: "queued", patientNationalId: "1000000004", insurerId: "payer-a", claim, appealOfId: appealed!.id }]);
 
       const today = new Date(now).toISOString().slice(0, 10);
       const queue = await rankedWorkQueue(db, { today, timeZone: "UTC" });

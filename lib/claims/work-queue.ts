@@ -25,7 +25,7 @@ export interface WorkItem {
   status: string;
   action: WorkAction;
   insurerId: string | null;
-  patientId: string;
+  patientNationalId: string;
   updatedAt: Date;
   atStakeMinor: number;
   currency: string | null;
@@ -116,7 +116,7 @@ export async function rankedWorkQueue(db: Db, options: QueueOptions): Promise<Wo
         status: r.status,
         action: (r.status === "failed" ? "retry" : "fix") as WorkAction,
         insurerId: r.insurerId,
-        patientId: r.patientId,
+        patientNationalId: r.patientNationalId,
         updatedAt: r.updatedAt,
         atStakeMinor,
         currency: r.currency,
@@ -135,7 +135,7 @@ export async function rankedWorkQueue(db: Db, options: QueueOptions): Promise<Wo
         status: r.status,
         action: "appeal" as WorkAction,
         insurerId: r.insurer_id,
-        patientId: r.patient_id,
+        patientNationalId: r.patient_id,
         updatedAt: new Date(r.updated_at),
         atStakeMinor,
         currency: r.currency,

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { AREAS, staffAction, type ActionResult } from "@/lib/auth";
-import { liveClaimShares, type LiveShareLine } from "./claim-shares";
+import { contractLinePrices, liveClaimShares, type LiveShareLine } from "./claim-shares";
 import type { shareTotals } from "./share";
 import { importContracts, type ContractDiff, type ContractLineError } from "./store";
 
@@ -63,11 +63,42 @@ export type { LiveShareLine } from "./claim-shares";
 export const claimSharesAction = staffAction(
   AREAS.claims.roles,
   sharesSchema,
-  async (input, ctx): Promise<ActionResult<{ lines: LiveShareLine[]; totals: ReturnType<typeof shareTotals>; vatPercent: number; answered: boolean }>> => {
+  async (input, ctx): Promise<ActionResult<{ lines: LiveShareLine[]; totals: ReturnType<typeof shareTotals>; vatPercent: number; answered: boolean; unknownLines: number[] }>> => {
     const shares = await liveClaimShares(ctx.db, input);
     if (!shares) return { ok: false, error: "not_found" };
     await ctx.audit({ action: "claim.shares_view", target: { type: "patient", id: input.patientId }, outcome: "success", details: { lines: shares.lines.length } });
     return { ok: true, ...shares };
+  },
+  { name: "contracts" },
+);
+
+const pricesSchema = z.object({
+  patientId: z.uuid(),
+  coverageId: z.uuid(),
+  lines: z
+    .array(
+      z.object({
+        system: z.string().trim().max(200).default(""),
+        code: z.string().trim().regex(/^\S{1,60}$/),
+        servicedDate: z.iso.date(),
+        index: z.number().int().min(0).max(999),
+      }),
+    )
+    .max(100),
+});
+
+/**
+ * The contract price of the service lines of an authorization or claim being written (decision 123): the form fills a line's unit price with it (still editable) and shows it beside the
+ * price. The coverage must be the patient's. Front desk and billing, as the authorization form.
+ * A price list is the clinic's, not the patient's: not audited as a view of the patient.
+ */
+export const contractPricesAction = staffAction(
+  AREAS.authorizations.roles,
+  pricesSchema,
+  async (input, ctx): Promise<ActionResult<{ prices: { index: number; priceMinor: number }[] }>> => {
+    const prices = await contractLinePrices(ctx.db, input);
+    if (!prices) return { ok: false, error: "not_found" };
+    return { ok: true, prices };
   },
   { name: "contracts" },
 );

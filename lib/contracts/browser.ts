@@ -1,3 +1,3 @@
 /** What client components may use of lib/contracts. */
-export { claimSharesAction, importContractsAction, type LiveShareLine } from "./actions";
+export { claimSharesAction, contractPricesAction, importContractsAction, type LiveShareLine } from "./actions";
 export type { ContractDiff, ContractLineError, PriceChange } from "./store";

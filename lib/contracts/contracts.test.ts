@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Caller } from "@/lib/audit";
-import { auditEvents, contractPrices } from "@/lib/db/schema";
+import { auditEvents, contractPrices, coverages, patients } from "@/lib/db/schema";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { testDatabases } from "@/lib/testing/databases";
-import { eq } from "drizzle-orm";
+import { eq, ne } from "drizzle-orm";
 import { contractPriceFor, importContracts, listContractPrices, seedDemoContracts } from "./store";
+import { answerCovers, contractLinePrices, liveClaimShares } from "./claim-shares";
 
 const caller: Caller = { actor: { kind: "user", id: "admin-1", email: "admin@clinic.example", roles: ["admin"] }, userId: "admin-1" };
 const HEADER = "insurer,network,class,system,code,price,effective_from,effective_to,package,includes,authorization";
@@ -72,5 +73,38 @@ describe.each(testDatabases())("payer contracts on $name (docs/decisions/089)", 
     ]);
     // Other insurers' lists are untouched.
     expect((await listContractPrices(database.db, "payer-rimal")).length).toBeGreaterThan(20);
+  });
+
+  it("prices a form's lines for the chosen coverage on each line's date, only for the coverage's own patient (decision 123)", async () => {
+    const [cov] = await database.db.select({ id: coverages.id, patientId: coverages.patientId }).from(coverages).where(eq(coverages.insurerId, "payer-rimal")).limit(1);
+    expect(cov).toBeDefined();
+    const lines = [
+      { index: 0, system: "", code: "99213", servicedDate: "2025-12-31" },
+      { index: 1, system: "cpt", code: "99213", servicedDate: "2026-01-01" },
+      { index: 2, system: "", code: "00000", servicedDate: "2026-01-01" }, // the contract does not price it
+      { index: 3, system: "", code: "73030", servicedDate: "2026-03-01" },
+    ];
+    expect(await contractLinePrices(database.db, { patientId: cov!.patientId, coverageId: cov!.id, lines })).toEqual([
+      { index: 0, priceMinor: 23_000 },
+      { index: 1, priceMinor: 25_000 },
+      { index: 3, priceMinor: 15_000 },
+    ]);
+    const [other] = await database.db.select({ id: patients.id }).from(patients).where(ne(patients.id, cov!.patientId)).limit(1);
+    expect(await contractLinePrices(database.db, { patientId: other!.id, coverageId: cov!.id, lines })).toBeUndefined();
+  });
+
+  it("without an eligibility answer every line's patient share is unknown, not 0 (decision 123)", async () => {
+    const [cov] = await database.db.select({ id: coverages.id, patientId: coverages.patientId }).from(coverages).where(eq(coverages.insurerId, "payer-rimal")).limit(1);
+    const shares = await liveClaimShares(database.db, { patientId: cov!.patientId, coverageId: cov!.id, items: [{ index: 0, code: "73030", servicedDate: "2026-03-01", quantity: 1, unitPriceMinor: 15_000 }] });
+    expect(shares?.unknownLines).toEqual([0]);
+  });
+
+  it("an eligibility answer covers the dates of its benefit period, or the date it was asked for when it gives none", () => {
+    const year = answerCovers({ start: "2026-01-01", end: "2026-12-31" }, "2026-03-01");
+    expect([year("2025-12-31"), year("2026-01-01"), year("2026-12-31"), year("2027-01-01")]).toEqual([false, true, true, false]);
+    const open = answerCovers({ start: "2026-01-01" }, "2026-03-01");
+    expect([open("2025-12-31"), open("2030-01-01")]).toEqual([false, true]);
+    const day = answerCovers(undefined, "2026-03-01");
+    expect([day("2026-03-01"), day("2026-03-02")]).toEqual([true, false]);
   });
 });

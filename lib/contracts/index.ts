@@ -19,4 +19,4 @@ export {
   type PriceChange,
 } from "./store";
 export { VAT_PERCENT_NON_SAUDI, computeShares, isCitizenId, shareTotals, vatPercentFor, type AnnualTerms, type BenefitTerms, type ShareLine, type ShareResult } from "./share";
-export { claimLineShares, liveClaimShares, type LiveShareLine, type ShareItem } from "./claim-shares";
+export { answerCovers, claimLineShares, contractLinePrices, liveClaimShares, type LiveShareLine, type PriceLine, type ShareItem } from "./claim-shares";

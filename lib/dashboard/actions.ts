@@ -1,5 +1,6 @@
 "use server";
 
+import { getLocale } from "next-intl/server";
 import { z } from "zod";
 import { AREAS, staffAction, type ActionResult } from "@/lib/auth";
 import { liveBoardView, type LiveBoardView } from "./live-board";
@@ -10,6 +11,6 @@ const managers = AREAS.dashboard.roles;
 export const liveBoardAction = staffAction(
   managers,
   z.object({}),
-  async (_input, ctx): Promise<ActionResult<LiveBoardView>> => ({ ok: true, ...(await liveBoardView(ctx.db)) }),
+  async (_input, ctx): Promise<ActionResult<LiveBoardView>> => ({ ok: true, ...(await liveBoardView(ctx.db, await getLocale())) }),
   { name: "dashboard" },
 );

@@ -51,7 +51,7 @@ function decided(kind: "claim" | "preauthorization", insurerId: string, code: st
   return {
     kind,
     status,
-    patientId: "1000000001",
+    patientNationalId: "1000000001",
     insurerId,
     claim: claim(code),
     totalMinor,
@@ -130,7 +130,7 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
       {
         kind: "claim",
         status: "rejected",
-        patientId: "1000000001",
+        patientNationalId: "1000000001",
         insurerId: "payer-b",
         claim: claim("99213"),
         totalMinor: 5_000,
@@ -153,9 +153,9 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
     expect(k.previous.medianSeconds).toBeLessThanOrEqual(6);
     // A claim sent and waiting counts as submitted and outstanding; a draft counts nowhere; a preauthorization is not a claim.
     await insertSubmissions(db, [
-      { kind: "claim", status: "sent", patientId: "1000000001", insurerId: "payer-a", claim: claim("99213"), totalMinor: 1_000, createdAt: at("2026-11-12T08:00:00Z"), sentAt: at("2026-11-12T08:00:10Z") },
-      { kind: "claim", status: "pended", patientId: "1000000001", insurerId: "payer-b", claim: claim("99213"), totalMinor: 1_000, createdAt: at("2026-11-13T08:00:00Z"), sentAt: at("2026-11-13T08:00:10Z") },
-      { kind: "claim", status: "draft", patientId: "1000000001", insurerId: "payer-a", claim: claim("99213"), totalMinor: 1_000, createdAt: at("2026-11-14T08:00:00Z") },
+      { kind: "claim", status: "sent", patientNationalId: "1000000001", insurerId: "payer-a", claim: claim("99213"), totalMinor: 1_000, createdAt: at("2026-11-12T08:00:00Z"), sentAt: at("2026-11-12T08:00:10Z") },
+      { kind: "claim", status: "pended", patientNationalId: "1000000001", insurerId: "payer-b", claim: claim("99213"), totalMinor: 1_000, createdAt: at("2026-11-13T08:00:00Z"), sentAt: at("2026-11-13T08:00:10Z") },
+      { kind: "claim", status: "draft", patientNationalId: "1000000001", insurerId: "payer-a", claim: claim("99213"), totalMinor: 1_000, createdAt: at("2026-11-14T08:00:00Z") },
     ]);
     const after = await kpis(db, range);
     expect(after.current).toMatchObject({ submitted: 7, adjudicated: 4, outstanding: 2 });
@@ -222,7 +222,7 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
   it("keeps the rollup right as statuses change: queued → sent → complete, rejected, resubmitted, deleted", async () => {
     const db = database.db;
     const created = "2026-11-20T10:00:00Z";
-    const [g] = await insertSubmissions(db, { kind: "claim", status: "draft", patientId: "1000000001", insurerId: "payer-c", claim: claim("99213"), totalMinor: 10_000, createdAt: at(created) });
+    const [g] = await insertSubmissions(db, { kind: "claim", status: "draft", patientNationalId: "1000000001", insurerId: "payer-c", claim: claim("99213"), totalMinor: 10_000, createdAt: at(created) });
     await patchSubmission(db, g!.id, { status: "queued" });
     await patchSubmission(db, g!.id, { status: "sent", sentAt: at(created, 5) });
     expect((await totalsByInsurer(db, { ...range, insurerId: "payer-c" }))).toEqual([]);
@@ -232,7 +232,7 @@ describe.each(testDatabases())("dashboard on $name", (target) => {
       { key: "payer-c", count: 1, submittedMinor: "10000", eligibleMinor: "9000", benefitMinor: "8100", copayMinor: "1035" },
     ]);
     // Rejected, then fixed and resubmitted as a new submission that completes.
-    const [r] = await insertSubmissions(db, { kind: "claim", status: "queued", patientId: "1000000001", insurerId: "payer-c", claim: claim("71046"), totalMinor: 7_000, createdAt: at(created) });
+    const [r] = await insertSubmissions(db, { kind: "claim", status: "queued", patientNationalId: "1000000001", insurerId: "payer-c", claim: claim("71046"), totalMinor: 7_000, createdAt: at(created) });
     await patchSubmission(db, r!.id, { status: "rejected", errors: [{ code: "ERR-001", status: 400 }] });
     await insertSubmissions(db, {
       ...decided("claim", "payer-c", "71046", created, "complete", 7_000, { submitted: "70.00", eligible: "70.00", copay: "7.00", benefit: "63.00" }, 120),

@@ -45,7 +45,7 @@ function claims(n: number): Row[] {
     return {
       kind: "claim" as const,
       status: i % 11 === 0 ? ("denied" as const) : ("complete" as const),
-      patientId: "1000000001",
+      patientNationalId: "1000000001",
       insurerId: INSURERS[i % 3]!,
       claim: { resourceType: "Claim" },
       totalMinor: 10_000,
@@ -134,7 +134,7 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
     database = await target.open();
     await insertSubmissions(database.db, claims(1201));
     // Not counted: a prior authorization, a claim never sent, one not yet decided.
-    const base = { patientId: "1000000001", insurerId: "payer-a", claim: { resourceType: "Claim" }, totalMinor: 1, currency: "SAR", createdAt: new Date("2025-06-01T08:00:00Z") };
+    const base = { patientNationalId: "1000000001", insurerId: "payer-a", claim: { resourceType: "Claim" }, totalMinor: 1, currency: "SAR", createdAt: new Date("2025-06-01T08:00:00Z") };
     await insertSubmissions(database.db, [
       { ...base, kind: "preauthorization", status: "complete", sentAt: new Date("2025-06-01T08:00:00Z"), decidedAt: new Date("2025-06-01T09:00:00Z") },
       { ...base, kind: "claim", status: "draft" },
@@ -213,7 +213,7 @@ describe.each(testDatabases())("decision-time histogram on $name", (target) => {
     const put = (created: string, seconds: number): Row => ({
       kind: "claim",
       status: "complete",
-      patientId: "1000000001",
+      patientNationalId: "1000000001",
       insurerId: "payer-z",
       claim: { resourceType: "Claim" },
       totalMinor: 1,

@@ -1,5 +1,5 @@
 import { PLATFORM_CURRENCY } from "@/lib/fhir";
-import { classifyReason, familyName, reasonLabel } from "@/lib/denials";
+import { classifyReason, familyName, reasonLabel, reasonWithCode } from "@/lib/denials";
 import type { Db } from "@/lib/db";
 import { reasonCodesCaught } from "@/lib/scrubber";
 import { denialBreakdown, denialTrend, scrubberCatchShare, topFixableReasons, type CatchShare, type DenialDimension, type DenialRow, type DenialTrendRow } from "./denials";
@@ -54,7 +54,10 @@ const forChart = (minor: string) => Number(minor) / 100;
 export function buildDenialTable(name: DenialTableName, data: DenialTableData, ctx: TableContext): TableModel {
   const { t, locale, range } = ctx;
   const family = (code: string) => familyName(code, locale) ?? t("denials.unclassified");
-  const reason = (code: string) => (code ? reasonLabel(code, locale).text : t("denials.noReason"));
+  // Words in the page's language with the code beside (an unknown code is shown as given).
+  const reason = (code: string) => (code ? reasonWithCode(code, locale) : t("denials.noReason"));
+  // In a table whose next column is the code, the words alone.
+  const reasonWords = (code: string) => (code ? reasonLabel(code, locale).text : t("denials.noReason"));
   const label = (r: DenialRow): string => {
     switch (name) {
       case "denialFamilies":
@@ -115,7 +118,7 @@ export function buildDenialTable(name: DenialTableName, data: DenialTableData, c
     t("denials.columns.atStake"),
   ];
   const textColumns = withReason ? 3 : 1;
-  const lead = (r: DenialRow) => (withReason ? [label(r), r.key, family(r.family || classifyReason(r.key).family || "")] : [label(r)]);
+  const lead = (r: DenialRow) => (withReason ? [reasonWords(r.key), r.key, family(r.family || classifyReason(r.key).family || "")] : [label(r)]);
   return {
     name,
     textColumns,

@@ -39,7 +39,7 @@ function row(id: number, insurerId: string, created: string, status: "complete" 
   return {
     kind,
     status,
-    patientId: "1000000001",
+    patientNationalId: "1000000001",
     insurerId,
     identifierSystem: "https://clinic.example/fhir/claim-id",
     identifierValue: `denials-${id}`,

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db";
+import { submissionLabels } from "@/lib/submissions";
 import { recentLiveEvents, statusCounts } from "./queries";
 import { liveBoardSince } from "./range";
 
@@ -18,6 +19,9 @@ export interface FeedItem {
   status: string | null;
   /** The patient's name: from the server's read (live events carry none), so it follows a moment later. */
   patient?: string | null;
+  /** The claim's or authorization's label (lib/submissions/labels.ts): "C-1024" and "patient · service · day". */
+  number?: string;
+  subject?: string;
 }
 
 export interface LiveBoardView {
@@ -26,8 +30,13 @@ export interface LiveBoardView {
 }
 
 /** The live board's data: counts per status of the last seven days and the latest 20 events (with patients' names). */
-export async function liveBoardView(db: Db): Promise<LiveBoardView> {
-  const [counts, feed] = await Promise.all([statusCounts(db, liveBoardSince()), recentLiveEvents(db, 20)]);
+export async function liveBoardView(db: Db, locale: string): Promise<LiveBoardView> {
+  const [counts, events] = await Promise.all([statusCounts(db, liveBoardSince()), recentLiveEvents(db, 20)]);
+  const labels = await submissionLabels(db, events.map((e) => e.submissionId), locale);
+  const feed: FeedItem[] = events.map((e) => {
+    const label = e.submissionId ? labels.get(e.submissionId) : undefined;
+    return label ? { ...e, number: label.number, subject: label.subject } : e;
+  });
   return {
     counts: (["claim", "preauthorization"] as const).map((kind) => ({
       kind,

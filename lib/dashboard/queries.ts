@@ -313,7 +313,7 @@ export async function recentLiveEvents(db: Db, limit = 20) {
     })
     .from(liveEvents)
     .leftJoin(submissions, eq(submissions.id, liveEvents.submissionId))
-    .leftJoin(patients, eq(patients.nationalId, submissions.patientId))
+    .leftJoin(patients, eq(patients.nationalId, submissions.patientNationalId))
     // Status changes and (docs/decisions/047) payers' information requests, their answers, and claims paid in remittances.
     .where(and(inArray(liveEvents.kind, ["submission.status", "information.request", "payment.remittance"]), sql`'manager' = any(${liveEvents.audience})`))
     .orderBy(desc(liveEvents.id))

@@ -2,7 +2,7 @@ import { csvDocument } from "@/lib/csv";
 import { BENEFIT_CATEGORIES, isBenefitCategoryCode, PLATFORM_CURRENCY } from "@/lib/fhir";
 import { formatCount, formatDuration, formatMoney, formatRate, minorToDecimal } from "./format";
 import type { Db, SubmissionStatus } from "@/lib/db";
-import { statusLabel } from "@/lib/i18n";
+import { platformReasonWords, platformWordsLine, statusLabel } from "@/lib/i18n";
 import {
   authorizationRates,
   medianDecisionSeconds,
@@ -102,6 +102,7 @@ export async function loadTable(name: TableName, db: Db, range: DashboardRange):
 
 export function buildTable(name: TableName, data: TableData, ctx: TableContext): TableModel {
   const { t, locale } = ctx;
+  const reasonLine = (reason: string) => platformWordsLine(platformReasonWords(reason, locale), locale);
   if (isDenialTable(name)) return buildDenialTable(name, data.denial ?? { rows: [], trend: [] }, ctx);
   switch (name) {
     case "insurers":
@@ -156,9 +157,10 @@ export function buildTable(name: TableName, data: TableData, ctx: TableContext):
         name,
         columns: [t("columns.reason"), t("columns.status"), t("columns.count"), t("columns.rank")],
         textColumns: 2,
-        rows: data.reasons.map((r, i) => [r.reason, ctx.words(statusLabel(r.kind, r.status as SubmissionStatus).key), formatCount(r.count, locale), formatCount(i + 1, locale)]),
-        data: data.reasons.map((r, i) => [r.reason, ctx.words(statusLabel(r.kind, r.status as SubmissionStatus).key), String(r.count), String(i + 1)]),
-        chart: data.reasons.map((r) => ({ label: r.reason, value: r.count, display: formatCount(r.count, locale) })),
+        // In the page's language with the code beside; a payer's own text marked as theirs (decision 122).
+        rows: data.reasons.map((r, i) => [reasonLine(r.reason), ctx.words(statusLabel(r.kind, r.status as SubmissionStatus).key), formatCount(r.count, locale), formatCount(i + 1, locale)]),
+        data: data.reasons.map((r, i) => [reasonLine(r.reason), ctx.words(statusLabel(r.kind, r.status as SubmissionStatus).key), String(r.count), String(i + 1)]),
+        chart: data.reasons.map((r) => ({ label: reasonLine(r.reason), value: r.count, display: formatCount(r.count, locale) })),
       };
     case "trend":
       return {

@@ -46,7 +46,7 @@ export async function closeDatabase(): Promise<void> {
 export { openDatabase } from "./client";
 export { migrationsFolder, runMigrations } from "./migrate";
 export { DataDirBusyError, lockHolder } from "./pglite-lock";
-export { AUDIT_OUTCOMES, ROLES, SUBMISSION_STATUSES, adjudicationHourly, apiKeys, apiRateCounters, appMeta, attachments, auditEvents, authSessions, coverages, eligibilityChecks, facilities, gatewayNotificationPositions, gatewayTokens, insurers, jwtReplays, liveEvents, oauthClients, oauthTokens, orgClients, orgKeys, patients, signInFailures, submissionEvents, submissions, users, webhookReceipts } from "./schema";
+export { AUDIT_OUTCOMES, ROLES, SUBMISSION_STATUSES, adjudicationHourly, apiKeys, apiRateCounters, appMeta, attachments, auditEvents, authSessions, coverages, eligibilityChecks, facilities, gatewayNotificationPositions, gatewayTokens, insurers, jwtReplays, liveEvents, oauthClients, offlineEligibilities, oauthTokens, orgClients, orgKeys, patients, signInFailures, submissionEvents, submissions, users, webhookReceipts } from "./schema";
 export type { ApiEnvironment, AuditOutcome, EligibilityOutcome, Role, SubmissionKind, SubmissionStatus, TransitionSource } from "./schema";
 export type { PatientGender } from "./schema/patients";
 export { VISIT_VERDICTS, platformRateWaiters, visitLists, visitRuns, visits } from "./schema";
@@ -54,6 +54,8 @@ export type { VisitCheckState, VisitListSource, VisitRowProblem, VisitRunStatus,
 // decision 045 (information requests).
 export { INFORMATION_REQUEST_STATUSES, informationRequests } from "./schema";
 export type { InformationRequestStatus } from "./schema";
+export { EVIDENCE_STATUSES, evidenceMessages } from "./schema";
+export type { EvidenceStatus } from "./schema";
 // decision 089 (payer contracts).
 export { contractPrices } from "./schema";
 // Care settings (docs/decisions/083, 084): the clinic's practitioners, the patient's document type.

@@ -28,7 +28,7 @@ describe.each(testDatabases())("filing deadlines on $name", (target) => {
         { id: "payer-b", nameEn: "B", nameAr: "ب" },
       ]);
       const claim = (insurerId: string, status: "draft" | "rejected" | "complete" | "failed", served: string) =>
-        insertSubmissions(db, { kind: "claim", status, insurerId, patientId: "1000000001", claim: { resourceType: "Claim", item: [{ sequence: 1, servicedDate: served }] } })
+        insertSubmissions(db, { kind: "claim", status, insurerId, patientNationalId: "1000000001", claim: { resourceType: "Claim", item: [{ sequence: 1, servicedDate: served }] } })
           .then((r) => r[0]!.id);
       const soon = await claim("payer-a", "draft", "2026-08-28"); // default 90 days → due 2026-11-26, 3 days left
       const fine = await claim("payer-a", "draft", "2026-11-01");

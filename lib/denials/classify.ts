@@ -77,3 +77,9 @@ export function reasonLabel(code: string, locale: string): { text: string; known
   const c = classifyReason(code);
   return c.words ? { text: c.words[lang(locale)], known: true } : { text: c.code, known: false };
 }
+
+/** One line for a table or list: the words with the code beside, or the code as given when we have no words. */
+export function reasonWithCode(code: string, locale: string): string {
+  const l = reasonLabel(code, locale);
+  return l.known ? `${l.text} (${code})` : code;
+}

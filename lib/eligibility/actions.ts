@@ -11,6 +11,10 @@ import { lookupCodes } from "@/lib/terminology";
 import { eligibilityFormSchema } from "./schema";
 import { estimateVisit, type VisitEstimate } from "./estimate";
 import { runEligibilityCheck, type CheckOutcome } from "./service";
+import { registerDiscoveredCoverage } from "./discovery";
+import { authorizationRequirementsFor } from "./auth-requirements";
+import { auditedChangeOfflineEligibility, changeOfflineEligibilitySchema, getPatient } from "@/lib/patients";
+import { offlineEligibilityInUse } from "@/lib/submissions";
 
 export type CheckActionResult = ActionResult<{ outcome: CheckOutcome }>;
 
@@ -68,6 +72,61 @@ export const estimateVisitAction = staffAction(
     if (!estimate) return { ok: false, error: "not_found" };
     await ctx.audit({ action: "eligibility.estimate", target: { type: "eligibility_check", id: input.checkId }, outcome: "success", details: { services: input.services.length } });
     return { ok: true, estimate };
+  },
+  { name: "eligibility" },
+);
+
+const registerSchema = z.object({
+  checkId: z.uuid(),
+  /** The Coverage id the exchange reported (a FHIR id). */
+  coverageRef: z.string().trim().regex(/^[A-Za-z0-9\-.]{1,64}$/, "coverageUnknown"),
+});
+
+/**
+ * "Register this coverage" on a discovery's answer: the coverage the insurer reported becomes the
+ * patient's (lib/patients owns coverages), with its class and network for the contract's prices.
+ */
+export const registerDiscoveredCoverageAction = staffAction(
+  AREAS.eligibility.roles,
+  registerSchema,
+  async (input, ctx): Promise<ActionResult<{ coverageId: string; patientId: string }>> => {
+    const result = await registerDiscoveredCoverage(ctx.db, ctx.caller, input.checkId, input.coverageRef);
+    if (!result.ok) return result.reason === "not_found" ? { ok: false, error: "not_found" } : { ok: false, error: "invalid", field: "coverageRef", fieldErrors: { coverageRef: [result.reason] } };
+    return { ok: true, coverageId: result.coverageId, patientId: result.patientId };
+  },
+  { name: "eligibility" },
+);
+
+/**
+ * Corrects or removes an offline eligibility the front desk recorded by mistake (decision 120):
+ * audited by lib/patients (which owns the record), refused while a claim carries it (lib/submissions says).
+ */
+export const changeOfflineEligibilityAction = staffAction(
+  AREAS.patients.roles,
+  changeOfflineEligibilitySchema,
+  async (input, ctx): Promise<ActionResult<{ id: string }>> => {
+    const patient = await getPatient(ctx.db, input.patientId);
+    if (!patient) return { ok: false, error: "not_found" };
+    const result = await auditedChangeOfflineEligibility(ctx.db, ctx.caller, input, (row, db) => offlineEligibilityInUse(db, patient.nationalId, row.reference));
+    if (result.ok) return { ok: true, id: result.row.id };
+    if (result.reason === "not_found") return { ok: false, error: "not_found" };
+    return { ok: false, error: "invalid", fieldErrors: { form: ["offlineInUse"] } };
+  },
+  { name: "eligibility" },
+);
+
+/**
+ * The services the payer said need a prior authorization for this coverage (its newest
+ * "auth-requirements" answer), for the authorization and claim forms to mark their lines. The
+ * roles of those forms; the coverage must be the patient's. A reading of an answer already on file:
+ * nothing is sent to the exchange.
+ */
+export const authorizationRequirementsAction = staffAction(
+  [...new Set([...AREAS.authorizations.roles, ...AREAS.claims.roles])],
+  z.object({ patientId: z.uuid(), coverageId: z.uuid() }),
+  async (input, ctx): Promise<ActionResult<{ codes: string[]; checkedAt: string | null }>> => {
+    const found = await authorizationRequirementsFor(ctx.db, input.patientId, input.coverageId);
+    return { ok: true, codes: found?.codes ?? [], checkedAt: found?.checkedAt ?? null };
   },
   { name: "eligibility" },
 );

@@ -2,7 +2,7 @@
  * What the browser may import from lib/eligibility: server-action references, form schemas and pure
  * helpers — never the database (docs/decisions/041-module-entries.md).
  */
-export { checkEligibilityAction, estimateVisitAction } from "./actions";
+export { authorizationRequirementsAction, changeOfflineEligibilityAction, checkEligibilityAction, estimateVisitAction, registerDiscoveredCoverageAction } from "./actions";
 export type { VisitEstimate, VisitEstimateLine } from "./estimate";
 export { COMMON_BENEFIT_CATEGORIES } from "./common-categories";
 

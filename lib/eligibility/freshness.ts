@@ -1,25 +1,23 @@
 import { and, desc, eq, ne } from "drizzle-orm";
 import type { Caller } from "@/lib/audit";
 import type { Db } from "@/lib/db";
-import { coverages, eligibilityChecks } from "@/lib/db";
+import { coverages, eligibilityChecks, patients } from "@/lib/db";
 import { env } from "@/lib/env";
-import { isBenefitCategoryCode } from "@/lib/fhir";
-import { userFacilityId } from "@/lib/facilities";
-import { getPlatformPort } from "@/lib/platform";
+import { benefitCategoryOf, isBenefitCategoryCode } from "@/lib/fhir";
 import { runEligibilityCheck, type EligibilityDeps } from "./service";
 
 /**
- * A fresh eligibility answer before a claim or authorization is queued (docs/decisions/090): the
+ * A fresh eligibility answer before a claim or authorization is sent (docs/decisions/090, 124): the
  * scrubber's coverage rule reads the last stored answer, so when there is none for the service
- * date, or it is older than `maxAgeHours`, the portal checks again through the front desk's own
- * check (stored and audited like any) — before the submit's transaction, never inside it.
+ * date, or it is older than `maxAgeHours`, the outbox checks again through the front desk's own
+ * check (stored and audited like any) — in the background, before sending, never in the submit.
  */
 export type FreshEligibility =
   /** A stored answer for the date, recent enough: nothing was sent. */
   | { kind: "recent"; checkId: string }
   /** A check was sent and answered (in force or not): stored. */
   | { kind: "checked"; checkId: string }
-  /** The platform refused, was busy or out of reach: the submit goes on with a notice. */
+  /** The platform refused, was busy or out of reach: the claim goes on with a notice. */
   | { kind: "unconfirmed"; reason: string };
 
 export interface FreshnessRequest {
@@ -71,16 +69,64 @@ export async function ensureRecentEligibility(deps: FreshnessDeps, caller: Calle
   }
 }
 
-/** The `refreshEligibility` of lib/submissions' ServiceDeps: the screens' submit paths pass it. */
-export function eligibilityRefresher(deps: FreshnessDeps, caller: Caller, maxAgeHours: number) {
-  return (request: FreshnessRequest) => ensureRecentEligibility(deps, caller, request, maxAgeHours);
+/** A submission as the outbox hands it over: the national ID, its payer and the stored FHIR Claim. */
+export interface QueuedClaim {
+  /** National ID / Iqama (what the claim names the patient by). */
+  patientNationalId: string;
+  claim: Record<string, unknown>;
+}
+
+type Json = Record<string, unknown>;
+const list = (v: unknown): Json[] => (Array.isArray(v) ? (v.filter((x) => typeof x === "object" && x !== null) as Json[]) : []);
+const text = (v: unknown) => (typeof v === "string" ? v : "");
+
+/**
+ * What a queued claim relies on, read from its stored Claim: the portal's patient and coverage
+ * (the focal insurance's `Coverage/<coverageRef>`), the first service date and the lines' benefit
+ * categories. Undefined when the claim names no coverage of that patient or no service date.
+ */
+export async function freshnessRequestOf(db: Db, queued: QueuedClaim): Promise<FreshnessRequest | undefined> {
+  const insurance = list(queued.claim.insurance);
+  const focal = insurance.find((i) => i.focal === true) ?? insurance[0];
+  const reference = text((focal?.coverage as Json | undefined)?.reference);
+  if (!reference.startsWith("Coverage/")) return undefined;
+  const [row] = await db
+    .select({ patientId: patients.id, coverageId: coverages.id })
+    .from(coverages)
+    .innerJoin(patients, eq(patients.id, coverages.patientId))
+    .where(and(eq(coverages.coverageRef, reference.slice("Coverage/".length)), eq(patients.nationalId, queued.patientNationalId)))
+    .limit(1);
+  const items = list(queued.claim.item);
+  const days = items.map((i) => text(i.servicedDate).slice(0, 10) || text((i.servicedPeriod as Json | undefined)?.start).slice(0, 10)).filter(Boolean).sort();
+  if (!row || days.length === 0) return undefined;
+  const categories = items.flatMap((i) => {
+    const coding = list((i.productOrService as Json | undefined)?.coding)[0];
+    const category = coding ? benefitCategoryOf(text(coding.system) || undefined, text(coding.code)) : undefined;
+    return category ? [category] : [];
+  });
+  return { patientId: row.patientId, coverageId: row.coverageId, servicedDate: days[0]!, categories: [...new Set(categories)] };
 }
 
 /**
- * The screens' refresher (the form's submit, "submit selected"): the check goes out with the
- * certificate of the facility the user works at (decision 049), as the front desk's does; the
- * age limit is ELIGIBILITY_MAX_AGE_HOURS.
+ * The outbox's check before it sends a claim or authorization (docs/decisions/124): a recent stored
+ * answer for the patient, coverage and first service date sends nothing; otherwise the exchange is
+ * asked through the submission's own port (its facility's certificate), stored and audited like the
+ * front desk's check, by the system. Runs in the background, never in a staff member's request.
+ * `none`: the claim names no coverage of its patient (a newborn under the mother's coverage has
+ * its own checks) or no service date.
  */
-export function staffEligibilityRefresher(db: Db, caller: Caller) {
-  return eligibilityRefresher({ db, providerOrgId: env().PROVIDER_ORG_ID, client: async () => getPlatformPort(caller.userId ? await userFacilityId(db, caller.userId) : null) }, caller, env().ELIGIBILITY_MAX_AGE_HOURS);
+export function preSendEligibility(deps: { db: Db; providerOrgId: string; maxAgeHours: number; protocol?: "rest" | "messaging"; now?: () => Date; warn?: (line: string) => void }) {
+  const caller: Caller = { actor: { kind: "system", name: "outbox" } };
+  return async (queued: QueuedClaim, port: EligibilityDeps["client"]): Promise<FreshEligibility | { kind: "none" }> => {
+    const request = await freshnessRequestOf(deps.db, queued);
+    if (!request) return { kind: "none" };
+    const { maxAgeHours, ...rest } = deps;
+    // The outbox waits its turn at the rate limiter (batch priority) instead of giving up.
+    return ensureRecentEligibility({ ...rest, batch: true, client: async () => port }, caller, request, maxAgeHours);
+  };
+}
+
+/** The portal's pre-send check, as the process's pipeline runs it (lib/server): ELIGIBILITY_MAX_AGE_HOURS, PLATFORM_PROTOCOL. */
+export function outboxEligibility(db: Db) {
+  return preSendEligibility({ db, providerOrgId: env().PROVIDER_ORG_ID, maxAgeHours: env().ELIGIBILITY_MAX_AGE_HOURS, protocol: env().PLATFORM_PROTOCOL });
 }

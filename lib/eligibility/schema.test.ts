@@ -29,6 +29,13 @@ describe("eligibilityFormSchema", () => {
     });
   });
 
+  it("takes no coverage as a discovery, with an insurer or every insurer, and the transfer flag", () => {
+    const parsed = eligibilityFormSchema.parse({ ...ok, coverageId: "", purposes: ["benefits", "auth-requirements"] });
+    expect(parsed).toMatchObject({ coverageId: "", insurerId: "", transfer: false, purposes: ["benefits", "auth-requirements"] });
+    expect(eligibilityFormSchema.parse({ ...ok, insurerId: "payer-rimal", transfer: true })).toMatchObject({ insurerId: "payer-rimal", transfer: true });
+    expect(messages({ ...ok, insurerId: "payer rimal; drop" })).toEqual({ insurerId: "insurerUnknown" });
+  });
+
   it("refuses unknown purposes and garbage without throwing", () => {
     expect(eligibilityFormSchema.safeParse({ ...ok, purposes: ["discovery"] }).success).toBe(false);
     expect(eligibilityFormSchema.safeParse(null).success).toBe(false);

@@ -16,6 +16,8 @@ import { eligibilityFormSchema } from "./schema";
 import type { Caller } from "@/lib/audit";
 import { runEligibilityCheck, type CheckOutcome, type EligibilityDeps } from "./service";
 import { getCheckView, listChecksForPatient } from "./store";
+import { authorizationRequirementsFor } from "./auth-requirements";
+import { servicesNeedingAuthorization } from "@/lib/fhir";
 
 // The REAL sandbox over mutual TLS on a free port, with the portal's real platform client.
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -91,6 +93,23 @@ describe("eligibility service against the sandbox", () => {
       ["3", false],
       ["61", true],
     ]);
+  });
+
+  it("auth-requirements: the payer names the services that need a prior authorization; the forms' lookup reads that answer (decision 125)", async () => {
+    const p = patients.get("1000000001")!;
+    // No such answer on file yet: nothing to mark.
+    expect(await authorizationRequirementsFor(database.db, p.id, p.coverages[0]!.id)).toBeUndefined();
+    const check = answered(await runEligibilityCheck(deps(), caller, input("1000000001", { purposes: ["auth-requirements"] })));
+    const services = servicesNeedingAuthorization(check.benefits!).map((s) => s.code);
+    expect(services).toEqual(expect.arrayContaining(["70553", "72148"]));
+    expect(services).not.toContain("99213");
+    const found = await authorizationRequirementsFor(database.db, p.id, p.coverages[0]!.id);
+    expect(found?.codes.sort()).toEqual([...new Set(services)].sort());
+    // Another patient's coverage is not read through this one's.
+    expect(await authorizationRequirementsFor(database.db, patients.get("1000000003")!.id, p.coverages[0]!.id)).toBeUndefined();
+    // A benefits answer lists categories only, never a service item.
+    const benefits = answered(await runEligibilityCheck(deps(), caller, input("1000000001")));
+    expect(benefits.benefits!.insurances[0]!.categories.some((c) => c.productOrService)).toBe(false);
   });
 
   it("1000000002: NOT in force, no benefits", async () => {

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { CoverageEligibilityRequest } from "@medplum/fhirtypes";
 import { audit, type Caller } from "@/lib/audit";
 import type { Db } from "@/lib/db";
-import { buildEligibilityRequest } from "@/lib/fhir";
-import { getCoverage, getPatient } from "@/lib/patients";
+import { buildEligibilityRequest, type EligibilityPurpose } from "@/lib/fhir";
+import { coverageUse, getPatient, listInsurers } from "@/lib/patients";
 import {
   PlatformError,
   PlatformRateLimitedError,
@@ -63,40 +63,90 @@ export type CheckOutcome =
   | { kind: "unavailable"; reason: string };
 
 /**
- * Sends one eligibility check for a registered patient and one of their coverages, stores the
- * request and the answer (in force, not in force, or the platform's refusal) and audits it.
- * Never throws for platform trouble: every outcome is a value the form can show.
+ * Sends one eligibility check for a registered patient and one of their coverages — or, without a
+ * coverage, a discovery (guide 7.1, Table 36) to the insurer chosen or to every insurer in turn —
+ * stores the request and the answer (in force, not in force, or the platform's refusal) and
+ * audits it. Never throws for platform trouble: every outcome is a value the form can show.
  */
-export async function runEligibilityCheck(deps: EligibilityDeps, caller: Caller, input: EligibilityFormValues): Promise<CheckOutcome> {
+/** The form's values; a discovery's insurer and the transfer flag may be left out. */
+export type EligibilityCheckInput = Omit<EligibilityFormValues, "insurerId" | "transfer"> & Partial<Pick<EligibilityFormValues, "insurerId" | "transfer">>;
+
+export async function runEligibilityCheck(deps: EligibilityDeps, caller: Caller, input: EligibilityCheckInput): Promise<CheckOutcome> {
   const { db } = deps;
-  const now = deps.now ?? (() => new Date());
-  const warn = deps.warn ?? lineWriter("warn");
   const patient = await getPatient(db, input.patientId);
   if (!patient) return { kind: "invalid", fieldErrors: { patientId: ["patientUnknown"] } };
-  const coverage = await getCoverage(db, input.coverageId);
-  if (!coverage || coverage.patientId !== patient.id) return { kind: "invalid", fieldErrors: { coverageId: ["coverageUnknown"] } };
+  if (!input.coverageId) return runDiscovery(deps, caller, input, patient);
+  // The patient's own coverage, or a newborn's mother's within the newborn days (guide 6.5, docs/decisions/110).
+  const use = await coverageUse(db, patient, input.coverageId, [input.servicedDate]);
+  if (!use.ok) return { kind: "invalid", fieldErrors: { coverageId: [use.reason === "unknown" ? "coverageUnknown" : use.reason === "newborn_too_old" ? "newbornTooOld" : "newbornBeforeBirth"] } };
+  const coverage = use.coverage;
   if (deps.protocol === "messaging" && (!patient.maritalStatus || !coverage.coverageClass)) {
     return { kind: "invalid", fieldErrors: { ...(!patient.maritalStatus ? { patientId: ["maritalStatusMissing"] } : {}), ...(!coverage.coverageClass ? { coverageId: ["coverageClassMissing"] } : {}) } };
   }
+  return sendCheck(deps, caller, input, patient, {
+    insurer: { id: coverage.insurerId, nameEn: coverage.insurerNameEn, nameAr: coverage.insurerNameAr },
+    coverage: { id: coverage.id, memberId: coverage.memberId, coverageRef: coverage.coverageRef },
+    newborn: !!use.newborn,
+  });
+}
+
+type PatientRow = NonNullable<Awaited<ReturnType<typeof getPatient>>>;
+
+/**
+ * A discovery: the insurer chosen, else every active insurer (in messaging those with a licence on
+ * the exchange) in turn until one reports a coverage. Each answer is stored as its own check; the
+ * one that found coverages is shown (else the last answer).
+ */
+async function runDiscovery(deps: EligibilityDeps, caller: Caller, input: EligibilityCheckInput, patient: PatientRow): Promise<CheckOutcome> {
+  if (deps.protocol === "messaging" && !patient.maritalStatus) return { kind: "invalid", fieldErrors: { patientId: ["maritalStatusMissing"] } };
+  const all = (await listInsurers(deps.db)).filter((i) => i.active && (deps.protocol !== "messaging" || !!i.license));
+  const asked = input.insurerId ? all.filter((i) => i.id === input.insurerId) : all;
+  if (asked.length === 0) return { kind: "invalid", fieldErrors: { insurerId: ["insurerUnknown"] } };
+  let last: CheckOutcome | undefined;
+  for (const insurer of asked) {
+    const outcome = await sendCheck(deps, caller, input, patient, { insurer: { id: insurer.id, nameEn: insurer.nameEn, nameAr: insurer.nameAr } });
+    if (outcome.kind === "answered" && (outcome.check.benefits?.discovered?.length ?? 0) > 0) return outcome;
+    if (outcome.kind === "rate_limited" || outcome.kind === "invalid") return outcome;
+    // An answer (found nothing) or a refusal is kept over an insurer that did not answer.
+    if (!last || outcome.kind === "answered" || (outcome.kind === "rejected" && last.kind === "unavailable")) last = outcome;
+  }
+  return last!;
+}
+
+async function sendCheck(
+  deps: EligibilityDeps,
+  caller: Caller,
+  input: EligibilityCheckInput,
+  patient: PatientRow,
+  about: { insurer: { id: string; nameEn: string; nameAr: string }; coverage?: { id: string; memberId: string; coverageRef: string }; newborn?: boolean },
+): Promise<CheckOutcome> {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const warn = deps.warn ?? lineWriter("warn");
+  const coverage = about.coverage;
+  const purposes: EligibilityPurpose[] = coverage ? [...input.purposes] : ["discovery", ...input.purposes];
 
   const requestId = randomUUID();
   const identifierValue = deps.identifierValue ?? randomUUID();
   const request: CoverageEligibilityRequest = buildEligibilityRequest({
     identifierValue,
     nationalId: patient.nationalId,
-    insurerId: coverage.insurerId,
+    insurerId: about.insurer.id,
     providerOrgId: deps.providerOrgId,
     servicedDate: input.servicedDate,
-    purposes: input.purposes,
+    purposes,
     categories: input.categories,
     created: now(),
+    ...(input.transfer ? { transfer: true } : {}),
+    // A newborn names the mother's coverage and says it is a newborn (guide 7.1.1.1).
+    ...(about.newborn && coverage ? { newborn: true, coverageRef: coverage.coverageRef } : {}),
   });
   const base = {
     patientId: patient.id,
-    coverageId: coverage.id,
-    insurerId: coverage.insurerId,
+    coverageId: coverage?.id ?? null,
+    insurerId: about.insurer.id,
     servicedDate: input.servicedDate,
-    purposes: [...input.purposes],
+    purposes: [...purposes],
     categories: [...input.categories],
     requestId,
     identifierValue,
@@ -105,11 +155,12 @@ export async function runEligibilityCheck(deps: EligibilityDeps, caller: Caller,
   };
   const related = {
     patient: { id: patient.id, nationalId: patient.nationalId, givenName: patient.givenName, familyName: patient.familyName },
-    insurer: { id: coverage.insurerId, nameEn: coverage.insurerNameEn, nameAr: coverage.insurerNameAr },
-    coverage: { id: coverage.id, memberId: coverage.memberId, coverageRef: coverage.coverageRef },
+    insurer: about.insurer,
+    ...(coverage ? { coverage } : {}),
     ...(caller.userName ? { checkedByName: caller.userName } : {}),
   };
   const auditBase = { actor: caller.actor, requestId: caller.requestId, ip: caller.ip };
+  const coverageId = coverage?.id ?? null;
 
   try {
     const result = await deps.client.checkEligibility(request, deps.batch ? { requestId, waitForPermit: true, priority: "batch" } : { requestId, waitForPermit: false });
@@ -127,7 +178,7 @@ export async function runEligibilityCheck(deps: EligibilityDeps, caller: Caller,
       action: "eligibility.check",
       target: { type: "eligibility_check", id: row.id },
       outcome: "success",
-      details: { patientId: patient.id, coverageId: coverage.id, result: row.outcome, platformRequestId: requestId },
+      details: { patientId: patient.id, coverageId, result: row.outcome, platformRequestId: requestId, ...(coverage ? {} : { discovered: benefits.discovered?.length ?? 0 }) },
     });
     return { kind: "answered", check: toView(row, related) };
   } catch (error) {
@@ -147,7 +198,7 @@ export async function runEligibilityCheck(deps: EligibilityDeps, caller: Caller,
         action: "eligibility.check",
         target: { type: "eligibility_check", id: row.id },
         outcome: "failure",
-        details: { patientId: patient.id, coverageId: coverage.id, result: "rejected", code: error.code ?? null, status: error.status, platformRequestId: requestId },
+        details: { patientId: patient.id, coverageId, result: "rejected", code: error.code ?? null, status: error.status, platformRequestId: requestId },
       });
       return { kind: "rejected", check: toView(row, related), ...(error.code ? { code: error.code } : {}), status: error.status, field };
     }
@@ -162,7 +213,7 @@ export async function runEligibilityCheck(deps: EligibilityDeps, caller: Caller,
       action: "eligibility.check",
       target: { type: "patient", id: patient.id },
       outcome: "failure",
-      details: { coverageId: coverage.id, result: "unavailable", reason, platformRequestId: requestId },
+      details: { coverageId, result: "unavailable", reason, platformRequestId: requestId },
     });
     return { kind: "unavailable", reason };
   }

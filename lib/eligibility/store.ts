@@ -111,6 +111,9 @@ export function toView(
   };
   if (related.coverage) view.coverage = related.coverage;
   if (related.checkedByName) view.checkedByName = related.checkedByName;
+  // A discovery's Coverages that came as entries of the message (not in the response) are kept from the view read on arrival.
+  const stored = check.responseView as Partial<BenefitsView> | null;
+  if (benefits && !benefits.discovered && Array.isArray(stored?.discovered) && stored.discovered.length > 0) benefits = { ...benefits, discovered: stored.discovered };
   if (benefits) view.benefits = benefits;
   if (check.outcome === "rejected") {
     view.error = {

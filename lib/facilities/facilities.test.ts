@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/lib/auth";
 import { submissions } from "@/lib/db/schema";
-import { startExchangeServices } from "@/lib/pipeline";
+import { startPipeline } from "@/lib/pipeline";
 import { submit } from "@/lib/submissions";
 import { buildClaim, startTestSandbox, tempDir, waitFor, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
@@ -86,7 +86,7 @@ describe.each(testDatabases())("facilities on $name", (target) => {
     const user = await createUser(database.db, { email: `north-${protocol}@clinic.test`, roles: ["billing"], password: "a long enough password 1", name: "North billing" });
     await assignUserFacility(database.db, user.email, "north");
     const before = await facilityRequests();
-    const services = startExchangeServices({
+    const services = startPipeline({
       db: database.db,
       client: main,
       clientFor: async (id) => {
@@ -99,8 +99,8 @@ describe.each(testDatabases())("facilities on $name", (target) => {
     });
     try {
       // createdBy a user of the facility: the submission records the facility without being told.
-      const claim = await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", createdBy: user.id, claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 }] }) });
-      const auth = await submit({ db: database.db }, { kind: "preauthorization", patientId: "1000000002", facilityId: north.id, claim: buildClaim({ use: "preauthorization", patientId: "1000000002", items: [{ code: "70553", price: 2500 }] }) });
+      const claim = await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", createdBy: user.id, claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 }] }) });
+      const auth = await submit({ db: database.db }, { kind: "preauthorization", patientNationalId: "1000000002", facilityId: north.id, claim: buildClaim({ use: "preauthorization", patientId: "1000000002", items: [{ code: "70553", price: 2500 }] }) });
       expect(claim.facilityId).toBe(north.id);
       for (const id of [claim.id, auth.id]) {
         await waitFor(async () => {

@@ -25,12 +25,16 @@ export type { DispositionFacts, DispositionUse, FixedDisposition, NoteFacts } fr
 export { checkNationalId } from "./national-id";
 export type { NationalIdProblem } from "./national-id";
 export { formatMinorUnits } from "./money";
-export { ELIGIBILITY_PURPOSES } from "./builders/eligibility";
+export { ELIGIBILITY_PURPOSES, FORM_ELIGIBILITY_PURPOSES } from "./builders/eligibility";
 export { CANCEL_REASONS } from "./systems";
 export { describeReference } from "./read/reference";
+// Which services an eligibility answer says need a prior authorization (a pure reading of its view).
+export { servicesNeedingAuthorization } from "./read/auth-requirements";
 // The national exchange's small value sets the forms choose from (decision 083): care settings,
 // subtypes, item code systems per care setting, patient documents. Constants only.
 export { CLAIM_TYPES, isClaimType, type ClaimType } from "./nphies/profiles";
+// The Minimum Data Set's value sets by name only (the catalogue's systems; the lists are in lib/fhir/mds).
+export { MDS_LIST_SYSTEMS, type MdsListKey } from "./nphies/mds-lists";
 export {
   CLAIM_SUBTYPES,
   DIAGNOSIS_ON_ADMISSION_CODES,
@@ -52,3 +56,5 @@ export type { BenefitCategoryView, CodedView, Decision, ExtensionView, Insurance
 // The claim size limits, for the staff forms' field errors (docs/decisions/093).
 export { CLAIM_LIMITS, CLAIM_LIMIT_WORDS, FORM_CLAIM_LIMITS } from "./nphies/limits";
 export type { ClaimLimitName } from "./nphies/limits";
+/** Prescriptions (docs/decisions/116): the pharmacist's reasons and substitutes, the dose frequencies. */
+export { DOSE_FREQUENCY_CODES, PHARMACIST_SELECTION_REASON_CODES, PHARMACIST_SUBSTITUTE_CODES } from "./nphies/prescriptions";

@@ -13,6 +13,7 @@ export * from "./builders/eligibility";
 export * from "./read";
 export * from "./terminology";
 export * from "./builders/claim";
+export * from "./builders/prescription";
 export * from "./outcome";
 export * from "./messages";
 export * from "./builders/communication";

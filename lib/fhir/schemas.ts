@@ -263,6 +263,8 @@ export const ClaimSchema = z.object({
   /** Vision: the prescription (a VisionPrescription by reference or identifier). */
   prescription: ReferenceOrIdentifierSchema.optional(),
   payee: z.object({ type: CodeableConceptSchema }).optional(),
+  /** Transfer of care (guide 7.3 step 4): the referring provider's name (decision 120). */
+  referral: z.object({ reference: z.string().max(500).optional(), display: z.string().max(500).optional() }).optional(),
   careTeam: z
     .array(
       z.object({

@@ -208,7 +208,7 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       expect(result).toMatchObject({ kind: "claim", status: "queued", replay: false, next: { agent: "ClaimLinc", task: "status" } });
       const id = result.submissionId as string;
       const row = await getSubmission(db, id);
-      expect(row).toMatchObject({ channel: "gateway", createdBy: `gateway:${tokenId}`, patientId: "1000000001", insurerId: "payer-rimal" });
+      expect(row).toMatchObject({ channel: "gateway", createdBy: `gateway:${tokenId}`, patientNationalId: "1000000001", insurerId: "payer-rimal" });
       expect((row!.claim.provider as Json).reference).toBe(`Organization/${sb.config.providerOrgId}`);
 
       const decided = await waitFor(async () => {

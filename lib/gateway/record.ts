@@ -73,7 +73,7 @@ export async function recordSummary(db: Db, data: z.infer<typeof summaryDataSche
     db
       .select({ kind: submissions.kind, status: submissions.status, n: count() })
       .from(submissions)
-      .where(and(eq(submissions.patientId, patient.nationalId)))
+      .where(and(eq(submissions.patientNationalId, patient.nationalId)))
       .groupBy(submissions.kind, submissions.status),
   ]);
   const tally = (kind: "claim" | "preauthorization") => {

@@ -6,4 +6,4 @@ export { LOCALES, directionOf, isLocale } from "./config";
 export type { Locale } from "./config";
 export { setLocaleAction } from "./actions";
 export { STATUS_ORDER, STATUS_WORDS, statusLabel } from "./status-words";
-export { dispositionWords, noteWords, reasonWords, type PlatformWords } from "./platform-words";
+export { dispositionWords, errorWords, noteWords, platformReasonWords, platformWordsLine, reasonWords, type PlatformWords } from "./platform-words";

@@ -7,4 +7,4 @@ export { default as englishMessages } from "./messages/en.json";
 export { DECISION_STATUS, STATUS_ORDER, outcomeOfView, statusLabel } from "./status-words";
 export type { StatusOutcome, StatusTone, StatusWord } from "./status-words";
 export { paymentLabel, remittanceWord, type PaymentWord } from "./status-words";
-export { dispositionWords, noteWords, reasonWords, type PlatformWords } from "./platform-words";
+export { dispositionWords, errorWords, noteWords, platformReasonWords, platformWordsLine, reasonWords, type PlatformWords } from "./platform-words";

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { informationRequests, liveEvents, submissionEvents, submissions } from "@/lib/db/schema";
 import { storeAttachment } from "@/lib/attachments";
 import { cancelSubmission, checkSubmissionStatus } from "@/lib/cancellation";
-import { startExchangeServices, type ExchangeServices, type InboundHandlers } from "@/lib/pipeline";
+import { startPipeline, type PipelineServices, type InboundHandlers } from "@/lib/pipeline";
 import { submit } from "@/lib/submissions";
 import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "@/lib/pipeline/testing/harness";
 import { buildCancelTask } from "@/lib/fhir";
@@ -34,7 +34,7 @@ describe.each(testDatabases())("information requests, cancellation and status ch
     let client: PlatformClient;
     let port: PlatformPort;
     let relay: WebhookRelay | undefined;
-    let services: ExchangeServices;
+    let services: PipelineServices;
 
     beforeAll(async () => {
       database = await target.open();
@@ -46,7 +46,7 @@ describe.each(testDatabases())("information requests, cancellation and status ch
       client = createPlatformClient({ ...sb.config, ...(protocol === "messaging" ? { protocol: "messaging", providerLicense: "PR-CLINIC-001" } : {}) }, { db: database.db, tlsCheckIntervalMs: 60_000 });
       port = portFor(client, database.db);
       relayDeps.client = client;
-      services = startExchangeServices({
+      services = startPipeline({
         db: database.db,
         client: port,
         config: { pollMs: 25, leaseMs: 10_000, pollAfterMs: 60_000, messagePollMs: 100 },
@@ -83,7 +83,7 @@ describe.each(testDatabases())("information requests, cancellation and status ch
       );
 
     it("a CommunicationRequest reaches the queue and the timeline live; the answer with an attachment is acknowledged and the held claim decided", async () => {
-      const claim = await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 }] }) });
+      const claim = await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 }] }) });
       const { platformId } = await sent(claim.id);
       const asked = await sb.admin("POST", `/_admin/claims/${platformId}/request-information`, { text: "Please send the lab report", attachmentTypes: ["Lab report"], dueInDays: -1 });
       expect(asked.status).toBe(201);
@@ -128,7 +128,7 @@ describe.each(testDatabases())("information requests, cancellation and status ch
     }, 90_000);
 
     it("an acknowledgement that arrives before the answer is recorded is not lost", async () => {
-      const claim = await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 61 }] }) });
+      const claim = await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 61 }] }) });
       const { platformId } = await sent(claim.id);
       await sb.admin("POST", `/_admin/claims/${platformId}/request-information`, { text: "Please send the referral", dueInDays: 3 });
       const request = await waitFor(async () => (await database.db.select().from(informationRequests).where(eq(informationRequests.submissionId, claim.id)))[0], 20_000, "information request stored");
@@ -152,7 +152,7 @@ describe.each(testDatabases())("information requests, cancellation and status ch
     }, 60_000);
 
     it("cancels an authorization (cancel Task completed → cancelled through transition()); a second cancel is refused", async () => {
-      const auth = await submit({ db: database.db }, { kind: "preauthorization", patientId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
+      const auth = await submit({ db: database.db }, { kind: "preauthorization", patientNationalId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
       const decided = await waitFor(async () => {
         const r = await row(auth.id);
         return DECIDED.includes(r.status) ? r : undefined;
@@ -175,7 +175,7 @@ describe.each(testDatabases())("information requests, cancellation and status ch
     }, 60_000);
 
     it("nullifies a decided claim and shows what the platform says on a status check", async () => {
-      const claim = await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "36415", price: 15 }] }) });
+      const claim = await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "36415", price: 15 }] }) });
       const { platformId } = await sent(claim.id);
       await sb.admin("POST", `/_admin/claims/${platformId}/process`);
       const deps = { db: database.db, port, providerOrgId: sb.config.providerOrgId };

@@ -26,6 +26,16 @@ export type AnswerResult =
  * Communication based on the request and about the claim. The row moves open → answered only when
  * the platform accepted it; a refusal leaves it open with the platform's words.
  */
+/** The kind of submission an information request is about (undefined: no such request), to check who may answer it. */
+export async function informationRequestKind(db: Db, id: string): Promise<SubmissionKind | undefined> {
+  const [row] = await db
+    .select({ kind: submissions.kind })
+    .from(informationRequests)
+    .innerJoin(submissions, eq(submissions.id, informationRequests.submissionId))
+    .where(eq(informationRequests.id, id));
+  return row?.kind;
+}
+
 export async function answerInformationRequest(deps: AnswerDeps, caller: Caller, input: { id: string; text: string; attachmentIds: string[] }): Promise<AnswerResult> {
   const now = deps.clock ?? (() => new Date());
   const [row] = await deps.db.select().from(informationRequests).where(eq(informationRequests.id, input.id));
@@ -163,7 +173,7 @@ export async function listInformationRequests(db: Db, options: { filter?: QueueF
     })
     .from(informationRequests)
     .innerJoin(submissions, eq(submissions.id, informationRequests.submissionId))
-    .leftJoin(patients, eq(patients.nationalId, submissions.patientId))
+    .leftJoin(patients, eq(patients.nationalId, submissions.patientNationalId))
     .where(and(...where))
     .orderBy(sql`case when ${informationRequests.status} = 'open' then 0 else 1 end`, asc(sql`coalesce(${informationRequests.dueAt}, 'infinity'::timestamptz)`), desc(informationRequests.receivedAt))
     .limit(options.limit ?? 200);

@@ -158,7 +158,7 @@ export const TOOLS: readonly ToolDef[] = [
       const outcome = await runEligibilityCheck(
         { db: ctx.db, client: port, providerOrgId: ctx.config.providerOrgId, now: () => new Date() },
         tokenCaller(ctx),
-        { patientId: input.patientId, coverageId: input.coverageId, servicedDate, purposes: input.purposes, categories: input.categories as never },
+        { patientId: input.patientId, coverageId: input.coverageId, servicedDate, purposes: input.purposes.filter((p) => p !== "discovery"), categories: input.categories as never },
       );
       if (outcome.kind === "invalid") {
         const fields = [

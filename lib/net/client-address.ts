@@ -100,6 +100,17 @@ function peerAddress(headers: Headers): string | undefined {
   return headers.get(PEER_ADDRESS_HEADER)?.trim() || forwardedChain(headers).at(-1) || undefined;
 }
 
+const LOOPBACK = ["127.0.0.0/8", "::1/128"].map(parseCidr);
+
+/**
+ * Whether the connection comes from this machine's loopback, as the socket says (the preload's
+ * header; never a client's X-Forwarded-For): Next.js' own server-to-server hops.
+ */
+export function peerIsLoopback(headers: Headers): boolean {
+  const socket = headers.get(PEER_ADDRESS_HEADER)?.trim();
+  return !!socket && inRange(socket, LOOPBACK);
+}
+
 /** Whether the peer is one of our proxies, so that its X-Forwarded-* headers are believed. */
 export function peerIsTrusted(headers: Headers, trust: TrustedProxies): boolean {
   if (trust.kind === "none") return false;

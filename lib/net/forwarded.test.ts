@@ -34,4 +34,16 @@ describe("one trust rule for X-Forwarded-Proto and -Host", () => {
     expect(trustedForwarded(junk, proxy).host).toBeUndefined();
     expect(withTrustedForwarding(junk, proxy).has("x-forwarded-host")).toBe(false);
   });
+
+  it("Next.js' own hop of a forwarded server action (loopback socket, x-action-forwarded) keeps the host decided for the original request; nobody else's", () => {
+    const hop = (peer: string, extra: Record<string, string> = { "x-action-forwarded": "1" }) =>
+      h({ [PEER_ADDRESS_HEADER]: peer, host: "127.0.0.1:3210", "x-forwarded-host": "localhost:3210", origin: "http://localhost:3210", ...extra });
+    expect(trustedForwarded(hop("127.0.0.1"), { kind: "none" }).host).toBe("localhost:3210");
+    expect(trustedForwarded(hop("::1"), { kind: "none" }).host).toBe("localhost:3210");
+    // Not from this machine's socket, or not Next.js' forward: our socket's Host, as for any client.
+    expect(trustedForwarded(hop("198.51.100.4"), { kind: "none" }).host).toBe("127.0.0.1:3210");
+    expect(trustedForwarded(hop("127.0.0.1", {}), { kind: "none" }).host).toBe("127.0.0.1:3210");
+    const spoofedChain = h({ host: "127.0.0.1:3210", "x-forwarded-for": "127.0.0.1", "x-action-forwarded": "1", "x-forwarded-host": "evil.example" });
+    expect(trustedForwarded(spoofedChain, { kind: "none" }).host).toBe("127.0.0.1:3210");
+  });
 });

@@ -1,4 +1,4 @@
-import { isSecureRequest, peerIsTrusted, type TrustedProxies } from "./client-address";
+import { isSecureRequest, peerIsLoopback, peerIsTrusted, type TrustedProxies } from "./client-address";
 
 /**
  * The one trust rule for every forwarded header (docs/decisions/060-web-edge-trust-and-origin.md):
@@ -26,7 +26,11 @@ export function trustedForwarded(headers: Headers, trust: TrustedProxies): Forwa
   const proto = isSecureRequest(headers, trust) ? "https" : "http";
   const forwardedHost = (headers.get("x-forwarded-host") ?? "").split(",")[0]!.trim();
   const own = headers.get("host")?.trim();
-  const candidate = peerIsTrusted(headers, trust) && isHostValue(forwardedHost) ? forwardedHost : own;
+  // Next.js forwards a server action posted to a page whose worker does not hold it to the worker
+  // that does, over loopback, with the original request's headers (`x-action-forwarded`): that
+  // hop's X-Forwarded-Host is the one this rule already decided for the original request.
+  const nextHop = headers.get("x-action-forwarded") !== null && peerIsLoopback(headers);
+  const candidate = (peerIsTrusted(headers, trust) || nextHop) && isHostValue(forwardedHost) ? forwardedHost : own;
   return { proto, host: isHostValue(candidate) ? candidate.toLowerCase() : undefined };
 }
 

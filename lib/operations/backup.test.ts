@@ -42,7 +42,7 @@ describe("backup and restore", () => {
     socket = await startAdminSocket(path.join(dir, "portal"), async () => portal.db);
     for (let i = 0; i < 30; i++) {
       const use = i % 3 === 0 ? "preauthorization" : "claim";
-      await submit({ db: portal.db }, { kind: use, patientId: "1000000001", claim: buildClaim({ use, items: [{ code: "36415", price: 15 + i }] }) });
+      await submit({ db: portal.db }, { kind: use, patientNationalId: "1000000001", claim: buildClaim({ use, items: [{ code: "36415", price: 15 + i }] }) });
     }
     for (let i = 0; i < 5; i++) {
       const stored = await storeAttachment(portal.db, { bytes: tinyPdf(`report ${i}`), fileName: `report-${i}.pdf`, uploadedBy: "backup-test" });

@@ -1,10 +1,15 @@
 /** lib/patients: what other modules and app/ may use (docs/decisions/041-module-entries.md). */
 export { callerOf } from "./caller";
-export { ageOn, dayAsDate } from "./dates";
+export { ageOn, cardExpiredBefore, dayAfterExpiry, dayAsDate, daysOld, NEWBORN_DAYS, underMotherCoverage } from "./dates";
+export { birthWeightKg, coverageUse, listNewborns, motherOf, mothersCoverages, requestCoverageUse, type CoverageUse, type RequestCoverageUse } from "./newborn";
+export { kilogramsOf, registerNewbornSchema } from "./newborn-schema";
+export type { RegisterNewbornInput } from "./newborn-schema";
 export { insurerNames } from "./insurer-names";
 export { addCoverage, findPatientByNationalId, getCoverage, getPatient, listCoverages, listInsurers, listSubmissionsForPatient, registerPatient, updatePatient } from "./registry";
 export type { CoverageView, Patient, PatientSummary, SubmissionSummary, UpdateResult } from "./registry";
-export { addCoverageSchema, formatSaudiMobile, patientSearchSchema, registerPatientSchema, updatePatientSchema } from "./schemas";
+export { addCoverageFields, addCoverageSchema, expiryNotBeforeStart, formatSaudiMobile, isCardDate, patientSearchSchema, registerPatientSchema, updatePatientSchema } from "./schemas";
 export type { AddCoverageInput, RegisterPatientInput, UpdatePatientInput } from "./schemas";
-export { auditedSearch, auditedUpdate, auditedView } from "./service";
+export { auditedAddCoverage, auditedChangeOfflineEligibility, auditedSearch, auditedUpdate, auditedView, patientCodeLists } from "./service";
 export { seedDemoPatients } from "./demo-data";
+export { listOfflineEligibilities, offlineEligibilityFor, OFFLINE_ELIGIBILITY_DAYS, type OfflineEligibility, type ChangeOfflineResult } from "./offline";
+export { changeOfflineEligibilitySchema, recordOfflineEligibilitySchema, type ChangeOfflineEligibilityInput, type RecordOfflineEligibilityInput } from "./offline-schema";

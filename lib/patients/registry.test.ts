@@ -4,12 +4,13 @@ import { auditEvents } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import { testDatabases, type TestDatabase } from "@/lib/testing/databases";
 import { DEMO_PATIENTS, seedDemoPatients } from "./demo-data";
-import { addCoverage, getPatient, listCoverages, listSubmissionsForPatient, registerPatient, searchKind, searchPatients } from "./registry";
+import { addCoverage, getCoverage, getPatient, listCoverages, listSubmissionsForPatient, registerPatient, searchKind, searchPatients } from "./registry";
 import { registerPatientSchema, updatePatientSchema } from "./schemas";
-import { auditedRegister, auditedSearch, auditedUpdate, auditedView } from "./service";
+import { auditedRegister, auditedSearch, auditedUpdate, auditedView, patientListProblems } from "./service";
 import { insertSubmissions } from "@/lib/submissions/testing";
 
 const parse = registerPatientSchema({ allowSandboxTestIds: true }).parse;
+const parseResult = (input: unknown) => registerPatientSchema({ allowSandboxTestIds: true }).safeParse(input).success;
 const caller = { actor: { kind: "user" as const, id: "00000000-0000-4000-8000-000000000001", email: "fd@clinic.example", roles: ["front_desk"] }, userId: "00000000-0000-4000-8000-000000000001", userName: "Front Desk", requestId: "11111111-1111-4111-8111-111111111111" };
 
 describe.each(testDatabases().map((d): [string, TestDatabase] => [d.name, d]))("patient registry on %s", (_name, target) => {
@@ -42,6 +43,16 @@ describe.each(testDatabases().map((d): [string, TestDatabase] => [d.name, d]))("
     expect(await getPatient(database.db, "not-a-uuid")).toBeUndefined();
   });
 
+  it("records occupation and religion from the catalogue's lists; a code outside them is a field error", async () => {
+    const input = parse({ nationalId: "1000000047", givenName: "Reem", familyName: "Lists", birthDate: "1999-02-03", gender: "female", phone: "", occupation: "student", religion: "muslim" });
+    expect(await patientListProblems(database.db, input)).toBeUndefined();
+    const saved = await registerPatient(database.db, input);
+    expect(saved.ok && [saved.patient.occupation, saved.patient.religion]).toEqual(["student", "muslim"]);
+    expect(await patientListProblems(database.db, { occupation: "astronaut", religion: "" })).toEqual({ occupation: ["occupationInvalid"] });
+    expect(await patientListProblems(database.db, { occupation: "", religion: "zz" })).toEqual({ religion: ["religionInvalid"] });
+    expect(parseResult({ nationalId: "1000000047", givenName: "R", familyName: "L", birthDate: "1999-02-03", gender: "female", phone: "", occupation: "no spaces allowed" })).toBe(false);
+  });
+
   it("searches by national ID prefix or by every word of the name, any case, wildcards inert", async () => {
     expect(searchKind(" 208 ")).toBe("national_id");
     expect(searchKind("Salma")).toBe("name");
@@ -67,11 +78,25 @@ describe.each(testDatabases().map((d): [string, TestDatabase] => [d.name, d]))("
     expect((await listCoverages(database.db, salma!.id)).map((c) => c.coverageRef)).toEqual(["cov-2087654329"]);
   });
 
+  it("keeps the card's expiry date, or none (decision 126)", async () => {
+    const [salma] = await searchPatients(database.db, "2087654329");
+    const dated = await addCoverage(database.db, { patientId: salma!.id, insurerId: "payer-rimal", memberId: "RML-9", coverageRef: "cov-exp-1", expiresOn: "2026-12-31" });
+    expect(dated.ok && dated.coverage.expiresOn).toBe("2026-12-31");
+    const undated = await addCoverage(database.db, { patientId: salma!.id, insurerId: "payer-rimal", memberId: "RML-10", coverageRef: "cov-exp-2", expiresOn: "" });
+    expect(undated.ok && undated.coverage.expiresOn).toBeNull();
+    const listed = await listCoverages(database.db, salma!.id);
+    expect(listed.filter((c) => c.coverageRef.startsWith("cov-exp-")).map((c) => [c.coverageRef, c.expiresOn])).toEqual([
+      ["cov-exp-1", "2026-12-31"],
+      ["cov-exp-2", null],
+    ]);
+    expect((await getCoverage(database.db, dated.ok ? dated.coverage.id : ""))?.expiresOn).toBe("2026-12-31");
+  });
+
   it("lists a patient's authorizations and claims from submissions, newest first", async () => {
     await insertSubmissions(database.db, [
-      { kind: "preauthorization", status: "complete", patientId: "1000000001", insurerId: "payer-rimal", claim: {}, totalMinor: 250_000, currency: "SAR", createdAt: new Date("2026-01-01T00:00:00Z") },
-      { kind: "claim", status: "queued", patientId: "1000000001", claim: {}, createdAt: new Date("2026-02-01T00:00:00Z") },
-      { kind: "claim", status: "queued", patientId: "1000000002", claim: {} },
+      { kind: "preauthorization", status: "complete", patientNationalId: "1000000001", insurerId: "payer-rimal", claim: {}, totalMinor: 250_000, currency: "SAR", createdAt: new Date("2026-01-01T00:00:00Z") },
+      { kind: "claim", status: "queued", patientNationalId: "1000000001", claim: {}, createdAt: new Date("2026-02-01T00:00:00Z") },
+      { kind: "claim", status: "queued", patientNationalId: "1000000002", claim: {} },
     ]);
     expect((await listSubmissionsForPatient(database.db, "1000000001")).map((s) => [s.kind, s.status])).toEqual([
       ["claim", "queued"],
@@ -120,7 +145,7 @@ describe.each(testDatabases().map((d): [string, TestDatabase] => [d.name, d]))("
     expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000061" }))).toEqual({ ok: false, reason: "duplicate", existingId: other.patient.id });
 
     // Once a claim was made under the number, it stays; the other fields can still be corrected.
-    await insertSubmissions(database.db, { kind: "claim", status: "draft", patientId: "1000000062", claim: { resourceType: "Claim" } });
+    await insertSubmissions(database.db, { kind: "claim", status: "draft", patientNationalId: "1000000062", claim: { resourceType: "Claim" } });
     expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000063", givenName: "Tariq", phone: "0551234567" }))).toEqual({ ok: false, reason: "national_id_in_use" });
     expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tareq", phone: "0551234567" }))).toMatchObject({ ok: true, changed: ["givenName"] });
     expect(await auditedUpdate(database.db, caller, update({ ...base, id: "5b0f4a36-9d4e-4d43-9a55-0f0f6d9f1a10" }))).toEqual({ ok: false, reason: "not_found" });

@@ -1,3 +1,4 @@
+import { env } from "@/lib/env";
 import { and, asc, desc, eq, ilike, inArray, like, or, type SQL } from "drizzle-orm";
 import type { Db, SubmissionStatus } from "@/lib/db";
 import { coverages, insurers, patients, submissions, visits } from "@/lib/db";
@@ -20,7 +21,11 @@ export interface CoverageView {
   /** The payer's network and the coverage class ('' when not known; docs/decisions/089). */
   network: string;
   coverageClass: string;
+  /** The card's expiry date (YYYY-MM-DD, last day covered); null: not given (decision 126). */
+  expiresOn: string | null;
   createdAt: Date;
+  /** A newborn's mother's coverage, offered for the baby's first 30 days (docs/decisions/110). */
+  ofMother?: boolean;
 }
 
 export interface PatientSummary {
@@ -31,6 +36,8 @@ export interface PatientSummary {
   birthDate: string;
   gender: Patient["gender"];
   coverages: CoverageView[];
+  /** A newborn linked to its mother: its birth weight (grams) when recorded (docs/decisions/110). */
+  newborn?: { birthWeightGrams: number | null };
 }
 
 /** The document a registry number is of: an Iqama starts with 2, a national ID with 1 (docs/decisions/084). */
@@ -55,6 +62,8 @@ export async function registerPatient(db: Db, input: RegisterPatientInput, creat
       gender: input.gender,
       phone: phone ?? null,
       maritalStatus: input.maritalStatus || null,
+      occupation: input.occupation || null,
+      religion: input.religion || null,
       createdBy: createdBy ?? null,
     })
     .onConflictDoNothing({ target: patients.nationalId })
@@ -72,7 +81,7 @@ export type UpdateResult =
   /** The number already names claims, authorizations or visits sent or planned under it: it cannot change. */
   | { ok: false; reason: "national_id_in_use" };
 
-const EDITABLE = ["nationalId", "givenName", "familyName", "birthDate", "gender", "phone", "maritalStatus"] as const;
+const EDITABLE = ["nationalId", "givenName", "familyName", "birthDate", "gender", "phone", "maritalStatus", "occupation", "religion"] as const;
 
 /**
  * Corrects a registered patient (input already parsed by updatePatientSchema). The national ID
@@ -92,13 +101,15 @@ export async function updatePatient(db: Db, input: UpdatePatientInput): Promise<
       gender: input.gender,
       phone: (input.phone ? normalizeSaudiMobile(input.phone) : undefined) ?? null,
       maritalStatus: input.maritalStatus || null,
+      occupation: input.occupation || null,
+      religion: input.religion || null,
     };
     const changed = EDITABLE.filter((k) => (current[k] ?? null) !== next[k]);
     if (changed.length === 0) return { ok: true, patient: current, changed };
     if (changed.includes("nationalId")) {
       const [other] = await tx.select({ id: patients.id }).from(patients).where(eq(patients.nationalId, next.nationalId)).limit(1);
       if (other) return { ok: false, reason: "duplicate", existingId: other.id };
-      const [sent] = await tx.select({ id: submissions.id }).from(submissions).where(eq(submissions.patientId, current.nationalId)).limit(1);
+      const [sent] = await tx.select({ id: submissions.id }).from(submissions).where(eq(submissions.patientNationalId, current.nationalId)).limit(1);
       const [planned] = await tx.select({ id: visits.id }).from(visits).where(eq(visits.nationalId, current.nationalId)).limit(1);
       if (sent || planned) return { ok: false, reason: "national_id_in_use" };
     }
@@ -150,10 +161,7 @@ export async function searchPatients(db: Db, query: string, limit = 20): Promise
     .where(where)
     .orderBy(asc(patients.familyName), asc(patients.givenName), asc(patients.nationalId))
     .limit(Math.min(Math.max(limit, 1), 50));
-  const byPatient = await coveragesFor(
-    db,
-    rows.map((r) => r.id),
-  );
+  const byPatient = await coveragesFor(db, [...new Set(rows.flatMap((r) => (r.motherId ? [r.id, r.motherId] : [r.id])))]);
   return rows.map((r) => ({
     id: r.id,
     nationalId: r.nationalId,
@@ -161,7 +169,9 @@ export async function searchPatients(db: Db, query: string, limit = 20): Promise
     familyName: r.familyName,
     birthDate: r.birthDate,
     gender: r.gender,
-    coverages: byPatient.get(r.id) ?? [],
+    // A newborn is offered its mother's coverages after its own (guide 6.5, docs/decisions/110).
+    coverages: [...(byPatient.get(r.id) ?? []), ...(r.motherId ? (byPatient.get(r.motherId) ?? []).map((c) => ({ ...c, ofMother: true })) : [])],
+    ...(r.motherId ? { newborn: { birthWeightGrams: r.birthWeightGrams } } : {}),
   }));
 }
 
@@ -179,6 +189,7 @@ async function coveragesFor(db: Db, patientIds: string[]): Promise<Map<string, C
       coverageRef: coverages.coverageRef,
       network: coverages.network,
       coverageClass: coverages.coverageClass,
+      expiresOn: coverages.expiresOn,
       createdAt: coverages.createdAt,
     })
     .from(coverages)
@@ -206,6 +217,7 @@ export async function getCoverage(db: Db, coverageId: string): Promise<CoverageV
       coverageRef: coverages.coverageRef,
       network: coverages.network,
       coverageClass: coverages.coverageClass,
+      expiresOn: coverages.expiresOn,
       createdAt: coverages.createdAt,
     })
     .from(coverages)
@@ -220,16 +232,35 @@ export async function listInsurers(db: Db): Promise<Insurer[]> {
 
 export type AddCoverageResult =
   | { ok: true; coverage: CoverageView }
-  | { ok: false; reason: "unknown_patient" | "unknown_insurer" | "duplicate" };
+  | { ok: false; reason: "unknown_patient" | "unknown_insurer" | "duplicate" | "coverage_ref_required" };
+
+/**
+ * The coverage id the requests name. Given → kept. Blank → over the exchange's messaging, where a
+ * request carries the Coverage with its member number and the exchange identifies it by that
+ * (guide 6.2, Coverage.identifier), the portal makes one from the member number; over the spec's
+ * REST the platform knows a coverage only by its own id, so none can be made (undefined).
+ */
+export function coverageRefFor(input: { memberId: string; coverageRef?: string }, protocol: "rest" | "messaging" = env().PLATFORM_PROTOCOL): string | undefined {
+  const given = input.coverageRef?.trim();
+  if (given) return given;
+  if (protocol !== "messaging") return undefined;
+  return `mbr-${input.memberId.replace(/[^A-Za-z0-9\-.]/g, "-")}`.slice(0, 64);
+}
 
 /** Adds a coverage to a patient (input parsed by addCoverageSchema). */
-export async function addCoverage(db: Db, input: Omit<AddCoverageInput, "network" | "coverageClass"> & Partial<Pick<AddCoverageInput, "network" | "coverageClass">>, createdBy?: string): Promise<AddCoverageResult> {
+export async function addCoverage(
+  db: Db,
+  input: Omit<AddCoverageInput, "network" | "coverageClass" | "expiresOn"> & Partial<Pick<AddCoverageInput, "network" | "coverageClass" | "expiresOn">>,
+  createdBy?: string,
+): Promise<AddCoverageResult> {
   if (!(await getPatient(db, input.patientId))) return { ok: false, reason: "unknown_patient" };
   const [insurer] = await db.select().from(insurers).where(and(eq(insurers.id, input.insurerId), eq(insurers.active, true)));
   if (!insurer) return { ok: false, reason: "unknown_insurer" };
+  const coverageRef = coverageRefFor(input);
+  if (!coverageRef) return { ok: false, reason: "coverage_ref_required" };
   const [row] = await db
     .insert(coverages)
-    .values({ patientId: input.patientId, insurerId: input.insurerId, memberId: input.memberId, coverageRef: input.coverageRef, network: input.network ?? "", coverageClass: input.coverageClass ?? "", createdBy: createdBy ?? null })
+    .values({ patientId: input.patientId, insurerId: input.insurerId, memberId: input.memberId, coverageRef, network: input.network ?? "", coverageClass: input.coverageClass ?? "", expiresOn: input.expiresOn || null, createdBy: createdBy ?? null })
     .onConflictDoNothing()
     .returning();
   if (!row) return { ok: false, reason: "duplicate" };
@@ -241,7 +272,7 @@ export async function addCoverage(db: Db, input: Omit<AddCoverageInput, "network
 
 export interface SubmissionSummary {
   id: string;
-  kind: "preauthorization" | "claim";
+  kind: "preauthorization" | "claim" | "prescription";
   status: SubmissionStatus;
   insurerId: string | null;
   totalMinor: number | null;
@@ -278,7 +309,7 @@ export async function listSubmissionsForPatient(db: Db, nationalId: string, limi
       channel: submissions.channel,
     })
     .from(submissions)
-    .where(eq(submissions.patientId, nationalId))
+    .where(eq(submissions.patientNationalId, nationalId))
     .orderBy(desc(submissions.createdAt))
     .limit(limit);
   return rows.map(({ responseView, channel, ...r }) => ({ ...r, ...(responseView ? { outcome: outcomeOfView(responseView) } : {}), ...(channel === "payer" ? { fromPayer: true as const, ...payerTerms(responseView) } : {}) }));

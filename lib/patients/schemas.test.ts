@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addCoverageSchema, formatSaudiMobile, normalizeSaudiMobile, registerPatientSchema } from "./schemas";
+import { addCoverageSchema, formatSaudiMobile, isCardDate, normalizeSaudiMobile, registerPatientSchema } from "./schemas";
+import { coverageRefFor } from "./registry";
 
 const sandbox = registerPatientSchema({ allowSandboxTestIds: true });
 const production = registerPatientSchema({ allowSandboxTestIds: false });
@@ -72,5 +73,42 @@ describe("addCoverageSchema", () => {
     expect(addCoverageSchema.parse({ ...ok, network: " wadi-restricted ", coverageClass: "VIP" })).toMatchObject({ network: "wadi-restricted", coverageClass: "VIP" });
     expect(firstError(addCoverageSchema.safeParse({ ...ok, network: "wadi restricted" }), "network")).toBe("networkInvalid");
     expect(firstError(addCoverageSchema.safeParse({ ...ok, coverageClass: "x".repeat(41) }), "coverageClass")).toBe("coverageClassInvalid");
+  });
+});
+
+describe("the card's expiry date (decision 126)", () => {
+  const ok = { patientId: "5b0f4a36-9d4e-4d43-9a55-0f0f6d9f1a10", insurerId: "payer-rimal", memberId: "RML-1" };
+  it("is optional; a real day is kept, past ones too (the insurer decides)", () => {
+    expect(addCoverageSchema.parse(ok).expiresOn).toBe("");
+    expect(addCoverageSchema.parse({ ...ok, expiresOn: " 2026-12-31 " }).expiresOn).toBe("2026-12-31");
+    expect(addCoverageSchema.parse({ ...ok, expiresOn: "2020-02-29" }).expiresOn).toBe("2020-02-29");
+  });
+
+  it.each(["2026-02-30", "2026-13-01", "31/12/2026", "2026-1-5", "1999-12-31", "2101-01-01", "tomorrow"])("refuses %s in words", (expiresOn) =>
+    expect(firstError(addCoverageSchema.safeParse({ ...ok, expiresOn }), "expiresOn")).toBe("expiresOnInvalid"),
+  );
+
+  it("is not before the card's start when one is known", () => {
+    expect(firstError(addCoverageSchema.safeParse({ ...ok, startsOn: "2026-01-01", expiresOn: "2025-12-31" }), "expiresOn")).toBe("expiresBeforeStart");
+    expect(addCoverageSchema.safeParse({ ...ok, startsOn: "2026-01-01", expiresOn: "2026-01-01" }).success).toBe(true);
+    expect(addCoverageSchema.safeParse({ ...ok, startsOn: "2026-01-01" }).success).toBe(true);
+  });
+
+  it("isCardDate: real days from 2000 to 2100 only", () => {
+    expect(isCardDate("2028-02-29")).toBe(true);
+    expect(isCardDate("2027-02-29")).toBe(false);
+    expect(isCardDate("")).toBe(false);
+  });
+});
+
+describe("the exchange's coverage id: asked only when known (decision 122)", () => {
+  const ok = { patientId: "5b0f4a36-9d4e-4d43-9a55-0f0f6d9f1a10", insurerId: "payer-rimal", memberId: "RML-1/22" };
+  it("may be left blank on the form", () => {
+    expect(addCoverageSchema.parse(ok).coverageRef).toBe("");
+  });
+  it("is kept when given; made from the member number over messaging; required over the spec's REST", () => {
+    expect(coverageRefFor({ ...ok, coverageRef: "cov-9" }, "rest")).toBe("cov-9");
+    expect(coverageRefFor({ ...ok, coverageRef: "" }, "messaging")).toBe("mbr-RML-1-22");
+    expect(coverageRefFor({ ...ok, coverageRef: "" }, "rest")).toBeUndefined();
   });
 });

@@ -61,6 +61,9 @@ const birthDate = z
   // A day ahead of UTC's today tolerates time zones east of UTC (the clinic's "today").
   .refine((v) => v <= new Date(Date.now() + 86_400_000).toISOString().slice(0, 10), "birthDateFuture");
 
+/** A code of one of the catalogue's lists, as typed: its shape here; its membership where the catalogue is read. */
+const catalogueCode = (message: string) => z.string().trim().max(64, message).regex(/^$|^[A-Za-z0-9][A-Za-z0-9.\-/]*$/, message).default("");
+
 export function registerPatientSchema(options: { allowSandboxTestIds: boolean }) {
   return z.object({
     nationalId: nationalIdSchema(options),
@@ -79,6 +82,9 @@ export function registerPatientSchema(options: { allowSandboxTestIds: boolean })
       .trim()
       .default("")
       .refine((v) => v === "" || mds.MARITAL_STATUSES.some((m) => m.code === v), "maritalStatusInvalid"),
+    /** Codes of the catalogue's occupation and religion lists (a clinic imports the exchange's; checked there, decision 118); "" not asked. */
+    occupation: catalogueCode("occupationInvalid"),
+    religion: catalogueCode("religionInvalid"),
   });
 }
 export type RegisterPatientInput = z.infer<ReturnType<typeof registerPatientSchema>>;
@@ -89,7 +95,22 @@ export function updatePatientSchema(options: { allowSandboxTestIds: boolean }) {
 }
 export type UpdatePatientInput = z.infer<ReturnType<typeof updatePatientSchema>>;
 
-export const addCoverageSchema = z.object({
+/** An optional calendar day as typed in a date field: "" or a real YYYY-MM-DD from 2000 to 2100. */
+export function isCardDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value < "2000-01-01" || value > "2100-12-31") return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+const cardDate = (message: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => v === "" || isCardDate(v), message)
+    .default("");
+
+/** The coverage form's fields without the cross-field check (to omit or extend; parse with addCoverageSchema). */
+export const addCoverageFields = z.object({
   patientId: z.uuid("patientRequired"),
   insurerId: z.string().trim().min(1, "insurerRequired").max(64, "insurerRequired"),
   memberId: z
@@ -98,20 +119,43 @@ export const addCoverageSchema = z.object({
     .min(1, "memberIdRequired")
     .max(40, "memberIdInvalid")
     .regex(/^[A-Za-z0-9][A-Za-z0-9\-/.]*$/, "memberIdInvalid"),
+  /**
+   * The exchange's coverage id, only when the insurer gave it (it is on no card): blank → the
+   * portal fills one where the exchange identifies the coverage by its member number
+   * (lib/patients/registry.ts `coverageRefFor`, docs/decisions/122).
+   */
   coverageRef: z
     .string()
     .trim()
-    .min(1, "coverageRefRequired")
     .max(64, "coverageRefInvalid")
     // A FHIR id, as used in `Coverage/<id>`.
-    .regex(/^[A-Za-z0-9\-.]{1,64}$/, "coverageRefInvalid"),
+    .regex(/^[A-Za-z0-9\-.]{0,64}$/, "coverageRefInvalid")
+    .default(""),
   /**
    * The payer's provider network and the coverage class from the card (Coverage.class); optional.
    * They choose the class and network prices of the payer's contract (docs/decisions/089).
    */
   network: z.string().trim().max(40, "networkInvalid").regex(/^[A-Za-z0-9\-_.]*$/, "networkInvalid").default(""),
   coverageClass: z.string().trim().max(40, "coverageClassInvalid").regex(/^[A-Za-z0-9\-_.]*$/, "coverageClassInvalid").default(""),
+  /**
+   * The card's expiry date as printed (YYYY-MM-DD, the last day it covers); "" not given. A real
+   * day between 2000 and 2100; a past date is kept (an expired card is still the patient's record,
+   * and the insurer decides), the forms warn of it (decision 126).
+   */
+  expiresOn: cardDate("expiresOnInvalid"),
+  /**
+   * The card's first day when one is known (a discovery answer's period start; the form asks
+   * none): not stored, only checked — the expiry is not before it.
+   */
+  startsOn: cardDate("expiresOnInvalid").optional(),
 });
+
+/** The card's expiry is not before its start, when both are known (decision 126). */
+export function expiryNotBeforeStart(v: { expiresOn?: string; startsOn?: string }, ctx: z.RefinementCtx): void {
+  if (v.expiresOn && v.startsOn && v.expiresOn < v.startsOn) ctx.addIssue({ code: "custom", path: ["expiresOn"], message: "expiresBeforeStart" });
+}
+
+export const addCoverageSchema = addCoverageFields.superRefine(expiryNotBeforeStart);
 export type AddCoverageInput = z.infer<typeof addCoverageSchema>;
 
 export const patientSearchSchema = z.object({ q: z.string().trim().max(100).default("") });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, inArray } from "drizzle-orm";
 import { liveEvents, submissionEvents, submissions } from "@/lib/db/schema";
 import { remittances } from "@/lib/db/schema/payments";
-import { startExchangeServices } from "@/lib/pipeline";
+import { startPipeline } from "@/lib/pipeline";
 import { submit } from "@/lib/submissions";
 import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "@/lib/pipeline/testing/harness";
 import { buildPaymentNotice } from "@/lib/fhir";
@@ -30,7 +30,7 @@ describe.each(testDatabases())("payments on $name", (target) => {
     let relay: WebhookRelay | undefined;
     let client: PlatformClient;
     let port: PlatformPort;
-    let services: ReturnType<typeof startExchangeServices>;
+    let services: ReturnType<typeof startPipeline>;
 
     beforeAll(async () => {
       database = await target.open();
@@ -42,7 +42,7 @@ describe.each(testDatabases())("payments on $name", (target) => {
       client = createPlatformClient(protocol === "messaging" ? { ...sb.config, protocol: "messaging", providerLicense: "PR-CLINIC-001" } : sb.config, { db: database.db, tlsCheckIntervalMs: 60_000 });
       relayDeps.client = client;
       port = portFor(client, database.db);
-      services = startExchangeServices({
+      services = startPipeline({
         db: database.db,
         client: port,
         config: { pollMs: 25, leaseMs: 10_000, pollAfterMs: 1_000, messagePollMs: 100 },
@@ -61,7 +61,7 @@ describe.each(testDatabases())("payments on $name", (target) => {
     it("a remittance for three claims (one short-paid) and one unknown claim is matched; notices paid then cleared are accepted", async () => {
       const ids: string[] = [];
       for (const code of ["85025", "85025", "85025"]) {
-        ids.push((await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code, price: 60 }] }) })).id);
+        ids.push((await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code, price: 60 }] }) })).id);
       }
       const rows = await waitFor(async () => {
         const r = await database.db.select().from(submissions).where(inArray(submissions.id, ids));
@@ -149,7 +149,7 @@ describe.each(testDatabases())("payments on $name", (target) => {
 
     it("a fee component is reconciled to the halala (not short), an advance is no unmatched claim, and A/R aging follows a reversal", async () => {
       const ids: string[] = [];
-      for (const price of [60, 61]) ids.push((await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price }] }) })).id);
+      for (const price of [60, 61]) ids.push((await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price }] }) })).id);
       const rows = await waitFor(async () => {
         const r = await database.db.select().from(submissions).where(inArray(submissions.id, ids));
         return r.length === 2 && r.every((s) => DECIDED.includes(s.status)) ? r : undefined;

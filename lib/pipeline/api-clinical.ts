@@ -126,7 +126,7 @@ function elementOf(path: readonly (string | number)[]): { path: PropertyKey[]; e
  * is missing or wrong: the Encounter itself (contained, named by extension-encounter), every
  * maternity flag, then `clinicalIssues` on what the Claim carries. Undefined when it fits.
  */
-export function apiClinicalProblem(claim: ClaimParsed, type: nphies.ClaimType): { path: PropertyKey[]; field: string; message: string } | undefined {
+export function apiClinicalProblem(claim: ClaimParsed, type: nphies.ClaimType, lists?: mds.MdsCodeLists): { path: PropertyKey[]; field: string; message: string } | undefined {
   const subtype = codeOf(claim.subType, nphies.SYSTEMS.claimSubtype) as nphies.ClaimSubtype;
   const use = claim.use === "preauthorization" ? "preauthorization" : "claim";
   const needs = mds.mdsNeeds(type, subtype, use);
@@ -146,7 +146,7 @@ export function apiClinicalProblem(claim: ClaimParsed, type: nphies.ClaimType): 
   const diagnoses = (claim.diagnosis ?? []).map((d) => codeOf(d.diagnosisCodeableConcept)).filter(Boolean);
   const encounter = containedEncounterOf(claim);
   const discharge = encounter?.period?.end ?? claim.billablePeriod?.end ?? "";
-  const [issue] = clinicalIssues({ use, claimType: type, subtype, diagnoses, discharge, clinical: clinicalValuesOfClaim(claim) });
+  const [issue] = clinicalIssues({ use, claimType: type, subtype, diagnoses, discharge, clinical: clinicalValuesOfClaim(claim), lists });
   if (!issue) return undefined;
   const where = elementOf(issue.path);
   return { path: where.path, field: `required by the national exchange: ${where.element} (${issue.message})`, message: `The national exchange refuses this ${type} ${use === "claim" ? "claim" : "prior authorization"} without ${where.element}: ${issue.message}.` };

@@ -7,7 +7,7 @@ import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { createPlatformClient, portFor, type PlatformClient } from "@/lib/platform";
 import { appealableLines, appealsOf, fileAppeal, submissionTimeline, submit } from "@/lib/submissions";
 import { testDatabases } from "@/lib/testing/databases";
-import { startExchangeServices } from "./index";
+import { startPipeline } from "./index";
 import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "./testing/harness";
 
 /**
@@ -25,7 +25,7 @@ describe.each(["rest", "messaging"] as const)("appeals against the sandbox in th
   let sb: SandboxHandle;
   let client: PlatformClient;
   let relay: WebhookRelay | undefined;
-  let services: ReturnType<typeof startExchangeServices>;
+  let services: ReturnType<typeof startPipeline>;
 
   beforeAll(async () => {
     database = await target.open();
@@ -36,7 +36,7 @@ describe.each(["rest", "messaging"] as const)("appeals against the sandbox in th
     sb = await startTestSandbox({ adjudicationDelayMs: 50, ...(relay ? { webhookUrl: relay.url, webhookSecret: secret } : {}) });
     client = createPlatformClient({ ...sb.config, ...(protocol === "messaging" ? { protocol: "messaging", providerLicense: "PR-CLINIC-001" } : {}) }, { db: database.db, tlsCheckIntervalMs: 60_000 });
     relayDeps.client = client;
-    services = startExchangeServices({
+    services = startPipeline({
       db: database.db,
       client: portFor(client, database.db),
       config: { pollMs: 25, leaseMs: 10_000, maxAttempts: 10, backoff: { baseMs: 10, maxMs: 150, jitter: 0.5 }, pollAfterMs: 2_000, concurrency: 4, messagePollMs: 100 },
@@ -59,7 +59,7 @@ describe.each(["rest", "messaging"] as const)("appeals against the sandbox in th
 
   async function deniedClaim() {
     // 85025 billed above the price list (cut: price-list), 70553 without the prior authorization it needs (denied: preauth-required).
-    const claim = await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 80 }, { code: "70553", price: 2500 }] }) });
+    const claim = await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 80 }, { code: "70553", price: 2500 }] }) });
     const row = await decided(claim.id);
     expect(row.status).toBe("partial");
     const lines = await appealableLines(database.db, claim.id);

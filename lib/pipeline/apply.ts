@@ -198,7 +198,7 @@ function rejectionReasons(view: ClaimResponseView): NonNullable<Submission["erro
   const reasons = view.errors.map((e) => ({
     ...(e.code?.code ? { code: e.code.code } : {}),
     ...(e.element ? { field: e.element } : {}),
-    diagnostics: e.code?.display ?? e.code?.text ?? view.disposition ?? "The platform could not process this submission",
+    diagnostics: e.code?.display ?? e.code?.text ?? view.disposition ?? "The exchange could not process this submission",
   }));
-  return reasons.length > 0 ? reasons : [{ diagnostics: view.disposition ?? "The platform could not process this submission" }];
+  return reasons.length > 0 ? reasons : [{ diagnostics: view.disposition ?? "The exchange could not process this submission" }];
 }

@@ -24,7 +24,7 @@ export interface BackoffPolicy {
   jitter: number;
 }
 
-export interface ExchangeConfig {
+export interface PipelineConfig {
   pollMs: number;
   leaseMs: number;
   maxAttempts: number;
@@ -40,7 +40,7 @@ export interface ExchangeConfig {
 }
 
 /** The pipeline's view of the configuration (the variables are validated in lib/env.ts). */
-export function exchangeConfigFrom(e: Env): ExchangeConfig {
+export function pipelineConfigFrom(e: Env): PipelineConfig {
   return {
     pollMs: e.OUTBOX_POLL_MS,
     leaseMs: e.OUTBOX_LEASE_MS,
@@ -56,12 +56,12 @@ export function exchangeConfigFrom(e: Env): ExchangeConfig {
 }
 
 /** For tests: the view of a given set of variables (throws ConfigError naming a bad one). */
-export function parseExchangeConfig(source: Record<string, string | undefined>): ExchangeConfig {
-  return exchangeConfigFrom(parseEnv(source));
+export function parsePipelineConfig(source: Record<string, string | undefined>): PipelineConfig {
+  return pipelineConfigFrom(parseEnv(source));
 }
 
-export function exchangeConfig(): ExchangeConfig {
-  return exchangeConfigFrom(env());
+export function pipelineConfig(): PipelineConfig {
+  return pipelineConfigFrom(env());
 }
 
 /**

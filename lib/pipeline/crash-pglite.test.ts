@@ -34,7 +34,7 @@ describe("outbox on a PGlite data dir: a worker killed with SIGKILL", () => {
       const use = i % 2 === 0 ? "preauthorization" : "claim";
       const patientId = i % 3 === 0 ? "2087654311" : "1000000001";
       const items = use === "claim" ? [{ code: "36415", price: 15 }] : [{ code: "72148", price: 2000 }];
-      ids.push((await submit({ db: database.db }, { kind: use, patientId, claim: buildClaim({ use, patientId, items }) })).id);
+      ids.push((await submit({ db: database.db }, { kind: use, patientNationalId: patientId, claim: buildClaim({ use, patientId, items }) })).id);
     }
     await database.close();
     database = undefined;

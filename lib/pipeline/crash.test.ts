@@ -7,7 +7,7 @@ import { submissionEvents, submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { createPlatformClient, portFor } from "@/lib/platform";
-import { startExchangeServices, type ExchangeServices } from "./index";
+import { startPipeline, type PipelineServices } from "./index";
 import { startOutboxWorker, type OutboxWorker } from "./outbox";
 import { submit } from "@/lib/submissions";
 import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps } from "./testing/harness";
@@ -21,7 +21,7 @@ async function submitBatch(db: Parameters<typeof submit>[0]["db"], count: number
     const use = i % 2 === 0 ? "preauthorization" : "claim";
     const patientId = i % 3 === 0 ? "2087654311" : "1000000001";
     const items = use === "claim" ? [{ code: "36415", price: 15 }] : [{ code: "72148", price: 2000 }];
-    ids.push((await submit({ db }, { kind: use, patientId, claim: buildClaim({ use, patientId, items }) })).id);
+    ids.push((await submit({ db }, { kind: use, patientNationalId: patientId, claim: buildClaim({ use, patientId, items }) })).id);
   }
   return ids;
 }
@@ -162,7 +162,7 @@ describe.skipIf(!postgres)("outbox on PostgreSQL: crashes and several workers", 
       const use = i % 2 === 0 ? "preauthorization" : "claim";
       const patientId = patients[i % patients.length]!;
       const items = use === "claim" ? [{ code: "36415", price: 15 }] : [{ code: "72148", price: 2000 }];
-      ids.push((await submit({ db: database.db }, { kind: use, patientId, claim: buildClaim({ use, patientId, items }) })).id);
+      ids.push((await submit({ db: database.db }, { kind: use, patientNationalId: patientId, claim: buildClaim({ use, patientId, items }) })).id);
     }
     await sb.setFaults({ latencyMs: 15, dropAfterProcessingRate: 0.05 });
     child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "testing", "worker-child.ts")], {
@@ -182,9 +182,9 @@ describe.skipIf(!postgres)("outbox on PostgreSQL: crashes and several workers", 
     const midway = await database.db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));
     expect(midway.filter((r) => r.status === "queued").length).toBeGreaterThan(50);
 
-    let services: ExchangeServices | undefined;
+    let services: PipelineServices | undefined;
     try {
-      services = startExchangeServices({
+      services = startPipeline({
         db: database.db,
         client: portFor(client, database.db),
         config: { pollMs: 25, leaseMs: 1500, maxAttempts: 25, backoff: { baseMs: 10, maxMs: 150, jitter: 0.5 }, pollAfterMs: 1000, concurrency: 8, messagePollMs: 200 },

@@ -40,7 +40,7 @@ describe.each(testDatabases())("pipeline under sandbox faults on $name", (target
       const use = i % 2 === 0 ? "preauthorization" : "claim";
       const patientId = i % 3 === 0 ? "2087654311" : "1000000001";
       const items = use === "claim" ? [{ code: "85025", price: 60 }] : [{ code: "70553", price: 2500 }];
-      ids.push((await submit({ db: database.db }, { kind: use, patientId, claim: buildClaim({ use, patientId, items }) })).id);
+      ids.push((await submit({ db: database.db }, { kind: use, patientNationalId: patientId, claim: buildClaim({ use, patientId, items }) })).id);
     }
     const worker = startOutboxWorker({
       db: database.db,

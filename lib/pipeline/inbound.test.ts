@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { testDatabases } from "@/lib/testing/databases";
 import { createPlatformClient, portFor } from "@/lib/platform";
-import { startExchangeServices } from "./index";
+import { startPipeline } from "./index";
 import { PIPELINE_INBOUND, routeInbound, type InboundContext, type InboundHandler, type InboundHandlers } from "./inbound";
 import { newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps } from "./testing/harness";
 
@@ -81,7 +81,7 @@ describe.each(testDatabases())("what the platform sends on its own, in both prot
     const client = createPlatformClient({ ...sb.config, protocol: "messaging", providerLicense: "PR-CLINIC-001" }, { db: database.db, tlsCheckIntervalMs: 60_000 });
     const port = portFor(client, database.db);
     const got: { id: unknown; event?: string }[] = [];
-    const services = startExchangeServices({
+    const services = startPipeline({
       db: database.db,
       client: port,
       config: { pollMs: 50, messagePollMs: 60_000 },

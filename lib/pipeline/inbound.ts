@@ -15,7 +15,7 @@ const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.fi
  * CommunicationRequest, a PaymentReconciliation, the acknowledgement of a Communication — enters
  * here, whichever way it came: a poll reply in the messaging protocol, a webhook (then a read) in
  * REST. One handler per resource type; the pipeline's own handler is the ClaimResponse one below.
- * Other areas (information requests, payments) pass theirs to `startExchangeServices({ inbound })`
+ * Other areas (information requests, payments) pass theirs to `startPipeline({ inbound })`
  * from the composition root (lib/server/boot.ts), so lib/pipeline does not depend on them.
  */
 export interface InboundContext {

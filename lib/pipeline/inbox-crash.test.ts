@@ -46,7 +46,7 @@ describe.skipIf(!postgres)("inbox on PostgreSQL: a poller killed with SIGKILL at
 
     // N claims sent (outbox only, no poll loop) and adjudicated: their decisions wait to be polled.
     const ids: string[] = [];
-    for (let i = 0; i < N; i++) ids.push((await submit({ db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 + (i % 40) }] }) })).id);
+    for (let i = 0; i < N; i++) ids.push((await submit({ db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 + (i % 40) }] }) })).id);
     const worker = startOutboxWorker({ db, client: portFor(client, db), pollMs: 25, leaseMs: 10_000, maxAttempts: 25, backoff: { baseMs: 10, maxMs: 150, jitter: 0.5 }, pollAfterMs: 3_600_000, concurrency: 8, batchSize: 1, log: () => {} });
     await waitFor(
       async () => {

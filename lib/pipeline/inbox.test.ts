@@ -9,7 +9,7 @@ import { submit } from "@/lib/submissions";
 import { testDatabases } from "@/lib/testing/databases";
 import { PIPELINE_INBOUND } from "./inbound";
 import { routeInboxMessage } from "./inbox-route";
-import { startExchangeServices } from "./index";
+import { startPipeline } from "./index";
 import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "./testing/harness";
 
 /**
@@ -50,7 +50,7 @@ describe.each(testDatabases())("inbox in the messaging protocol on $name", (targ
   });
 
   const services = () =>
-    startExchangeServices({
+    startPipeline({
       db: database.db,
       client: port,
       config: { pollMs: 25, leaseMs: 10_000, maxAttempts: 25, backoff: { baseMs: 10, maxMs: 150, jitter: 0.5 }, pollAfterMs: 60_000, concurrency: 8, messagePollMs: 100 },
@@ -62,7 +62,7 @@ describe.each(testDatabases())("inbox in the messaging protocol on $name", (targ
     try {
       // Five claims decided later (by poll), and four messages nothing can apply, all in the same queue.
       const ids: string[] = [];
-      for (let i = 0; i < 5; i++) ids.push((await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 + i }] }) })).id);
+      for (let i = 0; i < 5; i++) ids.push((await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 + i }] }) })).id);
       expect((await sb.admin("POST", "/_admin/mail", { raw: malformed(), event: "claim-response" })).status).toBe(201);
       expect((await sb.admin("POST", "/_admin/mail", { raw: malformed(), event: "claim-response" })).status).toBe(201);
       const strangerClaim = { resourceType: "ClaimResponse", id: randomUUID(), status: "active", type: { coding: [{ system: "http://terminology.hl7.org/CodeSystem/claim-type", code: "institutional" }] }, use: "claim", patient: { identifier: { value: "1000000001" } }, created: new Date().toISOString(), insurer: { identifier: { value: "INS-FOREIGN" } }, request: { identifier: { system: "https://elsewhere.example/claim", value: "not-ours-1" } }, outcome: "complete" };
@@ -108,7 +108,7 @@ describe.each(testDatabases())("inbox in the messaging protocol on $name", (targ
       expect((await sb.admin("PUT", "/_admin/answer-style", { style })).status).toBe(200);
       const s = services();
       try {
-        const auth = await submit({ db: database.db }, { kind: "preauthorization", patientId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
+        const auth = await submit({ db: database.db }, { kind: "preauthorization", patientNationalId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
         const decided = await waitFor(async () => {
           const [row] = await database.db.select().from(submissions).where(eq(submissions.id, auth.id));
           return row && DECIDED.includes(row.status) ? row : undefined;
@@ -131,8 +131,11 @@ describe.each(testDatabases())("inbox in the messaging protocol on $name", (targ
         expect(reissue.reissue?.code).toBe("correction");
         expect(reissue.previous?.status).toBe(first);
         // The same message routed again (a crash before it was settled): nothing applied twice.
-        const [row] = await database.db.select().from(inboxMessages).where(eq(inboxMessages.messageId, reissue.messageId!));
-        expect(row?.status).toBe("applied");
+        // The message is settled just after the decision it carries is applied (its own step): wait for it.
+        const row = await waitFor(async () => {
+          const [stored] = await database.db.select().from(inboxMessages).where(eq(inboxMessages.messageId, reissue.messageId!));
+          return stored?.status === "applied" ? stored : undefined;
+        }, 30_000, "the reissue's message settled applied");
         const again = await storeMessages(database.db, [{ messageId: row!.messageId, source: "poll", body: row!.body }]);
         expect(again[0]!.fresh).toBe(false);
         expect(await routeInboxMessage({ db: database.db, handlers: PIPELINE_INBOUND, clock: () => new Date(), pollAfterMs: 60_000, log: quiet }, row!)).toEqual({ status: "applied" });
@@ -149,8 +152,8 @@ describe.each(testDatabases())("inbox in the messaging protocol on $name", (targ
   it("a synchronous answer and each part of a batch-response are kept in the inbox, whole, and settled applied", async () => {
     // Three claims queued together go out as one batch-request; a prior authorization goes alone.
     const claims: string[] = [];
-    for (let i = 0; i < 3; i++) claims.push((await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 70 + i }] }) })).id);
-    const auth = (await submit({ db: database.db }, { kind: "preauthorization", patientId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "85025", price: 90 }] }) })).id;
+    for (let i = 0; i < 3; i++) claims.push((await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 70 + i }] }) })).id);
+    const auth = (await submit({ db: database.db }, { kind: "preauthorization", patientNationalId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "85025", price: 90 }] }) })).id;
     const s = services();
     try {
       const kept = async (id: string) => (await database.db.select().from(inboxMessages).where(eq(inboxMessages.submissionId, id))).filter((m) => m.source === "sync" || m.source === "batch");
@@ -202,9 +205,9 @@ describe.each(testDatabases())("inbox in the REST protocol on $name: webhook bod
   });
 
   it("a second answer without the reissue extension is applied as the current decision; the webhook body is stored whole", async () => {
-    const s = startExchangeServices({ db: database.db, client, config: { pollMs: 25, leaseMs: 10_000, maxAttempts: 5, backoff: { baseMs: 10, maxMs: 150, jitter: 0.5 }, pollAfterMs: 60_000, concurrency: 4 }, log: quiet });
+    const s = startPipeline({ db: database.db, client, config: { pollMs: 25, leaseMs: 10_000, maxAttempts: 5, backoff: { baseMs: 10, maxMs: 150, jitter: 0.5 }, pollAfterMs: 60_000, concurrency: 4 }, log: quiet });
     try {
-      const auth = await submit({ db: database.db }, { kind: "preauthorization", patientId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
+      const auth = await submit({ db: database.db }, { kind: "preauthorization", patientNationalId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
       const decided = await waitFor(async () => {
         const [row] = await database.db.select().from(submissions).where(eq(submissions.id, auth.id));
         return row && DECIDED.includes(row.status) ? row : undefined;

@@ -5,9 +5,10 @@ import { describeError } from "@/lib/http";
  * import only this file. See README.md beside it.
  */
 import type { Database, Db } from "@/lib/db";
-import { exchangeConfig, type ExchangeConfig } from "./config";
+import { pipelineConfig, type PipelineConfig } from "./config";
 import { pruneLiveEvents } from "./live";
 import { startOutboxWorker, type OutboxWorker } from "./outbox";
+import type { PreSendEligibility } from "./outbox-eligibility";
 import { canPollMessages, type PlatformPort } from "@/lib/platform";
 import { startMessagePoller, type MessagePoller } from "./message-poller";
 import { PIPELINE_INBOUND, combineInbound, type InboundHandlers } from "./inbound";
@@ -15,7 +16,7 @@ import { routeInboxMessage } from "./inbox-route";
 import { routeDue } from "@/lib/inbox";
 import { lineWriter } from "@/lib/log";
 
-export { exchangeConfig, parseExchangeConfig, backoffDelayMs, type ExchangeConfig, type BackoffPolicy } from "./config";
+export { pipelineConfig, parsePipelineConfig, backoffDelayMs, type PipelineConfig, type BackoffPolicy } from "./config";
 export {
   API_CLAIM_ACCEPTED_STATUS,
   API_CLAIM_REPLAY_STATUS,
@@ -31,6 +32,7 @@ export {
 export { emitGeneralLive } from "./general-live";
 export { applyPlatformNews, decisionOf, adjudicatedResponse, readResponses, type PlatformNews, type PlatformStatus, type ReadResponse } from "./apply";
 export { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox";
+export type { PreSendEligibility, PreSendOutcome } from "./outbox-eligibility";
 export { pollSubmission } from "./poller";
 export {
   handlePlatformWebhook,
@@ -58,7 +60,7 @@ export {
 export { startMessagePoller, type MessagePoller, type MessagePollerOptions, type MessagePollerStats } from "./message-poller";
 export { resolveReference, type ResolvedReference, type ReferenceTarget } from "./references";
 
-export interface ExchangeServices {
+export interface PipelineServices {
   worker: OutboxWorker;
   /** Messaging protocol only: the poll-request loop (there are no webhooks then). */
   messagePoller?: MessagePoller;
@@ -70,10 +72,10 @@ export interface ExchangeServices {
  * poller) and the hourly clean-up of old live events. Every instance may run it; they share the
  * work through the database.
  */
-export function startExchangeServices(deps: {
+export function startPipeline(deps: {
   db: Db;
   client: PlatformPort;
-  config?: Partial<ExchangeConfig>;
+  config?: Partial<PipelineConfig>;
   clock?: () => Date;
   log?: (message: string) => void;
   /** A facility's own port (decision 049): its submissions go out and are followed up through it. */
@@ -82,8 +84,10 @@ export function startExchangeServices(deps: {
   facilityPorts?: () => Promise<PlatformPort[]>;
   /** What else polls (and webhooks) bring: CommunicationRequests, PaymentReconciliations … (inbound.ts). */
   inbound?: InboundHandlers;
-}): ExchangeServices {
-  const config = { ...exchangeConfig(), ...deps.config };
+  /** The eligibility check before sending (docs/decisions/124): lib/eligibility's, passed by the process. */
+  preSendEligibility?: PreSendEligibility;
+}): PipelineServices {
+  const config = { ...pipelineConfig(), ...deps.config };
   const clock = deps.clock ?? (() => new Date());
   const worker = startOutboxWorker({
     db: deps.db,
@@ -98,6 +102,7 @@ export function startExchangeServices(deps: {
     pollAfterMs: config.pollAfterMs,
     log: deps.log,
     ...(deps.clientFor ? { clientFor: deps.clientFor } : {}),
+    ...(deps.preSendEligibility ? { preSendEligibility: deps.preSendEligibility } : {}),
   });
   const messagePoller = canPollMessages(deps.client)
     ? startMessagePoller({ db: deps.db, client: deps.client, intervalMs: config.messagePollMs, pollAfterMs: config.pollAfterMs, clock, log: deps.log, inbound: deps.inbound, facilityPorts: async () => ((await deps.facilityPorts?.()) ?? []).filter(canPollMessages) })

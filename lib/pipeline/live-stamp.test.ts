@@ -17,8 +17,8 @@ describe.each(testDatabases())("live stamps on $name", (target) => {
   it("is the newest event a page depends on, among those the user's roles may see", async () => {
     const db = database.db;
     const status = { kinds: ["submission.status"] };
-    const claim = await createDraft({ db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "99213", price: 250 }] }) });
-    const auth = await createDraft({ db }, { kind: "preauthorization", patientId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
+    const claim = await createDraft({ db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "99213", price: 250 }] }) });
+    const auth = await createDraft({ db }, { kind: "preauthorization", patientNationalId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
     const claimStamp = await liveStamp(db, ["billing"], { ...status, submissionId: claim.id });
     const authStamp = await liveStamp(db, ["front_desk"], { ...status, submissionId: auth.id });
     expect(claimStamp).toBeGreaterThan(0);

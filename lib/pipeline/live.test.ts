@@ -8,9 +8,9 @@ import { buildClaim, waitFor } from "./testing/harness";
 vi.mock("@/lib/auth/guards", () => ({ currentUser: vi.fn(async () => null) }));
 
 const claimDraft = (db: Parameters<typeof createDraft>[0]["db"]) =>
-  createDraft({ db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "99213", price: 250 }] }) });
+  createDraft({ db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "99213", price: 250 }] }) });
 const authDraft = (db: Parameters<typeof createDraft>[0]["db"]) =>
-  createDraft({ db }, { kind: "preauthorization", patientId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
+  createDraft({ db }, { kind: "preauthorization", patientNationalId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
 
 describe.each(testDatabases())("live events on $name", (target) => {
   let database: Awaited<ReturnType<typeof target.open>>;

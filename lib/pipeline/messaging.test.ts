@@ -4,7 +4,7 @@ import { submissionEvents, submissions } from "@/lib/db/schema";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { createPlatformClient, portFor, type PlatformClient, type PlatformPort } from "@/lib/platform";
 import { testDatabases } from "@/lib/testing/databases";
-import { startExchangeServices } from "./index";
+import { startPipeline } from "./index";
 import { submit } from "@/lib/submissions";
 import { buildClaim, startTestSandbox, waitFor, type SandboxHandle } from "./testing/harness";
 
@@ -35,7 +35,7 @@ describe.each(testDatabases())("submission pipeline in the messaging protocol on
   });
 
   const services = () =>
-    startExchangeServices({
+    startPipeline({
       db: database.db,
       client: port,
       config: { pollMs: 25, leaseMs: 10_000, maxAttempts: 25, backoff: { baseMs: 10, maxMs: 150, jitter: 0.5 }, pollAfterMs: 2_000, concurrency: 8, messagePollMs: 100 },
@@ -46,8 +46,8 @@ describe.each(testDatabases())("submission pipeline in the messaging protocol on
     const s = services();
     expect(s.messagePoller).toBeDefined();
     try {
-      const auth = await submit({ db: database.db }, { kind: "preauthorization", patientId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
-      const claim = await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 }] }) });
+      const auth = await submit({ db: database.db }, { kind: "preauthorization", patientNationalId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
+      const claim = await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 }] }) });
       for (const id of [auth.id, claim.id]) {
         await waitFor(async () => {
           const [row] = await database.db.select().from(submissions).where(eq(submissions.id, id));
@@ -76,9 +76,9 @@ describe.each(testDatabases())("submission pipeline in the messaging protocol on
     const ids: string[] = [];
     for (let i = 0; i < 25; i++) {
       const diagnoses = i === 7 ? ["ZZZ.9"] : undefined;
-      ids.push((await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 + i }], ...(diagnoses ? { diagnoses } : {}) }) })).id);
+      ids.push((await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 + i }], ...(diagnoses ? { diagnoses } : {}) }) })).id);
     }
-    const s = startExchangeServices({
+    const s = startPipeline({
       db: database.db,
       client: port,
       config: { pollMs: 25, leaseMs: 10_000, maxAttempts: 5, backoff: { baseMs: 10, maxMs: 150, jitter: 0.5 }, pollAfterMs: 2_000, concurrency: 8, messagePollMs: 100, batchSize: 10 },
@@ -112,7 +112,7 @@ describe.each(testDatabases())("submission pipeline in the messaging protocol on
       const use = i % 2 === 0 ? "preauthorization" : "claim";
       const patientId = PATIENTS[i % PATIENTS.length]!;
       const items = use === "claim" ? [{ code: "85025", price: 60 }] : [{ code: "70553", price: 2500 }];
-      ids.push((await submit({ db: database.db }, { kind: use, patientId, claim: buildClaim({ use, patientId, items }) })).id);
+      ids.push((await submit({ db: database.db }, { kind: use, patientNationalId: patientId, claim: buildClaim({ use, patientId, items }) })).id);
     }
     const s = services();
     try {

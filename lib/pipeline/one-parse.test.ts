@@ -3,7 +3,7 @@ import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { createPlatformClient, portFor, type PlatformClient } from "@/lib/platform";
 import { getSubmission, getSubmissionView, submit } from "@/lib/submissions";
 import { testDatabases } from "@/lib/testing/databases";
-import { startExchangeServices } from "./index";
+import { startPipeline } from "./index";
 import { startOutboxWorker } from "./outbox";
 import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "./testing/harness";
 
@@ -73,7 +73,7 @@ describe.each(testDatabases())("one parse per answer on $name", (target) => {
       reads.byAnswer.clear();
       const worker = startOutboxWorker({ db: database.db, client, pollMs: 30, leaseMs: 30_000, maxAttempts: 3, backoff: { baseMs: 20, maxMs: 200, jitter: 0.5 }, pollAfterMs: 60_000, log: quiet });
       try {
-        const s = await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "99213", price: 250 }, { code: "85025", price: 60 }] }), channel: "ui" });
+        const s = await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "99213", price: 250 }, { code: "85025", price: 60 }] }), channel: "ui" });
         const done = await waitFor(async () => {
           const row = await getSubmission(database.db, s.id);
           return row && DECIDED.includes(row.status) ? row : undefined;
@@ -108,7 +108,7 @@ describe.each(testDatabases())("one parse per answer on $name", (target) => {
 
     it("the decided ClaimResponse a poll brings is read once, by the inbound handler", async () => {
       reads.byAnswer.clear();
-      const services = startExchangeServices({
+      const services = startPipeline({
         db: database.db,
         client: portFor(client, database.db),
         // No silence follow-up during the test: the decision comes by the poll loop alone.
@@ -116,7 +116,7 @@ describe.each(testDatabases())("one parse per answer on $name", (target) => {
         log: quiet,
       });
       try {
-        const s = await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 }] }) });
+        const s = await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "85025", price: 60 }] }) });
         const done = await waitFor(async () => {
           const row = await getSubmission(database.db, s.id);
           return row && DECIDED.includes(row.status) ? row : undefined;

@@ -8,6 +8,7 @@ import { accepted, refused, retryLater, type OutboxContext } from "./outbox-sett
 import { classifyFailure } from "./call-failure";
 import { type PlatformPort } from "@/lib/platform";
 import { pollSubmission } from "./poller";
+import { clearedToSend } from "./outbox-eligibility";
 
 /*
  * The outbox's work on leased rows: a queued row is sent (alone, or with others of its facility and
@@ -34,7 +35,7 @@ async function portOf(ctx: OutboxContext, row: Submission): Promise<PlatformPort
 export async function handleRow(ctx: OutboxContext, row: Submission): Promise<void> {
   const port = await portOf(ctx, row);
   if (!port) return;
-  if (row.status === "queued") return send(ctx, row, port);
+  if (row.status === "queued") return (await clearedToSend(ctx, row, port)) ? send(ctx, row, port) : undefined;
   return pollSubmission({ db: ctx.db, client: port, clock: ctx.now, pollAfterMs: ctx.followUpAfter(), owner: ctx.owner, signal: ctx.signal(), log: ctx.log }, row);
 }
 
@@ -65,9 +66,13 @@ export async function handleBatch(ctx: OutboxContext, rows: Submission[]): Promi
     for (const row of rows.slice(1)) await retryLater(ctx, row, { kind: "transient", reason: "facility_unavailable", retryAfterMs: 60_000 });
     return;
   }
-  const requestId = rows[0]!.lastRequestId ?? randomUUID();
+  // Each claim's eligibility first: one the fresh answer stops leaves the batch (outbox-eligibility.ts).
+  const cleared: Submission[] = [];
+  for (const row of rows) if (await clearedToSend(ctx, row, port)) cleared.push(row);
+  if (cleared.length === 0) return;
+  const requestId = cleared[0]!.lastRequestId ?? randomUUID();
   const sendable: Submission[] = [];
-  for (const row of rows) {
+  for (const row of cleared) {
     try {
       claimOf(row);
       sendable.push(row);
@@ -91,5 +96,5 @@ export async function handleBatch(ctx: OutboxContext, rows: Submission[]): Promi
       await refused(ctx, row, error, requestId, port);
     }
   }
-  await auditPipeline(ctx.db, "outbox", "submission.batch", rows[0]!, "success", { requestId, claims: rows.length }, ctx.log);
+  await auditPipeline(ctx.db, "outbox", "submission.batch", cleared[0]!, "success", { requestId, claims: cleared.length }, ctx.log);
 }

@@ -11,6 +11,7 @@ import { classifyFailure, type CallFailure } from "./call-failure";
 import { canPollMessages, claimIdFromLocation, type ClaimAnswer, type PlatformPort } from "@/lib/platform";
 import { recordRouted, storeMessages, summarize } from "@/lib/inbox";
 import { keyOf } from "./poller";
+import type { PreSendEligibility } from "./outbox-eligibility";
 
 /**
  * What the outbox worker hands every piece of its work: who it is, its clock and log, its limits,
@@ -31,6 +32,8 @@ export interface OutboxContext {
   followUpAfter: () => number;
   /** A signal for one platform call. */
   signal: () => AbortSignal;
+  /** The eligibility check before sending (outbox-eligibility.ts); absent: rows are sent as they are. */
+  preSendEligibility?: PreSendEligibility;
 }
 
 type Rejected = Extract<CallFailure, { kind: "rejected" }>;
@@ -141,7 +144,7 @@ async function reconcile(ctx: OutboxContext, row: Submission, failure: Rejected,
 /** REST: the platform's id of our claim, found by searching the patient's claims for our identifier. */
 async function findByIdentifier(ctx: OutboxContext, row: Submission, client: PlatformPort): Promise<string | undefined> {
   const created = typeof row.claim.created === "string" ? row.claim.created.slice(0, 10) : row.createdAt.toISOString().slice(0, 10);
-  const bundle = await client.searchClaims({ patient: row.patientId, createdOnOrAfter: created }, { signal: ctx.signal(), waitForPermit: true });
+  const bundle = await client.searchClaims({ patient: row.patientNationalId, createdOnOrAfter: created }, { signal: ctx.signal(), waitForPermit: true });
   const match = (bundle.data.entry ?? [])
     .map((e) => e.resource)
     .find((c: Claim | undefined) => c?.identifier?.some((i) => i.system === row.identifierSystem && i.value === row.identifierValue));

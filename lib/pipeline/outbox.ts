@@ -9,6 +9,7 @@ import { type PlatformPort } from "@/lib/platform";
 import { followUpPace } from "./follow-up";
 import { handleBatch, handleRow } from "./outbox-send";
 import type { OutboxContext } from "./outbox-settle";
+import type { PreSendEligibility } from "./outbox-eligibility";
 import { lineWriter } from "@/lib/log";
 
 export interface OutboxWorkerOptions {
@@ -38,6 +39,11 @@ export interface OutboxWorkerOptions {
   random?: () => number;
   /** Default: the portal log (lib/log). Messages carry submission ids and codes, never patient data. */
   log?: (message: string) => void;
+  /**
+   * The eligibility check before a claim or authorization is sent (docs/decisions/124): the process
+   * passes lib/eligibility's; absent (most tests), rows are sent as they are.
+   */
+  preSendEligibility?: PreSendEligibility;
 }
 
 export interface OutboxWorker {
@@ -165,6 +171,7 @@ function contextOf(options: OutboxWorkerOptions, stopping: AbortSignal): OutboxC
     db: options.db,
     client: options.client,
     ...(options.clientFor ? { clientFor: options.clientFor } : {}),
+    ...(options.preSendEligibility ? { preSendEligibility: options.preSendEligibility } : {}),
     owner: options.owner ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     now: options.clock ?? (() => new Date()),
     log: options.log ?? lineWriter("warn"),

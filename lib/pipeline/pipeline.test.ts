@@ -5,7 +5,7 @@ import type { PlatformClient } from "@/lib/platform";
 import { testDatabases } from "@/lib/testing/databases";
 import { signWebhook } from "@/sandbox";
 import { handlePlatformWebhook } from "./webhooks";
-import { startExchangeServices } from "./index";
+import { startPipeline } from "./index";
 import { startOutboxWorker, type OutboxWorker } from "./outbox";
 import { getSubmission, retrySubmission, submissionTimeline, submit } from "@/lib/submissions";
 import type { Submission } from "@/lib/submissions";
@@ -68,7 +68,7 @@ describe.each(testDatabases())("submission pipeline against the sandbox on $name
   }
 
   const send = (use: "claim" | "preauthorization", items: ItemSpec[], overrideReason?: string) =>
-    submit({ db: database.db }, { kind: use, patientId: "1000000001", claim: buildClaim({ use, items }), channel: "ui" }, { acknowledgeWarnings: true, ...(overrideReason ? { overrideReason } : {}) });
+    submit({ db: database.db }, { kind: use, patientNationalId: "1000000001", claim: buildClaim({ use, items }), channel: "ui" }, { acknowledgeWarnings: true, ...(overrideReason ? { overrideReason } : {}) });
 
   const settled = (id: string, statuses = FINAL, timeoutMs = 60_000) =>
     waitFor(async () => {
@@ -269,7 +269,7 @@ describe.each(testDatabases())("submission pipeline against the sandbox on $name
     const silentClient = testClient(database.db, silent.config);
     const w = worker({ pollAfterMs: 400 }, silentClient);
     try {
-      const s = await submit({ db: database.db }, { kind: "claim", patientId: "2087654311", claim: buildClaim({ use: "claim", patientId: "2087654311", items: [{ code: "99213", price: 250 }] }) });
+      const s = await submit({ db: database.db }, { kind: "claim", patientNationalId: "2087654311", claim: buildClaim({ use: "claim", patientId: "2087654311", items: [{ code: "99213", price: 250 }] }) });
       const done = await settled(s.id);
       expect(done.status).toBe("complete");
       expect((done.response as { payment?: { amount?: { value?: number } } }).payment?.amount?.value).toBe(225);
@@ -282,8 +282,8 @@ describe.each(testDatabases())("submission pipeline against the sandbox on $name
     }
   });
 
-  it("startExchangeServices runs the worker (with the poller) until stopped", async () => {
-    const services = startExchangeServices({ db: database.db, client, config: { pollMs: 30, backoff: { baseMs: 20, maxMs: 100, jitter: 0.5 } }, log: quiet });
+  it("startPipeline runs the worker (with the poller) until stopped", async () => {
+    const services = startPipeline({ db: database.db, client, config: { pollMs: 30, backoff: { baseMs: 20, maxMs: 100, jitter: 0.5 } }, log: quiet });
     try {
       const s = await send("preauthorization", [{ code: "70553", price: 2500 }]);
       expect((await settled(s.id)).status).toBe("complete");

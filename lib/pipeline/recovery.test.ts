@@ -37,7 +37,7 @@ describe.skipIf(!postgres)("crash recovery: a 15 s lease renewed every 5 s", () 
     });
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
-      ids.push((await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", patientId: "1000000001", items: [{ code: "36415", price: 15 }] }) })).id);
+      ids.push((await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", patientId: "1000000001", items: [{ code: "36415", price: 15 }] }) })).id);
     }
     // Slow answers (token and claim 4 s each) keep the child's work in flight past a heartbeat.
     await sb.setFaults({ latencyMs: 4_000 });

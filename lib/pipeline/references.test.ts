@@ -25,7 +25,7 @@ for (const target of testDatabases()) {
       patientId = patient!.id;
       const [coverage] = await database.db.select().from(coverages).limit(1);
       coverageId = coverage!.id;
-      const [row] = await insertSubmissions(database.db, { kind: "claim", status: "sent", patientId: patient!.nationalId, claim: { resourceType: "Claim" }, platformId: "c-77", identifierSystem, identifierValue });
+      const [row] = await insertSubmissions(database.db, { kind: "claim", status: "sent", patientNationalId: patient!.nationalId, claim: { resourceType: "Claim" }, platformId: "c-77", identifierSystem, identifierValue });
       submissionId = row!.id;
     }, 60_000);
     afterAll(async () => database?.dispose());

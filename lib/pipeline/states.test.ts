@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liveEvents, submissionEvents, submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
-import { backoffDelayMs, parseExchangeConfig } from "./config";
+import { backoffDelayMs, parsePipelineConfig } from "./config";
 import { claimTotalMinor, responseView } from "@/lib/submissions";
 import { classifyFailure } from "./call-failure";
 import { decisionOf } from "./apply";
@@ -44,11 +44,11 @@ describe("state machine (pure)", () => {
   });
 
   it("reads its configuration from the environment with defaults and refuses bad values", () => {
-    const c = parseExchangeConfig({ OUTBOX_MAX_ATTEMPTS: "3", POLL_AFTER_MS: "" });
+    const c = parsePipelineConfig({ OUTBOX_MAX_ATTEMPTS: "3", POLL_AFTER_MS: "" });
     expect(c.maxAttempts).toBe(3);
     expect(c.pollAfterMs).toBe(60_000);
     expect(c.concurrency).toBe(8);
-    expect(() => parseExchangeConfig({ OUTBOX_LEASE_MS: "soon" })).toThrow(/OUTBOX_LEASE_MS/);
+    expect(() => parsePipelineConfig({ OUTBOX_LEASE_MS: "soon" })).toThrow(/OUTBOX_LEASE_MS/);
   });
 
   it("sorts the platform client's errors: rejections are final, the rest retried", () => {
@@ -94,7 +94,7 @@ describe.each(testDatabases())("submissions on $name", (target) => {
 
   it("creates a draft, queues it once with a fixed identifier, and records every step", async () => {
     const db = database.db;
-    const draft = await createDraft({ db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "99213", price: 250 }] }) });
+    const draft = await createDraft({ db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "99213", price: 250 }] }) });
     expect(draft.status).toBe("draft");
     expect(draft.totalMinor).toBe(25000);
     const queued = await queue({ db }, draft.id);
@@ -117,7 +117,7 @@ describe.each(testDatabases())("submissions on $name", (target) => {
 
   it("rejects illegal and stale transitions without changing anything", async () => {
     const db = database.db;
-    const draft = await createDraft({ db }, { kind: "preauthorization", patientId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
+    const draft = await createDraft({ db }, { kind: "preauthorization", patientNationalId: "1000000001", claim: buildClaim({ use: "preauthorization", items: [{ code: "70553", price: 2500 }] }) });
     await expect(db.transaction((tx) => transition(tx, draft, "complete", "system"))).rejects.toBeInstanceOf(IllegalTransitionError);
     await queue({ db }, draft.id);
     // The caller still believes it is a draft: the optimistic check refuses.
@@ -132,7 +132,7 @@ describe.each(testDatabases())("submissions on $name", (target) => {
 
   it("retries a failed submission with the same identifier", async () => {
     const db = database.db;
-    const draft = await createDraft({ db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "99213", price: 250 }] }) });
+    const draft = await createDraft({ db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "99213", price: 250 }] }) });
     const queued = await queue({ db }, draft.id);
     await db.transaction((tx) => transition(tx, queued, "failed", "system", { reason: "server" }, { errors: [{ status: 503 }], nextAttemptAt: null }));
     const again = await retrySubmission({ db }, draft.id);

@@ -22,11 +22,14 @@ import {
   type ClaimParsed,
 } from "@/lib/fhir";
 import { claimIdentifierSystem, itemSystemsFor, type PlatformProtocol } from "@/lib/submissions";
-import { claimTotalMinor } from "@/lib/submissions";
+import { claimTotalMinor, claimUseOf } from "@/lib/submissions";
 import type { Submission } from "@/lib/submissions";
 import { ScrubBlockedError, submit } from "@/lib/submissions";
 import { claimLineShares } from "@/lib/contracts";
 import { apiClinicalProblem } from "./api-clinical";
+import { mdsCodeLists } from "@/lib/terminology";
+import type { MdsCodeLists } from "@/lib/fhir/mds";
+import { NEWBORN_DAYS, requestCoverageUse } from "@/lib/patients";
 
 /*
  * THE submission of a Claim that arrives through a machine API — the exchange API's
@@ -56,9 +59,11 @@ export interface ApiClaimRules {
   prefix: string;
   /** The caller's own business identifier is required (exchange API contract, docs/decisions/020). */
   requireIdentifier: boolean;
+  /** The visit details' value sets as the catalogue holds them (messaging; absent: the demo lists, decision 118). */
+  codeLists?: MdsCodeLists;
 }
 
-const KIND_LABEL: Record<SubmissionKind, string> = { claim: "claim", preauthorization: "authorization request" };
+const KIND_LABEL: Record<SubmissionKind, string> = { claim: "claim", preauthorization: "authorization request", prescription: "prescription" };
 
 function refuse(code: "invalid_request" | "unprocessable", message: string, reason: string, fields: FieldIssue[], issues?: OperationOutcomeIssue[]): AppError {
   return new AppError(code, message, { reason, fields, issues });
@@ -150,8 +155,16 @@ export function validateApiClaim(input: unknown, rules: ApiClaimRules): { claim:
       { path: at("identifier", 0, "system"), message: "reserved for the portal" },
     ]);
   }
-  const setting = careSettingProblem(claim, rules.protocol ?? "rest");
+  const setting = careSettingProblem(claim, rules.protocol ?? "rest", rules.codeLists);
   if (setting) throw refuse("unprocessable", setting.message, "care_setting", [{ path: at(...setting.path), message: setting.field }]);
+  const newborn = newbornProblem(claim, rules.protocol ?? "rest");
+  if (newborn) throw refuse("unprocessable", newborn.message, "newborn", [{ path: at(...newborn.path), message: newborn.field }]);
+  // The offline eligibility and authorization extensions as the exchange takes them (docs/decisions/111).
+  const offline = nphies.offlineFindings(claim as unknown as Record<string, unknown>, "Claim").find((f) => f.severity === "error");
+  if (offline) throw refuse("unprocessable", `${offline.code}: ${offline.message}`, "offline", [{ path: offline.expression.replace(/^Claim/, prefix), message: offline.message }]);
+  // Transfer of care as the guide writes it (7.3, Table 37; decision 120): an incomplete referral is a 422 naming the element.
+  const transfer = nphies.transferFindings(claim as unknown as Record<string, unknown>, "Claim").find((f) => f.severity === "error");
+  if (transfer) throw refuse("unprocessable", `${transfer.code}: ${transfer.message}`, "referral", [{ path: transfer.expression.replace(/^Claim/, prefix), message: transfer.message }]);
   const money = claimTotalMinor({ ...claim });
   if (money && Math.abs(money.totalMinor) > MAX_TOTAL_MINOR) {
     throw refuse("unprocessable", "The claim's total is too large.", "total", [{ path: at("item"), message: "total too large" }]);
@@ -160,12 +173,52 @@ export function validateApiClaim(input: unknown, rules: ApiClaimRules): { claim:
 }
 
 /**
+ * A newborn's Claim (extension-newborn, guide 6.5; docs/decisions/110): a birth weight is a
+ * valueQuantity in kilograms (UCUM kg, BV-00509) — a weight in grams is refused by name — and, for
+ * the national exchange, a newborn's claim or prior authorization of the birth encounter carries
+ * one (BV-90024; checked in checkNewbornCoverage, which knows the birth date).
+ */
+function newbornProblem(claim: ClaimParsed, protocol: PlatformProtocol): { path: PropertyKey[]; field: string; message: string } | undefined {
+  const infos = claim.supportingInfo ?? [];
+  const weights = infos.map((info, i) => ({ info, i })).filter(({ info }) => info.category.coding?.some((c) => c.system === nphies.SYSTEMS.claimInformationCategory && c.code === "birth-weight"));
+  for (const { info, i } of weights) {
+    const q = info.valueQuantity;
+    if (!q || q.system !== nphies.SYSTEMS.ucum || q.code !== "kg" || typeof q.value !== "number" || q.value <= 0) {
+      const grams = q?.code === "g" ? ` (found ${q.value ?? "?"} g: send ${typeof q.value === "number" ? q.value / 1000 : "it"} kg)` : "";
+      return { path: ["supportingInfo", i, "valueQuantity"], field: `the birth weight in kilograms (${nphies.SYSTEMS.ucum}, kg)${grams}`, message: `Claim.supportingInfo[${i}].valueQuantity: the birth weight is in kilograms (${nphies.SYSTEMS.ucum}, kg)${grams} (BV-00509).` };
+    }
+  }
+  // Whether the weight is required depends on the baby's birth date (the birth encounter, guide
+  // 6.5): checked with the patient's record in checkNewbornCoverage (decision 120).
+  void protocol;
+  return undefined;
+}
+
+/** The request's service days (YYYY-MM-DD): each line's date or period start, else the billable period's start. */
+function serviceDaysOf(claim: ClaimParsed): string[] {
+  const days = (claim.item ?? []).flatMap((i) => {
+    const d = typeof i.servicedDate === "string" ? i.servicedDate : (i as { servicedPeriod?: { start?: unknown } }).servicedPeriod?.start;
+    return typeof d === "string" && d.length >= 10 ? [d.slice(0, 10)] : [];
+  });
+  if (days.length > 0) return days;
+  const start = (claim as { billablePeriod?: { start?: unknown } }).billablePeriod?.start;
+  return typeof start === "string" && start.length >= 10 ? [start.slice(0, 10)] : [];
+}
+
+/** A newborn's birth encounter (a service day on the birth date) without its birth weight, for the national exchange (BV-90024). */
+function birthWeightMissing(claim: ClaimParsed, birthDate: string | undefined, protocol: PlatformProtocol): boolean {
+  if (protocol !== "messaging" || !birthDate) return false;
+  const hasWeight = (claim.supportingInfo ?? []).some((info) => info.category.coding?.some((c) => c.system === nphies.SYSTEMS.claimInformationCategory && c.code === "birth-weight"));
+  return !hasWeight && serviceDaysOf(claim).includes(birthDate);
+}
+
+/**
  * The care setting's rules an API Claim must meet before it is stored (docs/decisions/083): a
  * claim type of the exchange, a subtype that setting takes, lines coded in the setting's systems
  * (or CPT, the spec's), a valid tooth where an oral line names one, care team members named as practitioners.
  * The first problem, with its path; undefined when the Claim fits.
  */
-function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol): { path: PropertyKey[]; field: string; message: string } | undefined {
+function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol, codeLists?: MdsCodeLists): { path: PropertyKey[]; field: string; message: string } | undefined {
   const typeIndex = claim.type.coding?.findIndex((c) => c.system === CODE_SYSTEMS.claimType) ?? -1;
   const type = typeIndex >= 0 ? claim.type.coding![typeIndex]!.code : undefined;
   if (!nphies.isClaimType(type)) {
@@ -205,7 +258,7 @@ function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol): { p
     }
   }
   // The exchange's Minimum Data Set of this care setting (docs/decisions/103): what the screens ask, asked of the Claim.
-  return protocol === "messaging" ? apiClinicalProblem(claim, type) : undefined;
+  return protocol === "messaging" ? apiClinicalProblem(claim, type, codeLists) : undefined;
 }
 
 /**
@@ -293,6 +346,37 @@ async function withPatientShares(db: Db, claim: ClaimParsed, insurerId: string |
   return { ...claim, item };
 }
 
+/**
+ * A baby linked to its mother in the portal, on the mother's coverage (docs/decisions/110): the
+ * Claim says it is a newborn's (extension-newborn) and every line is within the newborn days —
+ * else 422 naming the element, before anything is stored.
+ */
+async function checkNewbornCoverage(db: Db, claim: ClaimParsed, nationalId: string, prefix: string, protocol: PlatformProtocol = "rest"): Promise<void> {
+  const focal = claim.insurance.find((i) => i.focal) ?? claim.insurance[0];
+  const coverageRef = parseReference(focal?.coverage.reference, "Coverage")?.id;
+  const days = (claim.item ?? []).map((i) => i.servicedDate).filter((d): d is string => typeof d === "string" && d.length >= 10).map((d) => d.slice(0, 10));
+  const flagged = nphies.isNewbornRequest(claim as unknown as Record<string, unknown>);
+  const use = await requestCoverageUse(db, nationalId, coverageRef, days, flagged);
+  if (use.ok) {
+    // Guide 6.5: the birth weight only on the birth encounter (decision 120); the baby's record says when that was.
+    if (flagged && protocol === "messaging" && birthWeightMissing(claim, use.newborn ? use.birthDate : undefined, protocol)) {
+      throw refuse("unprocessable", `Claim.supportingInfo must carry the newborn's birth weight ("birth-weight", a valueQuantity in kg): a service day is the baby's birth date, the birth encounter (BV-90024).`, "newborn", [
+        { path: issuePath(prefix, ["supportingInfo"]), message: `required on the birth encounter: birth-weight (${nphies.SYSTEMS.claimInformationCategory}, kg)` },
+      ]);
+    }
+    return;
+  }
+  const n = Math.max(0, claim.insurance.indexOf(focal!));
+  if (use.reason === "newborn_flag_missing") {
+    throw refuse("unprocessable", `${coverageRef} is the mother's coverage of this newborn: a newborn's claim carries extension-newborn (${nphies.EXTENSIONS.newborn}, valueBoolean true).`, "newborn_flag", [
+      { path: issuePath(prefix, ["extension"]), message: `required: extension-newborn (the coverage is the mother's)` },
+    ]);
+  }
+  throw refuse("unprocessable", use.reason === "newborn_too_old" ? `The baby is ${use.age} days old on a service date: the mother's coverage covers a newborn for ${NEWBORN_DAYS} days; bill the baby's own coverage.` : "A service date is before the baby's birth.", use.reason, [
+    { path: issuePath(prefix, ["insurance", n, "coverage"]), message: use.reason === "newborn_too_old" ? `the mother's coverage covers the newborn for ${NEWBORN_DAYS} days only` : "a service date is before the birth" },
+  ]);
+}
+
 async function insurerOf(db: Db, claim: ClaimParsed): Promise<string | undefined> {
   const fromClaim = parseReference(claim.insurer?.reference, "Organization")?.id;
   if (fromClaim) return fromClaim;
@@ -310,6 +394,8 @@ export interface ApiClaimSubmission {
   channel: string;
   /** `submissions.created_by`: the calling client (`org:<id>`, `gateway:<token id>`), never a secret. */
   createdBy: string;
+  /** A change of an authorization (decision 114): the version it changes (`replaces_id`). */
+  replacesId?: string;
 }
 
 /**
@@ -323,8 +409,11 @@ export async function submitApiClaim(
   body: unknown,
   rules: ApiClaimRules,
 ): Promise<{ submission: Submission; replay: boolean; status: number }> {
-  const { claim, kind, identifier } = validateApiClaim(body, rules);
+  // In messaging the visit details are checked against the catalogue's lists, as the screens' are.
+  const codeLists = rules.protocol === "messaging" ? await mdsCodeLists(deps.db) : undefined;
+  const { claim, kind, identifier } = validateApiClaim(body, { ...rules, codeLists });
   const patientId = parseReference(claim.patient.reference, "Patient")!.id;
+  await checkNewbornCoverage(deps.db, claim, patientId, rules.prefix, rules.protocol ?? "rest");
   const insurerId = await insurerOf(deps.db, claim);
   const shared = await withPatientShares(deps.db, claim, insurerId);
   const { submission, replay } = await deps.db.transaction(async (tx) => {
@@ -354,7 +443,7 @@ export async function submitApiClaim(
     }
     const created = await submit(
       { db: tx, clock: () => deps.now },
-      { kind, patientId, insurerId, claim: { ...shared }, channel: deps.channel, createdBy: deps.createdBy, source: "api" },
+      { kind, patientNationalId: patientId, insurerId, claim: { ...shared }, channel: deps.channel, createdBy: deps.createdBy, source: "api", ...(deps.replacesId ? { replacesId: deps.replacesId } : {}) },
     );
     return { submission: created, replay: false };
   }
@@ -419,8 +508,8 @@ export function apiClaimAcknowledgement(submission: Submission, now: Date): Clai
     ],
     status: "active",
     type: claim.type ?? { coding: [{ code: "institutional" }] },
-    use: submission.kind,
-    patient: { reference: claim.patient?.reference ?? `Patient/${submission.patientId}` },
+    use: claimUseOf(submission.kind),
+    patient: { reference: claim.patient?.reference ?? `Patient/${submission.patientNationalId}` },
     created: now.toISOString(),
     insurer: submission.insurerId ? { reference: `Organization/${submission.insurerId}` } : { display: "Not known until the platform answers" },
     ...(claim.provider?.reference ? { requestor: { reference: claim.provider.reference } } : {}),

@@ -79,9 +79,9 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
     await seedDemoPractitioners(database.db);
     const patient = await findPatientByNationalId(database.db, "1000000001");
     const coverage = (await listCoverages(database.db, patient!.id))[0]!;
-    // What the desk recorded: the marital status (registration) and the card's class.
+    // What the desk recorded: the marital status (registration), the card's class and its expiry (decision 126).
     await database.db.update(patients).set({ maritalStatus: "M" }).where(eq(patients.id, patient!.id));
-    await database.db.update(coverages).set({ coverageClass: "GOLD" }).where(eq(coverages.id, coverage.id));
+    await database.db.update(coverages).set({ coverageClass: "GOLD", expiresOn: "2027-03-31" }).where(eq(coverages.id, coverage.id));
     const coverageId = coverage.id;
     insurerId = coverage.insurerId;
     base = { patientId: patient!.id, coverageId, diagnoses: ["J06.9"], procedures: [], attachmentIds: [] };
@@ -168,12 +168,14 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
       expect(await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...form, estimatedStay, onAdmission: { "J06.9": "y", "R50.9": "n" } }), estimatedStay).toEqual({ ok: false, error: "invalid", fieldErrors: { estimatedStay: ["estimatedStayInvalid"] } });
     }
     expect(await stored()).toBe(before);
-    // An inpatient claim asks no estimated stay; an emergency request neither (its form is taken: the
+    // An inpatient claim asks no estimated stay; a (professional) emergency request neither (its form is taken: the
     // scrubber then asks the emergency's vital signs). The same service that day again is a scrubber
     // warning, answered "Send anyway".
     const sendAnyway = { scrub: { acknowledgeWarnings: true } };
     expect(await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...form, use: "claim", estimatedStay: "", onAdmission: { "J06.9": "y", "R50.9": "n" } }, undefined, sendAnyway)).toMatchObject({ ok: true });
-    expect(await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...form, subtype: "emr", estimatedStay: "", onAdmission: {}, clinical: {} }, undefined, sendAnyway)).toMatchObject({ error: "scrub" });
+    expect(await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...form, claimType: "professional", subtype: "emr", estimatedStay: "", onAdmission: {}, clinical: {} }, undefined, sendAnyway)).toMatchObject({ error: "scrub" });
+    // An institutional claim is a stay (guide 9.19): an emergency visit is professional.
+    expect(await submitForm({ db: database.db, providerOrgId: "clinic-001" }, caller, { ...form, subtype: "emr", estimatedStay: "", onAdmission: {}, clinical: {} }, undefined, sendAnyway)).toMatchObject({ ok: false, error: "invalid", fieldErrors: { subtype: expect.any(Array) } });
 
     const result = await submitForm({ db: database.db, providerOrgId: "clinic-001", clock: () => new Date(`${today}T09:00:00Z`) }, caller, { ...form, estimatedStay: "4", onAdmission: { "R50.9": "n", "J06.9": "y", "Z99.9": "u" } }, undefined, sendAnyway);
     expect(result).toMatchObject({ ok: true });
@@ -273,6 +275,8 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
     expect(focus.priority?.coding?.[0]?.code).toBe("normal");
     expect(focus.facility?.reference).toBe("Location/loc-clinic-001");
     expect(focus.insurance).toEqual([{ focal: true, coverage: { reference: expect.stringMatching(/^Coverage\/./) } }]);
+    // The card's expiry as recorded at the desk: the Coverage's period end (decision 126).
+    expect((bundle.entry!.find((e) => e.resource?.resourceType === "Coverage")!.resource as { period?: unknown }).period).toEqual({ end: "2027-03-31" });
   });
 
   it("every other message the adapter sends passes every rule: communication, cancel, status check, poll, payment notice", async () => {

@@ -123,12 +123,12 @@ describe("the messaging adapter against the sandbox's $process-message", () => {
     const fixture = claimFixture({ use: "claim", patientId: "1048573628", items: [{ code: "99213", price: 120 }] });
     const sent = await port.submitClaim(fixture);
     await insertSubmissions(database.db, [
-      { kind: "claim", status: "sent", patientId: "1048573628", platformId: sent.platformId!, claim: fixture as unknown as Record<string, unknown> },
+      { kind: "claim", status: "sent", patientNationalId: "1048573628", platformId: sent.platformId!, claim: fixture as unknown as Record<string, unknown> },
       // One the exchange does not know (another environment's claim): left out, not an error.
       {
         kind: "claim",
         status: "sent",
-        patientId: "1048573628",
+        patientNationalId: "1048573628",
         platformId: "no-such-claim",
         claim: { ...fixture, identifier: [{ ...fixture.identifier![0]!, value: randomUUID() }] } as unknown as Record<string, unknown>,
       },

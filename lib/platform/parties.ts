@@ -55,13 +55,44 @@ export function partiesFromDb(db: Db, provider: nphies.ProviderFacts, location?:
     return (await select.where(and(eq(patients.nationalId, nationalId), eq(coverages.insurerId, insurerId))).orderBy(desc(coverages.createdAt)).limit(1))[0];
   }
 
+  /** A discovery's patient and insurer, without a coverage. */
+  async function discoveryRow(nationalId: string, insurerId: string | undefined) {
+    if (!insurerId) return undefined;
+    const [patient] = await db.select().from(patients).where(eq(patients.nationalId, nationalId)).limit(1);
+    const [insurer] = await db.select().from(insurers).where(eq(insurers.id, insurerId)).limit(1);
+    return patient && insurer ? { patient, insurer, coverage: undefined } : undefined;
+  }
+
   return async (focus) => {
     const nationalId = idIn(focus.patient?.reference, "Patient");
     const coverageRef = idIn(focus.insurance?.[0]?.coverage?.reference, "Coverage");
     const claim = focus.resourceType === "Claim" ? focus : undefined;
     if (!nationalId || (claim && !coverageRef)) return undefined;
-    const row = await coverageRow(nationalId, coverageRef, claim ? undefined : idIn(focus.insurer?.reference, "Organization"));
-    if (!row || row.patient.nationalId !== nationalId || !row.insurer.license) return undefined;
+    const insurerId = claim ? undefined : idIn(focus.insurer?.reference, "Organization");
+    // A discovery (guide 7.1, Table 36) names no coverage: the patient and the insurer asked.
+    const discovery = focus.resourceType === "CoverageEligibilityRequest" && !!focus.purpose?.includes("discovery") && !coverageRef;
+    const row = discovery ? await discoveryRow(nationalId, insurerId) : await coverageRow(nationalId, coverageRef, insurerId);
+    if (!row || !row.insurer.license) return undefined;
+    // A newborn's request names the mother's coverage (guide 6.5, docs/decisions/110): the baby is
+    // the patient, the mother the coverage's beneficiary, carried as a Patient of her own.
+    let baby: typeof row.patient | undefined;
+    if (row.patient.nationalId !== nationalId) {
+      if (discovery || !nphies.isNewbornRequest(focus as unknown as Record<string, unknown>)) return undefined;
+      [baby] = await db.select().from(patients).where(and(eq(patients.nationalId, nationalId), eq(patients.motherId, row.patient.id))).limit(1);
+      if (!baby) return undefined;
+    }
+    const facts = (p: typeof row.patient): nphies.PatientFacts => ({
+      id: p.nationalId,
+      document: p.documentType,
+      number: p.nationalId,
+      givenName: p.givenName,
+      familyName: p.familyName,
+      gender: p.gender,
+      birthDate: p.birthDate,
+      ...(p.maritalStatus ? { maritalStatus: p.maritalStatus } : {}),
+      ...(p.occupation ? { occupation: p.occupation } : {}),
+      ...(p.religion ? { religion: p.religion } : {}),
+    });
     const teamIds = (claim?.careTeam ?? []).map((m) => idIn(m.provider?.reference, "Practitioner")).filter((id): id is string => !!id && isUuid(id));
     const practitioners = (await practitionersByIds(db, teamIds)).map((p) => ({ id: p.id, license: p.license, givenName: p.givenName, familyName: p.familyName, specialty: p.specialty }));
     const encounter = claim ? encounterOf(claim) : undefined;
@@ -70,23 +101,20 @@ export function partiesFromDb(db: Db, provider: nphies.ProviderFacts, location?:
       ...(encounter ? { encounter } : {}),
       // The site an eligibility request asks about (the exchange names it: decision 075).
       ...(location && !claim ? { location } : {}),
-      patient: {
-        id: nationalId,
-        document: row.patient.documentType,
-        number: nationalId,
-        givenName: row.patient.givenName,
-        familyName: row.patient.familyName,
-        gender: row.patient.gender,
-        birthDate: row.patient.birthDate,
-        ...(row.patient.maritalStatus ? { maritalStatus: row.patient.maritalStatus } : {}),
-      },
+      patient: facts(baby ?? row.patient),
+      ...(baby ? { mother: facts(row.patient) } : {}),
       // The class and network the card names, as recorded at the desk or imported (Coverage.class, .network).
-      coverage: {
-        id: row.coverage.coverageRef,
-        memberId: row.coverage.memberId,
-        ...(row.coverage.coverageClass ? { classes: [{ type: "class" as const, value: row.coverage.coverageClass }] } : {}),
-        ...(row.coverage.network ? { network: row.coverage.network } : {}),
-      },
+      ...(row.coverage
+        ? {
+            coverage: {
+              id: row.coverage.coverageRef,
+              memberId: row.coverage.memberId,
+              ...(row.coverage.coverageClass ? { classes: [{ type: "class" as const, value: row.coverage.coverageClass }] } : {}),
+              ...(row.coverage.network ? { network: row.coverage.network } : {}),
+              ...(row.coverage.expiresOn ? { periodEnd: row.coverage.expiresOn } : {}),
+            },
+          }
+        : {}),
       provider,
       insurer: { id: row.insurer.id, license: row.insurer.license, name: row.insurer.nameEn },
     };

@@ -85,7 +85,7 @@ export function knownClaimsFromDb(db: Db): KnownClaimsResolver {
       .select({ platformId: submissions.platformId, claim: submissions.claim, system: submissions.identifierSystem, value: submissions.identifierValue })
       .from(submissions)
       // Sent: the platform took it (its id is kept when given, never required — decision 073).
-      .where(and(eq(submissions.patientId, query.patient), eq(submissions.kind, "claim"), or(isNotNull(submissions.sentAt), isNotNull(submissions.platformId)), ...(Number.isNaN(since.getTime()) ? [] : [gte(submissions.createdAt, since)])))
+      .where(and(eq(submissions.patientNationalId, query.patient), eq(submissions.kind, "claim"), or(isNotNull(submissions.sentAt), isNotNull(submissions.platformId)), ...(Number.isNaN(since.getTime()) ? [] : [gte(submissions.createdAt, since)])))
       .orderBy(desc(submissions.createdAt))
       .limit(limit);
     return rows.flatMap((r) => {

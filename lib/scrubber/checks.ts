@@ -66,8 +66,23 @@ export const CHECKS: Readonly<Record<string, Check>> = {
       }
       return [];
     }),
-  eligibilityUnconfirmed: (f) => (f.eligibilityUnconfirmed === undefined ? [] : [{ values: { date: f.items.map((i) => i.servicedDate).sort()[0] ?? f.today } }]),
-  authorizationMissing: (f) => (f.authorizations.length > 0 ? [] : needsAuth(f).map((i) => ({ sequence: i.sequence, values: { sequence: i.sequence, code: i.code } }))),
+  // A claim relying on an offline eligibility (docs/decisions/111) is not "unconfirmed".
+  eligibilityUnconfirmed: (f) => (f.eligibilityUnconfirmed === undefined || f.offline?.eligibility?.reference ? [] : [{ values: { date: f.items.map((i) => i.servicedDate).sort()[0] ?? f.today } }]),
+  // Nor is a claim relying on an offline authorization "without an authorization" (its reference is a preAuthRef the portal never stored).
+  authorizationMissing: (f) => (f.authorizations.length > 0 || (f.offline?.authorization && f.preAuthRefs.length > 0) ? [] : needsAuth(f).map((i) => ({ sequence: i.sequence, values: { sequence: i.sequence, code: i.code } }))),
+  offlineReferenceMissing: (f) => [
+    ...(f.offline?.eligibility && !f.offline?.eligibility.reference ? [{ values: { what: { en: "offline eligibility", ar: "الأهلية دون اتصال" } } }] : []),
+    ...(f.offline?.authorization && f.preAuthRefs.length === 0 ? [{ values: { what: { en: "offline authorization", ar: "الموافقة دون اتصال" } } }] : []),
+  ],
+  offlineAfterService: (f) => {
+    const first = f.items.map((i) => i.servicedDate).filter(Boolean).sort()[0];
+    if (!first) return [];
+    const late = (date: string | undefined, what: Words) => (date && date > first ? [{ values: { what, date, service: first } }] : []);
+    return [
+      ...late(f.offline?.eligibility?.date, { en: "offline eligibility", ar: "الأهلية دون اتصال" }),
+      ...late(f.offline?.authorization?.date, { en: "offline authorization", ar: "الموافقة دون اتصال" }),
+    ];
+  },
   authorizationOtherService: (f) =>
     f.authorizations.length === 0 ? [] : needsAuth(f).filter((i) => covering(f, i.code).length === 0).map((i) => ({ sequence: i.sequence, values: { sequence: i.sequence, code: i.code } })),
   authorizationExpired: (f) =>

@@ -25,7 +25,7 @@ const claimOf = (lines: number, day?: string) => {
 
 describe.each(testDatabases().slice(0, 1))("scrubber facts on $name", (target) => {
   let database: Awaited<ReturnType<typeof target.open>>;
-  const subject = (claim: Record<string, unknown>) => ({ kind: "claim" as const, patientId: "1000000001", insurerId: "payer-rimal", claim });
+  const subject = (claim: Record<string, unknown>) => ({ kind: "claim" as const, patientNationalId: "1000000001", insurerId: "payer-rimal", claim });
   const submit = (claim: Record<string, unknown>) =>
     submitApiClaim({ db: database.db, now: new Date(), channel: "exchange-api", createdBy: "org:facts" }, claim, { providerOrgId: "clinic-001", allowSandboxTestIds: true, prefix: "Claim", requireIdentifier: true });
 
@@ -74,7 +74,7 @@ describe.each(testDatabases().slice(0, 1))("scrubber facts on $name", (target) =
     const otherDay = await gatherFacts(database.db, subject(claimOf(3, "2026-01-06")), new Date());
     expect(otherDay.items.some((i) => i.alreadyClaimed)).toBe(false);
     // Another patient's claims never count.
-    const other = await gatherFacts(database.db, { ...subject(claimOf(3, "2026-01-05")), patientId: "1000000002" }, new Date());
+    const other = await gatherFacts(database.db, { ...subject(claimOf(3, "2026-01-05")), patientNationalId: "1000000002" }, new Date());
     expect(other.items.some((i) => i.alreadyClaimed)).toBe(false);
   }, 60_000);
 

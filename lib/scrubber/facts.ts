@@ -27,8 +27,8 @@ const NOT_COUNTED = ["draft", "rejected", "failed", "cancelled"] as const;
 export interface ClaimUnderCheck {
   id?: string;
   kind: "claim" | "preauthorization";
-  /** National ID / Iqama (the platform's patient id). */
-  patientId: string;
+  /** National ID / Iqama (what the exchange calls the patient by). */
+  patientNationalId: string;
   insurerId: string | null;
   claim: Json;
   /**
@@ -81,13 +81,26 @@ export function readClaim(claim: Json) {
     claimType: type ? str(type.code) : undefined,
     subType: subType ? str(subType.code) || undefined : undefined,
     preAuthRefs: arr(claim.insurance).flatMap((i) => (Array.isArray(i.preAuthRef) ? i.preAuthRef.filter((r): r is string => typeof r === "string" && r !== "") : [])),
+    offline: offlineOf(claim),
+  };
+}
+
+/** The offline extensions a Claim carries (docs/decisions/111): present parts, values as strings ("" when missing). */
+function offlineOf(claim: Json): ScrubFacts["offline"] {
+  const ext = (url: string) => arr(claim.extension).find((e) => e.url === url);
+  const ref = ext(nphies.EXTENSIONS.eligibilityOfflineReference);
+  const date = ext(nphies.EXTENSIONS.eligibilityOfflineDate);
+  const auth = ext(nphies.EXTENSIONS.authorizationOfflineDate);
+  return {
+    ...(ref || date ? { eligibility: { reference: str(ref?.valueString).trim(), date: str(date?.valueDateTime).slice(0, 10) } } : {}),
+    ...(auth ? { authorization: { date: str(auth.valueDateTime).slice(0, 10) } } : {}),
   };
 }
 
 export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Date): Promise<ScrubFacts> {
   const read = readClaim(subject.claim);
   const insurerId = subject.insurerId ?? undefined;
-  const [patient] = await db.select({ id: patients.id, birthDate: patients.birthDate, gender: patients.gender }).from(patients).where(eq(patients.nationalId, subject.patientId)).limit(1);
+  const [patient] = await db.select({ id: patients.id, birthDate: patients.birthDate, gender: patients.gender }).from(patients).where(eq(patients.nationalId, subject.patientNationalId)).limit(1);
 
   await yieldToEventLoop();
   let eligibility: ScrubFacts["eligibility"];
@@ -127,7 +140,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
       select distinct ${lineKey} as key
         from ${submissions} s
         cross join lateral jsonb_array_elements(case when jsonb_typeof(s.claim -> 'item') = 'array' then s.claim -> 'item' else '[]'::jsonb end) e
-       where s.patient_id = ${subject.patientId}
+       where s.patient_id = ${subject.patientNationalId}
          and s.kind = 'claim'
          and s.status not in (${sql.join(NOT_COUNTED.map((x) => sql`${x}`), sql`, `)})
          ${excluded.length > 0 ? sql`and s.id not in (${sql.join(excluded.map((id) => sql`${id}`), sql`, `)})` : sql``}
@@ -168,7 +181,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
       .where(
         and(
           eq(submissions.kind, "preauthorization"),
-          eq(submissions.patientId, subject.patientId),
+          eq(submissions.patientNationalId, subject.patientNationalId),
           inArray(submissions.status, ["complete", "partial"]),
           inArray(sql<string>`${submissions.responseView} ->> 'preAuthRef'`, read.preAuthRefs),
         ),
@@ -206,6 +219,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
     items,
     authorizations,
     preAuthRefs: read.preAuthRefs,
+    offline: read.offline,
     ...(filingDays !== undefined ? { filingDays } : {}),
     messageBytes: Buffer.byteLength(JSON.stringify(subject.claim), "utf8"),
     messageLimitBytes: MESSAGE_LIMIT_BYTES,

@@ -45,6 +45,9 @@ const FAILING: Record<string, (f: ScrubFacts) => ScrubFacts> = {
   "emergency-vital-signs": (f) => ({ ...f, claimType: "professional", subType: "emr", supportingInfo: ["chief-complaint"] }),
   "filing-window": (f) => ({ ...f, today: "2027-07-01" }),
   "message-too-large": (f) => ({ ...f, messageBytes: 11 * 1024 * 1024 }),
+  // Offline approvals (docs/decisions/111): an offline eligibility's date without its reference; an offline authorization dated after the service.
+  "offline-reference-missing": (f) => ({ ...f, offline: { eligibility: { reference: "", date: f.items[0]!.servicedDate } } }),
+  "offline-after-service": (f) => ({ ...f, offline: { authorization: { date: "2027-01-01" } } }),
 };
 
 describe("scrubber rules (docs/decisions/090)", () => {
@@ -144,5 +147,15 @@ describe("scrubber rules (docs/decisions/090)", () => {
     const f = clean();
     const two = { ...f, items: [f.items[1]!, { ...f.items[1]!, sequence: 3 }], authorizations: [{ ...f.authorizations[0]!, lines: [{ code: "72148", approved: 1, used: 0 }] }] };
     expect(scrubFacts(two).findings.map((x) => [x.rule, x.sequence])).toEqual([["authorization-used-up", 3]]);
+  });
+});
+
+describe("offline approvals in the scrubber (docs/decisions/111)", () => {
+  it("a claim relying on an offline eligibility is not 'eligibility unconfirmed'; one relying on an offline authorization is not 'authorization missing'", () => {
+    const unconfirmed = FAILING["eligibility-unconfirmed"]!(clean());
+    expect(scrubFacts({ ...unconfirmed, offline: { eligibility: { reference: "EL-1", date: unconfirmed.items[0]!.servicedDate } } }).findings).toEqual([]);
+    const missing = FAILING["authorization-missing"]!(clean());
+    expect(scrubFacts(missing).findings.map((f) => f.rule)).toContain("authorization-missing");
+    expect(scrubFacts({ ...missing, preAuthRefs: ["OFF-PA-1"], offline: { authorization: { date: missing.items[0]!.servicedDate } } }).findings).toEqual([]);
   });
 });

@@ -32,6 +32,12 @@ export interface ScrubFacts {
   authorizations: AuthorizationFact[];
   /** Whether the claim references any preAuthRef at all. */
   preAuthRefs: string[];
+  /**
+   * What the insurer gave offline that the claim relies on (docs/decisions/111, guide Table 10):
+   * the eligibility's reference and date, the authorization's date (its reference is a preAuthRef).
+   * A part is present when its extension is; its values may be empty ("").
+   */
+  offline?: { eligibility?: { reference: string; date: string }; authorization?: { date: string } };
   /** Filing window of the payer (days), when the insurer's settings give one. */
   filingDays?: number;
   /** Size of the message as it would be sent, in bytes, and the exchange's limit. */

@@ -2,7 +2,8 @@ import { startAdminSocket } from "@/lib/admin";
 import { seedDemoUsers } from "@/lib/auth";
 import { closeDatabase, getDatabase, getDb, DataDirBusyError } from "@/lib/db";
 import { dataDir, env, usesSandbox } from "@/lib/env";
-import { startExchangeServices, type ExchangeServices } from "@/lib/pipeline";
+import { startPipeline, type PipelineServices } from "@/lib/pipeline";
+import { outboxEligibility } from "@/lib/eligibility";
 import { quietClientAborts, startHttpObserver } from "@/lib/http";
 import { audit } from "@/lib/audit";
 import { setRefusalWriter } from "@/lib/security";
@@ -55,7 +56,7 @@ export async function boot(): Promise<void> {
   const adminSocket = database.kind === "pglite" ? await startAdminSocket(dataDir(e), getDb) : undefined;
   const maintenance = startMaintenance(database.db);
 
-  let services: ExchangeServices | undefined;
+  let services: PipelineServices | undefined;
   let visitWorker: VisitWorker | undefined;
   onShutdownSignal(() => ({
     db: database.db,
@@ -73,13 +74,15 @@ export async function boot(): Promise<void> {
   if (e.PLATFORM_BASE_URL) {
     // A platform that is configured but unusable (missing certificate file, …) stops the start.
     const client = await getPlatformPort();
-    services = startExchangeServices({
+    services = startPipeline({
       db: database.db,
       client,
       inbound: INBOUND_HANDLERS,
       // Facilities beyond the main one (decision 049): each sends and polls with its own certificate.
       clientFor: (facilityId) => getPlatformPort(facilityId),
       facilityPorts: async () => Promise.all((await listFacilities(database.db)).filter((f) => f.active && f.id).map((f) => getPlatformPort(f.id))),
+      // A claim's eligibility is checked before it is sent, never in the staff's submit (decision 124).
+      preSendEligibility: outboxEligibility(database.db),
     });
     // Eligibility ahead of the visit: paced batch runs at batch priority (decision 044).
     visitWorker = startVisitWorker({ db: database.db, port: client, providerOrgId: e.PROVIDER_ORG_ID });

@@ -2,6 +2,7 @@ import type { InboundHandlers } from "@/lib/pipeline";
 import { advancedAuthorizationInbound } from "@/lib/authorizations";
 import { acknowledgementInbound, informationRequestInbound } from "@/lib/information-requests";
 import { paymentReconciliationInbound } from "@/lib/payments";
+import { evidenceAcknowledgementInbound } from "@/lib/evidence";
 
 /**
  * The composition of inbound routing (lib/pipeline/inbound.ts): what each area does with what the
@@ -14,6 +15,7 @@ export const INBOUND_HANDLERS: InboundHandlers = {
   // (first answer other than "unrouted" wins): a payer's unasked approval (docs/decisions/101).
   ClaimResponse: [advancedAuthorizationInbound],
   CommunicationRequest: informationRequestInbound,
-  Communication: acknowledgementInbound,
+  // The payer's acknowledgement of an answer to its request, else of information sent unasked (decision 115).
+  Communication: [acknowledgementInbound, evidenceAcknowledgementInbound],
   PaymentReconciliation: paymentReconciliationInbound,
 };

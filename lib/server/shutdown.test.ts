@@ -22,7 +22,7 @@ describe("graceful shutdown", () => {
     const seed = await openDatabase({ kind: "pglite", dataDir: dir });
     await runMigrations(seed);
     for (let i = 0; i < 10; i++) {
-      await submit({ db: seed.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "36415", price: 15 + i }] }) });
+      await submit({ db: seed.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "36415", price: 15 + i }] }) });
     }
     await seed.close();
     const sb = await startTestSandbox({ adjudicationDelayMs: 50 });
@@ -89,7 +89,7 @@ describe("graceful shutdown", () => {
   it.each(testDatabases())("releaseLeases hands back exactly the rows one owner holds ($name)", async (target) => {
     const database = await target.open();
     try {
-      for (let i = 0; i < 6; i++) await submit({ db: database.db }, { kind: "claim", patientId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "36415", price: 15 }] }) });
+      for (let i = 0; i < 6; i++) await submit({ db: database.db }, { kind: "claim", patientNationalId: "1000000001", claim: buildClaim({ use: "claim", items: [{ code: "36415", price: 15 }] }) });
       const now = new Date();
       expect(await leaseDue(database.db, "a", now, 60_000, 4)).toHaveLength(4);
       expect(await leaseDue(database.db, "b", now, 60_000, 4)).toHaveLength(2);

@@ -10,7 +10,7 @@
  * Next.js's own signal handler would exit at once: `npm start` sets NEXT_MANUAL_SIG_HANDLE so only
  * this one runs (set it too when running the standalone server under a supervisor).
  */
-import { closeLiveStreams, type ExchangeServices } from "@/lib/pipeline";
+import { closeLiveStreams, type PipelineServices } from "@/lib/pipeline";
 import { releaseLeases } from "@/lib/submissions";
 import type { Db } from "@/lib/db";
 import { log } from "@/lib/log";
@@ -19,7 +19,7 @@ import { requestsFinished } from "./in-flight";
 
 export interface ShutdownDeps {
   db: Db;
-  services?: ExchangeServices;
+  services?: PipelineServices;
   /** Closes what else is open (admin socket, database). */
   close?: () => Promise<void>;
   graceMs: number;

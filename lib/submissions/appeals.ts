@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { audit, type Caller } from "@/lib/audit";
 import { attachableIds, attachmentsWithData, checkSet, setSubmissionAttachments } from "@/lib/attachments";
@@ -6,6 +6,7 @@ import { submissions, tables, type Db } from "@/lib/db";
 import { nphies } from "@/lib/fhir";
 import { isUuid } from "@/lib/ids";
 import { insertDraft, queueDraft } from "./lifecycle";
+import { appealablePrescriptionLines, prescriptionViewOf } from "./prescriptions";
 import { noteOnTimeline, type Submission } from "./states";
 
 /**
@@ -94,6 +95,9 @@ export function appealClaim(
   const items = list(original.item)
     .filter((i) => wanted.has(Number(i.sequence)))
     .map((i, n) => ({ ...i, sequence: n + 1 }));
+  // A prescription's lines name their MedicationRequest (contained, `#mr-n`): only the appealed lines' go along.
+  const named = new Set(items.flatMap((i) => list((i as Json).extension).flatMap((e) => (typeof (e.valueReference as Json | undefined)?.reference === "string" ? [String((e.valueReference as Json).reference)] : []))));
+  const contained = list(original.contained).filter((r) => r.resourceType !== "MedicationRequest" || named.has(`#${String(r.id)}`));
   const kept = list(original.supportingInfo).filter((s) => !categoryCodes(s).some((c) => c === nphies.APPEAL_EVIDENCE_CATEGORY || c === nphies.APPEAL_JUSTIFICATION_CATEGORY));
   let next = kept.reduce((m, s) => Math.max(m, Number(s.sequence) || 0), 0) + 1;
   const supportingInfo = [
@@ -103,7 +107,7 @@ export function appealClaim(
       nphies.evidenceInfo(next++, { contentType: f.contentType, data: Buffer.from(f.data.buffer, f.data.byteOffset, f.data.byteLength).toString("base64"), title: f.title, creation: f.creation.toISOString() }),
     ),
   ];
-  return { ...rest, created: created.toISOString(), item: items, supportingInfo, related: [nphies.appealRelated(prior)] };
+  return { ...rest, ...(contained.length > 0 ? { contained } : {}), created: created.toISOString(), item: items, supportingInfo, related: [nphies.appealRelated(prior)] };
 }
 
 /**
@@ -111,9 +115,10 @@ export function appealClaim(
  * open appeal), the lines (each a denied or cut line of it) and the files (the caller's uploads,
  * within the limits), then in ONE transaction stores the appeal, links its files, queues it for
  * the pipeline, notes it on the appealed claim's timeline and writes the audit entry
- * (docs/decisions/062).
+ * (docs/decisions/062). `kinds` says what the caller may appeal: claims (billing, the default) or
+ * prescriptions (prescribers, docs/decisions/121) — found under another kind, it is not found.
  */
-export async function fileAppeal(deps: { db: Db; clock?: () => Date }, caller: Caller, raw: unknown): Promise<AppealResult> {
+export async function fileAppeal(deps: { db: Db; clock?: () => Date; kinds?: readonly ("claim" | "prescription")[] }, caller: Caller, raw: unknown, channel: "ui" | "exchange-api" = "ui"): Promise<AppealResult> {
   const parsed = appealInputSchema.safeParse(raw);
   if (!parsed.success) {
     const fieldErrors: Partial<Record<string, string[]>> = {};
@@ -123,13 +128,16 @@ export async function fileAppeal(deps: { db: Db; clock?: () => Date }, caller: C
   }
   const input = parsed.data;
   const { db } = deps;
-  const [original] = await db.select().from(submissions).where(and(eq(submissions.id, input.claimId), eq(submissions.kind, "claim")));
+  const [original] = await db.select().from(submissions).where(and(eq(submissions.id, input.claimId), inArray(submissions.kind, [...(deps.kinds ?? ["claim"])])));
   if (!original) return { ok: false, error: "not_found" };
+  // A prescription is appealed as a claim is (guide 7.11, Table 40; docs/decisions/121): its refused or cut lines.
+  const kind = original.kind === "prescription" ? "prescription" : "claim";
   if (!(APPEALABLE_STATUSES as readonly string[]).includes(original.status) || !original.identifierValue) return { ok: false, error: "not_appealable" };
   const open = (await appealsOf(db, original.id)).some((a) => !["complete", "partial", "denied", "rejected", "failed", "cancelled"].includes(a.status));
   if (open) return { ok: false, error: "already_appealed" };
 
-  const lines = new Set((await appealableLines(db, original.id)).map((l) => l.sequence));
+  const view = kind === "prescription" ? prescriptionViewOf(original) : undefined;
+  const lines = new Set(view ? appealablePrescriptionLines(view).map((l) => l.sequence) : (await appealableLines(db, original.id)).map((l) => l.sequence));
   const sequences = [...new Set(input.sequences)];
   if (sequences.some((s) => !lines.has(s))) return { ok: false, error: "invalid", fieldErrors: { sequences: ["lineNotAppealable"] } };
   const ids = [...new Set(input.attachmentIds)];
@@ -150,13 +158,13 @@ export async function fileAppeal(deps: { db: Db; clock?: () => Date }, caller: C
     const draft = await insertDraft(
       tx,
       {
-        kind: "claim",
-        patientId: original.patientId,
+        kind,
+        patientNationalId: original.patientNationalId,
         ...(original.insurerId ? { insurerId: original.insurerId } : {}),
         claim,
         form: { appeal: { of: original.id, sequences, justification: input.justification, attachmentIds: ids } },
         createdBy: caller.userId,
-        channel: "ui",
+        channel,
         appealOfId: original.id,
         facilityId: original.facilityId,
       },
@@ -165,11 +173,11 @@ export async function fileAppeal(deps: { db: Db; clock?: () => Date }, caller: C
     await setSubmissionAttachments(tx, draft.id, ids);
     // Filing an appeal is billing's deliberate act on lines already decided: the scrubber's warnings
     // are recorded on the timeline, not asked again; its errors still block (docs/decisions/090).
-    const queued: Submission = await queueDraft(tx, draft.id, "user", at, { acknowledgeWarnings: true });
-    await noteOnTimeline(tx, original, { kind: "submission.note", note: "appealFiled", source: "user", detail: { appealId: queued.id, lines: sequences.length, files: ids.length } }, at);
+    const queued: Submission = await queueDraft(tx, draft.id, channel === "ui" ? "user" : "api", at, { acknowledgeWarnings: true });
+    await noteOnTimeline(tx, original, { kind: "submission.note", note: "appealFiled", source: channel === "ui" ? "user" : "api", detail: { appealId: queued.id, lines: sequences.length, files: ids.length } }, at);
     await audit(tx, {
       actor: caller.actor,
-      action: "claim.appeal",
+      action: `${kind}.appeal`,
       target: { type: "submission", id: queued.id },
       outcome: "success",
       requestId: caller.requestId,

@@ -29,9 +29,9 @@ describe.each(testDatabases())("lastClinicalFacts on $name", (target) => {
     await database.db.update(patients).set({ maritalStatus: "W" }).where(eq(patients.id, patient.id));
     const vital = (weight: string, height: string) => ({ clinical: { vitalSigns: { "vital-sign-weight": { value: weight, absent: "" }, "vital-sign-height": { value: height, absent: "" } } } });
     await insertSubmissions(database.db, [
-      { kind: "claim", status: "complete", patientId: "1000000002", claim: {}, form: vital("80", "175"), updatedAt: new Date("2026-10-01T00:00:00Z") },
-      { kind: "claim", status: "complete", patientId: "1000000002", claim: {}, form: vital("78.5", ""), updatedAt: new Date("2026-11-01T00:00:00Z") },
-      { kind: "claim", status: "draft", patientId: "1000000001", claim: {}, form: vital("55", "160"), updatedAt: new Date("2026-11-20T00:00:00Z") },
+      { kind: "claim", status: "complete", patientNationalId: "1000000002", claim: {}, form: vital("80", "175"), updatedAt: new Date("2026-10-01T00:00:00Z") },
+      { kind: "claim", status: "complete", patientNationalId: "1000000002", claim: {}, form: vital("78.5", ""), updatedAt: new Date("2026-11-01T00:00:00Z") },
+      { kind: "claim", status: "draft", patientNationalId: "1000000001", claim: {}, form: vital("55", "160"), updatedAt: new Date("2026-11-20T00:00:00Z") },
     ]);
     expect(await lastClinicalFacts(database.db, patient.id)).toEqual({ maritalStatus: "W", weight: { value: "78.5", on: "2026-11-01" }, height: { value: "175", on: "2026-10-01" } });
   });

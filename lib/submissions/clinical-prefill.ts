@@ -24,7 +24,7 @@ export async function lastClinicalFacts(db: Db, patientId: string): Promise<Clin
   const [patient] = await db.select({ nationalId: patients.nationalId, maritalStatus: patients.maritalStatus }).from(patients).where(eq(patients.id, patientId));
   if (!patient) return undefined;
   // submissions.patient_id holds the national ID / Iqama (the platform's id of the patient).
-  const rows = await db.select({ form: submissions.form, updatedAt: submissions.updatedAt }).from(submissions).where(eq(submissions.patientId, patient.nationalId)).orderBy(desc(submissions.updatedAt)).limit(20);
+  const rows = await db.select({ form: submissions.form, updatedAt: submissions.updatedAt }).from(submissions).where(eq(submissions.patientNationalId, patient.nationalId)).orderBy(desc(submissions.updatedAt)).limit(20);
   const out: ClinicalPrefill = { ...(patient.maritalStatus ? { maritalStatus: patient.maritalStatus } : {}) };
   for (const row of rows) {
     const clinical = clinicalSchema.safeParse((row.form as { clinical?: unknown } | null)?.clinical ?? {});

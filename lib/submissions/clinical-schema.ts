@@ -62,6 +62,11 @@ export interface ClinicalContext {
   /** The stay's end (the form's discharge), when known. */
   discharge: string;
   clinical: ClinicalValues;
+  /**
+   * The value sets as the catalogue holds them (the clinic's imports; docs/decisions/118). Absent:
+   * the demo lists of lib/fhir's MDS module.
+   */
+  lists?: mds.MdsCodeLists;
 }
 
 type Issue = { path: (string | number)[]; message: string };
@@ -80,14 +85,16 @@ export function admissionWeightIssue(values: Pick<ClinicalContext, "claimType" |
 
 /**
  * What the exchange's Minimum Data Set requires of this visit that is missing or wrong, as field
- * errors by path (`clinical.encounter.triageCategory` …). Codes must come from the lists of
- * `lib/fhir/nphies/mds.ts` (or the clinic's imported lists, checked on the server).
+ * errors by path (`clinical.encounter.triageCategory` …). Codes must come from the catalogue's
+ * lists (`values.lists`: what the form offered and the server reads), else from the demo lists.
  */
 export function clinicalIssues(values: ClinicalContext): Issue[] {
   const needs = mds.mdsNeeds(values.claimType, values.subtype, values.use);
   const c = values.clinical;
   const e = c.encounter;
   const issues: Issue[] = [];
+  const lists = values.lists ?? mds.MDS_CODE_LISTS;
+  const allowed = (key: mds.MdsListKey) => codes(lists[key]);
   const at = (...path: (string | number)[]) => ["clinical", ...path];
   const need = (value: string, allowed: readonly string[] | undefined, path: (string | number)[], missing: string) => {
     if (value === "") issues.push({ path, message: missing });
@@ -96,24 +103,24 @@ export function clinicalIssues(values: ClinicalContext): Issue[] {
   if (needs.encounter) {
     if (e.class === "" && needs.encounterClasses.length > 1) issues.push({ path: at("encounter", "class"), message: "encounterClassRequired" });
     else if (e.class !== "" && !needs.encounterClasses.includes(e.class)) issues.push({ path: at("encounter", "class"), message: "encounterClassNotAllowed" });
-    need(e.serviceEventType, codes(mds.SERVICE_EVENT_TYPES), at("encounter", "serviceEventType"), "serviceEventTypeRequired");
+    need(e.serviceEventType, allowed("service-event-type"), at("encounter", "serviceEventType"), "serviceEventTypeRequired");
   }
   if (needs.visitStart && !isMoment(e.start)) issues.push({ path: at("encounter", "start"), message: e.start === "" ? "visitStartRequired" : "dateTimeInvalid" });
   if (needs.emergency) {
-    need(e.triageCategory, codes(mds.TRIAGE_CATEGORIES), at("encounter", "triageCategory"), "triageCategoryRequired");
+    need(e.triageCategory, allowed("triage-category"), at("encounter", "triageCategory"), "triageCategoryRequired");
     if (!isMoment(e.triageDate)) issues.push({ path: at("encounter", "triageDate"), message: e.triageDate === "" ? "triageDateRequired" : "dateTimeInvalid" });
-    need(e.arrivalCode, codes(mds.ARRIVAL_CODES), at("encounter", "arrivalCode"), "arrivalCodeRequired");
+    need(e.arrivalCode, allowed("emergency-arrival-code"), at("encounter", "arrivalCode"), "arrivalCodeRequired");
     if (!isMoment(e.emergencyServiceStart)) issues.push({ path: at("encounter", "emergencyServiceStart"), message: e.emergencyServiceStart === "" ? "emergencyServiceStartRequired" : "dateTimeInvalid" });
-    if (values.use === "claim" && values.discharge !== "") need(e.emergencyDisposition, codes(mds.EMERGENCY_DISPOSITIONS), at("encounter", "emergencyDisposition"), "emergencyDispositionRequired");
+    if (values.use === "claim" && values.discharge !== "") need(e.emergencyDisposition, allowed("emergency-department-disposition"), at("encounter", "emergencyDisposition"), "emergencyDispositionRequired");
   }
   if (needs.inpatient) {
-    need(e.admitSource, codes(mds.ADMIT_SOURCES), at("encounter", "admitSource"), "admitSourceRequired");
+    need(e.admitSource, allowed("admit-source"), at("encounter", "admitSource"), "admitSourceRequired");
     need(e.admissionSpecialty, undefined, at("encounter", "admissionSpecialty"), "admissionSpecialtyRequired");
     if (e.intendedStay !== "" && !(/^\d{1,3}$/.test(e.intendedStay) && Number(e.intendedStay) >= 1)) issues.push({ path: at("encounter", "intendedStay"), message: "estimatedStayInvalid" });
   }
   if (needs.discharge && values.discharge !== "") {
     need(e.dischargeSpecialty, undefined, at("encounter", "dischargeSpecialty"), "dischargeSpecialtyRequired");
-    need(e.dischargeDisposition, codes(mds.DISCHARGE_DISPOSITIONS), at("encounter", "dischargeDisposition"), "dischargeDispositionRequired");
+    need(e.dischargeDisposition, allowed("discharge-disposition"), at("encounter", "dischargeDisposition"), "dischargeDispositionRequired");
   }
   if ((mds.DEATH_DISPOSITIONS.includes(e.dischargeDisposition) || mds.DEATH_DISPOSITIONS.includes(e.emergencyDisposition)) && e.causeOfDeath === "") {
     issues.push({ path: at("encounter", "causeOfDeath"), message: "causeOfDeathRequired" });
@@ -126,13 +133,14 @@ export function clinicalIssues(values: ClinicalContext): Issue[] {
     else if (v.value !== "") {
       const n = number(v.value);
       if (n === undefined || n < spec.min || n > spec.max) issues.push({ path: at("vitalSigns", sign, "value"), message: "vitalSignOutOfRange" });
-    } else if (!codes(mds.ABSENCE_REASONS).includes(v.absent)) issues.push({ path: at("vitalSigns", sign, "absent"), message: "codeNotInList" });
+    } else if (!allowed(mds.absenceListOf(sign)).includes(v.absent)) issues.push({ path: at("vitalSigns", sign, "absent"), message: "codeNotInList" });
   }
   for (const note of needs.clinicalNotes) if ((c.notes[note] ?? "") === "") issues.push({ path: at("notes", note), message: "clinicalNoteRequired" });
   if (needs.investigationResult && c.investigation.code === "") issues.push({ path: at("investigation", "code"), message: "investigationRequired" });
-  else if (c.investigation.code !== "" && !codes(mds.INVESTIGATION_RESULTS).includes(c.investigation.code)) issues.push({ path: at("investigation", "code"), message: "codeNotInList" });
+  else if (c.investigation.code !== "" && !allowed("investigation-result").includes(c.investigation.code)) issues.push({ path: at("investigation", "code"), message: "codeNotInList" });
   if (c.investigation.code === "other" && c.investigation.text === "") issues.push({ path: at("investigation", "text"), message: "investigationTextRequired" });
   if (mds.needsMorphology(values.diagnoses) && c.morphology === "") issues.push({ path: at("morphology"), message: "morphologyRequired" });
+  else if (c.morphology !== "" && !allowed("morphology-code").includes(c.morphology)) issues.push({ path: at("morphology"), message: "codeNotInList" });
   if (c.admissionWeight !== "") {
     const kg = number(c.admissionWeight);
     if (!needs.inpatient) issues.push({ path: at("admissionWeight"), message: "admissionWeightInpatientOnly" });
@@ -153,7 +161,7 @@ export function clinicalIssues(values: ClinicalContext): Issue[] {
         issues.push({ path: at("conditionOnset"), message: "conditionOnsetRequired" });
         break;
       }
-      if (!codes(mds.CONDITION_ONSETS).includes(onset)) {
+      if (!allowed("condition-onset").includes(onset)) {
         issues.push({ path: at("conditionOnset"), message: "codeNotInList" });
         break;
       }

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { listAttachments, type AttachmentMeta } from "@/lib/attachments";
 import type { Db } from "@/lib/db";
 import { submissions } from "@/lib/db";
-import { getPatient, listCoverages } from "@/lib/patients";
+import { getPatient, listCoverages, mothersCoverages } from "@/lib/patients";
 import type { PatientSummary } from "@/lib/patients";
 import { draftFormSchema, type DraftFormValues, type SubmissionUse } from "./form-schema";
 import { isUuid } from "@/lib/ids";
@@ -14,6 +14,8 @@ export interface DraftForForm {
   patient?: PatientSummary;
   attachments: AttachmentMeta[];
   authorizationId: string | null;
+  /** Fix-and-resubmit: the rejected claim this draft replaces (its page names it and the payer's reason). */
+  replacesId: string | null;
 }
 
 /** A draft as the form reopens it: its saved values, the patient with coverages, its attachments. */
@@ -32,10 +34,16 @@ export async function loadDraftForForm(db: Db, id: string, use: SubmissionUse): 
         claimType: "professional",
         subtype: "op",
         careTeam: [],
+        prescriptionRef: "",
+        substitutions: [],
         chiefComplaint: "",
         daysSupply: "",
         estimatedStay: "",
         onAdmission: {},
+        offlineAuthorization: { reference: "", date: "" },
+        transfer: false,
+        referral: { active: false, provider: "", reference: "", date: "" },
+        changeJustification: "",
         clinical: EMPTY_CLINICAL,
         visionPrescription: "",
         admission: "",
@@ -47,7 +55,7 @@ export async function loadDraftForForm(db: Db, id: string, use: SubmissionUse): 
         attachmentIds: [],
       };
   const [patient, attachments] = await Promise.all([patientSummary(db, values.patientId), listAttachments(db, row.id)]);
-  return { id: row.id, values: { ...values, attachmentIds: attachments.map((a) => a.id) }, patient, attachments, authorizationId: row.authorizationId };
+  return { id: row.id, values: { ...values, attachmentIds: attachments.map((a) => a.id) }, patient, attachments, authorizationId: row.authorizationId, replacesId: row.replacesId };
 }
 
 export async function patientSummary(db: Db, patientId: string): Promise<PatientSummary | undefined> {
@@ -60,6 +68,8 @@ export async function patientSummary(db: Db, patientId: string): Promise<Patient
     familyName: patient.familyName,
     birthDate: patient.birthDate,
     gender: patient.gender,
-    coverages: await listCoverages(db, patient.id),
+    // A newborn is offered its mother's coverages too (docs/decisions/110).
+    coverages: [...(await listCoverages(db, patient.id)), ...(await mothersCoverages(db, patient))],
+    ...(patient.motherId ? { newborn: { birthWeightGrams: patient.birthWeightGrams } } : {}),
   };
 }

@@ -96,7 +96,7 @@ describe.each(testDatabases())("prior authorization end to end against the sandb
     if (!draft.ok) return;
     const reopened = await loadDraftForForm(database.db, draft.id, "preauthorization");
     if (typeof reopened === "string") throw new Error(reopened);
-    expect(reopened.values.items[0]).toEqual({ system: "", code: "72148", servicedDate: today, quantity: "1", unitPrice: "", tooth: "", tax: "", patientShare: "", package: false, maternity: false });
+    expect(reopened.values.items[0]).toEqual({ system: "", code: "72148", servicedDate: today, quantity: "1", unitPrice: "", tooth: "", tax: "", patientShare: "", package: false, maternity: false, performed: false });
     expect(reopened.attachments.map((x) => x.id)).toEqual([a.attachment.id, b.attachment.id]);
     expect(reopened.patient?.id).toBe(patientId);
 

@@ -13,6 +13,7 @@ import {
   type ClaimType,
 } from "@/lib/fhir/browser";
 import { MAX_FILES } from "@/lib/attachments/browser";
+import { PHARMACIST_SELECTION_REASON_CODES, PHARMACIST_SUBSTITUTE_CODES } from "@/lib/fhir/browser";
 import { parseAmountMinor, parseQuantity } from "./form-money";
 import { CPT_SYSTEM, itemSystemsFor } from "./care-setting";
 import { clinicalSchema } from "./clinical-schema";
@@ -65,6 +66,11 @@ export const itemSchema = z.object({
   package: z.boolean().default(false),
   /** The line is maternity care (the exchange's Minimum Data Set, docs/decisions/103). */
   maternity: z.boolean().default(false),
+  /**
+   * A change of an authorization (decision 114): the service was already provided, so its date goes
+   * in `item.servicedPeriod.start` (guide 7.3.1, Table 37). Ignored on anything else.
+   */
+  performed: z.boolean().default(false),
 });
 
 const SHORT_TEXT = z.string().trim().max(500).default("");
@@ -164,7 +170,60 @@ const careSettingFields = {
   episodeId: OPTIONAL_ID,
   /** The visit's clinical facts (Minimum Data Set, docs/decisions/103; lib/submissions/clinical-schema.ts). */
   clinical: clinicalSchema.default(clinicalSchema.parse({})),
+  // prescription: a pharmacy claim dispensing a verified prescription (docs/decisions/116): the
+  // payer's reference of the verification, and each line the pharmacist dispensed instead of the
+  // prescribed medicine (what was prescribed, why, what the substitute is).
+  prescriptionRef: z.string().trim().max(64).default(""),
+  substitutions: z
+    .array(
+      z.object({
+        line: z.coerce.number().int().min(0).max(FORM_CLAIM_LIMITS.lines),
+        prescribed: z.string().trim().max(300).regex(/^[^|]+\|[^|]+$/, "prescribedRequired"),
+        reason: z.enum(PHARMACIST_SELECTION_REASON_CODES as [string, ...string[]], "selectionReasonRequired"),
+        substitute: z.enum(PHARMACIST_SUBSTITUTE_CODES as [string, ...string[]], "substituteRequired"),
+      }),
+    )
+    .max(FORM_CLAIM_LIMITS.lines)
+    .default([]),
 };
+
+/** The reference and the day (YYYY-MM-DD) of an offline authorization; both empty when there is none. */
+const offlineAuthorizationShape = z
+  .object({ reference: z.string().trim().max(64, "offlineReferenceInvalid").regex(/^[A-Za-z0-9\-_./]*$/, "offlineReferenceInvalid").default(""), date: z.string().trim().max(10).default("") })
+  .default({ reference: "", date: "" });
+
+/**
+ * The receiving facility's referral (guide 7.3 step 4–5, decision 120): the referring provider's
+ * name (Claim.referral.display), the transfer authorization the payer gave (its number, sent as
+ * preAuthRef) and its date (extension-authorization-offline-date). All empty when the visit is no referral.
+ */
+const referralShape = z
+  .object({
+    active: z.boolean().default(false),
+    provider: z.string().trim().max(200, "referralProviderInvalid").default(""),
+    reference: z.string().trim().max(64, "referralReferenceInvalid").regex(/^[A-Za-z0-9\-_./]*$/, "referralReferenceInvalid").default(""),
+    date: z.string().trim().max(10).default(""),
+  })
+  .default({ active: false, provider: "", reference: "", date: "" });
+
+/** The referral's field errors (decision 120): a referral names its provider and transfer authorization; a claim also the authorization's date. */
+export function referralIssues(values: { use: SubmissionUse; transfer: boolean; referral: { active: boolean; provider: string; reference: string; date: string }; offlineAuthorization: { reference: string; date: string } }, today = new Date().toISOString().slice(0, 10)): { path: (string | number)[]; message: string }[] {
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  // Table 37: the flag asks the payer to transfer the services to another provider — a prior authorization's.
+  if (values.transfer && values.use !== "preauthorization") issues.push({ path: ["transfer"], message: "transferOnlyAuthorization" });
+  const r = values.referral;
+  if (!r.active) return issues;
+  if (!r.provider) issues.push({ path: ["referral", "provider"], message: "referralProviderRequired" });
+  if (!r.reference) issues.push({ path: ["referral", "reference"], message: "referralReferenceRequired" });
+  if (r.date) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(r.date) || Number.isNaN(Date.parse(`${r.date}T00:00:00Z`))) issues.push({ path: ["referral", "date"], message: "referralDateRequired" });
+    else if (r.date > today) issues.push({ path: ["referral", "date"], message: "referralDateFuture" });
+  } else if (values.use === "claim") issues.push({ path: ["referral", "date"], message: "referralDateRequired" });
+  // The transfer authorization is the offline authorization of the guide's 7.3: one date extension, one of the two.
+  if (values.offlineAuthorization.reference || values.offlineAuthorization.date) issues.push({ path: ["referral", "reference"], message: "referralWithOffline" });
+  if (values.transfer) issues.push({ path: ["transfer"], message: "transferWithReferral" });
+  return issues;
+}
 
 export const submissionFormSchema = z
   .object({
@@ -186,9 +245,25 @@ export const submissionFormSchema = z
     attachmentIds: z.array(z.uuid()).max(MAX_FILES, "tooManyFiles"),
     /** Claims made from a prior authorization carry its reference. */
     preAuthRef: z.string().trim().max(64).optional(),
+    // A change of an authorization (decision 114): why the services are asked again — sent as supporting
+    // information to justify the medical necessity (guide 7.3.1, Table 37, "Partially Approved or Rejected").
+    changeJustification: z.string().trim().max(4000, "changeJustificationLong").default(""),
+    // offline: an authorization the insurer gave while the exchange could not be reached (docs/decisions/111)
+    offlineAuthorization: offlineAuthorizationShape,
+    // transfer of care (guide 7.3, decision 120): the referring clinic's flag, the receiving facility's referral
+    transfer: z.boolean().default(false),
+    referral: referralShape,
   })
   .superRefine((values, ctx) => {
     for (const issue of careSettingIssues(values)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    // Tomorrow in UTC: the clinic's day may be ahead of the server's.
+    for (const issue of referralIssues(values, new Date(Date.now() + 86_400_000).toISOString().slice(0, 10))) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    const offline = values.offlineAuthorization;
+    if (offline.reference || offline.date) {
+      if (!offline.reference) ctx.addIssue({ code: "custom", path: ["offlineAuthorization", "reference"], message: "offlineReferenceRequired" });
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(offline.date) || Number.isNaN(Date.parse(`${offline.date}T00:00:00Z`))) ctx.addIssue({ code: "custom", path: ["offlineAuthorization", "date"], message: "offlineDateRequired" });
+      else if (offline.date > new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)) ctx.addIssue({ code: "custom", path: ["offlineAuthorization", "date"], message: "offlineDateFuture" });
+    }
   });
 
 export type SubmissionFormInput = z.input<typeof submissionFormSchema>;
@@ -231,11 +306,19 @@ export const draftFormSchema = z.object({
         patientShare: z.string().max(20).default(""),
         package: z.boolean().default(false),
         maternity: z.boolean().default(false),
+        performed: z.boolean().catch(false).default(false),
       }),
     )
     .max(FORM_CLAIM_LIMITS.lines, "tooManyItems")
     .default([]),
   attachmentIds: z.array(z.uuid()).max(MAX_FILES, "tooManyFiles").default([]),
   preAuthRef: z.string().trim().max(64).optional(),
+  changeJustification: z.string().max(4000).catch("").default(""),
+  offlineAuthorization: z.object({ reference: z.string().trim().max(64).default(""), date: z.string().trim().max(10).default("") }).catch({ reference: "", date: "" }).default({ reference: "", date: "" }),
+  transfer: z.boolean().catch(false).default(false),
+  referral: z
+    .object({ active: z.boolean().default(false), provider: z.string().trim().max(200).default(""), reference: z.string().trim().max(64).default(""), date: z.string().trim().max(10).default("") })
+    .catch({ active: false, provider: "", reference: "", date: "" })
+    .default({ active: false, provider: "", reference: "", date: "" }),
 });
 export type DraftFormValues = z.output<typeof draftFormSchema>;

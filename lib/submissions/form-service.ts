@@ -7,19 +7,23 @@ import { claimTotalMinor } from "./claim-total";
 import { insertDraft, queueDraft, ScrubBlockedError, type ScrubAnswer } from "./lifecycle";
 import type { ScrubFinding } from "@/lib/scrubber";
 import type { Submission } from "./states";
-import { benefitCategoryOf, buildClaim, nphies, type CareSettingInput, type ClaimInput } from "@/lib/fhir";
+import { buildClaim, nphies, type CareSettingInput, type ClaimInput, type ClaimItemInput } from "@/lib/fhir";
+import { refillsLeftOf, verifiedPrescriptionsFor } from "./prescriptions";
 import { claimLineShares } from "@/lib/contracts";
-import { lookupCodes } from "@/lib/terminology";
+import { authorizationUsage } from "@/lib/authorization-usage";
+import { lookupCodes, mdsCodeLists } from "@/lib/terminology";
 import { practitionersByIds, type Practitioner } from "@/lib/facilities";
-import { getCoverage, getPatient } from "@/lib/patients";
+import { coverageUse, getPatient, offlineEligibilityFor } from "@/lib/patients";
 import type { CoverageView, Patient } from "@/lib/patients";
 import { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
 import { draftFormSchema, submissionFormSchema, type DraftFormValues, type SubmissionFormValues, type SubmissionUse } from "./form-schema";
 import { isUuid } from "@/lib/ids";
+import { clinicToday } from "@/lib/time";
 import { CPT_SYSTEM, itemSystemsFor, type PlatformProtocol } from "./care-setting";
 import { admissionWeightIssue, clinicalIssues, type ClinicalValues } from "./clinical-schema";
 import type * as mds from "@/lib/fhir/mds";
 import { PAYER_CHANNEL } from "./payer-authorization";
+import { authorizationVersions, changeableVersion } from "./authorization-versions";
 
 export interface ServiceDeps {
   db: Db;
@@ -28,12 +32,6 @@ export interface ServiceDeps {
   clock?: () => Date;
   /** PLATFORM_PROTOCOL: in messaging, lines in CPT are refused before anything is stored (default rest). */
   protocol?: PlatformProtocol;
-  /**
-   * Submitting: makes sure a recent eligibility answer for the patient, the coverage and the first
-   * service date is stored before the scrubber reads it (docs/decisions/090) — the screens pass the
-   * eligibility module's check; without it (tests of other things, the machine APIs) none is made.
-   */
-  refreshEligibility?: (request: { patientId: string; coverageId: string; servicedDate: string; categories: string[] }) => Promise<{ kind: "recent" | "checked" } | { kind: "unconfirmed"; reason: string }>;
 }
 
 
@@ -89,9 +87,11 @@ async function unknownCodes(db: Db, values: SubmissionFormValues): Promise<Field
  * applied where the message goes to the national exchange (messaging); the spec's REST takes the
  * form without it.
  */
-function mdsOfProtocol(values: SubmissionFormValues, protocol: PlatformProtocol): FieldErrors | undefined {
+async function mdsOfProtocol(db: Db, values: SubmissionFormValues, protocol: PlatformProtocol): Promise<FieldErrors | undefined> {
   if (protocol === "rest") return undefined;
-  const issues = clinicalIssues({ use: values.use, claimType: values.claimType, subtype: values.subtype, diagnoses: values.diagnoses, discharge: values.discharge, clinical: values.clinical });
+  // The codes come from the catalogue's lists: what the form offered (decision 118).
+  const lists = await mdsCodeLists(db);
+  const issues = clinicalIssues({ use: values.use, claimType: values.claimType, subtype: values.subtype, diagnoses: values.diagnoses, discharge: values.discharge, clinical: values.clinical, lists });
   return issues.length > 0 ? flatten(issues) : undefined;
 }
 
@@ -116,16 +116,21 @@ const LIMIT_MESSAGES: Record<LimitProblem, string> = {
 interface Resolved {
   patient: Patient;
   coverage?: CoverageView;
+  /** A newborn under the mother's coverage (docs/decisions/110): the flag and the birth weight go on the Claim. */
+  newborn?: { birthWeightKg?: number };
 }
 
-/** The patient and (when given) the coverage, which must be this patient's. */
-async function resolvePatient(db: Db, patientId: string, coverageId: string | undefined): Promise<({ ok: true } & Resolved) | { ok: false; fieldErrors: FieldErrors }> {
+/**
+ * The patient and (when given) the coverage, which must be this patient's — or, for a newborn
+ * linked to its mother, the mother's on every service day within the newborn days (guide 6.5).
+ */
+async function resolvePatient(db: Db, patientId: string, coverageId: string | undefined, days: readonly string[] = []): Promise<({ ok: true } & Resolved) | { ok: false; fieldErrors: FieldErrors }> {
   const patient = await getPatient(db, patientId);
   if (!patient) return { ok: false, fieldErrors: { patientId: ["patientRequired"] } };
   if (!coverageId) return { ok: true, patient };
-  const coverage = await getCoverage(db, coverageId);
-  if (!coverage || coverage.patientId !== patient.id) return { ok: false, fieldErrors: { coverageId: ["coverageRequired"] } };
-  return { ok: true, patient, coverage };
+  const use = await coverageUse(db, patient, coverageId, days);
+  if (!use.ok) return { ok: false, fieldErrors: { coverageId: [use.reason === "unknown" ? "coverageRequired" : use.reason === "newborn_too_old" ? "newbornTooOld" : "newbornBeforeBirth"] } };
+  return { ok: true, patient, coverage: use.coverage, ...(use.newborn ? { newborn: { ...(use.newborn.birthWeightKg !== undefined ? { birthWeightKg: use.newborn.birthWeightKg } : {}) } } : {}) };
 }
 
 async function checkAttachments(db: Db, ids: readonly string[], userId: string | undefined, submissionId?: string): Promise<FieldErrors | undefined> {
@@ -211,28 +216,98 @@ function lineExtras(item: { system: string; tooth: string; tax: string; patientS
 }
 
 /** The Claim of a complete form, with the attachments' bytes. */
-async function claimOf(deps: ServiceDeps, values: SubmissionFormValues, resolved: Required<Resolved>, team: readonly Practitioner[], prior?: ClaimInput["prior"]): Promise<Record<string, unknown>> {
+async function claimOf(deps: ServiceDeps, values: SubmissionFormValues, resolved: Required<Omit<Resolved, "newborn">> & Pick<Resolved, "newborn">, team: readonly Practitioner[], prior?: ClaimInput["prior"]): Promise<Record<string, unknown>> {
   const files = await attachmentsWithData(deps.db, values.attachmentIds);
-  const lines = values.items.map((item) => ({ code: item.code, servicedDate: item.servicedDate, quantity: parseQuantity(item.quantity)!, unitPriceMinor: parseAmountMinor(item.unitPrice)!, ...lineExtras(item) }));
+  // A change of an authorization (a prior authorization carrying its reference, decision 114): services
+  // already provided go with their date as servicedPeriod.start, and the clinic's justification with them
+  // (guide 7.3.1, Table 37).
+  const changing = values.use === "preauthorization" && Boolean(values.preAuthRef);
+  const lines = values.items.map((item) => ({ code: item.code, servicedDate: item.servicedDate, quantity: parseQuantity(item.quantity)!, unitPriceMinor: parseAmountMinor(item.unitPrice)!, ...lineExtras(item), ...(changing && item.performed ? { performed: true } : {}) }));
   // The patient's share and VAT of each line, sent in the exchange's extensions (docs/decisions/091).
   const shares = await claimLineShares(deps.db, { nationalId: resolved.patient.nationalId, insurerId: resolved.coverage.insurerId, network: resolved.coverage.network, coverageClass: resolved.coverage.coverageClass, items: lines });
+  const created = now(deps);
   const input: ClaimInput = {
     use: values.use,
     nationalId: resolved.patient.nationalId,
     coverageRef: resolved.coverage.coverageRef,
     providerOrgId: deps.providerOrgId,
-    created: now(deps),
+    created,
     diagnoses: values.diagnoses,
     procedures: values.procedures,
     // A share or VAT given on the line wins; otherwise the contract's (docs/decisions/091).
-    items: lines.map((line, n) => ({ ...line, patientShareMinor: line.patientShareMinor ?? shares[n]!.patientMinor, taxMinor: line.taxMinor ?? shares[n]!.vatMinor })),
+    items: lines.map((line, n) => ({ ...line, patientShareMinor: line.patientShareMinor ?? shares[n]!.patientMinor, taxMinor: line.taxMinor ?? shares[n]!.vatMinor, ...substitutionOf(values, n) })),
     careSetting: careSettingOf(values, team),
     attachments: files.map((f) => ({ contentType: f.contentType, data: f.data, title: f.fileName, creation: f.createdAt })),
     // A claim made from an authorization, or a change of a payer's advanced authorization, keeps its reference (decision 101).
-    preAuthRefs: values.preAuthRef ? [values.preAuthRef] : [],
+    // A referral's transfer authorization travels as preAuthRef too (guide 7.3 step 4, decision 120).
+    preAuthRefs: [...new Set([...(values.preAuthRef ? [values.preAuthRef] : []), ...(values.referral.active && values.referral.reference ? [values.referral.reference] : [])])],
     ...(prior ? { prior } : {}),
+    // The month the claim is billed in, in the clinic's calendar (the builder writes it on claims only).
+    accountingPeriod: `${clinicToday(undefined, created)}`.slice(0, 8) + "01",
+    ...dispensing(values),
+    ...(resolved.newborn ? { newborn: newbornOf(values, resolved.patient, resolved.newborn) } : {}),
+    ...(await offlineOf(deps.db, values, resolved)),
+    ...referralOf(values),
+    ...(changing && values.changeJustification ? { justification: values.changeJustification } : {}),
   };
   return { ...buildClaim(input) };
+}
+
+/**
+ * A newborn's flag, and the birth weight only on the birth encounter (guide 6.5, p. 96: "Birthweight
+ * is required only on the newborn encounter - i.e. the birth encounter"): a line served, or a stay
+ * admitted, on the baby's birth date (decision 120). Later visits within the 30 days carry the flag alone.
+ */
+export function newbornOf(values: Pick<SubmissionFormValues, "items" | "admission">, patient: Pick<Patient, "birthDate">, newborn: { birthWeightKg?: number }): { birthWeightKg?: number } {
+  const days = [...values.items.map((i) => i.servicedDate), values.admission.slice(0, 10)].filter(Boolean);
+  return newborn.birthWeightKg !== undefined && days.includes(patient.birthDate) ? { birthWeightKg: newborn.birthWeightKg } : {};
+}
+
+/**
+ * Transfer of care (guide 7.3, Table 37; decision 120): the referring clinic's prior authorization
+ * carries extension-transfer; the receiving facility's claim — or the prior authorization that
+ * extends the referral (step 5) — the reason for visit `referral`, the referring provider
+ * (Claim.referral.display) and, on a claim, the transfer authorization's date (its number goes in
+ * preAuthRefs).
+ */
+export function referralOf(values: Pick<SubmissionFormValues, "use" | "transfer" | "referral">): Pick<ClaimInput, "transfer" | "referral"> {
+  const r = values.referral;
+  return {
+    ...(values.use === "preauthorization" && values.transfer ? { transfer: true } : {}),
+    ...(r.active ? { referral: { providerName: r.provider, ...(r.date ? { authorizationDate: r.date } : {}) } } : {}),
+  };
+}
+
+/**
+ * A pharmacy claim dispensing a verified prescription (docs/decisions/116): its reference
+ * (Claim.prescription) and, on each line the pharmacist dispensed instead of the prescribed
+ * medicine, the substitution extensions. Other claims: nothing.
+ */
+function dispensing(values: Pick<SubmissionFormValues, "use" | "claimType" | "prescriptionRef" | "substitutions">): Pick<ClaimInput, "prescriptionRef"> {
+  if (values.use !== "claim" || values.claimType !== "pharmacy" || !values.prescriptionRef) return {};
+  return { prescriptionRef: values.prescriptionRef };
+}
+
+/** The substitution the form recorded for line `n` of a pharmacy claim dispensing a prescription. */
+function substitutionOf(values: Pick<SubmissionFormValues, "use" | "claimType" | "prescriptionRef" | "substitutions">, n: number): Pick<ClaimItemInput, "substitution"> {
+  if (values.use !== "claim" || values.claimType !== "pharmacy" || !values.prescriptionRef) return {};
+  const s = values.substitutions.find((x) => x.line === n);
+  if (!s) return {};
+  const [system, code] = s.prescribed.split("|") as [string, string];
+  return { substitution: { prescribed: { system, code }, reason: s.reason as nphies.PharmacistSelectionReason, substitute: s.substitute as nphies.PharmacistSubstitute } };
+}
+
+/**
+ * What the insurer gave while the exchange could not be reached (docs/decisions/111): the offline
+ * eligibility the front desk recorded for the patient and coverage, and the offline authorization
+ * billing typed on the form (its reference travels as preAuthRef).
+ */
+async function offlineOf(db: Db, values: SubmissionFormValues, resolved: { patient: Patient; coverage: CoverageView }): Promise<Pick<ClaimInput, "offline">> {
+  const firstDay = values.items.map((i) => i.servicedDate).filter(Boolean).sort()[0];
+  const eligibility = firstDay ? await offlineEligibilityFor(db, resolved.patient.id, resolved.coverage.id, firstDay) : undefined;
+  const a = values.offlineAuthorization;
+  const authorization = a.reference && a.date ? { reference: a.reference, date: a.date } : undefined;
+  return eligibility || authorization ? { offline: { ...(eligibility ? { eligibility } : {}), ...(authorization ? { authorization } : {}) } } : {};
 }
 
 /**
@@ -282,7 +357,7 @@ async function loadDraft(db: Db, id: string, use: SubmissionUse): Promise<Submis
 }
 
 /** Rewrites a draft's form, Claim and totals (only while it is still a draft). */
-async function updateDraftRow(tx: Tx, id: string, patch: { form: Record<string, unknown>; claim: Record<string, unknown>; patientId: string; insurerId: string | null }, at: Date) {
+async function updateDraftRow(tx: Tx, id: string, patch: { form: Record<string, unknown>; claim: Record<string, unknown>; patientNationalId: string; insurerId: string | null }, at: Date) {
   const money = claimTotalMinor(patch.claim);
   const [row] = await tx
     .update(submissions)
@@ -327,17 +402,17 @@ interface DraftWrite {
  * caller's transaction: the one write path of saveDraft and submitForm (docs/decisions/062).
  */
 async function writeDraft(tx: Tx, deps: ServiceDeps, caller: Caller, existing: Submission | undefined, draft: DraftWrite, at: Date): Promise<string | "not_draft"> {
-  const patientId = draft.resolved.patient.nationalId;
+  const patientNationalId = draft.resolved.patient.nationalId;
   const insurerId = draft.resolved.coverage?.insurerId ?? null;
   if (existing) {
-    const updated = await updateDraftRow(tx, existing.id, { form: draft.form, claim: draft.claim, patientId, insurerId }, at);
+    const updated = await updateDraftRow(tx, existing.id, { form: draft.form, claim: draft.claim, patientNationalId, insurerId }, at);
     if (!updated) return "not_draft";
     await setSubmissionAttachments(tx, existing.id, draft.attachmentIds);
     return updated.id;
   }
   const row = await insertDraft(
     tx,
-    { kind: draft.use, patientId, insurerId: insurerId ?? undefined, claim: draft.claim, form: draft.form, createdBy: caller.userId, channel: "ui", ...draft.links },
+    { kind: draft.use, patientNationalId, insurerId: insurerId ?? undefined, claim: draft.claim, form: draft.form, createdBy: caller.userId, channel: "ui", ...draft.links },
     at,
   );
   await setSubmissionAttachments(tx, row.id, draft.attachmentIds);
@@ -389,11 +464,11 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   const parsed = submissionFormSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: "invalid", fieldErrors: flatten(parsed.error.issues) };
   const values = parsed.data;
-  const listErrors = { ...listsOfProtocol(values, deps.protocol ?? "rest"), ...mdsOfProtocol(values, deps.protocol ?? "rest") };
+  const listErrors = { ...listsOfProtocol(values, deps.protocol ?? "rest"), ...(await mdsOfProtocol(deps.db, values, deps.protocol ?? "rest")) };
   if (Object.keys(listErrors).length > 0) return { ok: false, error: "invalid", fieldErrors: listErrors };
   const codeErrors = await unknownCodes(deps.db, values);
   if (codeErrors) return { ok: false, error: "invalid", fieldErrors: codeErrors };
-  const resolved = await resolvePatient(deps.db, values.patientId, values.coverageId);
+  const resolved = await resolvePatient(deps.db, values.patientId, values.coverageId, values.items.map((i) => i.servicedDate).filter(Boolean));
   if (!resolved.ok) return { ok: false, error: "invalid", fieldErrors: resolved.fieldErrors };
   if (!resolved.coverage) return { ok: false, error: "invalid", fieldErrors: { coverageId: ["coverageRequired"] } };
   const baby = deps.protocol === "messaging" ? admissionWeightIssue(values, resolved.patient.birthDate) : undefined;
@@ -414,20 +489,24 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
 
   const careTeam = await resolveCareTeam(deps.db, values.careTeam);
   if (!careTeam.ok) return { ok: false, error: "invalid", fieldErrors: careTeam.fieldErrors };
-  const claim = await claimOf(deps, values, { patient: resolved.patient, coverage }, careTeam.team, existing?.replacesId ? await priorOf(deps.db, existing.replacesId) : undefined);
-  const form: Record<string, unknown> = { ...values, ...(options.batchId ? { batch: options.batchId } : {}) };
-  // A fresh eligibility answer first, outside the submit's transaction (a platform call never holds it open).
-  const firstDay = values.items.map((i) => i.servicedDate).filter(Boolean).sort()[0];
-  // It asks for the lines' benefit categories, so the answer says whether the plan covers each.
-  const categories = values.items.map((i) => benefitCategoryOf(i.system || CPT_SYSTEM, i.code)).filter((c): c is NonNullable<typeof c> => c !== undefined);
-  const eligibility = deps.refreshEligibility && firstDay ? await deps.refreshEligibility({ patientId: resolved.patient.id, coverageId: coverage.id, servicedDate: firstDay, categories }) : undefined;
+  // A pharmacy claim names only a prescription verified for this patient (docs/decisions/116).
+  if (values.use === "claim" && values.claimType === "pharmacy" && values.prescriptionRef) {
+    const verified = await verifiedPrescriptionsFor(deps.db, resolved.patient.nationalId);
+    const picked = verified.find((p) => p.reference === values.prescriptionRef);
+    if (!picked) return { ok: false, error: "invalid", fieldErrors: { prescriptionRef: ["prescriptionUnknown"] } };
+    // Each pharmacy claim naming it is a dispense; none beyond the refills the payer approved (docs/decisions/121).
+    if (refillsLeftOf(picked) === 0) return { ok: false, error: "invalid", fieldErrors: { prescriptionRef: ["refillsUsedUp"] } };
+  }
+  const claim = await claimOf(deps, values, { patient: resolved.patient, coverage, ...(resolved.newborn ? { newborn: resolved.newborn } : {}) }, careTeam.team, existing?.replacesId ? await priorOf(deps.db, existing.replacesId) : undefined);
+  const form: Record<string, unknown> = { ...values };
+  // No platform call here: the scrubber reads the eligibility answer already stored, and the outbox
+  // checks eligibility again before sending when that answer is not recent (docs/decisions/124).
   const at = now(deps);
   const canOverride = mayOverrideScrubber(caller);
   const overrideReason = canOverride ? options.scrub?.overrideReason?.trim().slice(0, 500) || undefined : undefined;
   const answer = (id: string): ScrubAnswer => ({
     acknowledgeWarnings: options.scrub?.acknowledgeWarnings === true,
     ...(overrideReason ? { overrideReason } : {}),
-    ...(eligibility?.kind === "unconfirmed" ? { eligibilityUnconfirmed: eligibility.reason } : {}),
     // An override of the scrubber's errors is audited with its reason, in the submit's transaction.
     onPass: async (tx, result, overridden) => {
       if (!overridden) return;
@@ -438,12 +517,17 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
       });
     },
   });
-  let outcome: Submission | "not_draft";
-  try {
-    outcome = await deps.db.transaction(async (tx) => {
-      const id = await writeDraft(tx, deps, caller, existing, { use: values.use, form, claim, resolved, attachmentIds: values.attachmentIds, links: options.links }, at);
-      if (id === "not_draft") return id;
+  // One transaction whatever the scrubber says: the draft (new or edited), its form and attachments,
+  // then the queueing and the submit's audit entry — or, when the scrubber stops it, the same draft
+  // kept with the scrub_blocked audit entry instead. The scrubber only reads (queueDraft throws
+  // before it writes), so the draft written here is what stays.
+  const outcome = await deps.db.transaction(async (tx) => {
+    const id = await writeDraft(tx, deps, caller, existing, { use: values.use, form, claim, resolved, attachmentIds: values.attachmentIds, links: options.links }, at);
+    if (id === "not_draft") return id;
+    try {
       const queued = await queueDraft(tx, id, "user", at, answer(id));
+      // Only a claim that left is counted in its "submit selected" batch (lib/claims batch progress).
+      if (options.batchId) await tx.update(submissions).set({ form: { ...form, batch: options.batchId } }).where(eq(submissions.id, id));
       await record(tx, caller, `${kindLabel(values.use)}.submit`, id, "success", {
         patientId: resolved.patient.id,
         items: values.items.length,
@@ -451,20 +535,18 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
         totalMinor: values.items.reduce((sum, i) => sum + (lineTotalMinor(i.quantity, i.unitPrice) ?? 0), 0),
       });
       return queued;
-    });
-  } catch (error) {
-    if (!(error instanceof ScrubBlockedError)) throw error;
-    // Nothing of the submit was written: the form is kept as a draft (the one being edited, or a new one).
-    const kept = await saveDraft(deps, caller, input, existing?.id, { links: options.links });
-    if (!kept.ok) throw error;
-    await record(deps.db, caller, `${kindLabel(values.use)}.scrub_blocked`, kept.id, "failure", {
-      ruleSet: error.result.ruleSet,
-      findings: error.result.findings.map((f) => ({ rule: f.rule, code: f.code, severity: f.severity })),
-      ...(options.scrub?.overrideReason && !canOverride ? { overrideRefused: true } : {}),
-    });
-    return { ok: false, error: "scrub", id: kept.id, findings: error.result.findings, canOverride };
-  }
+    } catch (error) {
+      if (!(error instanceof ScrubBlockedError)) throw error;
+      await record(tx, caller, `${kindLabel(values.use)}.scrub_blocked`, id, "failure", {
+        ruleSet: error.result.ruleSet,
+        findings: error.result.findings.map((f) => ({ rule: f.rule, code: f.code, severity: f.severity })),
+        ...(options.scrub?.overrideReason && !canOverride ? { overrideRefused: true } : {}),
+      });
+      return { blocked: error, id };
+    }
+  });
   if (outcome === "not_draft") return { ok: false, error: "not_draft" };
+  if ("blocked" in outcome) return { ok: false, error: "scrub", id: outcome.id, findings: outcome.blocked.result.findings, canOverride };
   return { ok: true, id: outcome.id, status: outcome.status };
 }
 
@@ -480,6 +562,8 @@ interface FromAuthorization {
   /** How the draft names its source: `authorization_id` (a claim) or `replaces_id` (a change). */
   link: "authorizationId" | "replacesId";
   action: string;
+  /** A change: the ids of the authorization's versions (already read by the caller), whose claims mark lines provided. */
+  versionIds?: readonly string[];
 }
 
 /**
@@ -509,20 +593,44 @@ async function draftFromAuthorization(deps: ServiceDeps, caller: Caller, authori
   }
   const source = draftFormSchema.safeParse({ ...(auth.form ?? {}), use: kind });
   if (!source.success) return { ok: false, error: "not_found" };
-  const values: DraftFormValues = { ...source.data, use: kind, attachmentIds: [], preAuthRef };
+  // Transfer of care (guide 7.3, decision 120): a change keeps the referring request's transfer flag;
+  // a claim carries none (the flag is a prior authorization's). A referral's reason, provider and
+  // transfer number are not repeated: what follows refers to the approved authorization (step 6).
+  const values: DraftFormValues = {
+    ...source.data,
+    use: kind,
+    attachmentIds: [],
+    preAuthRef,
+    transfer: kind === "preauthorization" && source.data.transfer,
+    referral: { active: false, provider: "", reference: "", date: "" },
+    changeJustification: "",
+  };
+  if (how.versionIds) values.items = await markPerformed(deps, auth.id, how.versionIds, values.items);
   const resolved = await resolvePatient(deps.db, values.patientId, values.coverageId || undefined);
   if (!resolved.ok) return { ok: false, error: "not_found" };
   const claim = draftClaimOf(deps, values, resolved);
   const row = await deps.db.transaction(async (tx) => {
     const created = await insertDraft(
       tx,
-      { kind, patientId: auth.patientId, insurerId: auth.insurerId ?? undefined, claim, form: { ...values }, createdBy: caller.userId, channel: "ui", [how.link]: auth.id },
+      { kind, patientNationalId: auth.patientNationalId, insurerId: auth.insurerId ?? undefined, claim, form: { ...values }, createdBy: caller.userId, channel: "ui", [how.link]: auth.id },
       now(deps),
     );
     await record(tx, caller, how.action, created.id, "success", { authorizationId: auth.id });
     return created;
   });
   return { ok: true, id: row.id, reused: false };
+}
+
+/**
+ * A change's lines that were already provided (guide 7.3.1, Table 37: "if the service has already
+ * been provided then put the service date in Claim.item.servicePeriod.start"): a service claims of
+ * this authorization (any version) have consumed, on a day not after today. Staff can untick it.
+ */
+async function markPerformed(deps: ServiceDeps, authorizationId: string, versionIds: readonly string[], items: DraftFormValues["items"]): Promise<DraftFormValues["items"]> {
+  const usage = await authorizationUsage(deps.db, authorizationId, undefined, versionIds);
+  const used = new Set((usage?.services ?? []).filter((s) => s.usedQuantity > 0).map((s) => s.code));
+  const today = clinicToday(undefined, now(deps));
+  return items.map((item) => ({ ...item, performed: used.has(item.code) && Boolean(item.servicedDate) && item.servicedDate <= today }));
 }
 
 /**
@@ -545,7 +653,25 @@ export type ChangeRequestResult = { ok: true; id: string; reused: boolean } | { 
  * (`replacesId` → `Claim.related` prior, its identifier). An open draft of the same change is reopened.
  */
 export async function draftChangeOfPayerAuthorization(deps: ServiceDeps, caller: Caller, authorizationId: string): Promise<ChangeRequestResult> {
-  const result = await draftFromAuthorization(deps, caller, authorizationId, { use: "preauthorization", payerOnly: true, link: "replacesId", action: "authorization.change_payer_approval" });
+  const result = await draftFromAuthorization(deps, caller, authorizationId, { use: "preauthorization", payerOnly: true, link: "replacesId", action: "authorization.change_payer_approval", versionIds: [] });
+  if (result.ok) return result;
+  return { ok: false, error: result.error === "not_decided" ? "not_changeable" : "not_found" };
+}
+
+/**
+ * A change of the clinic's own decided authorization (guide v2.7 Table 37, docs/decisions/114):
+ * extend it, add or remove services, resubmit what was cut or refused. A new prior-authorization
+ * draft repeating all its services (the clinic edits them in the form), keeping its preAuthRef and
+ * related to it (`replacesId` → `Claim.related` prior); sent like any request, it overrides the
+ * version it changes once the payer decides it. Only the current version may be changed, and not
+ * while an earlier change of it is still with the payer.
+ */
+export async function draftAuthorizationChange(deps: ServiceDeps, caller: Caller, authorizationId: string): Promise<ChangeRequestResult> {
+  if (!isUuid(authorizationId)) return { ok: false, error: "not_found" };
+  const versions = await authorizationVersions(deps.db, authorizationId);
+  if (versions.length === 0) return { ok: false, error: "not_found" };
+  if (!changeableVersion(versions, authorizationId)) return { ok: false, error: "not_changeable" };
+  const result = await draftFromAuthorization(deps, caller, authorizationId, { use: "preauthorization", payerOnly: false, link: "replacesId", action: "authorization.change", versionIds: versions.map((v) => v.id) });
   if (result.ok) return result;
   return { ok: false, error: result.error === "not_decided" ? "not_changeable" : "not_found" };
 }

@@ -44,16 +44,20 @@ export { reschedule, type ScheduleChange, type ScheduleGuard } from "./schedule"
 export { notePlatformId } from "./platform-id";
 export { CLAIM_IDENTIFIER_SYSTEM_BASE, claimIdentifierSystem } from "./identifiers";
 export { claimTotalMinor } from "./claim-total";
+export { claimUseOf, kindOfUse } from "./kinds";
 export { draftFormSchema, submissionFormSchema, SUBMISSION_USES } from "./form-schema";
 export { CPT_SYSTEM, defaultItemSystem, itemSystemsFor, itemSystemsOfProtocol, type PlatformProtocol } from "./care-setting";
 export type { DraftFormValues, SubmissionFormInput, SubmissionFormValues, SubmissionItemInput, SubmissionUse } from "./form-schema";
 export { lineTotalMinor, parseAmountMinor, parseQuantity } from "./form-money";
-export { createClaimFromAuthorization, draftChangeOfPayerAuthorization, saveDraft, submitForm } from "./form-service";
+export { submissionFormOptions, type CareTeamOption } from "./form-options";
+export { createClaimFromAuthorization, draftAuthorizationChange, draftChangeOfPayerAuthorization, saveDraft, submitForm } from "./form-service";
+export { authorizationVersions, changeableVersion, currentVersionOf, type AuthorizationVersion } from "./authorization-versions";
 export type { ChangeRequestResult, ClaimFromAuthorizationResult, DraftLinks, FieldErrors, SaveOptions, SaveResult, ServiceDeps } from "./form-service";
 export { lastClinicalFacts, type ClinicalPrefill } from "./clinical-prefill";
 export { EMPTY_CLINICAL, clinicalIssues, clinicalSchema, type ClinicalContext, type ClinicalValues } from "./clinical-schema";
 export { loadDraftForForm, type DraftForForm } from "./drafts";
 export { readDecision, responseView, statedAmounts, statedTotals, type DecisionLine, type DecisionView, type StatedAmounts } from "./decision";
+export { labelDay, parseShortNumber, shortNumber, submissionLabel, submissionLabels, submissionNumber, type SubmissionLabel } from "./labels";
 export { cursorParam, getSubmissionView, isSubmissionStatus, listSubmissions, parseCursor, type SubmissionListRow, type SubmissionView } from "./views";
 export { APPEALABLE_STATUSES, appealClaim, appealInputSchema, appealableLines, appealsOf, fileAppeal, type AppealInput, type AppealResult, type AppealableLine } from "./appeals";
 export {
@@ -65,3 +69,23 @@ export {
   type PayerAuthorizationInput,
   type PayerAuthorizationResult,
 } from "./payer-authorization";
+export {
+  appealablePrescriptionLines,
+  dispensesOf,
+  getPrescription,
+  listPrescriptions,
+  refillsLeftOf,
+  prescriptionLineSchema,
+  prescriptionSchema,
+  prescriptionViewOf,
+  submitPrescription,
+  verifiedPrescriptionsFor,
+  type PrescriptionDeps,
+  type PrescriptionFieldErrors,
+  type PrescriptionFormInput,
+  type PrescriptionLineView,
+  type PrescriptionResult,
+  type PrescriptionValues,
+  type PrescriptionView,
+} from "./prescriptions";
+export { offlineEligibilityInUse } from "./offline-use";

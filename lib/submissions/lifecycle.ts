@@ -5,6 +5,7 @@ import { isUuid } from "@/lib/ids";
 import { scrubClaim, type ScrubFinding, type ScrubResult } from "@/lib/scrubber";
 import { claimIdentifierSystem, newClaimIdentifierValue } from "./identifiers";
 import { claimTotalMinor } from "./claim-total";
+import { claimUseOf } from "./kinds";
 import { appendTimeline, emitLive, transition, IllegalTransitionError, type Submission } from "./states";
 
 export class SubmissionNotFoundError extends Error {
@@ -16,8 +17,8 @@ export class SubmissionNotFoundError extends Error {
 
 export interface DraftInput {
   kind: SubmissionKind;
-  /** The platform's Patient id (national ID / Iqama). Patient data: never logged. */
-  patientId: string;
+  /** The patient's national ID / Iqama (what the exchange calls the patient by). Patient data: never logged. */
+  patientNationalId: string;
   insurerId?: string;
   /** The FHIR Claim to send; `identifier[0]` is replaced when the submission is queued. */
   claim: Record<string, unknown>;
@@ -50,7 +51,7 @@ export async function createDraft(deps: PipelineDeps, input: DraftInput): Promis
 
 /** createDraft inside the caller's transaction (a form's save or submit is one transaction). */
 export async function insertDraft(tx: Tx, input: DraftInput & { form?: Record<string, unknown> }, at: Date): Promise<Submission> {
-  if (input.claim.use !== undefined && input.claim.use !== input.kind) {
+  if (input.claim.use !== undefined && input.claim.use !== claimUseOf(input.kind)) {
     throw new Error(`Claim.use ${String(input.claim.use)} does not match the submission kind ${input.kind}`);
   }
   const money = claimTotalMinor(input.claim);
@@ -64,9 +65,9 @@ export async function insertDraft(tx: Tx, input: DraftInput & { form?: Record<st
     .values({
       kind: input.kind,
       status: "draft",
-      patientId: input.patientId,
+      patientNationalId: input.patientNationalId,
       insurerId: input.insurerId ?? null,
-      claim: { ...input.claim, use: input.kind },
+      claim: { ...input.claim, use: claimUseOf(input.kind) },
       ...(input.form ? { form: input.form } : {}),
       totalMinor: money?.totalMinor ?? null,
       currency: money?.currency ?? null,
@@ -103,11 +104,6 @@ export interface ScrubAnswer {
   acknowledgeWarnings?: boolean;
   /** Billing staff send despite errors, with their reason (checked and audited by the caller). */
   overrideReason?: string;
-  /**
-   * The caller's fresh eligibility check before this submit could not be made (the platform out of
-   * reach, docs/decisions/090): its reason; the scrubber adds a notice.
-   */
-  eligibilityUnconfirmed?: string;
   /** Called in the transaction when the submission passes, with what the scrubber found (the caller audits an override). */
   onPass?: (tx: Tx, result: ScrubResult, overridden: boolean) => Promise<void>;
 }
@@ -132,7 +128,7 @@ export async function queueDraft(tx: Tx, id: string, source: TransitionSource, a
   const [row] = await tx.select().from(submissions).where(eq(submissions.id, id)).for("update");
   if (!row) throw new SubmissionNotFoundError(id);
   if (row.status !== "draft") throw new IllegalTransitionError(id, row.status, "queued");
-  const scrub = await scrubClaim(tx, { id: row.id, kind: row.kind, patientId: row.patientId, insurerId: row.insurerId, claim: row.claim, appealOfId: row.appealOfId, replacesId: row.replacesId, ...(answer.eligibilityUnconfirmed !== undefined ? { eligibilityUnconfirmed: answer.eligibilityUnconfirmed } : {}) }, at);
+  const scrub = await scrubClaim(tx, { id: row.id, kind: row.kind === "claim" ? "claim" : "preauthorization", patientNationalId: row.patientNationalId, insurerId: row.insurerId, claim: row.claim, appealOfId: row.appealOfId, replacesId: row.replacesId }, at);
   const override = answer.overrideReason?.trim() || undefined;
   if ((scrub.errors.length > 0 && !override) || (scrub.warnings.length > 0 && !answer.acknowledgeWarnings && !override)) throw new ScrubBlockedError(scrub);
   await answer.onPass?.(tx, scrub, Boolean(override) && scrub.errors.length > 0);

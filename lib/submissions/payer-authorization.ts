@@ -121,7 +121,7 @@ async function findByPreAuthRef(tx: Tx, patientNationalId: string, preAuthRef: s
   const [row] = await tx
     .select()
     .from(submissions)
-    .where(and(eq(submissions.channel, PAYER_CHANNEL), eq(submissions.kind, "preauthorization"), eq(submissions.patientId, patientNationalId), sql`${submissions.response}->>'preAuthRef' = ${preAuthRef}`))
+    .where(and(eq(submissions.channel, PAYER_CHANNEL), eq(submissions.kind, "preauthorization"), eq(submissions.patientNationalId, patientNationalId), sql`${submissions.response}->>'preAuthRef' = ${preAuthRef}`))
     .limit(1)
     .for("update");
   return row;
@@ -175,7 +175,7 @@ export async function recordPayerAuthorization(db: Db, input: PayerAuthorization
           status: cancels ? "cancelled" : decided,
           identifierSystem: identifier.system ?? null,
           identifierValue: identifier.value!,
-          patientId: input.patient.nationalId,
+          patientNationalId: input.patient.nationalId,
           insurerId: input.coverage?.insurerId ?? input.insurerId ?? null,
           claim,
           form,

@@ -43,6 +43,7 @@ export function isFinal(status: SubmissionStatus): boolean {
 
 /** Roles that may see a submission's live events (claims: billing; authorizations: front desk too). */
 export function audienceFor(kind: SubmissionKind): string[] {
+  if (kind === "prescription") return ["prescriber"];
   return kind === "claim" ? ["billing", "manager"] : ["front_desk", "billing", "manager"];
 }
 

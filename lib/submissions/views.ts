@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { parseShortNumber } from "./labels";
 import { z } from "zod";
 import { decodeCursor, encodeCursor } from "@/lib/cursor";
 import type { Db, SubmissionStatus } from "@/lib/db";
@@ -43,6 +44,11 @@ export interface ListQuery {
   /** Keyset cursor: (createdAt, id) of the last row of the previous page. */
   before?: { createdAt: Date; id: string };
   limit?: number;
+  /**
+   * A search (docs/decisions/122): the short number ("A-1024"), the payer's reference (preAuthRef)
+   * or our identifier (exact), or the patient's national ID (exact) or part of their name.
+   */
+  search?: string;
 }
 
 export function isSubmissionStatus(value: unknown): value is SubmissionStatus {
@@ -65,6 +71,24 @@ export async function listSubmissions(db: Db, q: ListQuery): Promise<{ rows: Sub
   const limit = Math.min(Math.max(q.limit ?? 25, 1), 100);
   const where: SQL[] = [eq(submissions.kind, q.use)];
   if (q.status) where.push(eq(submissions.status, q.status));
+  const text = q.search?.trim().slice(0, 100);
+  if (text) {
+    const n = parseShortNumber(text);
+    const like = `%${text.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
+    where.push(
+      or(
+        ...(n && (!n.kind || n.kind === q.use) ? [eq(submissions.number, n.number)] : []),
+        sql`${submissions.response}->>'preAuthRef' = ${text}`,
+        eq(submissions.identifierValue, text),
+        eq(submissions.platformId, text),
+        eq(submissions.patientNationalId, text),
+        inArray(
+          submissions.patientNationalId,
+          sql`(select ${patients.nationalId} from ${patients} where ${ilike(patients.givenName, like)} or ${ilike(patients.familyName, like)} or (${patients.givenName} || ' ' || ${patients.familyName}) ilike ${like})`,
+        ),
+      )!,
+    );
+  }
   if (q.before) {
     where.push(or(lt(submissions.createdAt, q.before.createdAt), and(eq(submissions.createdAt, q.before.createdAt), lt(submissions.id, q.before.id)))!);
   }
@@ -75,7 +99,7 @@ export async function listSubmissions(db: Db, q: ListQuery): Promise<{ rows: Sub
     .orderBy(desc(submissions.createdAt), desc(submissions.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  const nationalIds = [...new Set(page.map((r) => r.patientId))];
+  const nationalIds = [...new Set(page.map((r) => r.patientNationalId))];
   const people = nationalIds.length
     ? await db
         .select({ id: patients.id, nationalId: patients.nationalId, givenName: patients.givenName, familyName: patients.familyName })
@@ -86,7 +110,7 @@ export async function listSubmissions(db: Db, q: ListQuery): Promise<{ rows: Sub
   const last = page[page.length - 1];
   return {
     rows: page.map((r) => {
-      const p = byNationalId.get(r.patientId);
+      const p = byNationalId.get(r.patientNationalId);
       const preAuthRef = typeof r.response?.preAuthRef === "string" ? r.response.preAuthRef : undefined;
       return {
         id: r.id,
@@ -117,7 +141,7 @@ export interface SubmissionView {
   overriddenBy?: { id: string; decidedAt: Date | null };
 }
 
-export async function getSubmissionView(db: Db, id: string, use: SubmissionUse): Promise<SubmissionView | undefined> {
+export async function getSubmissionView(db: Db, id: string, use: SubmissionUse | "prescription"): Promise<SubmissionView | undefined> {
   if (!isUuid(id)) return undefined;
   const [submission] = await db.select().from(submissions).where(and(eq(submissions.id, id), eq(submissions.kind, use)));
   if (!submission) return undefined;
@@ -127,7 +151,7 @@ export async function getSubmissionView(db: Db, id: string, use: SubmissionUse):
     db
       .select({ id: patients.id, givenName: patients.givenName, familyName: patients.familyName, nationalId: patients.nationalId })
       .from(patients)
-      .where(eq(patients.nationalId, submission.patientId)),
+      .where(eq(patients.nationalId, submission.patientNationalId)),
     db
       .select({ id: submissions.id, status: submissions.status, createdAt: submissions.createdAt })
       .from(submissions)

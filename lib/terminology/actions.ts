@@ -11,7 +11,7 @@ import { CATALOGUE_SYSTEMS } from "./systems";
  * billing) and administrators (the catalogue's page in Settings) search the catalogue. Codes are
  * not patient data: no audit entry per keystroke.
  */
-const pickerRoles = [...new Set([...AREAS.authorizations.roles, ...AREAS.claims.roles, ...AREAS.settings.roles])];
+const pickerRoles = [...new Set([...AREAS.authorizations.roles, ...AREAS.claims.roles, ...AREAS.settings.roles, ...AREAS.prescriptions.roles])];
 
 /** At most every system the catalogue holds (the Settings picker searches them all). */
 const systems = z.array(z.string().max(200)).min(1).max(CATALOGUE_SYSTEMS.length);

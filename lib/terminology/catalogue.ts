@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { queryRows, tables, type Db } from "@/lib/db";
+import * as mds from "@/lib/fhir/mds";
 import { DEMO_CATALOGUE } from "./demo-catalogue";
 import { foldCode, prefixQuery, searchWordsOf, wordsOf } from "./fold";
 import { CodeFileError, linesOf, parseCodeSystem, parseCsv, type LineProblem, type ParsedLine } from "./parse";
@@ -284,6 +285,57 @@ export async function lookupCodes(db: Db, system: string, list: readonly string[
     .select({ system: codes.system, code: codes.code, en: codes.displayEn, ar: codes.displayAr, version: codes.version })
     .from(codes)
     .where(and(eq(codes.system, url), inArray(codes.code, wanted)));
+}
+
+/**
+ * Names of codes as claims carry them (system URL + code), e.g. the first service of a claim for
+ * its label (lib/submissions/labels.ts). Codes the catalogue does not hold are simply absent.
+ */
+export async function codeNames(db: Db, list: readonly { system: string; code: string }[]): Promise<Map<string, { en: string; ar: string }>> {
+  const wanted = list.filter((c) => c.system.length <= 300 && c.code.length > 0 && c.code.length <= 64).slice(0, 500);
+  if (wanted.length === 0) return new Map();
+  await ensureDemoCatalogue(db);
+  const rows = await db
+    .select({ system: codes.system, code: codes.code, en: codes.displayEn, ar: codes.displayAr })
+    .from(codes)
+    .where(and(inArray(codes.system, [...new Set(wanted.map((c) => c.system))]), inArray(codes.code, [...new Set(wanted.map((c) => c.code))])));
+  return new Map(rows.map((r) => [`${r.system}|${r.code}`, { en: r.en, ar: r.ar }]));
+}
+
+/** Entries per list (at most this many are read: the Minimum Data Set's lists are short). */
+const LIST_LIMIT = 500;
+
+/**
+ * The Minimum Data Set's value sets as the catalogue holds them now — the clinic's import, or the
+ * demo entries (docs/decisions/118): what the visit details offer and the server accepts. The demo
+ * order (triage 1 → 5 …) is kept for demo codes; imported codes follow by code.
+ */
+export async function mdsCodeLists(db: Db): Promise<mds.MdsCodeLists> {
+  await ensureDemoCatalogue(db);
+  const urls = mds.MDS_LIST_KEYS.map((key) => catalogueSystem(key)!.url);
+  const rows = await db
+    .select({ system: codes.system, code: codes.code, en: codes.displayEn, ar: codes.displayAr })
+    .from(codes)
+    .where(inArray(codes.system, urls))
+    .orderBy(codes.system, codes.code)
+    .limit(LIST_LIMIT * urls.length);
+  const out = {} as Record<mds.MdsListKey, mds.Labelled[]>;
+  for (const key of mds.MDS_LIST_KEYS) {
+    const url = catalogueSystem(key)!.url;
+    const demoOrder = new Map(mds.MDS_CODE_LISTS[key].map((l, i) => [l.code, i]));
+    out[key] = rows
+      .filter((r) => r.system === url)
+      .slice(0, LIST_LIMIT)
+      .map(({ code, en, ar }) => ({ code, en, ar }))
+      .sort((a, b) => (demoOrder.get(a.code) ?? Infinity) - (demoOrder.get(b.code) ?? Infinity) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  }
+  return out;
+}
+
+/** Practitioner specialties by code, in words (the catalogue's practice-codes). */
+export async function specialtyNames(db: Db, list: readonly string[]): Promise<Record<string, { en: string; ar: string }>> {
+  const hits = await lookupCodes(db, "specialties", list);
+  return Object.fromEntries(hits.map((h) => [h.code, { en: h.en, ar: h.ar }]));
 }
 
 export interface SystemOverview {

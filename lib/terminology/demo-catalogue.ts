@@ -1,4 +1,5 @@
 import { CPT_CODES, ICD10AM_CODES } from "@/lib/fhir/browser";
+import * as mds from "@/lib/fhir/mds";
 import type { CatalogueSystemKey } from "./systems";
 
 /**
@@ -248,6 +249,30 @@ const ICD10AM: readonly DemoCode[] = ICD10AM_CODES.map((e) => [e.code, e.display
 /** CPT: lib/fhir's curated list (the spec's REST forms use it; the sandbox prices it). */
 const CPT: readonly DemoCode[] = CPT_CODES.map((e) => [e.code, e.display.en, e.display.ar] as const);
 
+/**
+ * Practitioner specialties (practice-codes): a demo list in the exchange's code shape with our
+ * own names, so care-team cards and the stay's specialties read as words; a clinic imports the
+ * exchange's list (which then names the demo practitioners' codes as the exchange does).
+ */
+const SPECIALTIES: readonly DemoCode[] = [
+  ["01.00", "Anaesthesia", "التخدير"],
+  ["03.00", "Dermatology", "الأمراض الجلدية"],
+  ["04.00", "Emergency medicine", "طب الطوارئ"],
+  ["06.00", "Family medicine", "طب الأسرة"],
+  ["08.00", "Internal medicine", "الطب الباطني"],
+  ["12.00", "Obstetrics and gynaecology", "النساء والولادة"],
+  ["13.00", "Ophthalmology", "طب العيون"],
+  ["14.00", "Orthopaedics", "جراحة العظام"],
+  ["19.00", "Paediatrics", "طب الأطفال"],
+  ["21.00", "General surgery", "الجراحة العامة"],
+  ["22.00", "Dentistry", "طب الأسنان"],
+  ["24.00", "Radiology", "الأشعة"],
+];
+
+/** The Minimum Data Set's value sets: their demo entries, written once in lib/fhir's MDS module. */
+const MDS_LISTS = {} as Record<mds.MdsListKey, readonly DemoCode[]>;
+for (const key of mds.MDS_LIST_KEYS) MDS_LISTS[key] = mds.MDS_CODE_LISTS[key].map((l) => [l.code, l.en, l.ar] as const);
+
 export const DEMO_CATALOGUE: Readonly<Record<CatalogueSystemKey, readonly DemoCode[]>> = {
   services: SERVICES,
   procedures: PROCEDURES,
@@ -263,5 +288,7 @@ export const DEMO_CATALOGUE: Readonly<Record<CatalogueSystemKey, readonly DemoCo
   "vision-product": VISION_PRODUCTS,
   "icd-10-am": ICD10AM,
   cpt: CPT,
+  specialties: SPECIALTIES,
+  ...MDS_LISTS,
 };
 

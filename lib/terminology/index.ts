@@ -3,7 +3,7 @@
  * oral-health, medication, imaging and laboratory codes, ICD-10-AM and CPT, imported from the
  * clinic's own files (CSV, FHIR CodeSystem) over a small demo catalogue, and searched by the pickers.
  */
-export { CodeFileError, DEMO_VERSION, catalogueOverview, ensureDemoCatalogue, importCodes, lookupCodes, searchCodes } from "./catalogue";
+export { CodeFileError, DEMO_VERSION, catalogueOverview, codeNames, ensureDemoCatalogue, importCodes, lookupCodes, mdsCodeLists, searchCodes, specialtyNames } from "./catalogue";
 export type { CodeHit, ImportFormat, ImportInput, ImportSummary, SystemOverview } from "./catalogue";
 export { CATALOGUE_SYSTEMS, catalogueSystem, systemUrl } from "./systems";
 export type { CatalogueSystem, CatalogueSystemKey } from "./systems";

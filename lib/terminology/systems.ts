@@ -1,4 +1,4 @@
-import { CODE_SYSTEMS, SYSTEMS } from "@/lib/fhir/browser";
+import { CODE_SYSTEMS, MDS_LIST_SYSTEMS, SYSTEMS, type MdsListKey } from "@/lib/fhir/browser";
 
 /**
  * The code systems the catalogue holds (docs/decisions/086): the exchange's service, procedure,
@@ -22,6 +22,9 @@ export const CATALOGUE_SYSTEMS = [
   { key: "vision-product", url: SYSTEMS.visionProduct, en: "Vision products", ar: "منتجات البصريات" },
   { key: "icd-10-am", url: SYSTEMS.icd10am, en: "Diagnoses (ICD-10-AM)", ar: "التشخيصات (ICD-10-AM)" },
   { key: "cpt", url: CODE_SYSTEMS.cpt, en: "Procedures (CPT)", ar: "الإجراءات (CPT)" },
+  { key: "specialties", url: SYSTEMS.practiceCodes, en: "Practitioner specialties", ar: "تخصصات الممارسين" },
+  // The Minimum Data Set's value sets (docs/decisions/118): what the visit details offer and accept.
+  ...(Object.keys(MDS_LIST_SYSTEMS) as MdsListKey[]).map((key) => ({ key, ...MDS_LIST_SYSTEMS[key] })),
 ] as const;
 
 export type CatalogueSystem = (typeof CATALOGUE_SYSTEMS)[number];

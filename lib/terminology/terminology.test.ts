@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabases } from "@/lib/testing/databases";
 import { NPHIES_CATALOGUE } from "@/sandbox/catalogue";
-import { CodeFileError, importCodes, lookupCodes, searchCodes } from "./catalogue";
+import * as mds from "@/lib/fhir/mds";
+import { clinicalIssues, EMPTY_CLINICAL } from "@/lib/submissions";
+import { CodeFileError, importCodes, lookupCodes, mdsCodeLists, searchCodes, specialtyNames } from "./catalogue";
 import { DEMO_CATALOGUE } from "./demo-catalogue";
 import { foldCode, prefixQuery, searchWordsOf } from "./fold";
 import { csvFields, parseCodeSystem, parseCsv } from "./parse";
@@ -119,10 +121,10 @@ describe("reading files", () => {
 });
 
 describe("the demo catalogue", () => {
-  it("has a few dozen codes for every system, each once, with both languages", () => {
+  it("has a few dozen codes for every system (a value set of the Minimum Data Set its few), each once, with both languages", () => {
     for (const system of CATALOGUE_SYSTEMS) {
       const list = DEMO_CATALOGUE[system.key];
-      expect(list.length, system.key).toBeGreaterThanOrEqual(10);
+      expect(list.length, system.key).toBeGreaterThanOrEqual((mds.MDS_LIST_KEYS as readonly string[]).includes(system.key) ? 2 : 10);
       expect(list.length, system.key).toBeLessThanOrEqual(60);
       expect(new Set(list.map(([c]) => c)).size, system.key).toBe(list.length);
       for (const [code, en, ar] of list) expect(code && en && ar, `${system.key} ${code}`).toBeTruthy();
@@ -162,6 +164,40 @@ describe.each(testDatabases())("the catalogue on $name", (target) => {
     expect(sugar[0]?.code).toBe("LAB-4017");
     expect(await searchCodes(db, ["nonsense"], "a")).toEqual([]);
     expect(await searchCodes(db, ["laboratory"], "zzzz")).toEqual([]);
+  });
+
+  it("holds the Minimum Data Set's value sets: demo entries in their order, then a clinic's import is what the visit details offer and accept", async () => {
+    const db = database.db;
+    const demo = await mdsCodeLists(db);
+    expect(Object.keys(demo).sort()).toEqual([...mds.MDS_LIST_KEYS].sort());
+    expect(demo["triage-category"].map((l) => l.code)).toEqual(["I", "VU", "U", "S", "NS"]);
+    expect(demo["pulse-absence-reason"]).toEqual(mds.ABSENCE_REASONS);
+    expect((await specialtyNames(db, ["08.00", "99.99"]))["08.00"]).toEqual({ en: "Internal medicine", ar: "الطب الباطني" });
+
+    // An emergency visit coded in the demo list passes; the clinic then imports the exchange's own triage list.
+    const emergency = (triageCategory: string, lists?: mds.MdsCodeLists) =>
+      clinicalIssues({
+        use: "preauthorization",
+        claimType: "professional",
+        subtype: "emr",
+        diagnoses: ["J06.9"],
+        discharge: "",
+        clinical: { ...EMPTY_CLINICAL, encounter: { ...EMPTY_CLINICAL.encounter, triageCategory } },
+        ...(lists ? { lists } : {}),
+      }).filter((i) => i.path.join(".") === "clinical.encounter.triageCategory");
+    expect(emergency("VU", demo)).toEqual([]);
+    const summary = await importCodes(db, { system: "triage-category", format: "csv", chunks: chunks("code,display,display_ar\nT1,Resuscitation,إنعاش\nT2,Emergent,طارئ\n"), importedBy: "test" });
+    expect(summary).toMatchObject({ imported: 2, refused: 0 });
+    const imported = await mdsCodeLists(db);
+    expect(imported["triage-category"]).toEqual([
+      { code: "T1", en: "Resuscitation", ar: "إنعاش" },
+      { code: "T2", en: "Emergent", ar: "طارئ" },
+    ]);
+    expect(imported["admit-source"]).toEqual(demo["admit-source"]);
+    expect(emergency("T2", imported)).toEqual([]);
+    expect(emergency("VU", imported)).toEqual([{ path: ["clinical", "encounter", "triageCategory"], message: "codeNotInList" }]);
+    // Without the catalogue's lists the check falls back to the demo list.
+    expect(emergency("T2")).toEqual([{ path: ["clinical", "encounter", "triageCategory"], message: "codeNotInList" }]);
   });
 
   it("imports a CSV as a new version: counts imported, updated, unchanged and refused; the demo codes go", async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGatewayToken } from "@/lib/api-access/credentials";
-import { newOrgKey, registerOrg, signToken, testApi, testConfig } from "@/lib/exchange-api/testing";
+import { newOrgKey, registerOrg, signToken, testApi, testConfig } from "@/lib/provider-api/testing";
 import { createGateway, parseGatewayConfig } from "@/lib/gateway";
+import { findPatientByNationalId, listCoverages } from "@/lib/patients";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { testDatabases, type TestDatabase } from "@/lib/testing/databases";
 
@@ -86,6 +87,29 @@ describe.each(testDatabases().map((d) => [d.name, d] as [string, TestDatabase]))
     );
     expect(run.status).toBe(400);
     expect(JSON.stringify(await run.json())).toContain("impossible_date");
+  });
+
+  it("exchange API: a new patient's coverage keeps the card's expiry; a bad expiry is refused in words (decision 126)", async () => {
+    const api = testApi(database.db, undefined, testConfig({ allowSandboxTestIds: true }));
+    const key = await newOrgKey("ES256");
+    await registerOrg(database.db, "his-expiry", key);
+    const card = { nationalId: "1234500013", serviceDate: "2026-03-02", insurer: "payer-rimal", givenName: "Noura", familyName: "Cardholder", birthDate: "1985-07-01", gender: "female" as const, memberId: "RML-EXP-1", coverageRef: "cov-exp-1234500013" };
+    // A fresh token each call (a token is used once).
+    const post = async (items: unknown[]) =>
+      api.importVisits(new Request("https://portal.test/api/exchange/visits", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${await signToken(key, "his-expiry")}` }, body: JSON.stringify({ visits: items, register: true }) }));
+    // Like every date of the body but an item's service date: a day that does not exist is refused outright, naming it.
+    const bad = await post([{ ...card, coverageExpiresOn: "2026-02-30" }]);
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain("visits[0].coverageExpiresOn");
+    // A real day outside the card's range is that item's problem, in words.
+    const old = await post([{ ...card, coverageExpiresOn: "1999-12-31" }]);
+    expect(old.status).toBe(201);
+    expect(((await old.json()) as { problems: { line: number; field: string; code: string }[] }).problems).toMatchObject([{ line: 1, field: "coverageExpiresOn", code: "coverage_expiry_impossible" }]);
+    const res = await post([{ ...card, coverageExpiresOn: "2027-06-30" }]);
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ accepted: 1, registered: 1 });
+    const patient = await findPatientByNationalId(database.db, "1234500013");
+    expect((await listCoverages(database.db, patient!.id)).map((c) => [c.coverageRef, c.expiresOn])).toEqual([["cov-exp-1234500013", "2027-06-30"]]);
   });
 
   it("gateway: the record agent's visits and visitsStatus tasks", async () => {

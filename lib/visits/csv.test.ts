@@ -62,6 +62,22 @@ describe("visit list CSV", () => {
   });
 });
 
+describe("the card's expiry on a row (decision 126)", () => {
+  const row = { nationalId: "1234567897", serviceDate: "2026-03-02", givenName: "Sami", familyName: "Newpatient", birthDate: "1990-02-03", memberId: "RML-1", coverageRef: "cov-1" };
+  it("is carried with the registration; a CSV column names it", () => {
+    expect(checkVisitItems([{ ...row, coverageExpiresOn: "2027-06-30" }], options).good[0]?.registration).toMatchObject({ coverageExpiresOn: "2027-06-30" });
+    const csv = readVisitCsv("national_id,date,given_name,family_name,birth_date,member_id,coverage_ref,card_expiry\n1234567897,2026-03-02,Sami,Newpatient,1990-02-03,RML-1,cov-1,2027-06-30\n", options);
+    expect(csv.good[0]?.registration).toMatchObject({ memberId: "RML-1", coverageExpiresOn: "2027-06-30" });
+  });
+
+  it("an expiry that is no real day (2000–2100) is the row's problem, in both languages", () => {
+    const result = checkVisitItems([{ ...row, coverageExpiresOn: "2026-02-30" }], options);
+    expect(result.good).toHaveLength(0);
+    expect(result.problems).toMatchObject([{ line: 1, field: "coverageExpiresOn", code: "coverage_expiry_impossible" }]);
+    expect(result.problems[0]!.message.ar).toContain("2026-02-30");
+  });
+});
+
 describe("verdicts", () => {
   const category = (code: string, over: Record<string, unknown> = {}) => ({ code, known: true, excluded: false, authorizationRequired: false, authorizationSupporting: [], benefits: [], ...over });
   const view = (categories: ReturnType<typeof category>[], inforce = true) => ({ inforce, insurances: [{ inforce, categories }] });

@@ -1,6 +1,7 @@
 import { asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, VisitListSource, VisitRowProblem } from "@/lib/db";
-import { coverages, insurers, patients, queryRows, visitLists, visits } from "@/lib/db";
+import { insurers, patients, queryRows, visitLists, visits } from "@/lib/db";
+import { addCoverage } from "@/lib/patients";
 import type { GoodVisitRow, Insurer } from "./rows";
 import { runProgress, runsOfList } from "./runs";
 import { isUuid } from "@/lib/ids";
@@ -61,7 +62,8 @@ export async function createVisitList(
         known.set(row.nationalId, p.id);
         registered++;
         if (row.insurerId && r.memberId && r.coverageRef) {
-          await tx.insert(coverages).values({ patientId: p.id, insurerId: row.insurerId, memberId: r.memberId, coverageRef: r.coverageRef }).onConflictDoNothing();
+          // Written by lib/patients, the coverages' owner (with the card's expiry, decision 126); a duplicate is left as it is.
+          await addCoverage(tx as unknown as Db, { patientId: p.id, insurerId: row.insurerId, memberId: r.memberId, coverageRef: r.coverageRef, expiresOn: r.coverageExpiresOn ?? "" }, input.createdBy && isUuid(input.createdBy) ? input.createdBy : undefined);
         }
       }
     }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { VisitRowProblem } from "@/lib/db";
 import { checkNationalId, findCode } from "@/lib/fhir";
 import { isCalendarDate } from "@/lib/time";
+import { isCardDate } from "@/lib/patients";
 import { parseCsv } from "./csv";
 
 /**
@@ -19,6 +20,11 @@ export const VisitRowSchema = z.object({
   gender: z.enum(["female", "male", "other", "unknown"]).optional(),
   memberId: z.string().max(40).optional(),
   coverageRef: z.string().max(64).optional(),
+  coverageExpiresOn: z
+    .string()
+    .max(20)
+    .optional()
+    .meta({ description: "The insurance card's expiry date, YYYY-MM-DD; optional. Kept on the coverage registered with a new patient (with memberId and coverageRef)." }),
 });
 export type VisitRowInput = z.infer<typeof VisitRowSchema>;
 
@@ -29,7 +35,7 @@ export interface GoodVisitRow {
   serviceDate: string;
   insurerId?: string;
   services: string[];
-  registration?: { givenName: string; familyName: string; birthDate: string; gender: string; memberId?: string; coverageRef?: string };
+  registration?: { givenName: string; familyName: string; birthDate: string; gender: string; memberId?: string; coverageRef?: string; coverageExpiresOn?: string };
 }
 
 export interface Insurer {
@@ -49,6 +55,7 @@ const MSG = {
   dateMissing: { en: "Enter the date of service (YYYY-MM-DD).", ar: "أدخل تاريخ الخدمة (YYYY-MM-DD)." },
   insurerUnknown: (v: string) => ({ en: `Unknown insurer "${v}": use an insurer id such as payer-rimal or its name.`, ar: `شركة تأمين غير معروفة "${v}": استخدم معرّف الشركة مثل payer-rimal أو اسمها.` }),
   serviceUnknown: (v: string) => ({ en: `Unknown service code "${v}" (use a CPT code of the clinic's list).`, ar: `رمز خدمة غير معروف "${v}" (استخدم رمز CPT من قائمة العيادة).` }),
+  coverageExpiry: (v: string) => ({ en: `"${v}" is not a real card expiry date (use YYYY-MM-DD, e.g. 2026-12-31).`, ar: `"${v}" ليس تاريخ انتهاء بطاقة صحيحًا (استخدم الصيغة YYYY-MM-DD، مثل 2026-12-31).` }),
   birthDate: (v: string) => ({ en: `"${v}" is not a real birth date (YYYY-MM-DD).`, ar: `"${v}" ليس تاريخ ميلاد صحيحًا (YYYY-MM-DD).` }),
   tooMany: (n: number) => ({ en: `A list holds at most ${n} visits.`, ar: `تتسع القائمة لـ ${n} زيارة على الأكثر.` }),
   noRows: { en: "The file has a header but no visits.", ar: "يحتوي الملف على سطر العناوين دون زيارات." },
@@ -83,6 +90,10 @@ export function checkVisitRow(row: VisitRowInput, line: number, options: RowChec
     if (birth && !isCalendarDate(birth)) problems.push({ line, field: "birthDate", code: "birth_date_impossible", message: MSG.birthDate(birth) });
     else if (birth) registration = { givenName: given, familyName: family, birthDate: birth, gender: row.gender ?? "unknown", ...(row.memberId?.trim() ? { memberId: row.memberId.trim() } : {}), ...(row.coverageRef?.trim() ? { coverageRef: row.coverageRef.trim() } : {}) };
   }
+  // The card's expiry (decision 126): a real day from 2000 to 2100, or none.
+  const expiry = row.coverageExpiresOn?.trim() ?? "";
+  if (expiry && !isCardDate(expiry)) problems.push({ line, field: "coverageExpiresOn", code: "coverage_expiry_impossible", message: MSG.coverageExpiry(expiry) });
+  else if (expiry && registration) registration = { ...registration, coverageExpiresOn: expiry };
   if (problems.length > 0) return { problems };
   return { good: { line, nationalId: id.value, serviceDate: date, ...(insurerId ? { insurerId } : {}), services, ...(registration ? { registration } : {}) }, problems };
 }
@@ -105,6 +116,9 @@ const COLUMNS: Record<string, keyof VisitRowInput> = {
   gender: "gender",
   member_id: "memberId",
   coverage_ref: "coverageRef",
+  coverage_expiry: "coverageExpiresOn",
+  card_expiry: "coverageExpiresOn",
+  expires_on: "coverageExpiresOn",
 };
 
 /**

@@ -57,7 +57,8 @@ describe.each(testDatabases().map((d) => [d.name, d] as [string, TestDatabase]))
   it("imports a CSV (bad rows by line, unknown patients registered), runs it across a restart without checking anyone twice", async () => {
     const port = portFor(client, database.db);
     let calls = 0;
-    const counting = { checkEligibility: (...args: Parameters<typeof port.checkEligibility>) => (calls++, port.checkEligibility(...args)) };
+    let discoveryCalls = 0;
+    const counting = { checkEligibility: (...args: Parameters<typeof port.checkEligibility>) => (args[0].purpose?.includes("discovery") ? discoveryCalls++ : calls++, port.checkEligibility(...args)) };
     const list = await importVisitList(database.db, { name: "Tomorrow", source: "upload", csv: CSV, register: true, allowSandboxTestIds: true, run: "now" });
     expect(list.accepted).toBe(10);
     expect(list.rejected).toBe(3);
@@ -102,14 +103,17 @@ describe.each(testDatabases().map((d) => [d.name, d] as [string, TestDatabase]))
 
     const all = await database.db.select().from(visits);
     expect(all.every((v) => v.checkState === "done")).toBe(true);
-    // Platform calls: one per registered visit with a coverage — none repeated across the restart or the crash.
-    const checkable = all.filter((v) => v.verdict !== "not_registered" && !(v.verdictDetail?.reason === "no_coverage_registered"));
+    // Platform calls: one per registered visit with a coverage — none repeated across the restart or
+    // the crash — plus the discoveries of patients without a coverage (one stored check per insurer asked).
+    const stored = await database.db.select({ id: eligibilityChecks.identifierValue, purposes: eligibilityChecks.purposes }).from(eligibilityChecks);
+    const discoveries = stored.filter((s) => s.purposes.includes("discovery")).length;
+    expect(discoveries).toBeLessThanOrEqual(discoveryCalls);
+    const checkable = all.filter((v) => v.verdict !== "not_registered" && !(v.verdictDetail?.reason === "no_coverage_registered" || v.verdictDetail?.reason === "coverage_discovered"));
     expect(calls).toBe(checkable.length);
     // The crashed attempt's answer was adopted from the stored check, not asked again.
     expect(first.calls + second.calls + 1).toBe(checkable.length);
-    const stored = await database.db.select({ id: eligibilityChecks.identifierValue }).from(eligibilityChecks);
     expect(new Set(stored.map((s) => s.id)).size).toBe(stored.length);
-    expect(stored.length).toBe(checkable.length);
+    expect(stored.length - discoveries).toBe(checkable.length);
 
     const verdicts = Object.fromEntries(all.map((v) => [`${v.nationalId}:${v.services.join("+")}`, v.verdict]));
     expect(verdicts).toMatchObject({

@@ -174,7 +174,7 @@ async function storedAnswer(db: Db, identifier: string, services: readonly strin
 }
 
 /**
- * The batch worker: started at boot next to the exchange services. Visits are checked through the
+ * The batch worker: started at boot next to the pipeline (startPipeline). Visits are checked through the
  * platform port at `batch` priority (the shared limiter keeps the interactive share free and
  * lets waiting interactive callers go first). A visit is `done` once; a restart resumes with the
  * visits still waiting, and an attempt interrupted after the platform answered is completed from
@@ -235,7 +235,19 @@ export function startVisitWorker(options: VisitWorkerOptions): VisitWorker {
     if (!result && visit.patientId) {
       const covs = await listCoverages(db, visit.patientId);
       coverageId = (visit.insurerId ? covs.find((c) => c.insurerId === visit.insurerId) : covs[0])?.id;
-      if (!coverageId) result = { verdict: "no_coverage", detail: { problems: [{ verdict: "no_coverage" }], reason: "no_coverage_registered" } };
+      if (!coverageId && covs.length === 0) {
+        // No coverage on file: a discovery (guide 7.1, Table 36) asks the visit's insurer, else every
+        // insurer; a coverage found is registered by the desk from the check (one click). Not
+        // counted in `calls` (checks of a registered coverage).
+        const outcome = await runEligibilityCheck(
+          { db, client: options.port, providerOrgId: options.providerOrgId, batch: true },
+          { actor: { kind: "system", name: "visits-batch" } },
+          { patientId: visit.patientId, coverageId: "", insurerId: visit.insurerId ?? "", servicedDate: visit.serviceDate, purposes: ["benefits", "validation"], categories: [] },
+        );
+        const found = outcome.kind === "answered" && (outcome.check.benefits?.discovered?.length ?? 0) > 0;
+        const checkId = outcome.kind === "answered" || outcome.kind === "rejected" ? outcome.check.id : undefined;
+        result = { verdict: "no_coverage", detail: { problems: [{ verdict: "no_coverage" }], reason: found ? "coverage_discovered" : "no_coverage_registered" }, ...(checkId ? { checkId } : {}) };
+      } else if (!coverageId) result = { verdict: "no_coverage", detail: { problems: [{ verdict: "no_coverage" }], reason: "no_coverage_registered" } };
     }
     if (!result && visit.patientId && coverageId) {
       const identifierValue = randomUUID();

@@ -25,8 +25,8 @@ const claimOf = (bundle: Json) => entry(bundle, 1);
 const professional = (e: Env, identifier: string) =>
   claimMessage(vip("absolute", "PRAC-10001"), e, { type: "professional", use: "claim", serviced: "date", identifier, items: [{ system: "services", code: "SVC-0101", price: 150 }] });
 
-const newbornClaim = (e: Env, identifier: string) =>
-  claimMessage(newbornParties(e, { practitionerLicense: "PRAC-10001" }), e, { type: "professional", use: "claim", serviced: "date", identifier, items: [{ system: "services", code: "SVC-0101", price: 150 }] });
+const newbornClaim = (e: Env, identifier: string, bornDaysBefore?: number) =>
+  claimMessage(newbornParties(e, { practitionerLicense: "PRAC-10001", ...(bornDaysBefore !== undefined ? { bornDaysBefore } : {}) }), e, { type: "professional", use: "claim", serviced: "date", identifier, items: [{ system: "services", code: "SVC-0101", price: 150 }] });
 
 const indexOfType = (bundle: Json, type: string) => (bundle.entry as Json[]).findIndex((x) => (x.resource as Json).resourceType === type);
 const ofType = (bundle: Json, type: string) => entry(bundle, indexOfType(bundle, type));
@@ -540,9 +540,9 @@ export const INVALID_CASES: InvalidCase[] = [
   },
   {
     rule: "newbornBirthWeight",
-    name: "a newborn's claim without the birth weight",
+    name: "a newborn's claim of the birth encounter (served on the birth date) without the birth weight",
     event: "claim-request",
-    build: (e) => asNewborn(newbornClaim(e, "BAD-NEWBORN-WEIGHT"), null),
+    build: (e) => asNewborn(newbornClaim(e, "BAD-NEWBORN-WEIGHT", 0), null),
     expect: { as: "business", code: "BV-90024", expression: "Bundle.entry[1].resource.supportingInfo" },
   },
   {

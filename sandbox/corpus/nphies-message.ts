@@ -301,7 +301,7 @@ export interface ItemInput {
   daysSupply?: number;
 }
 
-const SUBTYPE: Record<ClaimType, string> = { institutional: "emr", professional: "op", oral: "op", pharmacy: "op", vision: "op" };
+const SUBTYPE: Record<ClaimType, string> = { institutional: "ip", professional: "op", oral: "op", pharmacy: "op", vision: "op" };
 
 export function claim(
   ps: Parties,

@@ -1,3 +1,4 @@
+import { nphies } from "../../lib/fhir";
 import * as m from "./nphies-message";
 import type { Env, Parties, ReferenceForm, ServicedForm } from "./nphies-message";
 
@@ -49,11 +50,13 @@ function all(ps: Parties, withLocation = false): m.Party[] {
 
 export function claimMessage(ps: Parties, e: Env, opts: Parameters<typeof m.claim>[2], event = opts.use === "claim" ? "claim-request" : "priorauth-request"): Json {
   // Institutional, professional and oral requests name their encounter (MDS note 5.2); an
-  // institutional claim here is an emergency visit unless it says otherwise.
-  const subtype = opts.subtype ?? (opts.type === "institutional" ? "emr" : "op");
+  // institutional claim is admitted care (guide 9.19, 4.x claim types): an inpatient stay, its
+  // diagnoses present on admission and, for a prior authorization, its estimated length.
+  const subtype = opts.subtype ?? (opts.type === "institutional" ? "ip" : "op");
   const classCode = subtype === "emr" ? "EMER" : subtype === "ip" ? "IMP" : "AMB";
   const encounter = opts.type === "institutional" || opts.type === "professional" || opts.type === "oral" ? m.encounter(ps, e, classCode, undefined, { type: opts.type, use: opts.use }) : undefined;
-  const c = m.claim(ps, e, { ...opts, ...(encounter ? { encounter } : {}) });
+  const stay = subtype === "ip" ? { onAdmission: opts.onAdmission ?? { code: "y" }, ...(opts.use === "preauthorization" ? { estimatedStay: opts.estimatedStay ?? { value: 2 } } : {}) } : {};
+  const c = m.claim(ps, e, { ...opts, subtype, ...stay, ...(encounter ? { encounter } : {}) });
   return m.message(event, c, [...all(ps), ...(encounter ? [encounter] : [])], { payer: String((ps.insurer.resource.identifier as Json[])[0]!.value) }, e);
 }
 
@@ -364,13 +367,18 @@ export const VALID_CASES: ValidCase[] = [
     name: "prescriber-request: a predetermination (use predetermination, prescriber profile)",
     event: "prescriber-request",
     replyEvent: "prescriber-response",
-    build: (e) =>
-      claimMessage(
+    build: (e) => {
+      const b = claimMessage(
         m.parties({ ...CLASS_C, form: "absolute", practitionerLicense: "PRAC-10001" }),
         e,
         { type: "pharmacy", use: "predetermination", serviced: "date", items: [{ system: "medicationCodes", code: "06280000000101", price: 8, quantity: 2, daysSupply: 10 }] },
         "prescriber-request",
-      ),
+      );
+      // A line by GTIN says why it names no scientific code (guide 7.11: GTIN with justification).
+      const line = (((b.entry as Json[])[1]!.resource as Json).item as Json[])[0]!;
+      line.extension = [...((line.extension as Json[] | undefined) ?? []), { url: nphies.EXTENSIONS.absenceOfScientificCode, valueCodeableConcept: { coding: [{ system: nphies.SYSTEMS.absenceOfScientificCode, code: "no-scientific-code" }] } }];
+      return b;
+    },
     check: (f) => expectEq(f?.outcome, "complete", "outcome"),
   },
   {

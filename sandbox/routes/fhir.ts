@@ -1,15 +1,19 @@
-import type { Resource } from "@medplum/fhirtypes";
+import type { ClaimResponse, Coverage, CoverageEligibilityResponse, Resource } from "@medplum/fhirtypes";
+import { withApprovedRefills } from "../prescriptions";
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { MAIL_RESOURCE_TYPES } from "../mailbox";
-import { checkNationalId, parseReference, type PlatformIssueInput } from "../../lib/fhir";
+import { IDENTIFIER_SYSTEMS, checkNationalId, nphies, parseReference, type PlatformIssueInput } from "../../lib/fhir";
+import { PAYERS, coveragePeriod, type CoverageDef } from "../reference-data";
+import { CPT_SYSTEM } from "../catalogue";
 import { ApiError, acceptsFhirJson, fhirReply, isFhirJsonContentType, parseJsonObject, readBody, BodyTooLargeError, UUID_RE, type Reply } from "../http";
 import { verifyAccessToken } from "../oauth";
 import type { RateLimitGroup } from "../rate-limit";
 import { claimView, eligibilityResponse, searchset } from "../resources";
 import type { SandboxContext } from "../context";
 import { identifierKey, type ClaimRecord } from "../store";
-import { validateClaim, validateEligibilityRequest } from "../validation";
+import { TRANSFER_PREFIX } from "../claims-engine";
+import { validateClaim, validateEligibilityRequest, type ValidatedEligibility } from "../validation";
 import { nationalClaimResponse, nationalEligibilityResponse, type NationalContext } from "../national-style";
 import type { Protocol } from "../answer-style";
 import { messageRateGroup, processMessage } from "./messaging";
@@ -230,9 +234,38 @@ function nationalContext(ctx: SandboxContext, payerId: string): NationalContext 
 
 /** A claim's ClaimResponse in the current answer style (stored in the default form). */
 export function claimResponseOf(record: ClaimRecord, ctx: SandboxContext, protocol: Protocol = "rest") {
-  if (!national(ctx, protocol)) return record.response;
+  // A prescription's answer carries the refills approved on each line (sandbox/prescriptions.ts);
+  // a referral's approved prior authorization, the transfer authorization.
+  const refills = (response: ClaimResponse) => withApprovedRefills(response, record.claim, ctx.maxRefills);
+  const response = withTransferAuthorization(record);
+  if (!national(ctx, protocol)) return refills(response);
   const payerId = ctx.reference.coverages.get(record.coverageId)?.payerId ?? "unknown";
-  return nationalClaimResponse(record.response, record.claim, nationalContext(ctx, payerId));
+  return refills(nationalClaimResponse(response, record.claim, nationalContext(ctx, payerId)));
+}
+
+/** The provider the sandbox's payers transfer referred care to (fictional; any facility may claim it). */
+export const TRANSFER_PROVIDER = { license: "PR-REFERRAL-HOSPITAL-01", name: "Sandbox Referral Hospital" } as const;
+
+/**
+ * A referral's prior authorization (extension-transfer, guide 7.3 step 2), approved: the answer
+ * names the receiving provider's authorization — its number (TR-…, the PA-… number's), the period
+ * (the authorization's) and the provider (Table 10: transferAuthorizationNumber, -Period, -Provider).
+ */
+function withTransferAuthorization(record: ClaimRecord): ClaimResponse {
+  const response = record.response;
+  const transfer = (record.claim.extension ?? []).some((e) => e.url === nphies.EXTENSIONS.transfer && e.valueBoolean === true);
+  if (record.use !== "preauthorization" || !transfer || !record.preAuthRef || (response.outcome !== "complete" && response.outcome !== "partial")) return response;
+  const start = (response.preAuthPeriod?.start ?? response.created).slice(0, 10);
+  const end = response.preAuthPeriod?.end?.slice(0, 10) ?? new Date(Date.parse(`${start}T00:00:00Z`) + 30 * 86_400_000).toISOString().slice(0, 10);
+  return {
+    ...response,
+    extension: [
+      ...(response.extension ?? []),
+      { url: nphies.EXTENSIONS.transferAuthorizationNumber, valueString: `${TRANSFER_PREFIX}${record.preAuthRef.replace(/^PA-/, "")}` },
+      { url: nphies.EXTENSIONS.transferAuthorizationPeriod, valuePeriod: { start, end } },
+      { url: nphies.EXTENSIONS.transferAuthorizationProvider, valueReference: { type: "Organization", identifier: { system: nphies.LICENSES.provider, value: TRANSFER_PROVIDER.license }, display: TRANSFER_PROVIDER.name } },
+    ],
+  };
 }
 
 /** `Location` of a claim: `Claim/{id}` by default; absolute with its version in the national style. */
@@ -248,19 +281,105 @@ export function eligibility(
   /** Messaging: the message's own focus (its servicedPeriod) and the sending site's licence. */
   message?: { raw: Record<string, unknown>; providerLicense: string | undefined },
 ): Reply {
-  const v = validateEligibilityRequest(message ? { ...body, servicedPeriod: message.raw.servicedPeriod } : body, ctx.reference, providerOrgId, ctx.clock.now());
-  const built = eligibilityResponse(v, {
+  const input = message ? { ...body, servicedPeriod: message.raw.servicedPeriod } : body;
+  // Discovery (guide 7.1, Table 36): the insurer reports the coverages it holds for the patient;
+  // holding none is an answer too (no insurance), not a refusal.
+  const discovery = Array.isArray(body.purpose) && body.purpose.includes("discovery");
+  let v;
+  try {
+    v = validateEligibilityRequest(input, ctx.reference, providerOrgId, ctx.clock.now());
+  } catch (error) {
+    if (!discovery || !(error instanceof ApiError) || !error.issues.some((i) => i.details?.coding?.some((c) => c.code === "ERR-002"))) throw error;
+    return fhirReply(200, noCoverageFound(input, ctx));
+  }
+  const answered = eligibilityResponse(v, {
     id: randomUUID(),
     requestId: randomUUID(),
     now: ctx.clock.now(),
     reference: ctx.reference,
     consumed: (category, year) => ctx.store.consumed(v.coverage.id, category, year),
+    // Which services need an authorization is answered in the codes the protocol bills in: CPT in
+    // the spec's REST; the exchange refuses CPT, so a message names its own systems' services (decision 125).
+    services: [...ctx.reference.catalogue.values()].filter((p) => (p.system === CPT_SYSTEM) === (protocol === "rest")),
   });
+  const built = discovery ? withDiscoveredCoverages(answered, v, ctx) : answered;
   const response = message ? withSiteEligibility(built, v.coverage, message.providerLicense, ctx) : built;
   if (!national(ctx, protocol)) return fhirReply(200, response);
   const preauthCategories = new Set([...ctx.reference.priceList.values()].filter((p) => p.requiresPreauth).map((p) => p.category as string));
   return fhirReply(200, nationalEligibilityResponse(response, { ...nationalContext(ctx, v.coverage.payerId), preauthCategories }));
 }
+
+/** A discovery the insurer holds no coverage for: complete, no insurance. */
+function noCoverageFound(body: Record<string, unknown>, ctx: SandboxContext): CoverageEligibilityResponse {
+  const id = randomUUID();
+  const now = new Date(ctx.clock.now()).toISOString();
+  const ref = (v: unknown) => (typeof (v as { reference?: unknown } | undefined)?.reference === "string" ? { reference: (v as { reference: string }).reference } : undefined);
+  const period = body.servicedPeriod as { start?: string; end?: string } | undefined;
+  return {
+    resourceType: "CoverageEligibilityResponse",
+    id,
+    identifier: [{ system: IDENTIFIER_SYSTEMS.platformResponse, value: id }],
+    status: "active",
+    purpose: (body.purpose as CoverageEligibilityResponse["purpose"]) ?? ["discovery"],
+    patient: ref(body.patient) ?? { reference: "Patient/unknown" },
+    ...(period?.start ? { servicedPeriod: { start: period.start, end: period.end ?? period.start } } : { servicedDate: typeof body.servicedDate === "string" ? body.servicedDate : now.slice(0, 10) }),
+    created: now,
+    ...(ref(body.provider) ? { requestor: ref(body.provider) } : {}),
+    request: { reference: `CoverageEligibilityRequest/${randomUUID()}` },
+    outcome: "complete",
+    disposition: "No coverage of this insurer was found for the patient.",
+    insurer: ref(body.insurer) ?? { reference: "Organization/unknown" },
+  };
+}
+
+/**
+ * A discovery's answer carries each coverage the insurer holds for the patient as a contained
+ * Coverage the insurance names (`#id`): member number, plan and class, network, period, the
+ * patient's co-pay — what the clinic registers. The coverage the answer is about comes first,
+ * then the insurer's other coverages of the patient (in force or not, no benefits).
+ */
+function withDiscoveredCoverages(response: CoverageEligibilityResponse, v: ValidatedEligibility, ctx: SandboxContext): CoverageEligibilityResponse {
+  const now = new Date(ctx.clock.now());
+  const others = (ctx.reference.coveragesByPatient.get(v.patientId) ?? []).filter((c) => c.payerId === v.coverage.payerId && c.id !== v.coverage.id);
+  const all = [v.coverage, ...others];
+  const contained = all.map((c) => discoveredCoverage(c, v.patientId, now, ctx));
+  const [first, ...rest] = response.insurance ?? [];
+  const insurance = [
+    ...(first ? [{ ...first, coverage: { reference: `#${v.coverage.id}` } }] : []),
+    ...others.map((c) => {
+      const p = coveragePeriod(c, now);
+      return { coverage: { reference: `#${c.id}` }, inforce: v.period.start >= p.start && v.period.end <= p.end, benefitPeriod: { start: p.start, end: p.end } };
+    }),
+    ...rest,
+  ];
+  return { ...response, contained: [...(response.contained ?? []), ...contained], insurance };
+}
+
+function discoveredCoverage(c: CoverageDef, patientId: string, now: Date, ctx: SandboxContext): Coverage {
+  const period = coveragePeriod(c, now);
+  const payer = PAYERS.find((p) => p.id === c.payerId);
+  const copay = c.benefits.find((b) => b.category === "3")?.copayPercent ?? c.benefits[0]?.copayPercent;
+  return {
+    resourceType: "Coverage",
+    id: c.id,
+    identifier: [{ system: `${ctx.baseUrl()}/memberid/${c.payerId}`, value: c.memberId ?? c.id }],
+    status: "active",
+    type: { coding: [{ system: nphies.SYSTEMS.coverageType, code: "EHCPOL" }] },
+    beneficiary: { reference: `Patient/${patientId}` },
+    relationship: { coding: [{ system: nphies.SYSTEMS.subscriberRelationship, code: "self" }] },
+    period: { start: period.start, end: period.end },
+    payor: [{ reference: `Organization/${c.payerId}`, ...(payer ? { display: payer.name.en } : {}) }],
+    class: [
+      { type: { coding: [{ system: CLASS_SYSTEM, code: "plan" }] }, value: c.plan, name: c.plan },
+      ...(c.coverageClass ? [{ type: { coding: [{ system: CLASS_SYSTEM, code: "class" }] }, value: c.coverageClass, name: c.coverageClass }] : []),
+    ],
+    ...(c.network ? { network: c.network } : {}),
+    ...(copay !== undefined ? { costToBeneficiary: [{ type: { coding: [{ system: COPAY_SYSTEM, code: "copaypct" }] }, valueQuantity: { value: copay, unit: "%", system: "http://unitsofmeasure.org", code: "%" } }] } : {}),
+  };
+}
+
+const CLASS_SYSTEM = "http://terminology.hl7.org/CodeSystem/coverage-class";
+const COPAY_SYSTEM = "http://terminology.hl7.org/CodeSystem/coverage-copay-type";
 
 function createClaim(body: Record<string, unknown>, providerOrgId: string, ctx: SandboxContext): Reply {
   // Every receipt of a business identifier is counted (GET /_admin/claims), valid or not.

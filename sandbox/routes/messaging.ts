@@ -12,6 +12,7 @@ import { claimResponseOf, eligibility } from "./fhir";
 import { cancelByTask, claimOf, receiveCommunication } from "../information-requests";
 import { readFocus } from "../message-reader";
 import { messagingClaimResponse } from "../message-answers";
+import { keepPrescribed } from "../prescriptions";
 import { operationOutcome, refusalEvent, refusalResource, refusalsOfApiError, type Refusal } from "../refusals";
 import { SANDBOX_ERROR_SYSTEM, strictCheck } from "../strict-rules";
 
@@ -200,11 +201,20 @@ export function processMessage(
       }
       const { id: _ignored, ...claim } = focus;
       void _ignored;
-      // A prescriber's request is answered at once, as an authorization is (docs/decisions/071).
-      if (event === "prescriber-request") claim.use = "preauthorization";
+      // A prescriber's request is answered at once, as an authorization is (docs/decisions/071),
+      // and keeps what it prescribed: the refills asked are answered with every later answer too.
+      let received: Record<string, unknown> = claim;
+      if (event === "prescriber-request") {
+        const index = nphies.indexMessage(bundle);
+        const from = index.entries.find((e) => e.resource === focus);
+        received = keepPrescribed({ ...claim, use: "preauthorization" }, (reference) => {
+          const found = nphies.resolveReference(index, reference, from);
+          return found.kind === "entry" ? found.entry.resource : undefined;
+        });
+      }
       const identifier = Array.isArray(claim.identifier) ? (claim.identifier[0] as { system?: string; value?: string } | undefined) : undefined;
       if (identifier?.value) ctx.store.recordReceipt(providerOrgId, identifier.system, identifier.value, new Date(ctx.clock.now()).toISOString());
-      const v = validateClaim(claim, ctx.reference, providerOrgId);
+      const v = validateClaim(received, ctx.reference, providerOrgId);
       const coveragePayer = ctx.reference.payers.find((p) => p.id === v.coverage.payerId);
       if (coveragePayer?.license !== receiver.value) {
         throw messageError("MessageHeader.destination[0].receiver.identifier", "the message is addressed to another payer than the coverage's", "business-rule");

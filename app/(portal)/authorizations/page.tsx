@@ -10,7 +10,7 @@ import { formatAmount } from "@/components/coding/format";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
-import { cursorParam, isSubmissionStatus, listSubmissions, parseCursor } from "@/lib/submissions";
+import { cursorParam, isSubmissionStatus, listSubmissions, parseCursor, submissionLabels } from "@/lib/submissions";
 import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { STATUS_ORDER } from "@/lib/i18n";
 import { currencySymbol } from "@/lib/money";
@@ -23,16 +23,19 @@ export default staffPage("authorizations", async function AuthorizationsPage({ s
   const params = await searchParams;
   const status = isSubmissionStatus(params.status) ? params.status : undefined;
   const before = parseCursor(params.before);
+  const search = typeof params.q === "string" ? params.q.trim().slice(0, 100) || undefined : undefined;
   const [t, words, format, db] = [await getTranslations("authorizations"), await getTranslations("statusWords"), await getFormatter(), staff.db];
-  const currency = currencySymbol(await getLocale());
+  const locale = await getLocale();
+  const currency = currencySymbol(locale);
   // Open lists update by themselves: a payer's advanced authorization arrives unasked (docs/decisions/101).
   const live = { kinds: PAGE_LIVE_KINDS.submission, submissionKind: "preauthorization" } as const;
   const stamp = await liveStamp(db, staff.user.roles, { ...live, kinds: [...live.kinds] });
-  const { rows, next } = await listSubmissions(db, { use: "preauthorization", status, before, limit: 25 });
-  const viewKey = await staff.audit({ action: "authorization.list", outcome: "success", details: { status: status ?? "any", rows: rows.length } });
+  const { rows, next } = await listSubmissions(db, { use: "preauthorization", status, before, limit: 25, ...(search ? { search } : {}) });
+  const labels = await submissionLabels(db, rows.map((r) => r.id), locale);
+  const viewKey = await staff.audit({ action: "authorization.list", outcome: "success", details: { status: status ?? "any", rows: rows.length, search: Boolean(search) } });
   const href = (extra: Record<string, string | undefined>) => {
     const qs = new URLSearchParams();
-    for (const [k, v] of Object.entries({ status, ...extra })) if (v) qs.set(k, v);
+    for (const [k, v] of Object.entries({ status, q: search, ...extra })) if (v) qs.set(k, v);
     const s = qs.toString();
     return s ? `/authorizations?${s}` : "/authorizations";
   };
@@ -66,27 +69,42 @@ export default staffPage("authorizations", async function AuthorizationsPage({ s
               ))}
             </select>
           </label>
+          <label className="min-w-64 flex-1 text-sm font-medium">
+            {t("search")}
+            <input type="search" name="q" defaultValue={search ?? ""} placeholder={t("searchHint")} className={input} data-testid="authorization-search" />
+          </label>
           <button type="submit" className={buttonClasses("secondary")}>
             {t("apply")}
           </button>
+          {(search || status) && (
+            <Link href="/authorizations" className={buttonClasses("ghost")}>
+              {t("reset")}
+            </Link>
+          )}
         </form>
       </Card>
       <Card>
         <DataTable
           label={t("title")}
           testId="authorizations-table"
-          empty={t("empty")}
+          empty={search ? t("noMatch", { q: search }) : t("empty")}
           rows={rows}
           rowKey={(row) => row.id}
           columns={[
             {
-              id: "created",
-              header: t("columns.created"),
-              className: "whitespace-nowrap px-4 py-2 tabular-nums",
+              id: "authorization",
+              header: t("columns.authorization"),
+              className: "px-4 py-2",
               cell: (row) => (
-                <Link href={`/authorizations/${row.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline">
-                  <time dateTime={row.createdAt.toISOString()}>{format.dateTime(row.createdAt, { dateStyle: "medium", timeStyle: "short" })}</time>
-                </Link>
+                <>
+                  <Link href={`/authorizations/${row.id}`} className="font-medium text-brand-800 underline-offset-2 hover:underline" data-testid="authorization-number">
+                    <bdi dir="ltr" className="whitespace-nowrap">{labels.get(row.id)?.number ?? "—"}</bdi>
+                  </Link>
+                  {labels.get(row.id) && <span className="block text-sm text-slate-700">{[labels.get(row.id)!.service, labels.get(row.id)!.day].filter(Boolean).join(" · ")}</span>}
+                  <time dateTime={row.createdAt.toISOString()} className="block text-xs text-slate-500 tabular-nums">
+                    {format.dateTime(row.createdAt, { dateStyle: "medium", timeStyle: "short" })}
+                  </time>
+                </>
               ),
             },
             { id: "patient", header: t("columns.patient"), cell: (row) => (row.patient ? `${row.patient.givenName} ${row.patient.familyName}` : "—") },

@@ -21,7 +21,7 @@ export default staffPage("claims", async function ClaimsPage({ searchParams }: {
   const { status, sort, dir, ...filters } = query;
   const [t, words, db] = [await getTranslations("claims"), await getTranslations("statusWords"), staff.db];
   const [view, insurers, insurerName] = await Promise.all([claimListView(db, query), claimInsurers(db), insurerNames(db, await getLocale())]);
-  await staff.audit({ action: "claim.list", outcome: "success", details: { status: status ?? "any", rows: view.rows.length, patientFilter: Boolean(filters.patient) } });
+  await staff.audit({ action: "claim.list", outcome: "success", details: { status: status ?? "any", rows: view.rows.length, patientFilter: Boolean(filters.patient), search: Boolean(filters.q) } });
   const input = "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm";
 
   return (
@@ -48,7 +48,7 @@ export default staffPage("claims", async function ClaimsPage({ searchParams }: {
       <ClaimsList query={query} initial={view}>
       <Card className="mb-4 p-4">
         {filters.reason && <ReasonFilterNotice reason={filters.reason} />}
-        <form method="get" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-7 lg:items-end" aria-label={t("filters.label")}>
+        <form method="get" className="grid gap-3 sm:grid-cols-3 lg:grid-cols-8 lg:items-end" aria-label={t("filters.label")}>
           {filters.reason && <input type="hidden" name="reason" value={filters.reason} />}
           <label className="text-sm font-medium">
             {t("filters.status")}
@@ -61,9 +61,10 @@ export default staffPage("claims", async function ClaimsPage({ searchParams }: {
               ))}
             </select>
           </label>
-          <label className="text-sm font-medium">
-            {t("filters.patient")}
-            <input name="patient" defaultValue={filters.patient ?? ""} placeholder={t("filters.patientHint")} className={input} />
+          {filters.patient && <input type="hidden" name="patient" value={filters.patient} />}
+          <label className="text-sm font-medium sm:col-span-2">
+            {t("filters.search")}
+            <input type="search" name="q" defaultValue={filters.q ?? ""} placeholder={t("filters.searchHint")} className={input} data-testid="claim-search" />
           </label>
           <label className="text-sm font-medium">
             {t("filters.insurer")}
@@ -101,7 +102,7 @@ export default staffPage("claims", async function ClaimsPage({ searchParams }: {
               <option value="asc">{t("sort.asc")}</option>
             </select>
           </label>
-          <div className="flex gap-2 sm:col-span-3 lg:col-span-7">
+          <div className="flex gap-2 sm:col-span-3 lg:col-span-8">
             <button type="submit" className={buttonClasses("secondary")}>
               {t("filters.apply")}
             </button>

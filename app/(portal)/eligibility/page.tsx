@@ -3,7 +3,7 @@ import { getTranslations } from "next-intl/server";
 import { EligibilityForm } from "@/components/eligibility/eligibility-form";
 import { PageHeader } from "@/components/ui/card";
 import { staffPage, type StaffPageContext } from "@/lib/auth";
-import { listCoverages, auditedView } from "@/lib/patients";
+import { listCoverages, listInsurers, mothersCoverages, auditedView } from "@/lib/patients";
 import { clinicToday } from "@/lib/time";
 import type { PatientSummary } from "@/lib/patients";
 
@@ -24,9 +24,13 @@ export default staffPage("eligibility", async function EligibilityPage({ searchP
     const patient = await auditedView(db, staff.audit, patientParam);
     if (patient) {
       const { id, nationalId, givenName, familyName, birthDate, gender } = patient;
-      initialPatient = { id, nationalId, givenName, familyName, birthDate, gender, coverages: await listCoverages(db, patient.id) };
+      // A newborn is offered its mother's coverages too (docs/decisions/110).
+      initialPatient = { id, nationalId, givenName, familyName, birthDate, gender, coverages: [...(await listCoverages(db, patient.id)), ...(await mothersCoverages(db, patient))], ...(patient.motherId ? { newborn: { birthWeightGrams: patient.birthWeightGrams } } : {}) };
     }
   }
+
+  // A discovery's insurers (a patient without a coverage on file): the active ones.
+  const insurers = (await listInsurers(staff.db)).filter((i) => i.active).map((i) => ({ id: i.id, nameEn: i.nameEn, nameAr: i.nameAr }));
 
   return (
     <>
@@ -36,6 +40,7 @@ export default staffPage("eligibility", async function EligibilityPage({ searchP
         today={clinicToday()}
         initialPatient={initialPatient}
         initialCoverageId={coverageParam}
+        insurers={insurers}
       />
     </>
   );

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getFormatter, getTranslations } from "next-intl/server";
-import { PrintButton } from "@/components/eligibility/print-button";
+import { PrintButton } from "@/components/print/print-button";
 import { buttonClasses } from "@/components/ui/button";
 import { Card, PageHeader } from "@/components/ui/card";
 import { WORKLIST_SORTABLE, WorklistTable } from "@/components/visits/worklist-table";

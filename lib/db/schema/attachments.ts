@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { customType, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { submissions } from "./exchange";
+import { submissions } from "./submissions";
 
 const utc = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 

@@ -1,5 +1,5 @@
 import { bigint, bigserial, index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { submissions } from "./exchange";
+import { submissions } from "./submissions";
 import { users } from "./staff";
 
 /**

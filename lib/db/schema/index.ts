@@ -1,7 +1,7 @@
 /** The database schema, one file per area. Migrations in drizzle/ are generated from all of them. */
 export * from "./staff";
 export * from "./platform";
-export * from "./exchange";
+export * from "./submissions";
 export * from "./patients";
 export * from "./attachments";
 export * from "./api-access";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from "drizzle-orm/pg-core";
 
 const utc = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -52,6 +52,16 @@ export const patients = pgTable(
     phone: text("phone"),
     /** v3-MaritalStatus code (the exchange's Minimum Data Set requires Patient.maritalStatus, docs/decisions/103); null: not asked yet. */
     maritalStatus: text("marital_status"),
+    /** The exchange's occupation code (extension-occupation, decision 118); null: not asked (sent as "unknown"). */
+    occupation: text("occupation"),
+    /** The exchange's religion code (extension-patient-religion, optional); null: not asked, not sent. */
+    religion: text("religion"),
+    /** A newborn's mother (docs/decisions/110): the baby is checked and billed under her coverage for its first 30 days. */
+    motherId: uuid("mother_id").references((): AnyPgColumn => patients.id, { onDelete: "set null" }),
+    /** A newborn's time of birth, HH:MM (the clinic's clock). */
+    birthTime: text("birth_time"),
+    /** A newborn's birth weight in grams (exact; sent in kilograms, guide 6.5 and Table 35). */
+    birthWeightGrams: integer("birth_weight_grams"),
     createdBy: uuid("created_by"),
     createdAt: utc("created_at").notNull().defaultNow(),
     updatedAt: utc("updated_at").notNull().defaultNow(),
@@ -60,6 +70,7 @@ export const patients = pgTable(
     uniqueIndex("patients_national_id_uq").on(t.nationalId),
     index("patients_family_name_idx").on(sql`lower(${t.familyName})`),
     index("patients_given_name_idx").on(sql`lower(${t.givenName})`),
+    index("patients_mother_idx").on(t.motherId),
   ],
 );
 
@@ -84,6 +95,11 @@ export const coverages = pgTable(
      */
     network: text("network").notNull().default(""),
     coverageClass: text("coverage_class").notNull().default(""),
+    /**
+     * The card's expiry date (a calendar day, the last day it covers); null: not given. Shown on the
+     * patient's coverages, warned of on the forms, sent as Coverage.period.end (decision 126).
+     */
+    expiresOn: date("expires_on", { mode: "string" }),
     createdBy: uuid("created_by"),
     createdAt: utc("created_at").notNull().defaultNow(),
   },
@@ -133,4 +149,28 @@ export const eligibilityChecks = pgTable(
     checkedAt: utc("checked_at").notNull().defaultNow(),
   },
   (t) => [index("eligibility_checks_patient_idx").on(t.patientId, t.checkedAt.desc())],
+);
+
+/**
+ * An eligibility the insurer gave while the exchange could not be reached (docs/decisions/111):
+ * its reference and the day it was given, recorded at the front desk; a claim for the patient on
+ * this coverage carries it (extension-eligibility-offline-reference / -date, guide Table 10).
+ * Owned by lib/patients (the front desk records it, as it records the coverage).
+ */
+export const offlineEligibilities = pgTable(
+  "offline_eligibilities",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    patientId: uuid("patient_id")
+      .notNull()
+      .references(() => patients.id, { onDelete: "cascade" }),
+    coverageId: uuid("coverage_id")
+      .notNull()
+      .references(() => coverages.id, { onDelete: "cascade" }),
+    reference: text("reference").notNull(),
+    givenOn: date("given_on", { mode: "string" }).notNull(),
+    recordedBy: uuid("recorded_by"),
+    createdAt: utc("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("offline_eligibilities_coverage_idx").on(t.coverageId, t.givenOn)],
 );

@@ -5,7 +5,7 @@ import { bigserial, boolean, index, jsonb, pgTable, text, timestamp, uuid } from
 /** All times are stored as timestamptz (UTC on the wire); display converts to the clinic's zone. */
 const utc = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
-export const ROLES = ["front_desk", "billing", "manager", "admin"] as const;
+export const ROLES = ["front_desk", "billing", "manager", "admin", "prescriber"] as const;
 export type Role = (typeof ROLES)[number];
 
 export const users = pgTable("users", {

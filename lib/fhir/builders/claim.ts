@@ -5,6 +5,8 @@ import { CODE_SYSTEMS, PLATFORM_CURRENCY, PORTAL_URI_BASE } from "../systems";
 import { EXTENSIONS } from "../nphies/extensions";
 import type { ClaimType } from "../nphies/profiles";
 import { DIAGNOSIS_ON_ADMISSION, LICENSES, SYSTEMS, type ClaimSubtype, type DiagnosisOnAdmission } from "../nphies/terminology";
+import type { PharmacistSelectionReason, PharmacistSubstitute } from "../nphies/prescriptions";
+import { prescriptionReference } from "./prescription";
 import { DEATH_DISPOSITIONS, MDS_EXTENSIONS, MDS_SYSTEMS, VITAL_SIGNS, VITAL_SIGN_KEYS, encounterClassesFor, mdsNeeds, type ClinicalFacts } from "../nphies/mds";
 
 export type ClaimUse = "preauthorization" | "claim";
@@ -31,6 +33,14 @@ export interface ClaimItemInput {
   maternity?: boolean;
   /** The clinic's invoice number the line was billed on (extension-patientInvoice). */
   invoice?: string;
+  /**
+   * A prior authorization's change (guide 7.3.1, Table 37): the service was already provided, so its
+   * date travels as `servicedPeriod.start` instead of `servicedDate`.
+   */
+  performed?: boolean;
+  // prescription: the pharmacist dispensed another medicine than the prescribed one (guide Table 10:
+  // extension-prescribed-Medication, -pharmacist-Selection-Reason, -pharmacist-substitute).
+  substitution?: { prescribed: { system: string; code: string }; reason: PharmacistSelectionReason; substitute: PharmacistSubstitute };
 }
 
 /**
@@ -105,6 +115,38 @@ export interface ClaimInput {
   prior?: { platformId?: string; identifier?: { system?: string; value: string } };
   /** The care setting; absent: the spec's claim (type institutional, nothing more). */
   careSetting?: CareSettingInput;
+  /**
+   * The accounting period a claim is billed in: the first day of its month, YYYY-MM-01, in the
+   * clinic's calendar (extension-accountingPeriod, a date: guide Table 10). Written on claims of a
+   * care setting (the exchange's), never on a prior authorization.
+   */
+  accountingPeriod?: string;
+  // prescription: a pharmacy claim dispensing a verified prescription names it (Claim.prescription,
+  // guide 7.11 point 4) by the payer's reference of the verification (docs/decisions/116).
+  prescriptionRef?: string;
+  // transfer: transfer of care (guide 7.3, Table 37) — the referring prior authorization's flag, and the
+  // receiving facility's referral (reason for visit `referral`, the referring provider's name in
+  // Claim.referral.display, the transfer authorization in preAuthRefs and its date).
+  transfer?: boolean;
+  referral?: { providerName: string; authorizationDate?: string };
+  // newborn: a baby billed under the mother's coverage (extension-newborn, guide 6.5)
+  /** The patient is a newborn under the mother's coverage; the birth weight (kg) goes on the birth encounter's prior authorization or claim (supportingInfo birth-weight). */
+  newborn?: { birthWeightKg?: number };
+  // offline: what the insurer gave when the exchange could not be reached (guide Table 10)
+  /** An offline eligibility (its reference and date) and an offline authorization (its reference, sent as preAuthRef, and date); dates YYYY-MM-DD or ISO date-times. */
+  offline?: { eligibility?: { reference: string; date: string }; authorization?: { reference: string; date: string } };
+  /**
+   * A prior authorization asked again after a partial approval or a refusal (guide 7.3.1, Table 37:
+   * "send any additional supporting information to justify the medical necessity"): the clinic's
+   * words, as supportingInfo `info` with the text (Table 35) — the category an appeal's justification uses.
+   */
+  justification?: string;
+}
+
+/** A newborn's birth weight (guide 6.5; Table 35 birth-weight, BV-00509: kilograms in UCUM). */
+function newbornInfo(kg: number | undefined): Omit<ClaimSupportingInfo, "sequence">[] {
+  if (kg === undefined) return [];
+  return [{ category: coding(SYSTEMS.claimInformationCategory, "birth-weight"), valueQuantity: { value: kg, system: SYSTEMS.ucum, code: "kg", unit: "kg" } }];
 }
 
 /** Identifier systems the portal names its own records by (vision prescriptions, episodes). */
@@ -125,16 +167,22 @@ const coding = (system: string, code: string) => ({ coding: [{ system, code }] }
  * data, title, creation}]. Money goes on the wire as riyals converted from integer halalas.
  */
 export function buildClaim(input: ClaimInput): Claim {
-  const preAuthRefs = [...new Set(input.preAuthRefs ?? [])];
+  const offlineAuthorization = input.offline?.authorization;
+  const preAuthRefs = [...new Set([...(input.preAuthRefs ?? []), ...(offlineAuthorization ? [offlineAuthorization.reference] : [])])];
+  const birthWeight = input.newborn?.birthWeightKg;
+  if (birthWeight !== undefined && !(Number.isFinite(birthWeight) && birthWeight > 0)) throw new Error(`bad birth weight ${birthWeight}`);
   const attachments = input.attachments ?? [];
   for (const item of input.items) {
     if (!Number.isSafeInteger(item.unitPriceMinor) || item.unitPriceMinor < 0) throw new Error(`bad unit price ${item.unitPriceMinor}`);
     if (!Number.isInteger(item.quantity) || item.quantity < 1) throw new Error(`bad quantity ${item.quantity}`);
     for (const extra of [item.taxMinor, item.patientShareMinor]) if (extra !== undefined && (!Number.isSafeInteger(extra) || extra < 0)) throw new Error(`bad amount ${extra}`);
   }
+  if (input.accountingPeriod !== undefined && !/^\d{4}-(0[1-9]|1[0-2])-01$/.test(input.accountingPeriod)) throw new Error(`bad accounting period ${input.accountingPeriod}`);
   const setting = input.careSetting;
   const encounter = setting?.clinical ? containedEncounter(setting, input.items) : undefined;
-  const supportingInfo = [...careSettingInfo(setting), ...clinicalInfo(setting, encounter), ...attachments.map((a) => ({
+  const referralInfo = input.referral ? [{ category: coding(SYSTEMS.claimInformationCategory, "reason-for-visit"), code: coding(SYSTEMS.visitReason, "referral") }] : [];
+  const justificationInfo = input.justification?.trim() ? [{ category: coding(SYSTEMS.claimInformationCategory, "info"), valueString: input.justification.trim() }] : [];
+  const supportingInfo = [...careSettingInfo(setting), ...clinicalInfo(setting, encounter), ...referralInfo, ...newbornInfo(birthWeight), ...justificationInfo, ...attachments.map((a) => ({
     category: coding(CODE_SYSTEMS.supportingInfoCategory, "attachment"),
     valueAttachment: {
       contentType: a.contentType,
@@ -160,6 +208,21 @@ export function buildClaim(input: ClaimInput): Claim {
     ...(setting?.episode ? [{ url: EXTENSIONS.episode, valueIdentifier: { system: EPISODE_SYSTEM, value: setting.episode } }] : []),
     // The visit's Encounter travels contained; the message assembly makes it an entry (docs/decisions/103).
     ...(encounter ? [{ url: EXTENSIONS.encounter, valueReference: { reference: `#${encounter.id}` } }] : []),
+    ...(setting && input.use === "claim" && input.accountingPeriod ? [{ url: EXTENSIONS.accountingPeriod, valueDate: input.accountingPeriod }] : []),
+    ...(input.transfer ? [{ url: EXTENSIONS.transfer, valueBoolean: true }] : []),
+    ...(input.newborn ? [{ url: EXTENSIONS.newborn, valueBoolean: true }] : []),
+    ...(input.offline?.eligibility
+      ? [
+          { url: EXTENSIONS.eligibilityOfflineReference, valueString: input.offline.eligibility.reference },
+          { url: EXTENSIONS.eligibilityOfflineDate, valueDateTime: input.offline.eligibility.date },
+        ]
+      : []),
+    // The authorization's date: an offline authorization's, else a referral's transfer authorization's (one extension).
+    ...(offlineAuthorization
+      ? [{ url: EXTENSIONS.authorizationOfflineDate, valueDateTime: offlineAuthorization.date }]
+      : input.referral?.authorizationDate
+        ? [{ url: EXTENSIONS.authorizationOfflineDate, valueDateTime: input.referral.authorizationDate }]
+        : []),
   ];
   const onsets = setting?.clinical?.conditionOnset ?? {};
   const accident = setting?.clinical?.accident;
@@ -177,8 +240,10 @@ export function buildClaim(input: ClaimInput): Claim {
     created: input.created.toISOString(),
     provider: organizationReference(input.providerOrgId),
     priority: coding(CODE_SYSTEMS.processPriority, "normal"),
-    ...(setting?.visionPrescription ? { prescription: { type: "VisionPrescription", identifier: { system: VISION_PRESCRIPTION_SYSTEM, value: setting.visionPrescription } } } : {}),
+    ...(input.prescriptionRef ? { prescription: prescriptionReference(input.prescriptionRef) } : {}),
+    ...(setting?.visionPrescription && !input.prescriptionRef ? { prescription: { type: "VisionPrescription", identifier: { system: VISION_PRESCRIPTION_SYSTEM, value: setting.visionPrescription } } } : {}),
     ...(setting ? { payee: { type: coding(SYSTEMS.payeeType, "provider") } } : {}),
+    ...(input.referral ? { referral: { display: input.referral.providerName } } : {}),
     ...(careTeam.length > 0 ? { careTeam } : {}),
     ...(supportingInfo.length > 0 ? { supportingInfo } : {}),
     insurance: [
@@ -248,6 +313,13 @@ function claimItem(item: ClaimItemInput, i: number, setting: CareSettingInput | 
     ...(setting ? [{ url: EXTENSIONS.package, valueBoolean: item.package === true }] : []),
     // The Minimum Data Set: every line of an institutional, professional or pharmacy request says whether it is maternity care.
     ...(setting?.clinical && mdsNeeds(setting.type, setting.subtype, "claim").maternity ? [{ url: MDS_EXTENSIONS.maternity, valueBoolean: item.maternity === true }] : []),
+    ...(item.substitution
+      ? [
+          { url: EXTENSIONS.prescribedMedication, valueCodeableConcept: coding(item.substitution.prescribed.system, item.substitution.prescribed.code) },
+          { url: EXTENSIONS.pharmacistSelectionReason, valueCodeableConcept: coding(SYSTEMS.pharmacistSelectionReason, item.substitution.reason) },
+          { url: EXTENSIONS.pharmacistSubstitute, valueCodeableConcept: coding(SYSTEMS.pharmacistSubstitute, item.substitution.substitute) },
+        ]
+      : []),
     ...(item.invoice ? [{ url: MDS_EXTENSIONS.patientInvoice, valueIdentifier: { system: PATIENT_INVOICE_SYSTEM, value: item.invoice } }] : []),
   ];
   return {
@@ -256,7 +328,7 @@ function claimItem(item: ClaimItemInput, i: number, setting: CareSettingInput | 
     ...(careTeamSequence.length > 0 ? { careTeamSequence } : {}),
     ...(setting && infoSequences.length > 0 ? { informationSequence: infoSequences } : {}),
     productOrService: coding(item.system ?? CODE_SYSTEMS.cpt, item.code),
-    servicedDate: item.servicedDate,
+    ...(item.performed ? { servicedPeriod: { start: item.servicedDate } } : { servicedDate: item.servicedDate }),
     quantity: { value: item.quantity },
     unitPrice: money(item.unitPriceMinor, PLATFORM_CURRENCY),
     ...(setting ? { net: money(netMinor(item), PLATFORM_CURRENCY) } : {}),

@@ -77,8 +77,11 @@ export interface CommunicationAttachmentInput {
 
 export interface CommunicationInput {
   id: string;
-  /** The CommunicationRequest answered (its platform id). */
-  requestId: string;
+  /**
+   * The CommunicationRequest answered (its platform id). Absent: the clinic sends information
+   * unasked (guide v2.7 7.4.2.3, docs/decisions/115) — no `basedOn`, only `about`.
+   */
+  requestId?: string;
   about: ClaimTarget;
   providerOrgId: string;
   /** The payer (Organization id) the answer goes to, when known. */
@@ -92,7 +95,10 @@ export interface CommunicationInput {
   subjectPatientId?: string;
 }
 
-/** The answer: a Communication based on the request, about the claim, with text and/or attachments. */
+/**
+ * The answer: a Communication based on the request, about the claim, with text and/or attachments.
+ * Without a request it is unsolicited information about the claim or authorization (no `basedOn`).
+ */
 export function buildCommunication(input: CommunicationInput): Communication {
   const payload: CommunicationPayload[] = [
     ...(input.text?.trim() ? [{ contentString: input.text.trim() }] : []),
@@ -110,11 +116,11 @@ export function buildCommunication(input: CommunicationInput): Communication {
     resourceType: "Communication",
     id: input.id,
     identifier: [{ system: `https://clinic.example/fhir/communication-id/${input.providerOrgId}`, value: input.id }],
-    basedOn: [
-      input.requestIdentifier
-        ? { type: "CommunicationRequest", identifier: { ...(input.requestIdentifier.system ? { system: input.requestIdentifier.system } : {}), value: input.requestIdentifier.value } }
-        : { reference: `CommunicationRequest/${input.requestId}` },
-    ],
+    ...(input.requestIdentifier
+      ? { basedOn: [{ type: "CommunicationRequest", identifier: { ...(input.requestIdentifier.system ? { system: input.requestIdentifier.system } : {}), value: input.requestIdentifier.value } }] }
+      : input.requestId
+        ? { basedOn: [{ reference: `CommunicationRequest/${input.requestId}` }] }
+        : {}),
     ...(input.subjectPatientId ? { subject: { reference: `Patient/${input.subjectPatientId}` } } : {}),
     status: "completed",
     category: [{ coding: [{ system: "http://terminology.hl7.org/CodeSystem/communication-category", code: "notification" }] }],

@@ -15,19 +15,43 @@ export const EXTENSIONS = {
   prescribedMedication: extensionUrl("prescribed-Medication"),
   pharmacistSelectionReason: extensionUrl("pharmacist-Selection-Reason"),
   pharmacistSubstitute: extensionUrl("pharmacist-substitute"),
+  /**
+   * A prescriber's predetermination (guide 7.11, Table 10 v2.0–2.2): Claim.item `prescription`
+   * (Reference) names the line's MedicationRequest; `strength` (string) the medicine's strength;
+   * `absence-of-scientific-code` (CodeableConcept) why a line names a GTIN, not a scientific code.
+   */
+  prescription: extensionUrl("prescription"),
+  strength: extensionUrl("strength"),
+  absenceOfScientificCode: extensionUrl("absence-of-scientific-code"),
   /** Claim: Identifier — the provider's episode of care the claim belongs to. */
   episode: extensionUrl("episode"),
   /** Claim: Reference(Encounter) — the encounter of the claim (required for inpatient and emergency). */
   encounter: extensionUrl("encounter"),
-  /** Claim: Period — the accounting period a claim is billed in (claims only). */
+  /** Claim: date — the accounting period a claim is billed in, the first day of its month (claims only; guide Table 10). */
   accountingPeriod: extensionUrl("accountingPeriod"),
   /** Claim: Reference(CoverageEligibilityResponse) — the eligibility answer the request relies on. */
   eligibilityResponse: extensionUrl("eligibility-response"),
+  /**
+   * Claim (prior authorization and claim, guide Table 10 p. 53): what the insurer gave when the
+   * exchange could not be reached — the offline eligibility's reference (string) and date
+   * (dateTime), and the date of an offline authorization (dateTime) whose reference travels in
+   * insurance.preAuthRef (7.3 step 4).
+   */
   eligibilityOfflineReference: extensionUrl("eligibility-offline-reference"),
   eligibilityOfflineDate: extensionUrl("eligibility-offline-date"),
   authorizationOfflineDate: extensionUrl("authorization-offline-date"),
   /** Claim / CoverageEligibilityRequest: boolean — the patient is a newborn covered under the mother. */
   newborn: extensionUrl("newborn"),
+  /**
+   * Transfer of care (guide 7.3, Table 37): boolean on the referring prior authorization and on the
+   * receiving facility's eligibility request and claim. The payer's answer to the referral names
+   * the receiving provider's authorization (Table 10): its number (string), period (Period) and
+   * the provider it is for (Reference(Organization | Practitioner)), on the ClaimResponse.
+   */
+  transfer: extensionUrl("transfer"),
+  transferAuthorizationNumber: extensionUrl("transferAuthorizationNumber"),
+  transferAuthorizationPeriod: extensionUrl("transferAuthorizationPeriod"),
+  transferAuthorizationProvider: extensionUrl("transferAuthorizationProvider"),
   /** Patient: CodeableConcept (occupation code system) — required by the Patient profile. */
   occupation: extensionUrl("occupation"),
   patientReligion: extensionUrl("patient-religion"),

@@ -12,10 +12,11 @@ export * from "./terminology";
 export * from "./events";
 export * from "./references";
 export * from "./appeals";
+export * from "./prescriptions";
 export { NEWBORN_WINDOW_DAYS, RULES, finding, type Finding, type RuleDefinition, type RuleId } from "./rules/catalogue";
 export { REQUIRED_BY_PROFILE, CARE_TEAM_PATHS, claimRequiredPaths, type RequiredPaths } from "./rules/required";
 export { missingPaths } from "./rules/paths";
-export { checkMessage, isNewbornRequest, PRESCRIBER_PROFILE, type CheckContext, type MessageCheck } from "./rules/check";
+export { checkMessage, isNewbornRequest, offlineFindings, transferFindings, PRESCRIBER_PROFILE, type CheckContext, type MessageCheck } from "./rules/check";
 /** The Minimum Data Set's extensions and code systems (decision 103), for the sandbox's corpus. */
 export { MDS_EXTENSIONS, MDS_SYSTEMS } from "./mds";
 /** Message assembly: complete, profiled request messages from what the portal knows (docs/decisions/074). */

@@ -1,4 +1,6 @@
 import { codeSystemUrl, extensionUrl } from "./canonical";
+import { MDS_LIST_SYSTEMS, type MdsListKey } from "./mds-lists";
+export { MDS_LIST_SYSTEMS, type MdsListKey } from "./mds-lists";
 import type { ClaimType } from "./profiles";
 import type { ClaimSubtype } from "./terminology";
 
@@ -155,6 +157,29 @@ export const MARITAL_STATUSES: readonly Labelled[] = [
   { code: "U", en: "Unknown", ar: "غير معروف" },
 ];
 
+/**
+ * Patient occupation (extension-occupation, which the Patient profile requires: MDS note 5.2) —
+ * demo list, our codes; "unknown" when the patient was not asked.
+ */
+export const OCCUPATIONS: readonly Labelled[] = [
+  { code: "unknown", en: "Not asked", ar: "لم يُسأل" },
+  { code: "student", en: "Student", ar: "طالب" },
+  { code: "employee", en: "Employee", ar: "موظف" },
+  { code: "self-employed", en: "Self-employed", ar: "يعمل لحسابه" },
+  { code: "healthcare", en: "Healthcare worker", ar: "عامل في الرعاية الصحية" },
+  { code: "homemaker", en: "Homemaker", ar: "ربة منزل" },
+  { code: "retired", en: "Retired", ar: "متقاعد" },
+  { code: "unemployed", en: "Not working", ar: "لا يعمل" },
+];
+
+/** Patient religion (extension-patient-religion, optional: MDS note 5.2) — demo list, our codes. */
+export const RELIGIONS: readonly Labelled[] = [
+  { code: "muslim", en: "Muslim", ar: "مسلم" },
+  { code: "christian", en: "Christian", ar: "مسيحي" },
+  { code: "other", en: "Other", ar: "أخرى" },
+  { code: "not-stated", en: "Prefers not to say", ar: "يفضّل عدم الذكر" },
+];
+
 /** Claim.accident.type (guide 6.3.12). */
 export const ACCIDENT_TYPES: readonly Labelled[] = [
   { code: "MVA", en: "Motor vehicle accident", ar: "حادث مركبة" },
@@ -200,6 +225,49 @@ export const INVESTIGATION_RESULTS: readonly Labelled[] = [
   { code: "NRI", en: "No relevant investigation", ar: "لا توجد فحوص ذات صلة" },
   { code: "other", en: "Other (describe)", ar: "أخرى (صف)" },
 ];
+
+/** Tumour morphology (ICD-O behaviour-coded) for a diagnosis on the morphology list (Table 35 note; demo list, our wording). */
+export const MORPHOLOGY_CODES: readonly Labelled[] = [
+  { code: "8000/0", en: "Neoplasm, benign", ar: "ورم حميد" },
+  { code: "8000/1", en: "Neoplasm, uncertain whether benign or malignant", ar: "ورم غير محدد السلوك" },
+  { code: "8000/3", en: "Neoplasm, malignant", ar: "ورم خبيث" },
+  { code: "8010/2", en: "Carcinoma in situ", ar: "سرطانة موضعية" },
+  { code: "8070/3", en: "Squamous cell carcinoma", ar: "سرطانة الخلايا الحرشفية" },
+  { code: "8140/3", en: "Adenocarcinoma", ar: "سرطانة غدية" },
+  { code: "8500/3", en: "Infiltrating duct carcinoma", ar: "سرطانة قنوية غازية" },
+  { code: "8720/3", en: "Malignant melanoma", ar: "ورم ميلانيني خبيث" },
+];
+
+/**
+ * The demo entries of the lists a clinic may replace with the exchange's own (`MDS_LIST_SYSTEMS`):
+ * the forms and the server's checks read the catalogue (docs/decisions/118), so an imported list is
+ * what is offered and accepted.
+ */
+/** Each list's entries, by key: the demo entries here, the catalogue's (imported or demo) where a form or check reads them. */
+export type MdsCodeLists = { readonly [K in MdsListKey]: readonly Labelled[] };
+export const MDS_CODE_LISTS: MdsCodeLists = {
+  "service-event-type": SERVICE_EVENT_TYPES,
+  "triage-category": TRIAGE_CATEGORIES,
+  "emergency-arrival-code": ARRIVAL_CODES,
+  "emergency-department-disposition": EMERGENCY_DISPOSITIONS,
+  "admit-source": ADMIT_SOURCES,
+  "discharge-disposition": DISCHARGE_DISPOSITIONS,
+  "condition-onset": CONDITION_ONSETS,
+  "investigation-result": INVESTIGATION_RESULTS,
+  "morphology-code": MORPHOLOGY_CODES,
+  "weight-absence-reason": ABSENCE_REASONS,
+  "height-absence-reason": ABSENCE_REASONS,
+  "blood-pressure-absence-reason": ABSENCE_REASONS,
+  "temperature-absence-reason": ABSENCE_REASONS,
+  "pulse-absence-reason": ABSENCE_REASONS,
+  "respiratory-rate-absence-reason": ABSENCE_REASONS,
+  "oxygen-saturation-absence-reason": ABSENCE_REASONS,
+  occupation: OCCUPATIONS,
+  religion: RELIGIONS,
+};
+export const MDS_LIST_KEYS = Object.keys(MDS_LIST_SYSTEMS) as MdsListKey[];
+/** The list a vital sign's absence reason comes from. */
+export const absenceListOf = (sign: VitalSign): MdsListKey => VITAL_SIGNS[sign].absenceValueSet;
 
 /**
  * Diagnoses that need their morphology (Table 35 note), work-related and road-traffic diagnoses

@@ -288,14 +288,33 @@ describe("newborns and the coverage a request names", () => {
     expect(refused(eligibility)).toEqual([{ code: "BV-90023", expression: `${patientAt(eligibility, "pat-1")}.birthDate` }]);
   });
 
+  /** Makes the message's Patient born on its Claim's first service day (the birth encounter). */
+  const birthOnFirstServiceDay = (m: Json) => {
+    const claim = entryOf(m, "Claim");
+    const day = (claim.item as Json[]).map((i) => i.servicedDate ?? i.servicedPeriod?.start).filter(Boolean).sort()[0].slice(0, 10);
+    for (const e of m.entry as Json[]) if (e.resource.resourceType === "Patient" && e.resource.id === "pat-1") e.resource.birthDate = day;
+  };
+
   it("BV-90024: a newborn's claim or prior authorization without the birth weight; eligibility needs none", () => {
     for (const use of ["claim", "preauthorization"] as const) {
       const m: Json = exampleNewbornClaimMessage("institutional", use);
       const claim = entryOf(m, "Claim");
       claim.supportingInfo = claim.supportingInfo.filter((i: Json) => i.category.coding[0].code !== "birth-weight");
+      // The birth encounter: the baby born on the first service day (guide 6.5, decision 120).
+      birthOnFirstServiceDay(m);
       expect(refused(m)).toEqual([{ code: "BV-90024", expression: `Bundle.entry[${indexOf(m, "Claim")}].resource.supportingInfo` }]);
     }
     expect(refused(exampleNewbornEligibilityMessage())).toEqual([]);
+  });
+
+  it("BV-90024 only on the birth encounter (guide 6.5): a later visit within the 30 days needs no birth weight", () => {
+    const m: Json = exampleNewbornClaimMessage("professional", "claim");
+    const claim = entryOf(m, "Claim");
+    claim.supportingInfo = claim.supportingInfo.filter((i: Json) => i.category.coding[0].code !== "birth-weight");
+    // The example's baby was born ten days before the visit: not the birth encounter.
+    expect(refused(m)).toEqual([]);
+    birthOnFirstServiceDay(m);
+    expect(refused(m).map((f) => f.code)).toEqual(["BV-90024"]);
   });
 
   it("BV-00509: the birth weight in grams, without UCUM or without a value; a non-newborn claim is checked too", () => {
@@ -349,7 +368,10 @@ describe("inpatient stays: the estimated length of stay and diagnoses present on
     const claim: Json = exampleClaimMessage("institutional", "claim", "ip");
     withoutStay(claim);
     expect(refused(claim)).toEqual([]);
-    expect(refused(exampleClaimMessage("institutional", "preauthorization", "emr"))).toEqual([]);
+    expect(refused(exampleClaimMessage("professional", "preauthorization", "emr"))).toEqual([]);
+    // The guide's encounter table bills an institutional claim for a stay only (9.19): an institutional emergency is refused.
+    const emergency: Json = exampleClaimMessage("institutional", "preauthorization", "emr");
+    expect(refused(emergency).map((f) => f.code)).toContain("BV-00741");
   });
 
   it("BV-90026: the stay in hours, in part days, of no day, or without UCUM", () => {
@@ -381,7 +403,7 @@ describe("inpatient stays: the estimated length of stay and diagnoses present on
     }
     // Outpatient and emergency care need none.
     expect(refused(exampleClaimMessage("professional", "claim", "op"))).toEqual([]);
-    expect(refused(exampleClaimMessage("institutional", "claim", "emr"))).toEqual([]);
+    expect(refused(exampleClaimMessage("professional", "claim", "emr"))).toEqual([]);
   });
 
   it("IC-90010: onAdmission outside diagnosis-on-admission (another system, another code)", () => {

@@ -43,6 +43,15 @@ export const SYSTEMS = {
   oralHealthIp: codeSystemUrl("oral-health-ip"),
   medicationCodes: codeSystemUrl("medication-codes"),
   scientificCodes: codeSystemUrl("scientific-codes"),
+  /**
+   * Prescriptions (guide 7.11): why a line names a GTIN instead of a scientific code, why the
+   * pharmacist dispensed another medicine, and what the substitute is. The guide names the
+   * extensions but not their codes in its text; these are the portal's own short lists
+   * (docs/decisions/116), checked by system and presence only.
+   */
+  absenceOfScientificCode: codeSystemUrl("absence-scientific-code"),
+  pharmacistSelectionReason: codeSystemUrl("pharmacist-selection-reason"),
+  pharmacistSubstitute: codeSystemUrl("pharmacist-substitute"),
   medicalDevices: codeSystemUrl("medical-devices"),
   imaging: codeSystemUrl("imaging"),
   laboratory: codeSystemUrl("laboratory"),
@@ -53,6 +62,8 @@ export const SYSTEMS = {
   practiceCodes: codeSystemUrl("practice-codes"),
   providerType: codeSystemUrl("provider-type"),
   coverageType: codeSystemUrl("coverage-type"),
+  /** supportingInfo reason-for-visit codes (Table 35): new visit, follow-up, refill, walk-in, referral (guide 7.3 step 4). */
+  visitReason: codeSystemUrl("visit-reason"),
   occupation: codeSystemUrl("occupation"),
   /** The guide's CodeSystem id is `siteEligibility` (camel case, like its extension). */
   siteEligibility: codeSystemUrl("siteEligibility"),
@@ -104,7 +115,8 @@ export type ClaimSubtype = (typeof CLAIM_SUBTYPES)[number];
 
 /** Which subtypes each care setting takes. */
 export const SUBTYPES_BY_CLAIM_TYPE: Readonly<Record<ClaimType, readonly ClaimSubtype[]>> = {
-  institutional: ["ip", "emr"],
+  // The guide's encounter table (9.19) bills an institutional claim for a stay only: an emergency visit is professional.
+  institutional: ["ip"],
   professional: ["op", "emr"],
   oral: ["op"],
   pharmacy: ["op"],
@@ -278,6 +290,10 @@ export const SUBSCRIBER_RELATIONSHIPS = ["self", "spouse", "child", "parent", "c
 /** Task codes (task-code) of the Tasks the provider sends. */
 export const TASK_CODES = { poll: "poll", cancel: "cancel", status: "status" } as const;
 
+/** Reasons for visit (visit-reason): `referral` marks the receiving facility's claim of a transfer of care (guide 7.3 step 4). */
+export const VISIT_REASONS = ["new-visit", "follow-up", "refill", "walk-in", "referral"] as const;
+export type VisitReason = (typeof VISIT_REASONS)[number];
+
 /** Eligibility purposes (HL7 eligibilityrequest-purpose). */
 export const ELIGIBILITY_REQUEST_PURPOSES = ["auth-requirements", "benefits", "discovery", "validation"] as const;
 
@@ -355,7 +371,9 @@ export const SCRUBBER_REASONS: Readonly<Record<string, { en: string; ar: string 
   "AD-P-4": { en: "Service is inconsistent with the patient's age or gender", ar: "الخدمة غير متسقة مع عمر المريض أو جنسه" },
   "AD-P-5": { en: "Diagnosis is inconsistent with the patient's gender", ar: "التشخيص غير متسق مع جنس المريض" },
   "AD-P-6": { en: "Claim is outside the payer's filing window", ar: "المطالبة خارج مهلة التقديم لدى الجهة الدافعة" },
-  "AD-P-7": { en: "Message exceeds the exchange's size limit", ar: "الرسالة تتجاوز الحد الأقصى لحجم الرسائل في المنصة" },
+  "AD-P-7": { en: "Message exceeds the exchange's size limit", ar: "الرسالة تتجاوز الحد الأقصى لحجم الرسائل في منصة التبادل" },
+  "AD-P-8": { en: "An offline approval's date without its reference", ar: "تاريخ موافقة دون اتصال بلا مرجعها" },
+  "AD-P-9": { en: "An offline approval dated after the service", ar: "موافقة دون اتصال مؤرخة بعد الخدمة" },
   "BE-P-1": { en: "Service already claimed for this patient on this day", ar: "سبقت المطالبة بالخدمة لهذا المريض في اليوم نفسه" },
   "BE-P-2": { en: "Price differs from the contract price", ar: "السعر يختلف عن سعر العقد" },
   "BE-P-3": { en: "No contract price for the service on its date", ar: "لا يوجد سعر عقد للخدمة في تاريخها" },

@@ -8,6 +8,7 @@ import {
   type AdjudicationOutcome,
 } from "../systems";
 import { FhirReadError, type Read } from "./errors";
+import { EXTENSIONS } from "../nphies/extensions";
 import { collectExtensions, extensionCode, type ExtensionView } from "./extensions";
 import { readIdentifier, readReference, type IdentifierView, type ReferenceView } from "./reference";
 import { checkStructure } from "./structure";
@@ -70,6 +71,8 @@ export interface ClaimResponseLineView {
   net?: MoneyView;
   amounts: Partial<Record<AmountCategory, MoneyView>>;
   approvedQuantity?: number;
+  /** A prescription's line: the refills the payer approved (category approved-refill, guide 7.11 point 3). */
+  approvedRefills?: number;
   eligiblePercent?: number;
   /** Every adjudication as given (other categories included). */
   adjudication: AdjudicationView[];
@@ -92,8 +95,20 @@ export interface ProcessNoteView {
   language?: CodedView;
 }
 
+/**
+ * The payer's answer to a referral's prior authorization (guide 7.3, Table 10): the receiving
+ * provider's authorization — its number, period and the provider it is for.
+ */
+export interface TransferAuthorizationView {
+  number?: string;
+  period?: PeriodView;
+  provider?: ReferenceView;
+}
+
 export interface ClaimResponseView {
   resourceId?: string;
+  /** A transfer of care's authorization for the receiving provider (extension-transferAuthorization*). */
+  transfer?: TransferAuthorizationView;
   identifiers: IdentifierView[];
   status: string;
   use: string;
@@ -145,7 +160,28 @@ export interface ClaimResponseView {
   notes: string[];
 }
 
+const TRANSFER_EXTENSIONS = {
+  number: EXTENSIONS.transferAuthorizationNumber,
+  period: EXTENSIONS.transferAuthorizationPeriod,
+  provider: EXTENSIONS.transferAuthorizationProvider,
+} as const;
+
+/** The transfer authorization extensions of a ClaimResponse (tolerant: each part optional, first of each). */
+function readTransfer(r: Record<string, unknown>): TransferAuthorizationView | undefined {
+  const ext = (url: string) => list(r.extension).find((e) => e.url === url);
+  const view: TransferAuthorizationView = {};
+  const number = ext(TRANSFER_EXTENSIONS.number);
+  const value = text(number?.valueString) ?? text((number?.valueIdentifier as Record<string, unknown> | undefined)?.value);
+  if (value) view.number = value;
+  const period = readPeriod(ext(TRANSFER_EXTENSIONS.period)?.valuePeriod);
+  if (period) view.period = period;
+  const provider = readReference(ext(TRANSFER_EXTENSIONS.provider)?.valueReference);
+  if (provider) view.provider = provider;
+  return Object.keys(view).length > 0 ? view : undefined;
+}
+
 const INTERPRETED_EXTENSIONS = new Set<string>([
+  ...Object.values(TRANSFER_EXTENSIONS),
   NATIONAL_EXCHANGE.adjudicationOutcomeExtension,
   NATIONAL_EXCHANGE.reissueExtension,
   CLAIM_PROCESSING_STATUS_EXTENSION,
@@ -251,6 +287,7 @@ function readLine(
   });
   const amounts: ClaimResponseLineView["amounts"] = {};
   let approvedQuantity: number | undefined;
+  let approvedRefills: number | undefined;
   let eligiblePercent: number | undefined;
   const reasons: CodedView[] = [];
   for (const [i, raw] of list(node.adjudication).entries()) {
@@ -260,6 +297,7 @@ function readLine(
       amounts[category as AmountCategory] = a.amount;
     }
     if (category === "approved-quantity" && a.value !== undefined) approvedQuantity = a.value;
+    if (category === "approved-refill" && a.value !== undefined && Number.isInteger(a.value) && a.value >= 0) approvedRefills = a.value;
     if (category === "eligpercent" && a.value !== undefined) eligiblePercent = a.value;
     if (a.reason && !reasons.some((r) => r.code === a.reason!.code && r.system === a.reason!.system)) reasons.push(a.reason);
   }
@@ -275,6 +313,7 @@ function readLine(
   };
   if (sequence !== undefined) base.sequence = sequence;
   if (approvedQuantity !== undefined) base.approvedQuantity = approvedQuantity;
+  if (approvedRefills !== undefined) base.approvedRefills = approvedRefills;
   if (eligiblePercent !== undefined) base.eligiblePercent = eligiblePercent;
   const outcome = adjudicationOutcome(node);
   if (outcome) base.outcome = outcome;
@@ -406,6 +445,8 @@ export function readClaimResponse(json: unknown): Read<ClaimResponseView, ClaimR
   if (resourceOutcome) view.adjudicationOutcome = resourceOutcome;
   if (platformStatus) view.platformStatus = platformStatus;
   if (text(r.preAuthRef)) view.preAuthRef = r.preAuthRef as string;
+  const transfer = readTransfer(r);
+  if (transfer) view.transfer = transfer;
   const reissue = list(r.extension).find((e) => typeof e.url === "string" && e.url.endsWith("/extension-adjudication-reissue"));
   const reissueReason = reissue ? (readCoded(reissue.valueCodeableConcept) ?? (text(reissue.valueCode) ? { code: reissue.valueCode as string } : undefined)) : undefined;
   if (reissueReason) view.reissueReason = reissueReason;

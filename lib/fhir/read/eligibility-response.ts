@@ -93,6 +93,34 @@ export interface InsuranceView {
   outOfPocket?: AnnualAmountView;
 }
 
+/**
+ * A coverage the insurer reported on a discovery (guide 7.1, Table 36): the Coverage the answer's
+ * insurance names, found contained in the response or among the message's entries. What the desk
+ * registers on the patient: insurer, member (policy) number, the plan and class, the network, the
+ * period (its end is the expiry) and the patient's co-pay.
+ */
+export interface DiscoveredCoverageView {
+  /** The Coverage id on the exchange (`Coverage/<id>`). */
+  coverageId: string;
+  /** The payer's Organization id (Coverage.payor). */
+  insurerId?: string;
+  insurerName?: string;
+  /** Member / policy number (Coverage.identifier, else subscriberId). */
+  memberId?: string;
+  /** The plan (class of type plan): the policy's name. */
+  plan?: string;
+  /** Coverage.class of type class: it picks the contract's class rows. */
+  coverageClass?: string;
+  network?: string;
+  period?: PeriodView;
+  relationship?: string;
+  /** costToBeneficiary as a percentage (valueQuantity %), or as an amount. */
+  copayPercent?: number;
+  copayMoney?: MinorMoney;
+  /** The answer says this coverage is in force for the period asked about. */
+  inforce: boolean;
+}
+
 export interface EligibilityErrorView {
   code?: CodedView;
 }
@@ -119,6 +147,8 @@ export interface BenefitsView {
    */
   inForceNotAtSite?: boolean;
   insurances: InsuranceView[];
+  /** Discovery: the coverages the insurer reported (resolved to their Coverage resources). */
+  discovered?: DiscoveredCoverageView[];
   preAuthRef?: string;
   errors: EligibilityErrorView[];
   otherExtensions: ExtensionView[];
@@ -227,14 +257,59 @@ function siteEligibilityOf(node: Record<string, unknown>): { code: string; inFor
   return { code, inForce: known?.inForce ?? false };
 }
 
+const classValue = (coverage: Record<string, unknown>, type: string) => {
+  const found = list(coverage.class).find((c) => readCoded(c.type)?.code === type);
+  return found ? (text(found.value) ?? text(found.name)) : undefined;
+};
+
+/** One Coverage resource as the desk registers it (tolerant: what is missing stays absent). */
+function readDiscoveredCoverage(coverage: Record<string, unknown>, coverageId: string, inforce: boolean): DiscoveredCoverageView {
+  const view: DiscoveredCoverageView = { coverageId, inforce };
+  const payor = list(coverage.payor).map(readReference).find(Boolean);
+  const insurerId = referenceId(payor, "Organization") ?? payor?.identifier?.value;
+  if (insurerId) view.insurerId = insurerId;
+  if (payor?.display) view.insurerName = payor.display;
+  const memberId = list(coverage.identifier).map((i) => text(i.value)).find(Boolean) ?? text(coverage.subscriberId);
+  if (memberId) view.memberId = memberId;
+  const plan = classValue(coverage, "plan");
+  if (plan) view.plan = plan;
+  const coverageClass = classValue(coverage, "class");
+  if (coverageClass) view.coverageClass = coverageClass;
+  if (text(coverage.network)) view.network = coverage.network as string;
+  const period = readPeriod(coverage.period);
+  if (period) view.period = period;
+  const relationship = readCoded(coverage.relationship)?.code;
+  if (relationship) view.relationship = relationship;
+  for (const cost of list(coverage.costToBeneficiary)) {
+    const quantity = cost.valueQuantity as Record<string, unknown> | undefined;
+    const percent = num(quantity?.value);
+    if (percent !== undefined && (quantity?.code === "%" || quantity?.unit === "%") && view.copayPercent === undefined) view.copayPercent = percent;
+    const amount = toMinor(readMoney(cost.valueMoney));
+    if (amount && !view.copayMoney) view.copayMoney = amount;
+  }
+  return view;
+}
+
+/** Options of the reader: the other resources of the message the response came in (a discovery's Coverages). */
+export interface EligibilityReadOptions {
+  resources?: readonly unknown[];
+}
+
 /**
  * Reads a CoverageEligibilityResponse: in force per insurance; per item its category, network,
  * unit, term and benefits (allowed/used as Money, counts or text); errors. Throws FhirReadError
  * when it is not valid R4.
  */
-export function readCoverageEligibilityResponse(json: unknown): Read<BenefitsView, CoverageEligibilityResponse> {
+export function readCoverageEligibilityResponse(json: unknown, options: EligibilityReadOptions = {}): Read<BenefitsView, CoverageEligibilityResponse> {
   const report = checkStructure(json, "CoverageEligibilityResponse");
   const r = json as Record<string, unknown>;
+  // The Coverages an insurance may name: contained in the response (`#id`) or entries of its message.
+  const coverages = [...list(r.contained), ...list(options.resources)].filter((c) => c.resourceType === "Coverage");
+  const coverageFor = (ref: ReferenceView | undefined) => {
+    const id = ref?.reference?.startsWith("#") ? ref.reference.slice(1) : (referenceId(ref, "Coverage") ?? ref?.id);
+    return id ? coverages.find((c) => c.id === id) : undefined;
+  };
+  const discovered: DiscoveredCoverageView[] = [];
   const insurances: InsuranceView[] = list(r.insurance).map((insurance) => {
     const coverage = readReference(insurance.coverage);
     const site = siteEligibilityOf(insurance) ?? siteEligibilityOf(r);
@@ -246,8 +321,10 @@ export function readCoverageEligibilityResponse(json: unknown): Read<BenefitsVie
     if (site) view.siteEligibility = site;
     if (coverage) {
       view.coverage = coverage;
-      const id = referenceId(coverage, "Coverage") ?? coverage.identifier?.value;
+      const resource = coverageFor(coverage);
+      const id = referenceId(coverage, "Coverage") ?? text(resource?.id) ?? coverage.identifier?.value;
       if (id) view.coverageId = id;
+      if (resource && id) discovered.push(readDiscoveredCoverage(resource, id, view.inforce));
     }
     const period = readPeriod(insurance.benefitPeriod);
     if (period) view.benefitPeriod = period;
@@ -262,6 +339,7 @@ export function readCoverageEligibilityResponse(json: unknown): Read<BenefitsVie
     inforce: insurances.some((i) => i.inforce),
     ...(!insurances.some((i) => i.inforce) && list(r.insurance).some((insurance, n) => insurance.inforce === true && insurances[n]?.siteEligibility?.inForce === false) ? { inForceNotAtSite: true } : {}),
     insurances,
+    ...(discovered.length > 0 ? { discovered } : {}),
     errors: list(r.error).map((e) => {
       const code = readCoded(e.code);
       return code ? { code } : {};

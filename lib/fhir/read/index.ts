@@ -7,9 +7,10 @@
 export { FhirReadError, type Read } from "./errors";
 export { entryResourceTexts } from "./json-text";
 export { readClaimResponse, isFhirReadError, DECISIONS } from "./claim-response";
-export type { ClaimResponseView, ClaimResponseLineView, ClaimResponseErrorView, AdjudicationView, AmountCategory, Decision, ProcessNoteView } from "./claim-response";
+export type { ClaimResponseView, TransferAuthorizationView, ClaimResponseLineView, ClaimResponseErrorView, AdjudicationView, AmountCategory, Decision, ProcessNoteView } from "./claim-response";
 export { readCoverageEligibilityResponse } from "./eligibility-response";
-export type { AnnualAmountView, BenefitsView, BenefitCategoryView, BenefitView, BenefitValueView, InsuranceView, MinorMoney, EligibilityErrorView } from "./eligibility-response";
+export { servicesNeedingAuthorization } from "./auth-requirements";
+export type { AnnualAmountView, DiscoveredCoverageView, EligibilityReadOptions, BenefitsView, BenefitCategoryView, BenefitView, BenefitValueView, InsuranceView, MinorMoney, EligibilityErrorView } from "./eligibility-response";
 export { readOperationOutcome } from "./operation-outcome";
 export type { OperationOutcomeView, OutcomeIssueView } from "./operation-outcome";
 export { readBundle, bundleResources, readResource, isResourceOf } from "./bundle";

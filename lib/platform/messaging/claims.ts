@@ -54,7 +54,7 @@ export function claimOperations(core: MessagingCore): Pick<PlatformPort, "submit
     let focus: Claim = { ...claim, id: claim.id ?? stableUuid(`${seed}|resource`) };
     if (batch) focus = claimInBatch(focus, { ...batch, system: `${source.replace(/\/+$/, "")}/batch` });
     const built = core.build({
-      event: claim.use === "preauthorization" ? "priorauth-request" : "claim-request",
+      event: claim.use === "preauthorization" ? "priorauth-request" : claim.use === "predetermination" ? "prescriber-request" : "claim-request",
       focus,
       destination,
       seed,

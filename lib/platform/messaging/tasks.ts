@@ -26,7 +26,8 @@ export function taskOperations(core: MessagingCore): Pick<PlatformPort, "checkEl
       // With its parties (patient, coverage, provider, insurer, the site) as profiled entries (decision 075).
       const parties = await deps.parties?.(focus);
       const reply = await core.exchange({ event: "eligibility-request", focus, destination, seed, bucket: "eligibility", ...(parties ? { parties } : {}) }, { ...options, requestId });
-      const read = core.focusOf(reply, "CoverageEligibilityResponse", readCoverageEligibilityResponse);
+      // A discovery's Coverages may come as entries of the reply: read with them (parsed once).
+      const read = core.focusOf(reply, "CoverageEligibilityResponse", (json) => readCoverageEligibilityResponse(json, { resources: reply.view.entries.map((e) => e.resource) }));
       return { data: read.raw, view: read.view, status: reply.status, requestId: reply.requestId };
     },
 

@@ -5,7 +5,7 @@
  * SIGTERM; its log (LOG_FORMAT=json) ends with the shutdown report.
  */
 import { openDatabase } from "@/lib/db/client";
-import { startExchangeServices } from "@/lib/pipeline";
+import { startPipeline } from "@/lib/pipeline";
 import { env } from "@/lib/env";
 import { createPlatformClient, type PlatformConfig } from "@/lib/platform";
 import { onShutdownSignal } from "../shutdown";
@@ -13,7 +13,7 @@ import { onShutdownSignal } from "../shutdown";
 async function main() {
   const database = await openDatabase({ kind: "pglite", dataDir: process.env.CX_PGLITE_DIR! });
   const client = createPlatformClient(JSON.parse(process.env.CX_PLATFORM_CONFIG!) as PlatformConfig, { db: database.db });
-  const services = startExchangeServices({
+  const services = startPipeline({
     db: database.db,
     client,
     config: { pollMs: 25, leaseMs: 60_000, concurrency: Number(process.env.CX_CONCURRENCY ?? 4) },

@@ -5,20 +5,12 @@ import { redirect } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { SubmissionForm } from "@/components/authorizations/submission-form";
 import { PageHeader } from "@/components/ui/card";
-import { loadDraftForForm } from "@/lib/submissions";
+import { loadDraftForForm, submissionFormOptions } from "@/lib/submissions";
 import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { clinicToday } from "@/lib/time";
-import { listPractitioners, userFacilityId } from "@/lib/facilities";
-import type { Db } from "@/lib/db";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("authorizations"))("newTitle") };
-}
-
-/** The practitioners of the user's facility (and the main facility's), as the care team picker lists them (decision 084). */
-async function careTeamOptions(db: Db, userId: string) {
-  const list = await listPractitioners(db, await userFacilityId(db, userId));
-  return list.map((p) => ({ id: p.id, name: `${p.givenName} ${p.familyName}`, license: p.license, specialty: p.specialty }));
 }
 
 export default staffPage("authorizations", async function NewAuthorizationPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }, staff: StaffPageContext) {
@@ -40,6 +32,7 @@ export default staffPage("authorizations", async function NewAuthorizationPage({
       };
     }
   }
+  const options = await submissionFormOptions(staff.db, staff.user.id, env().PLATFORM_PROTOCOL);
   return (
     <>
       <nav className="mb-3 text-sm">
@@ -48,7 +41,7 @@ export default staffPage("authorizations", async function NewAuthorizationPage({
         </Link>
       </nav>
       <PageHeader title={t("newTitle")} description={t("newDescription")} />
-      <SubmissionForm use="preauthorization" today={today} initial={initial} practitioners={await careTeamOptions(staff.db, staff.user.id)} protocol={env().PLATFORM_PROTOCOL} />
+      <SubmissionForm use="preauthorization" today={today} initial={initial} practitioners={options.practitioners} codeLists={options.codeLists} protocol={env().PLATFORM_PROTOCOL} />
     </>
   );
 });

@@ -16,13 +16,16 @@ import { DiagnosisList } from "@/components/coding/diagnosis-list";
 import { formatAmount } from "@/components/coding/format";
 import { DataTable } from "@/components/ui/data-table";
 import { Card, PageHeader } from "@/components/ui/card";
+import { PrintButton } from "@/components/print/print-button";
+import { PrintSheet } from "@/components/print/print-sheet";
 import { CancelButton } from "@/components/cancellation/cancel-button";
 import { StatusCheckPanel } from "@/components/cancellation/status-check-panel";
 import { InformationRequestList } from "@/components/information-requests/request-list";
 import { canCancel, canCheckStatus } from "@/lib/cancellation";
 import { listInformationRequests } from "@/lib/information-requests";
-import { staffPage, type StaffPageContext } from "@/lib/auth";
-import { APPEALABLE_STATUSES, appealableLines, appealsOf, getSubmissionView, submissionTimeline } from "@/lib/submissions";
+import { currentUser, staffPage, type StaffPageContext } from "@/lib/auth";
+import { APPEALABLE_STATUSES, appealableLines, appealsOf, getSubmissionView, submissionLabels, submissionNumber, submissionTimeline } from "@/lib/submissions";
+import { getDb } from "@/lib/db";
 import { buttonClasses } from "@/components/ui/button";
 import { claimAuthorization, replacementLinks } from "@/lib/claims";
 import { findCode, toMinorUnits } from "@/lib/fhir";
@@ -35,9 +38,14 @@ import { deadlinesFor } from "@/lib/deadlines";
 import { env } from "@/lib/env";
 import { claimPayments } from "@/lib/payments";
 import { clinicToday } from "@/lib/time";
+import { EvidenceList } from "@/components/evidence/evidence-list";
+import { evidenceOf } from "@/lib/evidence";
 
-export async function generateMetadata(): Promise<Metadata> {
-  return { title: (await getTranslations("claims"))("detail.title") };
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  // The tab says which claim (its short number only: no patient name in a browser's history).
+  const number = (await currentUser()) ? await submissionNumber(await getDb(), (await params).id) : undefined;
+  const title = (await getTranslations("claims"))("detail.title");
+  return { title: number ? `${title} ${number}` : title };
 }
 
 /** One claim: adjudication per item, patient share, payment, live timeline, request ids, raw FHIR. */
@@ -65,6 +73,10 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
     listInformationRequests(db, { submissionId: s.id, filter: "all", kinds: ["claim"] }),
     getTranslations("informationRequests"),
   ]);
+  // Decision 122: this claim, the one it replaces, its resubmissions, its appeal and authorization by their labels.
+  const labels = await submissionLabels(db, [s.id, s.replacesId, s.appealOfId, s.authorizationId, ...links.replacedBy.map((r) => r.id)], locale);
+  const linkText = (other: { id: string; createdAt: Date }) => labels.get(other.id)?.text ?? format.dateTime(other.createdAt, { dateStyle: "medium", timeStyle: "short" });
+  const label = labels.get(s.id);
   // Decision 047: what the payer paid (remittances) and the filing deadline while the claim is still open.
   const [paidBy, deadlines] = await Promise.all([claimPayments(db, [s.id]), deadlinesFor(db, [s.id], clinicToday(), env().CLINIC_TIME_ZONE)]);
   // Decision 081: its appeals (their timelines merged into this one's) and whether it may be appealed now.
@@ -72,6 +84,9 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
   const appealTimelines = await Promise.all(appeals.map(async (a) => ({ href: `/claims/${a.id}`, label: t("appeal.timelinePrefix"), entries: await submissionTimeline(db, a.id), outcome: outcomeOfView(a.responseView) })));
   const openAppeal = appeals.some((a) => !["complete", "partial", "denied", "rejected", "failed", "cancelled"].includes(a.status));
   // Once an appeal is open or has been paid in full there is nothing left to appeal here; after an upheld or cut one, a further appeal.
+  // Decision 115: information sent to the payer unasked, and whether more may be sent.
+  const evidence = await evidenceOf(db, s.id);
+  const mayEvidence = ["sent", "pended", "complete", "partial", "denied"].includes(s.status) && !!s.identifierValue;
   const canAppeal = (APPEALABLE_STATUSES as readonly string[]).includes(s.status) && appealLines.length > 0 && !openAppeal && !appeals.some((a) => a.status === "complete");
   const d = view.decision;
   const outcome = outcomeOfView(s.responseView);
@@ -84,16 +99,26 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
     </div>
   );
 
+  const tp = await getTranslations("print");
+  const patientName = view.patient ? `${view.patient.givenName} ${view.patient.familyName}` : undefined;
   return (
     <>
-      <nav className="mb-3 text-sm">
+      {/* A claim with its decision on paper (decision 123): the clinic, the date printed, page numbers; no menu, no actions. */}
+      <PrintSheet title={t("detail.title")} {...(patientName ? { subject: patientName } : {})} />
+      <nav className="no-print mb-3 text-sm" aria-label={t("detail.breadcrumb")}>
         <Link href="/claims" className="text-brand-800 underline-offset-2 hover:underline">
           <span aria-hidden className="inline-block rtl:-scale-x-100">←</span> {t("detail.back")}
         </Link>
+        {label && (
+          <span className="text-slate-600">
+            {" / "}
+            <bdi dir="ltr" aria-current="page">{label.number}</bdi>
+          </span>
+        )}
       </nav>
       <PageHeader
-        title={t("detail.title")}
-        description={view.patient ? `${view.patient.givenName} ${view.patient.familyName}` : undefined}
+        title={label ? <>{t("detail.title")} <bdi dir="ltr" data-testid="claim-number">{label.number}</bdi></> : t("detail.title")}
+        description={label?.subject ?? (view.patient ? `${view.patient.givenName} ${view.patient.familyName}` : undefined)}
         actions={
           <div className="flex flex-col items-end gap-2">
             <div className="flex items-center gap-3">
@@ -101,8 +126,9 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
               <LiveRefresh submissionId={s.id} stamp={stamp} viewKey={viewKey} use="claim" />
             </div>
             <ClaimActions id={s.id} status={s.status} />
+            {d && <PrintButton label={tp("button")} />}
             {canAppeal && (
-              <Link href={`/claims/${s.id}/appeal`} className={buttonClasses("primary")} data-testid="appeal-claim">
+              <Link href={`/claims/${s.id}/appeal`} className={buttonClasses("primary", "no-print")} data-testid="appeal-claim">
                 {t("workQueue.actions.appeal")}
               </Link>
             )}
@@ -176,7 +202,7 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
                   <p>
                     {t("detail.replaces")}{" "}
                     <Link className="text-brand-800 underline" href={`/claims/${links.replaces.id}`}>
-                      {format.dateTime(links.replaces.createdAt, { dateStyle: "medium", timeStyle: "short" })} ({words(`claim.${links.replaces.status}`)})
+                      <bdi>{linkText(links.replaces)}</bdi> ({words(`claim.${links.replaces.status}`)})
                     </Link>
                   </p>
                 )}
@@ -184,7 +210,7 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
                   <p key={r.id}>
                     {t("detail.replacedBy")}{" "}
                     <Link className="text-brand-800 underline" href={r.status === "draft" ? `/claims/new?draft=${r.id}` : `/claims/${r.id}`}>
-                      {format.dateTime(r.createdAt, { dateStyle: "medium", timeStyle: "short" })} ({words(`claim.${r.status}`)})
+                      <bdi>{linkText(r)}</bdi> ({words(`claim.${r.status}`)})
                     </Link>
                   </p>
                 ))}
@@ -194,7 +220,7 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
               <p className="mt-4" data-testid="appeal-of">
                 {t("appeal.appealOf")}{" "}
                 <Link className="text-brand-800 underline" href={`/claims/${s.appealOfId}`}>
-                  {t("detail.title")}
+                  {labels.get(s.appealOfId)?.text ?? t("detail.title")}
                 </Link>
               </p>
             )}
@@ -262,7 +288,7 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
             </Card>
           )}
       </div>
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+      <div className="no-print grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="min-w-0 space-y-6">
           <Card className="space-y-3 p-5">
             <h2 className="font-medium">{t("detail.raw")}</h2>
@@ -275,6 +301,11 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
             <Card className="p-5">
               <h2 className="mb-3 font-medium">{ir("section")}</h2>
               <InformationRequestList rows={informationRequests} showSubmission={false} canAnswer={() => true} />
+            </Card>
+          )}
+          {(mayEvidence || evidence.length > 0) && (
+            <Card className="p-5">
+              <EvidenceList rows={evidence} sendHref={mayEvidence ? `/claims/${s.id}/evidence` : undefined} />
             </Card>
           )}
           {canCheckStatus(s) && (

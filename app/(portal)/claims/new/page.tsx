@@ -1,22 +1,23 @@
 import type { Metadata } from "next";
+import { PlatformWordsText } from "@/components/claims/platform-words";
 import Link from "next/link";
 import { getLocale, getTranslations } from "next-intl/server";
+import { stoppedBeforeSending } from "@/components/claims/platform-errors";
 import { DecisionTable } from "@/components/authorizations/decision-table";
-import { LiveRefresh } from "@/components/authorizations/live-refresh";
+import { LazyDeadlineBadge, LazyLiveRefresh } from "@/components/claims/lazy-parts";
 import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { SubmissionForm } from "@/components/authorizations/submission-form";
 import { DuplicateWarning } from "@/components/claims/duplicate-warning";
+import { FixingNotice } from "@/components/claims/fixing-notice";
 import { Card, PageHeader } from "@/components/ui/card";
-import { loadDraftForForm, getSubmissionView } from "@/lib/submissions";
+import { loadDraftForForm, getSubmissionView, submissionFormOptions } from "@/lib/submissions";
 import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { clinicToday } from "@/lib/time";
-import { listPractitioners, userFacilityId } from "@/lib/facilities";
-import { DeadlineBadge } from "@/components/deadlines/deadline-badge";
 import { authorizationUsage } from "@/lib/authorization-usage";
 import { deadlinesFor } from "@/lib/deadlines";
 import { env } from "@/lib/env";
-import { outcomeOfView } from "@/lib/i18n";
+import { errorWords, outcomeOfView } from "@/lib/i18n";
 import { formatMoney } from "@/lib/money";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -44,7 +45,7 @@ export default staffPage("claims", async function NewClaimPage({ searchParams }:
       // Refused: say so, why (the platform's words), and where to fix it — not "in the outbox".
       const refused = s.status === "rejected" || s.status === "failed";
       const first = s.errors?.[0];
-      const reason = refused && first ? { code: first.code, words: first.resolution ?? first.diagnostics ?? "" } : undefined;
+      const reason = refused && first ? errorWords(first, locale) : undefined;
       return (
         <>
           <PageHeader
@@ -52,17 +53,17 @@ export default staffPage("claims", async function NewClaimPage({ searchParams }:
             actions={
               <div className="flex flex-col items-end gap-1">
                 <StatusBadge status={s.status} kind="claim" outcome={outcomeOfView(s.responseView)} />
-                <LiveRefresh submissionId={s.id} stamp={stamp} viewKey={viewKey} use="claim" />
+                <LazyLiveRefresh submissionId={s.id} stamp={stamp} viewKey={viewKey} use="claim" />
               </div>
             }
           />
           <Card className="p-5 text-sm">
             {refused ? (
               <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-red-900" data-testid="submitted-refused">
-                <p>{t(s.status === "rejected" ? "claim.rejectedText" : "claim.failedText")}</p>
+                <p>{t(s.status === "failed" ? "claim.failedText" : stoppedBeforeSending(s.errors) ? "claim.stoppedText" : "claim.rejectedText")}</p>
                 {reason && (
                   <p className="mt-1" data-testid="submitted-reason">
-                    {t("claim.reason")}: {reason.code && <bdi dir="ltr" className="font-mono">{reason.code}</bdi>} {reason.words}
+                    {t("claim.reason")}: <PlatformWordsText value={reason} className="inline" />
                   </p>
                 )}
               </div>
@@ -112,11 +113,13 @@ export default staffPage("claims", async function NewClaimPage({ searchParams }:
   const today = clinicToday();
   let initial;
   let authorizationId: string | null = null;
+  let replacesId: string | null = null;
   if (typeof draft === "string") {
     const loaded = await loadDraftForForm(db, draft, "claim");
     await staff.audit({ action: "claim.draft_open", target: { type: "submission", id: typeof loaded === "string" ? "unknown" : loaded.id }, outcome: typeof loaded === "string" ? "failure" : "success", ...(typeof loaded === "string" ? { details: { reason: loaded } } : { details: { patientId: loaded.patient?.id } }) });
     if (typeof loaded !== "string") {
       authorizationId = loaded.authorizationId;
+      replacesId = loaded.replacesId;
       initial = {
         draftId: loaded.id,
         values: loaded.values,
@@ -128,7 +131,7 @@ export default staffPage("claims", async function NewClaimPage({ searchParams }:
   // Decision 048: what remains of the linked authorization (this draft excluded) and the draft's filing deadline.
   const usage = authorizationId ? await authorizationUsage(db, authorizationId, initial?.draftId) : undefined;
   // The care team staff pick from: their facility's practitioners and the main facility's (decision 084).
-  const practitioners = (await listPractitioners(db, await userFacilityId(db, user.id))).map((p) => ({ id: p.id, name: `${p.givenName} ${p.familyName}`, license: p.license, specialty: p.specialty }));
+  const options = await submissionFormOptions(db, user.id, env().PLATFORM_PROTOCOL);
   const draftDeadline = initial?.draftId ? (await deadlinesFor(db, [initial.draftId], today, env().CLINIC_TIME_ZONE)).get(initial.draftId) : undefined;
   return (
     <>
@@ -140,13 +143,15 @@ export default staffPage("claims", async function NewClaimPage({ searchParams }:
         </nav>
       )}
       <PageHeader title={t("claim.title")} description={authorizationId ? t("claim.fromAuthorization") : t("claim.description")} />
+      {/* Fix-and-resubmit: which claim this fixes and why the payer refused it, before the form (decision 123). */}
+      {replacesId && <FixingNotice db={db} replacesId={replacesId} />}
       {initial?.draftId && <DuplicateWarning db={db} draftId={initial.draftId} />}
       {draftDeadline && (
         <p className="mb-4">
-          <DeadlineBadge deadline={draftDeadline} />
+          <LazyDeadlineBadge deadline={draftDeadline} />
         </p>
       )}
-      <SubmissionForm use="claim" today={today} initial={initial} usage={usage} practitioners={practitioners} protocol={env().PLATFORM_PROTOCOL} />
+      <SubmissionForm use="claim" today={today} initial={initial} usage={usage} practitioners={options.practitioners} codeLists={options.codeLists} protocol={env().PLATFORM_PROTOCOL} />
     </>
   );
 });

@@ -9,14 +9,14 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { buttonClasses } from "@/components/ui/button";
 import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { queueStaff, rankedWorkQueue, type AssigneeFilter } from "@/lib/claims";
-import { patients, type SubmissionStatus } from "@/lib/db";
-import { reasonLabel } from "@/lib/denials";
+import type { SubmissionStatus } from "@/lib/db";
+import { reasonWithCode } from "@/lib/denials";
 import { env } from "@/lib/env";
 import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
-import { statusLabel } from "@/lib/i18n";
+import { platformReasonWords, platformWordsLine, statusLabel } from "@/lib/i18n";
+import { submissionLabels } from "@/lib/submissions";
 import { formatMoney } from "@/lib/money";
 import { clinicToday } from "@/lib/time";
-import { inArray } from "drizzle-orm";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("claims"))("workQueue.title") };
@@ -37,20 +37,17 @@ export default staffPage("claims", async function WorkQueuePage({ searchParams }
   const stamp = await liveStamp(db, user.roles, { ...live, kinds: [...live.kinds] });
   const timeZone = env().CLINIC_TIME_ZONE;
   const [items, billers] = await Promise.all([rankedWorkQueue(db, { today: clinicToday(timeZone), timeZone, userId: user.id, assignee: filter }), queueStaff(db)]);
-  const nids = [...new Set(items.map((r) => r.patientId))];
-  const people = nids.length ? await db.select().from(patients).where(inArray(patients.nationalId, nids)) : [];
-  const byNid = new Map(people.map((p) => [p.nationalId, p]));
+  const labels = await submissionLabels(db, items.map((r) => r.id), locale);
   const viewKey = await staff.audit({ action: "claim.work_queue", outcome: "success", details: { ids: items.map((r) => r.id), assignee: filter } });
   const rows: QueueRow[] = items.map((r) => {
-    const p = byNid.get(r.patientId);
     return {
       id: r.id,
       status: r.status,
       statusLabel: words(statusLabel("claim", r.status as SubmissionStatus).key as never),
       action: r.action,
-      title: p ? `${p.givenName} ${p.familyName}` : t("workQueue.claim"),
+      title: labels.get(r.id)?.text ?? t("workQueue.claim"),
       atStake: formatMoney(r.atStakeMinor, locale, r.currency ?? undefined),
-      reason: r.reason ? (r.action === "appeal" ? reasonLabel(r.reason, locale).text : r.reason) : null,
+      reason: r.reason ? (r.action === "appeal" ? reasonWithCode(r.reason, locale) : platformWordsLine(platformReasonWords(r.reason, locale), locale)) : null,
       deadline: r.deadline,
       assignee: r.assignee,
       notes: r.notes.map((n) => ({ body: n.body, by: n.authorId, at: n.createdAt.toISOString(), atText: format.dateTime(n.createdAt, { dateStyle: "medium", timeStyle: "short" }) })),

@@ -17,7 +17,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function LiveBoardPage() {
   const user = await requireArea("dashboard");
   const [t, locale, db] = [await getTranslations("dashboard"), await getLocale(), await getDb()];
-  const view = await liveBoardView(db);
+  const view = await liveBoardView(db, locale);
   return (
     <>
       <PageHeader

@@ -3,7 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
 import { EligibilityDetails, OutcomeBanner } from "@/components/eligibility/eligibility-result";
-import { PrintButton } from "@/components/eligibility/print-button";
+import { PrintButton } from "@/components/print/print-button";
+import { PrintSheet } from "@/components/print/print-sheet";
 import { VisitEstimatePanel } from "@/components/eligibility/visit-estimate";
 import { buttonClasses } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/card";
@@ -25,6 +26,7 @@ export default staffPage("eligibility", async function EligibilityCheckPage({ pa
 
   return (
     <>
+      <PrintSheet title={t("eligibility.result.reopenTitle")} subject={`${check.patient.givenName} ${check.patient.familyName}`} />
       <nav className="no-print mb-3 text-sm">
         <Link href={`/patients/${check.patient.id}`} className="text-brand-800 underline-offset-2 hover:underline">
           <span aria-hidden className="rtl:hidden">← </span>

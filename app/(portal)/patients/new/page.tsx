@@ -3,15 +3,15 @@ import Link from "next/link";
 import { getTranslations } from "next-intl/server";
 import { RegisterPatientForm } from "@/components/patients/register-patient-form";
 import { Card, PageHeader } from "@/components/ui/card";
-import { requireArea } from "@/lib/auth";
+import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { env } from "@/lib/env";
+import { patientCodeLists } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("patients"))("new.title") };
 }
 
-export default async function NewPatientPage() {
-  await requireArea("patients");
+export default staffPage("patients", async function NewPatientPage(_props: unknown, staff: StaffPageContext) {
   const t = await getTranslations("patients");
   return (
     <>
@@ -25,8 +25,8 @@ export default async function NewPatientPage() {
       <PageHeader title={t("new.title")} description={t("new.description")} />
       <Card className="max-w-3xl p-6">
         {/* The sandbox's reserved test identities are valid only when the platform is the sandbox. */}
-        <RegisterPatientForm allowSandboxTestIds={env().PLATFORM_ENV === "sandbox"} />
+        <RegisterPatientForm allowSandboxTestIds={env().PLATFORM_ENV === "sandbox"} lists={await patientCodeLists(staff.db)} />
       </Card>
     </>
   );
-}
+});

@@ -5,6 +5,8 @@ import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { NoticeButtons } from "@/components/payments/notice-buttons";
 import { DataTable } from "@/components/ui/data-table";
 import { Badge, Card, PageHeader } from "@/components/ui/card";
+import { PrintButton } from "@/components/print/print-button";
+import { PrintSheet } from "@/components/print/print-sheet";
 import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { paymentLabel, remittanceWord } from "@/lib/i18n";
 import { isUuid } from "@/lib/ids";
@@ -30,14 +32,25 @@ export default staffPage("payments", async function RemittancePage({ params }: {
   const state = remittanceWord(r);
   const day = (d: string) => format.dateTime(new Date(`${d}T12:00:00Z`), { dateStyle: "medium", timeZone: "UTC" });
   const money = (m: number) => formatMoney(m, locale, r.currency);
+  const title = t("detail.title", { id: r.paymentIdentifier ?? r.platformId });
   return (
     <>
-      <nav className="mb-3 text-sm">
+      {/* A remittance on paper (decision 123): the clinic, the date printed, page numbers; no menu, no buttons. */}
+      <PrintSheet title={title} subject={names(r.insurerId ?? "")} />
+      <nav className="no-print mb-3 text-sm">
         <Link href="/payments" className="text-brand-800 underline-offset-2 hover:underline">
           <span aria-hidden className="inline-block rtl:-scale-x-100">←</span> {t("detail.back")}
         </Link>
       </nav>
-      <PageHeader title={t("detail.title", { id: r.paymentIdentifier ?? r.platformId })} actions={<Badge tone={state.tone}>{words(state.key)}</Badge>} />
+      <PageHeader
+        title={title}
+        actions={
+          <span className="flex flex-wrap items-center gap-3">
+            <Badge tone={state.tone}>{words(state.key)}</Badge>
+            <PrintButton label={(await getTranslations("print"))("button")} />
+          </span>
+        }
+      />
       <Card className="mb-6 p-5">
         <dl className="grid gap-3 text-sm sm:grid-cols-4">
           <div>
@@ -78,7 +91,7 @@ export default staffPage("payments", async function RemittancePage({ params }: {
             </div>
           </dl>
         </div>
-        <div className="mt-5 border-t border-slate-100 pt-4">
+        <div className="no-print mt-5 border-t border-slate-100 pt-4">
           <NoticeButtons remittanceId={r.id} paid={Boolean(r.paidAt)} cleared={Boolean(r.clearedAt)} />
         </div>
       </Card>

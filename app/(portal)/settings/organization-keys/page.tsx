@@ -6,7 +6,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { listOrgClients } from "@/lib/api-access";
 import { requireArea } from "@/lib/auth";
 import { getDb } from "@/lib/db";
-import { exchangeApiConfig } from "@/lib/exchange-api";
+import { providerApiConfig } from "@/lib/provider-api";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("organizationKeys"))("title") };
@@ -17,7 +17,7 @@ export default async function OrganizationKeysPage() {
   await requireArea("settings");
   const [t, format] = [await getTranslations("organizationKeys"), await getFormatter()];
   const clients = await listOrgClients(await getDb());
-  const { audience, ratePerMinute } = exchangeApiConfig();
+  const { audience, ratePerMinute } = providerApiConfig();
   const date = (d: Date) => format.dateTime(d, { dateStyle: "medium", timeStyle: "short" });
 
   return (

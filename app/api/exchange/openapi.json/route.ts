@@ -1,9 +1,9 @@
-import { exchangeApi } from "@/lib/exchange-api";
+import { providerApi } from "@/lib/provider-api";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** The OpenAPI 3.1 description of /api/exchange (lib/exchange-api/openapi.ts). */
+/** The OpenAPI 3.1 description of /api/exchange (lib/provider-api/openapi.ts). */
 export function GET(request: Request): Promise<Response> {
-  return exchangeApi().openApi(request);
+  return providerApi().openApi(request);
 }

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db";
 import { env } from "@/lib/env";
-import { exchangeConfig, handlePlatformWebhook } from "@/lib/pipeline";
+import { pipelineConfig, handlePlatformWebhook } from "@/lib/pipeline";
 import { getPlatformClient, type PlatformClient } from "@/lib/platform";
 import { guarded } from "@/lib/http";
 import { lineWriter } from "@/lib/log";
@@ -18,7 +18,7 @@ export const POST = guarded("json", "webhooks", async (request: Request): Promis
     // Not configured yet: a non-2xx makes the platform deliver again later.
     return new Response(JSON.stringify({ error: "platform_not_configured" }), { status: 503, headers: { "content-type": "application/json" } });
   }
-  const config = exchangeConfig();
+  const config = pipelineConfig();
   return handlePlatformWebhook(request, {
     db: await getDb(),
     client,

@@ -1,7 +1,8 @@
-import type { Claim, ClaimCareTeam, ClaimItem, Encounter } from "@medplum/fhirtypes";
+import type { Claim, ClaimCareTeam, ClaimItem, Encounter, MedicationRequest } from "@medplum/fhirtypes";
 import { money, toMinorUnits } from "../../money";
 import { EXTENSIONS } from "../extensions";
 import { claimProfile, isClaimType, profileOf } from "../profiles";
+import { profileUrl } from "../canonical";
 import { PORTAL_URI_BASE } from "../../systems";
 import { MDS_EXTENSIONS } from "../mds";
 
@@ -34,7 +35,9 @@ function netOf(item: ClaimItem): number | undefined {
  * invented: the rule checker names it (docs/decisions/074).
  */
 export function assembleClaim(claim: Claim, parties: MessageParties, setting?: CareSetting): Claim {
-  const use = claim.use === "preauthorization" ? "preauthorization" : "claim";
+  const use = claim.use === "preauthorization" || claim.use === "predetermination" ? "preauthorization" : "claim";
+  // A prescriber's predetermination declares the prescriber profile (guide 7.11, 9.6).
+  const profile = claim.use === "predetermination" ? profileUrl(PRESCRIBER_PROFILE_NAME) : undefined;
   // The care setting given, else the one the claim names (the portal's forms: institutional today).
   const named = claim.type?.coding?.find((c) => c.system === SYSTEMS.claimType)?.code;
   const type = setting?.type ?? (isClaimType(named) ? named : undefined);
@@ -76,7 +79,7 @@ export function assembleClaim(claim: Claim, parties: MessageParties, setting?: C
     : [];
   return {
     ...claim,
-    ...(type ? { meta: { ...claim.meta, profile: [claimProfile(type, use)] } } : {}),
+    ...(type ? { meta: { ...claim.meta, profile: [profile ?? claimProfile(type, use)] } } : {}),
     ...(encounter.length > 0 ? { extension: [...(claim.extension ?? []), ...encounter] } : {}),
     ...(setting ? { type: concept(SYSTEMS.claimType, setting.type) } : {}),
     ...(setting?.subtype ? { subType: concept(SYSTEMS.claimSubtype, setting.subtype) } : {}),
@@ -86,7 +89,7 @@ export function assembleClaim(claim: Claim, parties: MessageParties, setting?: C
     payee: claim.payee ?? { type: concept(SYSTEMS.payeeType, "provider") },
     ...(careTeam ? { careTeam } : {}),
     ...(parties.location && !claim.facility ? { facility: ref("Location", parties.location.id) } : {}),
-    insurance: (claim.insurance ?? []).map((insurance, i) => (i === 0 ? { ...insurance, coverage: ref("Coverage", parties.coverage.id) } : insurance)),
+    insurance: (claim.insurance ?? []).map((insurance, i) => (i === 0 && parties.coverage ? { ...insurance, coverage: ref("Coverage", parties.coverage.id) } : insurance)),
     ...(claim.diagnosis
       ? { diagnosis: claim.diagnosis.map((d, i) => (d.type?.length ? d : { ...d, type: [concept(SYSTEMS.diagnosisType, i === 0 ? "principal" : "secondary")] })) }
       : {}),
@@ -133,3 +136,55 @@ export function takeEncounter(claim: Claim, parties: MessageParties): { claim: C
     encounter,
   };
 }
+
+/** The prescriber's Claim profile name (guide 7.11, 9.6); the rule checker knows it as PRESCRIBER_PROFILE. */
+const PRESCRIBER_PROFILE_NAME = "prescriber-priorauth";
+
+/**
+ * A prescription's contained MedicationRequests (`#mr-<n>`, lib/fhir/builders/prescription.ts)
+ * moved into the message as profiled entries, named after the claim's identifier; their subject
+ * the patient, their requester the prescriber; each line's extension-prescription then points at
+ * its entry. A Claim without them comes back as it is.
+ */
+export function takeMedicationRequests(claim: Claim, parties: MessageParties): { claim: Claim; requests: MedicationRequest[] } {
+  const contained = (claim.contained ?? []).filter((r): r is MedicationRequest => r.resourceType === "MedicationRequest");
+  if (contained.length === 0) return { claim, requests: [] };
+  const base = (claim.identifier?.[0]?.value ?? claim.id ?? "rx").replace(/[^A-Za-z0-9\-.]/g, "-");
+  const ids = new Map<string, string>();
+  const requests = contained.map((r) => {
+    const id = `${base}-${r.id ?? ids.size + 1}`.slice(-64);
+    ids.set(`#${r.id ?? ""}`, id);
+    return {
+      ...r,
+      id,
+      meta: { profile: [profileOf("medicationRequest")] },
+      identifier: r.identifier?.length ? r.identifier : [{ system: MEDICATION_REQUEST_SYSTEM, value: id }],
+      subject: ref("Patient", parties.patient.id),
+      ...(r.requester?.reference ? { requester: { ...r.requester, reference: r.requester.reference } } : {}),
+    } as MedicationRequest;
+  });
+  const rest = (claim.contained ?? []).filter((r) => r.resourceType !== "MedicationRequest");
+  const { contained: _dropped, ...withoutContained } = claim;
+  void _dropped;
+  return {
+    claim: {
+      ...withoutContained,
+      ...(rest.length > 0 ? { contained: rest } : {}),
+      item: (claim.item ?? []).map((item) => ({
+        ...item,
+        ...(item.extension
+          ? {
+              extension: item.extension.map((e) => {
+                const target = e.url === EXTENSIONS.prescription ? ids.get(e.valueReference?.reference ?? "") : undefined;
+                return target ? { url: e.url, valueReference: ref("MedicationRequest", target) } : e;
+              }),
+            }
+          : {}),
+      })),
+    },
+    requests,
+  };
+}
+
+/** The clinic's numbers of its prescriptions' lines (the MedicationRequest's identifier). */
+const MEDICATION_REQUEST_SYSTEM = `${PORTAL_URI_BASE}/medication-request`;

@@ -26,14 +26,14 @@ const PROVIDER_LICENSE = "PR-CLINIC-001";
 const PAYER_LICENSE = "INS-RIMAL-001";
 const IDENTIFIER_SYSTEM = `${DEMO_BASE}/claim-id/clinic-1`;
 
-export const DEMO_PARTIES: MessageParties = {
+export const DEMO_PARTIES = {
   patient: { id: "1000000001", document: "nationalId", number: "1000000001", givenName: "Demo", familyName: "Patient", gender: "female", birthDate: "1988-03-14", maritalStatus: "M" },
   coverage: { id: "cov-1000000001", memberId: "MEM-0001", classes: [{ type: "plan", value: "GOLD", name: "Gold" }] },
   provider: { id: "clinic-1", license: PROVIDER_LICENSE, name: "Demo Clinic", providerType: "5" },
   insurer: { id: "payer-rimal", license: PAYER_LICENSE, name: "Demo Insurer" },
   practitioners: [{ id: "pract-1", license: "PRACT-0001", givenName: "Demo", familyName: "Doctor", specialty: "08.00" }],
   location: { id: "loc-1", license: "LOC-0001", name: "Demo Clinic, main site" },
-};
+} satisfies MessageParties;
 
 const INPATIENT_ENCOUNTER = { id: "enc-1", identifier: { system: `${DEMO_BASE}/encounter-id/clinic-1`, value: "ENC-0001" }, class: "IMP", status: "finished" as const, start: "2026-11-20T08:00:00Z", end: "2026-11-23T12:00:00Z" };
 
@@ -83,6 +83,7 @@ export function demoClaim(type: ClaimType, use: ClaimUse, subtype: ClaimSubtype 
     coverageRef: DEMO_PARTIES.coverage.id,
     providerOrgId: DEMO_PARTIES.provider.id,
     created: AT,
+    accountingPeriod: "2026-11-01",
     diagnoses: ["J06.9"],
     procedures: [],
     items: [

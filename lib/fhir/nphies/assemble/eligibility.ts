@@ -23,6 +23,7 @@ export function assembleEligibility(request: CoverageEligibilityRequest, parties
     provider: ref("Organization", parties.provider.id),
     insurer: ref("Organization", parties.insurer.id),
     ...(parties.location ? { facility: ref("Location", parties.location.id) } : {}),
-    insurance: request.insurance?.length ? request.insurance : [{ focal: true, coverage: ref("Coverage", parties.coverage.id) }],
+    // A discovery names no coverage (Table 36): the insurer reports the ones it holds.
+    ...(request.insurance?.length ? {} : parties.coverage && !request.purpose?.includes("discovery") ? { insurance: [{ focal: true, coverage: ref("Coverage", parties.coverage.id) }] } : {}),
   };
 }

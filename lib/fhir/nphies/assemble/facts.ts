@@ -21,6 +21,8 @@ export interface PatientFacts {
   occupation?: string;
   /** v3-MaritalStatus code (the Minimum Data Set, docs/decisions/103); absent when not recorded. */
   maritalStatus?: string;
+  /** religion code (extension-patient-religion, optional); absent when not recorded. */
+  religion?: string;
 }
 
 export interface CoverageFacts {
@@ -37,6 +39,8 @@ export interface CoverageFacts {
   classes?: readonly { type: "plan" | "group" | "class"; value: string; name?: string }[];
   /** The insurer's network the card names (Coverage.network). */
   network?: string;
+  /** The card's expiry (YYYY-MM-DD), sent as Coverage.period.end (guide's Coverage profile, decision 126). */
+  periodEnd?: string;
 }
 
 export interface OrganizationFacts {
@@ -81,7 +85,13 @@ export interface EncounterFacts {
 /** Every party a request message carries besides its focus. */
 export interface MessageParties {
   patient: PatientFacts;
-  coverage: CoverageFacts;
+  /** Absent only for a discovery (guide 7.1, Table 36): the insurer is asked which coverages it holds. */
+  coverage?: CoverageFacts;
+  /**
+   * A newborn's request under the mother's coverage (guide 6.5): the mother, the coverage's
+   * subscriber and beneficiary, carried as a Patient entry of her own.
+   */
+  mother?: PatientFacts;
   provider: ProviderFacts;
   insurer: OrganizationFacts;
   practitioners?: readonly PractitionerFacts[];

@@ -7,6 +7,7 @@ import { MDS_EXTENSIONS, MDS_SYSTEMS, type ClinicalFacts } from "../mds";
 import { EXTENSIONS } from "../extensions";
 import { SYSTEMS } from "../terminology";
 import { DEMO_BASE, DEMO_PARTIES } from "./demo";
+import type { PatientFacts } from "./facts";
 import { assembleMessage } from "./message";
 
 /**
@@ -128,5 +129,35 @@ describe("the Minimum Data Set in the portal's messages", () => {
     const vision = message({ type: "vision", subtype: "op", clinical: {} });
     expect(vision.encounter).toBeUndefined();
     expect(ext(vision.claim.item?.[0]?.extension, MDS_EXTENSIONS.maternity)).toBeUndefined();
+  });
+
+  it("the accounting period on claims only (a date, the month's first day); occupation always and religion when recorded on the Patient", () => {
+    const base = {
+      identifier: { system: `${DEMO_BASE}/claim-id`, value: "V-0002" },
+      nationalId: DEMO_PARTIES.patient.id,
+      coverageRef: DEMO_PARTIES.coverage.id,
+      providerOrgId: DEMO_PARTIES.provider.id,
+      created: at,
+      diagnoses: ["J06.9"],
+      procedures: [],
+      items: [{ system: SYSTEMS.services, code: "SVC-0101", servicedDate: "2026-11-24", quantity: 1, unitPriceMinor: 10_000 }],
+      careSetting: { type: "professional" as const, subtype: "op" as const },
+      accountingPeriod: "2026-11-01",
+    };
+    expect(ext(buildClaim({ ...base, use: "claim" }).extension, EXTENSIONS.accountingPeriod)).toEqual({ url: EXTENSIONS.accountingPeriod, valueDate: "2026-11-01" });
+    expect(ext(buildClaim({ ...base, use: "preauthorization" }).extension, EXTENSIONS.accountingPeriod)).toBeUndefined();
+    // The spec's REST claim (no care setting) carries none of the exchange's extensions.
+    expect(buildClaim({ ...base, use: "claim", careSetting: undefined }).extension).toBeUndefined();
+    expect(() => buildClaim({ ...base, use: "claim", accountingPeriod: "2026-11-15" })).toThrow(/accounting period/);
+
+    const build = (patient: PatientFacts) =>
+      assembleMessage({ providerLicense: "PR-CLINIC-001", sourceEndpoint: DEMO_BASE, timestamp: at, bundleId: "b2", headerId: "h2", event: "claim-request", focus: { ...buildClaim({ ...base, use: "claim" }), id: "c2" }, parties: { ...DEMO_PARTIES, patient }, destination: { payerLicense: "INS-1" } }).bundle;
+    const patientOf = (bundle: ReturnType<typeof build>) => bundle.entry!.find((e) => e.resource?.resourceType === "Patient")!.resource as Patient;
+    const asked = patientOf(build({ ...DEMO_PARTIES.patient, occupation: "student", religion: "not-stated" }));
+    expect(ext(asked.extension, EXTENSIONS.occupation)?.valueCodeableConcept).toEqual({ coding: [{ system: SYSTEMS.occupation, code: "student" }] });
+    expect(ext(asked.extension, EXTENSIONS.patientReligion)?.valueCodeableConcept).toEqual({ coding: [{ system: MDS_SYSTEMS.religion, code: "not-stated" }] });
+    const notAsked = patientOf(build({ ...DEMO_PARTIES.patient, occupation: undefined, religion: undefined }));
+    expect(ext(notAsked.extension, EXTENSIONS.occupation)?.valueCodeableConcept).toEqual({ coding: [{ system: SYSTEMS.occupation, code: "unknown" }] });
+    expect(ext(notAsked.extension, EXTENSIONS.patientReligion)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import type { Claim, CoverageEligibilityRequest, Resource } from "@medplum/fhirtypes";
 import { buildMessage, type BuiltMessage, type MessageInput } from "../../messages/build";
 import { profileOf, type ProfileRole } from "../profiles";
-import { assembleClaim, takeEncounter } from "./claim";
+import { assembleClaim, takeEncounter, takeMedicationRequests } from "./claim";
 import { assembleEligibility } from "./eligibility";
 import type { CareSetting, MessageParties } from "./facts";
 import { coverageResource, encounterResource, insurerResource, locationResource, patientResource, practitionerResource, providerResource } from "./resources";
@@ -22,7 +22,8 @@ const withProfile = <T extends Resource>(resource: T, role: ProfileRole): T => (
 export function partyResources(parties: MessageParties, base: string): Resource[] {
   return [
     patientResource(parties.patient),
-    coverageResource(parties.coverage, base, parties.patient.id, parties.insurer.id),
+    ...(parties.mother ? [patientResource(parties.mother)] : []),
+    ...(parties.coverage ? [coverageResource(parties.coverage, base, parties.mother?.id ?? parties.patient.id, parties.insurer.id)] : []),
     providerResource(parties.provider),
     insurerResource(parties.insurer),
     ...(parties.practitioners ?? []).map(practitionerResource),
@@ -54,7 +55,10 @@ export function assembleMessage(input: AssembleInput): BuiltMessage {
   if (focus.resourceType === "Claim") {
     if (!input.parties) throw new Error("a claim message is assembled with its parties");
     // The Claim's own Encounter (docs/decisions/103) becomes an entry; it wins over one derived from the stay.
-    const taken = takeEncounter(focus as Claim, input.parties);
+    // A prescription's MedicationRequests (guide 7.11, 9.6) become entries too.
+    const prescribed = takeMedicationRequests(focus as Claim, input.parties);
+    carried.push(...prescribed.requests);
+    const taken = takeEncounter(prescribed.claim, input.parties);
     const parties = taken.encounter ? { ...input.parties, encounter: undefined } : input.parties;
     if (taken.encounter) carried.push(taken.encounter);
     focus = assembleClaim(taken.claim, parties, input.setting);
@@ -66,7 +70,7 @@ export function assembleMessage(input: AssembleInput): BuiltMessage {
   }
   const resources: Resource[] = [];
   const seen = new Set<string>([`${focus.resourceType}/${focus.id ?? ""}`]);
-  const parties = input.parties && carried.length > 0 ? { ...input.parties, encounter: undefined } : input.parties;
+  const parties = input.parties && carried.some((r) => r.resourceType === "Encounter") ? { ...input.parties, encounter: undefined } : input.parties;
   for (const resource of [...(parties ? partyResources(parties, base) : []), ...carried, ...(input.resources ?? [])]) {
     const key = `${resource.resourceType}/${resource.id ?? ""}`;
     if (resource.id && seen.has(key)) continue;

@@ -21,7 +21,10 @@ export function patientResource(f: PatientFacts): Patient {
     resourceType: "Patient",
     id: f.id,
     meta: { profile: [profileOf("patient")] },
-    extension: [{ url: EXTENSIONS.occupation, valueCodeableConcept: concept(SYSTEMS.occupation, f.occupation ?? "unknown") }],
+    extension: [
+      { url: EXTENSIONS.occupation, valueCodeableConcept: concept(SYSTEMS.occupation, f.occupation ?? "unknown") },
+      ...(f.religion ? [{ url: EXTENSIONS.patientReligion, valueCodeableConcept: concept(MDS_SYSTEMS.religion, f.religion) }] : []),
+    ],
     identifier: [{ type: concept(SYSTEMS.identifierType, document.type), system: document.system, value: f.number }],
     active: true,
     name: [{ use: "official", text: `${f.givenName} ${f.familyName}`, family: f.familyName, given: [f.givenName] }],
@@ -49,6 +52,7 @@ export function coverageResource(f: CoverageFacts, base: string, patientId: stri
     beneficiary: ref("Patient", patientId),
     relationship: concept(SYSTEMS.subscriberRelationship, f.relationship ?? "self"),
     payor: [ref("Organization", insurerId)],
+    ...(f.periodEnd ? { period: { end: f.periodEnd } } : {}),
     ...(f.network ? { network: f.network } : {}),
     ...(f.classes?.length ? { class: f.classes.map((c) => ({ type: concept(SYSTEMS.coverageClass, c.type), value: c.value, ...(c.name ? { name: c.name } : {}) })) } : {}),
   };

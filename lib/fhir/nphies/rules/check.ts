@@ -18,6 +18,7 @@ import {
   SUPPORTING_INFO_CATEGORIES,
   SYSTEMS,
   TASK_CODES,
+  VISIT_REASONS,
   patientDocumentOfType,
   requiredSupportingInfo,
   requiresOnAdmission,
@@ -276,7 +277,115 @@ function checkResource(entry: MessageEntry, at: string, index: MessageIndex, eve
     });
   }
   if (type === "Task" && event) checkTask(resource, at, event, out);
+  if (type === "Communication" && event === "communication") checkCommunication(resource, at, out);
   if (type === "Claim" || type === "CoverageEligibilityRequest") checkPatientAndCoverage(entry, at, index, out);
+  if (type === "CoverageEligibilityRequest") checkEligibilityPurpose(resource, at, out);
+  if (type === "Claim" || type === "CoverageEligibilityRequest") checkTransfer(resource, at, out);
+  if (type === "Claim" || type === "CoverageEligibilityRequest") checkOffline(resource, at, out);
+}
+
+// ---- Discovery and transfer of care ------------------------------------------------------------
+
+/** Table 36: validation and benefits name a coverage or ask for discovery; a discovery names none. */
+function checkEligibilityPurpose(request: Json, at: string, out: Finding[]): void {
+  const purposes = Array.isArray(request.purpose) ? request.purpose : [];
+  const discovery = purposes.includes("discovery");
+  const insurance = list(request.insurance);
+  if (discovery) {
+    insurance.forEach((ins, i) => {
+      if (ins.coverage !== undefined) out.push(finding("discoveryAlone", `${at}.insurance[${i}]`));
+    });
+    return;
+  }
+  if (insurance.length === 0) out.push(finding("eligibilityCoverage", `${at}.insurance`));
+  else insurance.forEach((ins, i) => {
+    if (!isObject(ins.coverage)) out.push(finding("eligibilityCoverage", `${at}.insurance[${i}].coverage`));
+  });
+}
+
+/**
+ * 7.3 (Table 37): extension-transfer is a boolean; a referral's prior authorization names the
+ * services it transfers; a claim or authorization whose reason for visit is referral names the
+ * referring provider, and a referral claim the transfer authorization and its date (step 4).
+ */
+function checkTransfer(resource: Json, at: string, out: Finding[]): void {
+  list(resource.extension).forEach((ext, i) => {
+    if (ext.url === EXTENSIONS.transfer && typeof ext.valueBoolean !== "boolean") out.push(finding("transferValue", `${at}.extension[${i}]`));
+  });
+  if (resource.resourceType !== "Claim") return;
+  const transfer = list(resource.extension).some((e) => e.url === EXTENSIONS.transfer && e.valueBoolean === true);
+  if (transfer && resource.use === "preauthorization" && list(resource.item).length === 0) out.push(finding("transferPreauthorization", `${at}.item`));
+  let referral = false;
+  list(resource.supportingInfo).forEach((info, i) => {
+    if (!codings(info.category).some((c) => c.system === SYSTEMS.claimInformationCategory && c.code === "reason-for-visit")) return;
+    const code = codings(info.code).find((c) => c.system === SYSTEMS.visitReason);
+    if (!code || !(VISIT_REASONS as readonly unknown[]).includes(code.code)) out.push(finding("visitReasonCode", `${at}.supportingInfo[${i}].code`));
+    if (code?.code === "referral") referral = true;
+  });
+  if (!referral) return;
+  const display = isObject(resource.referral) ? resource.referral.display : undefined;
+  if (typeof display !== "string" || display.trim() === "") out.push(finding("referralProvider", `${at}.referral`));
+  if (resource.use === "claim") {
+    const refs = list(resource.insurance).flatMap((ins) => (Array.isArray(ins.preAuthRef) ? ins.preAuthRef : []));
+    if (refs.length === 0) out.push(finding("referralAuthorization", `${at}.insurance[0].preAuthRef`));
+    else if (!list(resource.extension).some((e) => e.url === EXTENSIONS.authorizationOfflineDate)) out.push(finding("referralAuthorization", `${at}.extension`, "The authorization's date (extension-authorization-offline-date) is missing."));
+  }
+}
+
+// ---- Offline approvals ---------------------------------------------------------------------------
+
+const OFFLINE_URLS = [EXTENSIONS.eligibilityOfflineReference, EXTENSIONS.eligibilityOfflineDate, EXTENSIONS.authorizationOfflineDate] as const;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * The offline eligibility and authorization extensions (guide Table 10, p. 53; 7.3 step 4): on a
+ * Claim only, each of its type (reference a string, dates a dateTime), the eligibility's reference
+ * and date together, an offline authorization with the reference the insurer gave (preAuthRef),
+ * and no offline date after the request was created.
+ */
+/** The offline extensions' findings on one request resource (`at`: its FHIRPath), for callers that check a bare Claim (the machine APIs). */
+/** The transfer-of-care rules (BV-90073 – 90076, IC-90071) on one Claim, for the machine APIs' 422 before anything is stored (decision 120). */
+export function transferFindings(resource: Record<string, unknown>, at: string): Finding[] {
+  const out: Finding[] = [];
+  checkTransfer(resource as Json, at, out);
+  return out;
+}
+
+export function offlineFindings(resource: Record<string, unknown>, at: string): Finding[] {
+  const out: Finding[] = [];
+  checkOffline(resource as Json, at, out);
+  return out;
+}
+
+function checkOffline(resource: Json, at: string, out: Finding[]): void {
+  const found = list(resource.extension).map((e, i) => ({ e, i })).filter(({ e }) => (OFFLINE_URLS as readonly unknown[]).includes(e.url));
+  if (found.length === 0) return;
+  if (resource.resourceType !== "Claim") {
+    for (const { i } of found) out.push(finding("offlinePlacement", `${at}.extension[${i}]`));
+    return;
+  }
+  const created = typeof resource.created === "string" ? Date.parse(resource.created) : NaN;
+  for (const { e, i } of found) {
+    const where = `${at}.extension[${i}]`;
+    if (e.url === EXTENSIONS.eligibilityOfflineReference) {
+      if (typeof e.valueString !== "string" || !e.valueString.trim()) out.push(finding("offlineValue", where));
+      continue;
+    }
+    if (typeof e.valueDateTime !== "string" || !DATE_TIME.test(e.valueDateTime)) {
+      out.push(finding("offlineValue", where));
+      continue;
+    }
+    const day = e.valueDateTime.length === 10 ? Date.parse(`${e.valueDateTime}T00:00:00Z`) : Date.parse(e.valueDateTime);
+    // A day-only date is compared as a day (the insurer's day may be ahead of UTC by hours).
+    const limit = e.valueDateTime.length === 10 ? created + 86_400_000 : created + 15 * 60_000;
+    if (Number.isFinite(created) && Number.isFinite(day) && day > limit) out.push(finding("offlineDateFuture", `${where}.valueDateTime`));
+  }
+  const has = (url: string) => found.some(({ e }) => e.url === url);
+  if (has(EXTENSIONS.eligibilityOfflineReference) !== has(EXTENSIONS.eligibilityOfflineDate)) out.push(finding("offlineEligibilityPair", `${at}.extension`));
+  if (has(EXTENSIONS.authorizationOfflineDate)) {
+    const refs = list(resource.insurance).flatMap((ins) => (Array.isArray(ins.preAuthRef) ? ins.preAuthRef : []));
+    if (!refs.some((r) => typeof r === "string" && r.trim())) out.push(finding("offlineAuthorizationReference", `${at}.insurance[0].preAuthRef`));
+  }
 }
 
 function requireAll(resource: Json, at: string, paths: readonly string[], out: Finding[], rule: "required" | "careTeam" = "required"): void {
@@ -339,6 +448,30 @@ function checkTask(task: Json, at: string, event: RequestEvent, out: Finding[]):
   }
 }
 
+/** The provider's Communication (guide v2.7 7.4.2.3): about a claim by its business identifier, with a payload. */
+function checkCommunication(communication: Json, at: string, out: Finding[]): void {
+  const about = list(communication.about);
+  if (about.length === 0 || !about.some((a) => isObject(a.identifier) && typeof a.identifier.value === "string")) out.push(finding("communicationAbout", `${at}.about`));
+  else if (list(communication.payload).length === 0) out.push(finding("communicationAbout", `${at}.payload`));
+}
+
+/**
+ * A prior authorization that changes an earlier one (guide v2.7 Table 37): `related` names the
+ * earlier request by its business identifier with relationship `prior`, and the request keeps the
+ * earlier reference (`insurance.preAuthRef`).
+ */
+function checkPriorAuthChange(claim: Json, at: string, out: Finding[]): void {
+  const related = list(claim.related);
+  related.forEach((r, i) => {
+    const claimRef = isObject(r.claim) ? r.claim : undefined;
+    if (!claimRef || !(isObject(claimRef.identifier) && typeof claimRef.identifier.value === "string")) out.push(finding("priorAuthRelated", `${at}.related[${i}].claim`));
+    if (!codings(r.relationship).some((c) => c.code === "prior")) out.push(finding("priorAuthRelated", `${at}.related[${i}].relationship`));
+  });
+  if (related.length > 0 && !list(claim.insurance).some((ins) => Array.isArray(ins.preAuthRef) && ins.preAuthRef.some((ref) => typeof ref === "string" && ref.length > 0))) {
+    out.push(finding("priorAuthChangeRef", `${at}.insurance[0].preAuthRef`));
+  }
+}
+
 const minor = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? Math.round(value * 100) : undefined);
 const moneyOf = (money: unknown): number | undefined => (isObject(money) ? minor(money.value) : undefined);
 const extensionValue = (element: Json, url: string): unknown => list(element.extension).find((e) => e.url === url);
@@ -374,6 +507,7 @@ function checkClaim(entry: MessageEntry, at: string, index: MessageIndex, event:
     out.push(finding("claimSubtype", `${at}.subType`, `A ${claimType} claim takes ${SUBTYPES_BY_CLAIM_TYPE[claimType].join(" or ")}.`));
   }
   if (Array.isArray(claim.procedure) && claim.procedure.length > 0) out.push(finding("procedureElement", `${at}.procedure`));
+  if (claim.use === "preauthorization") checkPriorAuthChange(claim, at, out);
 
   const onAdmissionRequired = requiresOnAdmission(claimType, subtype);
   list(claim.diagnosis).forEach((diagnosis, i) => {
@@ -438,10 +572,48 @@ function checkClaim(entry: MessageEntry, at: string, index: MessageIndex, event:
   const total = moneyOf(claim.total);
   if (total !== undefined && sumKnown && list(claim.item).length > 0 && total !== sum) out.push(finding("total", `${at}.total`));
 
+  if (predetermination) checkPrescription(claim, entry, at, index, out);
+
   // The Minimum Data Set (decision 103, 104): claims and prior authorizations, not a prescriber's predetermination.
   if (!predetermination && event !== "prescriber-request") {
     checkMinimumDataSet({ claim, entry, at, bundleAt: at.slice(0, at.lastIndexOf(".entry[")), index, type: claimType, subtype, use }, out);
   }
+}
+
+/**
+ * A prescriber's predetermination (guide 7.11, 9.6; docs/decisions/116): each line names a
+ * medicine by scientific code or GTIN (then why it has no scientific code); a line that names its
+ * MedicationRequest (the portal's always do) names an entry of the message that gives the dose,
+ * timing and refills asked.
+ */
+function checkPrescription(claim: Json, entry: MessageEntry, at: string, index: MessageIndex, out: Finding[]): void {
+  list(claim.item).forEach((item, i) => {
+    const where = `${at}.item[${i}]`;
+    const coding = codings(item.productOrService);
+    const scientific = coding.some((c) => c.system === SYSTEMS.scientificCodes);
+    const gtin = coding.some((c) => c.system === SYSTEMS.medicationCodes);
+    if (!scientific && !gtin) out.push(finding("prescriptionMedicine", `${where}.productOrService`));
+    if (gtin && !scientific && !codings(isObject(extensionValue(item, EXTENSIONS.absenceOfScientificCode)) ? (extensionValue(item, EXTENSIONS.absenceOfScientificCode) as Json).valueCodeableConcept : undefined).some((c) => c.system === SYSTEMS.absenceOfScientificCode && typeof c.code === "string")) {
+      out.push(finding("prescriptionAbsenceReason", `${where}.extension`));
+    }
+    const pointer = extensionValue(item, EXTENSIONS.prescription);
+    // A line may go without its MedicationRequest (the dose then travels as the line's own days
+    // supply, as real prescriber requests are written); one that names it names an entry of that type.
+    if (pointer === undefined) return;
+    const resolution = isObject(pointer) ? resolveReference(index, pointer.valueReference, entry) : undefined;
+    const request = resolution?.kind === "entry" ? resolution.entry : undefined;
+    if (!request || request.resource?.resourceType !== "MedicationRequest") {
+      out.push(finding("prescriptionLine", `${where}.extension`));
+      return;
+    }
+    const dosage = list(request.resource.dosageInstruction)[0];
+    const repeat = isObject(dosage) && isObject(dosage.timing) && isObject(dosage.timing.repeat) ? dosage.timing.repeat : undefined;
+    const count = repeat?.count;
+    const requestAt = `${at.slice(0, at.lastIndexOf(".entry["))}.entry[${request.index}].resource.dosageInstruction[0]`;
+    if (!repeat || typeof repeat.frequency !== "number" || typeof repeat.period !== "number") out.push(finding("prescriptionDosage", `${requestAt}.timing.repeat`));
+    else if (count !== undefined && (typeof count !== "number" || !Number.isInteger(count) || count < 1)) out.push(finding("prescriptionDosage", `${requestAt}.timing.repeat.count`));
+    if (!isObject(dosage) || list(dosage.doseAndRate).length === 0) out.push(finding("prescriptionDosage", `${requestAt}.doseAndRate`));
+  });
 }
 
 /** The chief complaint's own code per care setting (institutional BV-00770, professional BV-00779). */
@@ -581,7 +753,7 @@ function personKeys(reference: unknown, entry: MessageEntry | undefined): Set<st
  * Rules that read the request with the Patient and Coverage it names
  * (docs/decisions/056): a coverage whose beneficiary is someone else is refused unless the
  * request is for a newborn under a parent's coverage; a newborn must be within the newborn window
- * at every service date; a newborn's claim or prior authorization carries the birth weight, and a
+ * at every service date; a newborn's claim or prior authorization of the birth encounter carries the birth weight, and a
  * birth weight is in kilograms.
  */
 function checkPatientAndCoverage(entry: MessageEntry, at: string, index: MessageIndex, out: Finding[]): void {
@@ -632,5 +804,19 @@ function checkPatientAndCoverage(entry: MessageEntry, at: string, index: Message
       out.push(finding("birthWeightUnit", `${at}.supportingInfo[${i}].valueQuantity`, quantity && typeof quantity.code === "string" ? `Found the unit "${quantity.code}".` : undefined));
     }
   }
-  if (newborn && weights.length === 0) out.push(finding("newbornBirthWeight", `${at}.supportingInfo`));
+  // Guide 6.5 (p. 96): "Birthweight is required only on the newborn encounter - i.e. the birth
+  // encounter": a request whose service days include the baby's birth date. Later visits within
+  // the newborn days go without it (decision 120).
+  if (newborn && weights.length === 0 && isBirthEncounter(request, at, patientEntry)) out.push(finding("newbornBirthWeight", `${at}.supportingInfo`));
+}
+
+/**
+ * The request is the baby's birth encounter: one of its service days is the Patient's birth date.
+ * Without a Patient entry (or its birth date) it is taken as one — the weight is then asked, as
+ * before decision 120.
+ */
+function isBirthEncounter(request: Json, at: string, patientEntry: MessageEntry | undefined): boolean {
+  const birth = patientEntry ? dayOf(patientEntry.resource!.birthDate) : undefined;
+  if (!birth) return true;
+  return serviceDates(request, at).some((d) => d.day === birth);
 }

@@ -121,9 +121,9 @@ function checkEncounter(c: MdsClaim, encounter: Located, out: Finding[]): void {
   const at = encounter.at;
   const klass = isObject(e.class) && typeof e.class.code === "string" ? e.class.code : undefined;
   const allowed = CLASSES_BY_TYPE[c.type];
-  // An emergency (subType emr) answers to BV-00755 alone: the portal still offers an institutional
-  // emergency, which the guide's table does not (docs/decisions/104, open question).
-  if (allowed && klass && c.subtype !== "emr" && !allowed.classes.includes(klass)) out.push(finding(allowed.rule, `${at}.class`, `Found "${klass}".`));
+  // The class table of the guide (9.19) holds for every subtype: an institutional emergency (class
+  // EMER) is refused under BV-00741 — an emergency visit is billed as a professional claim.
+  if (allowed && klass && !allowed.classes.includes(klass)) out.push(finding(allowed.rule, `${at}.class`, `Found "${klass}".`));
   if (c.subtype === "emr" && klass !== "EMER") out.push(finding("encounterClassEmergency", `${at}.class`, klass ? `Found "${klass}".` : undefined));
   if ((c.type === "professional" || c.type === "oral") && !extensionOf(e, MDS_EXTENSIONS.serviceEventType)) out.push(finding("serviceEventType", `${at}.extension`));
 

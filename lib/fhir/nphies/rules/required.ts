@@ -57,8 +57,11 @@ export const REQUIRED_BY_PROFILE: Readonly<Record<string, RequiredPaths>> = {
   [PROFILE_NAMES.practitioner]: ["identifier.system", "identifier.value", "active", "name"],
   // Profile note 3.2 (p. 17): Location.name was removed from the location profile (decision 104).
   [PROFILE_NAMES.location]: ["identifier.system", "identifier.value", "status", "managingOrganization"],
+  // A prescription's line (guide 7.11, 9.6): what is prescribed, for whom, by whom, and how it is taken.
+  [PROFILE_NAMES.medicationRequest]: ["status", "intent", "medication[x]", "subject", "authoredOn", "requester", "dosageInstruction"],
   [PROFILE_NAMES.encounter]: ["identifier.value", "status", "class.code", "subject", "period.start", "serviceProvider"],
-  [PROFILE_NAMES.eligibilityRequest]: ["identifier.system", "identifier.value", "status", "priority.coding.code", "purpose", "patient", "serviced[x]", "created", "provider", "insurer", "facility", "insurance.coverage"],
+  // insurance.coverage: required unless the purpose includes discovery (Table 36) — rules eligibilityCoverage, discoveryAlone.
+  [PROFILE_NAMES.eligibilityRequest]: ["identifier.system", "identifier.value", "status", "priority.coding.code", "purpose", "patient", "serviced[x]", "created", "provider", "insurer", "facility"],
   [PROFILE_NAMES.pollRequest]: ["identifier.value", "status", "intent", "code.coding.code", "requester", "owner", "authoredOn"],
   [PROFILE_NAMES.cancelRequest]: ["identifier.value", "status", "intent", "code.coding.code", "focus", "requester", "owner", "authoredOn", "reasonCode.coding.code"],
   [PROFILE_NAMES.statusCheck]: ["identifier.value", "status", "intent", "code.coding.code", "focus", "requester", "owner", "authoredOn"],

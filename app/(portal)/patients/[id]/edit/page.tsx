@@ -6,7 +6,7 @@ import { RegisterPatientForm } from "@/components/patients/register-patient-form
 import { Card, PageHeader } from "@/components/ui/card";
 import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { env } from "@/lib/env";
-import { auditedView, formatSaudiMobile } from "@/lib/patients";
+import { auditedView, formatSaudiMobile, patientCodeLists } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: (await getTranslations("patients"))("edit.title") };
@@ -40,7 +40,10 @@ export default staffPage("patients", async function EditPatientPage({ params }: 
             gender: patient.gender,
             phone: patient.phone ? formatSaudiMobile(patient.phone) : "",
             maritalStatus: patient.maritalStatus ?? "",
+            occupation: patient.occupation ?? "",
+            religion: patient.religion ?? "",
           }}
+          lists={await patientCodeLists(staff.db)}
         />
       </Card>
     </>

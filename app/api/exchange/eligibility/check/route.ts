@@ -1,10 +1,10 @@
-import { exchangeApi } from "@/lib/exchange-api";
+import { providerApi } from "@/lib/provider-api";
 import { guarded } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** CoverageEligibilityRequest in, CoverageEligibilityResponse out (lib/exchange-api/eligibility.ts). */
+/** CoverageEligibilityRequest in, CoverageEligibilityResponse out (lib/provider-api/eligibility.ts). */
 export const POST = guarded("fhir", "exchange-api", async (request: Request): Promise<Response> => {
-  return exchangeApi().eligibilityCheck(request);
+  return providerApi().eligibilityCheck(request);
 });

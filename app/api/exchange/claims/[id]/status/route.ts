@@ -1,10 +1,10 @@
-import { exchangeApi } from "@/lib/exchange-api";
+import { providerApi } from "@/lib/provider-api";
 import { guarded } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** The submission's status as Parameters (lib/exchange-api/claims.ts). */
+/** The submission's status as Parameters (lib/provider-api/claims.ts). */
 export const GET = guarded("fhir", "exchange-api", async (request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> => {
-  return exchangeApi().claimStatus(request, (await params).id);
+  return providerApi().claimStatus(request, (await params).id);
 });

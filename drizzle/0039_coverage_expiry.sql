@@ -1,0 +1,1 @@
+ALTER TABLE "coverages" ADD COLUMN "expires_on" date;
