@@ -13,8 +13,13 @@ step() {
   shift
   "$@" || status=1
 }
+# The type-check runs beside the lint (each mostly one core); its output is printed after the lint's.
+npx tsc --noEmit > test-results/type-check.log 2>&1 &
+typecheck_pid=$!
 step "lint" npx eslint --max-warnings=0 .
-step "type-check" npx tsc --noEmit
+wait "$typecheck_pid"
+typecheck_status=$?
+step "type-check" bash -c 'cat test-results/type-check.log; exit "$1"' _ "$typecheck_status"
 step "unit tests" npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json
 step "browser tests" bash scripts/e2e.sh
 # The core journeys again with the portal speaking the national exchange's messaging protocol
