@@ -11,6 +11,7 @@ export {
   FINAL_STATUSES,
   DECISION_STATUSES,
   LIVE_CHANNEL,
+  announceLive,
   IllegalTransitionError,
   StaleSubmissionError,
   appendTimeline,

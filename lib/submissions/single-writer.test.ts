@@ -32,6 +32,32 @@ function writersOfSubmissions(): string[] {
     });
 }
 
+/** The one emitter of live events (`announceLive` in states.ts): no other file inserts one or NOTIFYs. */
+const EMITTER = "lib/submissions/states.ts";
+const LIVE_WRITE = /\.insert\(\s*liveEvents\s*\)|insert\s+into\s+"?live_events"?|pg_notify\s*\(/i;
+
+function emittersOfLiveEvents(): string[] {
+  const files = ["lib", "app", "components", "scripts", "sandbox", "e2e"].flatMap((d) => sources(join(ROOT, d)));
+  return files
+    .map((path) => relative(ROOT, path))
+    .filter((path) => path !== EMITTER && !path.endsWith("single-writer.test.ts"))
+    .filter((path) => LIVE_WRITE.test(readFileSync(join(ROOT, path), "utf8")));
+}
+
+describe("live events have one emitter", () => {
+  it("no file but lib/submissions/states.ts writes a live event or NOTIFYs", () => {
+    expect(emittersOfLiveEvents()).toEqual([]);
+    expect(LIVE_WRITE.test(readFileSync(join(ROOT, EMITTER), "utf8"))).toBe(true);
+  });
+
+  it("sees a drizzle insert, an SQL insert and a NOTIFY (the check itself)", () => {
+    expect(LIVE_WRITE.test("await db.insert(liveEvents).values({ kind })")).toBe(true);
+    expect(LIVE_WRITE.test("insert into live_events (kind) values ('x')")).toBe(true);
+    expect(LIVE_WRITE.test("select pg_notify('cx_live', '1')")).toBe(true);
+    expect(LIVE_WRITE.test("await db.select().from(liveEvents)")).toBe(false);
+  });
+});
+
 describe("the submissions table has one writer", () => {
   it("no file outside lib/submissions writes it", () => {
     expect(writersOfSubmissions()).toEqual([]);

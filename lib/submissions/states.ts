@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { liveEvents, submissionEvents, submissions } from "@/lib/db";
-import type { SubmissionKind, SubmissionStatus, TransitionSource, Tx } from "@/lib/db";
+import type { Db, SubmissionKind, SubmissionStatus, TransitionSource, Tx } from "@/lib/db";
 
 /**
  * The life of a submission (docs/decisions/062; the states are the platform's processing statuses plus our own draft, queued and failed):
@@ -153,20 +153,27 @@ export async function emitLive(
   row: Pick<Submission, "id" | "kind" | "status" | "platformId" | "totalMinor" | "currency">,
   info: { from: SubmissionStatus | null; source: TransitionSource; at: Date },
 ): Promise<void> {
-  const [event] = await tx
-    .insert(liveEvents)
-    .values({
-      at: info.at,
-      kind: "submission.status",
-      submissionId: row.id,
-      submissionKind: row.kind,
-      status: row.status,
-      audience: audienceFor(row.kind),
-      // Never patient data: browsers fetch details through their own, authorized pages.
-      payload: { from: info.from, to: row.status, source: info.source, platformId: row.platformId, totalMinor: row.totalMinor, currency: row.currency },
-    })
-    .returning({ id: liveEvents.id });
-  await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${String(event!.id)})`);
+  await announceLive(tx, {
+    at: info.at,
+    kind: "submission.status",
+    submissionId: row.id,
+    submissionKind: row.kind,
+    status: row.status,
+    audience: audienceFor(row.kind),
+    // Never patient data: browsers fetch details through their own, authorized pages.
+    payload: { from: info.from, to: row.status, source: info.source, platformId: row.platformId, totalMinor: row.totalMinor, currency: row.currency },
+  });
+}
+
+/**
+ * THE emitter of live events: every one — a submission's status, a note on its timeline, a visit
+ * run's progress, a remittance — is written here and announced to every instance (the NOTIFY is
+ * delivered when the caller's transaction commits; lib/pipeline/live.ts reads the rows). Ids,
+ * counts and amounts only: never patient data.
+ */
+export async function announceLive(db: Db | Tx, event: typeof liveEvents.$inferInsert): Promise<void> {
+  const [row] = await db.insert(liveEvents).values(event).returning({ id: liveEvents.id });
+  await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${String(row!.id)})`);
 }
 
 // ---- Decisions 045–048: news about a submission that is not a status change -------------------------------
@@ -193,17 +200,13 @@ export async function noteOnTimeline(
     detail: { note: note.note, ...note.detail },
     at,
   });
-  const [event] = await tx
-    .insert(liveEvents)
-    .values({
-      at,
-      kind: note.kind,
-      submissionId: submission.id,
-      submissionKind: submission.kind,
-      status: submission.status,
-      audience: audienceFor(submission.kind),
-      payload: { note: note.note, source: note.source, platformId: submission.platformId, ...note.payload },
-    })
-    .returning({ id: liveEvents.id });
-  await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${String(event!.id)})`);
+  await announceLive(tx, {
+    at,
+    kind: note.kind,
+    submissionId: submission.id,
+    submissionKind: submission.kind,
+    status: submission.status,
+    audience: audienceFor(submission.kind),
+    payload: { note: note.note, source: note.source, platformId: submission.platformId, ...note.payload },
+  });
 }
