@@ -46,6 +46,51 @@ function higherLayers(index) {
   ];
 }
 
+/**
+ * Tables with one owner (docs/decisions/127-owned-tables.md): only the owner module imports them
+ * from @/lib/db; every other module asks the owner. `stillReading` lists the files that read them
+ * directly today — the debt the decision counts, to be moved one by one (lib/boundaries.test.ts
+ * fails on an entry that no longer imports the table, so the list only shrinks); any other file
+ * that imports one fails the lint.
+ */
+export const OWNED_TABLES = {
+  owner: "lib/submissions",
+  tables: ["submissions", "submissionEvents"],
+  stillReading: [
+    "lib/authorization-usage/queries.ts",
+    "lib/authorizations/advanced-change.ts",
+    "lib/cancellation/service.ts",
+    "lib/claims/batch.ts",
+    "lib/claims/duplicates.ts",
+    "lib/claims/queries.ts",
+    "lib/claims/reconcile.ts",
+    "lib/claims/service.ts",
+    "lib/claims/work-queue.ts",
+    "lib/dashboard/queries.ts",
+    "lib/deadlines/queries.ts",
+    "lib/evidence/inbound.ts",
+    "lib/evidence/service.ts",
+    "lib/gateway/notifications.ts",
+    "lib/gateway/record.ts",
+    "lib/gateway/submissions.ts",
+    "lib/information-requests/inbound.ts",
+    "lib/information-requests/service.ts",
+    "lib/patients/registry.ts",
+    "lib/pipeline/apply.ts",
+    "lib/pipeline/follow-up.ts",
+    "lib/pipeline/inbound.ts",
+    "lib/pipeline/inbox-review.ts",
+    "lib/pipeline/outbox-eligibility.ts",
+    "lib/pipeline/outbox-settle.ts",
+    "lib/pipeline/references.ts",
+    "lib/pipeline/submit-api-claim.ts",
+    "lib/pipeline/webhooks.ts",
+    "lib/platform/payer-license.ts",
+    "lib/scrubber/facts.ts",
+    "scripts/messaging-batch.ts",
+  ],
+};
+
 const TESTS = ["**/*.test.ts", "**/*.test.tsx", "**/testing/**", "sandbox/test-support.ts", "**/*.test-support.ts", "scripts/bench-*.ts", "scripts/scale-out.ts", "scripts/seed-volume.ts", "scripts/messaging-batch.ts", "scripts/scrub-measure.ts", "scripts/mcp-demo.ts"];
 
 const config = [
@@ -96,6 +141,19 @@ const config = [
     files: TESTS.filter((g) => g.startsWith("**")).map((g) => `lib/${g}`),
     rules: {
       "no-restricted-imports": ["error", { patterns: [LIB_LAYER] }],
+    },
+  },
+  {
+    files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "scripts/**/*.ts", "instrumentation.ts"],
+    ignores: [...TESTS, `${OWNED_TABLES.owner}/**`, "lib/db/**", ...OWNED_TABLES.stillReading],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: `ImportDeclaration[source.value="@/lib/db"] > ImportSpecifier[imported.name=/^(${OWNED_TABLES.tables.join("|")})$/]`,
+          message: `The tables ${OWNED_TABLES.tables.join(", ")} belong to ${OWNED_TABLES.owner}: ask it (its reads and views) instead of reading them (docs/decisions/127).`,
+        },
+      ],
     },
   },
   {

@@ -1,7 +1,7 @@
-import { readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
-import { LIB_MAP } from "../eslint.config.mjs";
+import { LIB_MAP, OWNED_TABLES } from "../eslint.config.mjs";
 import { describe, expect, it } from "vitest";
 
 /*
@@ -35,6 +35,9 @@ describe("lint boundaries", () => {
     ["lib/patients/fixture.ts", 'import { submit } from "@/lib/submissions";\nexport const x = submit;\n', /platform layer may not import/],
     ["lib/claims/fixture.ts", 'import { handleListClaims } from "@/lib/claims-api";\nexport const x = handleListClaims;\n', /features layer may not import/],
     ["lib/time.ts", 'import { audit } from "@/lib/audit";\nexport const x = audit;\n', /core layer may not import/],
+    // Owned tables (decision 127): only their owner imports them.
+    ["lib/claims/fixture.ts", 'import { submissions } from "@/lib/db";\nexport const x = submissions;\n', /belong to lib\/submissions/],
+    ["app/(portal)/fixture.tsx", 'import { patients, submissionEvents } from "@/lib/db";\nexport const x = [patients, submissionEvents];\n', /belong to lib\/submissions/],
   ])("%s: refuses %j", async (file, code, expected) => {
     expect((await problems(file, code)).join("\n")).toMatch(expected);
   });
@@ -48,10 +51,27 @@ describe("lint boundaries", () => {
     ["components/claims/fixture.tsx", 'import { copyClaimAction } from "@/lib/claims/browser";\nexport const x = copyClaimAction;\n'],
     ["lib/claims/fixture.ts", 'import { submitForm } from "@/lib/submissions";\nexport const x = submitForm;\n'],
     ["lib/pipeline/fixture.ts", 'import { transition } from "@/lib/submissions";\nexport const x = transition;\n'],
+    ["lib/submissions/fixture.ts", 'import { submissions } from "@/lib/db";\nexport const x = submissions;\n'],
+    ["lib/claims/fixture.ts", 'import { patients } from "@/lib/db";\nexport const x = patients;\n'],
     // Tests may reach inside a module.
     ["lib/claims/fixture.test.ts", 'import { getPatient } from "@/lib/patients/registry";\nexport const x = getPatient;\n'],
   ])("%s: allows %j", async (file, code) => {
     expect(await problems(file, code)).toEqual([]);
+  });
+});
+
+describe("owned tables (decision 127)", () => {
+  it("lists as still reading only files that still import an owned table (the list only shrinks)", () => {
+    const root = path.resolve(__dirname, "..");
+    const imports = new RegExp(`import \\{[^}]*\\b(${OWNED_TABLES.tables.join("|")})\\b[^}]*\\} from "@/lib/db"`);
+    const stale = OWNED_TABLES.stillReading.filter((file: string) => {
+      try {
+        return !imports.test(readFileSync(path.join(root, file), "utf8"));
+      } catch {
+        return true;
+      }
+    });
+    expect(stale).toEqual([]);
   });
 });
 
