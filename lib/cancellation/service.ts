@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { audit, type Caller } from "@/lib/audit";
-import { submissions, type Db, type SubmissionKind, type SubmissionStatus } from "@/lib/db";
+import type { Db, SubmissionKind, SubmissionStatus } from "@/lib/db";
 import { applyPlatformNews, decisionOf, type PlatformStatus } from "@/lib/pipeline";
-import { noteOnTimeline, transition, type Submission } from "@/lib/submissions";
+import { getSubmission, lockSubmission, noteOnTimeline, transition, type Submission } from "@/lib/submissions";
 import { buildCancelTask, type CancelReason } from "@/lib/fhir";
 import { PlatformError, isRetryablePlatformError, portOf, type PortSource } from "@/lib/platform";
 
@@ -43,7 +42,7 @@ export type CancelResult =
   | { ok: false; error: "not_found" | "not_cancellable" | "platform"; reason?: string };
 
 async function load(db: Db, id: string, kinds: readonly SubmissionKind[]): Promise<Submission | undefined> {
-  const [row] = await db.select().from(submissions).where(eq(submissions.id, id));
+  const row = await getSubmission(db, id);
   return row && kinds.includes(row.kind) ? row : undefined;
 }
 
@@ -74,7 +73,7 @@ export async function cancelSubmission(deps: CancellationDeps, caller: Caller, i
   const at = now();
   const detail = { cancelReason: input.reason, task: code, taskStatus: answer.outcome.taskStatus, ...(answer.outcome.reason ? { platformReason: answer.outcome.reason } : {}) };
   const result = await deps.db.transaction(async (tx): Promise<CancelResult> => {
-    const [current] = await tx.select().from(submissions).where(eq(submissions.id, row.id)).for("update");
+    const current = await lockSubmission(tx, row.id);
     if (!current) return { ok: false, error: "not_found" };
     if (answer.outcome.done) {
       if (current.status === "cancelled") return { ok: true, done: true, status: "cancelled" };

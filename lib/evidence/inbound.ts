@@ -1,8 +1,8 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
-import { evidenceMessages, submissions } from "@/lib/db";
+import { evidenceMessages } from "@/lib/db";
 import { isResourceOf, readReference } from "@/lib/fhir";
 import type { InboundHandler } from "@/lib/pipeline";
-import { noteOnTimeline } from "@/lib/submissions";
+import { getSubmission, noteOnTimeline } from "@/lib/submissions";
 
 /**
  * The payer's acknowledgement of information sent unasked (docs/decisions/115): a Communication
@@ -27,7 +27,7 @@ export const evidenceAcknowledgementInbound: InboundHandler = async (context, re
       .where(and(eq(evidenceMessages.id, match.id), ne(evidenceMessages.status, "acknowledged")))
       .returning({ id: evidenceMessages.id });
     if (!updated) return "unchanged";
-    const [submission] = await tx.select().from(submissions).where(eq(submissions.id, match.submissionId));
+    const submission = await getSubmission(tx, match.submissionId);
     await noteOnTimeline(tx, submission!, { kind: "submission.note", note: "evidenceAcknowledged", source: context.source, detail: { event: context.event }, payload: { evidenceId: match.id } }, at);
     return "applied";
   });

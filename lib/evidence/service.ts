@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { audit, type Caller } from "@/lib/audit";
 import { attachableIds, attachmentsWithData, checkSet } from "@/lib/attachments";
-import { attachments, evidenceMessages, submissions, type Db, type EvidenceStatus } from "@/lib/db";
+import { attachments, evidenceMessages, type Db, type EvidenceStatus } from "@/lib/db";
 import { buildCommunication } from "@/lib/fhir";
 import { PlatformError, portOf, type PortSource } from "@/lib/platform";
-import { noteOnTimeline } from "@/lib/submissions";
+import { getSubmission, lockSubmission, noteOnTimeline } from "@/lib/submissions";
 import { evidenceSchema } from "./schema";
 
 export interface EvidenceDeps {
@@ -54,7 +54,7 @@ export async function sendEvidence(deps: EvidenceDeps, caller: Caller, raw: unkn
   }
   const input = parsed.data;
   const now = deps.clock ?? (() => new Date());
-  const [submission] = await deps.db.select().from(submissions).where(eq(submissions.id, input.submissionId));
+  const submission = await getSubmission(deps.db, input.submissionId);
   if (!submission) return { ok: false, error: "not_found" };
   if (!(SENDABLE as readonly string[]).includes(submission.status) || !submission.identifierValue) return { ok: false, error: "not_sendable" };
   const lines = new Set(((submission.claim as { item?: { sequence?: number }[] }).item ?? []).map((i) => i.sequence));
@@ -101,7 +101,7 @@ export async function sendEvidence(deps: EvidenceDeps, caller: Caller, raw: unkn
       .where(and(eq(evidenceMessages.id, row!.id), eq(evidenceMessages.status, "sending")));
     await tx.update(evidenceMessages).set({ sentAt: at, sendRequestId: sent.requestId }).where(and(eq(evidenceMessages.id, row!.id), isNull(evidenceMessages.sentAt)));
     if (ids.length > 0) await tx.update(attachments).set({ submissionId: submission.id }).where(and(inArray(attachments.id, ids), isNull(attachments.submissionId)));
-    const [current] = await tx.select().from(submissions).where(eq(submissions.id, submission.id)).for("update");
+    const current = await lockSubmission(tx, submission.id);
     await noteOnTimeline(tx, current!, { kind: "submission.note", note: "evidenceSent", source: channel === "ui" ? "user" : "api", requestId: sent.requestId, payload: { evidenceId: row!.id, files: ids.length, lines: sequences.length } }, at);
     await audit(tx, {
       actor: caller.actor,
@@ -133,6 +133,6 @@ export async function evidenceOf(db: Db, submissionId: string): Promise<Evidence
 
 /** The kind of a submission, to check the sender's role: a claim or an authorization (evidence is sent about no other kind). */
 export async function submissionKindOf(db: Db, id: string): Promise<"claim" | "preauthorization" | "prescription" | undefined> {
-  const [row] = await db.select({ kind: submissions.kind }).from(submissions).where(eq(submissions.id, id));
+  const row = await getSubmission(db, id);
   return row?.kind === "claim" || row?.kind === "preauthorization" || row?.kind === "prescription" ? row.kind : undefined;
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
-import { informationRequests, submissions } from "@/lib/db";
+import { informationRequests } from "@/lib/db";
 import { submissionForRequest, type InboundHandler } from "@/lib/pipeline";
-import { noteOnTimeline } from "@/lib/submissions";
+import { getSubmission, noteOnTimeline } from "@/lib/submissions";
 import { isFhirReadError, isResourceOf, readCommunicationRequest, readReference } from "@/lib/fhir";
 
 /** The live event kind of an information request (queue, claim page, live board). */
@@ -51,7 +51,7 @@ export const informationRequestInbound: InboundHandler = async (context, resourc
       .onConflictDoNothing({ target: informationRequests.platformRequestId })
       .returning({ id: informationRequests.id });
     if (!row) return "unchanged";
-    const [submission] = await tx.select().from(submissions).where(eq(submissions.id, target.id));
+    const submission = await getSubmission(tx, target.id);
     await noteOnTimeline(
       tx,
       submission!,
@@ -104,7 +104,7 @@ export const acknowledgementInbound: InboundHandler = async (context, resource) 
       .where(eq(informationRequests.id, match.id))
       .returning({ id: informationRequests.id });
     if (!updated) return "unchanged";
-    const [submission] = await tx.select().from(submissions).where(eq(submissions.id, match.submissionId));
+    const submission = await getSubmission(tx, match.submissionId);
     await noteOnTimeline(tx, submission!, { kind: INFORMATION_REQUEST_EVENT, note: "informationAcknowledged", source: context.source, detail: { event: context.event }, payload: { informationRequestId: match.id, state: "acknowledged" } }, at);
     return "applied";
   });

@@ -30,6 +30,7 @@ export {
   SubmissionNotFoundError,
   createDraft,
   getSubmission,
+  lockSubmission,
   queue,
   retrySubmission,
   submissionTimeline,

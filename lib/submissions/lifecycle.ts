@@ -178,8 +178,14 @@ export async function retrySubmission(deps: PipelineDeps, id: string, source: Tr
   });
 }
 
-export async function getSubmission(db: Db, id: string): Promise<Submission | undefined> {
+export async function getSubmission(db: Db | Tx, id: string): Promise<Submission | undefined> {
   const [row] = await db.select().from(submissions).where(eq(submissions.id, id));
+  return row;
+}
+
+/** A submission re-read in the caller's transaction, its row locked until that ends (FOR UPDATE): the read before a change. */
+export async function lockSubmission(tx: Tx, id: string): Promise<Submission | undefined> {
+  const [row] = await tx.select().from(submissions).where(eq(submissions.id, id)).for("update");
   return row;
 }
 
