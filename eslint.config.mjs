@@ -72,7 +72,6 @@ export const OWNED_TABLES = {
     "lib/gateway/submissions.ts",
     "lib/information-requests/service.ts",
     "lib/patients/registry.ts",
-    "lib/pipeline/apply.ts",
     "lib/pipeline/follow-up.ts",
     "lib/pipeline/inbound.ts",
     "lib/pipeline/inbox-review.ts",

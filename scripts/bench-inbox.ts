@@ -15,7 +15,8 @@ import { runMigrations } from "@/lib/db/migrate";
 import { readClaimResponse, readMessage, type MessagePart } from "@/lib/fhir";
 import { routeDue, storePollReply } from "@/lib/inbox";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
-import { PIPELINE_INBOUND, applyPlatformNews, incomingOf, routeInboxMessage } from "@/lib/pipeline";
+import { PIPELINE_INBOUND, incomingOf, routeInboxMessage } from "@/lib/pipeline";
+import { applyPlatformNews } from "@/lib/submissions";
 import { getSubmission, submit } from "@/lib/submissions";
 
 function arg(name: string, fallback: number): number {

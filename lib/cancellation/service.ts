@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { audit, type Caller } from "@/lib/audit";
 import type { Db, SubmissionKind, SubmissionStatus } from "@/lib/db";
-import { applyPlatformNews, decisionOf, type PlatformStatus } from "@/lib/pipeline";
-import { getSubmission, lockSubmission, noteOnTimeline, transition, type Submission } from "@/lib/submissions";
+
+import { applyPlatformNews, decisionOf, getSubmission, lockSubmission, noteOnTimeline, transition, type PlatformStatus, type Submission } from "@/lib/submissions";
 import { buildCancelTask, type CancelReason } from "@/lib/fhir";
 import { PlatformError, isRetryablePlatformError, portOf, type PortSource } from "@/lib/platform";
 

@@ -1,7 +1,7 @@
 import { screenSources } from "@/lib/testing/source-files";
 import { describe, expect, it } from "vitest";
 import { SUBMISSION_KINDS, SUBMISSION_STATUSES } from "@/lib/db/schema";
-import { DECISION_STATUS as APPLY_DECISION_STATUS } from "@/lib/pipeline/apply";
+import { DECISION_STATUS as APPLY_DECISION_STATUS } from "@/lib/submissions/apply";
 import ar from "./messages/ar.json";
 import en from "./messages/en.json";
 import { DECISION_STATUS, STATUS_ORDER, STATUS_WORDS, TONES, outcomeOfView, statusLabel } from "./status-words";
@@ -61,7 +61,7 @@ describe("the one status vocabulary", () => {
     expect(outcomeOfView([1])).toBeUndefined();
   });
 
-  it("maps the readers' decisions exactly as the pipeline does (lib/pipeline/apply.ts)", () => {
+  it("maps the readers' decisions exactly as the submission applies them (lib/submissions/apply.ts)", () => {
     for (const [decision, status] of Object.entries(APPLY_DECISION_STATUS)) {
       expect(DECISION_STATUS[decision as keyof typeof DECISION_STATUS]).toBe(status ?? "pended");
     }

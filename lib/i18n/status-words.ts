@@ -5,7 +5,7 @@ import type { Decision } from "@/lib/fhir";
  * The ONE status vocabulary of the portal: (kind, status, outcome) → the message key of its words
  * and its tone. Every list, badge, filter, timeline, live board, patient record, work queue and CSV
  * takes its words from here (messages `statusWords.<kind>.<word>`), so one claim reads the same on
- * every screen. The readers' decisions (lib/pipeline/apply.ts decisionOf: complete | partial |
+ * every screen. The readers' decisions (lib/submissions/apply.ts decisionOf: complete | partial |
  * denied | rejected) are already submission statuses; `pended`, `queued` and `cancelled` too.
  *
  * A decided submission whose benefit is 0.00 is not "Partly approved" nor "Approved with changes": it
@@ -105,7 +105,7 @@ export function outcomeOfView(view: unknown): StatusOutcome | undefined {
 
 /**
  * The reader's decision (lib/fhir readClaimResponse) as the status it gives the submission — the
- * same table as lib/pipeline/apply.ts `decisionOf` (a test holds them equal), with `pended` kept.
+ * same table as lib/submissions/apply.ts `decisionOf` (a test holds them equal), with `pended` kept.
  */
 export const DECISION_STATUS: Record<Decision, SubmissionStatus> = {
   approved: "complete",

@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db";
 import { submissions, type SubmissionKind } from "@/lib/db";
 import { claimProcessingStatus, isFhirReadError, isResourceOf, readClaimResponse, readReference, referenceId, type ClaimResponseView } from "@/lib/fhir";
 import { metrics } from "@/lib/metrics";
-import { applyPlatformNews, decisionOf, type PlatformStatus, type ReadResponse } from "./apply";
+import { applyPlatformNews, decisionOf, type PlatformStatus, type ReadResponse } from "@/lib/submissions";
 import { auditPipeline } from "./audit";
 import { reschedule } from "@/lib/submissions";
 

@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db";
 import { submissions } from "@/lib/db";
 import { isFhirReadError, readClaimResponse, readMessage, type ClaimResponseView } from "@/lib/fhir";
 import { InboxStateError, getInboxMessage, markMatched } from "@/lib/inbox";
-import { applyPlatformNews, decisionOf, type PlatformStatus, type ReadResponse } from "./apply";
+import { applyPlatformNews, decisionOf, type PlatformStatus, type ReadResponse } from "@/lib/submissions";
 
 /** The message cannot be matched: it carries no payer's decision, or the submission is not one it can belong to. */
 export class InboxMatchError extends Error {

@@ -30,7 +30,6 @@ export {
   type ApiClaimSubmission,
 } from "./submit-api-claim";
 export { emitGeneralLive } from "./general-live";
-export { applyPlatformNews, decisionOf, adjudicatedResponse, readResponses, type PlatformNews, type PlatformStatus, type ReadResponse } from "./apply";
 export { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox";
 export type { PreSendEligibility, PreSendOutcome } from "./outbox-eligibility";
 export { pollSubmission } from "./poller";

@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db";
 import { submissions } from "@/lib/db";
 import { claimProcessingStatus } from "@/lib/fhir";
 import { appendTimeline, reschedule, transition, type Submission } from "@/lib/submissions";
-import { applyPlatformNews, decisionOf, isDecision, type PlatformStatus } from "./apply";
+import { applyPlatformNews, decisionOf, isDecision, type PlatformStatus } from "@/lib/submissions";
 import { auditPipeline } from "./audit";
 import { backoffDelayMs, type BackoffPolicy } from "./config";
 import { classifyFailure, type CallFailure } from "./call-failure";

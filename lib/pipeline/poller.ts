@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db";
 import { auditPipeline } from "./audit";
-import { applyPlatformNews, isDecision, type PlatformStatus } from "./apply";
+import { applyPlatformNews, isDecision, type PlatformStatus } from "@/lib/submissions";
 import { classifyFailure } from "./call-failure";
 import { type PlatformPort } from "@/lib/platform";
 import { decisionRetries } from "./follow-up";

@@ -5,7 +5,7 @@ import { testDatabases } from "@/lib/testing/databases";
 import { backoffDelayMs, parsePipelineConfig } from "./config";
 import { claimTotalMinor, responseView } from "@/lib/submissions";
 import { classifyFailure } from "./call-failure";
-import { decisionOf } from "./apply";
+import { decisionOf } from "@/lib/submissions";
 import { IllegalTransitionError, StaleSubmissionError, TRANSITIONS, canTransition, transition } from "@/lib/submissions";
 import { createDraft, queue, retrySubmission, submissionTimeline } from "@/lib/submissions";
 import { buildClaim } from "./testing/harness";

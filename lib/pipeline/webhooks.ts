@@ -6,7 +6,7 @@ import { submissions, webhookReceipts } from "@/lib/db";
 import { auditRefusal } from "@/lib/audit";
 import { contextFromHeaders } from "@/lib/http";
 import { auditPipeline } from "./audit";
-import { adjudicatedResponse, applyPlatformNews, isDecision, readResponses, type ApplyResult } from "./apply";
+import { adjudicatedResponse, applyPlatformNews, isDecision, readResponses, type ApplyResult } from "@/lib/submissions";
 import { PIPELINE_INBOUND, combineInbound, routeInbound, type InboundHandlers } from "./inbound";
 import { classifyFailure } from "./call-failure";
 import { type PlatformPort } from "@/lib/platform";

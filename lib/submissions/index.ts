@@ -44,6 +44,18 @@ export {
 export { WORKER_STATUSES, dueBatches, heartbeatMs, leaseDue, releaseLeases, renewLeases, type BatchKey } from "./lease";
 export { reschedule, type ScheduleChange, type ScheduleGuard } from "./schedule";
 export { notePlatformId } from "./platform-id";
+export {
+  DECISION_STATUS,
+  adjudicatedResponse,
+  applyPlatformNews,
+  decisionOf,
+  isDecision,
+  readResponses,
+  type ApplyResult,
+  type PlatformNews,
+  type PlatformStatus,
+  type ReadResponse,
+} from "./apply";
 export { CLAIM_IDENTIFIER_SYSTEM_BASE, claimIdentifierSystem } from "./identifiers";
 export { claimTotalMinor } from "./claim-total";
 export { claimUseOf, kindOfUse } from "./kinds";

@@ -3,7 +3,10 @@ import { eq } from "drizzle-orm";
 import type { Db, TransitionSource, Tx } from "@/lib/db";
 import { submissions } from "@/lib/db";
 import { type ClaimResponseView, type Decision, type Read } from "@/lib/fhir";
-import { DECISION_STATUSES, isFinal, notePlatformId, reschedule, transition, wasReplacedResponse, type DecisionStatus, type Submission, type TransitionDetail } from "@/lib/submissions";
+import { wasReplacedResponse } from "./lifecycle";
+import { notePlatformId } from "./platform-id";
+import { reschedule } from "./schedule";
+import { DECISION_STATUSES, isFinal, transition, type DecisionStatus, type Submission, type TransitionDetail } from "./states";
 
 /** Processing statuses the platform reports (Claim extension, webhook `status`). */
 export type PlatformStatus = "queued" | "pended" | "complete" | "partial" | "denied" | "cancelled" | "rejected";
