@@ -1,8 +1,6 @@
-import { eq } from "drizzle-orm";
-import { submissions } from "@/lib/db";
 import type { PlatformPort } from "@/lib/platform";
 import { BASE_RULES, scrubClaim, type ScrubFinding } from "@/lib/scrubber";
-import { noteOnTimeline, submissionTimeline, transition, type Submission } from "@/lib/submissions";
+import { lockSubmission, noteOnTimeline, submissionTimeline, transition, type Submission } from "@/lib/submissions";
 import { auditPipeline } from "./audit";
 import type { OutboxContext } from "./outbox-settle";
 
@@ -68,7 +66,7 @@ export async function clearedToSend(ctx: OutboxContext, row: Submission, port: P
 /** A note on the timeline (and its live event) while the row is still queued and ours. */
 async function note(ctx: OutboxContext, row: Submission, name: string, detail: Record<string, unknown>, at: Date): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    const [current] = await tx.select().from(submissions).where(eq(submissions.id, row.id)).for("update");
+    const current = await lockSubmission(tx, row.id);
     if (!current || current.status !== "queued" || current.leaseOwner !== ctx.owner) return;
     await noteOnTimeline(tx, current, { kind: "submission.note", note: name, source: "system", detail }, at);
   });
@@ -78,7 +76,7 @@ async function note(ctx: OutboxContext, row: Submission, name: string, detail: R
 async function stop(ctx: OutboxContext, row: Submission, findings: ScrubFinding[], ruleSet: string, at: Date): Promise<void> {
   let stopped = false;
   await ctx.db.transaction(async (tx) => {
-    const [current] = await tx.select().from(submissions).where(eq(submissions.id, row.id)).for("update");
+    const current = await lockSubmission(tx, row.id);
     if (!current || current.status !== "queued" || current.leaseOwner !== ctx.owner) return;
     await transition(
       tx,

@@ -1,7 +1,8 @@
-import { and, eq, or } from "drizzle-orm";
+import { eq, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { coverages, insurers, patients, submissions } from "@/lib/db";
+import { coverages, insurers, patients } from "@/lib/db";
 import { IDENTIFIER_SYSTEMS, NATIONAL_EXCHANGE, PORTAL_CLAIM_IDENTIFIER_SYSTEM_BASE, type ReferenceView } from "@/lib/fhir";
+import { findSubmissionByReference } from "@/lib/submissions";
 
 /**
  * Maps a reference from a platform answer (any form the readers accept) to the portal's own
@@ -46,18 +47,12 @@ export async function resolveReference(db: Db, ref: ReferenceView | undefined, e
       return row ? { type: "Patient", id: row.id, nationalId: row.nationalId } : undefined;
     }
     case "Claim": {
-      if (id) {
-        const [row] = await db.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(eq(submissions.platformId, id));
-        if (row) return { type: "Claim", ...row };
-      }
-      if (!identifier?.value) return undefined;
-      const condition =
-        identifier.system && identifier.system.startsWith(`${PORTAL_CLAIM_IDENTIFIER_SYSTEM_BASE}/`)
-          ? and(eq(submissions.identifierSystem, identifier.system), eq(submissions.identifierValue, identifier.value))
-          : eq(submissions.identifierValue, identifier.value);
-      // Values are UUIDs fixed by the portal; a value-only match must still be unique to count.
-      const rows = await db.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(condition).limit(2);
-      return rows.length === 1 ? { type: "Claim", ...rows[0]! } : undefined;
+      const row = await findSubmissionByReference(db, {
+        platformId: id,
+        identifier: identifier?.value ? { system: identifier.system, value: identifier.value } : undefined,
+        ourSystem: (system) => system.startsWith(`${PORTAL_CLAIM_IDENTIFIER_SYSTEM_BASE}/`),
+      });
+      return row ? { type: "Claim", ...row } : undefined;
     }
     case "Coverage": {
       const value = id ?? identifier?.value;

@@ -29,6 +29,7 @@ export {
   ScrubBlockedError,
   SubmissionNotFoundError,
   createDraft,
+  findSubmissionByReference,
   getSubmission,
   lockSubmission,
   queue,

@@ -183,6 +183,29 @@ export async function getSubmission(db: Db | Tx, id: string): Promise<Submission
   return row;
 }
 
+/**
+ * The submission an answer or a reference points at: by the exchange's Claim id, else by our
+ * identifier (system and value when the system is one of ours; a value alone must match exactly
+ * one row to count — the values are UUIDs the portal fixed).
+ */
+export async function findSubmissionByReference(
+  db: Db | Tx,
+  reference: { platformId?: string; identifier?: { system?: string; value: string }; ourSystem: (system: string) => boolean },
+): Promise<Pick<Submission, "id" | "kind"> | undefined> {
+  if (reference.platformId) {
+    const [row] = await db.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(eq(submissions.platformId, reference.platformId));
+    if (row) return row;
+  }
+  const identifier = reference.identifier;
+  if (!identifier?.value) return undefined;
+  const condition =
+    identifier.system && reference.ourSystem(identifier.system)
+      ? and(eq(submissions.identifierSystem, identifier.system), eq(submissions.identifierValue, identifier.value))
+      : eq(submissions.identifierValue, identifier.value);
+  const rows = await db.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(condition).limit(2);
+  return rows.length === 1 ? rows[0] : undefined;
+}
+
 /** A submission re-read in the caller's transaction, its row locked until that ends (FOR UPDATE): the read before a change. */
 export async function lockSubmission(tx: Tx, id: string): Promise<Submission | undefined> {
   const [row] = await tx.select().from(submissions).where(eq(submissions.id, id)).for("update");
