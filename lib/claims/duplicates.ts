@@ -1,6 +1,5 @@
-import { and, eq, ne, notInArray } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { submissions } from "@/lib/db";
+import { standingClaimsOf } from "@/lib/submissions";
 
 /**
  * Duplicate detection: a claim is "already claimed" when another claim of the same patient, not
@@ -35,11 +34,6 @@ export function claimItemKeys(claim: Json): ItemKey[] {
 export async function findDuplicateClaims(db: Db, input: { nationalId: string; items: readonly ItemKey[]; excludeId?: string }): Promise<{ id: string; status: string; createdAt: Date }[]> {
   if (!input.items.length) return [];
   const signature = itemSignature(input.items);
-  const where = [eq(submissions.kind, "claim"), eq(submissions.patientNationalId, input.nationalId), notInArray(submissions.status, ["draft", "rejected", "failed", "cancelled"])];
-  if (input.excludeId) where.push(ne(submissions.id, input.excludeId));
-  const rows = await db
-    .select({ id: submissions.id, status: submissions.status, createdAt: submissions.createdAt, claim: submissions.claim })
-    .from(submissions)
-    .where(and(...where));
+  const rows = await standingClaimsOf(db, input.nationalId, input.excludeId);
   return rows.filter((r) => itemSignature(claimItemKeys(r.claim)) === signature).map(({ id, status, createdAt }) => ({ id, status, createdAt }));
 }

@@ -13,9 +13,8 @@
  *   instances (they share the count), and a few outstanding claims are read within seconds when
  *   their webhook went to an instance that died.
  */
-import { inArray, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { submissions } from "@/lib/db";
+import { countAwaitingExchange } from "@/lib/submissions";
 
 /** Half of the platform's status quota (1 000 a minute) is for silence polls. */
 export const FOLLOW_UP_READS_PER_MINUTE = 500;
@@ -78,11 +77,7 @@ export function followUpPace(db: Db, maxMs: number, refreshMs = 5_000): () => nu
   const refresh = async () => {
     checking = true;
     try {
-      const [row] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(submissions)
-        .where(inArray(submissions.status, ["sent", "pended"]));
-      current = adaptivePollAfterMs(Number(row?.n ?? 0), maxMs);
+      current = adaptivePollAfterMs(await countAwaitingExchange(db), maxMs);
     } catch {
       // Keep the last value: a missed count only delays a poll.
     } finally {

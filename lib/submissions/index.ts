@@ -29,6 +29,8 @@ export {
   ScrubBlockedError,
   SubmissionNotFoundError,
   createDraft,
+  countAwaitingExchange,
+  standingClaimsOf,
   findSubmissionByReference,
   getSubmission,
   lockSubmission,

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
 import type { Db, SubmissionKind, TransitionSource, Tx } from "@/lib/db";
 import { submissionEvents, submissions, users } from "@/lib/db";
 import { isUuid } from "@/lib/ids";
@@ -204,6 +204,22 @@ export async function findSubmissionByReference(
       : eq(submissions.identifierValue, identifier.value);
   const rows = await db.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(condition).limit(2);
   return rows.length === 1 ? rows[0] : undefined;
+}
+
+/**
+ * A patient's claims that stand (neither a draft nor rejected, failed or cancelled), with the
+ * Claim each carries: what a new claim is compared with for duplicates.
+ */
+export async function standingClaimsOf(db: Db, nationalId: string, excludeId?: string): Promise<Pick<Submission, "id" | "status" | "createdAt" | "claim">[]> {
+  const where = [eq(submissions.kind, "claim"), eq(submissions.patientNationalId, nationalId), notInArray(submissions.status, ["draft", "rejected", "failed", "cancelled"])];
+  if (excludeId) where.push(ne(submissions.id, excludeId));
+  return db.select({ id: submissions.id, status: submissions.status, createdAt: submissions.createdAt, claim: submissions.claim }).from(submissions).where(and(...where));
+}
+
+/** How many submissions wait on the exchange (sent or pended): one indexed count. */
+export async function countAwaitingExchange(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(submissions).where(inArray(submissions.status, ["sent", "pended"]));
+  return Number(row?.n ?? 0);
 }
 
 /** A submission re-read in the caller's transaction, its row locked until that ends (FOR UPDATE): the read before a change. */
