@@ -58,7 +58,6 @@ export const OWNED_TABLES = {
   tables: ["submissions", "submissionEvents"],
   stillReading: [
     "lib/authorization-usage/queries.ts",
-    "lib/authorizations/advanced-change.ts",
     "lib/claims/batch.ts",
     "lib/claims/queries.ts",
     "lib/claims/reconcile.ts",
@@ -72,10 +71,7 @@ export const OWNED_TABLES = {
     "lib/information-requests/service.ts",
     "lib/patients/registry.ts",
     "lib/pipeline/inbound.ts",
-    "lib/pipeline/inbox-review.ts",
-    "lib/pipeline/outbox-settle.ts",
     "lib/pipeline/submit-api-claim.ts",
-    "lib/pipeline/webhooks.ts",
     "lib/platform/payer-license.ts",
     "lib/scrubber/facts.ts",
     "scripts/messaging-batch.ts",

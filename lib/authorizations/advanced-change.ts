@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Communication } from "@medplum/fhirtypes";
-import { eq } from "drizzle-orm";
 import { audit, type Caller } from "@/lib/audit";
-import { submissions, type Db } from "@/lib/db";
+import type { Db } from "@/lib/db";
 import { claimReference } from "@/lib/fhir";
 import { PlatformError, portOf, type PortSource } from "@/lib/platform";
-import { PAYER_CHANNEL, noteOnTimeline } from "@/lib/submissions";
+import { PAYER_CHANNEL, getSubmission, lockSubmission, noteOnTimeline } from "@/lib/submissions";
 
 /** The most the clinic writes to the payer about one approval (the payer reads it; nothing is cut). */
 export const CHANGE_TEXT_MAX = 2000;
@@ -30,7 +29,7 @@ export async function askPayerToChange(deps: ChangeAskDeps, caller: Caller, inpu
   const text = input.text.trim();
   if (!text) return { ok: false, error: "empty" };
   if (text.length > CHANGE_TEXT_MAX) return { ok: false, error: "too_long" };
-  const [row] = await deps.db.select().from(submissions).where(eq(submissions.id, input.id));
+  const row = await getSubmission(deps.db, input.id);
   if (!row || row.kind !== "preauthorization" || row.channel !== PAYER_CHANNEL || !row.identifierValue) return { ok: false, error: "not_found" };
   if (row.status !== "complete" && row.status !== "partial") return { ok: false, error: "not_changeable" };
   const now = (deps.clock ?? (() => new Date()))();
@@ -57,7 +56,7 @@ export async function askPayerToChange(deps: ChangeAskDeps, caller: Caller, inpu
     return { ok: false, error: "platform", ...(error instanceof PlatformError ? { reason: error.resolution ?? error.message } : {}) };
   }
   await deps.db.transaction(async (tx) => {
-    const [current] = await tx.select().from(submissions).where(eq(submissions.id, row.id)).for("update");
+    const current = await lockSubmission(tx, row.id);
     if (current) await noteOnTimeline(tx, current, { kind: "submission.note", note: "changeAsked", source: "user", requestId: sent.requestId, detail: { origin: PAYER_CHANNEL, communicationId: id } }, now);
   });
   await audit(deps.db, { actor: caller.actor, action: "authorization.ask_payer_change", target: { type: "submission", id: row.id }, outcome: "success", requestId: caller.requestId, ip: caller.ip, details: { communicationId: id, characters: text.length } });

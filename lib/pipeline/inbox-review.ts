@@ -1,10 +1,8 @@
-import { eq } from "drizzle-orm";
 import { isUuid } from "@/lib/ids";
 import type { Db } from "@/lib/db";
-import { submissions } from "@/lib/db";
 import { isFhirReadError, readClaimResponse, readMessage, type ClaimResponseView } from "@/lib/fhir";
 import { InboxStateError, getInboxMessage, markMatched } from "@/lib/inbox";
-import { applyPlatformNews, decisionOf, type PlatformStatus, type ReadResponse } from "@/lib/submissions";
+import { applyPlatformNews, decisionOf, getSubmission, type PlatformStatus, type ReadResponse } from "@/lib/submissions";
 
 /** The message cannot be matched: it carries no payer's decision, or the submission is not one it can belong to. */
 export class InboxMatchError extends Error {
@@ -44,7 +42,7 @@ export async function matchInboxMessage(db: Db, input: { inboxId: string; submis
   if (row.status !== "unmatched" && row.status !== "failed") throw new InboxMatchError("settled");
   const response = decisionIn(row);
   if (!response) throw new InboxMatchError("no_decision");
-  const [submission] = isUuid(input.submissionId) ? await db.select({ id: submissions.id, status: submissions.status }).from(submissions).where(eq(submissions.id, input.submissionId)) : [];
+  const submission = isUuid(input.submissionId) ? await getSubmission(db, input.submissionId) : undefined;
   if (!submission || submission.status === "draft" || submission.status === "queued") throw new InboxMatchError("no_submission");
   const status: PlatformStatus = decisionOf(response.view) ?? "pended";
   const applied = await applyPlatformNews({ db, pollAfterMs: input.pollAfterMs ?? 60_000 }, submission.id, {

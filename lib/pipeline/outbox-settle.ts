@@ -1,9 +1,7 @@
 import type { Claim } from "@medplum/fhirtypes";
-import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { submissions } from "@/lib/db";
 import { claimProcessingStatus } from "@/lib/fhir";
-import { appendTimeline, reschedule, transition, type Submission } from "@/lib/submissions";
+import { appendTimeline, lockSubmission, reschedule, transition, type Submission } from "@/lib/submissions";
 import { applyPlatformNews, decisionOf, isDecision, type PlatformStatus } from "@/lib/submissions";
 import { auditPipeline } from "./audit";
 import { backoffDelayMs, type BackoffPolicy } from "./config";
@@ -155,7 +153,7 @@ async function findByIdentifier(ctx: OutboxContext, row: Submission, client: Pla
 async function reject(ctx: OutboxContext, row: Submission, failure: Rejected, requestId: string | undefined): Promise<void> {
   const at = ctx.now();
   await ctx.db.transaction(async (tx) => {
-    const [current] = await tx.select().from(submissions).where(eq(submissions.id, row.id)).for("update");
+    const current = await lockSubmission(tx, row.id);
     if (!current || current.status !== "queued") return;
     const reason = { code: failure.code, status: failure.status, diagnostics: failure.diagnostics, resolution: failure.resolution, field: failure.field };
     await transition(
@@ -177,7 +175,7 @@ export async function retryLater(ctx: OutboxContext, row: Submission, failure: T
   const at = ctx.now();
   let gaveUp = false;
   await ctx.db.transaction(async (tx) => {
-    const [current] = await tx.select().from(submissions).where(eq(submissions.id, row.id)).for("update");
+    const current = await lockSubmission(tx, row.id);
     // Someone else finished or took over the row meanwhile (our lease ran out): theirs wins.
     if (!current || current.status !== "queued" || current.leaseOwner !== ctx.owner) return;
     const error = {

@@ -2,11 +2,11 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { submissions, webhookReceipts } from "@/lib/db";
+import { webhookReceipts } from "@/lib/db";
 import { auditRefusal } from "@/lib/audit";
 import { contextFromHeaders } from "@/lib/http";
 import { auditPipeline } from "./audit";
-import { adjudicatedResponse, applyPlatformNews, isDecision, readResponses, type ApplyResult } from "@/lib/submissions";
+import { adjudicatedResponse, applyPlatformNews, findSubmissionByReference, isDecision, readResponses, type ApplyResult } from "@/lib/submissions";
 import { PIPELINE_INBOUND, combineInbound, routeInbound, type InboundHandlers } from "./inbound";
 import { classifyFailure } from "./call-failure";
 import { type PlatformPort } from "@/lib/platform";
@@ -163,7 +163,7 @@ export async function handlePlatformWebhook(request: Request, deps: WebhookDeps)
     if (inserted.length === 0) return { duplicate: true as const };
     // The body whole, in the inbox, in the same step that records (and so acknowledges) the delivery.
     const [kept] = await storeMessages(tx, [{ messageId: webhookId, source: "webhook", event: body.event, body: rawBody, routedByCaller: true }], now);
-    const [submission] = await tx.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(eq(submissions.platformId, body.claim_id));
+    const submission = await findSubmissionByReference(tx, { platformId: body.claim_id });
     if (!submission) {
       // Usually the platform decided faster than our worker saved its answer (the platform id).
       // Forget the delivery and ask for it again: the platform's retry arrives once we know the

@@ -190,7 +190,7 @@ export async function getSubmission(db: Db | Tx, id: string): Promise<Submission
  */
 export async function findSubmissionByReference(
   db: Db | Tx,
-  reference: { platformId?: string; identifier?: { system?: string; value: string }; ourSystem: (system: string) => boolean },
+  reference: { platformId?: string; identifier?: { system?: string; value: string }; ourSystem?: (system: string) => boolean },
 ): Promise<Pick<Submission, "id" | "kind"> | undefined> {
   if (reference.platformId) {
     const [row] = await db.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(eq(submissions.platformId, reference.platformId));
@@ -199,7 +199,7 @@ export async function findSubmissionByReference(
   const identifier = reference.identifier;
   if (!identifier?.value) return undefined;
   const condition =
-    identifier.system && reference.ourSystem(identifier.system)
+    identifier.system && reference.ourSystem?.(identifier.system)
       ? and(eq(submissions.identifierSystem, identifier.system), eq(submissions.identifierValue, identifier.value))
       : eq(submissions.identifierValue, identifier.value);
   const rows = await db.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(condition).limit(2);
