@@ -58,7 +58,6 @@ export const OWNED_TABLES = {
   tables: ["submissions", "submissionEvents"],
   stillReading: [
     "lib/authorization-usage/queries.ts",
-    "lib/claims/batch.ts",
     "lib/claims/queries.ts",
     "lib/claims/reconcile.ts",
     "lib/claims/service.ts",

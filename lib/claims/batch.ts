@@ -1,7 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { Db, SubmissionStatus } from "@/lib/db";
-import { submissions } from "@/lib/db";
 import { isUuid } from "@/lib/ids";
+import { batchStatusCounts } from "@/lib/submissions";
 
 /**
  * Batches of "submit selected". No table: each claim of a batch carries the batch id in its
@@ -29,10 +28,5 @@ export function progressOf(byStatus: Partial<Record<SubmissionStatus, number>>):
 
 export async function batchProgress(db: Db, batchId: string): Promise<BatchProgress> {
   if (!isUuid(batchId)) return { total: 0, done: 0, byStatus: {} };
-  const rows = await db
-    .select({ status: submissions.status, n: sql<number>`count(*)::int` })
-    .from(submissions)
-    .where(and(eq(submissions.kind, "claim"), sql`${submissions.form}->>'batch' = ${batchId}`))
-    .groupBy(submissions.status);
-  return progressOf(Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])));
+  return progressOf(await batchStatusCounts(db, batchId));
 }

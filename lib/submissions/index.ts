@@ -29,6 +29,7 @@ export {
   ScrubBlockedError,
   SubmissionNotFoundError,
   createDraft,
+  batchStatusCounts,
   countAwaitingExchange,
   standingClaimsOf,
   findSubmissionByReference,

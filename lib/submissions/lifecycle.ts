@@ -216,6 +216,16 @@ export async function standingClaimsOf(db: Db, nationalId: string, excludeId?: s
   return db.select({ id: submissions.id, status: submissions.status, createdAt: submissions.createdAt, claim: submissions.claim }).from(submissions).where(and(...where));
 }
 
+/** The claims of one "submit selected" batch (`form.batch`), counted by status. */
+export async function batchStatusCounts(db: Db, batchId: string): Promise<Partial<Record<Submission["status"], number>>> {
+  const rows = await db
+    .select({ status: submissions.status, n: sql<number>`count(*)::int` })
+    .from(submissions)
+    .where(and(eq(submissions.kind, "claim"), sql`${submissions.form}->>'batch' = ${batchId}`))
+    .groupBy(submissions.status);
+  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+}
+
 /** How many submissions wait on the exchange (sent or pended): one indexed count. */
 export async function countAwaitingExchange(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(submissions).where(inArray(submissions.status, ["sent", "pended"]));
