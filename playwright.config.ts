@@ -15,7 +15,18 @@ export const E2E_SERVER_LOG = path.join(__dirname, "test-results", `server${RUN}
  * the messaging run lists them (scripts/test.sh); the REST run leaves them out rather than
  * counting them as skipped.
  */
-const MESSAGING_ONLY = ["inbox.spec.ts", "advanced-authorizations.spec.ts", "visit-details.spec.ts"];
+const MESSAGING_ONLY = [
+  "inbox.spec.ts",
+  "advanced-authorizations.spec.ts",
+  "visit-details.spec.ts",
+  // The national exchange's own use cases (guide v2.7): authorization versions, unsolicited
+  // evidence, newborns and offline approvals, prescription verification, transfer of care.
+  "authorization-changes.spec.ts",
+  "evidence.spec.ts",
+  "newborn.spec.ts",
+  "prescriptions.spec.ts",
+  "referral.spec.ts",
+];
 
 export default defineConfig({
   testDir: "e2e",
