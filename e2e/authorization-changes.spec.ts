@@ -1,6 +1,5 @@
-import fs from "node:fs";
 import type { Page } from "@playwright/test";
-import { MESSAGING, expect, fillVisitDetails, inArabic, pickCode, pickPatient, screenshot, test } from "./fixtures";
+import { MESSAGING, expect, fillVisitDetails, inArabic, noteFirstLoad, pickCode, pickPatient, shootBothWidths, test } from "./fixtures";
 
 /**
  * An authorization's whole life (docs/decisions/114; guide v2.7 7.3.1, Table 37), in the messaging
@@ -12,25 +11,8 @@ import { MESSAGING, expect, fillVisitDetails, inArabic, pickCode, pickPatient, s
  */
 const SHOTS = "test-results/43";
 
-/** First-load JavaScript of a page (compressed, as the accessibility walk counts it), noted in SHOTS/first-load.txt; within 200 kB. */
-async function firstLoad(page: Page, url: string, label: string, budgeted = true): Promise<void> {
-  await page.goto(url);
-  await page.waitForLoadState("networkidle");
-  const js = await page.evaluate(() =>
-    (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((r) => r.initiatorType === "script" || r.name.endsWith(".js")).reduce((a, r) => a + r.encodedBodySize, 0),
-  );
-  fs.mkdirSync(SHOTS, { recursive: true });
-  fs.appendFileSync(`${SHOTS}/first-load.txt`, `${label}\t${(js / 1024).toFixed(1)} kB\n`);
-  if (budgeted) expect(js, `${label}: first-load JavaScript`).toBeLessThanOrEqual(200 * 1024);
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await screenshot(page, SHOTS, `${name}-${width}.png`);
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const firstLoad = (page: Page, url: string, label: string, budgeted = true) => noteFirstLoad(page, url, label, SHOTS, budgeted);
+const shoot = (page: Page, name: string) => shootBothWidths(page, SHOTS, name);
 
 async function chooseInpatient(page: Page) {
   await expect(async () => {

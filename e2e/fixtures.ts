@@ -282,6 +282,27 @@ export async function screenshot(page: Page, dir: string, name: string): Promise
   await page.screenshot({ path: path.join(dir, name), fullPage: true });
 }
 
+/** The page at a desktop (1280 px) and a phone (390 px) width, `<name>-<width>.png`; back to the desktop after. */
+export async function shootBothWidths(page: Page, dir: string, name: string): Promise<void> {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await screenshot(page, dir, `${name}-${width}.png`);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** First-load JavaScript of a page (compressed, as the accessibility walk counts it), noted in `<dir>/first-load.txt`; within 200 kB when budgeted. */
+export async function noteFirstLoad(page: Page, url: string, label: string, dir: string, budgeted = true): Promise<void> {
+  await page.goto(url);
+  await page.waitForLoadState("networkidle");
+  const js = await page.evaluate(() =>
+    (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter((r) => r.initiatorType === "script" || r.name.endsWith(".js")).reduce((a, r) => a + r.encodedBodySize, 0),
+  );
+  fs.mkdirSync(dir, { recursive: true });
+  fs.appendFileSync(`${dir}/first-load.txt`, `${label}\t${(js / 1024).toFixed(1)} kB\n`);
+  if (budgeted) expect(js, `${label}: first-load JavaScript`).toBeLessThanOrEqual(200 * 1024);
+}
+
 export async function navLabels(page: Page): Promise<string[]> {
   const nav = page.getByRole("navigation", { name: /main navigation|القائمة الرئيسية/i });
   // Each entry's name without its count of waiting work (components/shell/nav-links.tsx).
