@@ -70,7 +70,6 @@ export const OWNED_TABLES = {
     "lib/information-requests/service.ts",
     "lib/patients/registry.ts",
     "lib/pipeline/inbound.ts",
-    "lib/pipeline/submit-api-claim.ts",
     "lib/platform/payer-license.ts",
     "lib/scrubber/facts.ts",
     "scripts/messaging-batch.ts",

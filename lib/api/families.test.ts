@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, createGatewayToken } from "@/lib/api-access/credentials";
 import { handleTokenRequest } from "./token-endpoint";
 import { handleListClaims } from "@/lib/claims-api";
-import { API_CLAIM_REPLAY_STATUS } from "@/lib/pipeline";
+import { API_CLAIM_REPLAY_STATUS } from "@/lib/submissions";
 import { buildClaim } from "@/lib/pipeline/testing/harness";
 import { postFhir, registerOrg, newOrgKey, signToken, testApi, testConfig, type TestOrgKey } from "@/lib/provider-api/testing";
 import { createGateway, parseGatewayConfig } from "@/lib/gateway";

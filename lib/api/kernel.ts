@@ -57,8 +57,12 @@ export interface ApiCall<P> {
   requestId: string;
   ip?: string;
   now: Date;
-  /** Filled by the work: the audit action (preset), target and patient-free details. */
-  audit: { action: string; target?: { type: string; id: string }; details: Record<string, unknown> };
+  /**
+   * Filled by the work: the audit action (preset), target and patient-free details. `recorded`: the
+   * work wrote this call's entry itself, in its own transaction (the submission intake), so a
+   * success gets no second one here.
+   */
+  audit: { action: string; target?: { type: string; id: string }; details: Record<string, unknown>; recorded?: boolean };
   /** Replace the audit actor once the work knows more (the OAuth client behind a token request). */
   setActor(actor: AuditActor): void;
 }
@@ -137,6 +141,7 @@ export async function runApi<P>(family: ApiFamily<P>, action: string, request: R
   let release: () => void = () => undefined;
   const record = async (status: number, reason: string | undefined) => {
     if (!db) return;
+    if (call?.audit.recorded && status < 400) return;
     await audit(db, {
       actor: call?.actor ?? refusedActor ?? anonymousActor,
       action: call?.audit.action ?? action,

@@ -92,7 +92,7 @@ export const fileAppealAction = staffAction(
   billing,
   z.object({ claimId: z.string(), sequences: z.array(z.number()), justification: z.string(), attachmentIds: z.array(z.string()).default([]) }),
   async (input, ctx): Promise<ActionResult<{ id: string }>> => {
-    const result: AppealResult = await fileAppeal({ db: ctx.db }, ctx.caller, input);
+    const result: AppealResult = await fileAppeal({ db: ctx.db, protocol: env().PLATFORM_PROTOCOL }, ctx.caller, input);
     return result.ok ? { ok: true, id: result.id } : result.error === "invalid" ? { ok: false, error: "invalid", fieldErrors: result.fieldErrors } : { ok: false, error: result.error };
   },
   { name: "claims" },

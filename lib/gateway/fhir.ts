@@ -2,7 +2,7 @@ import type { Patient as FhirPatient } from "@medplum/fhirtypes";
 import { readJsonObject } from "@/lib/api";
 import { AppError, fhirResponse as fhirJsonResponse } from "@/lib/errors";
 import { IDENTIFIER_SYSTEMS } from "@/lib/fhir";
-import { apiClaimAcknowledgement } from "@/lib/pipeline";
+import { apiClaimAcknowledgement } from "@/lib/submissions";
 import { findPatientByNationalId, getPatient } from "@/lib/patients";
 import type { GatewayContext } from "./run";
 import { pipelineError, submitGatewayClaim } from "./submissions";
@@ -47,9 +47,6 @@ export async function createClaim(ctx: GatewayContext, request: Request): Promis
   const body = await readJsonObject(request, { maxBytes: ctx.config.maxBodyBytes });
   try {
     const { submission, replay, status } = await submitGatewayClaim(ctx, body, undefined, "Claim");
-    ctx.audit.target = { type: "submission", id: submission.id };
-    ctx.audit.details.kind = submission.kind;
-    ctx.audit.details.replay = replay;
     return fhirJsonResponse(apiClaimAcknowledgement(submission, ctx.now), status, replay ? { "X-Idempotent-Replay": "true" } : {});
   } catch (error) {
     throw pipelineError(error) ?? error;

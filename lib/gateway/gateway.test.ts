@@ -223,7 +223,9 @@ describe.each(testDatabases())("agent gateway against the sandbox on $name", (ta
       const byIdentifier = await json(await q({ agent: "ClaimLinc", task: "status", data: { identifier: decided.identifierValue } }));
       expect((byIdentifier.result as Json).submissionId).toBe(id);
 
-      const [entry] = await db.select().from(auditEvents).where(eq(auditEvents.requestId, requestId));
+      const entries = await db.select().from(auditEvents).where(eq(auditEvents.requestId, requestId));
+      expect(entries).toHaveLength(1);
+      const [entry] = entries;
       expect(entry).toMatchObject({ action: "gateway.claim.submit", actorKind: "api", actorId: tokenId, actorLabel: "Claims assistant", outcome: "success", targetId: id });
       expect(JSON.stringify(entry!.details)).not.toContain("1000000001");
     });

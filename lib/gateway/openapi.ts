@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { errorBodySchema, jsonSchemaOf, schemaComponents } from "@/lib/api";
 import { type ErrorCode } from "@/lib/errors";
-import { ApiClaimAcknowledgementSchema } from "@/lib/pipeline";
+import { ApiClaimAcknowledgementSchema } from "@/lib/submissions";
 import { ClaimSchema, OperationOutcomeSchema } from "@/lib/fhir";
 import { AGENT_ROLES, agentNames, resolveAgent, type GatewayConfig } from "./config";
 import { AGENT_TASKS, GatewayQuerySchema } from "./query";

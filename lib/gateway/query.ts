@@ -34,9 +34,6 @@ function submitTask(kind: SubmissionKind): Task {
     schema: claimData,
     async run(ctx, data: z.infer<typeof claimData>, agentName) {
       const { submission, replay, status } = await submitGatewayClaim(ctx, data.claim, kind, "data.claim");
-      ctx.audit.target = { type: "submission", id: submission.id };
-      ctx.audit.details.kind = kind;
-      ctx.audit.details.replay = replay;
       return { status, result: submittedResult(submission, replay, agentName) };
     },
   };

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import type { Db, SubmissionKind } from "@/lib/db";
 import { submissions } from "@/lib/db";
-import { submitApiClaim } from "@/lib/pipeline";
+import { submitApiClaim } from "@/lib/submissions";
 import { IllegalTransitionError, SubmissionNotFoundError, claimIdentifierSystem, getSubmission, statedTotals, submissionTimeline, type Submission } from "@/lib/submissions";
 import { CANCEL_REASONS, PLATFORM_CURRENCY, fromMinorUnits } from "@/lib/fhir";
 import { listInformationRequests } from "@/lib/information-requests";
@@ -19,12 +19,13 @@ export function createdByToken(tokenId: string): string {
 }
 
 /**
- * Submits a FHIR Claim for `kind` through lib/pipeline's submitApiClaim — the same validation
+ * Submits a FHIR Claim for `kind` through lib/submissions' submitApiClaim — the same validation
  * (national ID included), idempotency (token + the caller's identifier) and replay status as the
- * exchange API. Field paths are under `prefix` (`data.claim` or `Claim`).
+ * exchange API. Field paths are under `prefix` (`data.claim` or `Claim`). The intake writes the
+ * call's audit entry in the submission's transaction (the kernel writes none for the success).
  */
 export async function submitGatewayClaim(ctx: GatewayContext, input: unknown, kind: SubmissionKind | undefined, prefix: string) {
-  return submitApiClaim({ db: ctx.db, now: ctx.now, channel: GATEWAY_CHANNEL, createdBy: createdByToken(ctx.token.id) }, input, {
+  const submitted = await submitApiClaim({ db: ctx.db, now: ctx.now, channel: GATEWAY_CHANNEL, createdBy: createdByToken(ctx.token.id), audit: { actor: ctx.actor, action: ctx.audit.action, requestId: ctx.requestId, ...(ctx.ip ? { ip: ctx.ip } : {}), details: { ...ctx.audit.details } } }, input, {
     providerOrgId: ctx.config.providerOrgId,
     allowSandboxTestIds: ctx.config.allowSandboxTestIds,
     protocol: ctx.config.protocol,
@@ -32,6 +33,9 @@ export async function submitGatewayClaim(ctx: GatewayContext, input: unknown, ki
     prefix,
     requireIdentifier: false,
   });
+  ctx.audit.target = { type: "submission", id: submitted.submission.id };
+  ctx.audit.recorded = true;
+  return submitted;
 }
 
 /** What a submit task answers. */

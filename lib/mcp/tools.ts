@@ -106,9 +106,6 @@ function submitTool(kind: SubmissionKind) {
     }
     const claim = { ...input.claim, identifier: [{ system: MCP_IDEMPOTENCY_SYSTEM, value: input.idempotencyKey }] };
     const { submission, replay } = await submitGatewayClaim(ctx, claim, kind, "claim");
-    ctx.audit.target = { type: "submission", id: submission.id };
-    ctx.audit.details.kind = kind;
-    ctx.audit.details.replay = replay;
     return {
       submissionId: submission.id,
       kind: submission.kind,

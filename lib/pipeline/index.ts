@@ -17,18 +17,6 @@ import { routeDue } from "@/lib/inbox";
 import { lineWriter } from "@/lib/log";
 
 export { pipelineConfig, parsePipelineConfig, backoffDelayMs, type PipelineConfig, type BackoffPolicy } from "./config";
-export {
-  API_CLAIM_ACCEPTED_STATUS,
-  API_CLAIM_REPLAY_STATUS,
-  ApiClaimAcknowledgementSchema,
-  apiClaimAcknowledgement,
-  callerIdentifier,
-  claimOutcomeOf,
-  submitApiClaim,
-  validateApiClaim,
-  type ApiClaimRules,
-  type ApiClaimSubmission,
-} from "./submit-api-claim";
 export { emitGeneralLive } from "./general-live";
 export { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox";
 export type { PreSendEligibility, PreSendOutcome } from "./outbox-eligibility";

@@ -56,7 +56,7 @@ export const appealPrescriptionAction = staffAction(
   PRESCRIBERS,
   z.object({ claimId: z.string(), sequences: z.array(z.number()), justification: z.string(), attachmentIds: z.array(z.string()).default([]) }),
   async (input, ctx): Promise<ActionResult<{ id: string }>> => {
-    const result = await fileAppeal({ db: ctx.db, kinds: ["prescription"] }, ctx.caller, input);
+    const result = await fileAppeal({ db: ctx.db, kinds: ["prescription"], protocol: env().PLATFORM_PROTOCOL }, ctx.caller, input);
     return result.ok ? { ok: true, id: result.id } : result.error === "invalid" ? { ok: false, error: "invalid", fieldErrors: result.fieldErrors } : { ok: false, error: result.error };
   },
   { name: "prescriptions" },

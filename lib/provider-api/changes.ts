@@ -4,11 +4,11 @@ import type { Caller } from "@/lib/audit";
 import { storeAttachment } from "@/lib/attachments";
 import { AppError, fhirResponse } from "@/lib/errors";
 import { sendEvidence } from "@/lib/evidence";
-import { submitApiClaim } from "@/lib/pipeline";
+import { submitApiClaim } from "@/lib/submissions";
 import { authorizationVersions, changeableVersion, getSubmission, type Submission } from "@/lib/submissions";
 import { isUuid } from "@/lib/ids";
 import type { CallContext } from "./api";
-import { EXCHANGE_API_CHANNEL, acknowledgement, createdByOf, statusPath } from "./claims";
+import { EXCHANGE_API_CHANNEL, acknowledgement, createdByOf, intakeAuditOf, statusPath } from "./claims";
 
 type Json = Record<string, unknown>;
 
@@ -89,7 +89,7 @@ export async function changeAuthorization(ctx: CallContext, request: Request, id
       },
     ],
   };
-  const { submission, replay, status } = await submitApiClaim({ db: ctx.db, now: ctx.now, channel: EXCHANGE_API_CHANNEL, createdBy: createdByOf(ctx.client.clientId), replacesId: earlier.id }, claim, {
+  const { submission, replay, status } = await submitApiClaim({ db: ctx.db, now: ctx.now, channel: EXCHANGE_API_CHANNEL, createdBy: createdByOf(ctx.client.clientId), replacesId: earlier.id, audit: intakeAuditOf(ctx) }, claim, {
     providerOrgId: config.providerOrgId,
     allowSandboxTestIds: config.allowSandboxTestIds,
     protocol: config.protocol,
@@ -97,8 +97,7 @@ export async function changeAuthorization(ctx: CallContext, request: Request, id
     requireIdentifier: true,
   });
   ctx.audit.target = { type: "submission", id: submission.id };
-  ctx.audit.details.changes = earlier.id;
-  ctx.audit.details.replay = replay;
+  ctx.audit.recorded = true;
   return fhirResponse(acknowledgement(submission, ctx.now), status, { Location: statusPath(submission.id), ...(replay ? { "X-Idempotent-Replay": "true" } : {}) });
 }
 

@@ -4,7 +4,7 @@ import { readJsonObject } from "@/lib/api";
 import type { Caller } from "@/lib/audit";
 import { AppError, fhirResponse } from "@/lib/errors";
 import { cancelFailure, cancelSubmission, checkSubmissionStatus, statusCheckFailure, type StatusCheckResult } from "@/lib/cancellation";
-import { apiClaimAcknowledgement, callerIdentifier, claimOutcomeOf, submitApiClaim } from "@/lib/pipeline";
+import { apiClaimAcknowledgement, callerIdentifier, claimOutcomeOf, submitApiClaim } from "@/lib/submissions";
 import { DECISION_STATUSES, getSubmission, submissionTimeline, type Submission } from "@/lib/submissions";
 import { CANCEL_REASONS, isFhirReadError, readClaimResponse, PLATFORM_ERROR_SYSTEM, PORTAL_SUBMISSION_ID_SYSTEM, PORTAL_SUBMISSION_STATUS_SYSTEM } from "@/lib/fhir";
 import { isUuid } from "@/lib/ids";
@@ -27,11 +27,14 @@ export function statusPath(submissionId: string): string {
   return `/api/exchange/claims/${submissionId}/status`;
 }
 
-/** POST /api/exchange/claims/submit: lib/pipeline's submitApiClaim (one validation, idempotency and replay status with the gateway). */
+/** The call as the intake audits it: the submit's one entry is written in the submission's transaction. */
+export const intakeAuditOf = (ctx: CallContext) => ({ actor: ctx.actor, action: ctx.audit.action, requestId: ctx.requestId, ...(ctx.ip ? { ip: ctx.ip } : {}), details: { ...ctx.audit.details } });
+
+/** POST /api/exchange/claims/submit: lib/submissions' submitApiClaim (one validation, idempotency and replay status with the gateway). */
 export async function submitClaim(ctx: CallContext, request: Request): Promise<Response> {
   const { config } = ctx.deps;
   const body = await readJsonObject(request, { maxBytes: config.maxBodyBytes });
-  const { submission, replay, status } = await submitApiClaim({ db: ctx.db, now: ctx.now, channel: EXCHANGE_API_CHANNEL, createdBy: createdByOf(ctx.client.clientId) }, body, {
+  const { submission, replay, status } = await submitApiClaim({ db: ctx.db, now: ctx.now, channel: EXCHANGE_API_CHANNEL, createdBy: createdByOf(ctx.client.clientId), audit: intakeAuditOf(ctx) }, body, {
     providerOrgId: config.providerOrgId,
     allowSandboxTestIds: config.allowSandboxTestIds,
     protocol: config.protocol,
@@ -39,8 +42,7 @@ export async function submitClaim(ctx: CallContext, request: Request): Promise<R
     requireIdentifier: true,
   });
   ctx.audit.target = { type: "submission", id: submission.id };
-  ctx.audit.details.kind = submission.kind;
-  ctx.audit.details.replay = replay;
+  ctx.audit.recorded = true;
   return fhirResponse(acknowledgement(submission, ctx.now), status, {
     Location: statusPath(submission.id),
     ...(replay ? { "X-Idempotent-Replay": "true" } : {}),

@@ -252,8 +252,12 @@ describe.each(testDatabases())("provider-side exchange API against the sandbox o
       const res = await api.submitClaim(postFhir("/api/exchange/claims/submit", claimBody("claim"), await tokenFor(his, "his"), { "x-request-id": requestId }));
       expect(res.status).toBe(202);
       expect(res.headers.get("x-request-id")).toBe(requestId);
-      const [entry] = await database.db.select().from(auditEvents).where(eq(auditEvents.requestId, requestId));
+      // One entry for the call, written by the intake in the submission's transaction (decision 129).
+      const entries = await database.db.select().from(auditEvents).where(eq(auditEvents.requestId, requestId));
+      expect(entries).toHaveLength(1);
+      const [entry] = entries;
       expect(entry).toMatchObject({ action: "exchange.claim.submit", actorKind: "api", actorId: "his", actorLabel: "Hospital information system", outcome: "success", targetType: "submission" });
+      expect(entry!.details).toMatchObject({ status: 202, kind: "claim", replay: false });
       expect(JSON.stringify(entry)).not.toContain("1000000001");
     });
 

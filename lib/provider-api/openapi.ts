@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { schemaComponents } from "@/lib/api";
-import { ApiClaimAcknowledgementSchema } from "@/lib/pipeline";
+import { ApiClaimAcknowledgementSchema } from "@/lib/submissions";
 import {
   ClaimSchema,
   CoverageEligibilityRequestSchema,

@@ -41,6 +41,7 @@ const WORDS: Record<string, string> = {
   absenceReasonRequired: "a medicine named by GTIN needs the reason it has no scientific code",
   maritalStatusMissing: "the patient's record has no marital status; the exchange refuses it",
   coverageClassMissing: "the coverage has no class; the exchange refuses it",
+  exchangeRule: "the request built from it breaks a rule of the exchange; nothing was sent (quote the request id to the clinic)",
 };
 
 const unprocessable = (fields: { path: string; message: string }[]) =>
@@ -59,9 +60,10 @@ export async function submitPrescriptionApi(ctx: CallContext, request: Request):
   const prescriber = (await listPractitioners(db, null)).find((p) => p.license === input.prescriberLicense && p.active);
   if (!prescriber) throw unprocessable([{ path: "prescriberLicense", message: WORDS.prescriberUnknown! }]);
   const result = await submitPrescription(
-    { db, providerOrgId: ctx.deps.config.providerOrgId, protocol: ctx.deps.config.protocol, clock: () => ctx.now },
+    // The intake writes this call's audit entry in the submission's transaction (the kernel writes none for the success).
+    { db, providerOrgId: ctx.deps.config.providerOrgId, protocol: ctx.deps.config.protocol, clock: () => ctx.now, auditAction: ctx.audit.action },
     // Named by the calling organization, so that only it reads, cancels or appeals it (docs/decisions/121).
-    { actor: ctx.actor, userId: createdByOf(ctx.client.clientId), requestId: ctx.requestId },
+    { actor: ctx.actor, userId: createdByOf(ctx.client.clientId), requestId: ctx.requestId, ...(ctx.ip ? { ip: ctx.ip } : {}) },
     { patientId: patient.id, coverageId: coverage.id, prescriberId: prescriber.id, diagnoses: input.diagnoses, lines: input.lines },
     "exchange-api",
   );
@@ -74,6 +76,7 @@ export async function submitPrescriptionApi(ctx: CallContext, request: Request):
     );
   }
   ctx.audit.target = { type: "submission", id: result.id };
+  ctx.audit.recorded = true;
   return jsonResponse({ id: result.id, status: result.status }, 202, { location: `/api/exchange/prescriptions/${result.id}` });
 }
 
@@ -151,7 +154,8 @@ export async function appealPrescriptionApi(ctx: CallContext, request: Request, 
     attachmentIds.push(stored.attachment.id);
   }
   const result = await fileAppeal(
-    { db: ctx.db, clock: () => ctx.now, kinds: ["prescription"] },
+    // The intake writes this call's audit entry in the appeal's transaction (the kernel writes none for the success).
+    { db: ctx.db, clock: () => ctx.now, kinds: ["prescription"], protocol: ctx.deps.config.protocol, auditAction: ctx.audit.action },
     { actor: ctx.actor, userId, requestId: ctx.requestId, ...(ctx.ip ? { ip: ctx.ip } : {}) },
     { claimId: prescriptionId, sequences: parsed.data.sequences, justification: parsed.data.justification, attachmentIds },
     "exchange-api",
@@ -164,6 +168,7 @@ export async function appealPrescriptionApi(ctx: CallContext, request: Request, 
     if (result.error === "not_found") throw new AppError("not_found", "No prescription with this id.", { reason: "unknown_submission" });
     throw new AppError("conflict", result.error === "already_appealed" ? "An appeal of this prescription is still with the payer." : "Only a partly approved or refused prescription can be appealed.", { reason: result.error });
   }
-  ctx.audit.details.appealOf = prescriptionId;
+  ctx.audit.target = { type: "submission", id: result.id };
+  ctx.audit.recorded = true;
   return jsonResponse({ id: result.id, status: "queued" }, 202, { location: `/api/exchange/prescriptions/${result.id}` });
 }

@@ -5,7 +5,7 @@ import { contractPriceFor, seedDemoContracts } from "@/lib/contracts";
 import { driverClient } from "@/lib/db/client";
 import { CLAIM_LIMITS } from "@/lib/fhir";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
-import { submitApiClaim } from "@/lib/pipeline";
+import { submitApiClaim } from "@/lib/submissions";
 import { buildClaim } from "@/lib/pipeline/testing/harness";
 import { testDatabases } from "@/lib/testing/databases";
 import { gatherFacts, scrubClaim } from "./index";
@@ -27,7 +27,7 @@ describe.each(testDatabases().slice(0, 1))("scrubber facts on $name", (target) =
   let database: Awaited<ReturnType<typeof target.open>>;
   const subject = (claim: Record<string, unknown>) => ({ kind: "claim" as const, patientNationalId: "1000000001", insurerId: "payer-rimal", claim });
   const submit = (claim: Record<string, unknown>) =>
-    submitApiClaim({ db: database.db, now: new Date(), channel: "exchange-api", createdBy: "org:facts" }, claim, { providerOrgId: "clinic-001", allowSandboxTestIds: true, prefix: "Claim", requireIdentifier: true });
+    submitApiClaim({ db: database.db, now: new Date(), channel: "exchange-api", createdBy: "org:facts", audit: { actor: { kind: "api", id: "facts", name: "Test client" }, action: "exchange.claim.submit" } }, claim, { providerOrgId: "clinic-001", allowSandboxTestIds: true, prefix: "Claim", requireIdentifier: true });
 
   /** Runs `work` and counts the statements the driver was sent meanwhile. */
   async function counted<T>(work: () => Promise<T>): Promise<{ value: T; queries: number }> {

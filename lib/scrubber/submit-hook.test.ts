@@ -4,7 +4,7 @@ import type { Caller } from "@/lib/audit";
 import { seedDemoContracts } from "@/lib/contracts";
 import { auditEvents, submissionEvents, submissions } from "@/lib/db/schema";
 import { AppError } from "@/lib/errors";
-import { submitApiClaim } from "@/lib/pipeline";
+import { submitApiClaim } from "@/lib/submissions";
 import { submitForm } from "@/lib/submissions";
 import { demoFormPatient, professionalCare } from "@/lib/submissions/testing";
 import { testDatabases } from "@/lib/testing/databases";
@@ -112,7 +112,7 @@ describe.each(testDatabases())("scrubber before queueing on $name", (target) => 
       item: [{ sequence: 1, productOrService: { coding: [{ system: "http://www.ama-assn.org/go/cpt", code: "47562" }] }, servicedDate: day, quantity: { value: 1 }, unitPrice: { value: 12000, currency: "SAR" }, net: { value: 12000, currency: "SAR" } }],
       total: { value: 12000, currency: "SAR" },
     };
-    const error = await submitApiClaim({ db: database.db, now: new Date(), channel: "exchange-api", createdBy: "org:test" }, body, {
+    const error = await submitApiClaim({ db: database.db, now: new Date(), channel: "exchange-api", createdBy: "org:test", audit: { actor: { kind: "api", id: "test", name: "Test client" }, action: "exchange.claim.submit" } }, body, {
       providerOrgId: "org-1",
       allowSandboxTestIds: true,
       prefix: "data.claim",

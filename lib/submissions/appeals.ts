@@ -1,13 +1,15 @@
 import { and, asc, desc, eq, gt, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { audit, type Caller } from "@/lib/audit";
-import { attachableIds, attachmentsWithData, checkSet, setSubmissionAttachments } from "@/lib/attachments";
+import type { Caller } from "@/lib/audit";
+import { attachableIds, attachmentsWithData, checkSet } from "@/lib/attachments";
 import { submissions, tables, type Db } from "@/lib/db";
 import { nphies } from "@/lib/fhir";
 import { isUuid } from "@/lib/ids";
-import { insertDraft, queueDraft } from "./lifecycle";
+import { checkClaim } from "./claim-rules";
+import { intake } from "./intake";
 import { appealablePrescriptionLines, prescriptionViewOf } from "./prescriptions";
-import { noteOnTimeline, type Submission } from "./states";
+import { noteOnTimeline } from "./states";
+import type { PlatformProtocol } from "./care-setting";
 
 /**
  * Appeals (docs/decisions/081): for a denied or partly paid claim, a new claim that re-opens some
@@ -118,7 +120,7 @@ export function appealClaim(
  * (docs/decisions/062). `kinds` says what the caller may appeal: claims (billing, the default) or
  * prescriptions (prescribers, docs/decisions/121) — found under another kind, it is not found.
  */
-export async function fileAppeal(deps: { db: Db; clock?: () => Date; kinds?: readonly ("claim" | "prescription")[] }, caller: Caller, raw: unknown, channel: "ui" | "exchange-api" = "ui"): Promise<AppealResult> {
+export async function fileAppeal(deps: { db: Db; clock?: () => Date; kinds?: readonly ("claim" | "prescription")[]; protocol?: PlatformProtocol; auditAction?: string }, caller: Caller, raw: unknown, channel: "ui" | "exchange-api" = "ui"): Promise<AppealResult> {
   const parsed = appealInputSchema.safeParse(raw);
   if (!parsed.success) {
     const fieldErrors: Partial<Record<string, string[]>> = {};
@@ -154,37 +156,36 @@ export async function fileAppeal(deps: { db: Db; clock?: () => Date; kinds?: rea
     { sequences, justification: input.justification, files: files.map((f) => ({ contentType: f.contentType, data: f.data, title: f.fileName, creation: f.createdAt })) },
     at,
   );
-  const appeal = await db.transaction(async (tx) => {
-    const draft = await insertDraft(
-      tx,
-      {
-        kind,
-        patientNationalId: original.patientNationalId,
-        ...(original.insurerId ? { insurerId: original.insurerId } : {}),
-        claim,
-        form: { appeal: { of: original.id, sequences, justification: input.justification, attachmentIds: ids } },
-        createdBy: caller.userId,
-        channel,
-        appealOfId: original.id,
-        facilityId: original.facilityId,
-      },
-      at,
-    );
-    await setSubmissionAttachments(tx, draft.id, ids);
-    // Filing an appeal is billing's deliberate act on lines already decided: the scrubber's warnings
-    // are recorded on the timeline, not asked again; its errors still block (docs/decisions/090).
-    const queued: Submission = await queueDraft(tx, draft.id, channel === "ui" ? "user" : "api", at, { acknowledgeWarnings: true });
-    await noteOnTimeline(tx, original, { kind: "submission.note", note: "appealFiled", source: channel === "ui" ? "user" : "api", detail: { appealId: queued.id, lines: sequences.length, files: ids.length } }, at);
-    await audit(tx, {
-      actor: caller.actor,
-      action: `${kind}.appeal`,
-      target: { type: "submission", id: queued.id },
-      outcome: "success",
-      requestId: caller.requestId,
-      ip: caller.ip,
-      details: { appealOf: original.id, lines: sequences.length, files: ids.length },
-    });
-    return queued;
-  });
-  return { ok: true, id: appeal.id };
+  // The exchange's rules asked of the appeal as of every intake's (claim-rules.ts).
+  const checked = checkClaim(claim, { protocol: deps.protocol ?? "rest" });
+  if (!checked.ok) return { ok: false, error: "invalid", fieldErrors: { form: ["exchangeRule"] } };
+  const source = channel === "ui" ? "user" : "api";
+  const entered = await intake(
+    db,
+    {
+      kind,
+      claim: checked.claim,
+      patientNationalId: original.patientNationalId,
+      ...(original.insurerId ? { insurerId: original.insurerId } : {}),
+      form: { appeal: { of: original.id, sequences, justification: input.justification, attachmentIds: ids } },
+      ...(caller.userId ? { createdBy: caller.userId } : {}),
+      channel,
+      links: { appealOfId: original.id },
+      facilityId: original.facilityId,
+      attachmentIds: ids,
+    },
+    {
+      source,
+      now: at,
+      // Filing an appeal is billing's deliberate act on lines already decided: the scrubber's warnings
+      // are recorded on the timeline, not asked again; its errors still stop it, and nothing is stored (docs/decisions/090).
+      scrub: { acknowledgeWarnings: true },
+      whenBlocked: "store-nothing",
+      audit: { actor: caller.actor, action: deps.auditAction ?? `${kind}.appeal`, requestId: caller.requestId, ip: caller.ip, details: { appealOf: original.id, lines: sequences.length, files: ids.length } },
+      alongside: (tx, queued) => noteOnTimeline(tx, original, { kind: "submission.note", note: "appealFiled", source, detail: { appealId: queued.id, lines: sequences.length, files: ids.length } }, at),
+    },
+  );
+  if (entered.outcome === "blocked") return { ok: false, error: "invalid", fieldErrors: { form: entered.error.result.errors.map((f) => `scrub:${f.code}`) } };
+  if (entered.outcome !== "queued") throw new Error("an appeal's intake names no draft and no replay");
+  return { ok: true, id: entered.submission.id };
 }

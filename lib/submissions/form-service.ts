@@ -1,10 +1,12 @@
 import { and, desc, eq } from "drizzle-orm";
 import { audit, type Caller } from "@/lib/audit";
-import { attachableIds, attachmentsWithData, checkSet, setSubmissionAttachments, type LimitProblem } from "@/lib/attachments";
+import { attachableIds, attachmentsWithData, checkSet, type LimitProblem } from "@/lib/attachments";
 import type { Db, Tx } from "@/lib/db";
 import { submissions } from "@/lib/db";
-import { claimTotalMinor } from "./claim-total";
-import { insertDraft, queueDraft, ScrubBlockedError, type ScrubAnswer } from "./lifecycle";
+import { insertDraft, type ScrubAnswer } from "./lifecycle";
+import { intake, writeDraft, type DraftWrite } from "./intake";
+import { checkClaim } from "./claim-rules";
+import { lineWriter } from "@/lib/log";
 import type { ScrubFinding } from "@/lib/scrubber";
 import type { Submission } from "./states";
 import { buildClaim, nphies, type CareSettingInput, type ClaimInput, type ClaimItemInput } from "@/lib/fhir";
@@ -46,6 +48,8 @@ export type SaveResult =
 
 /** Billing staff may send a claim or authorization despite the scrubber's errors, with a reason (decision 090). */
 export const mayOverrideScrubber = (caller: Caller) => caller.actor.kind === "user" && caller.actor.roles.includes("billing");
+
+const warn = lineWriter("warn");
 
 const now = (deps: ServiceDeps) => (deps.clock ?? (() => new Date()))();
 
@@ -356,17 +360,6 @@ async function loadDraft(db: Db, id: string, use: SubmissionUse): Promise<Submis
   return row.status === "draft" ? row : "not_draft";
 }
 
-/** Rewrites a draft's form, Claim and totals (only while it is still a draft). */
-async function updateDraftRow(tx: Tx, id: string, patch: { form: Record<string, unknown>; claim: Record<string, unknown>; patientNationalId: string; insurerId: string | null }, at: Date) {
-  const money = claimTotalMinor(patch.claim);
-  const [row] = await tx
-    .update(submissions)
-    .set({ ...patch, totalMinor: money?.totalMinor ?? null, currency: money?.currency ?? null, updatedAt: at })
-    .where(and(eq(submissions.id, id), eq(submissions.status, "draft")))
-    .returning();
-  return row;
-}
-
 async function record(db: Db | Tx, caller: Caller, action: string, id: string | undefined, outcome: "success" | "failure", details?: Record<string, unknown>) {
   await audit(db, {
     actor: caller.actor,
@@ -387,36 +380,20 @@ export interface DraftLinks {
   authorizationId?: string;
 }
 
-/** A draft's values as they are written: its form, Claim, patient, insurer and attachments. */
-interface DraftWrite {
-  use: SubmissionUse;
-  form: Record<string, unknown>;
-  claim: Record<string, unknown>;
-  resolved: Resolved;
-  attachmentIds: readonly string[];
-  links?: DraftLinks;
-}
-
-/**
- * Writes the draft (the one being edited, or a new one) with its form and attachments, inside the
- * caller's transaction: the one write path of saveDraft and submitForm (docs/decisions/062).
- */
-async function writeDraft(tx: Tx, deps: ServiceDeps, caller: Caller, existing: Submission | undefined, draft: DraftWrite, at: Date): Promise<string | "not_draft"> {
-  const patientNationalId = draft.resolved.patient.nationalId;
-  const insurerId = draft.resolved.coverage?.insurerId ?? null;
-  if (existing) {
-    const updated = await updateDraftRow(tx, existing.id, { form: draft.form, claim: draft.claim, patientNationalId, insurerId }, at);
-    if (!updated) return "not_draft";
-    await setSubmissionAttachments(tx, existing.id, draft.attachmentIds);
-    return updated.id;
-  }
-  const row = await insertDraft(
-    tx,
-    { kind: draft.use, patientNationalId, insurerId: insurerId ?? undefined, claim: draft.claim, form: draft.form, createdBy: caller.userId, channel: "ui", ...draft.links },
-    at,
-  );
-  await setSubmissionAttachments(tx, row.id, draft.attachmentIds);
-  return row.id;
+/** A form's draft as the intake's writeDraft takes it. */
+function draftWriteOf(caller: Caller, existing: Submission | undefined, values: { use: SubmissionUse; form: Record<string, unknown>; claim: Record<string, unknown>; resolved: Resolved; attachmentIds: readonly string[]; links?: DraftLinks }): DraftWrite {
+  return {
+    kind: values.use,
+    claim: values.claim,
+    patientNationalId: values.resolved.patient.nationalId,
+    ...(values.resolved.coverage?.insurerId ? { insurerId: values.resolved.coverage.insurerId } : {}),
+    channel: "ui",
+    ...(caller.userId ? { createdBy: caller.userId } : {}),
+    form: values.form,
+    attachmentIds: values.attachmentIds,
+    ...(values.links ? { links: values.links } : {}),
+    ...(existing ? { draft: existing } : {}),
+  };
 }
 
 /** Options of a save or submit: links of a new draft, the batch of "submit selected". */
@@ -446,7 +423,7 @@ export async function saveDraft(deps: ServiceDeps, caller: Caller, input: unknow
   const claim = draftClaimOf(deps, values, resolved);
   const at = now(deps);
   const id = await deps.db.transaction(async (tx) => {
-    const written = await writeDraft(tx, deps, caller, existing, { use: values.use, form: { ...values }, claim, resolved, attachmentIds: values.attachmentIds, links: options.links }, at);
+    const written = await writeDraft(tx, draftWriteOf(caller, existing, { use: values.use, form: { ...values }, claim, resolved, attachmentIds: values.attachmentIds, links: options.links }), at);
     if (written !== "not_draft") await record(tx, caller, `${kindLabel(values.use)}.draft_save`, written, "success", { patientId: resolved.patient.id, attachments: values.attachmentIds.length });
     return written;
   });
@@ -498,56 +475,49 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
     if (refillsLeftOf(picked) === 0) return { ok: false, error: "invalid", fieldErrors: { prescriptionRef: ["refillsUsedUp"] } };
   }
   const claim = await claimOf(deps, values, { patient: resolved.patient, coverage, ...(resolved.newborn ? { newborn: resolved.newborn } : {}) }, careTeam.team, existing?.replacesId ? await priorOf(deps.db, existing.replacesId) : undefined);
+  // The exchange's rules asked of the Claim itself, as of every intake's (claim-rules.ts): the form
+  // names these at its fields first, so a problem here is one the form could not show.
+  const checked = checkClaim(claim, { protocol: deps.protocol ?? "rest", ...(deps.protocol === "messaging" ? { codeLists: await mdsCodeLists(deps.db) } : {}) });
+  if (!checked.ok) {
+    warn(`a ${kindLabel(values.use)} form built a Claim the exchange's rules refuse (${checked.problem.reason} at ${checked.problem.path.join(".")}); nothing was sent`);
+    return { ok: false, error: "invalid", fieldErrors: { form: ["exchangeRule"] } };
+  }
   const form: Record<string, unknown> = { ...values };
   // No platform call here: the scrubber reads the eligibility answer already stored, and the outbox
   // checks eligibility again before sending when that answer is not recent (docs/decisions/124).
-  const at = now(deps);
   const canOverride = mayOverrideScrubber(caller);
-  const overrideReason = canOverride ? options.scrub?.overrideReason?.trim().slice(0, 500) || undefined : undefined;
-  const answer = (id: string): ScrubAnswer => ({
-    acknowledgeWarnings: options.scrub?.acknowledgeWarnings === true,
-    ...(overrideReason ? { overrideReason } : {}),
-    // An override of the scrubber's errors is audited with its reason, in the submit's transaction.
-    onPass: async (tx, result, overridden) => {
-      if (!overridden) return;
-      await record(tx, caller, `${kindLabel(values.use)}.scrub_override`, id, "success", {
-        reason: overrideReason,
-        ruleSet: result.ruleSet,
-        errors: result.errors.map((f) => ({ rule: f.rule, code: f.code, ...(f.sequence !== undefined ? { sequence: f.sequence } : {}) })),
-      });
-    },
-  });
-  // One transaction whatever the scrubber says: the draft (new or edited), its form and attachments,
-  // then the queueing and the submit's audit entry — or, when the scrubber stops it, the same draft
-  // kept with the scrub_blocked audit entry instead. The scrubber only reads (queueDraft throws
-  // before it writes), so the draft written here is what stays.
-  const outcome = await deps.db.transaction(async (tx) => {
-    const id = await writeDraft(tx, deps, caller, existing, { use: values.use, form, claim, resolved, attachmentIds: values.attachmentIds, links: options.links }, at);
-    if (id === "not_draft") return id;
-    try {
-      const queued = await queueDraft(tx, id, "user", at, answer(id));
-      // Only a claim that left is counted in its "submit selected" batch (lib/claims batch progress).
-      if (options.batchId) await tx.update(submissions).set({ form: { ...form, batch: options.batchId } }).where(eq(submissions.id, id));
-      await record(tx, caller, `${kindLabel(values.use)}.submit`, id, "success", {
-        patientId: resolved.patient.id,
-        items: values.items.length,
-        attachments: values.attachmentIds.length,
-        totalMinor: values.items.reduce((sum, i) => sum + (lineTotalMinor(i.quantity, i.unitPrice) ?? 0), 0),
-      });
-      return queued;
-    } catch (error) {
-      if (!(error instanceof ScrubBlockedError)) throw error;
-      await record(tx, caller, `${kindLabel(values.use)}.scrub_blocked`, id, "failure", {
-        ruleSet: error.result.ruleSet,
-        findings: error.result.findings.map((f) => ({ rule: f.rule, code: f.code, severity: f.severity })),
+  // One transaction whatever the scrubber says (intake.ts): the draft (new or edited), its form and
+  // attachments, then the queueing and the submit's audit entry — or, when the scrubber stops it,
+  // the same draft kept with the scrub_blocked audit entry instead.
+  const entered = await intake(
+    deps.db,
+    { ...draftWriteOf(caller, existing, { use: values.use, form, claim: checked.claim, resolved, attachmentIds: values.attachmentIds, links: options.links }), claim: checked.claim, ...(options.batchId ? { batchId: options.batchId } : {}) },
+    {
+      source: "user",
+      now: now(deps),
+      whenBlocked: "keep-draft",
+      scrub: {
+        acknowledgeWarnings: options.scrub?.acknowledgeWarnings === true,
+        ...(canOverride && options.scrub?.overrideReason ? { overrideReason: options.scrub.overrideReason } : {}),
         ...(options.scrub?.overrideReason && !canOverride ? { overrideRefused: true } : {}),
-      });
-      return { blocked: error, id };
-    }
-  });
-  if (outcome === "not_draft") return { ok: false, error: "not_draft" };
-  if ("blocked" in outcome) return { ok: false, error: "scrub", id: outcome.id, findings: outcome.blocked.result.findings, canOverride };
-  return { ok: true, id: outcome.id, status: outcome.status };
+      },
+      audit: {
+        actor: caller.actor,
+        action: `${kindLabel(values.use)}.submit`,
+        requestId: caller.requestId,
+        ip: caller.ip,
+        details: {
+          patientId: resolved.patient.id,
+          items: values.items.length,
+          attachments: values.attachmentIds.length,
+          totalMinor: values.items.reduce((sum, i) => sum + (lineTotalMinor(i.quantity, i.unitPrice) ?? 0), 0),
+        },
+      },
+    },
+  );
+  if (entered.outcome === "not_draft") return { ok: false, error: "not_draft" };
+  if (entered.outcome === "blocked") return { ok: false, error: "scrub", id: entered.draftId!, findings: entered.error.result.findings, canOverride };
+  return { ok: true, id: entered.submission.id, status: entered.submission.status };
 }
 
 export type ClaimFromAuthorizationResult =

@@ -107,3 +107,18 @@ export {
   type PrescriptionView,
 } from "./prescriptions";
 export { offlineEligibilityInUse } from "./offline-use";
+// The one intake (docs/decisions/129): every way in checks the Claim with checkClaim and enters through intake.
+export { checkClaim, claimRuleProblem, MAX_TOTAL_MINOR, type CheckedClaim, type ClaimRuleContext, type ClaimRuleProblem } from "./claim-rules";
+export { intake, type IntakeAudit, type IntakeEntry, type IntakeOptions, type IntakeOutcome } from "./intake";
+export {
+  API_CLAIM_ACCEPTED_STATUS,
+  API_CLAIM_REPLAY_STATUS,
+  ApiClaimAcknowledgementSchema,
+  apiClaimAcknowledgement,
+  callerIdentifier,
+  claimOutcomeOf,
+  submitApiClaim,
+  validateApiClaim,
+  type ApiClaimRules,
+  type ApiClaimSubmission,
+} from "./api-intake";

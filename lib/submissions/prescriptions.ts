@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { MedicationRequest } from "@medplum/fhirtypes";
-import { audit, type Caller } from "@/lib/audit";
+import type { Caller } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import { submissions } from "@/lib/db";
 import { buildPrescription, nphies, type ClaimResponseView, type PrescriptionLineInput } from "@/lib/fhir";
@@ -9,7 +9,8 @@ import { practitionersByIds } from "@/lib/facilities";
 import { isUuid } from "@/lib/ids";
 import { getCoverage, getPatient } from "@/lib/patients";
 import { lookupCodes } from "@/lib/terminology";
-import { insertDraft, queueDraft, ScrubBlockedError } from "./lifecycle";
+import { checkClaim } from "./claim-rules";
+import { intake } from "./intake";
 import type { Submission } from "./states";
 import type { PlatformProtocol } from "./care-setting";
 
@@ -58,6 +59,8 @@ export interface PrescriptionDeps {
   providerOrgId: string;
   protocol?: PlatformProtocol;
   clock?: () => Date;
+  /** The submit's audit verb: `prescription.submit` from the page, the API's own (`exchange.prescription.submit`) from it. */
+  auditAction?: string;
 }
 
 export type PrescriptionFieldErrors = Partial<Record<string, string[]>>;
@@ -135,41 +138,40 @@ export async function submitPrescription(deps: PrescriptionDeps, caller: Caller,
     lines,
     ...(prior ? { prior } : {}),
   });
-  try {
-    const queued = await deps.db.transaction(async (tx) => {
-      const draft = await insertDraft(
-        tx,
-        {
-          kind: "prescription",
-          patientNationalId: patient.nationalId,
-          insurerId: coverage.insurerId,
-          claim: claim as unknown as Record<string, unknown>,
-          channel,
-          ...(caller.userId ? { createdBy: caller.userId } : {}),
-          ...(values.appealOf ? { appealOfId: values.appealOf } : {}),
-          source: channel === "ui" ? "user" : "api",
-          form: values as unknown as Record<string, unknown>,
-        },
-        at,
-      );
-      const row = await queueDraft(tx, draft.id, channel === "ui" ? "user" : "api", at, { acknowledgeWarnings: true });
-      await audit(tx, {
+  // The exchange's rules asked of the built request, as of every intake's (claim-rules.ts).
+  const checked = checkClaim(claim, { protocol: deps.protocol ?? "rest" });
+  if (!checked.ok) return { ok: false, error: "invalid", fieldErrors: { form: ["exchangeRule"] } };
+  const source = channel === "ui" ? "user" : "api";
+  const entered = await intake(
+    deps.db,
+    {
+      kind: "prescription",
+      claim: checked.claim,
+      patientNationalId: patient.nationalId,
+      insurerId: coverage.insurerId,
+      channel,
+      ...(caller.userId ? { createdBy: caller.userId } : {}),
+      ...(values.appealOf ? { links: { appealOfId: values.appealOf } } : {}),
+      form: values as unknown as Record<string, unknown>,
+    },
+    {
+      source,
+      now: at,
+      scrub: { acknowledgeWarnings: true },
+      // The scrubber's errors (a coverage out of force, …) are the form's error: nothing is written.
+      whenBlocked: "store-nothing",
+      audit: {
         actor: caller.actor,
-        action: "prescription.submit",
-        target: { type: "submission", id: row.id },
-        outcome: "success",
+        action: deps.auditAction ?? "prescription.submit",
         requestId: caller.requestId,
         ip: caller.ip,
         details: { lines: values.lines.length, refills: values.lines.map((l) => l.refills), ...(values.appealOf ? { appealOf: values.appealOf } : {}) },
-      });
-      return row;
-    });
-    return { ok: true, id: queued.id, status: queued.status };
-  } catch (error) {
-    // The scrubber's errors (a coverage out of force, …) as the form's error: nothing was written.
-    if (error instanceof ScrubBlockedError) return { ok: false, error: "invalid", fieldErrors: { form: error.result.errors.map((f) => `scrub:${f.code}`) } };
-    throw error;
-  }
+      },
+    },
+  );
+  if (entered.outcome === "blocked") return { ok: false, error: "invalid", fieldErrors: { form: entered.error.result.errors.map((f) => `scrub:${f.code}`) } };
+  if (entered.outcome === "not_draft") throw new Error("a prescription's intake names no draft");
+  return { ok: true, id: entered.submission.id, status: entered.submission.status };
 }
 
 /** One line of a prescription as the page shows it: what was asked, and the payer's answer. */

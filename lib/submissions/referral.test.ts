@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { buildClaim, CODE_SYSTEMS, nphies } from "@/lib/fhir";
-import { validateApiClaim } from "@/lib/pipeline/submit-api-claim";
+import { validateApiClaim } from "./api-intake";
 import { referralIssues, submissionFormSchema } from "./form-schema";
 import { newbornOf, referralOf } from "./form-service";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { CODE_SYSTEMS, nphies } from "@/lib/fhir";
-import { validateApiClaim } from "./submit-api-claim";
+import { validateApiClaim } from "./api-intake";
 
 /**
  * The machine APIs take a newborn's Claim and the offline extensions as the exchange does

@@ -1,8 +1,8 @@
 import type { ClaimResponse, Identifier, OperationOutcomeIssue } from "@medplum/fhirtypes";
-import { and, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { AppError, issuePath, type FieldIssue } from "@/lib/errors";
 import type { Db, SubmissionKind } from "@/lib/db";
-import { coverages, submissions } from "@/lib/db";
+import { coverages } from "@/lib/db";
 import { z } from "zod";
 import {
   ClaimResponseSchema,
@@ -11,7 +11,6 @@ import {
   IdentifierSchema,
   PORTAL_SUBMISSION_ID_SYSTEM,
   PORTAL_SUBMISSION_STATUS_EXTENSION,
-  CODE_SYSTEMS,
   checkNationalId,
   nphies,
   PLATFORM_CURRENCY,
@@ -21,30 +20,30 @@ import {
   toMinorUnits,
   type ClaimParsed,
 } from "@/lib/fhir";
-import { claimIdentifierSystem, itemSystemsFor, type PlatformProtocol } from "@/lib/submissions";
-import { claimTotalMinor, claimUseOf } from "@/lib/submissions";
-import type { Submission } from "@/lib/submissions";
-import { ScrubBlockedError, submit } from "@/lib/submissions";
+import { claimIdentifierSystem } from "./identifiers";
+import type { PlatformProtocol } from "./care-setting";
+import { claimUseOf } from "./kinds";
+import type { Submission } from "./states";
+import type { ScrubBlockedError } from "./lifecycle";
+import { birthWeightMissing, claimRuleProblem, type CheckedClaim } from "./claim-rules";
+import { intake, type IntakeAudit } from "./intake";
 import { claimLineShares } from "@/lib/contracts";
-import { apiClinicalProblem } from "./api-clinical";
 import { mdsCodeLists } from "@/lib/terminology";
 import type { MdsCodeLists } from "@/lib/fhir/mds";
 import { NEWBORN_DAYS, requestCoverageUse } from "@/lib/patients";
 
 /*
- * THE submission of a Claim that arrives through a machine API — the exchange API's
- * `POST /api/exchange/claims/submit` and the gateway's `POST /fhir/Claim` and claim/authorization
- * agents: one validation, one idempotency rule, one acknowledgement, one replay status
- * (docs/decisions/032-one-replay-status.md).
+ * A Claim that arrives through a machine API — the exchange API's `POST /api/exchange/claims/submit`
+ * and its changes, the gateway's `POST /fhir/Claim`, claim/authorization agents and MCP tools: the
+ * FHIR structure and the caller's part (use, provider, national ID, identifier), then the
+ * exchange's rules every intake shares (claim-rules.ts), then the intake (intake.ts) — one
+ * idempotency rule, one acknowledgement, one replay status (docs/decisions/032, 129).
  */
 
 /** The status of a replayed Claim (same caller, same identifier): the same answer as the first time. */
 export const API_CLAIM_REPLAY_STATUS = 202;
 /** The status of a newly accepted Claim. */
 export const API_CLAIM_ACCEPTED_STATUS = 202;
-
-/** The largest total a submission row holds (minor units in a 32-bit integer column). */
-const MAX_TOTAL_MINOR = 2_147_483_647;
 
 export interface ApiClaimRules {
   /** The clinic's Organization id at the platform: `provider` of every Claim. */
@@ -91,7 +90,7 @@ export function callerIdentifier(identifiers: Identifier[] | undefined): { syste
  * missing required elements → 422 `unprocessable` (ERR-004 in FHIR); rules (use, provider,
  * national ID, identifier, total) → 422 `unprocessable`.
  */
-export function validateApiClaim(input: unknown, rules: ApiClaimRules): { claim: ClaimParsed; kind: SubmissionKind; identifier?: { system?: string; value: string } } {
+export function validateApiClaim(input: unknown, rules: ApiClaimRules): { claim: CheckedClaim; kind: SubmissionKind; identifier?: { system?: string; value: string } } {
   const { prefix } = rules;
   const at = (...path: PropertyKey[]) => issuePath(prefix, path);
   if (input === undefined) {
@@ -155,163 +154,10 @@ export function validateApiClaim(input: unknown, rules: ApiClaimRules): { claim:
       { path: at("identifier", 0, "system"), message: "reserved for the portal" },
     ]);
   }
-  const setting = careSettingProblem(claim, rules.protocol ?? "rest", rules.codeLists);
-  if (setting) throw refuse("unprocessable", setting.message, "care_setting", [{ path: at(...setting.path), message: setting.field }]);
-  const newborn = newbornProblem(claim, rules.protocol ?? "rest");
-  if (newborn) throw refuse("unprocessable", newborn.message, "newborn", [{ path: at(...newborn.path), message: newborn.field }]);
-  // The offline eligibility and authorization extensions as the exchange takes them (docs/decisions/111).
-  const offline = nphies.offlineFindings(claim as unknown as Record<string, unknown>, "Claim").find((f) => f.severity === "error");
-  if (offline) throw refuse("unprocessable", `${offline.code}: ${offline.message}`, "offline", [{ path: offline.expression.replace(/^Claim/, prefix), message: offline.message }]);
-  // Transfer of care as the guide writes it (7.3, Table 37; decision 120): an incomplete referral is a 422 naming the element.
-  const transfer = nphies.transferFindings(claim as unknown as Record<string, unknown>, "Claim").find((f) => f.severity === "error");
-  if (transfer) throw refuse("unprocessable", `${transfer.code}: ${transfer.message}`, "referral", [{ path: transfer.expression.replace(/^Claim/, prefix), message: transfer.message }]);
-  const money = claimTotalMinor({ ...claim });
-  if (money && Math.abs(money.totalMinor) > MAX_TOTAL_MINOR) {
-    throw refuse("unprocessable", "The claim's total is too large.", "total", [{ path: at("item"), message: "total too large" }]);
-  }
-  return { claim, kind, identifier };
-}
-
-/**
- * A newborn's Claim (extension-newborn, guide 6.5; docs/decisions/110): a birth weight is a
- * valueQuantity in kilograms (UCUM kg, BV-00509) — a weight in grams is refused by name — and, for
- * the national exchange, a newborn's claim or prior authorization of the birth encounter carries
- * one (BV-90024; checked in checkNewbornCoverage, which knows the birth date).
- */
-function newbornProblem(claim: ClaimParsed, protocol: PlatformProtocol): { path: PropertyKey[]; field: string; message: string } | undefined {
-  const infos = claim.supportingInfo ?? [];
-  const weights = infos.map((info, i) => ({ info, i })).filter(({ info }) => info.category.coding?.some((c) => c.system === nphies.SYSTEMS.claimInformationCategory && c.code === "birth-weight"));
-  for (const { info, i } of weights) {
-    const q = info.valueQuantity;
-    if (!q || q.system !== nphies.SYSTEMS.ucum || q.code !== "kg" || typeof q.value !== "number" || q.value <= 0) {
-      const grams = q?.code === "g" ? ` (found ${q.value ?? "?"} g: send ${typeof q.value === "number" ? q.value / 1000 : "it"} kg)` : "";
-      return { path: ["supportingInfo", i, "valueQuantity"], field: `the birth weight in kilograms (${nphies.SYSTEMS.ucum}, kg)${grams}`, message: `Claim.supportingInfo[${i}].valueQuantity: the birth weight is in kilograms (${nphies.SYSTEMS.ucum}, kg)${grams} (BV-00509).` };
-    }
-  }
-  // Whether the weight is required depends on the baby's birth date (the birth encounter, guide
-  // 6.5): checked with the patient's record in checkNewbornCoverage (decision 120).
-  void protocol;
-  return undefined;
-}
-
-/** The request's service days (YYYY-MM-DD): each line's date or period start, else the billable period's start. */
-function serviceDaysOf(claim: ClaimParsed): string[] {
-  const days = (claim.item ?? []).flatMap((i) => {
-    const d = typeof i.servicedDate === "string" ? i.servicedDate : (i as { servicedPeriod?: { start?: unknown } }).servicedPeriod?.start;
-    return typeof d === "string" && d.length >= 10 ? [d.slice(0, 10)] : [];
-  });
-  if (days.length > 0) return days;
-  const start = (claim as { billablePeriod?: { start?: unknown } }).billablePeriod?.start;
-  return typeof start === "string" && start.length >= 10 ? [start.slice(0, 10)] : [];
-}
-
-/** A newborn's birth encounter (a service day on the birth date) without its birth weight, for the national exchange (BV-90024). */
-function birthWeightMissing(claim: ClaimParsed, birthDate: string | undefined, protocol: PlatformProtocol): boolean {
-  if (protocol !== "messaging" || !birthDate) return false;
-  const hasWeight = (claim.supportingInfo ?? []).some((info) => info.category.coding?.some((c) => c.system === nphies.SYSTEMS.claimInformationCategory && c.code === "birth-weight"));
-  return !hasWeight && serviceDaysOf(claim).includes(birthDate);
-}
-
-/**
- * The care setting's rules an API Claim must meet before it is stored (docs/decisions/083): a
- * claim type of the exchange, a subtype that setting takes, lines coded in the setting's systems
- * (or CPT, the spec's), a valid tooth where an oral line names one, care team members named as practitioners.
- * The first problem, with its path; undefined when the Claim fits.
- */
-function careSettingProblem(claim: ClaimParsed, protocol: PlatformProtocol, codeLists?: MdsCodeLists): { path: PropertyKey[]; field: string; message: string } | undefined {
-  const typeIndex = claim.type.coding?.findIndex((c) => c.system === CODE_SYSTEMS.claimType) ?? -1;
-  const type = typeIndex >= 0 ? claim.type.coding![typeIndex]!.code : undefined;
-  if (!nphies.isClaimType(type)) {
-    return { path: ["type"], field: `must be a ${CODE_SYSTEMS.claimType} code: ${nphies.CLAIM_TYPES.join(", ")}`, message: `Claim.type must be one of ${nphies.CLAIM_TYPES.join(", ")} (${CODE_SYSTEMS.claimType}).` };
-  }
-  const allowed = nphies.SUBTYPES_BY_CLAIM_TYPE[type];
-  if (claim.subType) {
-    const subtype = claim.subType.coding?.find((c) => c.system === nphies.SYSTEMS.claimSubtype)?.code;
-    if (!(allowed as readonly (string | undefined)[]).includes(subtype)) {
-      return { path: ["subType"], field: `a ${type} claim takes ${allowed.join(" or ")} (${nphies.SYSTEMS.claimSubtype})`, message: `Claim.subType: a ${type} claim takes ${allowed.join(" or ")}.` };
-    }
-  }
-  if (protocol === "messaging" && (claim.procedure ?? []).length > 0) {
-    // The national exchange takes no procedure list (no real request carries Claim.procedure): bill the service as a line.
-    return { path: ["procedure"], field: "not taken by the national exchange: bill the service as an item in the exchange's lists", message: "Claim.procedure is not taken by the national exchange: bill each service as a Claim.item coded in the exchange's lists." };
-  }
-  if (protocol === "messaging") {
-    const missing = exchangeMissing(claim, type);
-    if (missing) return missing;
-  }
-  const systems = itemSystemsFor(type, protocol);
-  for (const [i, item] of (claim.item ?? []).entries()) {
-    const coding = item.productOrService.coding ?? [];
-    if (coding.length > 0 && !coding.some((c) => c.system !== undefined && systems.includes(c.system))) {
-      return { path: ["item", i, "productOrService"], field: `must be coded in ${systems.join(", ")}`, message: `Claim.item[${i}].productOrService: a ${type} line is coded in one of ${systems.join(", ")}.` };
-    }
-    const oralLine = coding.some((c) => c.system === nphies.SYSTEMS.oralHealthOp || c.system === nphies.SYSTEMS.oralHealthIp);
-    const tooth = item.bodySite?.coding?.find((c) => c.system === nphies.SYSTEMS.fdiOralRegion)?.code;
-    // A tooth where the line names one (guide v2.7 requires none: an examination has none).
-    if (oralLine && tooth !== undefined && !nphies.isFdiToothCode(tooth)) {
-      return { path: ["item", i, "bodySite"], field: `an FDI tooth number (${nphies.SYSTEMS.fdiOralRegion})`, message: `Claim.item[${i}].bodySite: the tooth is an FDI number.` };
-    }
-  }
-  for (const [i, member] of (claim.careTeam ?? []).entries()) {
-    if (member.provider.reference !== undefined && !/(?:^|\/)Practitioner\/[A-Za-z0-9\-.]{1,64}$/.test(member.provider.reference)) {
-      return { path: ["careTeam", i, "provider"], field: "must reference a Practitioner", message: `Claim.careTeam[${i}].provider must be a Practitioner.` };
-    }
-  }
-  // The exchange's Minimum Data Set of this care setting (docs/decisions/103): what the screens ask, asked of the Claim.
-  return protocol === "messaging" ? apiClinicalProblem(claim, type, codeLists) : undefined;
-}
-
-/**
- * What the national exchange requires of a claim of this care setting that the Claim leaves out
- * (messaging only; the spec's REST takes the Claim without them): the subtype, the care team
- * (every setting but pharmacy) and the supporting information the setting names (the chief
- * complaint, the days supply; an inpatient prior authorization's estimated length of stay) and,
- * for an inpatient stay, whether each diagnosis was present on admission — refused 422 before
- * anything is stored, as the exchange would refuse it (decision 092).
- */
-function exchangeMissing(claim: ClaimParsed, type: nphies.ClaimType): { path: PropertyKey[]; field: string; message: string } | undefined {
-  const subtypes = nphies.SUBTYPES_BY_CLAIM_TYPE[type];
-  if (!claim.subType) {
-    return { path: ["subType"], field: `required by the national exchange: ${subtypes.join(" or ")} (${nphies.SYSTEMS.claimSubtype})`, message: `Claim.subType is required by the national exchange: a ${type} claim takes ${subtypes.join(" or ")}.` };
-  }
-  if (type !== "pharmacy" && !(claim.careTeam ?? []).length) {
-    return { path: ["careTeam"], field: "required by the national exchange: the practitioner who gave the care (licence)", message: `Claim.careTeam is required by the national exchange for a ${type} claim: name the practitioner (Practitioner reference or licence identifier).` };
-  }
-  const unqualified = (claim.careTeam ?? []).findIndex((member) => !member.qualification?.coding?.some((c) => c.system === nphies.SYSTEMS.practiceCodes && c.code));
-  if (unqualified >= 0) {
-    return { path: ["careTeam", unqualified, "qualification"], field: `required by the national exchange: the practitioner's speciality (${nphies.SYSTEMS.practiceCodes})`, message: `Claim.careTeam[${unqualified}].qualification is required by the national exchange: the practitioner's speciality (${nphies.SYSTEMS.practiceCodes}).` };
-  }
-  const subtype = claim.subType.coding?.find((c) => c.system === nphies.SYSTEMS.claimSubtype)?.code;
-  const categories = (claim.supportingInfo ?? []).map((info) => info.category.coding?.find((c) => c.system === nphies.SYSTEMS.claimInformationCategory)?.code);
-  const needed = nphies.requiredSupportingInfo(type, subtype, claim.use).find((category) => !categories.includes(category));
-  if (needed === "estimated-Length-of-Stay") {
-    return {
-      path: ["supportingInfo"],
-      field: `required by the national exchange: estimated-Length-of-Stay, a valueQuantity in whole days (${nphies.SYSTEMS.ucum}, d)`,
-      message: `Claim.supportingInfo must carry "estimated-Length-of-Stay" (${nphies.SYSTEMS.claimInformationCategory}, a valueQuantity in days, UCUM d) for an inpatient institutional prior authorization in the national exchange (BV-00802).`,
-    };
-  }
-  if (needed) {
-    return { path: ["supportingInfo"], field: `required by the national exchange: ${needed} (${nphies.SYSTEMS.claimInformationCategory})`, message: `Claim.supportingInfo must carry "${needed}" (${nphies.SYSTEMS.claimInformationCategory}) for a ${type} claim in the national exchange.` };
-  }
-  // Whether each diagnosis was present on admission: required on an inpatient stay (BV-00027); when
-  // given on any claim, a code of the exchange's system (IC-90010).
-  const required = nphies.requiresOnAdmission(type, subtype);
-  const codes = nphies.DIAGNOSIS_ON_ADMISSION_CODES as readonly (string | undefined)[];
-  const wrong = (claim.diagnosis ?? []).findIndex(
-    (d) => (required || d.onAdmission !== undefined) && !d.onAdmission?.coding?.some((c) => c.system === nphies.SYSTEMS.diagnosisOnAdmission && codes.includes(c.code)),
-  );
-  if (wrong >= 0) {
-    const what = `${codes.join(", ")} of ${nphies.SYSTEMS.diagnosisOnAdmission}`;
-    return required
-      ? {
-          path: ["diagnosis", wrong, "onAdmission"],
-          field: `required by the national exchange: whether the diagnosis was present on admission, ${what}`,
-          message: `Claim.diagnosis[${wrong}].onAdmission is required by the national exchange on an inpatient institutional claim: ${what} (BV-00027).`,
-        }
-      : { path: ["diagnosis", wrong, "onAdmission"], field: `the national exchange takes ${what}`, message: `Claim.diagnosis[${wrong}].onAdmission: the national exchange takes ${what}.` };
-  }
-  return undefined;
+  // The exchange's rules, the same for every intake (claim-rules.ts).
+  const problem = claimRuleProblem(claim, { protocol: rules.protocol ?? "rest", ...(rules.codeLists ? { codeLists: rules.codeLists } : {}) });
+  if (problem) throw refuse("unprocessable", problem.message, problem.reason, [{ path: at(...problem.path), message: problem.field }]);
+  return { claim: claim as CheckedClaim, kind, identifier };
 }
 
 /**
@@ -319,7 +165,7 @@ function exchangeMissing(claim: ClaimParsed, type: nphies.ClaimType): { path: Pr
  * a share the caller gave is kept; otherwise the contract's and the coverage's terms decide it,
  * exactly as for a form claim. Lines without a price or a date are left as they are.
  */
-async function withPatientShares(db: Db, claim: ClaimParsed, insurerId: string | undefined): Promise<ClaimParsed> {
+async function withPatientShares(db: Db, claim: CheckedClaim, insurerId: string | undefined): Promise<CheckedClaim> {
   const items = claim.item ?? [];
   const lacking = items.filter((item) => !item.extension?.some((e) => e.url === nphies.EXTENSIONS.patientShare));
   if (!insurerId || lacking.length === 0) return claim;
@@ -343,7 +189,8 @@ async function withPatientShares(db: Db, claim: ClaimParsed, insurerId: string |
     if (!share || it.extension?.some((e) => e.url === nphies.EXTENSIONS.patientShare)) return it;
     return { ...it, extension: [...(it.extension ?? []), { url: nphies.EXTENSIONS.patientShare, valueMoney: money(share.patientMinor, it.unitPrice?.currency ?? PLATFORM_CURRENCY) }] };
   });
-  return { ...claim, item };
+  // A share on a line changes none of the exchange's rules (claim-rules.ts): the Claim stays checked.
+  return { ...claim, item } as CheckedClaim;
 }
 
 /**
@@ -396,13 +243,18 @@ export interface ApiClaimSubmission {
   createdBy: string;
   /** A change of an authorization (decision 114): the version it changes (`replaces_id`). */
   replacesId?: string;
+  /**
+   * The call as the audit names it (the API kernel's actor, action and request): the intake writes
+   * the submit's one audit entry in its transaction; the caller marks the call's entry as written.
+   */
+  audit: Pick<IntakeAudit, "actor" | "action" | "requestId" | "ip"> & { details?: Record<string, unknown> };
 }
 
 /**
- * Validates and submits a Claim through the pipeline (createDraft + queue). Idempotent per caller
- * (channel + createdBy) and the caller's identifier: under an advisory lock on that pair, a
- * resubmission finds the first submission and returns it with `replay: true` instead of creating
- * a second one.
+ * Validates a Claim and hands it to the intake (intake.ts). Idempotent per caller (channel +
+ * createdBy) and the caller's identifier: under an advisory lock on that pair, a resubmission
+ * finds the first submission and returns it with `replay: true` instead of creating a second one.
+ * A Claim the scrubber stops is refused 422 with its findings, and nothing is stored.
  */
 export async function submitApiClaim(
   deps: ApiClaimSubmission,
@@ -416,38 +268,31 @@ export async function submitApiClaim(
   await checkNewbornCoverage(deps.db, claim, patientId, rules.prefix, rules.protocol ?? "rest");
   const insurerId = await insurerOf(deps.db, claim);
   const shared = await withPatientShares(deps.db, claim, insurerId);
-  const { submission, replay } = await deps.db.transaction(async (tx) => {
-    try {
-      return await submitOnce(tx);
-    } catch (error) {
-      if (error instanceof ScrubBlockedError) throw scrubRefusal(error, rules.prefix);
-      throw error;
-    }
-  });
-  async function submitOnce(tx: Db) {
-    if (identifier) {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${deps.channel}|${deps.createdBy}|${identifier.system ?? ""}|${identifier.value}`}))`);
-      const [existing] = await tx
-        .select()
-        .from(submissions)
-        .where(
-          and(
-            eq(submissions.channel, deps.channel),
-            eq(submissions.createdBy, deps.createdBy),
-            eq(submissions.kind, kind),
-            sql`${submissions.claim} -> 'identifier' @> ${JSON.stringify([identifier])}::jsonb`,
-          ),
-        )
-        .limit(1);
-      if (existing) return { submission: existing, replay: true };
-    }
-    const created = await submit(
-      { db: tx, clock: () => deps.now },
-      { kind, patientNationalId: patientId, insurerId, claim: { ...shared }, channel: deps.channel, createdBy: deps.createdBy, source: "api", ...(deps.replacesId ? { replacesId: deps.replacesId } : {}) },
-    );
-    return { submission: created, replay: false };
-  }
-  return { submission, replay, status: replay ? API_CLAIM_REPLAY_STATUS : API_CLAIM_ACCEPTED_STATUS };
+  const entered = await intake(
+    deps.db,
+    {
+      kind,
+      claim: shared,
+      patientNationalId: patientId,
+      ...(insurerId ? { insurerId } : {}),
+      channel: deps.channel,
+      createdBy: deps.createdBy,
+      ...(deps.replacesId ? { links: { replacesId: deps.replacesId } } : {}),
+      ...(identifier ? { replayKey: identifier } : {}),
+    },
+    {
+      source: "api",
+      now: deps.now,
+      // Nobody to ask about warnings: they are kept on the timeline (decision 090).
+      scrub: { acknowledgeWarnings: true },
+      whenBlocked: "store-nothing",
+      audit: { ...deps.audit, details: { ...deps.audit.details, status: API_CLAIM_ACCEPTED_STATUS, kind, ...(deps.replacesId ? { changes: deps.replacesId } : {}) } },
+    },
+  );
+  if (entered.outcome === "blocked") throw scrubRefusal(entered.error, rules.prefix);
+  if (entered.outcome === "not_draft") throw new Error("an API intake names no draft");
+  const replay = entered.outcome === "replay";
+  return { submission: entered.submission, replay, status: replay ? API_CLAIM_REPLAY_STATUS : API_CLAIM_ACCEPTED_STATUS };
 }
 
 /**

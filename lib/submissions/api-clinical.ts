@@ -1,6 +1,6 @@
 import { nphies, type ClaimParsed } from "@/lib/fhir";
 import * as mds from "@/lib/fhir/mds";
-import { EMPTY_CLINICAL, clinicalIssues, type ClinicalValues } from "@/lib/submissions";
+import { EMPTY_CLINICAL, clinicalIssues, type ClinicalValues } from "./clinical-schema";
 
 const EXTENSIONS = nphies.EXTENSIONS;
 
