@@ -1,7 +1,7 @@
 import { describeError } from "@/lib/http";
 import { audit, type AuditOutcome } from "@/lib/audit";
 import type { Db } from "@/lib/db";
-import type { Submission } from "@/lib/submissions";
+import type { Submission } from "../states";
 
 /**
  * Audit entries for what the pipeline does on its own (every send and follow-up of a submission

@@ -1,8 +1,9 @@
 import type { PlatformPort } from "@/lib/platform";
 import { BASE_RULES, scrubClaim, type ScrubFinding } from "@/lib/scrubber";
-import { lockSubmission, noteOnTimeline, submissionTimeline, transition, type Submission } from "@/lib/submissions";
+import { noteOnTimeline, transition, type Submission } from "../states";
+import { lockSubmission, submissionTimeline } from "../lifecycle";
 import { auditPipeline } from "./audit";
-import type { OutboxContext } from "./outbox-settle";
+import type { OutboxContext } from "./settle";
 
 /*
  * Eligibility before sending (docs/decisions/124). The staff's submit never waits on the exchange:
