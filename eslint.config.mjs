@@ -69,7 +69,6 @@ export const OWNED_TABLES = {
     "lib/gateway/submissions.ts",
     "lib/information-requests/service.ts",
     "lib/patients/registry.ts",
-    "lib/pipeline/inbound.ts",
     "lib/platform/payer-license.ts",
     "lib/scrubber/facts.ts",
     "scripts/messaging-batch.ts",

@@ -19,7 +19,7 @@ import { submitForm, type ServiceDeps } from "@/lib/submissions";
 import { professionalCare } from "@/lib/submissions/testing";
 import { demoFormPatient } from "@/lib/submissions/testing";
 import { startTestSandbox, waitFor } from "@/lib/pipeline/testing/harness";
-import { startOutboxWorker } from "@/lib/pipeline";
+import { startOutboxWorker } from "@/lib/submissions";
 import { preSendEligibility } from "@/lib/eligibility";
 import { getSubmission } from "@/lib/submissions";
 

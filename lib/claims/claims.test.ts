@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveDraft, submitForm } from "@/lib/submissions/form-service";
 import { submissions } from "@/lib/db/schema";
-import { startOutboxWorker, type OutboxWorker } from "@/lib/pipeline";
+import { startOutboxWorker, type OutboxWorker } from "@/lib/submissions";
 import { createDraft, getSubmission } from "@/lib/submissions";
 import { newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "@/lib/pipeline/testing/harness";
 import type { PlatformClient } from "@/lib/platform";

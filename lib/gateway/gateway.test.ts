@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGatewayToken, revokeGatewayToken } from "@/lib/api-access/credentials";
 import type { Db } from "@/lib/db";
 import { auditEvents, coverages, eligibilityChecks, insurers, patients, submissions } from "@/lib/db/schema";
-import { startOutboxWorker, type OutboxWorker } from "@/lib/pipeline";
+import { startOutboxWorker, type OutboxWorker } from "@/lib/submissions";
 import { getSubmission } from "@/lib/submissions";
 import { buildClaim, startTestSandbox, testClient, waitFor, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 import type { PlatformClient } from "@/lib/platform";

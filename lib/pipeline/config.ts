@@ -1,4 +1,5 @@
 import { env, parseEnv, type Env } from "@/lib/env";
+import type { BackoffPolicy } from "@/lib/submissions";
 
 /**
  * Settings of the submission pipeline (variables declared and validated in lib/env.ts; a bad
@@ -16,14 +17,10 @@ import { env, parseEnv, type Env } from "@/lib/env";
  * | POLL_AFTER_MS | 60000 | a sent/pended submission with no news for this long is read from the platform |
  * | WEBHOOK_FETCH_TIMEOUT_MS | 3000 | how long the webhook handler waits for the adjudication before leaving it to the poller |
  * | LIVE_EVENTS_RETENTION_MS | 86400000 | live events older than this are deleted |
+ *
+ * The outbox these settings drive is lib/submissions' (its worker, backoff and follow-up); the
+ * pipeline reads them here and passes them to it from `startPipeline`.
  */
-export interface BackoffPolicy {
-  baseMs: number;
-  maxMs: number;
-  /** 0..1: the share of each delay that is randomised (full jitter = 1). */
-  jitter: number;
-}
-
 export interface PipelineConfig {
   pollMs: number;
   leaseMs: number;
@@ -62,15 +59,4 @@ export function parsePipelineConfig(source: Record<string, string | undefined>):
 
 export function pipelineConfig(): PipelineConfig {
   return pipelineConfigFrom(env());
-}
-
-/**
- * Delay before the next attempt after `attempts` failed ones: base × 2^(attempts−1), capped, with
- * part of it randomised so that many submissions failing together do not retry together. A
- * platform's Retry-After is a floor.
- */
-export function backoffDelayMs(policy: BackoffPolicy, attempts: number, retryAfterMs = 0, random: () => number = Math.random): number {
-  const exp = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempts - 1));
-  const jittered = exp * (1 - policy.jitter) + exp * policy.jitter * random();
-  return Math.max(Math.round(jittered), retryAfterMs);
 }

@@ -1,11 +1,8 @@
 import type { ClaimResponse, Resource } from "@medplum/fhirtypes";
-import { and, eq } from "drizzle-orm";
-import type { Db } from "@/lib/db";
-import { submissions, type SubmissionKind } from "@/lib/db";
+import type { Db, SubmissionKind } from "@/lib/db";
 import { claimProcessingStatus, isFhirReadError, isResourceOf, readClaimResponse, readReference, referenceId, type ClaimResponseView } from "@/lib/fhir";
 import { metrics } from "@/lib/metrics";
-import { applyPlatformNews, decisionOf, type PlatformStatus, type ReadResponse } from "@/lib/submissions";
-import { auditPipeline } from "./audit";
+import { applyPlatformNews, auditPipeline, decisionOf, findSubmissionByRequest, type PlatformStatus, type ReadResponse } from "@/lib/submissions";
 import { reschedule } from "@/lib/submissions";
 
 const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => typeof x === "object" && x !== null) : []);
@@ -68,23 +65,15 @@ export function combineInbound(...tables: (InboundHandlers | undefined)[]): Inbo
  * The submission a ClaimResponse (or anything else that names a Claim) is about: by the platform
  * id when it names one we stored, else by our business identifier — the national exchange names
  * our claim by identifier only, and the platform id may never have been given (decision 073).
+ * The platform id the reference names comes back with the row (lib/submissions
+ * `findSubmissionByRequest`).
  */
 export async function submissionForRequest(
   db: Db,
   request: ReturnType<typeof readReference>,
 ): Promise<{ id: string; kind: SubmissionKind; platformId?: string } | undefined> {
   const platformId = referenceId(request, "Claim");
-  const identifier = request?.identifier;
-  const [byId] = platformId ? await db.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(eq(submissions.platformId, platformId)).limit(1) : [];
-  const [row] = byId
-    ? [byId]
-    : identifier?.value
-      ? await db
-          .select({ id: submissions.id, kind: submissions.kind })
-          .from(submissions)
-          .where(and(eq(submissions.identifierValue, identifier.value), ...(identifier.system ? [eq(submissions.identifierSystem, identifier.system)] : [])))
-          .limit(1)
-      : [];
+  const row = await findSubmissionByRequest(db, { ...(platformId ? { platformId } : {}), ...(request?.identifier ? { identifier: request.identifier } : {}) });
   return row ? { ...row, ...(platformId ? { platformId } : {}) } : undefined;
 }
 

@@ -7,7 +7,7 @@ import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { createPlatformClient, portFor } from "@/lib/platform";
 import { submit } from "@/lib/submissions";
 import { testDatabases } from "@/lib/testing/databases";
-import { startOutboxWorker } from "./outbox";
+import { startOutboxWorker } from "@/lib/submissions";
 import { buildClaim, startTestSandbox, waitFor } from "./testing/harness";
 
 const DECIDED = ["complete", "partial", "denied"];

@@ -1,14 +1,14 @@
 import { describeError } from "@/lib/http";
 /**
- * The submission pipeline: submissions and their states, the outbox worker that sends
- * them, the poller that follows them up, the platform webhook and the live events. Other modules
- * import only this file. See README.md beside it.
+ * The submission pipeline, receiving side: what the exchange sends on its own (the platform
+ * webhook, the message poller, inbound handlers, the inbox's routing and review) and the live
+ * events that show it. Sending and following up is lib/submissions' outbox, which `startPipeline`
+ * starts. Other modules import only this file. See README.md beside it.
  */
 import type { Database, Db } from "@/lib/db";
 import { pipelineConfig, type PipelineConfig } from "./config";
 import { pruneLiveEvents } from "./live";
-import { startOutboxWorker, type OutboxWorker } from "./outbox";
-import type { PreSendEligibility } from "./outbox-eligibility";
+import { startOutboxWorker, type OutboxWorker, type PreSendEligibility } from "@/lib/submissions";
 import { canPollMessages, type PlatformPort } from "@/lib/platform";
 import { startMessagePoller, type MessagePoller } from "./message-poller";
 import { PIPELINE_INBOUND, combineInbound, type InboundHandlers } from "./inbound";
@@ -16,11 +16,8 @@ import { routeInboxMessage } from "./inbox-route";
 import { routeDue } from "@/lib/inbox";
 import { lineWriter } from "@/lib/log";
 
-export { pipelineConfig, parsePipelineConfig, backoffDelayMs, type PipelineConfig, type BackoffPolicy } from "./config";
+export { pipelineConfig, parsePipelineConfig, type PipelineConfig } from "./config";
 export { emitGeneralLive } from "./general-live";
-export { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox";
-export type { PreSendEligibility, PreSendOutcome } from "./outbox-eligibility";
-export { pollSubmission } from "./poller";
 export {
   handlePlatformWebhook,
   verifyWebhookSignature,
@@ -31,7 +28,6 @@ export {
   type ReceiptResult,
 } from "./webhooks";
 export { LiveHub, liveHub, liveEventStream, pruneLiveEvents, closeLiveStreams, type LiveEvent } from "./live";
-export { classifyFailure, type CallFailure } from "./call-failure";
 export {
   routeInbound,
   combineInbound,
@@ -55,8 +51,9 @@ export interface PipelineServices {
 }
 
 /**
- * Starts what runs in the background of a portal instance: the outbox worker (which also runs the
- * poller) and the hourly clean-up of old live events. Every instance may run it; they share the
+ * Starts what runs in the background of a portal instance: the outbox worker of lib/submissions
+ * (which also follows sent submissions up), the message poller or the inbox's routing pass, and the
+ * hourly clean-up of old live events. Every instance may run it; they share the
  * work through the database.
  */
 export function startPipeline(deps: {

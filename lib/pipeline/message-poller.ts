@@ -5,7 +5,7 @@ import { pendingPollId, routeDue, storePollReply, type RouteOptions } from "@/li
 import { lineWriter } from "@/lib/log";
 import { PIPELINE_INBOUND, combineInbound, type InboundHandlers } from "./inbound";
 import { incomingOf, routeInboxMessage } from "./inbox-route";
-import { classifyFailure } from "./call-failure";
+import { classifyFailure } from "@/lib/submissions";
 import type { PollingPort } from "@/lib/platform";
 
 export interface MessagePollerOptions {

@@ -4,7 +4,7 @@ import { createPlatformClient, portFor, type PlatformClient } from "@/lib/platfo
 import { getSubmission, getSubmissionView, submit } from "@/lib/submissions";
 import { testDatabases } from "@/lib/testing/databases";
 import { startPipeline } from "./index";
-import { startOutboxWorker } from "./outbox";
+import { startOutboxWorker } from "@/lib/submissions";
 import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "./testing/harness";
 
 /*

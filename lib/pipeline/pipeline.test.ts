@@ -6,7 +6,7 @@ import { testDatabases } from "@/lib/testing/databases";
 import { signWebhook } from "@/sandbox";
 import { handlePlatformWebhook } from "./webhooks";
 import { startPipeline } from "./index";
-import { startOutboxWorker, type OutboxWorker } from "./outbox";
+import { startOutboxWorker, type OutboxWorker } from "@/lib/submissions";
 import { getSubmission, retrySubmission, submissionTimeline, submit } from "@/lib/submissions";
 import type { Submission } from "@/lib/submissions";
 import {

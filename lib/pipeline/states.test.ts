@@ -2,15 +2,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liveEvents, submissionEvents, submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
-import { backoffDelayMs, parsePipelineConfig } from "./config";
+import { parsePipelineConfig } from "./config";
 import { claimTotalMinor, responseView } from "@/lib/submissions";
-import { classifyFailure } from "./call-failure";
 import { decisionOf } from "@/lib/submissions";
 import { IllegalTransitionError, StaleSubmissionError, TRANSITIONS, canTransition, transition } from "@/lib/submissions";
 import { createDraft, queue, retrySubmission, submissionTimeline } from "@/lib/submissions";
 import { buildClaim } from "./testing/harness";
 import { CLAIM_IDENTIFIER_SYSTEM_BASE } from "@/lib/submissions";
-import { PlatformError, PlatformProtocolError, PlatformRateLimitedError, PlatformUnavailableError } from "@/lib/platform";
 
 describe("state machine (pure)", () => {
   it("allows the design's moves and nothing out of a final state", () => {
@@ -34,33 +32,12 @@ describe("state machine (pure)", () => {
     expect(claimTotalMinor(buildClaim({ use: "claim", items: [{ code: "a", price: 1.005 }] }))).toBeUndefined();
   });
 
-  it("backs off exponentially with jitter and honours Retry-After", () => {
-    const policy = { baseMs: 100, maxMs: 1000, jitter: 0.5 };
-    expect(backoffDelayMs(policy, 1, 0, () => 0)).toBe(50);
-    expect(backoffDelayMs(policy, 1, 0, () => 1)).toBe(100);
-    expect(backoffDelayMs(policy, 3, 0, () => 1)).toBe(400);
-    expect(backoffDelayMs(policy, 10, 0, () => 1)).toBe(1000);
-    expect(backoffDelayMs(policy, 1, 5000, () => 1)).toBe(5000);
-  });
-
   it("reads its configuration from the environment with defaults and refuses bad values", () => {
     const c = parsePipelineConfig({ OUTBOX_MAX_ATTEMPTS: "3", POLL_AFTER_MS: "" });
     expect(c.maxAttempts).toBe(3);
     expect(c.pollAfterMs).toBe(60_000);
     expect(c.concurrency).toBe(8);
     expect(() => parsePipelineConfig({ OUTBOX_LEASE_MS: "soon" })).toThrow(/OUTBOX_LEASE_MS/);
-  });
-
-  it("sorts the platform client's errors: rejections are final, the rest retried", () => {
-    const rejected = classifyFailure(new PlatformError({ status: 422, requestId: "r", code: "ERR-003", diagnostics: "bad code", field: "Claim.item[0]" }));
-    expect(rejected).toMatchObject({ kind: "rejected", code: "ERR-003", status: 422, field: "Claim.item[0]" });
-    expect(classifyFailure(new PlatformUnavailableError({ reason: "server", status: 503, requestId: "r", message: "x" }))).toMatchObject({ kind: "transient", reason: "server" });
-    expect(classifyFailure(new PlatformRateLimitedError({ bucket: "claims", retryAfterMs: 1500, requestId: "r", fromPlatform: true }))).toMatchObject({
-      kind: "transient",
-      retryAfterMs: 1500,
-    });
-    expect(classifyFailure(new PlatformProtocolError({ status: 201, requestId: "r", message: "odd" }))).toMatchObject({ kind: "transient", reason: "protocol" });
-    expect(classifyFailure(new TypeError("boom"))).toMatchObject({ kind: "transient" });
   });
 
   it("reads decisions from ClaimResponses", () => {

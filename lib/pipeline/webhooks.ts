@@ -5,13 +5,10 @@ import type { Db } from "@/lib/db";
 import { webhookReceipts } from "@/lib/db";
 import { auditRefusal } from "@/lib/audit";
 import { contextFromHeaders } from "@/lib/http";
-import { auditPipeline } from "./audit";
 import { adjudicatedResponse, applyPlatformNews, findSubmissionByReference, isDecision, readResponses, type ApplyResult } from "@/lib/submissions";
 import { PIPELINE_INBOUND, combineInbound, routeInbound, type InboundHandlers } from "./inbound";
-import { classifyFailure } from "./call-failure";
 import { type PlatformPort } from "@/lib/platform";
-import { decisionRetries } from "./follow-up";
-import { reschedule } from "@/lib/submissions";
+import { auditPipeline, classifyFailure, decisionRetries, reschedule } from "@/lib/submissions";
 import { INBOX_REASONS, forgetMessage, noteFetched, recordRouted, storeMessages, summarize } from "@/lib/inbox";
 
 /** Standard Webhooks: a delivery older or newer than this is refused (replay protection). */

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, coverages, eligibilityChecks, insurers, patients, submissions } from "@/lib/db/schema";
-import { startOutboxWorker } from "@/lib/pipeline";
+import { startOutboxWorker } from "@/lib/submissions";
 import { getSubmission } from "@/lib/submissions";
 import { nphies } from "@/lib/fhir";
 import { buildClaim, startTestSandbox, testClient, waitFor, type SandboxHandle } from "@/lib/pipeline/testing/harness";

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { coverages, insurers, patients, submissions } from "@/lib/db/schema";
-import { startOutboxWorker } from "@/lib/pipeline";
+import { startOutboxWorker } from "@/lib/submissions";
 import { startPipeline } from "@/lib/pipeline";
 import { buildClaim, startTestSandbox, testClient, waitFor, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 import { createPlatformClient, portFor, type PlatformClient } from "@/lib/platform";

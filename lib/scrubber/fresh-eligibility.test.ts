@@ -10,7 +10,7 @@ import { openDatabase } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { eligibilityChecks, submissionEvents, submissions } from "@/lib/db/schema";
 import { preSendEligibility } from "@/lib/eligibility";
-import { startOutboxWorker, type OutboxWorker, type PreSendEligibility } from "@/lib/pipeline";
+import { startOutboxWorker, type OutboxWorker, type PreSendEligibility } from "@/lib/submissions";
 import { waitFor } from "@/lib/pipeline/testing/harness";
 import { addCoverage, registerPatient, seedDemoPatients } from "@/lib/patients";
 import { createPlatformClient, type PlatformClient, type PlatformConfig } from "@/lib/platform";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeAttachment } from "@/lib/attachments";
 import { tinyPdf, tinyPng } from "@/lib/attachments/testing/fixtures";
 import { auditEvents, submissions } from "@/lib/db/schema";
-import { startOutboxWorker, type OutboxWorker } from "@/lib/pipeline";
+import { startOutboxWorker, type OutboxWorker } from "@/lib/submissions";
 import { getSubmission } from "@/lib/submissions";
 import {
   newWebhookSecret,

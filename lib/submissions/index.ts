@@ -2,9 +2,11 @@
  * lib/submissions: a submission — a prior authorization or a claim — from its form to its answer
  * (docs/decisions/062). It owns the `submissions` table (the only module that writes it), the
  * form's values and schemas, the Claim built from them, the life cycle (states, timeline, live
- * event of each change), the pipeline's leases and schedule, and the views the pages show.
- * lib/pipeline (the pipeline) drives the changes; lib/authorizations and lib/claims are feature
- * layers on it. Other modules import only this file (docs/decisions/041-module-entries.md).
+ * event of each change), the leases and schedule, and the views the pages show. Its outbox
+ * (`outbox/`: the worker that sends queued submissions and follows sent ones up) carries a
+ * submission from saved to answered; lib/pipeline receives what the exchange sends on its own
+ * (webhooks, polls, the inbox) and starts this outbox. lib/authorizations and lib/claims are
+ * feature layers on it. Other modules import only this file (docs/decisions/041-module-entries.md).
  */
 export {
   TRANSITIONS,
@@ -47,6 +49,15 @@ export {
 } from "./lifecycle";
 export { WORKER_STATUSES, dueBatches, heartbeatMs, leaseDue, releaseLeases, renewLeases, type BatchKey } from "./lease";
 export { reschedule, type ScheduleChange, type ScheduleGuard } from "./schedule";
+// The outbox (outbox/, README.md): sends queued submissions and follows sent ones up.
+export { startOutboxWorker, type OutboxWorker, type OutboxWorkerOptions } from "./outbox/worker";
+export type { PreSendEligibility, PreSendOutcome } from "./outbox/eligibility";
+export { pollSubmission } from "./outbox/poll";
+export { decisionRetries } from "./outbox/follow-up";
+export { backoffDelayMs, type BackoffPolicy } from "./outbox/backoff";
+export { classifyFailure, type CallFailure } from "./outbox/call-failure";
+export { auditPipeline } from "./outbox/audit";
+export { findSubmissionByRequest } from "./lifecycle";
 export { notePlatformId } from "./platform-id";
 export {
   DECISION_STATUS,

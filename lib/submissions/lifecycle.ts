@@ -207,6 +207,29 @@ export async function findSubmissionByReference(
 }
 
 /**
+ * The submission an answer the exchange sends on its own (a late ClaimResponse, a Task, a payer's
+ * request) is about: by the exchange's Claim id, else by our identifier. Looser than
+ * `findSubmissionByReference`: the identifier's system, when the answer names one, must match as
+ * given (it is not checked to be ours), a value alone matches any system, and the first row found
+ * counts even when the value is not unique.
+ */
+export async function findSubmissionByRequest(
+  db: Db | Tx,
+  request: { platformId?: string; identifier?: { system?: string; value?: string } },
+): Promise<Pick<Submission, "id" | "kind"> | undefined> {
+  const { platformId, identifier } = request;
+  const [byId] = platformId ? await db.select({ id: submissions.id, kind: submissions.kind }).from(submissions).where(eq(submissions.platformId, platformId)).limit(1) : [];
+  if (byId) return byId;
+  if (!identifier?.value) return undefined;
+  const [row] = await db
+    .select({ id: submissions.id, kind: submissions.kind })
+    .from(submissions)
+    .where(and(eq(submissions.identifierValue, identifier.value), ...(identifier.system ? [eq(submissions.identifierSystem, identifier.system)] : [])))
+    .limit(1);
+  return row;
+}
+
+/**
  * A patient's claims that stand (neither a draft nor rejected, failed or cancelled), with the
  * Claim each carries: what a new claim is compared with for duplicates.
  */

@@ -6,7 +6,7 @@ import type { Database } from "@/lib/db";
 import { seedDemoContracts } from "@/lib/contracts";
 import { parseGatewayConfig, type GatewayConfig } from "@/lib/gateway";
 import { seedDemoPatients } from "@/lib/patients";
-import { startOutboxWorker, type OutboxWorker } from "@/lib/pipeline";
+import { startOutboxWorker, type OutboxWorker } from "@/lib/submissions";
 import { startTestSandbox, testClient, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 import type { PlatformClient } from "@/lib/platform";
 import { testDatabases } from "@/lib/testing/databases";

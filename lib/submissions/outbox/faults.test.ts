@@ -3,9 +3,9 @@ import { inArray } from "drizzle-orm";
 import { submissionEvents, submissions } from "@/lib/db/schema";
 import type { PlatformClient } from "@/lib/platform";
 import { testDatabases } from "@/lib/testing/databases";
-import { startOutboxWorker } from "./outbox";
+import { startOutboxWorker } from "./worker";
 import { submit } from "@/lib/submissions";
-import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "./testing/harness";
+import { buildClaim, newWebhookSecret, startTestSandbox, startWebhookRelay, testClient, waitFor, type RelayDeps, type SandboxHandle, type WebhookRelay } from "@/lib/pipeline/testing/harness";
 
 const DECIDED = ["complete", "partial", "denied"];
 const ENDED = ["failed", "rejected", "cancelled"];

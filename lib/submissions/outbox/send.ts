@@ -2,18 +2,18 @@ import { randomUUID } from "node:crypto";
 import type { Claim } from "@medplum/fhirtypes";
 import { isResourceOf } from "@/lib/fhir";
 import { describeError } from "@/lib/http";
-import type { Submission } from "@/lib/submissions";
+import type { Submission } from "../states";
 import { auditPipeline } from "./audit";
-import { accepted, refused, retryLater, type OutboxContext } from "./outbox-settle";
+import { accepted, refused, retryLater, type OutboxContext } from "./settle";
 import { classifyFailure } from "./call-failure";
 import { type PlatformPort } from "@/lib/platform";
-import { pollSubmission } from "./poller";
-import { clearedToSend } from "./outbox-eligibility";
+import { pollSubmission } from "./poll";
+import { clearedToSend } from "./eligibility";
 
 /*
  * The outbox's work on leased rows: a queued row is sent (alone, or with others of its facility and
- * insurer in a batch-request), a sent/pended row is followed up (poller.ts). What each answer or
- * failure does to the row is outbox-settle.ts.
+ * insurer in a batch-request), a sent/pended row is followed up (poll.ts). What each answer or
+ * failure does to the row is settle.ts.
  */
 
 /**
@@ -66,7 +66,7 @@ export async function handleBatch(ctx: OutboxContext, rows: Submission[]): Promi
     for (const row of rows.slice(1)) await retryLater(ctx, row, { kind: "transient", reason: "facility_unavailable", retryAfterMs: 60_000 });
     return;
   }
-  // Each claim's eligibility first: one the fresh answer stops leaves the batch (outbox-eligibility.ts).
+  // Each claim's eligibility first: one the fresh answer stops leaves the batch (eligibility.ts).
   const cleared: Submission[] = [];
   for (const row of rows) if (await clearedToSend(ctx, row, port)) cleared.push(row);
   if (cleared.length === 0) return;

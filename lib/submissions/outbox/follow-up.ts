@@ -14,7 +14,7 @@
  *   their webhook went to an instance that died.
  */
 import type { Db } from "@/lib/db";
-import { countAwaitingExchange } from "@/lib/submissions";
+import { countAwaitingExchange } from "../lifecycle";
 
 /** Half of the platform's status quota (1 000 a minute) is for silence polls. */
 export const FOLLOW_UP_READS_PER_MINUTE = 500;

@@ -5,9 +5,9 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { submissionEvents, submissions } from "@/lib/db/schema";
 import { testDatabases } from "@/lib/testing/databases";
 import { heartbeatMs } from "@/lib/submissions";
-import { startOutboxWorker, type OutboxWorker } from "./outbox";
+import { startOutboxWorker, type OutboxWorker } from "./worker";
 import { submit } from "@/lib/submissions";
-import { buildClaim, startTestSandbox, testClient, waitFor } from "./testing/harness";
+import { buildClaim, startTestSandbox, testClient, waitFor } from "@/lib/pipeline/testing/harness";
 
 const DECIDED = ["complete", "partial", "denied"];
 const LEASE_MS = 15_000;
@@ -43,7 +43,7 @@ describe.skipIf(!postgres)("crash recovery: a 15 s lease renewed every 5 s", () 
     await sb.setFaults({ latencyMs: 4_000 });
 
     child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "testing", "worker-child.ts")], {
-      cwd: path.resolve(__dirname, "..", ".."),
+      cwd: path.resolve(__dirname, "..", "..", ".."),
       env: { ...process.env, CX_DATABASE_URL: database.url, CX_PLATFORM_CONFIG: JSON.stringify(sb.config), CX_LEASE_MS: String(LEASE_MS), CX_CONCURRENCY: "4", CX_POLL_AFTER_MS: "60000" },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -1,15 +1,16 @@
 import type { PlatformPort } from "@/lib/platform";
 import { BASE_RULES, scrubClaim, type ScrubFinding } from "@/lib/scrubber";
-import { lockSubmission, noteOnTimeline, submissionTimeline, transition, type Submission } from "@/lib/submissions";
+import { noteOnTimeline, transition, type Submission } from "../states";
+import { lockSubmission, submissionTimeline } from "../lifecycle";
 import { auditPipeline } from "./audit";
-import type { OutboxContext } from "./outbox-settle";
+import type { OutboxContext } from "./settle";
 
 /*
  * Eligibility before sending (docs/decisions/124). The staff's submit never waits on the exchange:
  * it saves and queues in one transaction, its scrubber reading the eligibility answer already
  * stored. Here, just before a queued claim or authorization leaves, the outbox makes sure that
  * answer is recent (the eligibility module's check, injected by the process — lib/server — since
- * features sit above the pipeline), then runs the scrubber's eligibility rules on the answer now
+ * features sit above this module), then runs the scrubber's eligibility rules on the answer now
  * stored. An error the submit did not see (coverage not in force, a category the plan excludes)
  * stops it: `queued → rejected`, the rule's reason on its page, nothing sent. An exchange that
  * does not answer the check lets it go with a note on its timeline, as the submit used to.

@@ -1,20 +1,22 @@
 import type { Claim } from "@medplum/fhirtypes";
 import type { Db } from "@/lib/db";
 import { claimProcessingStatus } from "@/lib/fhir";
-import { appendTimeline, lockSubmission, reschedule, transition, type Submission } from "@/lib/submissions";
-import { applyPlatformNews, decisionOf, isDecision, type PlatformStatus } from "@/lib/submissions";
+import { appendTimeline, transition, type Submission } from "../states";
+import { lockSubmission } from "../lifecycle";
+import { reschedule } from "../schedule";
+import { applyPlatformNews, decisionOf, isDecision, type PlatformStatus } from "../apply";
 import { auditPipeline } from "./audit";
-import { backoffDelayMs, type BackoffPolicy } from "./config";
+import { backoffDelayMs, type BackoffPolicy } from "./backoff";
 import { classifyFailure, type CallFailure } from "./call-failure";
 import { canPollMessages, claimIdFromLocation, type ClaimAnswer, type PlatformPort } from "@/lib/platform";
 import { recordRouted, storeMessages, summarize } from "@/lib/inbox";
-import { keyOf } from "./poller";
-import type { PreSendEligibility } from "./outbox-eligibility";
+import { keyOf } from "./poll";
+import type { PreSendEligibility } from "./eligibility";
 
 /**
  * What the outbox worker hands every piece of its work: who it is, its clock and log, its limits,
  * the follow-up pace and a fresh signal per platform call (the worker stopping, or the request
- * timeout). Built once by `startOutboxWorker` (outbox.ts).
+ * timeout). Built once by `startOutboxWorker` (worker.ts).
  */
 export interface OutboxContext {
   db: Db;
@@ -30,7 +32,7 @@ export interface OutboxContext {
   followUpAfter: () => number;
   /** A signal for one platform call. */
   signal: () => AbortSignal;
-  /** The eligibility check before sending (outbox-eligibility.ts); absent: rows are sent as they are. */
+  /** The eligibility check before sending (eligibility.ts); absent: rows are sent as they are. */
   preSendEligibility?: PreSendEligibility;
 }
 

@@ -2,14 +2,15 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Db } from "@/lib/db";
 import { MAX_CLAIMS_PER_BATCH } from "@/lib/fhir";
-import type { BackoffPolicy } from "./config";
+import type { BackoffPolicy } from "./backoff";
 import { describeError } from "@/lib/http";
-import { dueBatches, heartbeatMs, leaseDue, renewLeases, type Submission } from "@/lib/submissions";
+import { dueBatches, heartbeatMs, leaseDue, renewLeases } from "../lease";
+import type { Submission } from "../states";
 import { type PlatformPort } from "@/lib/platform";
 import { followUpPace } from "./follow-up";
-import { handleBatch, handleRow } from "./outbox-send";
-import type { OutboxContext } from "./outbox-settle";
-import type { PreSendEligibility } from "./outbox-eligibility";
+import { handleBatch, handleRow } from "./send";
+import type { OutboxContext } from "./settle";
+import type { PreSendEligibility } from "./eligibility";
 import { lineWriter } from "@/lib/log";
 
 export interface OutboxWorkerOptions {
@@ -65,8 +66,8 @@ export interface OutboxWorker {
  *
  * Its pieces: the context every piece of work gets (`contextOf`), the jobs in flight and the leases
  * the heartbeat keeps alive (`jobsOf`), the loop that leases due rows (`tick`), and the work on
- * them — sending and following up (outbox-send.ts), settling each answer or failure
- * (outbox-settle.ts).
+ * them — sending and following up (send.ts), settling each answer or failure
+ * (settle.ts).
  */
 export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const stopping = new AbortController();

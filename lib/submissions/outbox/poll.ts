@@ -1,10 +1,11 @@
 import type { Db } from "@/lib/db";
 import { auditPipeline } from "./audit";
-import { applyPlatformNews, isDecision, type PlatformStatus } from "@/lib/submissions";
+import { applyPlatformNews, isDecision, type PlatformStatus } from "../apply";
 import { classifyFailure } from "./call-failure";
 import { type PlatformPort } from "@/lib/platform";
 import { decisionRetries } from "./follow-up";
-import { reschedule, type Submission } from "@/lib/submissions";
+import { reschedule } from "../schedule";
+import type { Submission } from "../states";
 import { metrics } from "@/lib/metrics";
 import { CLAIM_PROCESSING_STATUSES } from "@/lib/fhir";
 

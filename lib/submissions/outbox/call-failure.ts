@@ -1,6 +1,6 @@
 /**
- * How the pipeline sorts a failed platform call (lib/platform's port is the one port type:
- * `PlatformPort`; this file only reads its errors).
+ * How the outbox (and the pipeline's webhook and message poller) sorts a failed platform call
+ * (lib/platform's port is the one port type: `PlatformPort`; this file only reads its errors).
  */
 
 /** What went wrong with a platform call, as far as the pipeline cares. */

@@ -1,12 +1,13 @@
 import { describeError } from "@/lib/http";
 import { audit, type AuditOutcome } from "@/lib/audit";
 import type { Db } from "@/lib/db";
-import type { Submission } from "@/lib/submissions";
+import type { Submission } from "../states";
 
 /**
- * Audit entries for what the pipeline does on its own (every send and follow-up of a submission
- * is audited). Records refer to submissions by id — never patient data. Best effort: a
- * failing audit write is reported, and does not undo or repeat the platform call.
+ * Audit entries for what the outbox and the pipeline do on their own (every send and follow-up of
+ * a submission is audited; the webhook and the inbound handlers use it too). Records refer to
+ * submissions by id — never patient data. Best effort: a failing audit write is reported, and does
+ * not undo or repeat the platform call.
  */
 export async function auditPipeline(
   db: Db,

@@ -6,9 +6,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { submissionEvents, submissions } from "@/lib/db/schema";
-import { startOutboxWorker } from "./outbox";
+import { startOutboxWorker } from "./worker";
 import { submit } from "@/lib/submissions";
-import { buildClaim, startTestSandbox, tempDir, testClient, waitFor, type SandboxHandle } from "./testing/harness";
+import { buildClaim, startTestSandbox, tempDir, testClient, waitFor, type SandboxHandle } from "@/lib/pipeline/testing/harness";
 
 const DECIDED = ["complete", "partial", "denied"];
 
@@ -41,7 +41,7 @@ describe("outbox on a PGlite data dir: a worker killed with SIGKILL", () => {
     await sb.setFaults({ latencyMs: 15, dropAfterProcessingRate: 0.05 });
 
     const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "testing", "worker-child.ts")], {
-      cwd: path.resolve(__dirname, "..", ".."),
+      cwd: path.resolve(__dirname, "..", "..", ".."),
       env: { ...process.env, CX_PGLITE_DIR: dir, CX_PLATFORM_CONFIG: JSON.stringify(sb.config), CX_LEASE_MS: "1500", CX_CONCURRENCY: "4", CX_POLL_AFTER_MS: "1000" },
       stdio: ["ignore", "pipe", "pipe"],
     });

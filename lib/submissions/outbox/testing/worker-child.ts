@@ -1,13 +1,13 @@
 /**
  * An outbox worker in its own process, for the crash test: `node --import tsx
- * lib/pipeline/testing/worker-child.ts` with CX_DATABASE_URL (PostgreSQL) or CX_PGLITE_DIR (a
+ * lib/submissions/outbox/testing/worker-child.ts` with CX_DATABASE_URL (PostgreSQL) or CX_PGLITE_DIR (a
  * PGlite data dir the parent has closed), CX_PLATFORM_CONFIG (JSON PlatformConfig) and optional
  * CX_LEASE_MS / CX_CONCURRENCY / CX_POLL_AFTER_MS. Prints `ready` once started;
  * the test kills it with SIGKILL in the middle of its work.
  */
 import { openDatabase } from "@/lib/db/client";
 import { createPlatformClient, portFor, type PlatformConfig } from "@/lib/platform";
-import { startOutboxWorker } from "../outbox";
+import { startOutboxWorker } from "../worker";
 
 async function main() {
   const url = process.env.CX_DATABASE_URL;
