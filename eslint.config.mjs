@@ -58,10 +58,6 @@ export const OWNED_TABLES = {
   tables: ["submissions", "submissionEvents"],
   stillReading: [
     "lib/authorization-usage/queries.ts",
-    "lib/claims/queries.ts",
-    "lib/claims/reconcile.ts",
-    "lib/claims/service.ts",
-    "lib/claims/work-queue.ts",
     "lib/dashboard/queries.ts",
     "lib/deadlines/queries.ts",
     "lib/gateway/notifications.ts",

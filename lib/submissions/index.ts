@@ -107,3 +107,24 @@ export {
   type PrescriptionView,
 } from "./prescriptions";
 export { offlineEligibilityInUse } from "./offline-use";
+/** The claims pages' reads (lib/claims): the list, its counts, the work queue's candidates, a claim's links and matches. */
+export {
+  CLAIM_SORTS,
+  appealCandidates,
+  authorizationForClaim,
+  claimIdsAmong,
+  claimInsurerIds,
+  claimPageRows,
+  claimStatusCounts,
+  claimsByPlatformIdOrIdentifier,
+  claimsToFix,
+  getClaim,
+  isClaimId,
+  replacementLinks,
+  type AppealCandidate,
+  type ClaimFilters,
+  type ClaimLink,
+  type ClaimPageQuery,
+  type ClaimSort,
+  type ReconcileMatch,
+} from "./reads/claims";
