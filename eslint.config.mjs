@@ -58,7 +58,6 @@ export const OWNED_TABLES = {
   tables: ["submissions", "submissionEvents"],
   stillReading: [
     "lib/authorization-usage/queries.ts",
-    "lib/dashboard/queries.ts",
     "lib/deadlines/queries.ts",
     "lib/gateway/notifications.ts",
     "lib/gateway/record.ts",

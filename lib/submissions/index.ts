@@ -128,3 +128,5 @@ export {
   type ClaimSort,
   type ReconcileMatch,
 } from "./reads/claims";
+/** The managers' dashboard's read (lib/dashboard): the live board's feed with the patient's name. */
+export { managerLiveFeed, type LiveFeedRow } from "./reads/dashboard";
