@@ -130,3 +130,14 @@ export {
 } from "./reads/claims";
 /** The managers' dashboard's read (lib/dashboard): the live board's feed with the patient's name. */
 export { managerLiveFeed, type LiveFeedRow } from "./reads/dashboard";
+/** The deadlines' reads (lib/deadlines): open claims with the day of their last change, claims with information due. */
+export { claimsWithInformationDue, openClaims, type InformationDue, type OpenClaim } from "./reads/deadlines";
+/** The information-requests queue's reads (lib/information-requests): requests with their submission and patient, the open counts. */
+export {
+  INFORMATION_REQUEST_FILTERS,
+  informationRequestQueue,
+  informationRequestSubmissionKind,
+  openInformationRequestCounts,
+  type InformationRequestFilter,
+  type InformationRequestQueueRow,
+} from "./reads/information-requests";
