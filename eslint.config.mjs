@@ -58,9 +58,6 @@ export const OWNED_TABLES = {
   tables: ["submissions", "submissionEvents"],
   stillReading: [
     "lib/authorization-usage/queries.ts",
-    "lib/gateway/notifications.ts",
-    "lib/gateway/record.ts",
-    "lib/gateway/submissions.ts",
     "lib/patients/registry.ts",
     "lib/pipeline/inbound.ts",
     "lib/pipeline/submit-api-claim.ts",

@@ -141,3 +141,13 @@ export {
   type InformationRequestFilter,
   type InformationRequestQueueRow,
 } from "./reads/information-requests";
+/** The gateway's reads (lib/gateway): the timeline as notifications, a patient's counts, a submission by the identifier its caller knows. */
+export {
+  latestSubmissionByClaimIdentifier,
+  newestTimelineEventId,
+  submissionByIdentifier,
+  submissionCountsOfPatient,
+  timelineEventsAfter,
+  type MadeBy,
+  type TimelineFeedRow,
+} from "./reads/gateway";
