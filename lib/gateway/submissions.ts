@@ -2,21 +2,12 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import type { Db, SubmissionKind } from "@/lib/db";
 import { submitApiClaim } from "@/lib/pipeline";
-import {
-  IllegalTransitionError,
-  SubmissionNotFoundError,
-  claimIdentifierSystem,
-  getSubmission,
-  latestSubmissionByClaimIdentifier,
-  statedTotals,
-  submissionByIdentifier,
-  submissionTimeline,
-  type Submission,
-} from "@/lib/submissions";
+import { IllegalTransitionError, SubmissionNotFoundError, claimIdentifierSystem, getSubmission, statedTotals, submissionTimeline, type Submission } from "@/lib/submissions";
 import { CANCEL_REASONS, PLATFORM_CURRENCY, fromMinorUnits } from "@/lib/fhir";
 import { listInformationRequests } from "@/lib/information-requests";
 import type { GatewayContext } from "./run";
 import { isUuid } from "@/lib/ids";
+import { latestSubmissionByClaimIdentifier, submissionByIdentifier } from "@/lib/submissions";
 
 /** The channel every gateway submission carries (`submissions.channel`). */
 export const GATEWAY_CHANNEL = "gateway";
