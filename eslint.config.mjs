@@ -63,7 +63,6 @@ export const OWNED_TABLES = {
     "lib/pipeline/submit-api-claim.ts",
     "lib/platform/payer-license.ts",
     "lib/scrubber/facts.ts",
-    "scripts/messaging-batch.ts",
   ],
 };
 

@@ -151,3 +151,5 @@ export {
   type MadeBy,
   type TimelineFeedRow,
 } from "./reads/gateway";
+/** The status of each of some submissions (the messaging bench waits on them). */
+export { statusesOf } from "./reads/statuses";
