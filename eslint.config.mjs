@@ -57,12 +57,10 @@ export const OWNED_TABLES = {
   owner: "lib/submissions",
   tables: ["submissions", "submissionEvents"],
   stillReading: [
-    "lib/authorization-usage/queries.ts",
     "lib/patients/registry.ts",
     "lib/pipeline/inbound.ts",
     "lib/pipeline/submit-api-claim.ts",
     "lib/platform/payer-license.ts",
-    "lib/scrubber/facts.ts",
   ],
 };
 

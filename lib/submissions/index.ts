@@ -153,3 +153,6 @@ export {
 } from "./reads/gateway";
 /** The status of each of some submissions (the messaging bench waits on them). */
 export { statusesOf } from "./reads/statuses";
+/** The scrubber's and the authorization usage's reads (same layer, called from here: handed over by lifecycle.ts as it loads). */
+export { scrubReads } from "./reads/scrubber";
+export { authorizationUsageReads } from "./reads/authorization-usage";
