@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db";
 import { toMinorUnits } from "@/lib/fhir";
-import { authorizationUsageReads } from "./reads";
+import { providedAuthorizationUsageReads } from "./reads";
 import type { AuthorizationUsage, ServiceUsage } from "./usage";
 
 type ClaimJson = { item?: { sequence?: number; productOrService?: { coding?: { system?: string; code?: string }[] }; quantity?: { value?: number }; unitPrice?: { value?: number } }[] };
@@ -20,7 +20,7 @@ type ViewJson = {
  * come from lib/submissions' reads (./reads.ts).
  */
 export async function authorizationUsage(db: Db, authorizationId: string, excludeSubmissionId?: string, versionIds: readonly string[] = []): Promise<AuthorizationUsage | undefined> {
-  const reads = authorizationUsageReads();
+  const reads = providedAuthorizationUsageReads();
   const auth = await reads.authorization(db, authorizationId);
   if (!auth || auth.kind !== "preauthorization" || !["complete", "partial"].includes(auth.status)) return undefined;
   const view = (auth.view ?? {}) as ViewJson;

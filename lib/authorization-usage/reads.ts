@@ -26,7 +26,7 @@ export function provideAuthorizationUsageReads(reads: AuthorizationUsageReads): 
 }
 
 /** The reads lib/submissions gave; refuses when none were (lib/submissions was never loaded). */
-export function authorizationUsageReads(): AuthorizationUsageReads {
+export function providedAuthorizationUsageReads(): AuthorizationUsageReads {
   const reads = holder[KEY];
   if (!reads) throw new Error("no reads of the submissions for the authorization usage: lib/submissions provides them when it loads");
   return reads;

@@ -5,7 +5,7 @@ import type { Db, Tx } from "@/lib/db";
 import { coverages, eligibilityChecks, patients, tables } from "@/lib/db";
 import { benefitCategoryOf, isExcludedService, MESSAGE_LIMIT_BYTES, nphies, priceListSystemKey, toMinorUnits, type BenefitsView } from "@/lib/fhir";
 import { yieldToEventLoop } from "@/lib/time";
-import { scrubReads } from "./reads";
+import { providedScrubReads } from "./reads";
 import type { AuthorizationFact, ScrubFacts, ScrubItem } from "./types";
 
 /**
@@ -97,7 +97,7 @@ function offlineOf(claim: Json): ScrubFacts["offline"] {
 
 export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Date): Promise<ScrubFacts> {
   const read = readClaim(subject.claim);
-  const reads = scrubReads();
+  const reads = providedScrubReads();
   const insurerId = subject.insurerId ?? undefined;
   const [patient] = await db.select({ id: patients.id, birthDate: patients.birthDate, gender: patients.gender }).from(patients).where(eq(patients.nationalId, subject.patientNationalId)).limit(1);
 

@@ -28,7 +28,7 @@ export function provideScrubReads(reads: ScrubReads): void {
 }
 
 /** The reads lib/submissions gave; refuses when none were (lib/submissions was never loaded). */
-export function scrubReads(): ScrubReads {
+export function providedScrubReads(): ScrubReads {
   const reads = holder[KEY];
   if (!reads) throw new Error("no reads of the submissions for the scrubber: lib/submissions provides them when it loads");
   return reads;
