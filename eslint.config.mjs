@@ -57,21 +57,8 @@ export const OWNED_TABLES = {
   owner: "lib/submissions",
   tables: ["submissions", "submissionEvents"],
   stillReading: [
-    "lib/authorization-usage/queries.ts",
-    "lib/claims/queries.ts",
-    "lib/claims/reconcile.ts",
-    "lib/claims/service.ts",
-    "lib/claims/work-queue.ts",
-    "lib/dashboard/queries.ts",
-    "lib/deadlines/queries.ts",
-    "lib/gateway/notifications.ts",
-    "lib/gateway/record.ts",
-    "lib/gateway/submissions.ts",
-    "lib/information-requests/service.ts",
     "lib/patients/registry.ts",
     "lib/platform/payer-license.ts",
-    "lib/scrubber/facts.ts",
-    "scripts/messaging-batch.ts",
   ],
 };
 

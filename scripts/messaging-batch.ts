@@ -17,14 +17,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { inArray } from "drizzle-orm";
-import { openDatabase, runMigrations, submissions } from "@/lib/db";
+import { openDatabase, runMigrations } from "@/lib/db";
 import { startPipeline } from "@/lib/pipeline";
 import { submit } from "@/lib/submissions";
 import { seedDemoPatients } from "@/lib/patients";
 import { createLogger, createPlatformClient, portFor } from "@/lib/platform";
 import { claimFixture } from "@/lib/platform/testing";
 import { startTestSandbox } from "@/lib/pipeline/testing/harness";
+import { statusesOf } from "@/lib/submissions";
 
 function arg(name: string, fallback: number): number {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -65,7 +65,7 @@ async function main() {
   let drainStart = 0;
   let before = services.messagePoller!.stats();
   for (;;) {
-    const rows = await database.db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));
+    const rows = await statusesOf(database.db, ids);
     if (!sentAt && rows.every((r) => r.status !== "queued")) {
       sentAt = performance.now();
       await new Promise((r) => setTimeout(r, settleMs));
@@ -81,7 +81,7 @@ async function main() {
   const stats = services.messagePoller!.stats();
   await services.stop();
   const sentAfter = await counted();
-  const rows = await database.db.select({ status: submissions.status }).from(submissions).where(inArray(submissions.id, ids));
+  const rows = await statusesOf(database.db, ids);
   const byStatus = new Map<string, number>();
   for (const r of rows) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
   const sent = Object.entries(sentAfter)

@@ -1,10 +1,7 @@
-import { and, eq, inArray, ne } from "drizzle-orm";
-import { submissions, type Db } from "@/lib/db";
+import type { Db } from "@/lib/db";
 import { toMinorUnits } from "@/lib/fhir";
+import { providedAuthorizationUsageReads } from "./reads";
 import type { AuthorizationUsage, ServiceUsage } from "./usage";
-
-/** Claim states that consume an authorization: on their way or paid for. */
-const CONSUMING = ["queued", "sent", "pended", "complete", "partial"] as const;
 
 type ClaimJson = { item?: { sequence?: number; productOrService?: { coding?: { system?: string; code?: string }[] }; quantity?: { value?: number }; unitPrice?: { value?: number } }[] };
 type ViewJson = {
@@ -19,14 +16,12 @@ type ViewJson = {
  * What an approved authorization allows per service (approved quantity: the payer's
  * approved-quantity when given, else the requested quantity of an approved line, 0 for a denied
  * one) against what its linked claims consumed. `excludeSubmissionId`: the claim being edited,
- * which must not count against itself. Undefined when there is no decided authorization.
+ * which must not count against itself. Undefined when there is no decided authorization. The rows
+ * come from lib/submissions' reads (./reads.ts).
  */
 export async function authorizationUsage(db: Db, authorizationId: string, excludeSubmissionId?: string, versionIds: readonly string[] = []): Promise<AuthorizationUsage | undefined> {
-  const [auth] = await db
-    .select({ id: submissions.id, kind: submissions.kind, status: submissions.status, claim: submissions.claim, view: submissions.responseView })
-    .from(submissions)
-    .where(eq(submissions.id, authorizationId))
-    .limit(1);
+  const reads = providedAuthorizationUsageReads();
+  const auth = await reads.authorization(db, authorizationId);
   if (!auth || auth.kind !== "preauthorization" || !["complete", "partial"].includes(auth.status)) return undefined;
   const view = (auth.view ?? {}) as ViewJson;
   const byCode = new Map<string, ServiceUsage>();
@@ -46,18 +41,8 @@ export async function authorizationUsage(db: Db, authorizationId: string, exclud
     if (typeof eligible === "number") s.approvedMinor = (s.approvedMinor ?? 0) + eligible;
     byCode.set(code, s);
   }
-  const claims = await db
-    .select({ claim: submissions.claim })
-    .from(submissions)
-    .where(
-      and(
-        // Claims made from any version of the authorization (decision 114) count against the current one.
-        versionIds.length > 0 ? inArray(submissions.authorizationId, [...new Set([authorizationId, ...versionIds])]) : eq(submissions.authorizationId, authorizationId),
-        eq(submissions.kind, "claim"),
-        inArray(submissions.status, [...CONSUMING]),
-        ...(excludeSubmissionId ? [ne(submissions.id, excludeSubmissionId)] : []),
-      ),
-    );
+  // Claims made from any version of the authorization (decision 114) count against the current one.
+  const claims = await reads.consumingClaims(db, authorizationId, versionIds, excludeSubmissionId);
   for (const { claim } of claims) {
     for (const item of (claim as ClaimJson).item ?? []) {
       const s = byCode.get(item.productOrService?.coding?.[0]?.code ?? "");

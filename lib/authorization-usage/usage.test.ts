@@ -3,6 +3,11 @@ import { testDatabases } from "@/lib/testing/databases";
 import { authorizationUsage } from "./queries";
 import { usageWarnings, type AuthorizationUsage } from "./usage";
 import { insertSubmissions } from "@/lib/submissions/testing";
+import { authorizationUsageReads } from "@/lib/submissions";
+import { provideAuthorizationUsageReads } from "./reads";
+
+// lib/submissions hands its reads over as it loads (lifecycle.ts); given here as the composition would, explicitly.
+provideAuthorizationUsageReads(authorizationUsageReads);
 
 const item = (sequence: number, code: string, quantity: number, price = 100) => ({
   sequence,

@@ -1,40 +1,21 @@
-import { and, asc, desc, eq, gte, ilike, inArray, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import { z } from "zod";
 import { decodeCursor, encodeCursor } from "@/lib/cursor";
 import type { Db, SubmissionStatus } from "@/lib/db";
-import { patients, submissions, SUBMISSION_STATUSES } from "@/lib/db";
+import { patients, SUBMISSION_STATUSES } from "@/lib/db";
 import { hasControlCharacters } from "@/lib/http";
 import { outcomeOfView } from "@/lib/i18n";
 import type { StatusOutcome } from "@/lib/i18n";
-import { startOfZonedDay, addDays, isCalendarDate, isPossibleDateText } from "@/lib/time";
-import { isUuid } from "@/lib/ids";
-import { parseShortNumber } from "@/lib/submissions";
+import { isPossibleDateText } from "@/lib/time";
+import { authorizationForClaim, claimInsurerIds, claimPageRows, claimStatusCounts, claimsToFix, type ClaimFilters, type ClaimSort } from "@/lib/submissions";
 
 /**
- * The claims list: filters, sorting, keyset pagination and counts per status. Only ids, statuses,
- * totals and the registered patient's name leave this module.
+ * The claims list: filters, sorting, keyset pagination and counts per status (the rows read by
+ * lib/submissions' claim reads). Only ids, statuses, totals and the registered patient's name
+ * leave this module.
  */
-export const CLAIM_SORTS = ["created", "total", "status"] as const;
-export type ClaimSort = (typeof CLAIM_SORTS)[number];
-
-export interface ClaimFilters {
-  status?: SubmissionStatus;
-  /** National ID (exact) or part of the registered patient's name. */
-  patient?: string;
-  /**
-   * The list's search box: a claim's short number ("C-1024"), our identifier, the platform's id or
-   * the payer's reference (exact), or the patient as in `patient` (docs/decisions/122).
-   */
-  q?: string;
-  insurer?: string;
-  /** Days (YYYY-MM-DD) in the clinic's time zone, both inclusive. */
-  from?: string;
-  to?: string;
-  /** A "submit selected" batch (its claims carry `form.batch`, lib/claims/batch.ts). */
-  batch?: string;
-  /** Claims with a line denied or cut for this adjudication reason (denial_lines, docs/decisions/077). */
-  reason?: string;
-}
+export { CLAIM_SORTS, replacementLinks } from "@/lib/submissions";
+export type { ClaimFilters, ClaimSort } from "@/lib/submissions";
 
 export interface ClaimListQuery extends ClaimFilters {
   sort?: ClaimSort;
@@ -56,13 +37,6 @@ export interface ClaimRow {
   /** What the decision paid (zero-benefit claims read "Not payable"). */
   outcome?: StatusOutcome;
   patient?: { id: string; givenName: string; familyName: string };
-}
-
-/** The sort key as one comparable SQL expression (nulls folded so keyset comparisons hold). */
-function sortExpr(sort: ClaimSort): SQL {
-  if (sort === "total") return sql`coalesce(${submissions.totalMinor}, -1)`;
-  if (sort === "status") return sql`${submissions.status}`;
-  return sql`${submissions.createdAt}`;
 }
 
 interface Cursor {
@@ -92,77 +66,19 @@ export function isStatus(value: unknown): value is SubmissionStatus {
   return typeof value === "string" && (SUBMISSION_STATUSES as readonly string[]).includes(value);
 }
 
-/** A real calendar day (2026-02-30 is ignored like any other bad filter, not rolled over). */
-const DAY = { test: (v: string) => isCalendarDate(v) };
-
-/** Where-conditions of the filters (the status one optional: counts ignore it). */
-function filterWhere(f: ClaimFilters, timeZone: string, withStatus: boolean): SQL[] {
-  const where: SQL[] = [eq(submissions.kind, "claim")];
-  if (withStatus && f.status) where.push(eq(submissions.status, f.status));
-  if (f.insurer) where.push(eq(submissions.insurerId, f.insurer));
-  if (f.batch && isUuid(f.batch)) where.push(sql`${submissions.form}->>'batch' = ${f.batch}`);
-  if (f.reason) where.push(sql`exists (select 1 from denial_lines d where d.submission_id = ${submissions.id} and d.reason_code = ${f.reason})`);
-  const p = f.patient?.trim();
-  if (p) where.push(patientMatch(p));
-  const q = f.q?.trim();
-  if (q) {
-    const n = parseShortNumber(q);
-    where.push(
-      or(
-        ...(n && (!n.kind || n.kind === "claim") ? [eq(submissions.number, n.number)] : []),
-        eq(submissions.identifierValue, q),
-        eq(submissions.platformId, q),
-        sql`${submissions.response}->>'preAuthRef' = ${q}`,
-        sql`${submissions.response}->'identifier'->0->>'value' = ${q}`,
-        patientMatch(q),
-      )!,
-    );
-  }
-  if (f.from && DAY.test(f.from)) {
-    const start = startOfZonedDay(f.from, timeZone);
-    if (start) where.push(gte(submissions.createdAt, start));
-  }
-  if (f.to && DAY.test(f.to)) {
-    const end = startOfZonedDay(addDays(f.to, 1), timeZone);
-    if (end) where.push(lt(submissions.createdAt, end));
-  }
-  return where;
-}
-
-/** The national ID (exact) or part of the registered patient's given or family name, or both names typed together. */
-function patientMatch(p: string): SQL {
-  const like = `%${p.replace(/[%_\\]/g, (m) => `\\${m}`)}%`;
-  return or(
-    eq(submissions.patientNationalId, p),
-    inArray(
-      submissions.patientNationalId,
-      sql`(select ${patients.nationalId} from ${patients} where ${ilike(patients.givenName, like)} or ${ilike(patients.familyName, like)} or (${patients.givenName} || ' ' || ${patients.familyName}) ilike ${like})`,
-    ),
-  )!;
-}
-
 /** One page of claims; `next` is the cursor of the following page (each row appears exactly once). */
 export async function listClaims(db: Db, q: ClaimListQuery): Promise<{ rows: ClaimRow[]; next?: string }> {
   const limit = Math.min(Math.max(q.limit ?? 25, 1), 200);
   const sort = q.sort ?? "created";
   const dir = q.dir ?? "desc";
-  const key = sortExpr(sort);
-  const where = filterWhere(q, q.timeZone, true);
   const cursor = fromCursor(q.cursor);
+  let after: { value: Date | number | string; id: string } | undefined;
   if (cursor) {
     const created = sort === "created" ? new Date(String(cursor.v)) : undefined;
     if (created && Number.isNaN(created.getTime())) return listClaims(db, { ...q, cursor: undefined });
-    const v = created ? sql`${created.toISOString()}::timestamptz` : sort === "total" ? sql`${Number(cursor.v)}::integer` : sql`${String(cursor.v)}`;
-    const cmp = dir === "desc" ? sql`(${key}, ${submissions.id}) < (${v}, ${cursor.id}::uuid)` : sql`(${key}, ${submissions.id}) > (${v}, ${cursor.id}::uuid)`;
-    where.push(cmp);
+    after = { value: created ?? (sort === "total" ? Number(cursor.v) : String(cursor.v)), id: cursor.id };
   }
-  const order = dir === "desc" ? [desc(key), desc(submissions.id)] : [asc(key), asc(submissions.id)];
-  const rows = await db
-    .select()
-    .from(submissions)
-    .where(and(...where))
-    .orderBy(...order)
-    .limit(limit + 1);
+  const rows = await claimPageRows(db, { filters: q, timeZone: q.timeZone, sort, dir, ...(after ? { after } : {}), take: limit + 1 });
   const page = rows.slice(0, limit);
   const ids = [...new Set(page.map((r) => r.patientNationalId))];
   const people = ids.length
@@ -199,46 +115,18 @@ export async function listClaims(db: Db, q: ClaimListQuery): Promise<{ rows: Cla
 
 /** How many claims per status under the filters (status filter ignored: the chips choose it). */
 export async function countClaimsByStatus(db: Db, f: ClaimFilters, timeZone: string): Promise<Partial<Record<SubmissionStatus, number>>> {
-  const rows = await db
-    .select({ status: submissions.status, n: sql<number>`count(*)::int` })
-    .from(submissions)
-    .where(and(...filterWhere(f, timeZone, false)))
-    .groupBy(submissions.status);
-  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  return claimStatusCounts(db, f, timeZone);
 }
 
 /** The insurers that occur in claims (for the filter). */
 export async function claimInsurers(db: Db): Promise<string[]> {
-  const rows = await db
-    .selectDistinct({ insurerId: submissions.insurerId })
-    .from(submissions)
-    .where(and(eq(submissions.kind, "claim"), sql`${submissions.insurerId} is not null`))
-    .orderBy(asc(submissions.insurerId));
-  return rows.map((r) => r.insurerId!).filter(Boolean);
+  return claimInsurerIds(db);
 }
 
 /** Rejected and failed claims, oldest problem first, not yet replaced by a newer claim. */
 export async function workQueue(db: Db, limit = 100) {
-  const replaced = sql`(select ${submissions.replacesId} from ${submissions} where ${submissions.replacesId} is not null)`;
-  return db
-    .select()
-    .from(submissions)
-    .where(and(eq(submissions.kind, "claim"), inArray(submissions.status, ["rejected", "failed"]), notInArray(submissions.id, replaced)))
-    .orderBy(asc(submissions.updatedAt), asc(submissions.id))
-    .limit(limit);
+  return claimsToFix(db, limit);
 }
-
-/** Claims linked by fix-and-resubmit: the one this replaces and the ones that replace it. */
-export async function replacementLinks(db: Db, id: string, replacesId: string | null) {
-  const [replacedBy, replaces] = await Promise.all([
-    db.select({ id: submissions.id, status: submissions.status, createdAt: submissions.createdAt }).from(submissions).where(eq(submissions.replacesId, id)),
-    replacesId
-      ? db.select({ id: submissions.id, status: submissions.status, createdAt: submissions.createdAt }).from(submissions).where(eq(submissions.id, replacesId))
-      : Promise.resolve([]),
-  ]);
-  return { replacedBy, replaces: replaces[0] };
-}
-
 
 export interface ClaimAuthorization {
   /** The reference the claim carries (Claim.insurance[].preAuthRef), as sent. */
@@ -259,15 +147,7 @@ export async function claimAuthorization(db: Db, claim: Json, authorizationId: s
     .flatMap((i) => (Array.isArray(i.preAuthRef) ? i.preAuthRef : []))
     .find((r): r is string => typeof r === "string" && r.length > 0);
   if (!preAuthRef) return undefined;
-  const [row] = await db
-    .select({ id: submissions.id, status: submissions.status, responseView: submissions.responseView })
-    .from(submissions)
-    .where(
-      authorizationId
-        ? and(eq(submissions.id, authorizationId), eq(submissions.kind, "preauthorization"))
-        : and(eq(submissions.kind, "preauthorization"), sql`${submissions.responseView}->>'preAuthRef' = ${preAuthRef}`),
-    )
-    .limit(1);
+  const row = await authorizationForClaim(db, authorizationId, preAuthRef);
   if (!row) return { preAuthRef };
   const period = row.responseView?.preAuthPeriod as { start?: string; end?: string } | undefined;
   return { preAuthRef, authorization: { id: row.id, status: row.status, ...(period && (period.start || period.end) ? { period } : {}) } };

@@ -1,7 +1,5 @@
-import { and, eq, inArray, or } from "drizzle-orm";
 import type { Db, SubmissionStatus } from "@/lib/db";
-import { submissions } from "@/lib/db";
-import { claimTotalMinor } from "@/lib/submissions";
+import { claimTotalMinor, claimsByPlatformIdOrIdentifier } from "@/lib/submissions";
 import { toMinorUnits } from "@/lib/fhir";
 
 /**
@@ -57,10 +55,7 @@ export async function reconcile(db: Db, platformClaims: readonly Json[]): Promis
   if (!lite.length) return [];
   const pids = lite.flatMap((c) => (c.platformId ? [c.platformId] : []));
   const idents = lite.flatMap((c) => (c.identifierValue ? [c.identifierValue] : []));
-  const mine = await db
-    .select({ id: submissions.id, status: submissions.status, totalMinor: submissions.totalMinor, platformId: submissions.platformId, identifierValue: submissions.identifierValue })
-    .from(submissions)
-    .where(and(eq(submissions.kind, "claim"), or(pids.length ? inArray(submissions.platformId, pids) : undefined, idents.length ? inArray(submissions.identifierValue, idents) : undefined)));
+  const mine = await claimsByPlatformIdOrIdentifier(db, pids, idents);
   return lite.map((c) => {
     const match = mine.find((m) => c.platformId && m.platformId === c.platformId) ?? mine.find((m) => c.identifierValue && m.identifierValue === c.identifierValue);
     if (!match) return { ...c, problems: ["unknown"] };

@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import { audit, type Caller } from "@/lib/audit";
 import { draftFormSchema, saveDraft, submitForm } from "@/lib/submissions";
 import type { ServiceDeps } from "@/lib/submissions";
 import type { Db } from "@/lib/db";
-import { submissions } from "@/lib/db";
-import { retrySubmission } from "@/lib/submissions";
+import { getClaim, retrySubmission } from "@/lib/submissions";
 import { getPatient } from "@/lib/patients";
 import { findDuplicateClaims, type ItemKey } from "./duplicates";
 import { isUuid } from "@/lib/ids";
@@ -18,8 +16,7 @@ async function record(db: Db, caller: Caller, action: string, id: string, outcom
 
 async function loadClaim(db: Db, id: string) {
   if (!isUuid(id)) return undefined;
-  const [row] = await db.select().from(submissions).where(and(eq(submissions.id, id), eq(submissions.kind, "claim")));
-  return row;
+  return getClaim(db, id);
 }
 
 /**

@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { audit, type Caller } from "@/lib/audit";
-import { queryRows, submissions, tables, users, type Db } from "@/lib/db";
+import { tables, users, type Db } from "@/lib/db";
 import { DEFAULT_WINDOWS, deadlineFrom, deadlinesFor, type Deadline } from "@/lib/deadlines";
 import { csvDocument } from "@/lib/csv";
 import { isUuid } from "@/lib/ids";
+import { appealCandidates, claimIdsAmong, isClaimId } from "@/lib/submissions";
 import { workQueue } from "./queries";
 
 const { claimWork, claimWorkNotes } = tables;
@@ -64,48 +65,9 @@ export function compareWork(a: Pick<WorkItem, "score" | "atStakeMinor" | "update
   return a.updatedAt.getTime() - b.updatedAt.getTime() || a.id.localeCompare(b.id);
 }
 
-interface AppealCandidate {
-  id: string;
-  status: string;
-  insurer_id: string | null;
-  patient_id: string;
-  updated_at: Date | string;
-  currency: string | null;
-  at_stake: string;
-  reason: string | null;
-  family: string | null;
-  decided_day: string;
-  window_days: number;
-}
-
-/**
- * Decided claims with money still at stake on denied or cut lines (denial_lines, decision 076),
- * not yet appealed or replaced, whose appeal window is still open.
- */
-async function appealCandidates(db: Db, timeZone: string): Promise<AppealCandidate[]> {
-  return queryRows<AppealCandidate>(db, sql`
-    select s.id, s.status, s.insurer_id, s.patient_id, s.updated_at, s.currency,
-      d.at_stake::text as at_stake, d.reason, d.family,
-      to_char(coalesce(s.decided_at, s.updated_at) at time zone ${timeZone}, 'YYYY-MM-DD') as decided_day,
-      coalesce(w.resubmission_days, ${DEFAULT_WINDOWS.resubmissionDays})::int as window_days
-    from submissions s
-    left join insurer_filing_windows w on w.insurer_id = s.insurer_id
-    cross join lateral (
-      select sum(l.at_stake_minor) as at_stake,
-        (array_agg(l.reason_code order by l.at_stake_minor desc, l.sequence))[1] as reason,
-        (array_agg(l.family order by l.at_stake_minor desc, l.sequence))[1] as family
-      from denial_lines l where l.submission_id = s.id
-    ) d
-    where s.kind = 'claim' and s.status in ('denied', 'partial')
-      and coalesce(s.decided_at, s.updated_at) >= now() - make_interval(days => coalesce(w.resubmission_days, ${DEFAULT_WINDOWS.resubmissionDays}) + 1)
-      and d.at_stake > 0
-      and not exists (select 1 from submissions a where a.appeal_of_id = s.id)
-      and not exists (select 1 from submissions r where r.replaces_id = s.id)`);
-}
-
 /** The ranked queue (at most `limit` items) with assignees and the latest notes. */
 export async function rankedWorkQueue(db: Db, options: QueueOptions): Promise<WorkItem[]> {
-  const [refused, appealable] = await Promise.all([workQueue(db, 500), appealCandidates(db, options.timeZone)]);
+  const [refused, appealable] = await Promise.all([workQueue(db, 500), appealCandidates(db, options.timeZone, DEFAULT_WINDOWS.resubmissionDays)]);
   const deadlines = await deadlinesFor(db, refused.map((r) => r.id), options.today, options.timeZone);
   const items: Omit<WorkItem, "assignee" | "notes">[] = [
     ...refused.map((r) => {
@@ -186,7 +148,7 @@ export type WorkChange = { ok: true; changed: number } | { ok: false; error: "no
 export async function assignWork(db: Db, caller: Caller, ids: readonly string[], assigneeId: string | null): Promise<WorkChange> {
   const unique = [...new Set(ids)].filter(isUuid);
   if (unique.length === 0) return { ok: false, error: "not_found" };
-  const found = await db.select({ id: submissions.id }).from(submissions).where(and(inArray(submissions.id, unique), eq(submissions.kind, "claim")));
+  const found = await claimIdsAmong(db, unique);
   if (found.length !== unique.length) return { ok: false, error: "not_found" };
   if (assigneeId && !(await queueStaff(db)).some((s) => s.id === assigneeId)) return { ok: false, error: "assignee_unknown" };
   const by = caller.userId ?? "system";
@@ -203,8 +165,7 @@ export async function assignWork(db: Db, caller: Caller, ids: readonly string[],
 /** Adds a note to a claim of the queue (with its audit entry, which does not repeat the text). */
 export async function addWorkNote(db: Db, caller: Caller, id: string, body: string): Promise<WorkChange> {
   if (!isUuid(id)) return { ok: false, error: "not_found" };
-  const [claim] = await db.select({ id: submissions.id }).from(submissions).where(and(eq(submissions.id, id), eq(submissions.kind, "claim")));
-  if (!claim) return { ok: false, error: "not_found" };
+  if (!(await isClaimId(db, id))) return { ok: false, error: "not_found" };
   await db.transaction(async (tx) => {
     await tx.insert(claimWorkNotes).values({ submissionId: id, authorId: caller.userName ?? caller.userId ?? "system", body });
     await audit(tx, { actor: caller.actor, action: "claim.work_note", target: { type: "submission", id }, outcome: "success", requestId: caller.requestId, ip: caller.ip, details: { length: body.length } });

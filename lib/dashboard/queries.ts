@@ -1,5 +1,6 @@
-import { and, desc, eq, gte, inArray, sql, type SQL } from "drizzle-orm";
-import { queryRows, type Db, adjudicationHourly as h, liveEvents, patients, submissions } from "@/lib/db";
+import { gte, sql, type SQL } from "drizzle-orm";
+import { queryRows, type Db, adjudicationHourly as h } from "@/lib/db";
+import { managerLiveFeed } from "@/lib/submissions";
 import type { DashboardRange } from "./range";
 
 /*
@@ -300,23 +301,6 @@ export type DashboardData = Awaited<ReturnType<typeof dashboardData>>;
  * server-rendered, then re-read after live events, which carry no patient data themselves).
  */
 export async function recentLiveEvents(db: Db, limit = 20) {
-  const rows = await db
-    .select({
-      id: liveEvents.id,
-      at: liveEvents.at,
-      kind: liveEvents.kind,
-      submissionKind: liveEvents.submissionKind,
-      submissionId: liveEvents.submissionId,
-      status: liveEvents.status,
-      payload: liveEvents.payload,
-      patient: sql<string | null>`${patients.givenName} || ' ' || ${patients.familyName}`,
-    })
-    .from(liveEvents)
-    .leftJoin(submissions, eq(submissions.id, liveEvents.submissionId))
-    .leftJoin(patients, eq(patients.nationalId, submissions.patientNationalId))
-    // Status changes and (docs/decisions/047) payers' information requests, their answers, and claims paid in remittances.
-    .where(and(inArray(liveEvents.kind, ["submission.status", "information.request", "payment.remittance"]), sql`'manager' = any(${liveEvents.audience})`))
-    .orderBy(desc(liveEvents.id))
-    .limit(limit);
+  const rows = await managerLiveFeed(db, limit);
   return rows.map(({ payload, ...r }) => ({ ...r, at: r.at.toISOString(), note: typeof payload?.note === "string" ? payload.note : null }));
 }

@@ -1,34 +1,21 @@
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { informationRequests, insurers, submissions, tables, type Db } from "@/lib/db";
+import { eq } from "drizzle-orm";
+import { insurers, tables, type Db } from "@/lib/db";
+import { claimsWithInformationDue, openClaims, type OpenClaim } from "@/lib/submissions";
 import { DEFAULT_WINDOWS, deadlineFrom, deadlineOn, earliestServiceDate, moreUrgent, type Deadline, type FilingWindows } from "./deadline";
 
 const { insurerFilingWindows } = tables;
-
-/** Claim states with a deadline still ahead: not yet sent (draft, failed) or rejected and not yet replaced. */
-const OPEN_STATES = ["draft", "failed", "rejected"] as const;
 
 export async function filingWindows(db: Db): Promise<Map<string, FilingWindows>> {
   const rows = await db.select().from(insurerFilingWindows);
   return new Map(rows.map((r) => [r.insurerId, { submissionDays: r.submissionDays, resubmissionDays: r.resubmissionDays }]));
 }
 
-interface Candidate {
-  id: string;
-  status: string;
-  insurerId: string | null;
-  claim: Record<string, unknown>;
-  /** The clinic day of the last change (for rejected: the rejection). */
-  changedDay: string;
-}
-
-function deadlineOf(row: Candidate, windows: Map<string, FilingWindows>, today: string): Deadline | undefined {
+function deadlineOf(row: OpenClaim, windows: Map<string, FilingWindows>, today: string): Deadline | undefined {
   const w = (row.insurerId && windows.get(row.insurerId)) || DEFAULT_WINDOWS;
   if (row.status === "rejected") return deadlineFrom("resubmission", row.changedDay, w.resubmissionDays, today);
   const served = earliestServiceDate(row.claim);
   return served ? deadlineFrom("submission", served, w.submissionDays, today) : undefined;
 }
-
-const dayIn = (timeZone: string) => sql<string>`to_char(${submissions.updatedAt} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
 
 /**
  * Deadlines of these claims: still open ones (drafts, failed, rejected without a replacement) by
@@ -37,7 +24,7 @@ const dayIn = (timeZone: string) => sql<string>`to_char(${submissions.updatedAt}
  */
 export async function deadlinesFor(db: Db, ids: readonly string[], today: string, timeZone: string): Promise<Map<string, Deadline>> {
   if (ids.length === 0) return new Map();
-  const [rows, windows, asked] = await Promise.all([candidates(db, timeZone, inArray(submissions.id, [...ids])), filingWindows(db), informationDue(db, timeZone, [...ids])]);
+  const [rows, windows, asked] = await Promise.all([openClaims(db, timeZone, ids), filingWindows(db), claimsWithInformationDue(db, timeZone, ids)]);
   const out = new Map<string, Deadline>();
   for (const row of rows) {
     const d = deadlineOf(row, windows, today);
@@ -50,32 +37,6 @@ export async function deadlinesFor(db: Db, ids: readonly string[], today: string
   return out;
 }
 
-interface InformationDue {
-  submissionId: string;
-  insurerId: string | null;
-  /** The earliest due date of the claim's open information requests, as a clinic day. */
-  dueDay: string;
-}
-
-/** Claims (not authorizations: their requests are in the information-requests queue) with an open, dated information request. */
-async function informationDue(db: Db, timeZone: string, ids?: string[]): Promise<InformationDue[]> {
-  const dueDay = sql<string>`to_char(min(${informationRequests.dueAt}) AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
-  return db
-    .select({ submissionId: informationRequests.submissionId, insurerId: submissions.insurerId, dueDay })
-    .from(informationRequests)
-    .innerJoin(submissions, eq(submissions.id, informationRequests.submissionId))
-    .where(and(eq(informationRequests.status, "open"), isNotNull(informationRequests.dueAt), eq(submissions.kind, "claim"), ...(ids ? [inArray(informationRequests.submissionId, ids)] : [])))
-    .groupBy(informationRequests.submissionId, submissions.insurerId) as Promise<InformationDue[]>;
-}
-
-async function candidates(db: Db, timeZone: string, extra?: ReturnType<typeof inArray>): Promise<Candidate[]> {
-  const replacement = sql`NOT EXISTS (SELECT 1 FROM submissions r WHERE r.replaces_id = ${submissions.id})`;
-  return db
-    .select({ id: submissions.id, status: submissions.status, insurerId: submissions.insurerId, claim: submissions.claim, changedDay: dayIn(timeZone) })
-    .from(submissions)
-    .where(and(eq(submissions.kind, "claim"), inArray(submissions.status, [...OPEN_STATES]), replacement, ...(extra ? [extra] : [])));
-}
-
 export interface AtRisk {
   insurerId: string;
   soon: number;
@@ -84,7 +45,7 @@ export interface AtRisk {
 
 /** Claims at deadline risk (≤ 7 days left, or missed — filing windows and information requests) per insurer, for the managers' dashboard. */
 export async function claimsAtRisk(db: Db, today: string, timeZone: string): Promise<AtRisk[]> {
-  const [rows, windows, asked] = await Promise.all([candidates(db, timeZone), filingWindows(db), informationDue(db, timeZone)]);
+  const [rows, windows, asked] = await Promise.all([openClaims(db, timeZone), filingWindows(db), claimsWithInformationDue(db, timeZone)]);
   const worst = new Map<string, { insurerId: string; deadline: Deadline }>();
   for (const row of rows) {
     const d = deadlineOf(row, windows, today);

@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, max, sql, type SQL } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { gatewayNotificationPositions, submissionEvents, submissions } from "@/lib/db";
+import { gatewayNotificationPositions } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { newestTimelineEventId, timelineEventsAfter } from "@/lib/submissions";
 import { GATEWAY_CHANNEL, createdByToken } from "./submissions";
 
 /*
@@ -42,25 +43,12 @@ export async function acknowledgedPosition(db: Db, tokenId: string): Promise<num
 export async function listNotifications(db: Db, tokenId: string, data: z.infer<typeof listDataSchema>) {
   const acknowledgedUpTo = await acknowledgedPosition(db, tokenId);
   const after = data.cursor ?? acknowledgedUpTo;
-  const where: SQL[] = [gt(submissionEvents.id, after)];
-  if (data.kind) where.push(eq(submissions.kind, data.kind === "claim" ? "claim" : "preauthorization"));
-  if (data.mine) where.push(and(eq(submissions.channel, GATEWAY_CHANNEL), eq(submissions.createdBy, createdByToken(tokenId)))!);
-  const rows = await db
-    .select({
-      id: submissionEvents.id,
-      at: submissionEvents.at,
-      submissionId: submissionEvents.submissionId,
-      kind: submissions.kind,
-      from: submissionEvents.fromStatus,
-      to: submissionEvents.toStatus,
-      source: submissionEvents.source,
-      detail: submissionEvents.detail,
-    })
-    .from(submissionEvents)
-    .innerJoin(submissions, eq(submissions.id, submissionEvents.submissionId))
-    .where(and(...where))
-    .orderBy(asc(submissionEvents.id))
-    .limit(data.limit + 1);
+  const rows = await timelineEventsAfter(db, {
+    after,
+    ...(data.kind ? { kind: data.kind === "claim" ? "claim" : "preauthorization" } : {}),
+    ...(data.mine ? { madeBy: { channel: GATEWAY_CHANNEL, createdBy: createdByToken(tokenId) } } : {}),
+    limit: data.limit + 1,
+  });
   const page = rows.slice(0, data.limit);
   return {
     events: page.map((e) => ({
@@ -82,8 +70,7 @@ export async function listNotifications(db: Db, tokenId: string, data: z.infer<t
 
 /** Moves the token's acknowledged position forward (never back). The caller's audit entry stores it. */
 export async function acknowledgeNotifications(db: Db, tokenId: string, data: z.infer<typeof acknowledgeDataSchema>) {
-  const [latest] = await db.select({ id: max(submissionEvents.id) }).from(submissionEvents);
-  const newest = Number(latest?.id ?? 0);
+  const newest = await newestTimelineEventId(db);
   if (data.upTo > newest) {
     throw new AppError("unprocessable", `upTo ${data.upTo} is after the newest event (${newest}).`, { reason: "invalid_data", fields: [{ path: "data.upTo", message: `at most ${newest}` }] });
   }

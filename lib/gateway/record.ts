@@ -1,7 +1,8 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import { eligibilityChecks, submissions } from "@/lib/db";
+import { eligibilityChecks } from "@/lib/db";
+import { submissionCountsOfPatient } from "@/lib/submissions";
 import { checkNationalId } from "@/lib/fhir";
 import { findPatientByNationalId, getPatient, listCoverages } from "@/lib/patients";
 import type { Patient } from "@/lib/patients";
@@ -70,11 +71,7 @@ export async function recordSummary(db: Db, data: z.infer<typeof summaryDataSche
       .where(eq(eligibilityChecks.patientId, patient.id))
       .orderBy(desc(eligibilityChecks.checkedAt))
       .limit(1),
-    db
-      .select({ kind: submissions.kind, status: submissions.status, n: count() })
-      .from(submissions)
-      .where(and(eq(submissions.patientNationalId, patient.nationalId)))
-      .groupBy(submissions.kind, submissions.status),
+    submissionCountsOfPatient(db, patient.nationalId),
   ]);
   const tally = (kind: "claim" | "preauthorization") => {
     const rows = byStatus.filter((r) => r.kind === kind);

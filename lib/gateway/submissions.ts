@@ -1,14 +1,13 @@
-import { and, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import type { Db, SubmissionKind } from "@/lib/db";
-import { submissions } from "@/lib/db";
 import { submitApiClaim } from "@/lib/submissions";
 import { IllegalTransitionError, SubmissionNotFoundError, claimIdentifierSystem, getSubmission, statedTotals, submissionTimeline, type Submission } from "@/lib/submissions";
 import { CANCEL_REASONS, PLATFORM_CURRENCY, fromMinorUnits } from "@/lib/fhir";
 import { listInformationRequests } from "@/lib/information-requests";
 import type { GatewayContext } from "./run";
 import { isUuid } from "@/lib/ids";
+import { latestSubmissionByClaimIdentifier, submissionByIdentifier } from "@/lib/submissions";
 
 /** The channel every gateway submission carries (`submissions.channel`). */
 export const GATEWAY_CHANNEL = "gateway";
@@ -76,26 +75,9 @@ export async function findSubmission(ctx: GatewayContext, kind: SubmissionKind, 
     return row?.kind === kind ? row : undefined;
   }
   const system = claimIdentifierSystem(ctx.config.providerOrgId);
-  const [portal] = await db
-    .select()
-    .from(submissions)
-    .where(and(eq(submissions.identifierSystem, system), eq(submissions.identifierValue, data.identifier ?? ""), eq(submissions.kind, kind)))
-    .limit(1);
+  const portal = await submissionByIdentifier(db, kind, { system, value: data.identifier ?? "" });
   if (portal) return portal;
-  const [own] = await db
-    .select()
-    .from(submissions)
-    .where(
-      and(
-        eq(submissions.channel, GATEWAY_CHANNEL),
-        eq(submissions.createdBy, createdByToken(ctx.token.id)),
-        eq(submissions.kind, kind),
-        sql`${submissions.claim} -> 'identifier' @> ${JSON.stringify([{ value: data.identifier ?? "" }])}::jsonb`,
-      ),
-    )
-    .orderBy(desc(submissions.createdAt))
-    .limit(1);
-  return own;
+  return latestSubmissionByClaimIdentifier(db, kind, { channel: GATEWAY_CHANNEL, createdBy: createdByToken(ctx.token.id) }, data.identifier ?? "");
 }
 
 /**

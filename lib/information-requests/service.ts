@@ -1,9 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { audit, type Caller } from "@/lib/audit";
 import { attachableIds, attachmentsWithData, checkSet } from "@/lib/attachments";
-import { attachments, informationRequests, patients, submissions, type Db, type InformationRequestStatus, type SubmissionKind, type SubmissionStatus } from "@/lib/db";
-import { noteOnTimeline } from "@/lib/submissions";
+import { attachments, informationRequests, type Db, type InformationRequestStatus, type SubmissionKind, type SubmissionStatus } from "@/lib/db";
+import {
+  INFORMATION_REQUEST_FILTERS,
+  getSubmission,
+  informationRequestQueue,
+  informationRequestSubmissionKind,
+  noteOnTimeline,
+  openInformationRequestCounts,
+  type InformationRequestFilter,
+} from "@/lib/submissions";
 import { buildCommunication, isFhirReadError, readCommunicationRequest } from "@/lib/fhir";
 import { PlatformError, portOf, type PortSource } from "@/lib/platform";
 import { INFORMATION_REQUEST_EVENT } from "./inbound";
@@ -28,12 +36,7 @@ export type AnswerResult =
  */
 /** The kind of submission an information request is about (undefined: no such request), to check who may answer it. */
 export async function informationRequestKind(db: Db, id: string): Promise<SubmissionKind | undefined> {
-  const [row] = await db
-    .select({ kind: submissions.kind })
-    .from(informationRequests)
-    .innerJoin(submissions, eq(submissions.id, informationRequests.submissionId))
-    .where(eq(informationRequests.id, id));
-  return row?.kind;
+  return informationRequestSubmissionKind(db, id);
 }
 
 export async function answerInformationRequest(deps: AnswerDeps, caller: Caller, input: { id: string; text: string; attachmentIds: string[] }): Promise<AnswerResult> {
@@ -43,7 +46,7 @@ export async function answerInformationRequest(deps: AnswerDeps, caller: Caller,
   if (row.status !== "open") return { ok: false, error: "already_answered" };
   const text = input.text.trim();
   if (!text && input.attachmentIds.length === 0) return { ok: false, error: "empty" };
-  const [submission] = await deps.db.select().from(submissions).where(eq(submissions.id, row.submissionId));
+  const submission = await getSubmission(deps.db, row.submissionId);
   if (!submission) return { ok: false, error: "not_found" };
   const attachable = await attachableIds(deps.db, input.attachmentIds, caller.userId, submission.id);
   if (!attachable.ok || checkSet(attachable.rows.map((r) => r.size))) return { ok: false, error: "attachments" };
@@ -135,8 +138,8 @@ export function isOverdue(row: { status: InformationRequestStatus; dueAt: Date |
   return row.status === "open" && row.dueAt !== null && row.dueAt.getTime() < now.getTime();
 }
 
-export const QUEUE_FILTERS = ["open", "overdue", "answered", "all"] as const;
-export type QueueFilter = (typeof QUEUE_FILTERS)[number];
+export const QUEUE_FILTERS = INFORMATION_REQUEST_FILTERS;
+export type QueueFilter = InformationRequestFilter;
 
 /**
  * The "Information requested" work queue: open ones first, soonest due first (overdue on top);
@@ -146,52 +149,14 @@ export async function listInformationRequests(db: Db, options: { filter?: QueueF
   const now = options.now ?? new Date();
   const filter = options.filter ?? "open";
   if (options.kinds.length === 0) return [];
-  const where = [inArray(submissions.kind, [...options.kinds])];
-  if (options.submissionId) where.push(eq(informationRequests.submissionId, options.submissionId));
-  if (filter === "open") where.push(eq(informationRequests.status, "open"));
-  if (filter === "overdue") where.push(eq(informationRequests.status, "open"), sql`${informationRequests.dueAt} < ${now.toISOString()}::timestamptz`);
-  if (filter === "answered") where.push(inArray(informationRequests.status, ["answered", "acknowledged"]));
-  const rows = await db
-    .select({
-      id: informationRequests.id,
-      submissionId: informationRequests.submissionId,
-      submissionKind: submissions.kind,
-      submissionStatus: submissions.status,
-      status: informationRequests.status,
-      asks: informationRequests.asks,
-      attachmentTypes: informationRequests.attachmentTypes,
-      dueAt: informationRequests.dueAt,
-      receivedAt: informationRequests.receivedAt,
-      answeredAt: informationRequests.answeredAt,
-      answerText: informationRequests.answerText,
-      acknowledgedAt: informationRequests.acknowledgedAt,
-      givenName: patients.givenName,
-      familyName: patients.familyName,
-      insurerId: submissions.insurerId,
-      totalMinor: submissions.totalMinor,
-      currency: submissions.currency,
-    })
-    .from(informationRequests)
-    .innerJoin(submissions, eq(submissions.id, informationRequests.submissionId))
-    .leftJoin(patients, eq(patients.nationalId, submissions.patientNationalId))
-    .where(and(...where))
-    .orderBy(sql`case when ${informationRequests.status} = 'open' then 0 else 1 end`, asc(sql`coalesce(${informationRequests.dueAt}, 'infinity'::timestamptz)`), desc(informationRequests.receivedAt))
-    .limit(options.limit ?? 200);
+  const rows = await informationRequestQueue(db, { filter, kinds: options.kinds, ...(options.submissionId ? { submissionId: options.submissionId } : {}), now, limit: options.limit ?? 200 });
   return rows.map(({ givenName, familyName, ...r }) => ({ ...r, patientName: givenName ? `${givenName} ${familyName ?? ""}`.trim() : null, overdue: isOverdue(r, now) }));
 }
 
 /** Counts for the queue's tabs and the navigation badge. */
 export async function countInformationRequests(db: Db, kinds: readonly SubmissionKind[], now: Date = new Date()): Promise<{ open: number; overdue: number }> {
   if (kinds.length === 0) return { open: 0, overdue: 0 };
-  const [row] = await db
-    .select({
-      open: sql<number>`count(*)::int`,
-      overdue: sql<number>`count(*) filter (where ${informationRequests.dueAt} < ${now.toISOString()}::timestamptz)::int`,
-    })
-    .from(informationRequests)
-    .innerJoin(submissions, eq(submissions.id, informationRequests.submissionId))
-    .where(and(eq(informationRequests.status, "open"), inArray(submissions.kind, [...kinds])));
-  return { open: row?.open ?? 0, overdue: row?.overdue ?? 0 };
+  return openInformationRequestCounts(db, kinds, now);
 }
 
 /** The payer's identifier of a stored CommunicationRequest (as received), when it has one. */

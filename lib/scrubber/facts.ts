@@ -1,10 +1,11 @@
-import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, desc, eq, ne } from "drizzle-orm";
 import { authorizationUsage } from "@/lib/authorization-usage";
 import { contractPricesFor } from "@/lib/contracts";
 import type { Db, Tx } from "@/lib/db";
-import { coverages, eligibilityChecks, patients, submissions, tables } from "@/lib/db";
+import { coverages, eligibilityChecks, patients, tables } from "@/lib/db";
 import { benefitCategoryOf, isExcludedService, MESSAGE_LIMIT_BYTES, nphies, priceListSystemKey, toMinorUnits, type BenefitsView } from "@/lib/fhir";
 import { yieldToEventLoop } from "@/lib/time";
+import { providedScrubReads } from "./reads";
 import type { AuthorizationFact, ScrubFacts, ScrubItem } from "./types";
 
 /**
@@ -12,7 +13,7 @@ import type { AuthorizationFact, ScrubFacts, ScrubItem } from "./types";
  * transaction (docs/decisions/090): the patient, the last eligibility answer, the contract price
  * of each line on its date, the referenced authorizations and what other claims used of them,
  * services already claimed for the patient on the same day, the payer's filing window and the
- * message's size.
+ * message's size. What it knows of other submissions it asks lib/submissions (./reads.ts).
  */
 
 type Json = Record<string, unknown>;
@@ -20,9 +21,6 @@ const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v.filter((x) => typeof 
 const obj = (v: unknown): Json => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : {});
 const codingOf = (concept: unknown) => arr(obj(concept).coding)[0] ?? {};
 const str = (v: unknown) => (typeof v === "string" ? v : "");
-
-/** Claim states that count: on their way or decided (not a draft, never sent, or voided). */
-const NOT_COUNTED = ["draft", "rejected", "failed", "cancelled"] as const;
 
 export interface ClaimUnderCheck {
   id?: string;
@@ -99,6 +97,7 @@ function offlineOf(claim: Json): ScrubFacts["offline"] {
 
 export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Date): Promise<ScrubFacts> {
   const read = readClaim(subject.claim);
+  const reads = providedScrubReads();
   const insurerId = subject.insurerId ?? undefined;
   const [patient] = await db.select({ id: patients.id, birthDate: patients.birthDate, gender: patients.gender }).from(patients).where(eq(patients.nationalId, subject.patientNationalId)).limit(1);
 
@@ -128,25 +127,13 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
   }
 
   await yieldToEventLoop();
-  // Services of this patient already claimed, by code and day: one query through the patient's
-  // index (submissions_patient_idx) that hands back only this claim's code-and-day pairs found on
-  // the patient's other counted claims — never those claims themselves (docs/decisions/093).
+  // Services of this patient already claimed, by code and day: only this claim's code-and-day pairs
+  // found on the patient's other counted claims — never those claims themselves (docs/decisions/093).
   const wanted = subject.kind === "claim" ? [...new Set(read.items.map((i) => `${i.code}|${i.servicedDate}`))] : [];
   const claimed = new Set<string>();
   if (wanted.length > 0) {
-    const excluded = [subject.id, subject.appealOfId, subject.replacesId].filter((id): id is string => Boolean(id));
-    const lineKey = sql`coalesce(e #>> '{productOrService,coding,0,code}', '') || '|' || coalesce(nullif(left(e ->> 'servicedDate', 10), ''), left(e #>> '{servicedPeriod,start}', 10), '')`;
-    const result = await db.execute(sql`
-      select distinct ${lineKey} as key
-        from ${submissions} s
-        cross join lateral jsonb_array_elements(case when jsonb_typeof(s.claim -> 'item') = 'array' then s.claim -> 'item' else '[]'::jsonb end) e
-       where s.patient_id = ${subject.patientNationalId}
-         and s.kind = 'claim'
-         and s.status not in (${sql.join(NOT_COUNTED.map((x) => sql`${x}`), sql`, `)})
-         ${excluded.length > 0 ? sql`and s.id not in (${sql.join(excluded.map((id) => sql`${id}`), sql`, `)})` : sql``}
-         ${subject.appealOfId ? sql`and s.appeal_of_id is distinct from ${subject.appealOfId}` : sql``}
-         and ${lineKey} in (${sql.join(wanted.map((k) => sql`${k}`), sql`, `)})`);
-    for (const row of (result as unknown as { rows: { key: string }[] }).rows) claimed.add(row.key);
+    const excludedIds = [subject.id, subject.appealOfId, subject.replacesId].filter((id): id is string => Boolean(id));
+    for (const key of await reads.claimedServiceDays(db, { patientNationalId: subject.patientNationalId, keys: wanted, excludedIds, appealOfId: subject.appealOfId })) claimed.add(key);
   }
 
   await yieldToEventLoop();
@@ -175,19 +162,8 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
   await yieldToEventLoop();
   const authorizations: AuthorizationFact[] = [];
   if (read.preAuthRefs.length > 0) {
-    const auths = await db
-      .select({ id: submissions.id })
-      .from(submissions)
-      .where(
-        and(
-          eq(submissions.kind, "preauthorization"),
-          eq(submissions.patientNationalId, subject.patientNationalId),
-          inArray(submissions.status, ["complete", "partial"]),
-          inArray(sql<string>`${submissions.responseView} ->> 'preAuthRef'`, read.preAuthRefs),
-        ),
-      );
-    for (const a of auths) {
-      const usage = await authorizationUsage(db as Db, a.id, subject.id);
+    for (const id of await reads.decidedAuthorizationIds(db, subject.patientNationalId, read.preAuthRefs)) {
+      const usage = await authorizationUsage(db as Db, id, subject.id);
       if (!usage) continue;
       authorizations.push({
         preAuthRef: usage.preAuthRef ?? "",

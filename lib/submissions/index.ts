@@ -133,3 +133,52 @@ export {
   type ApiClaimRules,
   type ApiClaimSubmission,
 } from "./api-intake";
+/** The claims pages' reads (lib/claims): the list, its counts, the work queue's candidates, a claim's links and matches. */
+export {
+  CLAIM_SORTS,
+  appealCandidates,
+  authorizationForClaim,
+  claimIdsAmong,
+  claimInsurerIds,
+  claimPageRows,
+  claimStatusCounts,
+  claimsByPlatformIdOrIdentifier,
+  claimsToFix,
+  getClaim,
+  isClaimId,
+  replacementLinks,
+  type AppealCandidate,
+  type ClaimFilters,
+  type ClaimLink,
+  type ClaimPageQuery,
+  type ClaimSort,
+  type ReconcileMatch,
+} from "./reads/claims";
+/** The managers' dashboard's read (lib/dashboard): the live board's feed with the patient's name. */
+export { managerLiveFeed, type LiveFeedRow } from "./reads/dashboard";
+/** The deadlines' reads (lib/deadlines): open claims with the day of their last change, claims with information due. */
+export { claimsWithInformationDue, openClaims, type InformationDue, type OpenClaim } from "./reads/deadlines";
+/** The information-requests queue's reads (lib/information-requests): requests with their submission and patient, the open counts. */
+export {
+  INFORMATION_REQUEST_FILTERS,
+  informationRequestQueue,
+  informationRequestSubmissionKind,
+  openInformationRequestCounts,
+  type InformationRequestFilter,
+  type InformationRequestQueueRow,
+} from "./reads/information-requests";
+/** The gateway's reads (lib/gateway): the timeline as notifications, a patient's counts, a submission by the identifier its caller knows. */
+export {
+  latestSubmissionByClaimIdentifier,
+  newestTimelineEventId,
+  submissionByIdentifier,
+  submissionCountsOfPatient,
+  timelineEventsAfter,
+  type MadeBy,
+  type TimelineFeedRow,
+} from "./reads/gateway";
+/** The status of each of some submissions (the messaging bench waits on them). */
+export { statusesOf } from "./reads/statuses";
+/** The scrubber's and the authorization usage's reads (same layer, called from here: handed over by lifecycle.ts as it loads). */
+export { scrubReads } from "./reads/scrubber";
+export { authorizationUsageReads } from "./reads/authorization-usage";

@@ -3,10 +3,20 @@ import type { Db, SubmissionKind, TransitionSource, Tx } from "@/lib/db";
 import { submissionEvents, submissions, users } from "@/lib/db";
 import { isUuid } from "@/lib/ids";
 import { scrubClaim, type ScrubFinding, type ScrubResult } from "@/lib/scrubber";
+import { provideScrubReads } from "@/lib/scrubber";
+import { provideAuthorizationUsageReads } from "@/lib/authorization-usage";
+import { authorizationUsageReads } from "./reads/authorization-usage";
+import { scrubReads } from "./reads/scrubber";
 import { claimIdentifierSystem, newClaimIdentifierValue } from "./identifiers";
 import { claimTotalMinor } from "./claim-total";
 import { claimUseOf } from "./kinds";
 import { appendTimeline, emitLive, transition, IllegalTransitionError, type Submission } from "./states";
+
+// The scrubber (run by queueDraft below) and the authorization usage (the form's, the scrubber's)
+// read the submissions through this module's reads; they cannot import this module back (one
+// layer, no cycle: docs/decisions/127), so it hands the reads over as it loads.
+provideScrubReads(scrubReads);
+provideAuthorizationUsageReads(authorizationUsageReads);
 
 export class SubmissionNotFoundError extends Error {
   override name = "SubmissionNotFoundError";

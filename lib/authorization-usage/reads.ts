@@ -1,0 +1,33 @@
+import type { Db } from "@/lib/db";
+
+/**
+ * What the usage needs to read of the submissions, which belong to lib/submissions
+ * (docs/decisions/127). lib/submissions calls this module (the claim form's usage, the scrubber's
+ * authorizations), so this module cannot import it back: the owner implements these reads and
+ * hands them over when it loads (`provideAuthorizationUsageReads`, lib/submissions/lifecycle.ts).
+ */
+export interface AuthorizationUsageReads {
+  /** A submission's kind, status, Claim as sent and the view of its answer, by id. */
+  authorization(db: Db, id: string): Promise<{ kind: string; status: string; claim: Record<string, unknown>; view: Record<string, unknown> | null } | undefined>;
+  /**
+   * The Claims of the claims that consume this authorization (made from it or, given
+   * `versionIds`, from any of its versions; queued, sent, pended or paid for), but `excludeId`'s.
+   */
+  consumingClaims(db: Db, authorizationId: string, versionIds: readonly string[], excludeId?: string): Promise<{ claim: Record<string, unknown> }[]>;
+}
+
+// On globalThis: Next.js may load this module in more than one bundle of the same process.
+const KEY = Symbol.for("clinic-exchange.authorization-usage.reads");
+const holder = globalThis as { [KEY]?: AuthorizationUsageReads };
+
+/** Called by lib/submissions when it loads, with its reads. */
+export function provideAuthorizationUsageReads(reads: AuthorizationUsageReads): void {
+  holder[KEY] = reads;
+}
+
+/** The reads lib/submissions gave; refuses when none were (lib/submissions was never loaded). */
+export function providedAuthorizationUsageReads(): AuthorizationUsageReads {
+  const reads = holder[KEY];
+  if (!reads) throw new Error("no reads of the submissions for the authorization usage: lib/submissions provides them when it loads");
+  return reads;
+}
