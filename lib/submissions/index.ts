@@ -107,3 +107,6 @@ export {
   type PrescriptionView,
 } from "./prescriptions";
 export { offlineEligibilityInUse } from "./offline-use";
+// Reads asked by the layers below through their callers and the composition (docs/decisions/127, 128).
+export { hasSubmissionsFor, submissionsOfPatient, type PatientSubmission } from "./reads/patients";
+export { sentClaimReads } from "./reads/sent-claims";
