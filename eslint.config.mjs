@@ -47,22 +47,106 @@ function higherLayers(index) {
 }
 
 /**
- * Tables with one owner (docs/decisions/127-owned-tables.md): only the owner module imports them
- * from @/lib/db; every other module asks the owner. `stillReading` lists the files that read them
- * directly today — the debt the decision counts, to be moved one by one (lib/boundaries.test.ts
- * fails on an entry that no longer imports the table, so the list only shrinks); any other file
- * that imports one fails the lint.
+ * Tables with one owner (docs/decisions/127-owned-tables.md, 128-every-owned-table.md): the module
+ * that alone writes them is the only one that reads them; every other module asks the owner. One
+ * entry per owner: `stillReading` lists the files outside the owner that read its tables directly
+ * today — the debt the decisions count, to be moved one by one (lib/boundaries.test.ts fails on a
+ * listed file that no longer reads one of them, so each list only shrinks); any other file that
+ * reads one fails the lint. Reading means a named import from @/lib/db or a use through its
+ * `tables` namespace. Tables written by several modules (or only by the database's triggers) have
+ * no entry: decision 128 lists them.
  */
-export const OWNED_TABLES = {
+const SUBMISSIONS_TABLES = {
   owner: "lib/submissions",
   tables: ["submissions", "submissionEvents"],
   stillReading: [
-    "lib/patients/registry.ts",
-    "lib/platform/payer-license.ts",
+    "lib/payments/inbound.ts",
   ],
 };
 
+export const OWNED_TABLES = [
+  SUBMISSIONS_TABLES,
+  { owner: "lib/api-access", tables: ["apiKeys", "apiRateCounters", "gatewayTokens", "oauthClients", "orgClients", "orgKeys"], stillReading: [] },
+  { owner: "lib/audit", tables: ["auditEvents"], stillReading: [] },
+  { owner: "lib/auth", tables: ["authSessions", "signInFailures"], stillReading: [] },
+  { owner: "lib/claims", tables: ["claimWork", "claimWorkNotes"], stillReading: [] },
+  { owner: "lib/contracts", tables: ["contractPrices"], stillReading: [] },
+  { owner: "lib/dashboard", tables: ["dashboardClock"], stillReading: [] },
+  { owner: "lib/deadlines", tables: ["insurerFilingWindows"], stillReading: ["lib/scrubber/facts.ts"] },
+  { owner: "lib/evidence", tables: ["evidenceMessages"], stillReading: [] },
+  { owner: "lib/facilities", tables: ["facilities", "practitioners"], stillReading: [] },
+  { owner: "lib/gateway", tables: ["gatewayNotificationPositions"], stillReading: [] },
+  { owner: "lib/inbox", tables: ["inboxMessages", "inboxPolls"], stillReading: [] },
+  { owner: "lib/information-requests", tables: ["informationRequests"], stillReading: ["lib/submissions/reads/deadlines.ts", "lib/submissions/reads/information-requests.ts"] },
+  {
+    owner: "lib/patients",
+    tables: ["coverages", "offlineEligibilities"],
+    stillReading: [
+      "lib/contracts/claim-shares.ts",
+      "lib/eligibility/auth-requirements.ts",
+      "lib/eligibility/freshness.ts",
+      "lib/eligibility/store.ts",
+      "lib/pipeline/references.ts",
+      "lib/platform/parties.ts",
+      "lib/platform/payer-license.ts",
+      "lib/provider-api/coverage.ts",
+      "lib/provider-api/eligibility.ts",
+      "lib/scrubber/facts.ts",
+    ],
+  },
+  { owner: "lib/payments", tables: ["paymentNotices", "remittanceLines", "remittances"], stillReading: [] },
+  { owner: "lib/pipeline", tables: ["webhookReceipts"], stillReading: [] },
+  { owner: "lib/platform", tables: ["platformRateBlocks", "platformRatePermits", "platformRateWaiters"], stillReading: [] },
+  { owner: "lib/terminology", tables: ["terminologyCodes", "terminologyImports"], stillReading: [] },
+  { owner: "lib/visits", tables: ["visitLists", "visitRuns", "visits"], stillReading: ["lib/patients/registry.ts"] },
+];
+
 const TESTS = ["**/*.test.ts", "**/*.test.tsx", "**/testing/**", "sandbox/test-support.ts", "**/*.test-support.ts", "scripts/bench-*.ts", "scripts/scale-out.ts", "scripts/seed-volume.ts", "scripts/messaging-batch.ts", "scripts/scrub-measure.ts", "scripts/mcp-demo.ts"];
+
+/** The no-restricted-syntax selectors refusing an entry's tables: a named import from @/lib/db, or a use through its `tables` namespace. */
+function ownedTableSelectors(entry) {
+  const names = `/^(${entry.tables.join("|")})$/`;
+  const message = `The tables ${entry.tables.join(", ")} belong to ${entry.owner}: ask it (its reads and views) instead of reading them (docs/decisions/127, 128).`;
+  return [
+    `ImportDeclaration[source.value="@/lib/db"] > ImportSpecifier[imported.name=${names}]`,
+    `MemberExpression[object.name="tables"][property.name=${names}]`,
+    `TSQualifiedName[left.name="tables"][right.name=${names}]`,
+    `VariableDeclarator[init.name="tables"] > ObjectPattern > Property[key.name=${names}]`,
+  ].map((selector) => ({ selector, message }));
+}
+
+/**
+ * The owned-table rule per file group. ESLint replaces a rule's options across configuration
+ * blocks (the last matching block wins), so each block carries every selector that applies to its
+ * files: all production files refuse every entry's tables; an owner's folder refuses every entry
+ * but its own; a listed reader refuses every entry except the owner of its folder and the entries
+ * that list it (so a file still reading submissions is refused coverages). Most specific last.
+ */
+function ownedTableBlocks() {
+  const rule = (applies) => {
+    const selectors = OWNED_TABLES.filter(applies).flatMap(ownedTableSelectors);
+    return selectors.length > 0 ? ["error", ...selectors] : "off";
+  };
+  const inside = (file, entry) => file.startsWith(`${entry.owner}/`);
+  const listed = [...new Set(OWNED_TABLES.flatMap((entry) => entry.stillReading))];
+  return [
+    {
+      files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "scripts/**/*.ts", "instrumentation.ts"],
+      ignores: [...TESTS, "lib/db/**"],
+      rules: { "no-restricted-syntax": rule(() => true) },
+    },
+    ...OWNED_TABLES.map((owner) => ({
+      files: [`${owner.owner}/**/*.{ts,tsx}`],
+      ignores: TESTS,
+      rules: { "no-restricted-syntax": rule((entry) => entry !== owner) },
+    })),
+    ...listed.map((file) => ({
+      files: [file],
+      ignores: TESTS,
+      rules: { "no-restricted-syntax": rule((entry) => !inside(file, entry) && !entry.stillReading.includes(file)) },
+    })),
+  ];
+}
 
 const config = [
   ...nextVitals,
@@ -114,19 +198,8 @@ const config = [
       "no-restricted-imports": ["error", { patterns: [LIB_LAYER] }],
     },
   },
-  {
-    files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "scripts/**/*.ts", "instrumentation.ts"],
-    ignores: [...TESTS, `${OWNED_TABLES.owner}/**`, "lib/db/**", ...OWNED_TABLES.stillReading],
-    rules: {
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: `ImportDeclaration[source.value="@/lib/db"] > ImportSpecifier[imported.name=/^(${OWNED_TABLES.tables.join("|")})$/]`,
-          message: `The tables ${OWNED_TABLES.tables.join(", ")} belong to ${OWNED_TABLES.owner}: ask it (its reads and views) instead of reading them (docs/decisions/127).`,
-        },
-      ],
-    },
-  },
+  // Owned tables (decisions 127, 128): one no-restricted-syntax rule per file group (see ownedTableBlocks).
+  ...ownedTableBlocks(),
   {
     files: ["sandbox/**/*.ts"],
     // Tests may check that the portal reads what the sandbox answers (that is their point).

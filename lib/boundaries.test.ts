@@ -35,9 +35,17 @@ describe("lint boundaries", () => {
     ["lib/patients/fixture.ts", 'import { submit } from "@/lib/submissions";\nexport const x = submit;\n', /platform layer may not import/],
     ["lib/claims/fixture.ts", 'import { handleListClaims } from "@/lib/claims-api";\nexport const x = handleListClaims;\n', /features layer may not import/],
     ["lib/time.ts", 'import { audit } from "@/lib/audit";\nexport const x = audit;\n', /core layer may not import/],
-    // Owned tables (decision 127): only their owner imports them.
+    // Owned tables (decisions 127, 128): only their owner reads them — by name or through `tables`.
     ["lib/claims/fixture.ts", 'import { submissions } from "@/lib/db";\nexport const x = submissions;\n', /belong to lib\/submissions/],
     ["app/(portal)/fixture.tsx", 'import { patients, submissionEvents } from "@/lib/db";\nexport const x = [patients, submissionEvents];\n', /belong to lib\/submissions/],
+    ["lib/claims/fixture.ts", 'import { coverages } from "@/lib/db";\nexport const x = coverages;\n', /coverages, offlineEligibilities belong to lib\/patients/],
+    ["app/(portal)/fixture.tsx", 'import { inboxMessages } from "@/lib/db";\nexport const x = inboxMessages;\n', /belong to lib\/inbox/],
+    ["lib/claims/fixture.ts", 'import { tables } from "@/lib/db";\nconst { remittances } = tables;\nexport const x = remittances;\n', /belong to lib\/payments/],
+    ["lib/claims/fixture.ts", 'import { tables } from "@/lib/db";\nexport const x = tables.submissions;\n', /belong to lib\/submissions/],
+    ["lib/claims/fixture.ts", 'import { tables } from "@/lib/db";\nexport type X = typeof tables.visits.$inferSelect;\n', /belong to lib\/visits/],
+    // An owner is refused the other owners' tables.
+    ["lib/patients/fixture.ts", 'import { submissions } from "@/lib/db";\nexport const x = submissions;\n', /belong to lib\/submissions/],
+    ["lib/submissions/fixture.ts", 'import { coverages } from "@/lib/db";\nexport const x = coverages;\n', /belong to lib\/patients/],
   ])("%s: refuses %j", async (file, code, expected) => {
     expect((await problems(file, code)).join("\n")).toMatch(expected);
   });
@@ -52,7 +60,10 @@ describe("lint boundaries", () => {
     ["lib/claims/fixture.ts", 'import { submitForm } from "@/lib/submissions";\nexport const x = submitForm;\n'],
     ["lib/pipeline/fixture.ts", 'import { transition } from "@/lib/submissions";\nexport const x = transition;\n'],
     ["lib/submissions/fixture.ts", 'import { submissions } from "@/lib/db";\nexport const x = submissions;\n'],
-    ["lib/claims/fixture.ts", 'import { patients } from "@/lib/db";\nexport const x = patients;\n'],
+    ["lib/patients/fixture.ts", 'import { coverages, tables } from "@/lib/db";\nexport const x = [coverages, tables.offlineEligibilities];\n'],
+    ["lib/payments/fixture.ts", 'import { tables } from "@/lib/db";\nconst { remittances } = tables;\nexport const x = remittances;\n'],
+    // Tables with several writers have no owner yet (decision 128): anyone may read them.
+    ["lib/claims/fixture.ts", 'import { patients, users } from "@/lib/db";\nexport const x = [patients, users];\n'],
     // Tests may reach inside a module.
     ["lib/claims/fixture.test.ts", 'import { getPatient } from "@/lib/patients/registry";\nexport const x = getPatient;\n'],
   ])("%s: allows %j", async (file, code) => {
@@ -60,18 +71,72 @@ describe("lint boundaries", () => {
   });
 });
 
-describe("owned tables (decision 127)", () => {
-  it("lists as still reading only files that still import an owned table (the list only shrinks)", () => {
-    const root = path.resolve(__dirname, "..");
-    const imports = new RegExp(`import \\{[^}]*\\b(${OWNED_TABLES.tables.join("|")})\\b[^}]*\\} from "@/lib/db"`);
-    const stale = OWNED_TABLES.stillReading.filter((file: string) => {
-      try {
-        return !imports.test(readFileSync(path.join(root, file), "utf8"));
-      } catch {
-        return true;
-      }
-    });
-    expect(stale).toEqual([]);
+describe("owned tables (decisions 127, 128)", () => {
+  const root = path.resolve(__dirname, "..");
+  type Entry = { owner: string; tables: string[]; stillReading: string[] };
+  const entries = OWNED_TABLES as Entry[];
+
+  /** Whether a file's text reads one of the tables as the lint sees it: a named import from @/lib/db, or through `tables`. */
+  function readsOneOf(text: string, names: string[]): boolean {
+    const name = `\\b(${names.join("|")})\\b`;
+    const named = [...text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*"@\/lib\/db"/g)].some((m) => new RegExp(name).test(m[1]!));
+    const member = new RegExp(`\\btables\\.${name}`).test(text);
+    const destructured = [...text.matchAll(/\{([^}]*)\}\s*=\s*tables\b/g)].some((m) => new RegExp(name).test(m[1]!));
+    return named || member || destructured;
+  }
+
+  /** The entries a listed file is stale in: it no longer reads any of their tables (or is gone). */
+  function staleIn(files: (file: string) => string | undefined): string[] {
+    return entries.flatMap((entry) =>
+      entry.stillReading.filter((file) => {
+        const text = files(file);
+        return text === undefined || !readsOneOf(text, entry.tables);
+      }).map((file) => `${entry.owner}: ${file}`),
+    );
+  }
+  const onDisk = (file: string) => {
+    try {
+      return readFileSync(path.join(root, file), "utf8");
+    } catch {
+      return undefined;
+    }
+  };
+
+  it("lists as still reading only files that still read one of the entry's tables, for every owner (each list only shrinks)", () => {
+    expect(staleIn(onDisk)).toEqual([]);
+  });
+
+  it("finds a stale line in any entry, not only the first (checked on a file whose reads moved)", () => {
+    const [entry] = entries.filter((e) => e.stillReading.length > 0 && e !== entries[0]);
+    const moved = entry!.stillReading[0]!;
+    // Every entry that lists the file (this one, maybe others) reports it.
+    const listing = entries.filter((e) => e.stillReading.includes(moved)).map((e) => `${e.owner}: ${moved}`);
+    expect(listing).toContain(`${entry!.owner}: ${moved}`);
+    expect(staleIn((file) => (file === moved ? 'import { getDb } from "@/lib/db";\n' : onDisk(file)))).toEqual(listing);
+    expect(staleIn((file) => (file === moved ? undefined : onDisk(file)))).toEqual(listing);
+  });
+
+  it("gives each table at most one owner, each owner one entry, and lists no file inside its own owner", () => {
+    const tables = entries.flatMap((e) => e.tables);
+    expect(tables.length).toBe(new Set(tables).size);
+    expect(entries.length).toBe(new Set(entries.map((e) => e.owner)).size);
+    expect(entries.flatMap((e) => e.stillReading.filter((f) => f.startsWith(`${e.owner}/`)))).toEqual([]);
+  });
+
+  it("lets a listed reader read only what it is listed for: still refused every other owner's tables", async () => {
+    const reader = entries.find((e) => e.owner !== "lib/submissions" && e.stillReading.length > 0)!;
+    const file = reader.stillReading[0]!;
+    const other = entries.find((e) => !e.stillReading.includes(file) && !file.startsWith(`${e.owner}/`))!;
+    const use = (table: string) => `import { tables } from "@/lib/db";\nexport const x = tables.${table};\n`;
+    expect(await problems(file, use(reader.tables[0]!))).toEqual([]);
+    expect((await problems(file, use(other.tables[0]!))).join("\n")).toContain(`belong to ${other.owner}`);
+    // A file listed by two owners may read both, and no third.
+    const twice = [...new Set(entries.flatMap((e) => e.stillReading))].find((f) => entries.filter((e) => e.stillReading.includes(f)).length >= 2);
+    if (!twice) return;
+    const listing = entries.filter((e) => e.stillReading.includes(twice));
+    const third = entries.find((e) => !listing.includes(e) && !twice.startsWith(`${e.owner}/`))!;
+    for (const e of listing) expect(await problems(twice, use(e.tables[0]!))).toEqual([]);
+    expect((await problems(twice, use(third.tables[0]!))).join("\n")).toContain(`belong to ${third.owner}`);
   });
 });
 

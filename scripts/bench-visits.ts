@@ -21,6 +21,7 @@ import { runEligibilityCheck } from "@/lib/eligibility";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { listCoverages, findPatientByNationalId } from "@/lib/patients";
 import { createLogger, createPlatformClient, portFor, DEFAULT_RATE_LIMIT_CONFIG, PLATFORM_RATE_LIMITS } from "@/lib/platform";
+import { sentClaimReads } from "@/lib/submissions";
 import { importVisitList, getRun, startVisitWorker } from "@/lib/visits";
 import { startSandbox } from "@/sandbox";
 
@@ -75,7 +76,7 @@ async function main() {
     protocol,
   };
   const client = createPlatformClient(config, { db: database.db, limits: { windowMs }, logger: createLogger("warn") });
-  const port = portFor(client, database.db);
+  const port = portFor(client, database.db, sentClaimReads(database.db));
   const limiter = client.rateLimiter;
 
   const today = new Date();

@@ -19,7 +19,7 @@ import os from "node:os";
 import path from "node:path";
 import { openDatabase, runMigrations } from "@/lib/db";
 import { startPipeline } from "@/lib/pipeline";
-import { submit } from "@/lib/submissions";
+import { sentClaimReads, submit } from "@/lib/submissions";
 import { seedDemoPatients } from "@/lib/patients";
 import { createLogger, createPlatformClient, portFor } from "@/lib/platform";
 import { claimFixture } from "@/lib/platform/testing";
@@ -48,7 +48,7 @@ async function main() {
     { ...sandbox.config, protocol: "messaging", providerLicense: "PR-CLINIC-001" },
     { db: database.db, logger: createLogger("warn") },
   );
-  const port = portFor(client, database.db);
+  const port = portFor(client, database.db, sentClaimReads(database.db));
 
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {

@@ -5,8 +5,9 @@ export { birthWeightKg, coverageUse, listNewborns, motherOf, mothersCoverages, r
 export { kilogramsOf, registerNewbornSchema } from "./newborn-schema";
 export type { RegisterNewbornInput } from "./newborn-schema";
 export { insurerNames } from "./insurer-names";
-export { addCoverage, findPatientByNationalId, getCoverage, getPatient, listCoverages, listInsurers, listSubmissionsForPatient, registerPatient, updatePatient } from "./registry";
-export type { CoverageView, Patient, PatientSummary, SubmissionSummary, UpdateResult } from "./registry";
+export { addCoverage, coverageTermsByRef, findPatientByNationalId, getCoverage, getPatient, listCoverages, listInsurers, registerPatient, updatePatient } from "./registry";
+export type { CoverageView, Patient, PatientSummary, SentUnder, UpdateResult } from "./registry";
+export { provideSentUnder } from "./sent-under";
 export { addCoverageFields, addCoverageSchema, expiryNotBeforeStart, formatSaudiMobile, isCardDate, patientSearchSchema, registerPatientSchema, updatePatientSchema } from "./schemas";
 export type { AddCoverageInput, RegisterPatientInput, UpdatePatientInput } from "./schemas";
 export { auditedAddCoverage, auditedChangeOfflineEligibility, auditedSearch, auditedUpdate, auditedView, patientCodeLists } from "./service";

@@ -4,9 +4,10 @@ import { auditEvents } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import { testDatabases, type TestDatabase } from "@/lib/testing/databases";
 import { DEMO_PATIENTS, seedDemoPatients } from "./demo-data";
-import { addCoverage, getCoverage, getPatient, listCoverages, listSubmissionsForPatient, registerPatient, searchKind, searchPatients } from "./registry";
+import { addCoverage, getCoverage, getPatient, listCoverages, registerPatient, searchKind, searchPatients } from "./registry";
 import { registerPatientSchema, updatePatientSchema } from "./schemas";
 import { auditedRegister, auditedSearch, auditedUpdate, auditedView, patientListProblems } from "./service";
+import { hasSubmissionsFor } from "@/lib/submissions";
 import { insertSubmissions } from "@/lib/submissions/testing";
 
 const parse = registerPatientSchema({ allowSandboxTestIds: true }).parse;
@@ -92,19 +93,6 @@ describe.each(testDatabases().map((d): [string, TestDatabase] => [d.name, d]))("
     expect((await getCoverage(database.db, dated.ok ? dated.coverage.id : ""))?.expiresOn).toBe("2026-12-31");
   });
 
-  it("lists a patient's authorizations and claims from submissions, newest first", async () => {
-    await insertSubmissions(database.db, [
-      { kind: "preauthorization", status: "complete", patientNationalId: "1000000001", insurerId: "payer-rimal", claim: {}, totalMinor: 250_000, currency: "SAR", createdAt: new Date("2026-01-01T00:00:00Z") },
-      { kind: "claim", status: "queued", patientNationalId: "1000000001", claim: {}, createdAt: new Date("2026-02-01T00:00:00Z") },
-      { kind: "claim", status: "queued", patientNationalId: "1000000002", claim: {} },
-    ]);
-    expect((await listSubmissionsForPatient(database.db, "1000000001")).map((s) => [s.kind, s.status])).toEqual([
-      ["claim", "queued"],
-      ["preauthorization", "complete"],
-    ]);
-    expect(await listSubmissionsForPatient(database.db, "1000000003")).toEqual([]);
-  });
-
   it("audits search, view and register by internal id — never the national ID, name or query", async () => {
     await auditedSearch(database.db, caller, "1048573628");
     const [huda] = await searchPatients(database.db, "1048573628");
@@ -137,18 +125,18 @@ describe.each(testDatabases().map((d): [string, TestDatabase] => [d.name, d]))("
     const base = { id, nationalId: "1000000060", givenName: "Typo", familyName: "Name", birthDate: "1990-01-01", gender: "male" as const, phone: "" };
 
     // Names, birth date, phone and (nothing sent yet) the number itself.
-    const fixed = await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tariq", phone: "0551234567" }));
+    const fixed = await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tariq", phone: "0551234567" }), hasSubmissionsFor);
     expect(fixed).toMatchObject({ ok: true, changed: ["nationalId", "givenName", "phone"] });
     expect(await getPatient(database.db, id)).toMatchObject({ nationalId: "1000000062", givenName: "Tariq", phone: "+966551234567" });
     // The same again changes nothing; another patient's number is a duplicate.
-    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tariq", phone: "0551234567" }))).toMatchObject({ ok: true, changed: [] });
-    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000061" }))).toEqual({ ok: false, reason: "duplicate", existingId: other.patient.id });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tariq", phone: "0551234567" }), hasSubmissionsFor)).toMatchObject({ ok: true, changed: [] });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000061" }), hasSubmissionsFor)).toEqual({ ok: false, reason: "duplicate", existingId: other.patient.id });
 
     // Once a claim was made under the number, it stays; the other fields can still be corrected.
     await insertSubmissions(database.db, { kind: "claim", status: "draft", patientNationalId: "1000000062", claim: { resourceType: "Claim" } });
-    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000063", givenName: "Tariq", phone: "0551234567" }))).toEqual({ ok: false, reason: "national_id_in_use" });
-    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tareq", phone: "0551234567" }))).toMatchObject({ ok: true, changed: ["givenName"] });
-    expect(await auditedUpdate(database.db, caller, update({ ...base, id: "5b0f4a36-9d4e-4d43-9a55-0f0f6d9f1a10" }))).toEqual({ ok: false, reason: "not_found" });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000063", givenName: "Tariq", phone: "0551234567" }), hasSubmissionsFor)).toEqual({ ok: false, reason: "national_id_in_use" });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tareq", phone: "0551234567" }), hasSubmissionsFor)).toMatchObject({ ok: true, changed: ["givenName"] });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, id: "5b0f4a36-9d4e-4d43-9a55-0f0f6d9f1a10" }), hasSubmissionsFor)).toEqual({ ok: false, reason: "not_found" });
 
     const entries = (await database.db.select().from(auditEvents).where(eq(auditEvents.action, "patient.update")).orderBy(auditEvents.id)).filter((e) => e.targetId === id);
     expect(entries.map((e) => [e.outcome, e.details])).toEqual([

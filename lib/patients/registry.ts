@@ -1,9 +1,7 @@
 import { env } from "@/lib/env";
-import { and, asc, desc, eq, ilike, inArray, like, or, type SQL } from "drizzle-orm";
-import type { Db, SubmissionStatus } from "@/lib/db";
-import { coverages, insurers, patients, submissions, visits } from "@/lib/db";
-import { outcomeOfView } from "@/lib/i18n";
-import type { StatusOutcome } from "@/lib/i18n";
+import { and, asc, eq, ilike, inArray, like, or, type SQL } from "drizzle-orm";
+import type { Db, Tx } from "@/lib/db";
+import { coverages, insurers, patients, visits } from "@/lib/db";
 import { normalizeSaudiMobile, type AddCoverageInput, type RegisterPatientInput, type UpdatePatientInput } from "./schemas";
 import { isUuid } from "@/lib/ids";
 
@@ -84,12 +82,19 @@ export type UpdateResult =
 const EDITABLE = ["nationalId", "givenName", "familyName", "birthDate", "gender", "phone", "maritalStatus", "occupation", "religion"] as const;
 
 /**
+ * Whether anything was sent under a national ID, read in the correction's transaction. The
+ * submissions belong to a higher layer (docs/decisions/127): the caller asks their owner
+ * (`hasSubmissionsFor` of lib/submissions) and passes the question down.
+ */
+export type SentUnder = (tx: Tx, nationalId: string) => Promise<boolean>;
+
+/**
  * Corrects a registered patient (input already parsed by updatePatientSchema). The national ID
  * can be corrected only while nothing was sent or planned under it (submissions and visits carry
  * the number itself); after that the right number is a new registration. Answers which fields
  * changed (names only, for the audit).
  */
-export async function updatePatient(db: Db, input: UpdatePatientInput): Promise<UpdateResult> {
+export async function updatePatient(db: Db, input: UpdatePatientInput, sentUnder: SentUnder): Promise<UpdateResult> {
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(patients).where(eq(patients.id, input.id)).for("update");
     if (!current) return { ok: false, reason: "not_found" };
@@ -109,7 +114,7 @@ export async function updatePatient(db: Db, input: UpdatePatientInput): Promise<
     if (changed.includes("nationalId")) {
       const [other] = await tx.select({ id: patients.id }).from(patients).where(eq(patients.nationalId, next.nationalId)).limit(1);
       if (other) return { ok: false, reason: "duplicate", existingId: other.id };
-      const [sent] = await tx.select({ id: submissions.id }).from(submissions).where(eq(submissions.patientNationalId, current.nationalId)).limit(1);
+      const sent = await sentUnder(tx, current.nationalId);
       const [planned] = await tx.select({ id: visits.id }).from(visits).where(eq(visits.nationalId, current.nationalId)).limit(1);
       if (sent || planned) return { ok: false, reason: "national_id_in_use" };
     }
@@ -204,6 +209,16 @@ export async function listCoverages(db: Db, patientId: string): Promise<Coverage
   return (await coveragesFor(db, [patientId])).get(patientId) ?? [];
 }
 
+/** A coverage by the exchange's reference (`Coverage/<coverageRef>` on a Claim): its payer and its terms' keys, or undefined. */
+export async function coverageTermsByRef(db: Db, coverageRef: string): Promise<{ insurerId: string; network: string; coverageClass: string } | undefined> {
+  const [row] = await db
+    .select({ insurerId: coverages.insurerId, network: coverages.network, coverageClass: coverages.coverageClass })
+    .from(coverages)
+    .where(eq(coverages.coverageRef, coverageRef))
+    .limit(1);
+  return row ? { insurerId: row.insurerId, network: row.network ?? "", coverageClass: row.coverageClass ?? "" } : undefined;
+}
+
 export async function getCoverage(db: Db, coverageId: string): Promise<CoverageView | undefined> {
   if (!isUuid(coverageId)) return undefined;
   const [row] = await db
@@ -268,49 +283,4 @@ export async function addCoverage(
     ok: true,
     coverage: { ...row, insurerNameEn: insurer.nameEn, insurerNameAr: insurer.nameAr },
   };
-}
-
-export interface SubmissionSummary {
-  id: string;
-  kind: "preauthorization" | "claim" | "prescription";
-  status: SubmissionStatus;
-  insurerId: string | null;
-  totalMinor: number | null;
-  currency: string | null;
-  createdAt: Date;
-  /** What the decision paid (zero-benefit decisions have their own words). */
-  outcome?: StatusOutcome;
-  /** A payer's advanced authorization (channel `payer`, docs/decisions/101): shown as "approved by the payer". */
-  fromPayer?: true;
-  /** The payer's reference and validity end (advanced authorizations). */
-  preAuthRef?: string;
-  validUntil?: string;
-}
-
-/** The reference and validity end a payer's advanced authorization states (its stored reader's view). */
-function payerTerms(view: Record<string, unknown> | null): { preAuthRef?: string; validUntil?: string } {
-  const ref = view?.preAuthRef;
-  const end = (view?.preAuthPeriod as { end?: unknown } | undefined)?.end;
-  return { ...(typeof ref === "string" ? { preAuthRef: ref } : {}), ...(typeof end === "string" ? { validUntil: end } : {}) };
-}
-
-/** Authorizations and claims of a patient (submissions are keyed by the platform's patient id). Read-only. */
-export async function listSubmissionsForPatient(db: Db, nationalId: string, limit = 50): Promise<SubmissionSummary[]> {
-  const rows = await db
-    .select({
-      id: submissions.id,
-      kind: submissions.kind,
-      status: submissions.status,
-      insurerId: submissions.insurerId,
-      totalMinor: submissions.totalMinor,
-      currency: submissions.currency,
-      createdAt: submissions.createdAt,
-      responseView: submissions.responseView,
-      channel: submissions.channel,
-    })
-    .from(submissions)
-    .where(eq(submissions.patientNationalId, nationalId))
-    .orderBy(desc(submissions.createdAt))
-    .limit(limit);
-  return rows.map(({ responseView, channel, ...r }) => ({ ...r, ...(responseView ? { outcome: outcomeOfView(responseView) } : {}), ...(channel === "payer" ? { fromPayer: true as const, ...payerTerms(responseView) } : {}) }));
 }

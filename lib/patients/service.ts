@@ -15,6 +15,7 @@ import {
   type Patient,
   type PatientSummary,
   type RegisterResult,
+  type SentUnder,
   type UpdateResult,
 } from "./registry";
 import type { AddCoverageInput, RegisterPatientInput, UpdatePatientInput } from "./schemas";
@@ -88,9 +89,13 @@ export async function auditedRegister(db: Db, caller: Caller, input: RegisterPat
   return result;
 }
 
-/** A correction: audited with the names of the fields that changed, never their values. */
-export async function auditedUpdate(db: Db, caller: Caller, input: UpdatePatientInput): Promise<UpdateResult> {
-  const result = await updatePatient(db, input);
+/**
+ * A correction: audited with the names of the fields that changed, never their values.
+ * `sentUnder` answers whether anything was sent under the current number (lib/submissions'
+ * `hasSubmissionsFor`, given by the caller: the registry may not ask a higher layer).
+ */
+export async function auditedUpdate(db: Db, caller: Caller, input: UpdatePatientInput, sentUnder: SentUnder): Promise<UpdateResult> {
+  const result = await updatePatient(db, input, sentUnder);
   await audit(db, {
     actor: caller.actor,
     action: "patient.update",

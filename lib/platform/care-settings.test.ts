@@ -7,13 +7,13 @@ import { buildCancelTask, buildCommunication, buildEligibilityRequest, buildPaym
 import { r4Problems } from "@/lib/fhir/messages/r4-schema.test-support";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { findPatientByNationalId, listCoverages } from "@/lib/patients/registry";
-import { getSubmission, submitForm } from "@/lib/submissions";
+import { getSubmission, sentClaimReads, submitForm } from "@/lib/submissions";
 import { testDatabases } from "@/lib/testing/databases";
 import { coverages, patients, submissions } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import type { PlatformClient } from "./client";
 import { createMessagingPlatform } from "./messaging";
-import { claimByIdentifierFromDb, payerLicenseFromDb, payerNameFromDb } from "./payer-license";
+import { claimByIdentifierOf, payerLicenseFromDb, payerNameFromDb } from "./payer-license";
 import { partiesFromDb } from "./parties";
 
 /**
@@ -99,9 +99,9 @@ describe.each(testDatabases())("the portal's message per care setting on $name",
       transport,
       providerLicense: "PR-CLINIC-001",
       providerOrgId: "clinic-001",
-      payerLicense: payerLicenseFromDb(database.db),
+      payerLicense: payerLicenseFromDb(database.db, sentClaimReads(database.db)),
       payerName: payerNameFromDb(database.db),
-      claimByIdentifier: claimByIdentifierFromDb(database.db),
+      claimByIdentifier: claimByIdentifierOf(sentClaimReads(database.db)),
       providerFacts: { id: "clinic-001", license: "PR-CLINIC-001", name: "Sandbox Family Clinic", providerType: "1" },
       parties: partiesFromDb(database.db, { id: "clinic-001", license: "PR-CLINIC-001", name: "Sandbox Family Clinic", providerType: "1" }, { id: "loc-clinic-001", license: "PR-CLINIC-001", name: "Sandbox Family Clinic" }),
       sourceEndpoint: "https://clinic.example/fhir",

@@ -9,7 +9,7 @@ import { env, type Env } from "@/lib/env";
 import { createPlatformClient, type PlatformClient } from "./client";
 import { platformConfigFromEnv as configFromEnv, type PlatformConfig } from "./config";
 import { createMessagingPlatform } from "./messaging";
-import { claimByIdentifierFromDb, knownClaimsFromDb, payerLicenseFromDb, payerNameFromDb, sentClaimsFromDb } from "./payer-license";
+import { claimByIdentifierOf, knownClaimsOf, payerLicenseFromDb, payerNameFromDb, providedSentClaims, sentClaimOf, type SentClaimReads } from "./payer-license";
 import { facilityConfig } from "./facilities";
 import { partiesFromDb } from "./parties";
 import { PlatformConfigError } from "./errors";
@@ -43,7 +43,7 @@ export {
 export { tlsHandshakeCount } from "./transport";
 export { facilityConfig } from "./facilities";
 export { createMessagingPlatform, stableUuid, type MessagingDeps } from "./messaging";
-export { claimByIdentifierFromDb, knownClaimsFromDb, payerLicenseFromDb, payerNameFromDb, sentClaimsFromDb, type ClaimByIdentifierResolver, type KnownClaimsResolver, type PayerLicenseResolver, type PayerNameResolver, type PayerTarget, type SentClaimResolver } from "./payer-license";
+export { claimByIdentifierOf, knownClaimsOf, payerLicenseFromDb, payerNameFromDb, provideSentClaims, sentClaimOf, type ClaimByIdentifierResolver, type KnownClaimsResolver, type PayerLicenseResolver, type PayerNameResolver, type PayerTarget, type SentClaimReads, type SentClaimResolver, type StoredClaimRow } from "./payer-license";
 export type { BatchOutcome, CallOptions, CancelOutcome, ClaimAnswer, ClaimKey, ClaimStatusResult, PaymentNoticeResult, PlatformPort, PlatformProtocol, PolledMessages, PollingPort, ReceivedAnswer } from "./port";
 export { canPollMessages, cancelOutcomeOf, claimIdFromLocation, portOf, type PlatformResult, type PortSource } from "./port";
 export { createLogger, type LogLevel, type PlatformLogger } from "./logger";
@@ -149,9 +149,14 @@ export function getPlatformPort(facilityId?: string | null): Promise<PlatformPor
   return portHolder.__clinicPlatformPort;
 }
 
-/** The port of a client in its configured protocol (tests and scripts build their own clients). */
-export function portFor(client: PlatformClient, db: Parameters<typeof payerLicenseFromDb>[0]): PlatformPort {
+/**
+ * The port of a client in its configured protocol (tests and scripts build their own clients).
+ * The messaging adapter reads the claims the portal sent through `sent` (lib/submissions'
+ * `sentClaimReads`), by default the reads the composition provided at boot (provideSentClaims).
+ */
+export function portFor(client: PlatformClient, db: Parameters<typeof payerLicenseFromDb>[0], sent?: SentClaimReads): PlatformPort {
   if (client.config.protocol !== "messaging") return client;
+  const reads = sent ?? providedSentClaims(db);
   const provider = {
     id: client.config.providerOrgId,
     license: client.config.providerLicense ?? "PR-CLINIC-001",
@@ -162,11 +167,11 @@ export function portFor(client: PlatformClient, db: Parameters<typeof payerLicen
     transport: client,
     providerLicense: client.config.providerLicense ?? "PR-CLINIC-001",
     providerOrgId: client.config.providerOrgId,
-    payerLicense: payerLicenseFromDb(db),
+    payerLicense: payerLicenseFromDb(db, reads),
     payerName: payerNameFromDb(db),
-    knownClaims: knownClaimsFromDb(db),
-    sentClaim: sentClaimsFromDb(db),
-    claimByIdentifier: claimByIdentifierFromDb(db),
+    knownClaims: knownClaimsOf(reads),
+    sentClaim: sentClaimOf(reads),
+    claimByIdentifier: claimByIdentifierOf(reads),
     ...(client.config.sourceEndpoint ? { sourceEndpoint: client.config.sourceEndpoint } : {}),
     providerFacts: provider,
     parties: partiesFromDb(

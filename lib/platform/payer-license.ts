@@ -1,7 +1,7 @@
 import type { Claim } from "@medplum/fhirtypes";
-import { and, desc, eq, gte, isNotNull, or } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { coverages, insurers, submissions } from "@/lib/db";
+import { coverages, insurers } from "@/lib/db";
 
 /** What a message is about, to find the payer it goes to. */
 export interface PayerTarget {
@@ -9,7 +9,7 @@ export interface PayerTarget {
   coverage?: string;
   /** The payer's Organization id (insurers.id). */
   insurer?: string;
-  /** The platform's Claim id of a submission (submissions.platform_id). */
+  /** The platform's Claim id of a submission (its platform id). */
   claimId?: string;
   /** Our business identifier of a submission's Claim (decision 073: the platform id may never come). */
   claimIdentifier?: { system?: string; value: string };
@@ -24,10 +24,46 @@ const coverageIdOf = (claim: Record<string, unknown>): string | undefined => {
   return m?.[1];
 };
 
-const byIdentifier = (identifier: { system?: string; value: string }) =>
-  and(eq(submissions.identifierValue, identifier.value), ...(identifier.system ? [eq(submissions.identifierSystem, identifier.system)] : []));
+/** A Claim the portal stored when it queued a submission, with our identifier of it as stored (columns, null when not kept apart). */
+export interface StoredClaimRow {
+  claim: Record<string, unknown>;
+  system: string | null;
+  value: string | null;
+}
 
-/** Reads licences from the portal's database: insurers.license, through coverages and submissions. */
+/**
+ * What the messaging port needs to know of the claims the portal sent. The submissions belong to
+ * a higher layer (docs/decisions/127): lib/submissions implements these reads (`sentClaimReads`)
+ * and the composition hands them to the port (`provideSentClaims` at boot, or `portFor`'s third
+ * argument). Plain rows; the port makes its answers from them.
+ */
+export interface SentClaimReads {
+  /** The stored Claim under our business identifier (system optional), if any. */
+  claimByIdentifier(identifier: { system?: string; value: string }): Promise<{ claim: Record<string, unknown> } | undefined>;
+  /** The stored Claim under the platform's Claim id, if any. */
+  claimByPlatformId(platformId: string): Promise<StoredClaimRow | undefined>;
+  /** The claims sent (taken by the platform) for a patient's national ID, created on or after a moment when given, newest first. */
+  claimsSentFor(query: { patient: string; createdOnOrAfter?: Date }, limit: number): Promise<(StoredClaimRow & { platformId: string | null })[]>;
+}
+
+const KEY = Symbol.for("clinic-exchange.platform.sent-claims");
+const holder = globalThis as { [KEY]?: (db: Db) => SentClaimReads };
+
+/**
+ * Called once at boot (and by the tests' setup) with lib/submissions' reads; kept on globalThis
+ * because Next.js loads instrumentation.ts and the routes as separate bundles in the same process.
+ */
+export function provideSentClaims(reads: ((db: Db) => SentClaimReads) | undefined): void {
+  holder[KEY] = reads;
+}
+
+/** The reads given at boot over this database; refuses when none were given (a messaging port cannot work without them). */
+export function providedSentClaims(db: Db): SentClaimReads {
+  const reads = holder[KEY];
+  if (!reads) throw new Error("no reads of the sent claims for the messaging port: the composition (lib/server boot) provides them");
+  return reads(db);
+}
+
 /** An insurer's name by its payer licence (a Task's owner is a profiled Organization, which names it). */
 export type PayerNameResolver = (license: string) => Promise<string | undefined>;
 
@@ -38,7 +74,8 @@ export function payerNameFromDb(db: Db): PayerNameResolver {
   };
 }
 
-export function payerLicenseFromDb(db: Db): PayerLicenseResolver {
+/** Reads licences from the portal's database: insurers.license, through coverages and the claims sent. */
+export function payerLicenseFromDb(db: Db, sent: SentClaimReads): PayerLicenseResolver {
   return async (target) => {
     if (target.insurer) {
       const [row] = await db.select({ license: insurers.license }).from(insurers).where(eq(insurers.id, target.insurer)).limit(1);
@@ -46,11 +83,11 @@ export function payerLicenseFromDb(db: Db): PayerLicenseResolver {
     }
     let coverage = target.coverage;
     if (!coverage && target.claimIdentifier) {
-      const [row] = await db.select({ claim: submissions.claim }).from(submissions).where(byIdentifier(target.claimIdentifier)).limit(1);
+      const row = await sent.claimByIdentifier(target.claimIdentifier);
       coverage = row ? coverageIdOf(row.claim) : undefined;
     }
     if (!coverage && target.claimId) {
-      const [row] = await db.select({ claim: submissions.claim }).from(submissions).where(eq(submissions.platformId, target.claimId)).limit(1);
+      const row = await sent.claimByPlatformId(target.claimId);
       coverage = row ? coverageIdOf(row.claim) : undefined;
     }
     if (!coverage) return undefined;
@@ -76,18 +113,12 @@ export type KnownClaimsResolver = (query: { patient: string; createdOnOrAfter: s
 
 /**
  * The messaging protocol has no search (decision 050): "the patient's claims at the platform" are
- * the ones the portal sent, each asked about with a status-check. Read from submissions.
+ * the ones the portal sent, each asked about with a status-check.
  */
-export function knownClaimsFromDb(db: Db): KnownClaimsResolver {
+export function knownClaimsOf(sent: SentClaimReads): KnownClaimsResolver {
   return async (query, limit) => {
     const since = new Date(`${query.createdOnOrAfter}T00:00:00Z`);
-    const rows = await db
-      .select({ platformId: submissions.platformId, claim: submissions.claim, system: submissions.identifierSystem, value: submissions.identifierValue })
-      .from(submissions)
-      // Sent: the platform took it (its id is kept when given, never required — decision 073).
-      .where(and(eq(submissions.patientNationalId, query.patient), eq(submissions.kind, "claim"), or(isNotNull(submissions.sentAt), isNotNull(submissions.platformId)), ...(Number.isNaN(since.getTime()) ? [] : [gte(submissions.createdAt, since)])))
-      .orderBy(desc(submissions.createdAt))
-      .limit(limit);
+    const rows = await sent.claimsSentFor({ patient: query.patient, ...(Number.isNaN(since.getTime()) ? {} : { createdOnOrAfter: since }) }, limit);
     return rows.flatMap((r) => {
       const claim = r.claim as unknown as Claim | null;
       const value = r.value ?? claim?.identifier?.[0]?.value;
@@ -101,9 +132,9 @@ export function knownClaimsFromDb(db: Db): KnownClaimsResolver {
 /** The Claim the portal holds under our identifier (what a Communication or a Task names it by). */
 export type ClaimByIdentifierResolver = (identifier: { system?: string; value: string }) => Promise<Claim | undefined>;
 
-export function claimByIdentifierFromDb(db: Db): ClaimByIdentifierResolver {
+export function claimByIdentifierOf(sent: SentClaimReads): ClaimByIdentifierResolver {
   return async (identifier) => {
-    const [row] = await db.select({ claim: submissions.claim }).from(submissions).where(byIdentifier(identifier)).limit(1);
+    const row = await sent.claimByIdentifier(identifier);
     return (row?.claim as unknown as Claim | null) ?? undefined;
   };
 }
@@ -111,14 +142,10 @@ export function claimByIdentifierFromDb(db: Db): ClaimByIdentifierResolver {
 /** The Claim the portal sent under a platform id, with our identifier of it (decision 073). */
 export type SentClaimResolver = (platformId: string) => Promise<{ claim: Claim; identifier: { system?: string; value: string } } | undefined>;
 
-/** Reads what the portal sent from submissions (the Claim as stored when queued). */
-export function sentClaimsFromDb(db: Db): SentClaimResolver {
+/** What the portal sent under a platform id (the Claim as stored when queued). */
+export function sentClaimOf(sent: SentClaimReads): SentClaimResolver {
   return async (platformId) => {
-    const [row] = await db
-      .select({ claim: submissions.claim, system: submissions.identifierSystem, value: submissions.identifierValue })
-      .from(submissions)
-      .where(eq(submissions.platformId, platformId))
-      .limit(1);
+    const row = await sent.claimByPlatformId(platformId);
     if (!row) return undefined;
     const claim = row.claim as unknown as Claim;
     const stored = row.value ? { system: row.system ?? undefined, value: row.value } : claim.identifier?.[0];

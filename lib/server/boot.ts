@@ -13,6 +13,7 @@ import { startVisitWorker, type VisitWorker } from "@/lib/visits";
 import { startMaintenance } from "./maintenance";
 import { onShutdownSignal } from "./shutdown";
 import { INBOUND_HANDLERS } from "./inbound-handlers";
+import { provideOwnerReads } from "./owner-reads";
 import { startInFlightCounter } from "./in-flight";
 import { log } from "@/lib/log";
 
@@ -25,6 +26,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function boot(): Promise<void> {
   const e = env();
+  // The reads the lower layers ask of lib/submissions through the composition (docs/decisions/127).
+  provideOwnerReads();
   // A client hanging up mid-body is counted, not printed with a stack (docs/decisions/094).
   quietClientAborts();
   startHttpObserver();

@@ -1,8 +1,6 @@
 import type { ClaimResponse, Identifier, OperationOutcomeIssue } from "@medplum/fhirtypes";
-import { eq } from "drizzle-orm";
 import { AppError, issuePath, type FieldIssue } from "@/lib/errors";
 import type { Db, SubmissionKind } from "@/lib/db";
-import { coverages } from "@/lib/db";
 import { z } from "zod";
 import {
   ClaimResponseSchema,
@@ -30,7 +28,7 @@ import { intake, type IntakeAudit } from "./intake";
 import { claimLineShares } from "@/lib/contracts";
 import { mdsCodeLists } from "@/lib/terminology";
 import type { MdsCodeLists } from "@/lib/fhir/mds";
-import { NEWBORN_DAYS, requestCoverageUse } from "@/lib/patients";
+import { NEWBORN_DAYS, coverageTermsByRef, requestCoverageUse } from "@/lib/patients";
 
 /*
  * A Claim that arrives through a machine API — the exchange API's `POST /api/exchange/claims/submit`
@@ -171,7 +169,7 @@ async function withPatientShares(db: Db, claim: CheckedClaim, insurerId: string 
   if (!insurerId || lacking.length === 0) return claim;
   const nationalId = parseReference(claim.patient.reference, "Patient")?.id ?? "";
   const coverageRef = parseReference((claim.insurance.find((i) => i.focal) ?? claim.insurance[0])?.coverage.reference, "Coverage")?.id;
-  const [coverage] = coverageRef ? await db.select({ network: coverages.network, coverageClass: coverages.coverageClass }).from(coverages).where(eq(coverages.coverageRef, coverageRef)).limit(1) : [];
+  const coverage = coverageRef ? await coverageTermsByRef(db, coverageRef) : undefined;
   const lines = items.map((item) => {
     const unitPriceMinor = typeof item.unitPrice?.value === "number" ? toMinorUnits(item.unitPrice.value) : undefined;
     const coding = item.productOrService.coding?.find((c) => c.code);
@@ -230,8 +228,7 @@ async function insurerOf(db: Db, claim: ClaimParsed): Promise<string | undefined
   const focal = claim.insurance.find((i) => i.focal) ?? claim.insurance[0];
   const coverageRef = parseReference(focal?.coverage.reference, "Coverage")?.id;
   if (!coverageRef) return undefined;
-  const [row] = await db.select({ insurerId: coverages.insurerId }).from(coverages).where(eq(coverages.coverageRef, coverageRef)).limit(1);
-  return row?.insurerId;
+  return (await coverageTermsByRef(db, coverageRef))?.insurerId;
 }
 
 export interface ApiClaimSubmission {

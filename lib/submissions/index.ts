@@ -182,3 +182,6 @@ export { statusesOf } from "./reads/statuses";
 /** The scrubber's and the authorization usage's reads (same layer, called from here: handed over by lifecycle.ts as it loads). */
 export { scrubReads } from "./reads/scrubber";
 export { authorizationUsageReads } from "./reads/authorization-usage";
+// Reads asked by the layers below through their callers and the composition (docs/decisions/127, 128).
+export { hasSubmissionsFor, submissionsOfPatient, type PatientSubmission } from "./reads/patients";
+export { sentClaimReads } from "./reads/sent-claims";

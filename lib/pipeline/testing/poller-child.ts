@@ -8,6 +8,7 @@
  * kills it with SIGKILL at random moments and starts another.
  */
 import fs from "node:fs";
+import "@/lib/server/testing/owner-reads";
 import { openDatabase } from "@/lib/db/client";
 import { createPlatformClient, portFor, type PlatformConfig } from "@/lib/platform";
 import { startMessagePoller } from "../message-poller";

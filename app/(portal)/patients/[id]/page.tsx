@@ -13,12 +13,12 @@ import { Card, PageHeader } from "@/components/ui/card";
 import { DataTable } from "@/components/ui/data-table";
 import { staffPage, type StaffPageContext } from "@/lib/auth";
 import { listChecksForPatient } from "@/lib/eligibility";
-import { ageOn, cardExpiredBefore, dayAsDate, daysOld, listCoverages, listInsurers, listNewborns, listSubmissionsForPatient, formatSaudiMobile, auditedView, listOfflineEligibilities, motherOf, mothersCoverages, NEWBORN_DAYS, patientCodeLists, underMotherCoverage } from "@/lib/patients";
+import { ageOn, cardExpiredBefore, dayAsDate, daysOld, listCoverages, listInsurers, listNewborns, formatSaudiMobile, auditedView, listOfflineEligibilities, motherOf, mothersCoverages, NEWBORN_DAYS, patientCodeLists, underMotherCoverage } from "@/lib/patients";
+import { submissionsOfPatient, type PatientSubmission } from "@/lib/submissions";
 import { RegisterNewbornForm } from "@/components/newborn/register-newborn-form";
 import { RecordOfflineEligibilityForm } from "@/components/offline/record-offline-eligibility-form";
 import { OfflineEligibilityActions } from "@/components/offline/offline-eligibility-row";
 import { clinicToday } from "@/lib/time";
-import type { SubmissionSummary } from "@/lib/patients";
 
 export async function generateMetadata(): Promise<Metadata> {
   // The patient's name stays out of the title (browser history, shared screens).
@@ -50,7 +50,7 @@ export default staffPage("patients", async function PatientPage({ params }: { pa
     listCoverages(db, patient.id),
     listInsurers(db),
     listChecksForPatient(db, patient.id),
-    listSubmissionsForPatient(db, patient.nationalId),
+    submissionsOfPatient(db, patient.nationalId),
     listNewborns(db, patient.id),
     motherOf(db, patient),
     mothersCoverages(db, patient),
@@ -64,7 +64,7 @@ export default staffPage("patients", async function PatientPage({ params }: { pa
   const when = (d: Date) => format.dateTime(d, { dateStyle: "medium", timeStyle: "short" });
   const cell = "px-4 py-2.5";
 
-  const submissionTable = (rows: SubmissionSummary[], empty: string, label: string) =>
+  const submissionTable = (rows: PatientSubmission[], empty: string, label: string) =>
     rows.length === 0 ? (
       <p className="px-5 py-6 text-sm text-slate-600">{empty}</p>
     ) : (

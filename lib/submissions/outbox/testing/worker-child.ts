@@ -5,6 +5,7 @@
  * CX_LEASE_MS / CX_CONCURRENCY / CX_POLL_AFTER_MS. Prints `ready` once started;
  * the test kills it with SIGKILL in the middle of its work.
  */
+import "@/lib/server/testing/owner-reads";
 import { openDatabase } from "@/lib/db/client";
 import { createPlatformClient, portFor, type PlatformConfig } from "@/lib/platform";
 import { startOutboxWorker } from "../worker";
