@@ -59,9 +59,7 @@ function higherLayers(index) {
 const SUBMISSIONS_TABLES = {
   owner: "lib/submissions",
   tables: ["submissions", "submissionEvents"],
-  stillReading: [
-    "lib/payments/inbound.ts",
-  ],
+  stillReading: [],
 };
 
 export const OWNED_TABLES = [

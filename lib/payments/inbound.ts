@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { tables, type Db } from "@/lib/db";
 import { emitGeneralLive, submissionForRequest, type InboundHandler } from "@/lib/pipeline";
-import { noteOnTimeline } from "@/lib/submissions";
+import { getSubmission, noteOnTimeline } from "@/lib/submissions";
 import { isFhirReadError, readPaymentReconciliation, referenceId } from "@/lib/fhir";
 
-const { remittances, remittanceLines, submissions } = tables;
+const { remittances, remittanceLines } = tables;
 
 /** The live event of a remittance's arrival (the Payments page, the dashboard): ids, counts, amounts. */
 export const REMITTANCE_EVENT = "payments.remittance";
@@ -93,7 +93,7 @@ async function insertRemittance(
     const at = remittance.receivedAt ?? new Date();
     const matched = [...new Set(lines.flatMap((l) => (l.submissionId ? [l.submissionId] : [])))];
     for (const id of matched) {
-      const [claim] = await tx.select().from(submissions).where(eq(submissions.id, id));
+      const claim = await getSubmission(tx, id);
       if (!claim) continue;
       const amountMinor = lines.filter((l) => l.submissionId === id).reduce((sum, l) => sum + (l.amountMinor ?? 0), 0);
       const settledMinor = lines.filter((l) => l.submissionId === id).reduce((sum, l) => sum + (l.settledMinor ?? 0), 0);
