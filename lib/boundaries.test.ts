@@ -58,7 +58,7 @@ describe("lint boundaries", () => {
     ["lib/claims/fixture.ts", 'import { authorize } from "@/lib/auth";\nexport const x = authorize;\n'],
     ["components/claims/fixture.tsx", 'import { copyClaimAction } from "@/lib/claims/browser";\nexport const x = copyClaimAction;\n'],
     ["lib/claims/fixture.ts", 'import { submitForm } from "@/lib/submissions";\nexport const x = submitForm;\n'],
-    ["lib/pipeline/fixture.ts", 'import { transition } from "@/lib/submissions";\nexport const x = transition;\n'],
+    ["lib/pipeline/fixture.ts", 'import { reschedule } from "@/lib/submissions";\nexport const x = reschedule;\n'],
     ["lib/submissions/fixture.ts", 'import { submissions } from "@/lib/db";\nexport const x = submissions;\n'],
     ["lib/patients/fixture.ts", 'import { coverages, tables } from "@/lib/db";\nexport const x = [coverages, tables.offlineEligibilities];\n'],
     ["lib/payments/fixture.ts", 'import { tables } from "@/lib/db";\nconst { remittances } = tables;\nexport const x = remittances;\n'],

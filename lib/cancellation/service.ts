@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import { audit, type Caller } from "@/lib/audit";
 import type { Db, SubmissionKind, SubmissionStatus } from "@/lib/db";
 
-import { applyPlatformNews, decisionOf, getSubmission, lockSubmission, noteOnTimeline, transition, type PlatformStatus, type Submission } from "@/lib/submissions";
+import { applyPlatformNews, decisionOf, getSubmission, lockSubmission, markCancelled, noteOnTimeline, type PlatformStatus, type Submission } from "@/lib/submissions";
 import { buildCancelTask, type CancelReason } from "@/lib/fhir";
 import { PlatformError, isRetryablePlatformError, portOf, type PortSource } from "@/lib/platform";
 
 /**
  * Decision 046: cancel or nullify a submission on the platform (a cancel Task), and ask
  * the platform where a submission stands now (REST: `GET /Claim/{id}` + its ClaimResponse;
- * messaging: status-check messages). Cancellation is a status change through `transition()` —
+ * messaging: status-check messages). Cancellation is a status change through the owner's `markCancelled` —
  * timeline, live event and all — made only once the platform answered `completed`; a refusal is
  * noted on the timeline with the platform's words and the status stays.
  */
@@ -78,7 +78,7 @@ export async function cancelSubmission(deps: CancellationDeps, caller: Caller, i
     if (answer.outcome.done) {
       if (current.status === "cancelled") return { ok: true, done: true, status: "cancelled" };
       if (!CANCELLABLE.includes(current.status)) return { ok: false, error: "not_cancellable" };
-      await transition(tx, current, "cancelled", "user", { requestId: answer.requestId, ...detail }, { nextAttemptAt: null, leaseOwner: null, leaseUntil: null }, at);
+      await markCancelled(tx, current, { requestId: answer.requestId, ...detail }, at);
       return { ok: true, done: true, status: "cancelled" };
     }
     await noteOnTimeline(tx, current, { kind: "submission.note", note: "cancelRefused", source: "platform", requestId: answer.requestId, detail }, at);

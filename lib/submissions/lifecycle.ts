@@ -10,7 +10,7 @@ import { scrubReads } from "./reads/scrubber";
 import { claimIdentifierSystem, newClaimIdentifierValue } from "./identifiers";
 import { claimTotalMinor } from "./claim-total";
 import { claimUseOf } from "./kinds";
-import { appendTimeline, emitLive, transition, IllegalTransitionError, type Submission } from "./states";
+import { appendTimeline, emitLive, transition, IllegalTransitionError, type Submission, type TransitionDetail } from "./states";
 
 // The scrubber (run by queueDraft below) and the authorization usage (the form's, the scrubber's)
 // read the submissions through this module's reads; they cannot import this module back (one
@@ -186,6 +186,16 @@ export async function retrySubmission(deps: PipelineDeps, id: string, source: Tr
       at,
     );
   });
+}
+
+/**
+ * The payer confirmed a cancellation the clinic asked for (lib/cancellation): the submission, read
+ * FOR UPDATE in the caller's transaction, becomes `cancelled` and leaves the outbox. A status
+ * change is the owner's own act (`transition` is private to lib/submissions); the caller checks
+ * that the status allows it.
+ */
+export async function markCancelled(tx: Tx, current: Submission, detail: TransitionDetail, at: Date): Promise<Submission> {
+  return transition(tx, current, "cancelled", "user", detail, { nextAttemptAt: null, leaseOwner: null, leaseUntil: null }, at);
 }
 
 export async function getSubmission(db: Db | Tx, id: string): Promise<Submission | undefined> {

@@ -70,3 +70,11 @@ describe("the submissions table has one writer", () => {
     expect(DRIZZLE_WRITE.test("await db.select().from(submissions)")).toBe(false);
   });
 });
+
+describe("a status changes only inside the owner", () => {
+  it("the entry offers no transition(): other modules ask for an act (markCancelled, applyPlatformNews, retrySubmission …)", async () => {
+    const entry = await import("@/lib/submissions");
+    expect(Object.keys(entry)).not.toContain("transition");
+    expect(Object.keys(entry)).toEqual(expect.arrayContaining(["markCancelled", "applyPlatformNews", "retrySubmission", "intake"]));
+  });
+});
