@@ -156,22 +156,12 @@ async function replayOf(tx: Tx, entry: IntakeEntry, key: { system?: string; valu
   return first;
 }
 
-/** What a draft is written with: the form's save and every intake. */
-export interface DraftWrite {
-  kind: SubmissionKind;
+/** What a draft is written with: the form's save and every intake (an entry without its Claim's check, replay or batch). */
+export type DraftWrite = Omit<IntakeEntry, "claim" | "replayKey" | "batchId"> & {
   claim: Record<string, unknown>;
-  patientNationalId: string;
-  insurerId?: string;
-  channel: string;
-  createdBy?: string;
-  form?: Record<string, unknown>;
-  attachmentIds?: readonly string[];
-  links?: IntakeEntry["links"];
-  draft?: Pick<Submission, "id">;
   /** Who made it, on its first timeline entry (`user` from the screens, `api` from a machine caller). */
   source?: TransitionSource;
-  facilityId?: string | null;
-}
+};
 
 /**
  * Writes a draft — the one being edited (only while it is still a draft: `not_draft` otherwise) or
