@@ -3,15 +3,13 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useId, useState, useTransition } from "react";
-import { AttachmentUploader, type UploadedAttachment } from "@/components/attachments/attachment-uploader";
+import type { UploadedAttachment } from "@/components/attachments/attachment-uploader";
+import { LetterFiles, LetterText, LineChoices, type LineChoice } from "@/components/forms/letter-fields";
 import { Button } from "@/components/ui/button";
 import { fileAppealAction } from "@/lib/claims/browser";
 import { appealPrescriptionAction } from "@/lib/prescriptions/browser";
 
-export interface AppealLineChoice {
-  sequence: number;
-  label: string;
-}
+export type AppealLineChoice = LineChoice;
 
 /**
  * The appeal of a decided claim (docs/decisions/081): which denied or cut lines, the justification
@@ -47,7 +45,6 @@ export function AppealForm({ claimId, lines, of = "claim" }: { claimId: string; 
       else setFormError(known(r.error));
     });
   const fieldError = (key: string) => (errors[key] ?? []).map(known);
-  const justificationErrors = fieldError("justification");
   return (
     <form
       className="space-y-5"
@@ -58,72 +55,9 @@ export function AppealForm({ claimId, lines, of = "claim" }: { claimId: string; 
       data-testid="appeal-form"
     >
       <fieldset disabled={pending} className="space-y-5">
-        <fieldset className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-describedby={fieldError("sequences").length ? `${ids}-lines-error` : undefined}>
-          <legend className="px-1 text-base font-semibold text-slate-900">{t("lines")}</legend>
-          <ul className="space-y-2">
-            {lines.map((l) => (
-              <li key={l.sequence}>
-                <label className="flex items-start gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    className="mt-0.5"
-                    checked={chosen.has(l.sequence)}
-                    onChange={(e) =>
-                      setChosen((s) => {
-                        const next = new Set(s);
-                        if (e.target.checked) next.add(l.sequence);
-                        else next.delete(l.sequence);
-                        return next;
-                      })
-                    }
-                    data-testid="appeal-line"
-                    data-sequence={l.sequence}
-                  />
-                  {l.label}
-                </label>
-              </li>
-            ))}
-          </ul>
-          {fieldError("sequences").length > 0 && (
-            <ul id={`${ids}-lines-error`} className="mt-2 text-sm text-red-700">
-              {fieldError("sequences").map((e) => (
-                <li key={e}>{e}</li>
-              ))}
-            </ul>
-          )}
-        </fieldset>
-        <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-          <label htmlFor={`${ids}-j`} className="block text-base font-semibold text-slate-900">
-            {t("justification")}
-          </label>
-          <p id={`${ids}-j-hint`} className="mt-1 text-xs text-slate-500">
-            {t("justificationHint")}
-          </p>
-          <textarea
-            id={`${ids}-j`}
-            value={justification}
-            onChange={(e) => setJustification(e.target.value)}
-            rows={5}
-            maxLength={4000}
-            aria-invalid={justificationErrors.length ? true : undefined}
-            aria-describedby={[`${ids}-j-hint`, justificationErrors.length ? `${ids}-j-error` : ""].filter(Boolean).join(" ")}
-            className={`mt-2 block w-full rounded-md border px-3 py-2 text-sm ${justificationErrors.length ? "border-red-600" : "border-slate-300"}`}
-            data-testid="appeal-justification"
-          />
-          {justificationErrors.length > 0 && (
-            <ul id={`${ids}-j-error`} className="mt-1 text-sm text-red-700">
-              {justificationErrors.map((e) => (
-                <li key={e}>{e}</li>
-              ))}
-            </ul>
-          )}
-        </section>
-        <section className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby={`${ids}-files`}>
-          <h2 id={`${ids}-files`} className="mb-3 text-base font-semibold text-slate-900">
-            {t("files")}
-          </h2>
-          <AttachmentUploader value={files} onChange={setFiles} errors={fieldError("attachmentIds")} />
-        </section>
+        <LineChoices id={ids} legend={t("lines")} lines={lines} chosen={chosen} onChange={setChosen} errors={fieldError("sequences")} testId="appeal-line" />
+        <LetterText id={`${ids}-j`} label={t("justification")} hint={t("justificationHint")} value={justification} onChange={setJustification} errors={fieldError("justification")} testId="appeal-justification" />
+        <LetterFiles id={ids} title={t("files")} value={files} onChange={setFiles} errors={fieldError("attachmentIds")} />
       </fieldset>
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" busy={pending} disabled={chosen.size === 0} data-testid="appeal-submit">
