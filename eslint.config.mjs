@@ -85,7 +85,7 @@ export const OWNED_TABLES = [
   { owner: "lib/pipeline", tables: ["webhookReceipts"], stillReading: [] },
   { owner: "lib/platform", tables: ["platformRateBlocks", "platformRatePermits", "platformRateWaiters"], stillReading: [] },
   { owner: "lib/terminology", tables: ["terminologyCodes", "terminologyImports"], stillReading: [] },
-  { owner: "lib/visits", tables: ["visitLists", "visitRuns", "visits"], stillReading: ["lib/patients/registry.ts"] },
+  { owner: "lib/visits", tables: ["visitLists", "visitRuns", "visits"], stillReading: [] },
 ];
 
 const TESTS = ["**/*.test.ts", "**/*.test.tsx", "**/testing/**", "sandbox/test-support.ts", "**/*.test-support.ts", "scripts/bench-*.ts", "scripts/scale-out.ts", "scripts/seed-volume.ts", "scripts/messaging-batch.ts", "scripts/scrub-measure.ts", "scripts/mcp-demo.ts"];

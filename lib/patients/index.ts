@@ -20,8 +20,8 @@ export {
 } from "./coverage-reads";
 export type { CoverageCard, CoverageRecord, CoverageRow, CoverageTerms } from "./coverage-reads";
 export { addCoverage, coverageTermsByRef, findPatientByNationalId, getCoverage, getPatient, listCoverages, listInsurers, registerPatient, updatePatient } from "./registry";
-export type { CoverageView, Patient, PatientSummary, SentUnder, UpdateResult } from "./registry";
-export { provideSentUnder } from "./sent-under";
+export type { CoverageView, Patient, PatientSummary, PlannedUnder, SentUnder, UpdateResult } from "./registry";
+export { providePlannedUnder, provideSentUnder } from "./sent-under";
 export { addCoverageFields, addCoverageSchema, expiryNotBeforeStart, formatSaudiMobile, isCardDate, patientSearchSchema, registerPatientSchema, updatePatientSchema } from "./schemas";
 export type { AddCoverageInput, RegisterPatientInput, UpdatePatientInput } from "./schemas";
 export { auditedAddCoverage, auditedChangeOfflineEligibility, auditedSearch, auditedUpdate, auditedView, patientCodeLists } from "./service";
