@@ -70,7 +70,7 @@ export const OWNED_TABLES = [
   { owner: "lib/claims", tables: ["claimWork", "claimWorkNotes"], stillReading: [] },
   { owner: "lib/contracts", tables: ["contractPrices"], stillReading: [] },
   { owner: "lib/dashboard", tables: ["dashboardClock"], stillReading: [] },
-  { owner: "lib/deadlines", tables: ["insurerFilingWindows"], stillReading: ["lib/scrubber/facts.ts"] },
+  { owner: "lib/deadlines", tables: ["insurerFilingWindows"], stillReading: [] },
   { owner: "lib/evidence", tables: ["evidenceMessages"], stillReading: [] },
   { owner: "lib/facilities", tables: ["facilities", "practitioners"], stillReading: [] },
   { owner: "lib/gateway", tables: ["gatewayNotificationPositions"], stillReading: [] },
