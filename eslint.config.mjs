@@ -70,7 +70,7 @@ export const OWNED_TABLES = [
   { owner: "lib/claims", tables: ["claimWork", "claimWorkNotes"], stillReading: [] },
   { owner: "lib/contracts", tables: ["contractPrices"], stillReading: [] },
   { owner: "lib/dashboard", tables: ["dashboardClock"], stillReading: [] },
-  { owner: "lib/deadlines", tables: ["insurerFilingWindows"], stillReading: ["lib/scrubber/facts.ts"] },
+  { owner: "lib/deadlines", tables: ["insurerFilingWindows"], stillReading: [] },
   { owner: "lib/evidence", tables: ["evidenceMessages"], stillReading: [] },
   { owner: "lib/facilities", tables: ["facilities", "practitioners"], stillReading: [] },
   { owner: "lib/gateway", tables: ["gatewayNotificationPositions"], stillReading: [] },
@@ -79,24 +79,13 @@ export const OWNED_TABLES = [
   {
     owner: "lib/patients",
     tables: ["coverages", "offlineEligibilities"],
-    stillReading: [
-      "lib/contracts/claim-shares.ts",
-      "lib/eligibility/auth-requirements.ts",
-      "lib/eligibility/freshness.ts",
-      "lib/eligibility/store.ts",
-      "lib/pipeline/references.ts",
-      "lib/platform/parties.ts",
-      "lib/platform/payer-license.ts",
-      "lib/provider-api/coverage.ts",
-      "lib/provider-api/eligibility.ts",
-      "lib/scrubber/facts.ts",
-    ],
+    stillReading: [],
   },
   { owner: "lib/payments", tables: ["paymentNotices", "remittanceLines", "remittances"], stillReading: [] },
   { owner: "lib/pipeline", tables: ["webhookReceipts"], stillReading: [] },
   { owner: "lib/platform", tables: ["platformRateBlocks", "platformRatePermits", "platformRateWaiters"], stillReading: [] },
   { owner: "lib/terminology", tables: ["terminologyCodes", "terminologyImports"], stillReading: [] },
-  { owner: "lib/visits", tables: ["visitLists", "visitRuns", "visits"], stillReading: ["lib/patients/registry.ts"] },
+  { owner: "lib/visits", tables: ["visitLists", "visitRuns", "visits"], stillReading: [] },
 ];
 
 const TESTS = ["**/*.test.ts", "**/*.test.tsx", "**/testing/**", "sandbox/test-support.ts", "**/*.test-support.ts", "scripts/bench-*.ts", "scripts/scale-out.ts", "scripts/seed-volume.ts", "scripts/messaging-batch.ts", "scripts/scrub-measure.ts", "scripts/mcp-demo.ts"];

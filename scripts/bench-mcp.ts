@@ -4,6 +4,8 @@
  * server → the tool's service → JSON answer. In-process portal on PGlite, sandbox over mTLS.
  * Prints p50/p95 per tool. `npm run bench:mcp` (BENCH_CALLS, default 200).
  */
+// The owner reads boot hands down (the scrubber's payer filing windows among them): this process queues or sends itself.
+import "@/lib/server/testing/owner-reads";
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { createGateway } from "@/lib/gateway";

@@ -10,6 +10,8 @@
  * applied to every platform route and the token endpoint. Real parts: PGlite in memory with the
  * migrations, the sandbox over mutual TLS, the portal's platform client.
  */
+// The owner reads boot hands down (the scrubber's payer filing windows among them): this process queues or sends itself.
+import "@/lib/server/testing/owner-reads";
 import { ensureDemoCatalogue } from "@/lib/terminology";
 import type { Caller } from "@/lib/audit";
 import { openDatabase } from "@/lib/db/client";

@@ -8,6 +8,8 @@
  *   npm run mcp:demo                       # in-process portal (lib/mcp on HTTP), PGlite, sandbox over mTLS
  *   MCP_URL=http://127.0.0.1:3000 MCP_AUTHORIZATION_TOKEN=cxg_… MCP_CLAIM_TOKEN=cxg_… npm run mcp:demo
  */
+// The owner reads boot hands down (the scrubber's payer filing windows among them): this process queues or sends itself.
+import "@/lib/server/testing/owner-reads";
 import { startMcpHarness, type McpHarness } from "@/lib/mcp/testing/harness";
 import { agentSession, connectAgent } from "@/lib/mcp/testing/session";
 

@@ -14,6 +14,8 @@
  *
  * Own sandbox (temporary folder, port 0) and in-memory PGlite; nothing else is touched.
  */
+// The owner reads boot hands down (the scrubber's payer filing windows among them): this process queues or sends itself.
+import "@/lib/server/testing/owner-reads";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

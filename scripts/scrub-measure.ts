@@ -14,6 +14,8 @@
  *
  * Runs on an in-memory database; nothing leaves the machine.
  */
+// The owner reads boot hands down (the scrubber's payer filing windows among them): this process queues or sends itself.
+import "@/lib/server/testing/owner-reads";
 import { randomUUID } from "node:crypto";
 import { openDatabase } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";

@@ -1,8 +1,9 @@
 import { and, desc, eq, ne } from "drizzle-orm";
 import type { Db, Tx } from "@/lib/db";
-import { coverages, eligibilityChecks, patients } from "@/lib/db";
+import { eligibilityChecks, patients } from "@/lib/db";
 import { benefitCategoryOf, priceListKeyOf, shareTermsOf, type AnnualTerms, type BenefitsView } from "@/lib/fhir";
 import { computeShares, shareTotals, vatPercentFor, type BenefitTerms, type ShareResult } from "./share";
+import { coverageHolderTermsOf, coverageTermsOf } from "@/lib/patients";
 import { contractPriceFor, contractPricesFor } from "./store";
 
 /** One line of a claim being built, as the shares need it. */
@@ -95,11 +96,7 @@ export async function contractLinePrices(
   db: Db | Tx,
   input: { patientId: string; coverageId: string; lines: readonly PriceLine[] },
 ): Promise<{ index: number; priceMinor: number }[] | undefined> {
-  const [row] = await db
-    .select({ insurerId: coverages.insurerId, network: coverages.network, coverageClass: coverages.coverageClass })
-    .from(coverages)
-    .where(and(eq(coverages.id, input.coverageId), eq(coverages.patientId, input.patientId)))
-    .limit(1);
+  const row = await coverageTermsOf(db, input.patientId, input.coverageId);
   if (!row) return undefined;
   const keyed = input.lines.flatMap((l) => {
     const system = priceListKeyOf(l.system || "cpt");
@@ -123,12 +120,7 @@ export async function liveClaimShares(
   db: Db | Tx,
   input: { patientId: string; coverageId: string; items: readonly (ShareItem & { index: number })[] },
 ): Promise<{ lines: LiveShareLine[]; totals: ReturnType<typeof shareTotals>; vatPercent: number; answered: boolean; unknownLines: number[] } | undefined> {
-  const [row] = await db
-    .select({ nationalId: patients.nationalId, insurerId: coverages.insurerId, network: coverages.network, coverageClass: coverages.coverageClass })
-    .from(coverages)
-    .innerJoin(patients, eq(patients.id, coverages.patientId))
-    .where(and(eq(coverages.id, input.coverageId), eq(coverages.patientId, input.patientId)))
-    .limit(1);
+  const row = await coverageHolderTermsOf(db, input.patientId, input.coverageId);
   if (!row) return undefined;
   const { shares, answered, covers } = await claimLineSharesWithBasis(db, { nationalId: row.nationalId, insurerId: row.insurerId, network: row.network, coverageClass: row.coverageClass, items: input.items });
   const lines = shares.map((share, n) => ({ ...share, index: input.items[n]!.index }));

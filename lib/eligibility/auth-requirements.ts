@@ -1,5 +1,6 @@
 import { and, arrayContains, desc, eq, ne } from "drizzle-orm";
-import { coverages, eligibilityChecks, type Db } from "@/lib/db";
+import { eligibilityChecks, type Db } from "@/lib/db";
+import { coverageTermsOf } from "@/lib/patients";
 import { isFhirReadError, readCoverageEligibilityResponse, servicesNeedingAuthorization } from "@/lib/fhir";
 
 /**
@@ -9,7 +10,7 @@ import { isFhirReadError, readCoverageEligibilityResponse, servicesNeedingAuthor
  * is not the patient's. The authorization and claim forms mark these lines.
  */
 export async function authorizationRequirementsFor(db: Db, patientId: string, coverageId: string): Promise<{ codes: string[]; checkedAt: string } | undefined> {
-  const [coverage] = await db.select({ id: coverages.id }).from(coverages).where(and(eq(coverages.id, coverageId), eq(coverages.patientId, patientId)));
+  const coverage = await coverageTermsOf(db, patientId, coverageId);
   if (!coverage) return undefined;
   const [check] = await db
     .select({ response: eligibilityChecks.response, checkedAt: eligibilityChecks.checkedAt })

@@ -1,9 +1,10 @@
 import { and, desc, eq, ne } from "drizzle-orm";
 import type { Caller } from "@/lib/audit";
 import type { Db } from "@/lib/db";
-import { coverages, eligibilityChecks, patients } from "@/lib/db";
+import { eligibilityChecks } from "@/lib/db";
 import { env } from "@/lib/env";
 import { benefitCategoryOf, isBenefitCategoryCode } from "@/lib/fhir";
+import { coverageOfHolderByRef, coverageTermsOf } from "@/lib/patients";
 import { runEligibilityCheck, type EligibilityDeps } from "./service";
 
 /**
@@ -38,7 +39,7 @@ export type FreshnessDeps = Omit<EligibilityDeps, "client"> & { client: () => Pr
 
 export async function ensureRecentEligibility(deps: FreshnessDeps, caller: Caller, request: FreshnessRequest, maxAgeHours: number): Promise<FreshEligibility> {
   const now = (deps.now ?? (() => new Date()))();
-  const [coverage] = await deps.db.select({ insurerId: coverages.insurerId }).from(coverages).where(and(eq(coverages.id, request.coverageId), eq(coverages.patientId, request.patientId))).limit(1);
+  const coverage = await coverageTermsOf(deps.db, request.patientId, request.coverageId);
   if (!coverage) return { kind: "unconfirmed", reason: "coverage_unknown" };
   const [last] = await deps.db
     .select({ id: eligibilityChecks.id, checkedAt: eligibilityChecks.checkedAt, servicedDate: eligibilityChecks.servicedDate })
@@ -90,12 +91,7 @@ export async function freshnessRequestOf(db: Db, queued: QueuedClaim): Promise<F
   const focal = insurance.find((i) => i.focal === true) ?? insurance[0];
   const reference = text((focal?.coverage as Json | undefined)?.reference);
   if (!reference.startsWith("Coverage/")) return undefined;
-  const [row] = await db
-    .select({ patientId: patients.id, coverageId: coverages.id })
-    .from(coverages)
-    .innerJoin(patients, eq(patients.id, coverages.patientId))
-    .where(and(eq(coverages.coverageRef, reference.slice("Coverage/".length)), eq(patients.nationalId, queued.patientNationalId)))
-    .limit(1);
+  const row = await coverageOfHolderByRef(db, queued.patientNationalId, reference.slice("Coverage/".length));
   const items = list(queued.claim.item);
   const days = items.map((i) => text(i.servicedDate).slice(0, 10) || text((i.servicedPeriod as Json | undefined)?.start).slice(0, 10)).filter(Boolean).sort();
   if (!row || days.length === 0) return undefined;

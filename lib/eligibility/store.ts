@@ -1,7 +1,8 @@
 import { desc, eq } from "drizzle-orm";
 import type { Db, EligibilityOutcome } from "@/lib/db";
-import { coverages, eligibilityChecks, insurers, patients, users } from "@/lib/db";
+import { eligibilityChecks, insurers, patients, users } from "@/lib/db";
 import { isFhirReadError, readCoverageEligibilityResponse, type BenefitsView } from "@/lib/fhir";
+import { coverageSummary } from "@/lib/patients";
 import type { EligibilityField } from "./schema";
 import { isUuid } from "@/lib/ids";
 
@@ -66,20 +67,20 @@ export async function getCheckView(db: Db, id: string): Promise<EligibilityCheck
       check: eligibilityChecks,
       patient: { id: patients.id, nationalId: patients.nationalId, givenName: patients.givenName, familyName: patients.familyName },
       insurer: { id: insurers.id, nameEn: insurers.nameEn, nameAr: insurers.nameAr },
-      coverage: { id: coverages.id, memberId: coverages.memberId, coverageRef: coverages.coverageRef, network: coverages.network, coverageClass: coverages.coverageClass },
       checkedByName: users.name,
     })
     .from(eligibilityChecks)
     .innerJoin(patients, eq(patients.id, eligibilityChecks.patientId))
     .leftJoin(insurers, eq(insurers.id, eligibilityChecks.insurerId))
-    .leftJoin(coverages, eq(coverages.id, eligibilityChecks.coverageId))
     .leftJoin(users, eq(users.id, eligibilityChecks.checkedBy))
     .where(eq(eligibilityChecks.id, id));
   if (!row) return undefined;
+  // The coverage is lib/patients' (docs/decisions/128): asked by the check's coverage id.
+  const coverage = row.check.coverageId ? await coverageSummary(db, row.check.coverageId) : undefined;
   return toView(row.check, {
     patient: row.patient,
     insurer: row.insurer ?? { id: row.check.insurerId, nameEn: row.check.insurerId, nameAr: row.check.insurerId },
-    coverage: row.coverage?.id ? row.coverage : undefined,
+    coverage,
     checkedByName: row.checkedByName ?? undefined,
   });
 }

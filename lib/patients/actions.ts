@@ -9,7 +9,7 @@ import type { PatientSummary } from "./registry";
 import { addCoverageSchema, registerPatientSchema, updatePatientSchema } from "./schemas";
 import { auditedAddCoverage, auditedRecordOfflineEligibility, auditedRegister, auditedRegisterNewborn, auditedSearch, auditedUpdate, patientListProblems } from "./service";
 import { recordOfflineEligibilitySchema } from "./offline-schema";
-import { sentUnderProvided } from "./sent-under";
+import { plannedUnderProvided, sentUnderProvided } from "./sent-under";
 import { registerNewbornSchema } from "./newborn-schema";
 
 export type { ActionResult };
@@ -38,7 +38,7 @@ export const updatePatientAction = staffAction(
   async (input, ctx): Promise<ActionResult<{ id: string }>> => {
     const listErrors = await patientListProblems(ctx.db, input);
     if (listErrors) return { ok: false, error: "invalid", fieldErrors: listErrors };
-    const result = await auditedUpdate(ctx.db, ctx.caller, input, sentUnderProvided());
+    const result = await auditedUpdate(ctx.db, ctx.caller, input, sentUnderProvided(), plannedUnderProvided());
     if (result.ok) {
       // The record's page as it is now: the browser's router drops the copy it kept from before the change.
       revalidatePath(`/patients/${result.patient.id}`);

@@ -5,9 +5,23 @@ export { birthWeightKg, coverageUse, listNewborns, motherOf, mothersCoverages, r
 export { kilogramsOf, registerNewbornSchema } from "./newborn-schema";
 export type { RegisterNewbornInput } from "./newborn-schema";
 export { insurerNames } from "./insurer-names";
+export {
+  coverageCard,
+  coverageHolderTermsOf,
+  coverageIdByRef,
+  coverageIdsNamed,
+  coverageLicenseByRef,
+  coverageOfHolderByRef,
+  coverageRecordFor,
+  coverageSummary,
+  coverageTermsOf,
+  coverageTermsWith,
+  firstCoverageIdWith,
+} from "./coverage-reads";
+export type { CoverageCard, CoverageRecord, CoverageRow, CoverageTerms } from "./coverage-reads";
 export { addCoverage, coverageTermsByRef, findPatientByNationalId, getCoverage, getPatient, listCoverages, listInsurers, registerPatient, updatePatient } from "./registry";
-export type { CoverageView, Patient, PatientSummary, SentUnder, UpdateResult } from "./registry";
-export { provideSentUnder } from "./sent-under";
+export type { CoverageView, Patient, PatientSummary, PlannedUnder, SentUnder, UpdateResult } from "./registry";
+export { providePlannedUnder, provideSentUnder } from "./sent-under";
 export { addCoverageFields, addCoverageSchema, expiryNotBeforeStart, formatSaudiMobile, isCardDate, patientSearchSchema, registerPatientSchema, updatePatientSchema } from "./schemas";
 export type { AddCoverageInput, RegisterPatientInput, UpdatePatientInput } from "./schemas";
 export { auditedAddCoverage, auditedChangeOfflineEligibility, auditedSearch, auditedUpdate, auditedView, patientCodeLists } from "./service";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAuditEvents } from "@/lib/audit";
-import { auditEvents } from "@/lib/db/schema";
+import { auditEvents, visitLists, visits } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import { testDatabases, type TestDatabase } from "@/lib/testing/databases";
 import { DEMO_PATIENTS, seedDemoPatients } from "./demo-data";
@@ -8,6 +8,7 @@ import { addCoverage, getCoverage, getPatient, listCoverages, registerPatient, s
 import { registerPatientSchema, updatePatientSchema } from "./schemas";
 import { auditedRegister, auditedSearch, auditedUpdate, auditedView, patientListProblems } from "./service";
 import { hasSubmissionsFor } from "@/lib/submissions";
+import { hasVisitsFor } from "@/lib/visits";
 import { insertSubmissions } from "@/lib/submissions/testing";
 
 const parse = registerPatientSchema({ allowSandboxTestIds: true }).parse;
@@ -125,18 +126,18 @@ describe.each(testDatabases().map((d): [string, TestDatabase] => [d.name, d]))("
     const base = { id, nationalId: "1000000060", givenName: "Typo", familyName: "Name", birthDate: "1990-01-01", gender: "male" as const, phone: "" };
 
     // Names, birth date, phone and (nothing sent yet) the number itself.
-    const fixed = await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tariq", phone: "0551234567" }), hasSubmissionsFor);
+    const fixed = await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tariq", phone: "0551234567" }), hasSubmissionsFor, hasVisitsFor);
     expect(fixed).toMatchObject({ ok: true, changed: ["nationalId", "givenName", "phone"] });
     expect(await getPatient(database.db, id)).toMatchObject({ nationalId: "1000000062", givenName: "Tariq", phone: "+966551234567" });
     // The same again changes nothing; another patient's number is a duplicate.
-    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tariq", phone: "0551234567" }), hasSubmissionsFor)).toMatchObject({ ok: true, changed: [] });
-    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000061" }), hasSubmissionsFor)).toEqual({ ok: false, reason: "duplicate", existingId: other.patient.id });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tariq", phone: "0551234567" }), hasSubmissionsFor, hasVisitsFor)).toMatchObject({ ok: true, changed: [] });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000061" }), hasSubmissionsFor, hasVisitsFor)).toEqual({ ok: false, reason: "duplicate", existingId: other.patient.id });
 
     // Once a claim was made under the number, it stays; the other fields can still be corrected.
     await insertSubmissions(database.db, { kind: "claim", status: "draft", patientNationalId: "1000000062", claim: { resourceType: "Claim" } });
-    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000063", givenName: "Tariq", phone: "0551234567" }), hasSubmissionsFor)).toEqual({ ok: false, reason: "national_id_in_use" });
-    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tareq", phone: "0551234567" }), hasSubmissionsFor)).toMatchObject({ ok: true, changed: ["givenName"] });
-    expect(await auditedUpdate(database.db, caller, update({ ...base, id: "5b0f4a36-9d4e-4d43-9a55-0f0f6d9f1a10" }), hasSubmissionsFor)).toEqual({ ok: false, reason: "not_found" });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000063", givenName: "Tariq", phone: "0551234567" }), hasSubmissionsFor, hasVisitsFor)).toEqual({ ok: false, reason: "national_id_in_use" });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000062", givenName: "Tareq", phone: "0551234567" }), hasSubmissionsFor, hasVisitsFor)).toMatchObject({ ok: true, changed: ["givenName"] });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, id: "5b0f4a36-9d4e-4d43-9a55-0f0f6d9f1a10" }), hasSubmissionsFor, hasVisitsFor)).toEqual({ ok: false, reason: "not_found" });
 
     const entries = (await database.db.select().from(auditEvents).where(eq(auditEvents.action, "patient.update")).orderBy(auditEvents.id)).filter((e) => e.targetId === id);
     expect(entries.map((e) => [e.outcome, e.details])).toEqual([
@@ -148,6 +149,19 @@ describe.each(testDatabases().map((d): [string, TestDatabase] => [d.name, d]))("
     ]);
     const text = JSON.stringify(entries);
     for (const secret of ["1000000060", "1000000062", "Tariq", "Tareq", "551234567"]) expect(text).not.toContain(secret);
+  });
+
+  it("keeps a national ID a visit is planned under, asked of the visit lists in the correction's transaction", async () => {
+    const update = updatePatientSchema({ allowSandboxTestIds: true }).parse;
+    const reg = await registerPatient(database.db, parse({ nationalId: "1000000070", givenName: "Planned", familyName: "Visit", birthDate: "1990-01-01", gender: "male", phone: "" }));
+    if (!reg.ok) throw new Error("registered");
+    const base = { id: reg.patient.id, nationalId: "1000000070", givenName: "Planned", familyName: "Visit", birthDate: "1990-01-01", gender: "male" as const, phone: "" };
+    expect(await hasVisitsFor(database.db, "1000000070")).toBe(false);
+    const [list] = await database.db.insert(visitLists).values({ name: "Tomorrow", source: "upload" }).returning();
+    await database.db.insert(visits).values({ listId: list!.id, line: 1, nationalId: "1000000070", serviceDate: "2026-12-01" });
+    expect(await hasVisitsFor(database.db, "1000000070")).toBe(true);
+    expect(await auditedUpdate(database.db, caller, update({ ...base, nationalId: "1000000071" }), hasSubmissionsFor, hasVisitsFor)).toEqual({ ok: false, reason: "national_id_in_use" });
+    expect(await auditedUpdate(database.db, caller, update({ ...base, givenName: "Plannd" }), hasSubmissionsFor, hasVisitsFor)).toMatchObject({ ok: true, changed: ["givenName"] });
   });
   it("records the marital status asked at registration (the exchange's Minimum Data Set); a code outside the list is a field error", async () => {
     const reg = await registerPatient(database.db, parse({ nationalId: "1000000081", givenName: "Maha", familyName: "Married", birthDate: "1991-02-03", gender: "female", phone: "", maritalStatus: "M" }));

@@ -1,7 +1,7 @@
 import { env } from "@/lib/env";
 import { and, asc, eq, ilike, inArray, like, or, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "@/lib/db";
-import { coverages, insurers, patients, visits } from "@/lib/db";
+import { coverages, insurers, patients } from "@/lib/db";
 import { normalizeSaudiMobile, type AddCoverageInput, type RegisterPatientInput, type UpdatePatientInput } from "./schemas";
 import { isUuid } from "@/lib/ids";
 
@@ -89,12 +89,19 @@ const EDITABLE = ["nationalId", "givenName", "familyName", "birthDate", "gender"
 export type SentUnder = (tx: Tx, nationalId: string) => Promise<boolean>;
 
 /**
+ * Whether any visit is planned under a national ID, read in the correction's transaction. The
+ * visit lists belong to a higher layer (docs/decisions/128): the caller asks their owner
+ * (`hasVisitsFor` of lib/visits) and passes the question down, as with `SentUnder`.
+ */
+export type PlannedUnder = (tx: Tx, nationalId: string) => Promise<boolean>;
+
+/**
  * Corrects a registered patient (input already parsed by updatePatientSchema). The national ID
  * can be corrected only while nothing was sent or planned under it (submissions and visits carry
  * the number itself); after that the right number is a new registration. Answers which fields
  * changed (names only, for the audit).
  */
-export async function updatePatient(db: Db, input: UpdatePatientInput, sentUnder: SentUnder): Promise<UpdateResult> {
+export async function updatePatient(db: Db, input: UpdatePatientInput, sentUnder: SentUnder, plannedUnder: PlannedUnder): Promise<UpdateResult> {
   return db.transaction(async (tx) => {
     const [current] = await tx.select().from(patients).where(eq(patients.id, input.id)).for("update");
     if (!current) return { ok: false, reason: "not_found" };
@@ -115,7 +122,7 @@ export async function updatePatient(db: Db, input: UpdatePatientInput, sentUnder
       const [other] = await tx.select({ id: patients.id }).from(patients).where(eq(patients.nationalId, next.nationalId)).limit(1);
       if (other) return { ok: false, reason: "duplicate", existingId: other.id };
       const sent = await sentUnder(tx, current.nationalId);
-      const [planned] = await tx.select({ id: visits.id }).from(visits).where(eq(visits.nationalId, current.nationalId)).limit(1);
+      const planned = await plannedUnder(tx, current.nationalId);
       if (sent || planned) return { ok: false, reason: "national_id_in_use" };
     }
     const [row] = await tx.update(patients).set({ ...next, ...(changed.includes("nationalId") ? { documentType: documentTypeOf(next.nationalId) } : {}) }).where(eq(patients.id, current.id)).returning();

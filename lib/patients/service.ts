@@ -15,6 +15,7 @@ import {
   type Patient,
   type PatientSummary,
   type RegisterResult,
+  type PlannedUnder,
   type SentUnder,
   type UpdateResult,
 } from "./registry";
@@ -92,10 +93,11 @@ export async function auditedRegister(db: Db, caller: Caller, input: RegisterPat
 /**
  * A correction: audited with the names of the fields that changed, never their values.
  * `sentUnder` answers whether anything was sent under the current number (lib/submissions'
- * `hasSubmissionsFor`, given by the caller: the registry may not ask a higher layer).
+ * `hasSubmissionsFor`), `plannedUnder` whether a visit is planned under it (lib/visits'
+ * `hasVisitsFor`), both given by the caller: the registry may not ask a higher layer.
  */
-export async function auditedUpdate(db: Db, caller: Caller, input: UpdatePatientInput, sentUnder: SentUnder): Promise<UpdateResult> {
-  const result = await updatePatient(db, input, sentUnder);
+export async function auditedUpdate(db: Db, caller: Caller, input: UpdatePatientInput, sentUnder: SentUnder, plannedUnder: PlannedUnder): Promise<UpdateResult> {
+  const result = await updatePatient(db, input, sentUnder, plannedUnder);
   await audit(db, {
     actor: caller.actor,
     action: "patient.update",

@@ -1,7 +1,8 @@
 import { eq, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { coverages, insurers, patients } from "@/lib/db";
+import { insurers, patients } from "@/lib/db";
 import { IDENTIFIER_SYSTEMS, NATIONAL_EXCHANGE, PORTAL_CLAIM_IDENTIFIER_SYSTEM_BASE, type ReferenceView } from "@/lib/fhir";
+import { coverageIdsNamed } from "@/lib/patients";
 import { findSubmissionByReference } from "@/lib/submissions";
 
 /**
@@ -57,12 +58,8 @@ export async function resolveReference(db: Db, ref: ReferenceView | undefined, e
     case "Coverage": {
       const value = id ?? identifier?.value;
       if (!value) return undefined;
-      const rows = await db
-        .select({ id: coverages.id })
-        .from(coverages)
-        .where(id ? eq(coverages.coverageRef, value) : or(eq(coverages.memberId, value), eq(coverages.coverageRef, value)))
-        .limit(2);
-      return rows.length === 1 ? { type: "Coverage", id: rows[0]!.id } : undefined;
+      const ids = await coverageIdsNamed(db, value, id ? "coverageRef" : "memberIdOrRef");
+      return ids.length === 1 ? { type: "Coverage", id: ids[0]! } : undefined;
     }
     case "Organization": {
       if (id) {

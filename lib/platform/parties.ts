@@ -1,10 +1,11 @@
 import type { Claim, CoverageEligibilityRequest } from "@medplum/fhirtypes";
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { coverages, insurers, patients } from "@/lib/db";
+import { insurers, patients } from "@/lib/db";
 import { practitionersByIds } from "@/lib/facilities";
 import { PORTAL_URI_BASE, nphies } from "@/lib/fhir";
 import { isUuid } from "@/lib/ids";
+import { coverageRecordFor } from "@/lib/patients";
 
 /** The parties of a claim or eligibility message, from the portal's records (undefined when a party is not known). */
 export type PartiesResolver = (focus: Claim | CoverageEligibilityRequest) => Promise<nphies.MessageParties | undefined>;
@@ -49,10 +50,9 @@ export function encounterOf(claim: Claim): nphies.EncounterFacts | undefined {
 export function partiesFromDb(db: Db, provider: nphies.ProviderFacts, location?: nphies.LocationFacts): PartiesResolver {
   /** The coverage a request names; an eligibility request that names none asks about the patient's newest with its insurer. */
   async function coverageRow(nationalId: string, coverageRef: string | undefined, insurerId: string | undefined) {
-    const select = db.select({ patient: patients, coverage: coverages, insurer: insurers }).from(coverages).innerJoin(patients, eq(coverages.patientId, patients.id)).innerJoin(insurers, eq(coverages.insurerId, insurers.id));
-    if (coverageRef) return (await select.where(eq(coverages.coverageRef, coverageRef)).limit(1))[0];
+    if (coverageRef) return coverageRecordFor(db, { coverageRef });
     if (!insurerId) return undefined;
-    return (await select.where(and(eq(patients.nationalId, nationalId), eq(coverages.insurerId, insurerId))).orderBy(desc(coverages.createdAt)).limit(1))[0];
+    return coverageRecordFor(db, { nationalId, insurerId });
   }
 
   /** A discovery's patient and insurer, without a coverage. */

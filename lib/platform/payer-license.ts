@@ -1,7 +1,8 @@
 import type { Claim } from "@medplum/fhirtypes";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { coverages, insurers } from "@/lib/db";
+import { insurers } from "@/lib/db";
+import { coverageLicenseByRef } from "@/lib/patients";
 
 /** What a message is about, to find the payer it goes to. */
 export interface PayerTarget {
@@ -91,12 +92,7 @@ export function payerLicenseFromDb(db: Db, sent: SentClaimReads): PayerLicenseRe
       coverage = row ? coverageIdOf(row.claim) : undefined;
     }
     if (!coverage) return undefined;
-    const [row] = await db
-      .select({ license: insurers.license })
-      .from(coverages)
-      .innerJoin(insurers, eq(coverages.insurerId, insurers.id))
-      .where(eq(coverages.coverageRef, coverage))
-      .limit(1);
+    const row = await coverageLicenseByRef(db, coverage);
     return row?.license ?? undefined;
   };
 }

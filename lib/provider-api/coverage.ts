@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Coverage } from "@medplum/fhirtypes";
-import { eq } from "drizzle-orm";
-import { coverages, insurers, patients } from "@/lib/db";
 import { env } from "@/lib/env";
 import { clinicToday } from "@/lib/time";
 import { buildEligibilityRequest } from "@/lib/fhir";
 import { AppError, fhirResponse } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
+import { coverageCard } from "@/lib/patients";
 import type { CallContext } from "./api";
 import { sendAndStore } from "./eligibility";
 
@@ -23,21 +22,7 @@ const COVERAGE_REF = /^[A-Za-z0-9\-.]{1,64}$/;
 export async function readCoverage(ctx: CallContext, rawId: string): Promise<Response> {
   const id = rawId.startsWith("Coverage/") ? rawId.slice("Coverage/".length) : rawId;
   if (!isUuid(id) && !COVERAGE_REF.test(id)) throw notFound();
-  const [row] = await ctx.db
-    .select({
-      coverageId: coverages.id,
-      coverageRef: coverages.coverageRef,
-      memberId: coverages.memberId,
-      insurerId: coverages.insurerId,
-      insurerName: insurers.nameEn,
-      patientId: patients.id,
-      nationalId: patients.nationalId,
-    })
-    .from(coverages)
-    .innerJoin(patients, eq(patients.id, coverages.patientId))
-    .leftJoin(insurers, eq(insurers.id, coverages.insurerId))
-    .where(isUuid(id) ? eq(coverages.id, id) : eq(coverages.coverageRef, id))
-    .limit(1);
+  const row = await coverageCard(ctx.db, id);
   if (!row) throw notFound();
   ctx.audit.details.coverageId = row.coverageId;
 

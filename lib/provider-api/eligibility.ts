@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { CoverageEligibilityRequest, CoverageEligibilityResponse } from "@medplum/fhirtypes";
-import { and, asc, eq } from "drizzle-orm";
-import { coverages, eligibilityChecks, patients } from "@/lib/db";
+import { eq } from "drizzle-orm";
+import { eligibilityChecks, patients } from "@/lib/db";
 import {
   CoverageEligibilityRequestSchema,
   ELIGIBILITY_IDENTIFIER_SYSTEM_BASE,
   nphies,
   parseReference,
 } from "@/lib/fhir";
-import { NEWBORN_DAYS, requestCoverageUse } from "@/lib/patients";
+import { coverageIdByRef, firstCoverageIdWith, NEWBORN_DAYS, requestCoverageUse } from "@/lib/patients";
 import { PlatformError } from "@/lib/platform";
 import type { CallContext } from "./api";
 import { readJsonObject } from "@/lib/api";
@@ -176,16 +176,9 @@ async function portalRecordsFor(ctx: CallContext, request: CoverageEligibilityRe
   // A newborn's check names the mother's coverage (checkNewborn let it through): that coverage.
   const named = parseReference(request.insurance?.[0]?.coverage?.reference, "Coverage")?.id;
   if (named && nphies.isNewbornRequest(request as unknown as Record<string, unknown>)) {
-    const [mothers] = await ctx.db.select({ id: coverages.id }).from(coverages).where(eq(coverages.coverageRef, named)).limit(1);
-    if (mothers) return { patientId: patient.id, coverageId: mothers.id };
+    const mothers = await coverageIdByRef(ctx.db, named);
+    if (mothers) return { patientId: patient.id, coverageId: mothers };
   }
-  const [coverage] = insurerId
-    ? await ctx.db
-        .select({ id: coverages.id })
-        .from(coverages)
-        .where(and(eq(coverages.patientId, patient.id), eq(coverages.insurerId, insurerId)))
-        .orderBy(asc(coverages.createdAt))
-        .limit(1)
-    : [];
-  return { patientId: patient.id, coverageId: coverage?.id };
+  const coverageId = insurerId ? await firstCoverageIdWith(ctx.db, patient.id, insurerId) : undefined;
+  return { patientId: patient.id, coverageId };
 }

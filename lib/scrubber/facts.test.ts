@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractPriceFor, seedDemoContracts } from "@/lib/contracts";
 import { driverClient } from "@/lib/db/client";
+import { insurerFilingWindows } from "@/lib/db/schema";
 import { CLAIM_LIMITS } from "@/lib/fhir";
 import { seedDemoPatients } from "@/lib/patients/demo-data";
 import { submitApiClaim } from "@/lib/submissions";
@@ -66,6 +67,14 @@ describe.each(testDatabases().slice(0, 1))("scrubber facts on $name", (target) =
       expect(item.contract?.priceMinor, item.code).toBe(single?.priceMinor);
     }
     expect(many.value.items.filter((i) => i.contract).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("reads the payer's filing window from its settings (lib/deadlines' read, handed down by the composition)", async () => {
+    await database.db.delete(insurerFilingWindows).where(eq(insurerFilingWindows.insurerId, "payer-rimal"));
+    expect((await gatherFacts(database.db, subject(claimOf(1)), new Date())).filingDays).toBeUndefined();
+    await database.db.insert(insurerFilingWindows).values({ insurerId: "payer-rimal", submissionDays: 45, resubmissionDays: 30 });
+    expect((await gatherFacts(database.db, subject(claimOf(1)), new Date())).filingDays).toBe(45);
+    await database.db.delete(insurerFilingWindows).where(eq(insurerFilingWindows.insurerId, "payer-rimal"));
   }, 60_000);
 
   it("finds services already claimed for the patient on the same day (in SQL), and only those", async () => {

@@ -2,10 +2,11 @@ import { and, desc, eq, ne } from "drizzle-orm";
 import { authorizationUsage } from "@/lib/authorization-usage";
 import { contractPricesFor } from "@/lib/contracts";
 import type { Db, Tx } from "@/lib/db";
-import { coverages, eligibilityChecks, patients, tables } from "@/lib/db";
+import { eligibilityChecks, patients } from "@/lib/db";
 import { benefitCategoryOf, isExcludedService, MESSAGE_LIMIT_BYTES, nphies, priceListSystemKey, toMinorUnits, type BenefitsView } from "@/lib/fhir";
+import { coverageTermsWith } from "@/lib/patients";
 import { yieldToEventLoop } from "@/lib/time";
-import { providedScrubReads } from "./reads";
+import { providedFilingWindowRead, providedScrubReads } from "./reads";
 import type { AuthorizationFact, ScrubFacts, ScrubItem } from "./types";
 
 /**
@@ -121,7 +122,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
   let plan: { network: string; coverageClass: string } = { network: "", coverageClass: "" };
   if (patient && insurerId) {
     const ref = coverageRefOf(subject.claim);
-    const rows = await db.select({ coverageRef: coverages.coverageRef, network: coverages.network, coverageClass: coverages.coverageClass }).from(coverages).where(and(eq(coverages.patientId, patient.id), eq(coverages.insurerId, insurerId)));
+    const rows = await coverageTermsWith(db, patient.id, insurerId);
     const row = rows.find((r) => r.coverageRef === ref) ?? (rows.length === 1 ? rows[0] : undefined);
     if (row) plan = { network: row.network, coverageClass: row.coverageClass };
   }
@@ -177,8 +178,7 @@ export async function gatherFacts(db: Db | Tx, subject: ClaimUnderCheck, at: Dat
   await yieldToEventLoop();
   let filingDays: number | undefined;
   if (insurerId) {
-    const [w] = await db.select({ days: tables.insurerFilingWindows.submissionDays }).from(tables.insurerFilingWindows).where(eq(tables.insurerFilingWindows.insurerId, insurerId)).limit(1);
-    filingDays = w?.days;
+    filingDays = await providedFilingWindowRead()(db, insurerId);
   }
 
   return {

@@ -12,7 +12,7 @@ import type { ScrubResult } from "./types";
 export { BASE_RULES, PAYER_OVERRIDES, reasonCodesCaught, rulesFor, scrubFacts } from "./engine";
 export { gatherFacts, readClaim, type ClaimUnderCheck } from "./facts";
 export { ageOn } from "./checks";
-export { provideScrubReads, type ScrubReads } from "./reads";
+export { provideFilingWindowRead, provideScrubReads, type FilingWindowRead, type ScrubReads } from "./reads";
 export type { AuthorizationFact, RuleDef, ScrubFacts, ScrubFinding, ScrubItem, ScrubResult, Severity, Words } from "./types";
 
 /** Gathers the facts of a claim and runs the payer's rule set on them, yielding to the event loop between steps (docs/decisions/093). */

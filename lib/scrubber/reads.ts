@@ -33,3 +33,27 @@ export function providedScrubReads(): ScrubReads {
   if (!reads) throw new Error("no reads of the submissions for the scrubber: lib/submissions provides them when it loads");
   return reads;
 }
+
+/**
+ * The submission window of a payer's settings in days (undefined: none set), read in the caller's
+ * transaction. The settings belong to lib/deadlines (docs/decisions/128), which sits above this
+ * module (it reads the submissions, which run the scrubber), and lib/submissions does not own
+ * them either: the composition hands lib/deadlines' `filingWindowDays` over at boot
+ * (lib/server/owner-reads.ts; the tests' setup and the scripts that queue do the same).
+ */
+export type FilingWindowRead = (db: Db | Tx, insurerId: string) => Promise<number | undefined>;
+
+const FILING_KEY = Symbol.for("clinic-exchange.scrubber.filing-window");
+const filingHolder = globalThis as { [FILING_KEY]?: FilingWindowRead };
+
+/** Called once at boot with lib/deadlines' read. */
+export function provideFilingWindowRead(read: FilingWindowRead | undefined): void {
+  filingHolder[FILING_KEY] = read;
+}
+
+/** The read given at boot; refuses (rather than check without the payer's window) when none was given. */
+export function providedFilingWindowRead(): FilingWindowRead {
+  const read = filingHolder[FILING_KEY];
+  if (!read) throw new Error("no read of the payers' filing windows for the scrubber: the composition (lib/server boot) provides it");
+  return read;
+}

@@ -10,3 +10,4 @@ export { activeInsurers, createVisitList, visitListStatus, getVisitList, recentV
 export { VISITS_AUDIENCE, VISIT_RUN_EVENT, cancelRun, createRun, getRun, leaseVisits, runProgress, runsOfList, startVisitWorker, type VisitWorker, type VisitWorkerOptions } from "./runs";
 export { aheadStats, parseWorklistFilters, worklist, type AheadStats, type WorklistFilters, type WorklistRow } from "./worklist";
 export { importVisitList, type ImportInput } from "./import";
+export { hasVisitsFor } from "./reads";

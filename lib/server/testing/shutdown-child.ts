@@ -4,6 +4,8 @@
  * SIGTERM handler exactly as boot does. Prints `busy N` once it holds N leases, then waits for
  * SIGTERM; its log (LOG_FORMAT=json) ends with the shutdown report.
  */
+// The owner reads boot hands down (the scrubber's payer filing windows among them): this process queues or sends itself.
+import "./owner-reads";
 import { openDatabase } from "@/lib/db/client";
 import { startPipeline } from "@/lib/pipeline";
 import { env } from "@/lib/env";
