@@ -25,7 +25,7 @@ const AFTER_FIRST_LOAD: Record<string, string[]> = {
   ],
   "components/eligibility/eligibility-form.tsx": ["./patient-picker", "./eligibility-result", "./eligibility-answer", "@/components/print/print-button"],
   "components/prescriptions/prescription-form.tsx": ["@/components/coding/code-combobox"],
-  "app/(portal)/claims/new/page.tsx": ["@/components/authorizations/live-refresh", "@/components/deadlines/deadline-badge"],
+  "app/(portal)/claims/new/page.tsx": ["@/components/live/submission-live-refresh", "@/components/deadlines/deadline-badge"],
 };
 
 describe("first-load JavaScript of the forms", () => {

@@ -6,7 +6,7 @@ import { CreateClaimButton } from "@/components/authorizations/create-claim-butt
 import { DecisionTable } from "@/components/authorizations/decision-table";
 import { OverallDecision } from "@/components/claims/decision-lines";
 import { ResponseDetails } from "@/components/claims/response-details";
-import { LiveRefresh } from "@/components/authorizations/live-refresh";
+import { SubmissionLiveRefresh } from "@/components/live/submission-live-refresh";
 import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { PayerBadge } from "@/components/authorizations/payer-badge";
@@ -102,7 +102,7 @@ export default staffPage("authorizations", async function AuthorizationPage({ pa
               <StatusBadge status={s.status} outcome={outcomeOfView(s.responseView)} />
               {fromPayer && <PayerBadge />}
             </span>
-            <LiveRefresh submissionId={s.id} stamp={stamp} viewKey={viewKey} />
+            <SubmissionLiveRefresh submissionId={s.id} stamp={stamp} viewKey={viewKey} />
             {decided && <PrintButton label={tp("button")} />}
             {canCheckStatus(s) && <CancelButton id={s.id} kind="preauthorization" allowed={canCancel(s)} />}
           </div>

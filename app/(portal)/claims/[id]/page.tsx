@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
-import { LiveRefresh } from "@/components/authorizations/live-refresh";
+import { SubmissionLiveRefresh } from "@/components/live/submission-live-refresh";
 import { liveStamp, PAGE_LIVE_KINDS } from "@/lib/pipeline";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
@@ -123,7 +123,7 @@ export default staffPage("claims", async function ClaimDetailPage({ params }: { 
           <div className="flex flex-col items-end gap-2">
             <div className="flex items-center gap-3">
               <StatusBadge status={s.status} kind="claim" outcome={outcome} />
-              <LiveRefresh submissionId={s.id} stamp={stamp} viewKey={viewKey} use="claim" />
+              <SubmissionLiveRefresh submissionId={s.id} stamp={stamp} viewKey={viewKey} use="claim" />
             </div>
             <ClaimActions id={s.id} status={s.status} />
             {d && <PrintButton label={tp("button")} />}

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { getFormatter, getLocale, getTranslations } from "next-intl/server";
 import { StatusBadge } from "@/components/authorizations/status-badge";
 import { Timeline } from "@/components/authorizations/timeline";
-import { LiveRefresh } from "@/components/authorizations/live-refresh";
+import { SubmissionLiveRefresh } from "@/components/live/submission-live-refresh";
 import { CancelButton } from "@/components/cancellation/cancel-button";
 import { StatusCheckPanel } from "@/components/cancellation/status-check-panel";
 import { Card, PageHeader } from "@/components/ui/card";
@@ -77,7 +77,7 @@ export default staffPage("prescriptions", async function PrescriptionPage({ para
         actions={
           <div className="flex flex-col items-end gap-1">
             <StatusBadge status={view.status} outcome={outcomeOfView(row.responseView)} />
-            <LiveRefresh submissionId={view.id} stamp={stamp} viewKey={viewKey} />
+            <SubmissionLiveRefresh submissionId={view.id} stamp={stamp} viewKey={viewKey} />
             {canCheckStatus(row) && <CancelButton id={view.id} kind="prescription" allowed={canCancel(row)} />}
             {canAppeal && (
               <Link href={`/prescriptions/${view.id}/appeal`} className={buttonClasses("primary")} data-testid="appeal-prescription">
