@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { insurers } from "@/lib/db";
 import { coverageLicenseByRef } from "@/lib/patients";
+import type { SentClaimReads } from "./sent-claims";
 
 /** What a message is about, to find the payer it goes to. */
 export interface PayerTarget {
@@ -24,46 +25,6 @@ const coverageIdOf = (claim: Record<string, unknown>): string | undefined => {
   const m = /(?:^|\/)Coverage\/([A-Za-z0-9\-.]{1,64})$/.exec(insurance?.coverage?.reference ?? "");
   return m?.[1];
 };
-
-/** A Claim the portal stored when it queued a submission, with our identifier of it as stored (columns, null when not kept apart). */
-export interface StoredClaimRow {
-  claim: Record<string, unknown>;
-  system: string | null;
-  value: string | null;
-}
-
-/**
- * What the messaging port needs to know of the claims the portal sent. The submissions belong to
- * a higher layer (docs/decisions/127): lib/submissions implements these reads (`sentClaimReads`)
- * and the composition hands them to the port (`provideSentClaims` at boot, or `portFor`'s third
- * argument). Plain rows; the port makes its answers from them.
- */
-export interface SentClaimReads {
-  /** The stored Claim under our business identifier (system optional), if any. */
-  claimByIdentifier(identifier: { system?: string; value: string }): Promise<{ claim: Record<string, unknown> } | undefined>;
-  /** The stored Claim under the platform's Claim id, if any. */
-  claimByPlatformId(platformId: string): Promise<StoredClaimRow | undefined>;
-  /** The claims sent (taken by the platform) for a patient's national ID, created on or after a moment when given, newest first. */
-  claimsSentFor(query: { patient: string; createdOnOrAfter?: Date }, limit: number): Promise<(StoredClaimRow & { platformId: string | null })[]>;
-}
-
-const KEY = Symbol.for("clinic-exchange.platform.sent-claims");
-const holder = globalThis as { [KEY]?: (db: Db) => SentClaimReads };
-
-/**
- * Called once at boot (and by the tests' setup) with lib/submissions' reads; kept on globalThis
- * because Next.js loads instrumentation.ts and the routes as separate bundles in the same process.
- */
-export function provideSentClaims(reads: ((db: Db) => SentClaimReads) | undefined): void {
-  holder[KEY] = reads;
-}
-
-/** The reads given at boot over this database; refuses when none were given (a messaging port cannot work without them). */
-export function providedSentClaims(db: Db): SentClaimReads {
-  const reads = holder[KEY];
-  if (!reads) throw new Error("no reads of the sent claims for the messaging port: the composition (lib/server boot) provides them");
-  return reads(db);
-}
 
 /** An insurer's name by its payer licence (a Task's owner is a profiled Organization, which names it). */
 export type PayerNameResolver = (license: string) => Promise<string | undefined>;

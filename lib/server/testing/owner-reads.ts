@@ -7,7 +7,7 @@
  */
 import { providePlannedUnder, provideSentUnder } from "@/lib/patients/sent-under";
 import { filingWindowDays } from "@/lib/deadlines/filing-window";
-import { provideSentClaims } from "@/lib/platform/payer-license";
+import { provideSentClaims } from "@/lib/platform/sent-claims";
 import { provideFilingWindowRead } from "@/lib/scrubber/reads";
 import { hasSubmissionsFor } from "@/lib/submissions/reads/patients";
 import { sentClaimReads } from "@/lib/submissions/reads/sent-claims";
