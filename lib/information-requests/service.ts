@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { audit, type Caller } from "@/lib/audit";
 import { attachableIds, attachmentsWithData, checkSet } from "@/lib/attachments";
-import { attachments, informationRequests, type Db, type InformationRequestStatus, type SubmissionKind, type SubmissionStatus } from "@/lib/db";
+import { attachments, informationRequests, type Db, type InformationRequestStatus, type SubmissionKind } from "@/lib/db";
 import {
   INFORMATION_REQUEST_FILTERS,
   getSubmission,
@@ -11,6 +11,7 @@ import {
   noteOnTimeline,
   openInformationRequestCounts,
   type InformationRequestFilter,
+  type InformationRequestQueueRow,
 } from "@/lib/submissions";
 import { buildCommunication, isFhirReadError, readCommunicationRequest } from "@/lib/fhir";
 import { PlatformError, portOf, type PortSource } from "@/lib/platform";
@@ -113,25 +114,11 @@ export async function answerInformationRequest(deps: AnswerDeps, caller: Caller,
   return { ok: true, status: "answered" };
 }
 
-export interface InformationRequestRow {
-  id: string;
-  submissionId: string;
-  submissionKind: SubmissionKind;
-  submissionStatus: SubmissionStatus;
-  status: InformationRequestStatus;
-  asks: string[];
-  attachmentTypes: string[];
-  dueAt: Date | null;
-  receivedAt: Date;
-  answeredAt: Date | null;
-  answerText: string | null;
-  acknowledgedAt: Date | null;
+/** A row of the queue as the page shows it: the owner's row, the patient's name joined, overdue said. */
+export type InformationRequestRow = Omit<InformationRequestQueueRow, "givenName" | "familyName"> & {
   overdue: boolean;
   patientName: string | null;
-  insurerId: string | null;
-  totalMinor: number | null;
-  currency: string | null;
-}
+};
 
 /** Open past its due date. */
 export function isOverdue(row: { status: InformationRequestStatus; dueAt: Date | null }, now: Date): boolean {
