@@ -18,7 +18,7 @@ const LIB_LAYER = { group: ["@/app/*", "@/app/**", "@/components/*", "@/componen
 export const LIB_MAP = [
   // Core: no business knowledge — configuration, time, ids, errors, logs, metrics, money, the FHIR
   // model, the database schema, HTTP and network plumbing, words of the UI.
-  { layer: "core", modules: ["env", "net", "time", "ids", "errors", "log", "metrics", "cursor", "security", "csv", "fhir", "money", "db", "http", "i18n", "testing"] },
+  { layer: "core", modules: ["env", "net", "time", "ids", "handed-down", "errors", "log", "metrics", "cursor", "security", "csv", "fhir", "money", "db", "http", "i18n", "testing"] },
   // Platform: shared services every feature stands on — audit, staff sign-in, facilities, files,
   // the patient registry, the port to the national platform, operations, the machine-API kernel
   // and its credentials.

@@ -1,3 +1,4 @@
+import { handedDown } from "@/lib/handed-down";
 import type { Db } from "@/lib/db";
 
 /**
@@ -16,18 +17,8 @@ export interface AuthorizationUsageReads {
   consumingClaims(db: Db, authorizationId: string, versionIds: readonly string[], excludeId?: string): Promise<{ claim: Record<string, unknown> }[]>;
 }
 
-// On globalThis: Next.js may load this module in more than one bundle of the same process.
-const KEY = Symbol.for("clinic-exchange.authorization-usage.reads");
-const holder = globalThis as { [KEY]?: AuthorizationUsageReads };
-
+const usageReads = handedDown<AuthorizationUsageReads>("authorization-usage.reads", "no reads of the submissions for the authorization usage: lib/submissions provides them when it loads");
 /** Called by lib/submissions when it loads, with its reads. */
-export function provideAuthorizationUsageReads(reads: AuthorizationUsageReads): void {
-  holder[KEY] = reads;
-}
-
+export const provideAuthorizationUsageReads = usageReads.provide;
 /** The reads lib/submissions gave; refuses when none were (lib/submissions was never loaded). */
-export function providedAuthorizationUsageReads(): AuthorizationUsageReads {
-  const reads = holder[KEY];
-  if (!reads) throw new Error("no reads of the submissions for the authorization usage: lib/submissions provides them when it loads");
-  return reads;
-}
+export const providedAuthorizationUsageReads = usageReads.provided;

@@ -1,9 +1,10 @@
 import type { Db } from "@/lib/db";
+import { handedDown } from "@/lib/handed-down";
 
 /*
  * The reads of the claims the portal sent that the messaging port needs, handed down by the
- * composition (docs/decisions/127, 128). Kept apart from payer-license.ts, and importing nothing
- * but a type, so that the tests' setup can wire them without loading the patient registry (a test
+ * composition (docs/decisions/127, 128). Kept apart from payer-license.ts, and importing only a
+ * type and the holder, so that the tests' setup can wire them without loading the patient registry (a test
  * that mocks next/headers must be the first to load what reads the request).
  */
 
@@ -29,20 +30,12 @@ export interface SentClaimReads {
   claimsSentFor(query: { patient: string; createdOnOrAfter?: Date }, limit: number): Promise<(StoredClaimRow & { platformId: string | null })[]>;
 }
 
-const KEY = Symbol.for("clinic-exchange.platform.sent-claims");
-const holder = globalThis as { [KEY]?: (db: Db) => SentClaimReads };
+const sentClaims = handedDown<(db: Db) => SentClaimReads>("platform.sent-claims", "no reads of the sent claims for the messaging port: the composition (lib/server boot) provides them");
 
-/**
- * Called once at boot (and by the tests' setup) with lib/submissions' reads; kept on globalThis
- * because Next.js loads instrumentation.ts and the routes as separate bundles in the same process.
- */
-export function provideSentClaims(reads: ((db: Db) => SentClaimReads) | undefined): void {
-  holder[KEY] = reads;
-}
+/** Called once at boot (and by the tests' setup) with lib/submissions' reads (lib/handed-down.ts). */
+export const provideSentClaims = sentClaims.provide;
 
 /** The reads given at boot over this database; refuses when none were given (a messaging port cannot work without them). */
 export function providedSentClaims(db: Db): SentClaimReads {
-  const reads = holder[KEY];
-  if (!reads) throw new Error("no reads of the sent claims for the messaging port: the composition (lib/server boot) provides them");
-  return reads(db);
+  return sentClaims.provided()(db);
 }

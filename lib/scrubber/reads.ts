@@ -1,3 +1,4 @@
+import { handedDown } from "@/lib/handed-down";
 import type { Db, Tx } from "@/lib/db";
 
 /**
@@ -18,21 +19,11 @@ export interface ScrubReads {
   decidedAuthorizationIds(db: Db | Tx, patientNationalId: string, preAuthRefs: readonly string[]): Promise<string[]>;
 }
 
-// On globalThis: Next.js may load this module in more than one bundle of the same process.
-const KEY = Symbol.for("clinic-exchange.scrubber.reads");
-const holder = globalThis as { [KEY]?: ScrubReads };
-
+const scrubReads = handedDown<ScrubReads>("scrubber.reads", "no reads of the submissions for the scrubber: lib/submissions provides them when it loads");
 /** Called by lib/submissions when it loads, with its reads. */
-export function provideScrubReads(reads: ScrubReads): void {
-  holder[KEY] = reads;
-}
-
+export const provideScrubReads = scrubReads.provide;
 /** The reads lib/submissions gave; refuses when none were (lib/submissions was never loaded). */
-export function providedScrubReads(): ScrubReads {
-  const reads = holder[KEY];
-  if (!reads) throw new Error("no reads of the submissions for the scrubber: lib/submissions provides them when it loads");
-  return reads;
-}
+export const providedScrubReads = scrubReads.provided;
 
 /**
  * The submission window of a payer's settings in days (undefined: none set), read in the caller's
@@ -43,17 +34,8 @@ export function providedScrubReads(): ScrubReads {
  */
 export type FilingWindowRead = (db: Db | Tx, insurerId: string) => Promise<number | undefined>;
 
-const FILING_KEY = Symbol.for("clinic-exchange.scrubber.filing-window");
-const filingHolder = globalThis as { [FILING_KEY]?: FilingWindowRead };
-
+const filingWindow = handedDown<FilingWindowRead>("scrubber.filing-window", "no read of the payers' filing windows for the scrubber: the composition (lib/server boot) provides it");
 /** Called once at boot with lib/deadlines' read. */
-export function provideFilingWindowRead(read: FilingWindowRead | undefined): void {
-  filingHolder[FILING_KEY] = read;
-}
-
+export const provideFilingWindowRead = filingWindow.provide;
 /** The read given at boot; refuses (rather than check without the payer's window) when none was given. */
-export function providedFilingWindowRead(): FilingWindowRead {
-  const read = filingHolder[FILING_KEY];
-  if (!read) throw new Error("no read of the payers' filing windows for the scrubber: the composition (lib/server boot) provides it");
-  return read;
-}
+export const providedFilingWindowRead = filingWindow.provided;
