@@ -1,7 +1,5 @@
-import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
-import { informationRequests } from "@/lib/db";
 import { submissionForRequest, type InboundHandler } from "@/lib/pipeline";
-import { getSubmission, noteOnTimeline } from "@/lib/submissions";
+import { getSubmission, informationRequestAcknowledged, markInformationRequestAcknowledged, noteOnTimeline, recordInformationRequest } from "@/lib/submissions";
 import { isFhirReadError, isResourceOf, readCommunicationRequest, readReference } from "@/lib/fhir";
 
 /** The live event kind of an information request (queue, claim page, live board). */
@@ -37,20 +35,16 @@ export const informationRequestInbound: InboundHandler = async (context, resourc
   const due = view.due ? new Date(view.due.length === 10 ? `${view.due}T23:59:59Z` : view.due) : undefined;
   const at = context.clock();
   return context.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(informationRequests)
-      .values({
-        platformRequestId: view.id!,
-        submissionId: target.id,
-        asks: view.asks,
-        attachmentTypes: view.attachmentTypes,
-        dueAt: due && !Number.isNaN(due.getTime()) ? due : null,
-        receivedAt: at,
-        raw: read.raw as unknown as Record<string, unknown>,
-      })
-      .onConflictDoNothing({ target: informationRequests.platformRequestId })
-      .returning({ id: informationRequests.id });
-    if (!row) return "unchanged";
+    const id = await recordInformationRequest(tx, {
+      platformRequestId: view.id!,
+      submissionId: target.id,
+      asks: view.asks,
+      attachmentTypes: view.attachmentTypes,
+      dueAt: due && !Number.isNaN(due.getTime()) ? due : null,
+      receivedAt: at,
+      raw: read.raw as unknown as Record<string, unknown>,
+    });
+    if (!id) return "unchanged";
     const submission = await getSubmission(tx, target.id);
     await noteOnTimeline(
       tx,
@@ -60,7 +54,7 @@ export const informationRequestInbound: InboundHandler = async (context, resourc
         note: "informationRequested",
         source: context.source,
         detail: { event: context.event, ...(context.messageId ? { messageId: context.messageId } : {}) },
-        payload: { informationRequestId: row.id, state: "open", dueAt: due?.toISOString() ?? null },
+        payload: { informationRequestId: id, state: "open", dueAt: due?.toISOString() ?? null },
       },
       at,
     );
@@ -81,16 +75,7 @@ export const acknowledgementInbound: InboundHandler = async (context, resource) 
   const communicationIds = refs.flatMap(({ r, type }) => (type === "Communication" && r?.id ? [r.id] : []));
   const requestIds = refs.flatMap(({ r, type }) => (type === "CommunicationRequest" && r?.id ? [r.id] : []));
   if (communicationIds.length + requestIds.length === 0) return "unrouted";
-  const [match] = await context.db
-    .select()
-    .from(informationRequests)
-    .where(
-      or(
-        ...(communicationIds.length ? [inArray(sql<string>`${informationRequests.communication}->>'id'`, communicationIds)] : []),
-        ...(requestIds.length ? [and(inArray(informationRequests.platformRequestId, requestIds), ne(informationRequests.status, "open"))] : []),
-      ),
-    )
-    .limit(1);
+  const match = await informationRequestAcknowledged(context.db, { communicationIds, requestIds });
   if (!match) {
     context.log("[information-requests] an acknowledgement of a communication this portal did not send");
     return "unrouted";
@@ -98,11 +83,7 @@ export const acknowledgementInbound: InboundHandler = async (context, resource) 
   if (match.status === "acknowledged") return "unchanged";
   const at = context.clock();
   return context.db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(informationRequests)
-      .set({ status: "acknowledged", acknowledgedAt: at, acknowledgement: resource })
-      .where(eq(informationRequests.id, match.id))
-      .returning({ id: informationRequests.id });
+    const updated = await markInformationRequestAcknowledged(tx, match.id, at, resource);
     if (!updated) return "unchanged";
     const submission = await getSubmission(tx, match.submissionId);
     await noteOnTimeline(tx, submission!, { kind: INFORMATION_REQUEST_EVENT, note: "informationAcknowledged", source: context.source, detail: { event: context.event }, payload: { informationRequestId: match.id, state: "acknowledged" } }, at);

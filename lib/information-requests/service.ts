@@ -1,13 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, inArray, isNull } from "drizzle-orm";
 import { audit, type Caller } from "@/lib/audit";
 import { attachableIds, attachmentsWithData, checkSet } from "@/lib/attachments";
-import { attachments, informationRequests, type Db, type InformationRequestStatus, type SubmissionKind } from "@/lib/db";
+import { attachments, type Db, type InformationRequestStatus, type SubmissionKind } from "@/lib/db";
 import {
   INFORMATION_REQUEST_FILTERS,
+  clearInformationRequestSending,
+  getInformationRequest,
   getSubmission,
   informationRequestQueue,
   informationRequestSubmissionKind,
+  markInformationRequestAnswered,
+  markInformationRequestSending,
   noteOnTimeline,
   openInformationRequestCounts,
   type InformationRequestFilter,
@@ -42,7 +46,7 @@ export async function informationRequestKind(db: Db, id: string): Promise<Submis
 
 export async function answerInformationRequest(deps: AnswerDeps, caller: Caller, input: { id: string; text: string; attachmentIds: string[] }): Promise<AnswerResult> {
   const now = deps.clock ?? (() => new Date());
-  const [row] = await deps.db.select().from(informationRequests).where(eq(informationRequests.id, input.id));
+  const row = await getInformationRequest(deps.db, input.id);
   if (!row) return { ok: false, error: "not_found" };
   if (row.status !== "open") return { ok: false, error: "already_answered" };
   const text = input.text.trim();
@@ -71,31 +75,27 @@ export async function answerInformationRequest(deps: AnswerDeps, caller: Caller,
   const stored = JSON.parse(JSON.stringify({ ...communication, payload: communication.payload?.map((p) => (p.contentAttachment ? { contentAttachment: { ...p.contentAttachment, data: undefined } } : p)) })) as Record<string, unknown>;
   // Written ahead of sending: the payer's acknowledgement may be polled before the send returns,
   // and it is matched by this Communication's id (acknowledgementInbound).
-  await deps.db.update(informationRequests).set({ communication: stored }).where(and(eq(informationRequests.id, row.id), eq(informationRequests.status, "open")));
+  await markInformationRequestSending(deps.db, row.id, stored);
   let sent;
   try {
     sent = await (await portOf(deps.port, submission.facilityId)).sendCommunication(communication, { requestId: caller.requestId });
   } catch (error) {
-    await deps.db.update(informationRequests).set({ communication: null }).where(and(eq(informationRequests.id, row.id), eq(informationRequests.status, "open"), isNull(informationRequests.answeredAt)));
+    await clearInformationRequestSending(deps.db, row.id);
     await audit(deps.db, { actor: caller.actor, action: "information_request.answer", target: { type: "information_request", id: row.id }, outcome: "failure", requestId: caller.requestId, ip: caller.ip });
     return { ok: false, error: "platform", ...(error instanceof PlatformError ? { reason: error.resolution ?? error.message } : {}) };
   }
   const at = now();
   await deps.db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(informationRequests)
-      .set({
-        // Already acknowledged (the acknowledgement overtook this answer's commit): it stays so.
-        status: sql`case when ${informationRequests.status} = 'acknowledged' then 'acknowledged' else 'answered' end`,
-        answerText: text || null,
-        answerAttachmentIds: input.attachmentIds,
-        communication: stored,
-        answeredAt: at,
-        answeredBy: caller.userId,
-        answerRequestId: sent.requestId,
-      })
-      .where(and(eq(informationRequests.id, row.id), isNull(informationRequests.answeredAt), sql`${informationRequests.communication}->>'id' = ${communication.id!}`))
-      .returning({ id: informationRequests.id });
+    // Already acknowledged (the acknowledgement overtook this answer's commit): it stays so.
+    const updated = await markInformationRequestAnswered(tx, row.id, {
+      text: text || null,
+      attachmentIds: input.attachmentIds,
+      communication: stored,
+      communicationId: communication.id!,
+      answeredAt: at,
+      answeredBy: caller.userId,
+      answerRequestId: sent.requestId,
+    });
     if (!updated) return;
     if (input.attachmentIds.length > 0) {
       await tx.update(attachments).set({ submissionId: submission.id }).where(and(inArray(attachments.id, input.attachmentIds), isNull(attachments.submissionId)));

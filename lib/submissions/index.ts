@@ -185,3 +185,16 @@ export { authorizationUsageReads } from "./reads/authorization-usage";
 // Reads asked by the layers below through their callers and the composition (docs/decisions/127, 128).
 export { hasSubmissionsFor, submissionsOfPatient, type PatientSubmission } from "./reads/patients";
 export { sentClaimReads } from "./reads/sent-claims";
+/** A payer's information request, kept by its submission's owner (docs/decisions/128): recorded, found, marked as it is answered and acknowledged. */
+export {
+  clearInformationRequestSending,
+  getInformationRequest,
+  informationRequestAcknowledged,
+  markInformationRequestAcknowledged,
+  markInformationRequestAnswered,
+  markInformationRequestSending,
+  recordInformationRequest,
+  type InformationRequest,
+  type InformationRequestAnswer,
+  type ReceivedInformationRequest,
+} from "./information-requests";
