@@ -88,13 +88,11 @@ async function unknownCodes(db: Db, values: SubmissionFormValues): Promise<Field
 
 /**
  * What the exchange's Minimum Data Set requires of this visit (docs/decisions/103), as field errors:
- * applied where the message goes to the national exchange (messaging); the spec's REST takes the
- * form without it.
+ * applied where the message goes to the national exchange (messaging: `lists` given); the spec's
+ * REST takes the form without it.
  */
-async function mdsOfProtocol(db: Db, values: SubmissionFormValues, protocol: PlatformProtocol): Promise<FieldErrors | undefined> {
-  if (protocol === "rest") return undefined;
-  // The codes come from the catalogue's lists: what the form offered (decision 118).
-  const lists = await mdsCodeLists(db);
+function mdsOfProtocol(values: SubmissionFormValues, lists: mds.MdsCodeLists | undefined): FieldErrors | undefined {
+  if (!lists) return undefined;
   const issues = clinicalIssues({ use: values.use, claimType: values.claimType, subtype: values.subtype, diagnoses: values.diagnoses, discharge: values.discharge, clinical: values.clinical, lists });
   return issues.length > 0 ? flatten(issues) : undefined;
 }
@@ -441,7 +439,10 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   const parsed = submissionFormSchema.safeParse(input);
   if (!parsed.success) return { ok: false, error: "invalid", fieldErrors: flatten(parsed.error.issues) };
   const values = parsed.data;
-  const listErrors = { ...listsOfProtocol(values, deps.protocol ?? "rest"), ...(await mdsOfProtocol(deps.db, values, deps.protocol ?? "rest")) };
+  // In messaging the visit details are checked against the catalogue's lists, what the form offered
+  // (decision 118): read once, for the form's fields and for the Claim's check below.
+  const codeLists = deps.protocol === "messaging" ? await mdsCodeLists(deps.db) : undefined;
+  const listErrors = { ...listsOfProtocol(values, deps.protocol ?? "rest"), ...mdsOfProtocol(values, codeLists) };
   if (Object.keys(listErrors).length > 0) return { ok: false, error: "invalid", fieldErrors: listErrors };
   const codeErrors = await unknownCodes(deps.db, values);
   if (codeErrors) return { ok: false, error: "invalid", fieldErrors: codeErrors };
@@ -477,7 +478,7 @@ export async function submitForm(deps: ServiceDeps, caller: Caller, input: unkno
   const claim = await claimOf(deps, values, { patient: resolved.patient, coverage, ...(resolved.newborn ? { newborn: resolved.newborn } : {}) }, careTeam.team, existing?.replacesId ? await priorOf(deps.db, existing.replacesId) : undefined);
   // The exchange's rules asked of the Claim itself, as of every intake's (claim-rules.ts): the form
   // names these at its fields first, so a problem here is one the form could not show.
-  const checked = checkClaim(claim, { protocol: deps.protocol ?? "rest", ...(deps.protocol === "messaging" ? { codeLists: await mdsCodeLists(deps.db) } : {}) });
+  const checked = checkClaim(claim, { protocol: deps.protocol ?? "rest", ...(codeLists ? { codeLists } : {}) });
   if (!checked.ok) {
     warn(`a ${kindLabel(values.use)} form built a Claim the exchange's rules refuse (${checked.problem.reason} at ${checked.problem.path.join(".")}); nothing was sent`);
     return { ok: false, error: "invalid", fieldErrors: { form: ["exchangeRule"] } };
